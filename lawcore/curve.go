@@ -1,0 +1,161 @@
+package lawcore
+
+import (
+	"fmt"
+	"math"
+)
+
+// Roles of a curve in a fit.
+const (
+	// RoleFit marks a curve whose points enter the objective.
+	RoleFit = "fit"
+	// RoleValidate marks a curve that is only predicted and scored.
+	RoleValidate = "validate"
+)
+
+// Curve is one observed loss curve and the schedule it was trained with: either Schedule, or
+// LR, the learning rate of every step from step 0.
+type Curve struct {
+	// Name identifies the curve in results and error messages.
+	Name string `json:"name"`
+	// Role is RoleFit (the default) or RoleValidate.
+	Role string `json:"role,omitempty"`
+	// Steps are the observed steps, whole numbers in increasing order.
+	Steps []float64 `json:"steps"`
+	// Loss is the observed loss at each step.
+	Loss []float64 `json:"loss"`
+	// Schedule describes the learning-rate schedule.
+	Schedule *Schedule `json:"schedule,omitempty"`
+	// LR is the learning rate of every step from 0, when no Schedule is given.
+	LR []float64 `json:"lr,omitempty"`
+}
+
+// preparedCurve is a curve with its schedule expanded and its points checked, ready to have
+// its areas computed.
+type preparedCurve struct {
+	name, role string
+	lr         []float64
+	warmup     int
+	index      []int     // observed steps, as indices into lr
+	loss       []float64 // observed loss
+	s1, s2     []float64 // areas at every step, for the current lambda
+	ds2        []float64
+}
+
+// curveLabel names a curve in error messages.
+func curveLabel(i int, name string) string {
+	if name == "" {
+		return fmt.Sprintf("curve %d", i+1)
+	}
+	return fmt.Sprintf("curve %q", name)
+}
+
+// expandSchedule turns a curve's schedule or LR list into per-step learning rates, and says
+// how many of the first steps are warmup. defaultWarmup is the request's warmupSteps.
+func expandSchedule(where string, sched *Schedule, lr []float64, defaultWarmup int) ([]float64, int, error) {
+	if defaultWarmup < 0 {
+		return nil, 0, inputErrorf("", "warmupSteps", "must be zero or more, got %d", defaultWarmup)
+	}
+	switch {
+	case sched != nil && len(lr) > 0:
+		return nil, 0, inputErrorf(where, "lr", "give either a schedule or an lr list, not both")
+	case sched != nil:
+		s := *sched
+		if s.Warmup == 0 && s.Kind != KindConcat {
+			s.Warmup = defaultWarmup
+		}
+		out, err := s.LR()
+		if err != nil {
+			return nil, 0, within(where, err)
+		}
+		warmup := s.Warmup
+		if s.Kind == KindConcat && len(s.Segments) > 0 {
+			warmup = s.Segments[0].Warmup
+		}
+		return out, warmup, nil
+	case len(lr) > 0:
+		s := Schedule{Kind: KindExplicit, Values: lr}
+		if err := s.Validate(); err != nil {
+			return nil, 0, within(where, err)
+		}
+		if defaultWarmup >= len(lr) {
+			return nil, 0, inputErrorf(where, "warmupSteps", "warmup (%d steps) is longer than the run (%d steps)", defaultWarmup, len(lr)-1)
+		}
+		return lr, defaultWarmup, nil
+	}
+	return nil, 0, inputErrorf(where, "schedule", "missing: give a schedule or an lr list (the LR of every step from 0)")
+}
+
+// prepare checks a curve and expands its schedule.
+func (c Curve) prepare(i, defaultWarmup int) (*preparedCurve, error) {
+	where := curveLabel(i, c.Name)
+	role := c.Role
+	switch role {
+	case "":
+		role = RoleFit
+	case RoleFit, RoleValidate:
+	default:
+		return nil, inputErrorf(where, "role", `must be "fit" or "validate", got %q`, c.Role)
+	}
+	if len(c.Steps) == 0 {
+		return nil, inputErrorf(where, "steps", "the curve is empty: it needs at least one (step, loss) point")
+	}
+	if len(c.Loss) != len(c.Steps) {
+		return nil, inputErrorf(where, "loss", "%d loss values for %d steps: the lengths differ", len(c.Loss), len(c.Steps))
+	}
+	lr, warmup, err := expandSchedule(where, c.Schedule, c.LR, defaultWarmup)
+	if err != nil {
+		return nil, err
+	}
+	p := &preparedCurve{name: c.Name, role: role, lr: lr, warmup: warmup,
+		index: make([]int, len(c.Steps)), loss: c.Loss}
+	last := len(lr) - 1
+	for k, st := range c.Steps {
+		field := fmt.Sprintf("steps[%d]", k)
+		switch {
+		case math.IsNaN(st) || math.IsInf(st, 0) || st != math.Trunc(st):
+			return nil, inputErrorf(where, field, "a step must be a whole number, got %v", st)
+		case st < 1:
+			return nil, inputErrorf(where, field, "steps start at 1 (step 0 has had no training), got %v", st)
+		case st > float64(last):
+			return nil, inputErrorf(where, field, "step %v is beyond the end of the schedule (step %d)", st, last)
+		case k > 0 && st == c.Steps[k-1]:
+			return nil, inputErrorf(where, field, "step %v appears twice", st)
+		case k > 0 && st < c.Steps[k-1]:
+			return nil, inputErrorf(where, field, "steps must be in increasing order: %v comes after %v", st, c.Steps[k-1])
+		}
+		p.index[k] = int(st)
+		if l := c.Loss[k]; math.IsNaN(l) || math.IsInf(l, 0) || l <= 0 {
+			return nil, inputErrorf(where, fmt.Sprintf("loss[%d]", k), "the loss at step %v must be a positive finite number, got %v", st, l)
+		}
+	}
+	return p, nil
+}
+
+// computeAreas fills the curve's S1 and S2 for lambda, allocating the buffers once.
+func (p *preparedCurve) computeAreas(lambda float64, conv Convention, withDerivative bool) {
+	if p.s1 == nil {
+		p.s1 = make([]float64, len(p.lr))
+		p.s2 = make([]float64, len(p.lr))
+	}
+	if withDerivative && p.ds2 == nil {
+		p.ds2 = make([]float64, len(p.lr))
+	}
+	ds2 := p.ds2
+	if !withDerivative {
+		ds2 = nil
+	}
+	FillAreas(p.s1, p.s2, ds2, p.lr, lambda, p.warmup, conv)
+}
+
+// checkForwardArea reports an observed step where nothing has been trained yet (S1 = 0), where
+// the law is undefined.
+func (p *preparedCurve) checkForwardArea(i int) error {
+	for k, idx := range p.index {
+		if !(p.s1[idx] > 0) {
+			return inputErrorf(curveLabel(i, p.name), fmt.Sprintf("steps[%d]", k),
+				"the learning rate is zero up to step %d, so the law has no value there", idx)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,47 @@
+package lawcore
+
+import "fmt"
+
+// InputError reports bad input: where it is (a curve, a file and line), which field, and
+// what is wrong with it.
+type InputError struct {
+	// Where names the object at fault, such as `curve "cosine"` or `schedule`.
+	Where string
+	// Field is the field at fault, such as "loss[3]" or "schedule.decayFraction".
+	Field string
+	// Msg says what is wrong.
+	Msg string
+}
+
+// Error formats the error as "where: field: message", leaving out empty parts.
+func (e *InputError) Error() string {
+	s := e.Msg
+	if e.Field != "" {
+		s = e.Field + ": " + s
+	}
+	if e.Where != "" {
+		s = e.Where + ": " + s
+	}
+	return s
+}
+
+// inputErrorf builds an *InputError with a formatted message.
+func inputErrorf(where, field, format string, args ...any) *InputError {
+	return &InputError{Where: where, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// within returns err with its Where prefixed by where (for nested descriptions), or err
+// unchanged if it is not an *InputError.
+func within(where string, err error) error {
+	ie, ok := err.(*InputError)
+	if !ok {
+		return err
+	}
+	out := *ie
+	if out.Where == "" {
+		out.Where = where
+	} else {
+		out.Where = where + ": " + out.Where
+	}
+	return &out
+}

@@ -1,0 +1,210 @@
+package lawcore
+
+import (
+	"context"
+	"math"
+	"sort"
+	"time"
+
+	"gonum.org/v1/gonum/optimize"
+)
+
+// FitResult is the outcome of a fit: the parameters, the objective they reach, how each curve
+// is fitted or predicted, and how the search went.
+type FitResult struct {
+	// Params are the fitted parameters (Lambda is the fixed or fitted decay factor).
+	Params Params `json:"params"`
+	// Objective is the summed Huber loss of the log residuals over every fitted point.
+	Objective float64 `json:"objective"`
+	// Curves has one entry per request curve, in order.
+	Curves []CurveResult `json:"curves"`
+	// FitMetrics summarises the curves with role "fit" (see MeanMetrics).
+	FitMetrics Metrics `json:"fitMetrics"`
+	// ValidateMetrics summarises the curves with role "validate"; nil when there are none.
+	ValidateMetrics *Metrics `json:"validateMetrics"`
+	// Settings are the settings the fit used, defaults filled in.
+	Settings FitSettings `json:"settings"`
+	// Search says how the optimum was found.
+	Search Search `json:"search"`
+	// ElapsedMs is the time the fit took, in milliseconds.
+	ElapsedMs float64 `json:"elapsedMs"`
+}
+
+// FitSettings records the settings a fit used.
+type FitSettings struct {
+	Lambda           LambdaSetting `json:"lambda"`
+	WarmupSteps      int           `json:"warmupSteps"`
+	WarmupConvention Convention    `json:"warmupConvention"`
+	HuberDelta       float64       `json:"huberDelta"`
+}
+
+// CurveResult is one curve's fitted (role "fit") or predicted (role "validate") loss at its
+// observed steps, and its metrics.
+type CurveResult struct {
+	Name      string    `json:"name"`
+	Role      string    `json:"role"`
+	Metrics   Metrics   `json:"metrics"`
+	Predicted []float64 `json:"predicted"`
+}
+
+// Search describes the optimiser's work: how many starts were polished, how many objective
+// evaluations everything took (the profile over alpha included).
+type Search struct {
+	Starts      int `json:"starts"`
+	Evaluations int `json:"evaluations"`
+}
+
+// maxStarts is how many of the profile's local minima are polished.
+const maxStarts = 4
+
+// Fit fits the law to the request's "fit" curves, minimising the summed Huber loss of
+// log(observed) - log(predicted), and scores every curve with the result. progress, if not
+// nil, is called with the fraction done. Cancelling ctx stops the fit promptly with ctx's
+// error.
+func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (*FitResult, error) {
+	began := time.Now()
+	if progress == nil {
+		progress = func(float64) {}
+	}
+	curves, conv, delta, err := req.prepare()
+	if err != nil {
+		return nil, err
+	}
+	lambda := req.Lambda.fixed()
+	if req.Lambda.Fit {
+		lambda = DefaultLambda
+	}
+	obj := newObjective(ctx, curves, conv, delta, req.Lambda.Fit, lambda)
+	for i, c := range curves {
+		if c.role == RoleFit {
+			if err := c.checkForwardArea(i); err != nil {
+				return nil, err
+			}
+		}
+	}
+
+	starts := obj.searchStarts()
+	progress(0.2)
+	if obj.cancelled || ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	best := start{f: math.Inf(1)}
+	for i, s := range starts {
+		got, err := obj.polish(s)
+		if err != nil {
+			return nil, err
+		}
+		if got.f < best.f {
+			best = got
+		}
+		progress(0.2 + 0.8*float64(i+1)/float64(len(starts)))
+	}
+
+	res := &FitResult{
+		Params:    best.p,
+		Objective: best.f,
+		Settings: FitSettings{Lambda: req.Lambda, WarmupSteps: req.WarmupSteps,
+			WarmupConvention: conv, HuberDelta: delta},
+		Search: Search{Starts: len(starts), Evaluations: obj.evaluations},
+	}
+	if !req.Lambda.Fit {
+		res.Settings.Lambda = FixedLambda(lambda)
+	}
+	var fitMetrics, validateMetrics []Metrics
+	for i, c := range curves {
+		c.computeAreas(best.p.Lambda, conv, false)
+		if err := c.checkForwardArea(i); err != nil {
+			return nil, err
+		}
+		pred := make([]float64, len(c.index))
+		for k, idx := range c.index {
+			pred[k] = best.p.Loss(c.s1[idx], c.s2[idx])
+		}
+		m := ComputeMetrics(c.loss, pred)
+		res.Curves = append(res.Curves, CurveResult{Name: c.name, Role: c.role, Metrics: m, Predicted: pred})
+		if c.role == RoleFit {
+			fitMetrics = append(fitMetrics, m)
+		} else {
+			validateMetrics = append(validateMetrics, m)
+		}
+	}
+	res.FitMetrics = MeanMetrics(fitMetrics)
+	if len(validateMetrics) > 0 {
+		v := MeanMetrics(validateMetrics)
+		res.ValidateMetrics = &v
+	}
+	res.ElapsedMs = float64(time.Since(began).Microseconds()) / 1000
+	return res, nil
+}
+
+// searchStarts returns the starts to polish: the best local minima of the alpha profile, over
+// a grid of lambdas when lambda is fitted.
+func (o *objective) searchStarts() []start {
+	if !o.fitLambda {
+		return firstN(o.profileStarts(), maxStarts)
+	}
+	var all []start
+	for _, lambda := range lambdaGrid {
+		o.setLambda(lambda)
+		all = append(all, firstN(o.profileStarts(), 2)...)
+		if o.ctx.Err() != nil {
+			o.cancelled = true
+			return nil
+		}
+	}
+	sortStarts(all)
+	return firstN(all, maxStarts)
+}
+
+func firstN(s []start, n int) []start {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// polish runs L-BFGS from s on the exact objective, in log / logit coordinates.
+func (o *objective) polish(s start) (start, error) {
+	// scale the objective to order one so that the optimiser's tolerances mean something
+	scale := 1 / (o.delta * o.delta * float64(len(o.logObs)))
+	problem := optimize.Problem{
+		Func: func(x []float64) float64 { return scale * o.value(o.params(x), nil) },
+		Grad: func(grad, x []float64) {
+			o.value(o.params(x), grad)
+			for i := range grad {
+				grad[i] *= scale
+			}
+		},
+		Status: func() (optimize.Status, error) {
+			if o.cancelled {
+				return optimize.Failure, o.ctx.Err()
+			}
+			return optimize.NotTerminated, nil
+		},
+	}
+	settings := &optimize.Settings{
+		FuncEvaluations:   5000,
+		GradientThreshold: 1e-9,
+		Converger:         &optimize.FunctionConverge{Absolute: 1e-13, Relative: 1e-12, Iterations: 40},
+	}
+	// gonum reports "no progress" (and other line-search failures) at points that did
+	// converge, so its error is not the verdict: a finite objective at least as good as the
+	// start is a result, and otherwise the start itself (a valid, if unpolished, fit) stands.
+	res, _ := optimize.Minimize(problem, o.vector(s.p), settings, &optimize.LBFGS{})
+	if o.cancelled {
+		return start{}, o.ctx.Err()
+	}
+	if res == nil || math.IsNaN(res.F) || math.IsInf(res.F, 0) {
+		return s, nil
+	}
+	p := o.params(res.X)
+	f := o.value(p, nil)
+	if f > s.f {
+		return s, nil
+	}
+	return start{p: p, f: f}, nil
+}
+
+func sortStarts(s []start) {
+	sort.Slice(s, func(i, j int) bool { return s[i].f < s[j].f })
+}

@@ -1,0 +1,41 @@
+package lawcore
+
+import "math"
+
+// Params are the parameters of the law L(s) = L0 + A*S1^(-Alpha) - C*S2, with the decay
+// factor Lambda of the annealing momentum that S2 was computed with.
+type Params struct {
+	L0     float64 `json:"L0"`
+	A      float64 `json:"A"`
+	Alpha  float64 `json:"alpha"`
+	C      float64 `json:"C"`
+	Lambda float64 `json:"lambda"`
+}
+
+// Loss is the law's loss at areas s1 and s2.
+func (p Params) Loss(s1, s2 float64) float64 {
+	return p.L0 + p.A*math.Pow(s1, -p.Alpha) - p.C*s2
+}
+
+// Terms are the two terms of the law apart: A*S1^(-alpha) and C*S2 (the loss drop due to
+// annealing), so that Loss = L0 + s1Term - s2Term.
+func (p Params) Terms(s1, s2 float64) (s1Term, s2Term float64) {
+	return p.A * math.Pow(s1, -p.Alpha), p.C * s2
+}
+
+// Validate checks that every parameter is a finite number, L0, A, C, alpha are not negative,
+// and lambda is in [0, 1).
+func (p Params) Validate() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"L0", p.L0}, {"A", p.A}, {"alpha", p.Alpha}, {"C", p.C}} {
+		if math.IsNaN(f.v) || math.IsInf(f.v, 0) || f.v < 0 {
+			return inputErrorf("params", f.name, "must be a finite number, zero or more, got %v", f.v)
+		}
+	}
+	if err := checkLambda(p.Lambda); err != nil {
+		return within("params", err)
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package lawcore
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+)
+
+// DefaultLambda is the decay factor the paper uses everywhere.
+const DefaultLambda = 0.999
+
+// DefaultHuberDelta is the paper's Huber delta.
+const DefaultHuberDelta = 1e-3
+
+// LambdaSetting is the decay factor lambda of a fit: a fixed value, or fitted. In JSON it is
+// a number or the string "fit"; absent, it is DefaultLambda.
+type LambdaSetting struct {
+	// Value is the fixed lambda (ignored when Fit is set).
+	Value float64
+	// Fit asks the fit to estimate lambda too.
+	Fit   bool
+	given bool
+}
+
+// FixedLambda returns a setting that holds lambda at v.
+func FixedLambda(v float64) LambdaSetting { return LambdaSetting{Value: v, given: true} }
+
+// FittedLambda returns a setting that fits lambda.
+func FittedLambda() LambdaSetting { return LambdaSetting{Fit: true, given: true} }
+
+// fixed returns the fixed value, DefaultLambda when none was given.
+func (l LambdaSetting) fixed() float64 {
+	if !l.given && !l.Fit {
+		return DefaultLambda
+	}
+	return l.Value
+}
+
+// UnmarshalJSON accepts a number or "fit".
+func (l *LambdaSetting) UnmarshalJSON(b []byte) error {
+	if bytes.Equal(bytes.TrimSpace(b), []byte(`"fit"`)) {
+		*l = FittedLambda()
+		return nil
+	}
+	var v float64
+	if err := json.Unmarshal(b, &v); err != nil {
+		return fmt.Errorf(`lambda must be a number or "fit", got %s`, b)
+	}
+	*l = FixedLambda(v)
+	return nil
+}
+
+// MarshalJSON writes a number or "fit".
+func (l LambdaSetting) MarshalJSON() ([]byte, error) {
+	if l.Fit {
+		return []byte(`"fit"`), nil
+	}
+	return json.Marshal(l.fixed())
+}
+
+// FitRequest is everything a fit needs: the curves (each with its schedule and role) and the
+// settings. Its JSON form is the README's fit request.
+type FitRequest struct {
+	// Curves are the observed curves; those with role "fit" enter the objective.
+	Curves []Curve `json:"curves"`
+	// Lambda is the decay factor: fixed, or fitted.
+	Lambda LambdaSetting `json:"lambda"`
+	// WarmupSteps is the warmup of LR-list curves and the default warmup of schedules.
+	WarmupSteps int `json:"warmupSteps"`
+	// WarmupConvention is "peak" (default, the paper's) or "actual".
+	WarmupConvention string `json:"warmupConvention,omitempty"`
+	// HuberDelta is the Huber loss delta (default 1e-3).
+	HuberDelta float64 `json:"huberDelta,omitempty"`
+	// Points thins each fitted line returned by FitLines to about this many steps (0: every step).
+	Points int `json:"points,omitempty"`
+}
+
+// DecodeFitRequest parses a fit request's JSON, rejecting unknown fields.
+func DecodeFitRequest(data []byte) (FitRequest, error) {
+	var r FitRequest
+	if err := decodeStrict(data, &r); err != nil {
+		return FitRequest{}, &InputError{Where: "fit request", Msg: err.Error()}
+	}
+	return r, nil
+}
+
+// decodeStrict decodes one JSON value, rejecting unknown fields and trailing data.
+func decodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("not valid JSON for this request: %v", err)
+	}
+	if dec.More() {
+		return fmt.Errorf("unexpected data after the JSON value")
+	}
+	return nil
+}
+
+// huberDelta returns the delta, checking it.
+func (r FitRequest) huberDelta() (float64, error) {
+	d := r.HuberDelta
+	if d == 0 {
+		return DefaultHuberDelta, nil
+	}
+	if !(d > 0) || math.IsInf(d, 0) {
+		return 0, inputErrorf("", "huberDelta", "must be a positive number, got %v", d)
+	}
+	return d, nil
+}
+
+// prepare validates the request and expands every curve.
+func (r FitRequest) prepare() (curves []*preparedCurve, conv Convention, delta float64, err error) {
+	if conv, err = ParseConvention(r.WarmupConvention); err != nil {
+		return nil, "", 0, err
+	}
+	if delta, err = r.huberDelta(); err != nil {
+		return nil, "", 0, err
+	}
+	if !r.Lambda.Fit {
+		if err = checkLambda(r.Lambda.fixed()); err != nil {
+			return nil, "", 0, err
+		}
+	}
+	if len(r.Curves) == 0 {
+		return nil, "", 0, inputErrorf("", "curves", "no curves to fit")
+	}
+	nFit := 0
+	for i, c := range r.Curves {
+		p, err := c.prepare(i, r.WarmupSteps)
+		if err != nil {
+			return nil, "", 0, err
+		}
+		if p.role == RoleFit {
+			nFit++
+		}
+		curves = append(curves, p)
+	}
+	if nFit == 0 {
+		return nil, "", 0, inputErrorf("", "curves", `no curve has role "fit": mark at least one curve for fitting`)
+	}
+	return curves, conv, delta, nil
+}

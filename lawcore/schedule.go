@@ -1,0 +1,648 @@
+package lawcore
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// MaxScheduleSteps bounds the length of one schedule, so that a typo cannot ask for more
+// memory than a browser tab has (each step costs a few float64s).
+const MaxScheduleSteps = 10_000_000
+
+// Schedule describes a learning-rate schedule over steps 0..Total. It is JSON-serialisable;
+// which fields matter depends on Kind (see the README's table). Every kind starts with an
+// optional linear warmup from WarmupFrom at step 0 to the schedule's own value at step Warmup.
+type Schedule struct {
+	// Kind is one of the Kind* constants.
+	Kind string `json:"kind"`
+	// Total is the last step; the schedule covers steps 0..Total. Derived for concat and explicit.
+	Total int `json:"total,omitempty"`
+	// Peak is the peak learning rate in raw units (such as 3e-4).
+	Peak float64 `json:"peak,omitempty"`
+	// Final is the learning rate reached at the end (the minimum, or base LR for cyclic).
+	Final float64 `json:"final,omitempty"`
+	// Warmup is the number of linear warmup steps.
+	Warmup int `json:"warmup,omitempty"`
+	// WarmupFrom is the learning rate at step 0 when there is a warmup.
+	WarmupFrom float64 `json:"warmupFrom,omitempty"`
+
+	// Cycle is the step at which a cosine reaches Final (default Total).
+	Cycle int `json:"cycle,omitempty"`
+	// After says what a cosine does past its cycle: "hold" (default), "continue" or "restart".
+	After string `json:"after,omitempty"`
+
+	// Decay is the shape of a WSD decay: cosine, linear, 1-sqrt, 1-square, exponential, half-life.
+	Decay string `json:"decay,omitempty"`
+	// DecayFraction is the fraction of Total spent decaying (WSD).
+	DecayFraction float64 `json:"decayFraction,omitempty"`
+	// DecaySteps is the number of decay steps (WSD); it wins over DecayFraction.
+	DecaySteps int `json:"decaySteps,omitempty"`
+	// HalfLife is the number of steps over which a half-life decay halves the LR.
+	HalfLife float64 `json:"halfLife,omitempty"`
+
+	// Stages are the fractions of the post-warmup run spent at each level (multistep).
+	Stages []float64 `json:"stages,omitempty"`
+	// Levels are the LR of each stage as a fraction of Peak (multistep).
+	Levels []float64 `json:"levels,omitempty"`
+	// Transition is the number of steps of cosine-shaped change between levels (multistep).
+	Transition int `json:"transition,omitempty"`
+
+	// StepSize is the number of steps from the base LR to the peak (cyclic).
+	StepSize int `json:"stepSize,omitempty"`
+	// Mode is "triangular" (default) or "triangular2" (amplitude halves every cycle) (cyclic).
+	Mode string `json:"mode,omitempty"`
+
+	// Timescale is the inverse-square-root timescale (default Warmup, or 10000 without warmup).
+	Timescale float64 `json:"timescale,omitempty"`
+	// Power is the exponent of a polynomial decay (default 1).
+	Power float64 `json:"power,omitempty"`
+
+	// PctStart is the fraction of the run spent rising (one-cycle, default 0.3).
+	PctStart float64 `json:"pctStart,omitempty"`
+	// DivFactor sets the initial LR to Peak/DivFactor (one-cycle, default 25).
+	DivFactor float64 `json:"divFactor,omitempty"`
+	// FinalDivFactor sets the final LR to the initial LR/FinalDivFactor (one-cycle, default 1e4).
+	FinalDivFactor float64 `json:"finalDivFactor,omitempty"`
+	// Anneal is the one-cycle annealing shape: "cos" (default) or "linear".
+	Anneal string `json:"anneal,omitempty"`
+
+	// Segments are schedules run one after another (concat).
+	Segments []Schedule `json:"segments,omitempty"`
+
+	// Steps are the steps of a sparse explicit schedule (explicit).
+	Steps []float64 `json:"steps,omitempty"`
+	// Values are the explicit learning rates: one per step from 0, or one per entry of Steps.
+	Values []float64 `json:"lr,omitempty"`
+}
+
+// Schedule kinds.
+const (
+	KindConstant    = "constant"
+	KindLinear      = "linear"
+	KindCosine      = "cosine"
+	KindWSD         = "wsd"
+	KindMultistep   = "multistep"
+	KindCyclic      = "cyclic"
+	KindInverseSqrt = "inverse-sqrt"
+	KindPolynomial  = "polynomial"
+	KindOneCycle    = "one-cycle"
+	KindConcat      = "concat"
+	KindExplicit    = "explicit"
+)
+
+// Kinds lists every schedule kind, in the order a schedule builder offers them.
+var Kinds = []string{KindConstant, KindLinear, KindCosine, KindWSD, KindMultistep, KindCyclic,
+	KindInverseSqrt, KindPolynomial, KindOneCycle, KindConcat, KindExplicit}
+
+// WSD decay shapes.
+var DecayShapes = []string{"cosine", "linear", "1-sqrt", "1-square", "exponential", "half-life"}
+
+// DecodeSchedule parses a JSON schedule description, rejecting unknown fields, and validates it.
+func DecodeSchedule(data []byte) (Schedule, error) {
+	var s Schedule
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return Schedule{}, &InputError{Where: "schedule", Msg: "not a valid schedule description: " + err.Error()}
+	}
+	if err := s.Validate(); err != nil {
+		return Schedule{}, err
+	}
+	return s, nil
+}
+
+// LR expands the schedule to one learning rate per step, for steps 0..Total (so Total+1
+// values), validating it first.
+func (s Schedule) LR() ([]float64, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	lr := make([]float64, s.Length())
+	s.fill(lr)
+	return lr, nil
+}
+
+// Length is the number of steps the schedule covers (its last step + 1). It assumes a valid
+// schedule.
+func (s Schedule) Length() int {
+	switch s.Kind {
+	case KindConcat:
+		n := 1
+		for _, seg := range s.Segments {
+			n += seg.Length() - 1
+		}
+		return n
+	case KindExplicit:
+		return s.explicitTotal() + 1
+	}
+	return s.Total + 1
+}
+
+// LastStep is the last step the schedule covers.
+func (s Schedule) LastStep() int { return s.Length() - 1 }
+
+// PeakLR is the largest learning rate the schedule reaches (for display); it assumes a valid
+// schedule.
+func (s Schedule) PeakLR() float64 {
+	switch s.Kind {
+	case KindConcat:
+		p := 0.0
+		for _, seg := range s.Segments {
+			p = math.Max(p, seg.PeakLR())
+		}
+		return p
+	case KindExplicit:
+		p := 0.0
+		for _, v := range s.Values {
+			p = math.Max(p, v)
+		}
+		return p
+	}
+	return s.Peak
+}
+
+func (s Schedule) explicitTotal() int {
+	if len(s.Steps) > 0 {
+		last := int(s.Steps[len(s.Steps)-1])
+		if s.Total > last {
+			return s.Total
+		}
+		return last
+	}
+	if s.Total > len(s.Values)-1 {
+		return s.Total
+	}
+	return len(s.Values) - 1
+}
+
+// fill writes the learning rate of steps 0..len(lr)-1.
+func (s Schedule) fill(lr []float64) {
+	switch s.Kind {
+	case KindConcat:
+		s.fillConcat(lr)
+		return
+	case KindExplicit:
+		s.fillExplicit(lr)
+		return
+	}
+	for i := range lr {
+		lr[i] = s.main(i)
+	}
+	s.applyWarmup(lr)
+}
+
+// applyWarmup overwrites steps 0..Warmup-1 with a linear ramp from WarmupFrom to the value at
+// step Warmup.
+func (s Schedule) applyWarmup(lr []float64) {
+	w := s.Warmup
+	if w <= 0 || w >= len(lr) {
+		return
+	}
+	target := lr[w]
+	for i := 0; i < w; i++ {
+		lr[i] = s.WarmupFrom + (target-s.WarmupFrom)*float64(i)/float64(w)
+	}
+}
+
+// main is the schedule's value at step i ignoring warmup; decays start at step Warmup.
+func (s Schedule) main(i int) float64 {
+	w := float64(s.Warmup)
+	x := float64(i)
+	span := float64(s.Total) - w
+	progress := 0.0
+	if span > 0 {
+		progress = math.Max(0, (x-w)/span)
+	}
+	switch s.Kind {
+	case KindConstant:
+		return s.Peak
+	case KindLinear:
+		return s.Peak + (s.Final-s.Peak)*progress
+	case KindPolynomial:
+		return (s.Peak-s.Final)*math.Pow(1-progress, s.power()) + s.Final
+	case KindCosine:
+		return s.cosine(x)
+	case KindWSD:
+		return s.wsd(x)
+	case KindMultistep:
+		return s.multistep(x)
+	case KindCyclic:
+		return s.cyclic(x)
+	case KindInverseSqrt:
+		tau := s.timescale()
+		if x < w {
+			return s.Peak
+		}
+		return s.Peak / math.Sqrt((x+tau-w)/tau)
+	case KindOneCycle:
+		return s.oneCycle(x)
+	}
+	panic("lawcore: unvalidated schedule kind " + s.Kind)
+}
+
+func (s Schedule) power() float64 {
+	if s.Power == 0 {
+		return 1
+	}
+	return s.Power
+}
+
+func (s Schedule) timescale() float64 {
+	switch {
+	case s.Timescale > 0:
+		return s.Timescale
+	case s.Warmup > 0:
+		return float64(s.Warmup)
+	}
+	return 10000
+}
+
+func (s Schedule) cycle() int {
+	if s.Cycle == 0 {
+		return s.Total
+	}
+	return s.Cycle
+}
+
+// halfCosine goes from 1 at u=0 to 0 at u=1.
+func halfCosine(u float64) float64 { return 0.5 * (1 + math.Cos(math.Pi*u)) }
+
+func (s Schedule) cosine(x float64) float64 {
+	w := float64(s.Warmup)
+	period := float64(s.cycle()) - w
+	u := (x - w) / period
+	if u < 0 {
+		u = 0
+	}
+	if u > 1 {
+		switch s.After {
+		case "continue":
+			// the cosine wave goes on: halfCosine is periodic with period 2
+		case "restart":
+			u -= math.Ceil(u) - 1 // into (0, 1]
+		default:
+			u = 1
+		}
+	}
+	return s.Final + (s.Peak-s.Final)*halfCosine(u)
+}
+
+func (s Schedule) decaySteps() int {
+	if s.DecaySteps > 0 {
+		return s.DecaySteps
+	}
+	return int(math.Round(s.DecayFraction * float64(s.Total)))
+}
+
+func (s Schedule) wsd(x float64) float64 {
+	d := float64(s.decaySteps())
+	start := float64(s.Total) - d
+	if x <= start || d == 0 {
+		return s.Peak
+	}
+	t := (x - start) / d
+	switch s.Decay {
+	case "linear":
+		return s.Final + (s.Peak-s.Final)*(1-t)
+	case "1-sqrt":
+		return s.Final + (s.Peak-s.Final)*(1-math.Sqrt(t))
+	case "1-square":
+		return s.Final + (s.Peak-s.Final)*(1-t*t)
+	case "exponential":
+		return math.Pow(s.Peak, 1-t) * math.Pow(s.Final, t)
+	case "half-life":
+		return math.Max(s.Final, s.Peak*math.Exp2(-(x-start)/s.HalfLife))
+	}
+	return s.Final + (s.Peak-s.Final)*halfCosine(t)
+}
+
+func (s Schedule) multistep(x float64) float64 {
+	w := float64(s.Warmup)
+	span := float64(s.Total) - w
+	level := s.Levels[0]
+	boundary := w
+	for k := 1; k < len(s.Levels); k++ {
+		boundary += s.Stages[k-1] * span
+		b := math.Round(boundary)
+		if x <= b {
+			break
+		}
+		prev, next := s.Levels[k-1], s.Levels[k]
+		if tr := float64(s.Transition); tr > 0 && x < b+tr {
+			level = next + (prev-next)*halfCosine((x-b)/tr)
+			break
+		}
+		level = next
+	}
+	return s.Peak * level
+}
+
+func (s Schedule) cyclic(x float64) float64 {
+	h := float64(s.StepSize)
+	pos := math.Max(0, x-float64(s.Warmup))
+	cycle := math.Floor(pos / (2 * h))
+	phase := pos - cycle*2*h
+	// start at the peak (where the warmup left off), go down to the base, come back up
+	down := phase / h
+	if down > 1 {
+		down = 2 - down
+	}
+	amp := 1.0
+	if s.Mode == "triangular2" {
+		amp = math.Exp2(-cycle)
+	}
+	return s.Final + (s.Peak-s.Final)*amp*(1-down)
+}
+
+func (s Schedule) oneCycleDefaults() (pct, div, finalDiv float64) {
+	pct, div, finalDiv = s.PctStart, s.DivFactor, s.FinalDivFactor
+	if pct == 0 {
+		pct = 0.3
+	}
+	if div == 0 {
+		div = 25
+	}
+	if finalDiv == 0 {
+		finalDiv = 1e4
+	}
+	return pct, div, finalDiv
+}
+
+// oneCycle follows torch.optim.lr_scheduler.OneCycleLR with total_steps = Total+1.
+func (s Schedule) oneCycle(x float64) float64 {
+	pct, div, finalDiv := s.oneCycleDefaults()
+	initial := s.Peak / div
+	minimum := initial / finalDiv
+	end1 := pct*float64(s.Total+1) - 1
+	end2 := float64(s.Total)
+	anneal := func(from, to, t float64) float64 {
+		if s.Anneal == "linear" {
+			return from + (to-from)*t
+		}
+		return to + (from-to)*halfCosine(t)
+	}
+	if x <= end1 {
+		return anneal(initial, s.Peak, x/end1)
+	}
+	return anneal(s.Peak, minimum, (x-end1)/(end2-end1))
+}
+
+func (s Schedule) fillConcat(lr []float64) {
+	offset := 0
+	for k, seg := range s.Segments {
+		part := make([]float64, seg.Length())
+		seg.fill(part)
+		from := 1
+		if k == 0 {
+			from = 0
+		}
+		copy(lr[offset+from:], part[from:])
+		offset += len(part) - 1
+	}
+}
+
+func (s Schedule) fillExplicit(lr []float64) {
+	if len(s.Steps) == 0 {
+		n := copy(lr, s.Values)
+		for i := n; i < len(lr); i++ {
+			lr[i] = s.Values[len(s.Values)-1]
+		}
+		s.applyWarmup(lr)
+		return
+	}
+	k := 0
+	first := int(s.Steps[0])
+	for i := range lr {
+		x := float64(i)
+		switch {
+		case i <= first:
+			lr[i] = s.Values[0]
+		default:
+			for k+1 < len(s.Steps) && s.Steps[k+1] < x {
+				k++
+			}
+			if k+1 == len(s.Steps) {
+				lr[i] = s.Values[k]
+			} else {
+				t := (x - s.Steps[k]) / (s.Steps[k+1] - s.Steps[k])
+				lr[i] = s.Values[k] + (s.Values[k+1]-s.Values[k])*t
+			}
+		}
+	}
+	s.applyWarmup(lr)
+}
+
+// Validate checks the description and returns an *InputError naming the first bad field.
+func (s Schedule) Validate() error {
+	return s.validate("schedule")
+}
+
+func (s Schedule) validate(field string) error {
+	bad := func(name, format string, args ...any) error {
+		return inputErrorf("", field+"."+name, format, args...)
+	}
+	lrField := func(name string, v float64, positive bool) error {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return bad(name, "must be a finite number, got %v", v)
+		}
+		if v < 0 || (positive && v == 0) {
+			return bad(name, "must be %s, got %g", map[bool]string{true: "positive", false: "zero or more"}[positive], v)
+		}
+		return nil
+	}
+	known := false
+	for _, k := range Kinds {
+		known = known || k == s.Kind
+	}
+	if !known {
+		if s.Kind == "" {
+			return bad("kind", "missing; one of %s", strings.Join(Kinds, ", "))
+		}
+		return bad("kind", "unknown schedule kind %q; one of %s", s.Kind, strings.Join(Kinds, ", "))
+	}
+	if s.Warmup < 0 {
+		return bad("warmup", "must be zero or more, got %d", s.Warmup)
+	}
+	if err := lrField("warmupFrom", s.WarmupFrom, false); err != nil {
+		return err
+	}
+	switch s.Kind {
+	case KindConcat:
+		return s.validateConcat(field)
+	case KindExplicit:
+		return s.validateExplicit(field)
+	}
+	if s.Total <= 0 {
+		return bad("total", "must be a positive number of steps, got %d", s.Total)
+	}
+	if s.Total >= MaxScheduleSteps {
+		return bad("total", "%d steps is more than this calculator handles (%d)", s.Total, MaxScheduleSteps)
+	}
+	if s.Warmup > s.Total {
+		return bad("warmup", "warmup (%d steps) is longer than the run (%d steps)", s.Warmup, s.Total)
+	}
+	if err := lrField("peak", s.Peak, true); err != nil {
+		return err
+	}
+	if err := lrField("final", s.Final, false); err != nil {
+		return err
+	}
+	switch s.Kind {
+	case KindCosine:
+		if c := s.cycle(); c <= s.Warmup {
+			return bad("cycle", "the cosine cycle must end after the warmup (step %d), got %d", s.Warmup, c)
+		}
+		switch s.After {
+		case "", "hold", "continue", "restart":
+		default:
+			return bad("after", "must be hold, continue or restart, got %q", s.After)
+		}
+	case KindWSD:
+		return s.validateWSD(bad)
+	case KindMultistep:
+		return s.validateMultistep(bad)
+	case KindCyclic:
+		if s.StepSize <= 0 {
+			return bad("stepSize", "must be a positive number of steps, got %d", s.StepSize)
+		}
+		if s.Mode != "" && s.Mode != "triangular" && s.Mode != "triangular2" {
+			return bad("mode", "must be triangular or triangular2, got %q", s.Mode)
+		}
+	case KindInverseSqrt:
+		if s.Timescale < 0 || math.IsNaN(s.Timescale) || math.IsInf(s.Timescale, 0) {
+			return bad("timescale", "must be a positive number of steps, got %v", s.Timescale)
+		}
+	case KindPolynomial:
+		if s.Power < 0 || math.IsNaN(s.Power) || math.IsInf(s.Power, 0) {
+			return bad("power", "must be a positive number, got %v", s.Power)
+		}
+	case KindOneCycle:
+		pct, div, finalDiv := s.oneCycleDefaults()
+		if !(pct > 0 && pct < 1) {
+			return bad("pctStart", "must be between 0 and 1, got %v", pct)
+		}
+		if pct*float64(s.Total+1) < 2 || pct*float64(s.Total+1) > float64(s.Total) {
+			return bad("pctStart", "leaves no room for one of the two phases over %d steps", s.Total)
+		}
+		if !(div > 0) || math.IsInf(div, 0) {
+			return bad("divFactor", "must be positive, got %v", div)
+		}
+		if !(finalDiv > 0) || math.IsInf(finalDiv, 0) {
+			return bad("finalDivFactor", "must be positive, got %v", finalDiv)
+		}
+		if s.Anneal != "" && s.Anneal != "cos" && s.Anneal != "linear" {
+			return bad("anneal", "must be cos or linear, got %q", s.Anneal)
+		}
+	}
+	return nil
+}
+
+func (s Schedule) validateWSD(bad func(string, string, ...any) error) error {
+	known := false
+	for _, d := range DecayShapes {
+		known = known || d == s.Decay
+	}
+	if s.Decay != "" && !known {
+		return bad("decay", "unknown decay shape %q; one of %s", s.Decay, strings.Join(DecayShapes, ", "))
+	}
+	if s.DecaySteps < 0 {
+		return bad("decaySteps", "must be zero or more, got %d", s.DecaySteps)
+	}
+	if s.DecaySteps == 0 && !(s.DecayFraction > 0 && s.DecayFraction <= 1) {
+		return bad("decayFraction", "must be in (0, 1] (or give decaySteps), got %v", s.DecayFraction)
+	}
+	if d := s.decaySteps(); s.Total-d < s.Warmup {
+		return bad("decaySteps", "the decay (%d steps) would start before the warmup (%d steps) ends", d, s.Warmup)
+	}
+	if s.Decay == "exponential" && s.Final <= 0 {
+		return bad("final", "an exponential decay needs a positive final LR, got %g", s.Final)
+	}
+	if s.Decay == "half-life" && !(s.HalfLife > 0) {
+		return bad("halfLife", "a half-life decay needs a positive halfLife in steps, got %v", s.HalfLife)
+	}
+	return nil
+}
+
+func (s Schedule) validateMultistep(bad func(string, string, ...any) error) error {
+	if len(s.Stages) == 0 {
+		return bad("stages", "give the fraction of the run spent in each stage, such as [0.8, 0.1, 0.1]")
+	}
+	if len(s.Levels) != len(s.Stages) {
+		return bad("levels", "needs one level per stage (%d stages), got %d", len(s.Stages), len(s.Levels))
+	}
+	sum := 0.0
+	for i, f := range s.Stages {
+		if !(f > 0) || math.IsInf(f, 0) {
+			return bad(fmt.Sprintf("stages[%d]", i), "must be a positive fraction, got %v", f)
+		}
+		sum += f
+	}
+	if math.Abs(sum-1) > 1e-6 {
+		return bad("stages", "fractions must add up to 1, they add up to %v", sum)
+	}
+	for i, l := range s.Levels {
+		if l < 0 || math.IsNaN(l) || math.IsInf(l, 0) {
+			return bad(fmt.Sprintf("levels[%d]", i), "must be a fraction of the peak, zero or more, got %v", l)
+		}
+	}
+	if s.Transition < 0 {
+		return bad("transition", "must be zero or more steps, got %d", s.Transition)
+	}
+	return nil
+}
+
+func (s Schedule) validateConcat(field string) error {
+	if len(s.Segments) == 0 {
+		return inputErrorf("", field+".segments", "a concatenation needs at least one segment")
+	}
+	n := 1
+	for i, seg := range s.Segments {
+		if err := seg.validate(fmt.Sprintf("%s.segments[%d]", field, i)); err != nil {
+			return err
+		}
+		n += seg.Length() - 1
+		if n > MaxScheduleSteps {
+			return inputErrorf("", field+".segments", "more than %d steps in all", MaxScheduleSteps)
+		}
+	}
+	return nil
+}
+
+func (s Schedule) validateExplicit(field string) error {
+	if len(s.Values) == 0 {
+		return inputErrorf("", field+".lr", "an explicit schedule needs learning rates")
+	}
+	if len(s.Steps) > 0 && len(s.Steps) != len(s.Values) {
+		return inputErrorf("", field+".steps", "%d steps but %d learning rates", len(s.Steps), len(s.Values))
+	}
+	if s.Total < 0 {
+		return inputErrorf("", field+".total", "must be zero or more, got %d", s.Total)
+	}
+	sum := 0.0
+	for i, v := range s.Values {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return inputErrorf("", fmt.Sprintf("%s.lr[%d]", field, i), "a learning rate must be a finite number, zero or more, got %v", v)
+		}
+		sum += v
+	}
+	if sum == 0 {
+		return inputErrorf("", field+".lr", "every learning rate is zero: the law needs some training")
+	}
+	for i, st := range s.Steps {
+		if st < 0 || st != math.Trunc(st) || st >= MaxScheduleSteps {
+			return inputErrorf("", fmt.Sprintf("%s.steps[%d]", field, i), "must be a whole step from 0 to %d, got %v", MaxScheduleSteps-1, st)
+		}
+		if i > 0 && st <= s.Steps[i-1] {
+			return inputErrorf("", fmt.Sprintf("%s.steps[%d]", field, i), "steps must increase, got %v after %v", st, s.Steps[i-1])
+		}
+	}
+	if len(s.Values) >= MaxScheduleSteps || s.Total >= MaxScheduleSteps {
+		return inputErrorf("", field+".lr", "more than %d steps", MaxScheduleSteps)
+	}
+	if s.Warmup > s.explicitTotal() {
+		return inputErrorf("", field+".warmup", "warmup (%d steps) is longer than the run (%d steps)", s.Warmup, s.explicitTotal())
+	}
+	return nil
+}
