@@ -4,4 +4,7 @@ go 1.26.8
 
 require gonum.org/v1/gonum v0.17.0
 
-require golang.org/x/tools v0.30.0 // indirect
+require (
+	github.com/hack-pad/safejs v0.1.0 // indirect
+	golang.org/x/tools v0.30.0 // indirect
+)

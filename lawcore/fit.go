@@ -83,8 +83,17 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 		}
 	}
 
+	// progress: the profile search is the first fifth, each polish an equal share of the rest
+	done, share, budget := 0.0, 0.2, 0
+	obj.tick = func() {
+		budget++
+		if budget%16 == 0 {
+			progress(done + share*math.Min(0.95, float64(budget)/1000))
+		}
+	}
 	starts := obj.searchStarts()
-	progress(0.2)
+	done, share, budget = 0.2, 0.8/math.Max(1, float64(len(starts))), 0
+	progress(done)
 	if obj.cancelled || ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -97,7 +106,8 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 		if got.f < best.f {
 			best = got
 		}
-		progress(0.2 + 0.8*float64(i+1)/float64(len(starts)))
+		done, budget = 0.2+share*float64(i+1), 0
+		progress(done)
 	}
 
 	res := &FitResult{

@@ -63,6 +63,8 @@ type objective struct {
 	evaluations int
 	ctx         context.Context
 	cancelled   bool
+	// tick, if set, is called at every evaluation (for progress reports).
+	tick func()
 }
 
 func newObjective(ctx context.Context, curves []*preparedCurve, conv Convention, delta float64, fitLambda bool, lambda float64) *objective {
@@ -125,8 +127,11 @@ func (o *objective) vector(p Params) []float64 {
 // not nil, writes the gradient in the optimiser's coordinates x.
 func (o *objective) value(p Params, grad []float64) float64 {
 	o.evaluations++
-	if o.evaluations&63 == 0 && o.ctx.Err() != nil {
+	if o.ctx.Err() != nil {
 		o.cancelled = true
+	}
+	if o.tick != nil {
+		o.tick()
 	}
 	if o.cancelled {
 		// a flat function ends the optimiser's run at once; Fit reports the cancellation

@@ -163,7 +163,7 @@ func (s Schedule) PeakLR() float64 {
 	return s.Peak
 }
 
-func (s Schedule) explicitTotal() int {
+func (s *Schedule) explicitTotal() int {
 	if len(s.Steps) > 0 {
 		last := int(s.Steps[len(s.Steps)-1])
 		if s.Total > last {
@@ -178,7 +178,7 @@ func (s Schedule) explicitTotal() int {
 }
 
 // fill writes the learning rate of steps 0..len(lr)-1.
-func (s Schedule) fill(lr []float64) {
+func (s *Schedule) fill(lr []float64) {
 	switch s.Kind {
 	case KindConcat:
 		s.fillConcat(lr)
@@ -195,7 +195,7 @@ func (s Schedule) fill(lr []float64) {
 
 // applyWarmup overwrites steps 0..Warmup-1 with a linear ramp from WarmupFrom to the value at
 // step Warmup.
-func (s Schedule) applyWarmup(lr []float64) {
+func (s *Schedule) applyWarmup(lr []float64) {
 	w := s.Warmup
 	if w <= 0 || w >= len(lr) {
 		return
@@ -207,7 +207,7 @@ func (s Schedule) applyWarmup(lr []float64) {
 }
 
 // main is the schedule's value at step i ignoring warmup; decays start at step Warmup.
-func (s Schedule) main(i int) float64 {
+func (s *Schedule) main(i int) float64 {
 	w := float64(s.Warmup)
 	x := float64(i)
 	span := float64(s.Total) - w
@@ -242,14 +242,14 @@ func (s Schedule) main(i int) float64 {
 	panic("lawcore: unvalidated schedule kind " + s.Kind)
 }
 
-func (s Schedule) power() float64 {
+func (s *Schedule) power() float64 {
 	if s.Power == 0 {
 		return 1
 	}
 	return s.Power
 }
 
-func (s Schedule) timescale() float64 {
+func (s *Schedule) timescale() float64 {
 	switch {
 	case s.Timescale > 0:
 		return s.Timescale
@@ -259,7 +259,7 @@ func (s Schedule) timescale() float64 {
 	return 10000
 }
 
-func (s Schedule) cycle() int {
+func (s *Schedule) cycle() int {
 	if s.Cycle == 0 {
 		return s.Total
 	}
@@ -269,7 +269,7 @@ func (s Schedule) cycle() int {
 // halfCosine goes from 1 at u=0 to 0 at u=1.
 func halfCosine(u float64) float64 { return 0.5 * (1 + math.Cos(math.Pi*u)) }
 
-func (s Schedule) cosine(x float64) float64 {
+func (s *Schedule) cosine(x float64) float64 {
 	w := float64(s.Warmup)
 	period := float64(s.cycle()) - w
 	u := (x - w) / period
@@ -289,14 +289,14 @@ func (s Schedule) cosine(x float64) float64 {
 	return s.Final + (s.Peak-s.Final)*halfCosine(u)
 }
 
-func (s Schedule) decaySteps() int {
+func (s *Schedule) decaySteps() int {
 	if s.DecaySteps > 0 {
 		return s.DecaySteps
 	}
 	return int(math.Round(s.DecayFraction * float64(s.Total)))
 }
 
-func (s Schedule) wsd(x float64) float64 {
+func (s *Schedule) wsd(x float64) float64 {
 	d := float64(s.decaySteps())
 	start := float64(s.Total) - d
 	if x <= start || d == 0 {
@@ -318,7 +318,7 @@ func (s Schedule) wsd(x float64) float64 {
 	return s.Final + (s.Peak-s.Final)*halfCosine(t)
 }
 
-func (s Schedule) multistep(x float64) float64 {
+func (s *Schedule) multistep(x float64) float64 {
 	w := float64(s.Warmup)
 	span := float64(s.Total) - w
 	level := s.Levels[0]
@@ -339,7 +339,7 @@ func (s Schedule) multistep(x float64) float64 {
 	return s.Peak * level
 }
 
-func (s Schedule) cyclic(x float64) float64 {
+func (s *Schedule) cyclic(x float64) float64 {
 	h := float64(s.StepSize)
 	pos := math.Max(0, x-float64(s.Warmup))
 	cycle := math.Floor(pos / (2 * h))
@@ -356,7 +356,7 @@ func (s Schedule) cyclic(x float64) float64 {
 	return s.Final + (s.Peak-s.Final)*amp*(1-down)
 }
 
-func (s Schedule) oneCycleDefaults() (pct, div, finalDiv float64) {
+func (s *Schedule) oneCycleDefaults() (pct, div, finalDiv float64) {
 	pct, div, finalDiv = s.PctStart, s.DivFactor, s.FinalDivFactor
 	if pct == 0 {
 		pct = 0.3
@@ -371,7 +371,7 @@ func (s Schedule) oneCycleDefaults() (pct, div, finalDiv float64) {
 }
 
 // oneCycle follows torch.optim.lr_scheduler.OneCycleLR with total_steps = Total+1.
-func (s Schedule) oneCycle(x float64) float64 {
+func (s *Schedule) oneCycle(x float64) float64 {
 	pct, div, finalDiv := s.oneCycleDefaults()
 	initial := s.Peak / div
 	minimum := initial / finalDiv
@@ -389,7 +389,7 @@ func (s Schedule) oneCycle(x float64) float64 {
 	return anneal(s.Peak, minimum, (x-end1)/(end2-end1))
 }
 
-func (s Schedule) fillConcat(lr []float64) {
+func (s *Schedule) fillConcat(lr []float64) {
 	offset := 0
 	for k, seg := range s.Segments {
 		part := make([]float64, seg.Length())
@@ -403,7 +403,7 @@ func (s Schedule) fillConcat(lr []float64) {
 	}
 }
 
-func (s Schedule) fillExplicit(lr []float64) {
+func (s *Schedule) fillExplicit(lr []float64) {
 	if len(s.Steps) == 0 {
 		n := copy(lr, s.Values)
 		for i := n; i < len(lr); i++ {

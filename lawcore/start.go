@@ -38,21 +38,27 @@ const paramFloor = 1e-10
 // profileStarts returns the local minima of the objective's profile over alpha, for the lambda
 // the objective's areas currently hold, best first.
 func (o *objective) profileStarts() []start {
-	n := len(o.logObs)
-	x := mat.NewDense(n, 3, nil)
-	ones := mat.NewVecDense(n, nil)
-	for k := 0; k < n; k++ {
-		ones.SetVec(k, 1)
-	}
 	profile := make([]start, len(alphaGrid))
 	for g, alpha := range alphaGrid {
+		// normal equations of min sum_k (1 - (L0 + A*u_k - C*v_k)/obs_k)^2, u = S1^-alpha, v = S2
+		var gram [3][3]float64
+		var rhs [3]float64
 		for k, logObs := range o.logObs {
 			inv := math.Exp(-logObs)
-			x.Set(k, 0, inv)
-			x.Set(k, 1, math.Exp(-alpha*o.logS1[k])*inv)
-			x.Set(k, 2, -o.s2[k]*inv)
+			row := [3]float64{inv, math.Exp(-alpha*o.logS1[k]) * inv, -o.s2[k] * inv}
+			for i := 0; i < 3; i++ {
+				rhs[i] += row[i]
+				for j := 0; j <= i; j++ {
+					gram[i][j] += row[i] * row[j]
+				}
+			}
 		}
-		b := nonNegativeLeastSquares3(x, ones)
+		for i := 0; i < 3; i++ {
+			for j := i + 1; j < 3; j++ {
+				gram[i][j] = gram[j][i]
+			}
+		}
+		b := nonNegativeLeastSquares3(gram, rhs)
 		p := Params{L0: math.Max(b[0], paramFloor), A: math.Max(b[1], paramFloor), Alpha: alpha,
 			C: math.Max(b[2], paramFloor), Lambda: o.lambda}
 		profile[g] = start{p: p, f: o.value(p, nil)}
@@ -67,16 +73,12 @@ func (o *objective) profileStarts() []start {
 	return minima
 }
 
-// nonNegativeLeastSquares3 minimises ||X b - y|| over b >= 0 for a three-column X, by trying
-// every set of free columns (there are only seven).
-func nonNegativeLeastSquares3(x *mat.Dense, y *mat.VecDense) [3]float64 {
-	var gram mat.Dense
-	gram.Mul(x.T(), x)
-	var xty mat.VecDense
-	xty.MulVec(x.T(), y)
-	yy := mat.Dot(y, y)
-
-	best, bestRSS := [3]float64{}, yy // all zero
+// nonNegativeLeastSquares3 minimises ||X b - y||^2 over b >= 0 for a three-column X, given
+// its normal equations gram = X'X and rhs = X'y, by trying every set of free columns (there
+// are only seven). The systems are at most 3x3, solved with gonum.
+func nonNegativeLeastSquares3(gram [3][3]float64, rhs [3]float64) [3]float64 {
+	var best [3]float64
+	bestGain := 0.0 // ||Xb - y||^2 = y'y - (2 b'X'y - b'X'X b): maximise the bracket
 	for set := 1; set < 8; set++ {
 		var cols []int
 		for c := 0; c < 3; c++ {
@@ -85,17 +87,21 @@ func nonNegativeLeastSquares3(x *mat.Dense, y *mat.VecDense) [3]float64 {
 			}
 		}
 		m := len(cols)
-		g := mat.NewDense(m, m, nil)
+		g := mat.NewSymDense(m, nil)
 		h := mat.NewVecDense(m, nil)
 		for i, ci := range cols {
-			h.SetVec(i, xty.AtVec(ci))
-			for j, cj := range cols {
-				g.Set(i, j, gram.At(ci, cj))
+			h.SetVec(i, rhs[ci])
+			for j := i; j < m; j++ {
+				g.SetSym(i, j, gram[ci][cols[j]])
 			}
 		}
+		var chol mat.Cholesky
+		if ok := chol.Factorize(g); !ok {
+			continue // singular: a column is zero, or columns are collinear
+		}
 		var sol mat.VecDense
-		if err := sol.SolveVec(g, h); err != nil {
-			continue // singular: a column is zero or columns are collinear
+		if err := chol.SolveVecTo(&sol, h); err != nil {
+			continue
 		}
 		var b [3]float64
 		feasible := true
@@ -106,16 +112,13 @@ func nonNegativeLeastSquares3(x *mat.Dense, y *mat.VecDense) [3]float64 {
 		if !feasible {
 			continue
 		}
-		// ||Xb - y||^2 = y.y - 2 b.X'y + b.X'X b
-		rss := yy
+		// at the unconstrained optimum of a subset, b'X'X b = b'X'y, so the gain is b'X'y
+		gain := 0.0
 		for i := 0; i < 3; i++ {
-			rss -= 2 * b[i] * xty.AtVec(i)
-			for j := 0; j < 3; j++ {
-				rss += b[i] * gram.At(i, j) * b[j]
-			}
+			gain += b[i] * rhs[i]
 		}
-		if rss < bestRSS {
-			best, bestRSS = b, rss
+		if gain > bestGain {
+			best, bestGain = b, gain
 		}
 	}
 	return best

@@ -1,0 +1,8 @@
+package lawcore
+
+import "math"
+
+// closeRel reports whether a and b agree to a relative tolerance (absolute near zero).
+func closeRel(a, b, tol float64) bool {
+	return math.Abs(a-b) <= tol*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}

@@ -1,0 +1,278 @@
+//go:build js && wasm
+
+// Command wasm is the bridge between lawcore and JavaScript. It defines globalThis.lawcore
+// with run(method, requestJSON, columns?, onProgress?) -> Promise and cancel(), as the
+// README describes, and then waits for calls. No maths here: it only moves values across.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/hack-pad/safejs"
+	"github.com/lawcalc/annealing/lawcore"
+)
+
+// running holds the cancel functions of the calls under way, for lawcore.cancel().
+var running = struct {
+	sync.Mutex
+	cancels map[int]context.CancelFunc
+	next    int
+}{cancels: map[int]context.CancelFunc{}}
+
+func main() {
+	api, err := newObject()
+	if err == nil {
+		err = setFuncs(api, map[string]func(safejs.Value, []safejs.Value) any{"run": run, "cancel": cancelAll})
+	}
+	if err == nil {
+		err = api.Set("version", lawcore.Version)
+	}
+	if err == nil {
+		err = safejs.Global().Set("lawcore", api)
+	}
+	if err != nil {
+		panic("lawcore bridge: cannot set up: " + err.Error())
+	}
+	select {} // serve calls until the page goes away
+}
+
+func newObject() (safejs.Value, error) {
+	obj, err := safejs.Global().Get("Object")
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	return obj.New()
+}
+
+func setFuncs(obj safejs.Value, fns map[string]func(safejs.Value, []safejs.Value) any) error {
+	for name, fn := range fns {
+		f, err := safejs.FuncOf(fn)
+		if err != nil {
+			return err
+		}
+		if err := obj.Set(name, f.Value()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cancelAll cancels every call under way.
+func cancelAll(safejs.Value, []safejs.Value) any {
+	running.Lock()
+	defer running.Unlock()
+	for _, cancel := range running.cancels {
+		cancel()
+	}
+	return nil
+}
+
+// run is lawcore.run(method, requestJSON, columns?, onProgress?): it returns a Promise and
+// does the work in a goroutine, so that JavaScript gets control back (to deliver a cancel)
+// whenever the work pauses to report progress.
+func run(_ safejs.Value, args []safejs.Value) any {
+	promiseCtor, err := safejs.Global().Get("Promise")
+	if err != nil {
+		return nil
+	}
+	var executor safejs.Func
+	executor, err = safejs.FuncOf(func(_ safejs.Value, pargs []safejs.Value) any {
+		defer executor.Release()
+		resolve, reject := pargs[0], pargs[1]
+		go settle(args, resolve, reject)
+		return nil
+	})
+	if err != nil {
+		return nil
+	}
+	p, err := promiseCtor.New(executor.Value())
+	if err != nil {
+		return nil
+	}
+	return p
+}
+
+// settle does one call and resolves or rejects its promise; a panic becomes a rejection, so
+// that the Go program survives it.
+func settle(args []safejs.Value, resolve, reject safejs.Value) {
+	defer func() {
+		if r := recover(); r != nil {
+			rejectWith(reject, fmt.Sprintf("internal error (please report it): %v\n%s", r, debug.Stack()))
+		}
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	running.Lock()
+	id := running.next
+	running.next++
+	running.cancels[id] = cancel
+	running.Unlock()
+	defer func() {
+		running.Lock()
+		delete(running.cancels, id)
+		running.Unlock()
+		cancel()
+	}()
+
+	method, request, in, onProgress, err := readArgs(args)
+	if err != nil {
+		rejectWith(reject, err.Error())
+		return
+	}
+	ans, err := call(ctx, method, request, in, progressReporter(onProgress))
+	if ctx.Err() != nil {
+		rejectWith(reject, "cancelled")
+		return
+	}
+	if err != nil {
+		rejectWith(reject, err.Error())
+		return
+	}
+	out, err := toJSAnswer(ans)
+	if err != nil {
+		rejectWith(reject, "cannot return the answer: "+err.Error())
+		return
+	}
+	_, _ = resolve.Invoke(out)
+}
+
+// readArgs reads run's arguments: method, request JSON, columns, progress callback.
+func readArgs(args []safejs.Value) (method string, request []byte, in []columns, onProgress safejs.Value, err error) {
+	if len(args) < 2 {
+		return "", nil, nil, onProgress, fmt.Errorf("lawcore.run needs a method and a JSON request")
+	}
+	if method, err = args[0].String(); err != nil {
+		return "", nil, nil, onProgress, fmt.Errorf("the method must be a string")
+	}
+	text, err := args[1].String()
+	if err != nil {
+		return "", nil, nil, onProgress, fmt.Errorf("the request must be a JSON string")
+	}
+	if len(args) > 2 && !args[2].IsUndefined() && !args[2].IsNull() {
+		if in, err = readColumns(args[2]); err != nil {
+			return "", nil, nil, onProgress, err
+		}
+	}
+	if len(args) > 3 {
+		onProgress = args[3]
+	}
+	return method, []byte(text), in, onProgress, nil
+}
+
+// readColumns reads an array of {name: Float64Array} objects.
+func readColumns(v safejs.Value) ([]columns, error) {
+	n, err := v.Length()
+	if err != nil {
+		return nil, fmt.Errorf("columns must be an array of objects of Float64Arrays")
+	}
+	keysOf, err := safejs.Global().Get("Object")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]columns, n)
+	for i := 0; i < n; i++ {
+		entry, err := v.Index(i)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = columns{}
+		if entry.IsUndefined() || entry.IsNull() {
+			continue
+		}
+		keys, err := keysOf.Call("keys", entry)
+		if err != nil {
+			return nil, fmt.Errorf("columns[%d] must be an object", i)
+		}
+		nk, _ := keys.Length()
+		for k := 0; k < nk; k++ {
+			key, _ := keys.Index(k)
+			name, err := key.String()
+			if err != nil {
+				return nil, err
+			}
+			col, _ := entry.Get(name)
+			if col.IsUndefined() || col.IsNull() {
+				continue
+			}
+			if out[i][name], err = toGoFloats(col); err != nil {
+				return nil, fmt.Errorf("columns[%d].%s must be a Float64Array: %v", i, name, err)
+			}
+		}
+	}
+	return out, nil
+}
+
+// progressReporter returns a progress function that calls onProgress at most every 50 ms and
+// then sleeps a moment, which hands control back to JavaScript so that a cancel can arrive.
+func progressReporter(onProgress safejs.Value) func(float64) {
+	last := time.Now()
+	return func(fraction float64) {
+		if time.Since(last) < 50*time.Millisecond {
+			return
+		}
+		if t := onProgress.Type(); t == safejs.TypeFunction {
+			_, _ = onProgress.Invoke(fraction)
+		}
+		time.Sleep(time.Millisecond)
+		last = time.Now()
+	}
+}
+
+// toJSAnswer builds {result: JSON string, columns: [{name: Float64Array}]}.
+func toJSAnswer(ans answer) (safejs.Value, error) {
+	text, err := json.Marshal(ans.result)
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	out, err := newObject()
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	if err := out.Set("result", string(text)); err != nil {
+		return safejs.Value{}, err
+	}
+	arrCtor, err := safejs.Global().Get("Array")
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	cols, err := arrCtor.New(len(ans.columns))
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	for i, c := range ans.columns {
+		obj, err := newObject()
+		if err != nil {
+			return safejs.Value{}, err
+		}
+		for name, f := range c {
+			arr, err := toJSFloats(f)
+			if err != nil {
+				return safejs.Value{}, err
+			}
+			if err := obj.Set(name, arr); err != nil {
+				return safejs.Value{}, err
+			}
+		}
+		if err := cols.SetIndex(i, obj); err != nil {
+			return safejs.Value{}, err
+		}
+	}
+	return out, out.Set("columns", cols)
+}
+
+// rejectWith rejects a promise with an Error carrying msg.
+func rejectWith(reject safejs.Value, msg string) {
+	errCtor, err := safejs.Global().Get("Error")
+	if err != nil {
+		return
+	}
+	e, err := errCtor.New(msg)
+	if err != nil {
+		return
+	}
+	_, _ = reject.Invoke(e)
+}

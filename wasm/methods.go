@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/lawcalc/annealing/lawcore"
+)
+
+// columns are the large arrays of one curve, by name ("steps", "loss", "lr", ...).
+type columns map[string][]float64
+
+// answer is what a method returns: a JSON-serialisable result and the large arrays, one set
+// per curve.
+type answer struct {
+	result  any
+	columns []columns
+}
+
+// call runs one method on a JSON request whose curves' missing arrays come from in. It is
+// plain Go, so that it is tested natively; main.go only moves values across to JavaScript.
+func call(ctx context.Context, method string, request []byte, in []columns, progress func(float64)) (answer, error) {
+	switch method {
+	case "schedule":
+		return schedule(request)
+	case "predict":
+		return predict(request, in)
+	case "fit":
+		return fit(ctx, request, in, progress)
+	case "parse":
+		return parse(request)
+	case "presets":
+		return answer{result: map[string]any{
+			"presets": lawcore.Presets(), "kinds": lawcore.Kinds, "decayShapes": lawcore.DecayShapes,
+			"version": lawcore.Version,
+		}}, nil
+	}
+	return answer{}, fmt.Errorf("unknown method %q: one of schedule, predict, fit, parse, presets", method)
+}
+
+// fill returns have when it is set, else the column from in (when there is one).
+func fill(have []float64, in []columns, i int, name string) []float64 {
+	if have != nil || i >= len(in) {
+		return have
+	}
+	return in[i][name]
+}
+
+func schedule(request []byte) (answer, error) {
+	s, err := lawcore.DecodeSchedule(request)
+	if err != nil {
+		return answer{}, err
+	}
+	lr, err := s.LR()
+	if err != nil {
+		return answer{}, err
+	}
+	steps := make([]float64, len(lr))
+	for i := range steps {
+		steps[i] = float64(i)
+	}
+	return answer{
+		result: map[string]any{"total": len(lr) - 1, "peak": s.PeakLR(), "final": lr[len(lr)-1], "warmup": s.Warmup},
+		columns: []columns{{"steps": steps, "lr": lr}},
+	}, nil
+}
+
+func predict(request []byte, in []columns) (answer, error) {
+	req, err := lawcore.DecodePredictRequest(request)
+	if err != nil {
+		return answer{}, err
+	}
+	for i := range req.Curves {
+		c := &req.Curves[i]
+		c.LR = fill(c.LR, in, i, "lr")
+		c.Steps = fill(c.Steps, in, i, "steps")
+	}
+	preds, err := lawcore.Predict(req)
+	if err != nil {
+		return answer{}, err
+	}
+	return answer{result: map[string]any{"curves": preds}, columns: predictionColumns(preds)}, nil
+}
+
+func predictionColumns(preds []lawcore.Prediction) []columns {
+	out := make([]columns, len(preds))
+	for i, p := range preds {
+		out[i] = columns{"steps": p.Steps, "lr": p.LR, "loss": p.Loss, "s1Term": p.S1Term, "s2Term": p.S2Term}
+	}
+	return out
+}
+
+func fit(ctx context.Context, request []byte, in []columns, progress func(float64)) (answer, error) {
+	req, err := lawcore.DecodeFitRequest(request)
+	if err != nil {
+		return answer{}, err
+	}
+	for i := range req.Curves {
+		c := &req.Curves[i]
+		c.Steps = fill(c.Steps, in, i, "steps")
+		c.Loss = fill(c.Loss, in, i, "loss")
+		c.LR = fill(c.LR, in, i, "lr")
+	}
+	res, err := lawcore.Fit(ctx, req, progress)
+	if err != nil {
+		return answer{}, err
+	}
+	lines, err := lawcore.FitLines(req, res.Params)
+	if err != nil {
+		return answer{}, err
+	}
+	cols := make([]columns, len(lines))
+	for i, l := range lines {
+		cols[i] = columns{"steps": l.Steps, "fitted": l.Loss}
+	}
+	return answer{result: res, columns: cols}, nil
+}
+
+// parseRequest is the `parse` method's request: a file's name and text.
+type parseRequest struct {
+	Name string `json:"name"`
+	Text string `json:"text"`
+}
+
+func parse(request []byte) (answer, error) {
+	var req parseRequest
+	if err := json.Unmarshal(request, &req); err != nil {
+		return answer{}, &lawcore.InputError{Where: "parse request", Msg: err.Error()}
+	}
+	pc, err := lawcore.ParseCurveCSV(req.Name, []byte(req.Text))
+	if err != nil {
+		return answer{}, err
+	}
+	cols := columns{"steps": pc.Steps, "loss": pc.Loss}
+	if pc.HasLR {
+		cols["lr"] = pc.LR
+	}
+	return answer{result: pc, columns: []columns{cols}}, nil
+}
