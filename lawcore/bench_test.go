@@ -6,6 +6,7 @@ import (
 )
 
 // BenchmarkFitFig2 is the paper's Fig. 2 fit (two curves of 20 points, 20K-step schedules).
+// The paper's own scipy procedure takes about 1.5 s for it.
 func BenchmarkFitFig2(b *testing.B) {
 	req := fig2Request(b)
 	b.ReportAllocs()
@@ -13,5 +14,39 @@ func BenchmarkFitFig2(b *testing.B) {
 		if _, err := Fit(context.Background(), req, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkFitThreeCurves30K fits three curves of 30,000 per-step points each.
+func BenchmarkFitThreeCurves30K(b *testing.B) {
+	req := syntheticRequest(Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}, 2e-4, 1, WarmupPeak)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Fit(context.Background(), req, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPredictMillionSteps predicts every step of a 1,000,000-step WSD schedule.
+func BenchmarkPredictMillionSteps(b *testing.B) {
+	req := PredictRequest{Params: Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: 0.999},
+		Curves: []PredictCurve{{Name: "wsd", Schedule: &Schedule{Kind: KindWSD, Total: 1_000_000, Peak: 2e-4, Warmup: 500, Decay: "cosine", DecayFraction: 0.2}}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Predict(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAreasMillionSteps is the O(n) pass alone: S1, S2 and dS2/dlambda of a million
+// steps, into buffers it does not allocate.
+func BenchmarkAreasMillionSteps(b *testing.B) {
+	lr, _ := Schedule{Kind: KindCosine, Total: 1_000_000, Peak: 2e-4, Warmup: 500}.LR()
+	s1, s2, ds2 := make([]float64, len(lr)), make([]float64, len(lr)), make([]float64, len(lr))
+	b.ReportAllocs()
+	for b.Loop() {
+		FillAreas(s1, s2, ds2, lr, 0.999, 500, WarmupPeak)
 	}
 }

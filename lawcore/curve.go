@@ -75,7 +75,7 @@ func expandSchedule(where string, sched *Schedule, lr []float64, defaultWarmup i
 		return out, warmup, nil
 	case len(lr) > 0:
 		s := Schedule{Kind: KindExplicit, Values: lr}
-		if err := s.Validate(); err != nil {
+		if err := s.validate(""); err != nil {
 			return nil, 0, within(where, err)
 		}
 		if defaultWarmup >= len(lr) {
@@ -111,18 +111,18 @@ func (c Curve) prepare(i, defaultWarmup int) (*preparedCurve, error) {
 		index: make([]int, len(c.Steps)), loss: c.Loss}
 	last := len(lr) - 1
 	for k, st := range c.Steps {
-		field := fmt.Sprintf("steps[%d]", k)
+		field := stepField(k)
 		switch {
 		case math.IsNaN(st) || math.IsInf(st, 0) || st != math.Trunc(st):
-			return nil, inputErrorf(where, field, "a step must be a whole number, got %v", st)
+			return nil, inputErrorf(where, field.String(), "a step must be a whole number, got %v", st)
 		case st < 1:
-			return nil, inputErrorf(where, field, "steps start at 1 (step 0 has had no training), got %v", st)
+			return nil, inputErrorf(where, field.String(), "steps start at 1 (step 0 has had no training), got %v", st)
 		case st > float64(last):
-			return nil, inputErrorf(where, field, "step %v is beyond the end of the schedule (step %d)", st, last)
+			return nil, inputErrorf(where, field.String(), "step %v is beyond the end of the schedule (step %d)", st, last)
 		case k > 0 && st == c.Steps[k-1]:
-			return nil, inputErrorf(where, field, "step %v appears twice", st)
+			return nil, inputErrorf(where, field.String(), "step %v appears twice", st)
 		case k > 0 && st < c.Steps[k-1]:
-			return nil, inputErrorf(where, field, "steps must be in increasing order: %v comes after %v", st, c.Steps[k-1])
+			return nil, inputErrorf(where, field.String(), "steps must be in increasing order: %v comes after %v", st, c.Steps[k-1])
 		}
 		p.index[k] = int(st)
 		if l := c.Loss[k]; math.IsNaN(l) || math.IsInf(l, 0) || l <= 0 {
@@ -159,3 +159,9 @@ func (p *preparedCurve) checkForwardArea(i int) error {
 	}
 	return nil
 }
+
+// stepField names the k-th step; a type whose String formats lazily keeps the loop over
+// every observed point free of allocations.
+type stepField int
+
+func (k stepField) String() string { return fmt.Sprintf("steps[%d]", int(k)) }

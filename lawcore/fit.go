@@ -147,11 +147,13 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 	return res, nil
 }
 
-// searchStarts returns the starts to polish: the best local minima of the alpha profile, over
-// a grid of lambdas when lambda is fitted.
+// searchStarts returns the starts to polish: the best local minima of the alpha profile (over
+// a grid of lambdas when lambda is fitted). Minima far worse than the best are dropped: the
+// profile already holds the best L0, A and C for each alpha, so polishing moves a start a
+// little, never by a factor of several in the objective.
 func (o *objective) searchStarts() []start {
 	if !o.fitLambda {
-		return firstN(o.profileStarts(), maxStarts)
+		return promising(o.profileStarts())
 	}
 	var all []start
 	for _, lambda := range lambdaGrid {
@@ -163,7 +165,19 @@ func (o *objective) searchStarts() []start {
 		}
 	}
 	sortStarts(all)
-	return firstN(all, maxStarts)
+	return promising(all)
+}
+
+// promisingFactor is how much worse than the best start a start may be and still be polished.
+const promisingFactor = 3
+
+// promising keeps the sorted starts within promisingFactor of the best, at most maxStarts.
+func promising(s []start) []start {
+	n := 0
+	for n < len(s) && n < maxStarts && s[n].f <= promisingFactor*s[0].f {
+		n++
+	}
+	return s[:n]
 }
 
 func firstN(s []start, n int) []start {
@@ -177,14 +191,24 @@ func firstN(s []start, n int) []start {
 func (o *objective) polish(s start) (start, error) {
 	// scale the objective to order one so that the optimiser's tolerances mean something
 	scale := 1 / (o.delta * o.delta * float64(len(o.logObs)))
+	// gonum asks for the value and the gradient at the same point in separate calls; one pass
+	// computes both, so the last point's are kept
+	lastX, lastGrad := make([]float64, len(o.vector(s.p))), make([]float64, len(o.vector(s.p)))
+	lastF, have := 0.0, false
+	eval := func(x []float64) {
+		if have && floatsEqual(x, lastX) {
+			return
+		}
+		lastF = scale * o.value(o.params(x), lastGrad)
+		for i := range lastGrad {
+			lastGrad[i] *= scale
+		}
+		copy(lastX, x)
+		have = true
+	}
 	problem := optimize.Problem{
-		Func: func(x []float64) float64 { return scale * o.value(o.params(x), nil) },
-		Grad: func(grad, x []float64) {
-			o.value(o.params(x), grad)
-			for i := range grad {
-				grad[i] *= scale
-			}
-		},
+		Func: func(x []float64) float64 { eval(x); return lastF },
+		Grad: func(grad, x []float64) { eval(x); copy(grad, lastGrad) },
 		Status: func() (optimize.Status, error) {
 			if o.cancelled {
 				return optimize.Failure, o.ctx.Err()
@@ -195,7 +219,7 @@ func (o *objective) polish(s start) (start, error) {
 	settings := &optimize.Settings{
 		FuncEvaluations:   5000,
 		GradientThreshold: 1e-9,
-		Converger:         &optimize.FunctionConverge{Absolute: 1e-13, Relative: 1e-12, Iterations: 40},
+		Converger:         &optimize.FunctionConverge{Absolute: 1e-13, Relative: 1e-12, Iterations: 8},
 	}
 	// gonum reports "no progress" (and other line-search failures) at points that did
 	// converge, so its error is not the verdict: a finite objective at least as good as the
@@ -217,4 +241,13 @@ func (o *objective) polish(s start) (start, error) {
 
 func sortStarts(s []start) {
 	sort.Slice(s, func(i, j int) bool { return s[i].f < s[j].f })
+}
+
+func floatsEqual(a, b []float64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -122,6 +122,9 @@ func predictOne(name string, p Params, lr []float64, warmup int, conv Convention
 	FillAreas(s1, s2, nil, lr, p.Lambda, warmup, conv)
 	pr := Prediction{Name: name, Total: n - 1, FinalS1: s1[n-1], FinalS2: s2[n-1]}
 	pr.FinalLoss = p.Loss(s1[n-1], s2[n-1])
+	m := len(steps)
+	pr.Steps, pr.LR, pr.Loss = make([]float64, 0, m), make([]float64, 0, m), make([]float64, 0, m)
+	pr.S1Term, pr.S2Term = make([]float64, 0, m), make([]float64, 0, m)
 	for _, s := range steps {
 		if !(s1[s] > 0) {
 			continue

@@ -1,0 +1,121 @@
+package lawcore
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestScheduleValues checks every kind at steps whose learning rate is computed by hand.
+func TestScheduleValues(t *testing.T) {
+	wsd := func(decay string) Schedule {
+		return Schedule{Kind: KindWSD, Total: 100, Peak: 1, Decay: decay, DecayFraction: 0.2}
+	}
+	cases := []struct {
+		name  string
+		s     Schedule
+		steps []int
+		want  []float64
+	}{
+		{"constant with warmup", Schedule{Kind: KindConstant, Total: 100, Peak: 2, Warmup: 10}, []int{0, 5, 10, 100}, []float64{0, 1, 2, 2}},
+		{"warmup from a floor", Schedule{Kind: KindConstant, Total: 100, Peak: 1, Warmup: 10, WarmupFrom: 0.1}, []int{0, 5, 10}, []float64{0.1, 0.55, 1}},
+		{"linear", Schedule{Kind: KindLinear, Total: 100, Peak: 1}, []int{0, 50, 100}, []float64{1, 0.5, 0}},
+		{"linear after warmup", Schedule{Kind: KindLinear, Total: 110, Peak: 1, Warmup: 10, Final: 0.5}, []int{10, 60, 110}, []float64{1, 0.75, 0.5}},
+		// the authors' script: ratio (s - W) / (T - W)
+		{"cosine", Schedule{Kind: KindCosine, Total: 100, Peak: 1}, []int{0, 50, 100}, []float64{1, 0.5, 0}},
+		{"cosine to a floor", Schedule{Kind: KindCosine, Total: 120, Peak: 1, Final: 0.1, Warmup: 20}, []int{20, 70, 120}, []float64{1, 0.55, 0.1}},
+		{"cosine short cycle, hold", Schedule{Kind: KindCosine, Total: 100, Peak: 1, Cycle: 50}, []int{25, 50, 75}, []float64{0.5, 0, 0}},
+		{"cosine short cycle, continue", Schedule{Kind: KindCosine, Total: 100, Peak: 1, Cycle: 50, After: "continue"}, []int{50, 75, 100}, []float64{0, 0.5, 1}},
+		{"cosine short cycle, restart", Schedule{Kind: KindCosine, Total: 100, Peak: 1, Cycle: 50, After: "restart"}, []int{50, 75, 100}, []float64{0, 0.5, 0}},
+		{"cosine long cycle", Schedule{Kind: KindCosine, Total: 100, Peak: 1, Cycle: 200}, []int{100}, []float64{0.5}},
+		{"wsd cosine", wsd("cosine"), []int{80, 90, 100}, []float64{1, 0.5, 0}},
+		{"wsd linear", wsd("linear"), []int{80, 90, 100}, []float64{1, 0.5, 0}},
+		{"wsd 1-sqrt", wsd("1-sqrt"), []int{80, 90, 100}, []float64{1, 1 - math.Sqrt(0.5), 0}},
+		{"wsd 1-square", wsd("1-square"), []int{80, 90, 100}, []float64{1, 0.75, 0}},
+		{"wsd exponential", Schedule{Kind: KindWSD, Total: 100, Peak: 1, Final: 0.01, Decay: "exponential", DecaySteps: 20}, []int{80, 90, 100}, []float64{1, 0.1, 0.01}},
+		{"wsd half-life", Schedule{Kind: KindWSD, Total: 100, Peak: 1, Final: 0.2, Decay: "half-life", HalfLife: 5, DecaySteps: 20}, []int{80, 85, 90, 100}, []float64{1, 0.5, 0.25, 0.2}},
+		{"multistep 80/10/10", Schedule{Kind: KindMultistep, Total: 100, Peak: 1, Stages: []float64{0.8, 0.1, 0.1}, Levels: []float64{1, 0.316, 0.1}},
+			[]int{80, 81, 90, 91, 100}, []float64{1, 0.316, 0.316, 0.1, 0.1}},
+		{"multistep with transition", Schedule{Kind: KindMultistep, Total: 100, Peak: 1, Stages: []float64{0.5, 0.5}, Levels: []float64{1, 0.5}, Transition: 10},
+			[]int{50, 55, 60}, []float64{1, 0.75, 0.5}},
+		{"cyclic", Schedule{Kind: KindCyclic, Total: 100, Peak: 1, StepSize: 10}, []int{0, 5, 10, 15, 20}, []float64{1, 0.5, 0, 0.5, 1}},
+		{"cyclic triangular2", Schedule{Kind: KindCyclic, Total: 100, Peak: 1, StepSize: 10, Mode: "triangular2"}, []int{20, 30, 40}, []float64{0.5, 0, 0.25}},
+		{"inverse sqrt", Schedule{Kind: KindInverseSqrt, Total: 1000, Peak: 1, Warmup: 100}, []int{50, 100, 400}, []float64{0.5, 1, 0.5}},
+		{"polynomial", Schedule{Kind: KindPolynomial, Total: 100, Peak: 1, Power: 2}, []int{0, 50, 100}, []float64{1, 0.25, 0}},
+		// torch OneCycleLR(max_lr=1, total_steps=100): starts at 1/25, peaks at step 29, ends at 1/25/1e4
+		{"one-cycle", Schedule{Kind: KindOneCycle, Total: 99, Peak: 1}, []int{0, 29, 99}, []float64{0.04, 1, 4e-6}},
+		{"concat", Schedule{Kind: KindConcat, Segments: []Schedule{{Kind: KindConstant, Total: 10, Peak: 1}, {Kind: KindConstant, Total: 5, Peak: 0.5}}},
+			[]int{10, 11, 15}, []float64{1, 0.5, 0.5}},
+		{"re-warmup", Schedule{Kind: KindConcat, Segments: []Schedule{{Kind: KindLinear, Total: 10, Peak: 1}, {Kind: KindConstant, Total: 10, Peak: 2, Warmup: 4}}},
+			[]int{10, 12, 14, 20}, []float64{0, 1, 2, 2}},
+		{"explicit dense", Schedule{Kind: KindExplicit, Values: []float64{0, 1, 2}, Total: 4}, []int{0, 2, 4}, []float64{0, 2, 2}},
+		{"explicit sparse", Schedule{Kind: KindExplicit, Steps: []float64{10, 20}, Values: []float64{1, 0.5}, Warmup: 5, Total: 30},
+			[]int{0, 5, 10, 15, 20, 30}, []float64{0, 1, 1, 0.75, 0.5, 0.5}},
+	}
+	for _, c := range cases {
+		lr, err := c.s.LR()
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if len(lr) != c.s.LastStep()+1 {
+			t.Errorf("%s: %d values for last step %d", c.name, len(lr), c.s.LastStep())
+		}
+		for k, st := range c.steps {
+			if !closeRel(lr[st], c.want[k], 1e-12) {
+				t.Errorf("%s: lr[%d] = %.15g, want %.15g", c.name, st, lr[st], c.want[k])
+			}
+		}
+	}
+}
+
+// TestPresetsAreValid builds every preset.
+func TestPresetsAreValid(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range Presets() {
+		if seen[p.ID] {
+			t.Errorf("preset id %q twice", p.ID)
+		}
+		seen[p.ID] = true
+		lr, err := p.Schedule.LR()
+		if err != nil {
+			t.Errorf("preset %s: %v", p.ID, err)
+			continue
+		}
+		if got := len(lr) - 1; got != 60000 {
+			t.Errorf("preset %s covers %d steps, want 60000", p.ID, got)
+		}
+	}
+}
+
+// TestScheduleErrors checks that every bad description names the field at fault.
+func TestScheduleErrors(t *testing.T) {
+	cases := []struct {
+		json, want string
+	}{
+		{`{"kind":"triangle","total":10,"peak":1}`, `schedule.kind: unknown schedule kind "triangle"`},
+		{`{"total":10,"peak":1}`, "schedule.kind: missing"},
+		{`{"kind":"constant","total":0,"peak":1}`, "schedule.total: must be a positive number"},
+		{`{"kind":"constant","total":10,"peak":0}`, "schedule.peak: must be positive"},
+		{`{"kind":"constant","total":10,"peak":-1}`, "schedule.peak: must be positive"},
+		{`{"kind":"constant","total":10,"peak":1,"warmup":20}`, "schedule.warmup: warmup (20 steps) is longer than the run (10 steps)"},
+		{`{"kind":"wsd","total":10,"peak":1,"decayFraction":1.5}`, "schedule.decayFraction: must be in (0, 1]"},
+		{`{"kind":"wsd","total":10,"peak":1,"decayFraction":0.5,"decay":"exponential"}`, "schedule.final: an exponential decay needs a positive final LR"},
+		{`{"kind":"wsd","total":100,"peak":1,"decayFraction":0.5,"warmup":60}`, "schedule.decaySteps: the decay (50 steps) would start before the warmup"},
+		{`{"kind":"multistep","total":10,"peak":1,"stages":[0.5,0.4],"levels":[1,0.1]}`, "schedule.stages: fractions must add up to 1"},
+		{`{"kind":"cyclic","total":10,"peak":1}`, "schedule.stepSize: must be a positive number"},
+		{`{"kind":"concat","segments":[{"kind":"constant","total":10,"peak":1},{"kind":"cosine","total":-1,"peak":1}]}`, "schedule.segments[1].total"},
+		{`{"kind":"explicit","lr":[0,0,0]}`, "schedule.lr: every learning rate is zero"},
+		{`{"kind":"explicit","lr":[1,-1]}`, "schedule.lr[1]: a learning rate must be a finite number, zero or more"},
+		{`{"kind":"explicit","steps":[5,3],"lr":[1,1]}`, "schedule.steps[1]: steps must increase"},
+		{`{"kind":"constant","total":10,"peak":1,"colour":"red"}`, `unknown field "colour"`},
+		{`{"kind":"constant","total":10,"peak":1e999}`, "not a valid schedule description"},
+		{`{"kind":"constant","total":100000000,"peak":1}`, "more than this calculator handles"},
+	}
+	for _, c := range cases {
+		_, err := DecodeSchedule([]byte(c.json))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got error %v, want one containing %q", c.json, err, c.want)
+		}
+	}
+}
