@@ -33,6 +33,9 @@ type ParsedCurve struct {
 	Steps, Loss, LR []float64 `json:"-"`
 }
 
+// Errors in values name the line and the column (counted from 1, with the header's name for
+// it); syntax errors name the line and the character.
+
 // Column names recognised, lower-cased, in order of preference.
 var (
 	stepNames = []string{"step", "steps", "iteration", "iter", "global_step", "_step", "train/global_step"}
@@ -65,8 +68,10 @@ func ParseCurveCSV(name string, data []byte) (*ParsedCurve, error) {
 	if err != nil {
 		return nil, csvError(where, err)
 	}
+	header = append([]string(nil), header...) // the reader reuses its record
+
 	headerLine, _ := r.FieldPos(0)
-	pc := &ParsedCurve{Name: name, Columns: append([]string(nil), header...)}
+	pc := &ParsedCurve{Name: name, Columns: header}
 	stepCol, lossCol, lrCol := findColumn(header, stepNames), findColumn(header, lossNames), findColumn(header, lrNames)
 	if stepCol < 0 || lossCol < 0 {
 		if _, numErr := strconv.ParseFloat(strings.TrimSpace(header[0]), 64); numErr == nil {
@@ -101,28 +106,27 @@ func ParseCurveCSV(name string, data []byte) (*ParsedCurve, error) {
 		if pc.Rows >= MaxRows {
 			return nil, inputErrorf(where, fmt.Sprintf("line %d", line), "more than %d rows: thin the curve first", MaxRows)
 		}
-		num := func(col int, what string) (float64, error) {
-			_, c := r.FieldPos(col)
+		at := func(col int) string { return fmt.Sprintf("line %d, column %d (%s)", line, col+1, header[col]) }
+		num := func(col int) (float64, error) {
 			v, err := strconv.ParseFloat(strings.TrimSpace(rec[col]), 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 				msg := "is not a number"
 				if err == nil || errors.Is(err, strconv.ErrRange) {
 					msg = "is not a finite number"
 				}
-				return 0, inputErrorf(where, fmt.Sprintf("line %d, column %d (%s)", line, c, header[col]), "%q %s", rec[col], msg)
+				return 0, inputErrorf(where, at(col), "%q %s", rec[col], msg)
 			}
 			return v, nil
 		}
-		step, err := num(stepCol, "step")
+		step, err := num(stepCol)
 		if err != nil {
 			return nil, err
 		}
-		loss, err := num(lossCol, "loss")
+		loss, err := num(lossCol)
 		if err != nil {
 			return nil, err
 		}
-		_, c := r.FieldPos(stepCol)
-		stepField := fmt.Sprintf("line %d, column %d (%s)", line, c, header[stepCol])
+		stepField := at(stepCol)
 		switch {
 		case step != math.Trunc(step) || step < 0:
 			return nil, inputErrorf(where, stepField, "a step must be a whole number, zero or more, got %v", step)
@@ -132,19 +136,17 @@ func ParseCurveCSV(name string, data []byte) (*ParsedCurve, error) {
 			return nil, inputErrorf(where, stepField, "steps must increase: %v comes after %v", step, pc.Steps[pc.Rows-1])
 		}
 		if loss <= 0 {
-			_, c := r.FieldPos(lossCol)
-			return nil, inputErrorf(where, fmt.Sprintf("line %d, column %d (%s)", line, c, header[lossCol]), "the loss must be positive, got %v", loss)
+			return nil, inputErrorf(where, at(lossCol), "the loss must be positive, got %v", loss)
 		}
 		pc.Steps = append(pc.Steps, step)
 		pc.Loss = append(pc.Loss, loss)
 		if pc.HasLR {
-			lr, err := num(lrCol, "lr")
+			lr, err := num(lrCol)
 			if err != nil {
 				return nil, err
 			}
 			if lr < 0 {
-				_, c := r.FieldPos(lrCol)
-				return nil, inputErrorf(where, fmt.Sprintf("line %d, column %d (%s)", line, c, header[lrCol]), "a learning rate cannot be negative, got %v", lr)
+				return nil, inputErrorf(where, at(lrCol), "a learning rate cannot be negative, got %v", lr)
 			}
 			pc.LR = append(pc.LR, lr)
 		}
@@ -156,11 +158,21 @@ func ParseCurveCSV(name string, data []byte) (*ParsedCurve, error) {
 	return pc, nil
 }
 
-// sniffDelimiter picks tab, semicolon or comma by which appears in the first line.
+// sniffDelimiter picks tab, semicolon or comma by which appears in the first line that is
+// neither blank nor a comment.
 func sniffDelimiter(data []byte) rune {
-	first := data
-	if i := bytes.IndexByte(data, '\n'); i >= 0 {
-		first = data[:i]
+	var first []byte
+	for rest := data; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
+			first = line
+			break
+		}
 	}
 	switch {
 	case bytes.IndexByte(first, '\t') >= 0:
@@ -191,7 +203,7 @@ func csvError(where string, err error) error {
 		if errors.Is(pe.Err, csv.ErrFieldCount) {
 			msg = "this row has a different number of columns than the header"
 		}
-		return inputErrorf(where, fmt.Sprintf("line %d, column %d", pe.Line, pe.Column), "%s", msg)
+		return inputErrorf(where, fmt.Sprintf("line %d, character %d", pe.Line, pe.Column), "%s", msg)
 	}
 	if err == io.EOF {
 		return &InputError{Where: where, Msg: "the file is empty"}

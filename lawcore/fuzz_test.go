@@ -1,0 +1,94 @@
+package lawcore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+)
+
+// fuzzMaxSteps keeps fuzzed schedules small enough that each input runs in milliseconds.
+const fuzzMaxSteps = 100_000
+
+func FuzzDecodeSchedule(f *testing.F) {
+	for _, p := range Presets() {
+		b, _ := json.Marshal(p.Schedule)
+		f.Add(b)
+	}
+	f.Add([]byte(`{"kind":"explicit","steps":[10,20],"lr":[1,0.5],"warmup":5,"total":30}`))
+	f.Add([]byte(`{"kind":"concat","segments":[{"kind":"cosine","total":10,"peak":1},{"kind":"wsd","total":10,"peak":1,"decay":"half-life","halfLife":2,"decaySteps":5}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := DecodeSchedule(data)
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v is not an *InputError", err)
+			}
+			return
+		}
+		if s.Length() > fuzzMaxSteps {
+			return
+		}
+		lr, err := s.LR()
+		if err != nil {
+			t.Fatalf("decoded but LR failed: %v", err)
+		}
+		if len(lr) != s.Length() {
+			t.Fatalf("%d values for length %d", len(lr), s.Length())
+		}
+		if _, err := ComputeAreas(lr, 0.999, s.Warmup, WarmupPeak); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func FuzzFitRequest(f *testing.F) {
+	f.Add([]byte(`{"curves":[{"name":"c","steps":[100,200,300,400],"loss":[3.5,3.2,3.1,3.05],"schedule":{"kind":"cosine","total":400,"peak":3e-4,"warmup":10}},{"name":"k","steps":[100,200,300,400],"loss":[3.5,3.25,3.15,3.1],"schedule":{"kind":"constant","total":400,"peak":3e-4,"warmup":10}}],"lambda":0.99}`))
+	f.Add([]byte(`{"curves":[{"name":"a","steps":[1,2,3],"loss":[3,2.9,2.8],"lr":[0,1,1,0.5]}],"lambda":"fit","warmupConvention":"actual","warmupSteps":1}`))
+	f.Add([]byte(`{"curves":[{"name":"a","role":"validate","steps":[1],"loss":[-3],"lr":[1,1]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		req, err := DecodeFitRequest(data)
+		if err != nil {
+			return
+		}
+		for _, c := range req.Curves {
+			if len(c.LR) > fuzzMaxSteps || (c.Schedule != nil && c.Schedule.Validate() == nil && c.Schedule.Length() > fuzzMaxSteps) {
+				return
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		res, err := Fit(ctx, req, nil)
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) && !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("error %v is neither an *InputError nor a timeout", err)
+			}
+			return
+		}
+		if _, err := json.Marshal(res); err != nil {
+			t.Fatalf("result does not encode: %v", err)
+		}
+	})
+}
+
+func FuzzParseCurveCSV(f *testing.F) {
+	f.Add([]byte("step,loss,lr\n1,3.5,1e-4\n2,3.4,2e-4\n"))
+	f.Add([]byte("\ufeffStep\tval_loss\r\n1\t3.5\r\n"))
+	f.Add([]byte("# c\niteration;lm loss\n100;3.5\n"))
+	f.Add([]byte("step,loss\n1,\"3.5\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pc, err := ParseCurveCSV("fuzz.csv", data)
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v is not an *InputError", err)
+			}
+			return
+		}
+		if len(pc.Steps) != pc.Rows || len(pc.Loss) != pc.Rows || (pc.HasLR && len(pc.LR) != pc.Rows) {
+			t.Fatalf("rows %d, steps %d, loss %d, lr %d", pc.Rows, len(pc.Steps), len(pc.Loss), len(pc.LR))
+		}
+	})
+}
