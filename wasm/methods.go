@@ -61,7 +61,7 @@ func schedule(request []byte) (answer, error) {
 		steps[i] = float64(i)
 	}
 	return answer{
-		result: map[string]any{"total": len(lr) - 1, "peak": s.PeakLR(), "final": lr[len(lr)-1], "warmup": s.Warmup},
+		result:  map[string]any{"total": len(lr) - 1, "peak": s.PeakLR(), "final": lr[len(lr)-1], "warmup": s.Warmup},
 		columns: []columns{{"steps": steps, "lr": lr}},
 	}, nil
 }

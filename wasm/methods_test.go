@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
+)
+
+// fig2Request is the paper's Fig. 2 fit with the curves' arrays passed as columns, as the
+// page does.
+func fig2Request(t *testing.T) ([]byte, []columns) {
+	data, err := os.ReadFile("../site/examples/paper-fig2.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Steps []float64            `json:"steps"`
+		Loss  map[string][]float64 `json:"loss"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	req := `{"curves":[
+		{"name":"cosine","schedule":{"kind":"cosine","total":20000,"peak":2e-4,"warmup":500}},
+		{"name":"constant","schedule":{"kind":"constant","total":20000,"peak":2e-4,"warmup":500}}],
+		"lambda":0.999,"warmupConvention":"peak","points":100}`
+	return []byte(req), []columns{{"steps": f.Steps, "loss": f.Loss["cosine"]}, {"steps": f.Steps, "loss": f.Loss["constant"]}}
+}
+
+func TestCallFitWithColumns(t *testing.T) {
+	req, in := fig2Request(t)
+	ans, err := call(context.Background(), "fit", req, in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := ans.result.(*lawcore.FitResult)
+	if got := math.Round(res.Params.L0*1000) / 1000; got != 2.628 {
+		t.Errorf("L0 = %v, want 2.628", res.Params.L0)
+	}
+	if len(ans.columns) != 2 || len(ans.columns[0]["steps"]) != 100 || len(ans.columns[0]["fitted"]) != 100 {
+		t.Fatalf("fitted lines: %d curves, %d steps", len(ans.columns), len(ans.columns[0]["steps"]))
+	}
+	if last := ans.columns[0]["steps"][99]; last != 20000 {
+		t.Errorf("the fitted line ends at step %v, want 20000", last)
+	}
+}
+
+func TestCallScheduleAndPredict(t *testing.T) {
+	ans, err := call(context.Background(), "schedule", []byte(`{"kind":"linear","total":10,"peak":1}`), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lr := ans.columns[0]["lr"]; len(lr) != 11 || lr[5] != 0.5 {
+		t.Errorf("lr %v", lr)
+	}
+	ans, err = call(context.Background(), "predict", []byte(`{"params":{"L0":2,"A":0.5,"alpha":0.5,"C":1,"lambda":0.9},
+		"curves":[{"name":"mine"}]}`), []columns{{"lr": {1, 1, 1, 1}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// constant LR 1 from step 0: S1(3) = 4, S2 = 0, so L = 2 + 0.5/2
+	if loss := ans.columns[0]["loss"]; len(loss) != 3 || loss[2] != 2.25 {
+		t.Errorf("predicted %v, want 3 steps ending at 2.25", loss)
+	}
+}
+
+func TestCallParseAndErrors(t *testing.T) {
+	ans, err := call(context.Background(), "parse", []byte(`{"name":"a.csv","text":"step,loss,lr\n1,3,0.1\n2,2.9,0.1\n"}`), nil, nil)
+	if err != nil || len(ans.columns[0]["lr"]) != 2 {
+		t.Fatalf("parse: %v %v", err, ans.columns)
+	}
+	for _, c := range []struct{ method, req, want string }{
+		{"parse", `{"name":"b.csv","text":"step,loss\n1,x\n"}`, `b.csv: line 2, column 2 (loss): "x" is not a number`},
+		{"fit", `{"curves":[{"name":"r","steps":[1],"loss":[0],"lr":[1,1]}]}`, `curve "r": loss[0]`},
+		{"predict", `{"params":{"L0":-1}}`, "params: L0"},
+		{"schedule", `{"kind":"cosine"}`, "schedule.total"},
+		{"fit", `{`, "fit request: not valid JSON"},
+		{"solve", `{}`, `unknown method "solve"`},
+	} {
+		_, err := call(context.Background(), c.method, []byte(c.req), nil, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %s: got %v, want %q", c.method, c.req, err, c.want)
+		}
+	}
+}
