@@ -21,11 +21,15 @@ func BenchmarkFitFig2(b *testing.B) {
 func BenchmarkFitThreeCurves30K(b *testing.B) {
 	req := syntheticRequest(Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}, 2e-4, 1, WarmupPeak)
 	b.ReportAllocs()
+	evaluations := 0
 	for b.Loop() {
-		if _, err := Fit(context.Background(), req, nil); err != nil {
+		res, err := Fit(context.Background(), req, nil)
+		if err != nil {
 			b.Fatal(err)
 		}
+		evaluations = res.Search.Evaluations
 	}
+	b.ReportMetric(float64(evaluations), "evaluations")
 }
 
 // BenchmarkPredictMillionSteps predicts every step of a 1,000,000-step WSD schedule.

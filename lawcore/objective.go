@@ -58,7 +58,7 @@ type objective struct {
 	lambda    float64 // lambda the areas currently hold
 
 	// observed points, flat across curves
-	logObs, s1, logS1, s2, ds2 []float64
+	logObs, invObs, s1, logS1, s2, ds2 []float64
 
 	evaluations int
 	ctx         context.Context
@@ -76,6 +76,7 @@ func newObjective(ctx context.Context, curves []*preparedCurve, conv Convention,
 		o.curves = append(o.curves, c)
 		for _, l := range c.loss {
 			o.logObs = append(o.logObs, math.Log(l))
+			o.invObs = append(o.invObs, 1/l)
 		}
 	}
 	n := len(o.logObs)
@@ -172,4 +173,45 @@ func (o *objective) value(p Params, grad []float64) float64 {
 		}
 	}
 	return f
+}
+
+// gaussNewton returns the Gauss-Newton approximation of the objective's Hessian at p, in the
+// optimiser's coordinates: the sum over points inside the Huber band of J J', J the gradient
+// of the log residual. It is positive semi-definite, and the fit uses it to precondition.
+func (o *objective) gaussNewton(p Params) [][]float64 {
+	n := 4
+	if o.fitLambda {
+		n = 5
+		o.setLambda(p.Lambda)
+	}
+	h := make([][]float64, n)
+	for i := range h {
+		h[i] = make([]float64, n)
+	}
+	var j [5]float64
+	for k, logObs := range o.logObs {
+		term := p.A * math.Exp(-p.Alpha*o.logS1[k])
+		pred := p.L0 + term - p.C*o.s2[k]
+		logPred, dlog := safeLog(pred)
+		if math.Abs(logObs-logPred) >= o.delta {
+			continue
+		}
+		// J = d r / d x = -dlog * d pred / d x
+		j[iL0] = -dlog * p.L0
+		j[iA] = -dlog * term
+		j[iAlpha] = -dlog * term * -o.logS1[k] * p.Alpha
+		j[iC] = -dlog * -o.s2[k] * p.C
+		j[iLambda] = -dlog * -p.C * o.ds2[k] * p.Lambda * (1 - p.Lambda)
+		for a := 0; a < n; a++ {
+			for b := 0; b <= a; b++ {
+				h[a][b] += j[a] * j[b]
+			}
+		}
+	}
+	for a := 0; a < n; a++ {
+		for b := 0; b < a; b++ {
+			h[b][a] = h[a][b]
+		}
+	}
+	return h
 }

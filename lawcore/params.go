@@ -14,13 +14,15 @@ type Params struct {
 
 // Loss is the law's loss at areas s1 and s2.
 func (p Params) Loss(s1, s2 float64) float64 {
-	return p.L0 + p.A*math.Pow(s1, -p.Alpha) - p.C*s2
+	t1, t2 := p.Terms(s1, s2)
+	return p.L0 + t1 - t2
 }
 
 // Terms are the two terms of the law apart: A*S1^(-alpha) and C*S2 (the loss drop due to
 // annealing), so that Loss = L0 + s1Term - s2Term.
 func (p Params) Terms(s1, s2 float64) (s1Term, s2Term float64) {
-	return p.A * math.Pow(s1, -p.Alpha), p.C * s2
+	// exp and log: several times faster than math.Pow, which matters over a million steps
+	return p.A * math.Exp(-p.Alpha*math.Log(s1)), p.C * s2
 }
 
 // Validate checks that every parameter is a finite number, L0, A, C, alpha are not negative,

@@ -40,13 +40,12 @@ func (o *objective) profileStarts() []start {
 		rss float64
 	}
 	profile := make([]point, len(alphaGrid))
-	yy := float64(len(o.logObs)) // the target is 1 at every point
+	yy := float64(len(o.invObs)) // the target is 1 at every point
 	for g, alpha := range alphaGrid {
 		// normal equations of min sum_k (1 - (L0 + A*u_k - C*v_k)/obs_k)^2, u = S1^-alpha, v = S2
 		var gram [3][3]float64
 		var rhs [3]float64
-		for k, logObs := range o.logObs {
-			inv := math.Exp(-logObs)
+		for k, inv := range o.invObs {
 			row := [3]float64{inv, math.Exp(-alpha*o.logS1[k]) * inv, -o.s2[k] * inv}
 			for i := 0; i < 3; i++ {
 				rhs[i] += row[i]
