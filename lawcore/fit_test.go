@@ -146,7 +146,9 @@ func TestFitErrors(t *testing.T) {
 		{"bad role", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Role = "train" })}}, `curve "run": role: must be "fit" or "validate"`},
 		{"only validate", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Role = RoleValidate })}}, `no curve has role "fit"`},
 		{"unnamed curve", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Name = ""; c.Loss[0] = -2 })}}, `curve 1: loss[0]`},
-		{"zero forward area", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Schedule, c.LR = nil, append(make([]float64, 11), 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1) })}},
+		{"zero forward area", FitRequest{Curves: []Curve{curve(func(c *Curve) {
+			c.Schedule, c.LR = nil, append(make([]float64, 11), 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+		})}},
 			`steps[0]: the learning rate is zero up to step 10`},
 	}
 	for _, c := range cases {
