@@ -1,0 +1,67 @@
+# make serve   build everything and serve the calculator on http://127.0.0.1:8080
+# make test    every test: Go natively, Go as wasm under node, fuzz smoke runs, the node CLI,
+#              the page in headless Chromium
+# make fuzz    every Fuzz target for 60s      make bench   benchmarks and the site's size
+# make clean   remove build/                  make distclean   also node_modules/
+#
+# From a fresh clone only go, node and npm are needed: `deps` installs Debian's chromium and the
+# npm packages (uplot, playwright-core) when they are missing.
+
+SITE      := build/site
+GOROOT    := $(shell go env GOROOT)
+WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
+GO_WASM   := GOOS=js GOARCH=wasm go
+UPLOT     := node_modules/uplot
+
+NODE_TESTS    := $(wildcard tests/node/*.test.mjs)
+BROWSER_TESTS := $(wildcard tests/browser/*.test.mjs)
+
+.PHONY: all deps build serve test fuzz bench clean distclean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+# build/site: the page, Go's wasm_exec.js, uPlot (with its licence) and lawcore.wasm.
+build: deps
+	mkdir -p $(SITE)/vendor
+	cp -R site/. $(SITE)/
+	chmod -R u+w $(SITE)
+	cp $(GOROOT)/lib/wasm/wasm_exec.js $(SITE)/
+	cp $(UPLOT)/dist/uPlot.esm.js $(UPLOT)/dist/uPlot.min.css $(SITE)/vendor/
+	cp $(UPLOT)/LICENSE $(SITE)/vendor/uPlot.LICENSE
+	$(GO_WASM) build -o $(SITE)/lawcore.wasm ./wasm
+
+serve: build
+	go run ./scripts/serve -dir $(SITE)
+
+test: deps build
+	go vet ./...
+	$(GO_WASM) vet ./lawcore/... ./wasm/...
+	go test ./...
+	$(GO_WASM) test -exec="$(WASM_EXEC)" ./lawcore/... ./wasm/...
+	scripts/fuzz.sh 5s lawcore
+ifeq ($(NODE_TESTS),)
+	@echo "test: no tests in tests/node/"
+else
+	node --test $(NODE_TESTS)
+endif
+ifeq ($(BROWSER_TESTS),)
+	@echo "test: no tests in tests/browser/ yet: browser tests skipped"
+else
+	go build -o build/bin/serve ./scripts/serve
+	SERVE_BIN=$(CURDIR)/build/bin/serve node --test $(BROWSER_TESTS)
+endif
+
+fuzz:
+	scripts/fuzz.sh 60s lawcore
+
+bench: build
+	scripts/bench.sh
+
+clean:
+	rm -rf build
+
+distclean: clean
+	rm -rf node_modules

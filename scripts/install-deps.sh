@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# install-deps.sh: installs what the build and the tests need, only when it is missing.
+#
+#   - Debian's chromium (/usr/bin/chromium) and a font, for the browser tests driven by
+#     playwright-core.
+#     Never `npx playwright install`: browsers cannot be downloaded on this machine.
+#   - the npm devDependencies (uplot, playwright-core), with `npm ci`, when node_modules is
+#     missing or older than package-lock.json.
+#
+# Safe to run any number of times; it does nothing when everything is in place.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -x /usr/bin/chromium ]; then
+	echo "install-deps: installing Debian's chromium" >&2
+	sudo=""
+	if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+	export DEBIAN_FRONTEND=noninteractive
+	# Other apt runs may hold the dpkg lock for a while: wait for it rather than fail.
+	apt="$sudo apt-get -q -o DPkg::Lock::Timeout=600"
+	$apt update
+	# Recommends would bring printers and notification daemons; a headless browser needs only
+	# a font (fonts-liberation, otherwise a recommend) so that pages render text.
+	$apt install -y --no-install-recommends chromium fonts-liberation
+fi
+
+# node_modules/.package-lock.json is written by npm on every install: its age tells when
+# node_modules was last brought in line with package-lock.json.
+stamp=node_modules/.package-lock.json
+if [ ! -d node_modules ] || [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
+	echo "install-deps: npm ci" >&2
+	npm ci --no-audit --no-fund --ignore-scripts
+	touch "$stamp"
+fi
