@@ -30,6 +30,10 @@ func call(ctx context.Context, method string, request []byte, in []columns, prog
 		return fit(ctx, request, in, progress)
 	case "parse":
 		return parse(request)
+	case "analyze":
+		return analyze(request)
+	case "sizefit":
+		return sizefit(ctx, request, in, progress)
 	case "presets":
 		return answer{result: map[string]any{
 			"presets": lawcore.Presets(), "kinds": lawcore.Kinds, "decayShapes": lawcore.DecayShapes,

@@ -1,0 +1,152 @@
+package lawcore
+
+import (
+	"fmt"
+	"math"
+)
+
+// Annealing function (the paper's Sec. 5.6, Fig. 13): which decay shape of a WSD schedule
+// ends lowest depends on the annealing ratio. At 50K steps the law predicts that 1-sqrt beats
+// cosine at a 10% ratio and loses at 50%, which the paper's runs confirm.
+
+// AnnealFunctionOptions asks for the final loss of WSD schedules of several decay shapes
+// across annealing ratios.
+type AnnealFunctionOptions struct {
+	AnalysisSetup
+	// Total is the runs' last step (default 50000).
+	Total int `json:"total"`
+	// Shapes are the decay shapes compared (default cosine, 1-sqrt, 1-square, linear,
+	// exponential).
+	Shapes []string `json:"shapes"`
+	// Ratios are the annealing ratios (default 0.05 to 0.6 by 0.05).
+	Ratios []float64 `json:"ratios"`
+	// Floor is the final learning rate as a fraction of the peak (default 0).
+	Floor float64 `json:"floor"`
+	// ExponentialFloor is the exponential decay's final learning rate as a fraction of the
+	// peak, since it cannot reach 0 (default 0.01).
+	ExponentialFloor float64 `json:"exponentialFloor"`
+	// CurveRatios are the ratios at which every shape's loss curve is drawn (default 0.1, 0.5).
+	CurveRatios []float64 `json:"curveRatios"`
+}
+
+// DefaultAnnealFunctionOptions is the paper's Fig. 13 setting.
+func DefaultAnnealFunctionOptions() AnnealFunctionOptions {
+	return AnnealFunctionOptions{AnalysisSetup: DefaultAnalysisSetup(), Total: 50000,
+		Shapes: []string{"cosine", "1-sqrt", "1-square", "linear", "exponential"},
+		Ratios: linspace(0.05, 0.6, 12), ExponentialFloor: 0.01, CurveRatios: []float64{0.1, 0.5}}
+}
+
+// AnnealWinner is the shape that ends lowest at one ratio.
+type AnnealWinner struct {
+	Ratio float64 `json:"ratio"`
+	Shape string  `json:"shape"`
+	Loss  float64 `json:"loss"`
+	// Margin is how much lower than the runner-up it ends.
+	Margin float64 `json:"margin"`
+}
+
+// AnnealFunctionResult holds the final loss against the ratio per shape, the winner at each
+// ratio, and the loss curves at the chosen ratios.
+type AnnealFunctionResult struct {
+	// ByShape has one series per shape: final loss (Y) against the ratio (X).
+	ByShape []Series `json:"byShape"`
+	// Winners has one entry per ratio.
+	Winners []AnnealWinner `json:"winners"`
+	// Curves are each shape's loss curve at each of CurveRatios.
+	Curves []LossCurve   `json:"curves"`
+	Table  Table         `json:"table"`
+	Setup  AnalysisSetup `json:"setup"`
+}
+
+// AnnealFunction compares the decay shapes across ratios.
+func AnnealFunction(o AnnealFunctionOptions) (*AnnealFunctionResult, error) {
+	conv, points, err := o.check()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTotal("total", o.Total, o.Warmup); err != nil {
+		return nil, err
+	}
+	if len(o.Shapes) == 0 || len(o.Shapes) > len(wsdShapes) {
+		return nil, inputErrorf("", "shapes", "give from 1 to %d decay shapes, got %d", len(wsdShapes), len(o.Shapes))
+	}
+	if err := checkFraction("floor", o.Floor, 0, 1); err != nil {
+		return nil, err
+	}
+	if err := checkFraction("exponentialFloor", o.ExponentialFloor, 1e-12, 1); err != nil {
+		return nil, err
+	}
+	floors := make([]float64, len(o.Shapes))
+	for i, s := range o.Shapes {
+		floors[i] = o.Floor
+		if s == "exponential" {
+			floors[i] = o.ExponentialFloor
+		}
+		if err := checkShape(fmt.Sprintf("shapes[%d]", i), s, floors[i]); err != nil {
+			return nil, err
+		}
+	}
+	maxRatio := float64(o.Total-o.Warmup) / float64(o.Total)
+	if err := checkList("ratios", o.Ratios, 1/float64(o.Total), maxRatio, 200); err != nil {
+		return nil, err
+	}
+	if len(o.CurveRatios) > 5 {
+		return nil, inputErrorf("", "curveRatios", "at most 5 ratios, got %d", len(o.CurveRatios))
+	}
+	if len(o.CurveRatios) > 0 {
+		if err := checkList("curveRatios", o.CurveRatios, 1/float64(o.Total), maxRatio, 5); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkBudget("ratios", float64(len(o.Shapes)*(len(o.Ratios)+len(o.CurveRatios)))*float64(o.Total)); err != nil {
+		return nil, err
+	}
+	e := &evaluator{p: o.Params, conv: conv}
+	build := func(k int, ratio float64) Schedule {
+		return wsdSchedule(o.Total, o.Peak, o.Warmup, o.Shapes[k], floors[k], int(math.Round(ratio*float64(o.Total))))
+	}
+	res := &AnnealFunctionResult{Setup: o.AnalysisSetup, Table: Table{Columns: append(append([]string{"ratio"}, o.Shapes...), "lowest")}}
+	loss := make([][]float64, len(o.Shapes))
+	for k, shape := range o.Shapes {
+		s := Series{Name: shape, X: o.Ratios, Y: make([]float64, len(o.Ratios))}
+		for i, r := range o.Ratios {
+			out, err := e.final(build(k, r))
+			if err != nil {
+				return nil, within(fmt.Sprintf("ratios[%d]", i), err)
+			}
+			s.Y[i] = out.Loss
+		}
+		loss[k] = s.Y
+		res.ByShape = append(res.ByShape, s)
+	}
+	for i, r := range o.Ratios {
+		w := AnnealWinner{Ratio: r, Loss: math.Inf(1), Margin: math.Inf(1)}
+		row := []any{r}
+		for k, shape := range o.Shapes {
+			l := loss[k][i]
+			row = append(row, l)
+			switch {
+			case l < w.Loss:
+				w.Margin = w.Loss - l
+				w.Shape, w.Loss = shape, l
+			case l-w.Loss < w.Margin:
+				w.Margin = l - w.Loss
+			}
+		}
+		if math.IsInf(w.Margin, 1) {
+			w.Margin = 0 // a single shape
+		}
+		res.Winners = append(res.Winners, w)
+		res.Table.addRow(append(row, w.Shape)...)
+	}
+	for _, r := range o.CurveRatios {
+		for k, shape := range o.Shapes {
+			c, err := e.trace(fmt.Sprintf("%s, %g%% decay", shape, 100*r), build(k, r), points)
+			if err != nil {
+				return nil, err
+			}
+			res.Curves = append(res.Curves, c)
+		}
+	}
+	return res, nil
+}

@@ -1,0 +1,368 @@
+package lawcore
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Reduction to the Chinchilla law (the paper's Sec. 6.1, Table 2): the final losses this law
+// predicts for runs of different lengths follow L = L0 + A*D^(-alpha) (D the total steps).
+// For a constant schedule this is exact (S2 = 0, S1 = peak*(D+1)); for others it is checked
+// statistically: random parameter tuples, their predicted final losses for cosine and WSD
+// (10% cosine decay) runs of 5K to 60K steps, a Chinchilla fit to each (the summed Huber loss
+// of log residuals, as for the main fit, with profile starts over alpha as the main fit's),
+// and the mean and spread of the fits' R^2.
+
+// ChinchillaOptions asks for the reduction over random parameter tuples.
+type ChinchillaOptions struct {
+	AnalysisSetup
+	// Tuples is the number of random parameter tuples (default 1000, at most 20000).
+	Tuples int `json:"tuples"`
+	// Seed seeds the random tuples (the same seed gives the same tuples).
+	Seed uint64 `json:"seed"`
+	// Totals are the runs' lengths (default 5K to 60K by 5K).
+	Totals []int `json:"totals"`
+	// WSDRatio is the WSD runs' cosine-decay ratio (default 0.1).
+	WSDRatio float64 `json:"wsdRatio"`
+	// L0, A, C and Alpha are the ranges [low, high] the tuples are drawn from uniformly
+	// (defaults, the paper's: [1, 3], [0.3, 0.5], [0.2, 0.6], [0.4, 0.6]). Lambda is the
+	// setup's; the setup's other parameters are not used.
+	L0    [2]float64 `json:"L0"`
+	A     [2]float64 `json:"A"`
+	C     [2]float64 `json:"C"`
+	Alpha [2]float64 `json:"alpha"`
+	// HuberDelta is the Chinchilla fit's Huber delta (default 1e-3).
+	HuberDelta float64 `json:"huberDelta"`
+}
+
+// DefaultChinchillaOptions is the paper's Table 2 setting.
+func DefaultChinchillaOptions() ChinchillaOptions {
+	totals := make([]int, 12)
+	for i := range totals {
+		totals[i] = 5000 * (i + 1)
+	}
+	return ChinchillaOptions{AnalysisSetup: DefaultAnalysisSetup(), Tuples: 1000, Seed: 1, Totals: totals, WSDRatio: 0.1,
+		L0: [2]float64{1, 3}, A: [2]float64{0.3, 0.5}, C: [2]float64{0.2, 0.6}, Alpha: [2]float64{0.4, 0.6}, HuberDelta: DefaultHuberDelta}
+}
+
+// ChinchillaParams are the parameters of L = L0 + A*D^(-alpha).
+type ChinchillaParams struct {
+	// L0 is the irreducible loss, A the scale, Alpha the exponent of D.
+	L0    float64 `json:"L0"`
+	A     float64 `json:"A"`
+	Alpha float64 `json:"alpha"`
+}
+
+// Loss is the Chinchilla law at D.
+func (c ChinchillaParams) Loss(d float64) float64 { return c.L0 + c.A*math.Pow(d, -c.Alpha) }
+
+// ChinchillaSummary summarises the fits of one schedule over every tuple.
+type ChinchillaSummary struct {
+	Schedule string  `json:"schedule"`
+	MeanR2   float64 `json:"meanR2"`
+	StdR2    float64 `json:"stdR2"`
+	MinR2    float64 `json:"minR2"`
+	// MeanHuber is the mean over tuples of each fit's summed Huber loss.
+	MeanHuber float64 `json:"meanHuber"`
+	// R2 is every tuple's R^2, for a histogram.
+	R2 []float64 `json:"R2"`
+	// Example is the first tuple's predicted final losses (Y) against the totals (X), and
+	// ExampleFit the Chinchilla curve fitted to them (on a finer grid).
+	Example    Series           `json:"example"`
+	ExampleFit Series           `json:"exampleFit"`
+	ExampleLaw ChinchillaParams `json:"exampleLaw"`
+}
+
+// ChinchillaResult holds the summaries for the cosine and WSD runs.
+type ChinchillaResult struct {
+	Summaries []ChinchillaSummary `json:"summaries"`
+	// ExampleParams is the first tuple.
+	ExampleParams Params        `json:"exampleParams"`
+	Table         Table         `json:"table"`
+	Setup         AnalysisSetup `json:"setup"`
+}
+
+// checkRange reports a range that is not low <= high, both finite and at least min.
+func checkRange(field string, r [2]float64, lo float64) error {
+	if !(r[0] >= lo && r[1] >= r[0]) || math.IsInf(r[1], 0) {
+		return inputErrorf("", field, "must be a range [low, high] with %g <= low <= high, got %v", lo, r)
+	}
+	return nil
+}
+
+// ChinchillaReduction draws the tuples, predicts the final losses and fits the Chinchilla law.
+func ChinchillaReduction(o ChinchillaOptions) (*ChinchillaResult, error) {
+	conv, _, err := o.check()
+	if err != nil {
+		return nil, err
+	}
+	if o.Tuples < 1 || o.Tuples > 20000 {
+		return nil, inputErrorf("", "tuples", "must be from 1 to 20000, got %d", o.Tuples)
+	}
+	if err := checkSteps("totals", o.Totals, o.Warmup+1, MaxScheduleSteps-1, 200); err != nil {
+		return nil, err
+	}
+	if len(o.Totals) < 4 {
+		return nil, inputErrorf("", "totals", "a three-parameter fit needs at least 4 totals, got %d", len(o.Totals))
+	}
+	for i := 1; i < len(o.Totals); i++ {
+		if o.Totals[i] <= o.Totals[i-1] {
+			return nil, inputErrorf("", fmt.Sprintf("totals[%d]", i), "totals must increase, got %d after %d", o.Totals[i], o.Totals[i-1])
+		}
+	}
+	if err := checkFraction("wsdRatio", o.WSDRatio, 1e-6, 1); err != nil {
+		return nil, err
+	}
+	for _, r := range []struct {
+		name string
+		v    [2]float64
+	}{{"L0", o.L0}, {"A", o.A}, {"C", o.C}, {"alpha", o.Alpha}} {
+		if err := checkRange(r.name, r.v, 0); err != nil {
+			return nil, err
+		}
+	}
+	if !(o.A[0] > 0 && o.Alpha[0] > 0) {
+		return nil, inputErrorf("", "A", "the ranges of A and alpha must be positive, got %v and %v", o.A, o.Alpha)
+	}
+	delta := o.HuberDelta
+	if delta == 0 {
+		delta = DefaultHuberDelta
+	}
+	if err := checkPositive("huberDelta", delta); err != nil {
+		return nil, err
+	}
+	sum := 0.0
+	for _, t := range o.Totals {
+		sum += 2 * float64(t)
+	}
+	if err := checkBudget("totals", sum); err != nil {
+		return nil, err
+	}
+
+	// The areas do not depend on L0, A, C, alpha: compute them once per run.
+	e := &evaluator{p: o.Params, conv: conv}
+	kinds := []struct {
+		name  string
+		build func(total int) Schedule
+	}{
+		{"cosine", func(t int) Schedule { return Schedule{Kind: KindCosine, Total: t, Peak: o.Peak, Warmup: o.Warmup} }},
+		{fmt.Sprintf("WSD (%g%% cosine)", 100*o.WSDRatio), func(t int) Schedule {
+			return Schedule{Kind: KindWSD, Total: t, Peak: o.Peak, Warmup: o.Warmup, Decay: "cosine", DecaySteps: max(1, int(math.Round(o.WSDRatio*float64(t))))}
+		}},
+	}
+	s1 := make([][]float64, len(kinds))
+	s2 := make([][]float64, len(kinds))
+	for k, kind := range kinds {
+		for _, t := range o.Totals {
+			s := kind.build(t)
+			lr, warmup, err := e.expand(&s)
+			if err != nil {
+				return nil, within("totals", err)
+			}
+			a, b := FinalAreas(lr, o.Params.Lambda, warmup, conv)
+			s1[k], s2[k] = append(s1[k], a), append(s2[k], b)
+		}
+	}
+
+	rng := rand.New(rand.NewPCG(o.Seed, 0x5eed))
+	draw := func(r [2]float64) float64 { return r[0] + (r[1]-r[0])*rng.Float64() }
+	d := make([]float64, len(o.Totals))
+	for i, t := range o.Totals {
+		d[i] = float64(t)
+	}
+	fitter := newChinchillaFitter(d, delta)
+	res := &ChinchillaResult{Setup: o.AnalysisSetup,
+		Table: Table{Columns: []string{"schedule", "mean R2", "std R2", "min R2", "mean Huber loss"}}}
+	sums := make([]ChinchillaSummary, len(kinds))
+	for k := range kinds {
+		sums[k] = ChinchillaSummary{Schedule: kinds[k].name, MinR2: math.Inf(1), R2: make([]float64, 0, o.Tuples)}
+	}
+	loss := make([]float64, len(o.Totals))
+	for n := 0; n < o.Tuples; n++ {
+		p := Params{L0: draw(o.L0), A: draw(o.A), C: draw(o.C), Alpha: draw(o.Alpha), Lambda: o.Params.Lambda}
+		if n == 0 {
+			res.ExampleParams = p
+		}
+		for k := range kinds {
+			for i := range loss {
+				loss[i] = p.Loss(s1[k][i], s2[k][i])
+			}
+			law, huber, r2 := fitter.fit(loss)
+			sm := &sums[k]
+			sm.R2 = append(sm.R2, r2)
+			sm.MeanHuber += huber
+			sm.MinR2 = math.Min(sm.MinR2, r2)
+			if n == 0 {
+				sm.Example = Series{Name: kinds[k].name, X: append([]float64(nil), d...), Y: append([]float64(nil), loss...)}
+				sm.ExampleLaw = law
+				sm.ExampleFit = Series{Name: "Chinchilla fit", X: logspace(d[0], d[len(d)-1], 100)}
+				for _, x := range sm.ExampleFit.X {
+					sm.ExampleFit.Y = append(sm.ExampleFit.Y, law.Loss(x))
+				}
+			}
+		}
+	}
+	for k := range sums {
+		sm := &sums[k]
+		mean, sq := 0.0, 0.0
+		for _, r := range sm.R2 {
+			mean += r
+		}
+		mean /= float64(len(sm.R2))
+		for _, r := range sm.R2 {
+			sq += (r - mean) * (r - mean)
+		}
+		sm.MeanR2, sm.StdR2 = mean, math.Sqrt(sq/float64(len(sm.R2)))
+		sm.MeanHuber /= float64(o.Tuples)
+		res.Table.addRow(sm.Schedule, sm.MeanR2, sm.StdR2, sm.MinR2, sm.MeanHuber)
+	}
+	res.Summaries = sums
+	return res, nil
+}
+
+// chinchillaFitter fits L = L0 + A*D^(-alpha) to losses at fixed D, reusing its buffers.
+type chinchillaFitter struct {
+	d, logD []float64
+	delta   float64
+	logObs  []float64
+	powers  [][]float64 // D^(-alpha) for each alpha of the profile grid
+}
+
+func newChinchillaFitter(d []float64, delta float64) *chinchillaFitter {
+	f := &chinchillaFitter{d: d, delta: delta, logD: make([]float64, len(d)), logObs: make([]float64, len(d))}
+	for i, x := range d {
+		f.logD[i] = math.Log(x)
+	}
+	for _, alpha := range alphaGrid {
+		row := make([]float64, len(d))
+		for i := range d {
+			row[i] = math.Exp(-alpha * f.logD[i])
+		}
+		f.powers = append(f.powers, row)
+	}
+	return f
+}
+
+// objective is the summed Huber loss of the log residuals at x = (log L0, log A, log alpha).
+func (f *chinchillaFitter) objective(x []float64) float64 {
+	l0, a, alpha := math.Exp(x[0]), math.Exp(x[1]), math.Exp(x[2])
+	v := 0.0
+	for i, logObs := range f.logObs {
+		logPred, _ := safeLog(l0 + a*math.Exp(-alpha*f.logD[i]))
+		v += Huber(logObs-logPred, f.delta)
+	}
+	return v
+}
+
+// step computes one Levenberg-Marquardt step from x with damping mu on the Huber objective,
+// by iteratively reweighted least squares: weight 1 inside delta, delta/|r| outside, so that
+// the weighted squares have the Huber loss's gradient.
+func (f *chinchillaFitter) step(x []float64, mu float64) ([]float64, bool) {
+	l0, a, alpha := math.Exp(x[0]), math.Exp(x[1]), math.Exp(x[2])
+	var jtj [3][3]float64
+	var jtr [3]float64
+	for i, logObs := range f.logObs {
+		term := a * math.Exp(-alpha*f.logD[i])
+		logPred, dlog := safeLog(l0 + term)
+		r := logObs - logPred
+		w := 1.0
+		if ar := math.Abs(r); ar > f.delta {
+			w = f.delta / ar
+		}
+		// d logPred / d x
+		j := [3]float64{dlog * l0, dlog * term, dlog * term * -f.logD[i] * alpha}
+		for p := 0; p < 3; p++ {
+			jtr[p] += w * j[p] * r
+			for q := 0; q < 3; q++ {
+				jtj[p][q] += w * j[p] * j[q]
+			}
+		}
+	}
+	var m [4][5]float64
+	for p := 0; p < 3; p++ {
+		for q := 0; q < 3; q++ {
+			m[p][q] = jtj[p][q]
+		}
+		m[p][p] += mu*jtj[p][p] + 1e-300
+		m[p][3] = jtr[p]
+	}
+	d, ok := solveSmall(&m, 3)
+	if !ok {
+		return nil, false
+	}
+	return []float64{x[0] + d[0], x[1] + d[1], x[2] + d[2]}, true
+}
+
+// fit fits the law to loss (one value per D) and returns it, its summed Huber loss and R^2.
+// Starts come from a profile over alpha (weighted least squares for L0, A >= 0 on relative
+// residuals, ranked by their residual); the best is polished by Levenberg-Marquardt.
+func (f *chinchillaFitter) fit(loss []float64) (ChinchillaParams, float64, float64) {
+	for i, l := range loss {
+		f.logObs[i] = math.Log(l)
+	}
+	bestX, bestRSS := []float64{0, 0, 0}, math.Inf(1)
+	n := float64(len(loss))
+	for g, alpha := range alphaGrid {
+		var s00, s01, s11, r0, r1 float64
+		for i, l := range loss {
+			w := 1 / l
+			u := f.powers[g][i] * w
+			s00 += w * w
+			s01 += w * u
+			s11 += u * u
+			r0 += w // the target is l/l = 1
+			r1 += u
+		}
+		l0, a := 0.0, 0.0
+		if det := s00*s11 - s01*s01; det > 1e-14*s00*s11 {
+			l0, a = (r0*s11-r1*s01)/det, (r1*s00-r0*s01)/det
+		}
+		gain := l0*r0 + a*r1
+		if !(l0 > 0 && a > 0) { // one column alone
+			if r1*r1/s11 > r0*r0/s00 {
+				l0, a, gain = 0, r1/s11, r1*r1/s11
+			} else {
+				l0, a, gain = r0/s00, 0, r0*r0/s00
+			}
+		}
+		if rss := n - gain; rss < bestRSS {
+			bestRSS = rss
+			bestX = []float64{math.Log(math.Max(l0, paramFloor)), math.Log(math.Max(a, paramFloor)), math.Log(alpha)}
+		}
+	}
+	x, v := bestX, f.objective(bestX)
+	mu := 1e-3
+	for it := 0; it < 200 && mu < 1e12; it++ {
+		next, ok := f.step(x, mu)
+		if !ok {
+			mu *= 10
+			continue
+		}
+		nv := f.objective(next)
+		if !(nv < v) {
+			mu *= 10
+			continue
+		}
+		done := v-nv <= 1e-15*v || v-nv < 1e-30
+		x, v = next, nv
+		mu = math.Max(mu/10, 1e-12)
+		if done {
+			break
+		}
+	}
+	law := ChinchillaParams{L0: math.Exp(x[0]), A: math.Exp(x[1]), Alpha: math.Exp(x[2])}
+	pred := make([]float64, len(loss))
+	for i, d := range f.d {
+		pred[i] = law.Loss(d)
+	}
+	m := ComputeMetrics(loss, pred)
+	r2 := 1.0
+	if m.R2 != nil {
+		r2 = *m.R2
+	}
+	if math.IsNaN(r2) || math.IsNaN(v) { // a failed fit scores nothing (and JSON has no NaN)
+		r2, v = 0, math.MaxFloat64
+	}
+	return law, v, r2
+}

@@ -1,0 +1,147 @@
+package lawcore
+
+import (
+	"fmt"
+	"math"
+)
+
+// Constant against cosine (the paper's Sec. 5.3, Fig. 9): for few total steps a constant
+// learning rate ends lower than a cosine (the forward area S1 matters most while it is
+// small, |dL/dS1| = alpha*A*S1^(-alpha-1) > |dL/dS2| = C), for many steps the cosine wins.
+// The crossover is the total at which the two final losses are equal.
+
+// ConstantVsCosineOptions asks for the final losses of a constant and a cosine schedule over
+// a range of total steps.
+type ConstantVsCosineOptions struct {
+	AnalysisSetup
+	// MinTotal and MaxTotal bound the totals, Count of them evenly spaced in log (defaults
+	// 2000, 200000, 40).
+	MinTotal int `json:"minTotal"`
+	MaxTotal int `json:"maxTotal"`
+	Count    int `json:"count"`
+	// Floor is the cosine's final learning rate as a fraction of the peak (default 0).
+	Floor float64 `json:"floor"`
+	// CurveTotals are the totals whose two loss curves are drawn (default 10K and 100K).
+	CurveTotals []int `json:"curveTotals"`
+}
+
+// DefaultConstantVsCosineOptions is the paper's Fig. 9 setting.
+func DefaultConstantVsCosineOptions() ConstantVsCosineOptions {
+	return ConstantVsCosineOptions{AnalysisSetup: DefaultAnalysisSetup(), MinTotal: 2000, MaxTotal: 200000, Count: 40,
+		CurveTotals: []int{10000, 100000}}
+}
+
+// Crossover is the first total at which the cosine ends at least as low as the constant.
+type Crossover struct {
+	// Total is the first such total (found by bisection on whole steps).
+	Total int `json:"total"`
+	// ConstantLoss and CosineLoss are the final losses there.
+	ConstantLoss float64 `json:"constantLoss"`
+	CosineLoss   float64 `json:"cosineLoss"`
+}
+
+// ConstantVsCosineResult holds the final losses against total steps, the crossover, and the
+// loss curves at the chosen totals.
+type ConstantVsCosineResult struct {
+	// Constant and Cosine are the final losses (Y) against the total steps (X).
+	Constant Series `json:"constant"`
+	Cosine   Series `json:"cosine"`
+	// Crossover is nil when the cosine never catches up within the range, or always wins.
+	Crossover *Crossover `json:"crossover"`
+	// Note says what the range shows when there is no crossover.
+	Note string `json:"note,omitempty"`
+	// Curves are the constant and cosine loss curves at each of CurveTotals.
+	Curves []LossCurve   `json:"curves"`
+	Table  Table         `json:"table"`
+	Setup  AnalysisSetup `json:"setup"`
+}
+
+// ConstantVsCosine computes the final loss of both schedules over the totals and bisects for
+// the crossover.
+func ConstantVsCosine(o ConstantVsCosineOptions) (*ConstantVsCosineResult, error) {
+	conv, points, err := o.check()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkTotal("minTotal", o.MinTotal, o.Warmup); err != nil {
+		return nil, err
+	}
+	if err := checkTotal("maxTotal", o.MaxTotal, o.Warmup); err != nil {
+		return nil, err
+	}
+	if o.MaxTotal <= o.MinTotal {
+		return nil, inputErrorf("", "maxTotal", "must be more than minTotal (%d), got %d", o.MinTotal, o.MaxTotal)
+	}
+	if o.Count < 2 || o.Count > 500 {
+		return nil, inputErrorf("", "count", "must be from 2 to 500, got %d", o.Count)
+	}
+	if err := checkFraction("floor", o.Floor, 0, 1); err != nil {
+		return nil, err
+	}
+	if len(o.CurveTotals) > 10 {
+		return nil, inputErrorf("", "curveTotals", "at most 10 totals, got %d", len(o.CurveTotals))
+	}
+	for i, t := range o.CurveTotals {
+		if err := checkTotal(fmt.Sprintf("curveTotals[%d]", i), t, o.Warmup); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkBudget("maxTotal", 2*float64(o.Count)*float64(o.MaxTotal)); err != nil {
+		return nil, err
+	}
+	e := &evaluator{p: o.Params, conv: conv}
+	constant := func(total int) Schedule {
+		return Schedule{Kind: KindConstant, Total: total, Peak: o.Peak, Warmup: o.Warmup}
+	}
+	cosine := func(total int) Schedule {
+		return Schedule{Kind: KindCosine, Total: total, Peak: o.Peak, Final: o.Floor * o.Peak, Warmup: o.Warmup}
+	}
+	// gap is the cosine's final loss minus the constant's
+	gap := func(total int) (float64, float64, float64) {
+		a, b := e.finalLoss(constant(total)), e.finalLoss(cosine(total))
+		return b - a, a, b
+	}
+	res := &ConstantVsCosineResult{Constant: Series{Name: "constant"}, Cosine: Series{Name: "cosine"}, Setup: o.AnalysisSetup,
+		Table: Table{Columns: []string{"total steps", "constant", "cosine", "cosine - constant", "lower"}}}
+	prevTotal, prevGap := 0, math.NaN()
+	for _, x := range logspace(float64(o.MinTotal), float64(o.MaxTotal), o.Count) {
+		total := int(math.Round(x))
+		if total == prevTotal {
+			continue
+		}
+		g, a, b := gap(total)
+		res.Constant.X, res.Constant.Y = append(res.Constant.X, float64(total)), append(res.Constant.Y, a)
+		res.Cosine.X, res.Cosine.Y = append(res.Cosine.X, float64(total)), append(res.Cosine.Y, b)
+		lower := "constant"
+		if g <= 0 {
+			lower = "cosine"
+		}
+		res.Table.addRow(float64(total), a, b, g, lower)
+		if res.Crossover == nil && prevGap > 0 && g <= 0 {
+			t := bisectInt(func(t int) bool { g, _, _ := gap(t); return g <= 0 }, prevTotal, total)
+			_, a, b := gap(t)
+			res.Crossover = &Crossover{Total: t, ConstantLoss: a, CosineLoss: b}
+		}
+		prevTotal, prevGap = total, g
+	}
+	if res.Crossover == nil {
+		if res.Cosine.Y[0] <= res.Constant.Y[0] {
+			res.Note = "the cosine ends lower at every total in the range"
+		} else {
+			res.Note = "the constant ends lower at every total in the range"
+		}
+	}
+	for _, total := range o.CurveTotals {
+		for _, s := range []struct {
+			name string
+			sch  Schedule
+		}{{"constant", constant(total)}, {"cosine", cosine(total)}} {
+			c, err := e.trace(fmt.Sprintf("%s, %d steps", s.name, total), s.sch, points)
+			if err != nil {
+				return nil, err
+			}
+			res.Curves = append(res.Curves, c)
+		}
+	}
+	return res, nil
+}

@@ -1,0 +1,177 @@
+package lawcore
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// Bad options give an *InputError naming the field, never a panic.
+func TestAnalysisErrorsNameTheField(t *testing.T) {
+	setup := func(f func(*AnalysisSetup)) AnalysisSetup { s := DefaultAnalysisSetup(); f(&s); return s }
+	cases := []struct {
+		name  string
+		run   func() error
+		field string
+	}{
+		{"negative A", func() error {
+			o := DefaultWSDRatioOptions()
+			o.AnalysisSetup = setup(func(s *AnalysisSetup) { s.Params.A = -1 })
+			_, err := WSDRatio(o)
+			return err
+		}, "A"},
+		{"lambda 1", func() error {
+			o := DefaultDecompositionOptions()
+			o.Params.Lambda = 1
+			_, err := Decompose(o)
+			return err
+		}, "lambda"},
+		{"NaN peak", func() error {
+			o := DefaultConstantVsCosineOptions()
+			o.Peak = math.NaN()
+			_, err := ConstantVsCosine(o)
+			return err
+		}, "peak"},
+		{"bad convention", func() error {
+			o := DefaultCosineCycleOptions()
+			o.WarmupConvention = "both"
+			_, err := CosineCycle(o)
+			return err
+		}, "warmupConvention"},
+		{"points", func() error {
+			o := DefaultCosineCycleOptions()
+			o.Points = 1
+			_, err := CosineCycle(o)
+			return err
+		}, "points"},
+		{"total within warmup", func() error {
+			o := DefaultCosineCycleOptions()
+			o.Total = 400
+			_, err := CosineCycle(o)
+			return err
+		}, "total"},
+		{"floor above 1", func() error {
+			o := DefaultCosineCycleOptions()
+			o.Floors = []float64{0, 1.5}
+			_, err := CosineCycle(o)
+			return err
+		}, "floors[1]"},
+		{"min above max", func() error {
+			o := DefaultConstantVsCosineOptions()
+			o.MinTotal, o.MaxTotal = 50000, 20000
+			_, err := ConstantVsCosine(o)
+			return err
+		}, "maxTotal"},
+		{"unknown decay", func() error {
+			o := DefaultWSDRatioOptions()
+			o.Decay = "sigmoid"
+			_, err := WSDRatio(o)
+			return err
+		}, "decay"},
+		{"exponential to 0", func() error {
+			o := DefaultWSDRatioOptions()
+			o.Decay = "exponential"
+			_, err := WSDRatio(o)
+			return err
+		}, "floor"},
+		{"too many steps", func() error {
+			o := DefaultWSDRatioOptions()
+			o.Totals = []int{9_000_000, 9_000_000}
+			o.Ratios = linspace(0.01, 0.9, 200)
+			_, err := WSDRatio(o)
+			return err
+		}, "totals"},
+		{"unknown shape", func() error {
+			o := DefaultAnnealFunctionOptions()
+			o.Shapes = []string{"cosine", "wobbly"}
+			_, err := AnnealFunction(o)
+			return err
+		}, "shapes[1]"},
+		{"ratio beyond warmup", func() error {
+			o := DefaultAnnealFunctionOptions()
+			o.Ratios = []float64{0.1, 0.999}
+			_, err := AnnealFunction(o)
+			return err
+		}, "ratios[1]"},
+		{"re-warmup too long", func() error {
+			o := DefaultRewarmupOptions()
+			o.Lengths = []int{100, 60000}
+			_, err := Rewarmup(o)
+			return err
+		}, "lengths[1]"},
+		{"params per lambda", func() error {
+			o := DefaultLambdaOptions()
+			o.ParamsByLambda = []Params{Fig2Params()}
+			_, err := Lambda(o)
+			return err
+		}, "paramsByLambda"},
+		{"bad params for a lambda", func() error {
+			o := DefaultLambdaOptions()
+			bad := Fig2Params()
+			bad.C = -1
+			o.ParamsByLambda = []Params{Fig2Params(), bad}
+			_, err := Lambda(o)
+			return err
+		}, "C"},
+		{"unknown family", func() error {
+			o := DefaultOptimizeOptions()
+			o.Families = []string{"wsd", "magic"}
+			_, err := OptimizeSchedule(o)
+			return err
+		}, "families[1]"},
+		{"knots", func() error {
+			o := DefaultOptimizeOptions()
+			o.Knots = 1000
+			_, err := OptimizeSchedule(o)
+			return err
+		}, "knots"},
+		{"tuples", func() error {
+			o := DefaultChinchillaOptions()
+			o.Tuples = 0
+			_, err := ChinchillaReduction(o)
+			return err
+		}, "tuples"},
+		{"range", func() error {
+			o := DefaultChinchillaOptions()
+			o.C = [2]float64{0.6, 0.2}
+			_, err := ChinchillaReduction(o)
+			return err
+		}, "C"},
+		{"decreasing totals", func() error {
+			o := DefaultChinchillaOptions()
+			o.Totals = []int{5000, 10000, 8000, 20000}
+			_, err := ChinchillaReduction(o)
+			return err
+		}, "totals[2]"},
+		{"compute n", func() error {
+			_, err := ComputeToFit(ComputeOptions{N: 0, Interval: 1000})
+			return err
+		}, "n"},
+		{"bad schedule", func() error {
+			o := DefaultDecompositionOptions()
+			o.Schedules = []NamedSchedule{{Name: "mine", Schedule: Schedule{Kind: KindWSD, Total: 1000, Peak: 1e-4, DecayFraction: 2}}}
+			_, err := Decompose(o)
+			return err
+		}, "schedule.decayFraction"},
+	}
+	for _, c := range cases {
+		var err error
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: panic %v", c.name, r)
+				}
+			}()
+			err = c.run()
+		}()
+		var ie *InputError
+		if !errors.As(err, &ie) {
+			t.Errorf("%s: error %v, want an *InputError", c.name, err)
+			continue
+		}
+		if !strings.Contains(ie.Field, c.field) && !strings.Contains(ie.Where, c.field) {
+			t.Errorf("%s: %q does not name %q", c.name, err, c.field)
+		}
+	}
+}

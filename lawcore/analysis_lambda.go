@@ -1,0 +1,270 @@
+package lawcore
+
+import (
+	"fmt"
+	"math"
+)
+
+// The decay factor lambda (the paper's Sec. 7.1, Figs. 15 and 16): the annealing momentum
+// keeps about 1/(1-lambda) steps of history, so a larger lambda gives a longer delay between
+// the learning rate's turn and the loss's turn, and favours a larger annealing ratio.
+//
+// The delay is measured as in the paper's Fig. 5 experiment: the learning rate holds the peak
+// for DelayStable steps, falls linearly to DelayFloor x peak over D steps, then rises linearly
+// back to the peak over DelayRise steps and holds it for DelayRise more. The delay is the
+// number of steps from the step where the learning rate is lowest to the step where the
+// predicted loss is lowest. A second measure follows a WSD run: the number of steps from the
+// start of its decay to the step where the predicted loss falls fastest (largest L(s-1) -
+// L(s)), beside the step where the learning rate itself falls fastest.
+//
+// The paper fits the law again for each lambda. Give ParamsByLambda to do the same; without
+// it the setup's parameters are used with each lambda in turn, which shows the effect of
+// lambda alone.
+
+// LambdaOptions asks for the ratio sweep and the delays under several lambdas.
+type LambdaOptions struct {
+	AnalysisSetup
+	// Lambdas are the decay factors compared (default 0.99 and 0.999).
+	Lambdas []float64 `json:"lambdas"`
+	// ParamsByLambda, if given, are the parameters to use with each lambda, in order (their
+	// own Lambda field is ignored).
+	ParamsByLambda []Params `json:"paramsByLambda,omitempty"`
+	// Totals, Ratios, Decay and Floor are the WSD ratio sweep's (see WSDRatioOptions;
+	// defaults 50000, 0.02 to 0.8 by 0.02, cosine, 0).
+	Totals []int     `json:"totals"`
+	Ratios []float64 `json:"ratios"`
+	Decay  string    `json:"decay,omitempty"`
+	Floor  float64   `json:"floor"`
+	// DelayStable, DelayDecays, DelayRise and DelayFloor shape the delay experiment (defaults
+	// 20000 steps at peak; decays over 100, 500, 1000, 2000 steps; a 5000-step rise; floor 0.1).
+	DelayStable int     `json:"delayStable"`
+	DelayDecays []int   `json:"delayDecays"`
+	DelayRise   int     `json:"delayRise"`
+	DelayFloor  float64 `json:"delayFloor"`
+	// DropRatio is the annealing ratio of the WSD run whose fastest loss drop is located, at
+	// the first of Totals (default 0.2).
+	DropRatio float64 `json:"dropRatio"`
+}
+
+// DefaultLambdaOptions compares lambda 0.99 and 0.999 as the paper does.
+func DefaultLambdaOptions() LambdaOptions {
+	return LambdaOptions{AnalysisSetup: DefaultAnalysisSetup(), Lambdas: []float64{0.99, 0.999},
+		Totals: []int{50000}, Ratios: linspace(0.02, 0.8, 40), Decay: "cosine",
+		DelayStable: 20000, DelayDecays: []int{100, 500, 1000, 2000}, DelayRise: 5000, DelayFloor: 0.1, DropRatio: 0.2}
+}
+
+// DelayMeasure is the delay of one lambda and one decay length.
+type DelayMeasure struct {
+	Lambda     float64 `json:"lambda"`
+	DecaySteps int     `json:"decaySteps"`
+	LRMinStep  int     `json:"lrMinStep"`
+	// TurnStep is the loss's turning point (nil when the loss never rises after LRMinStep).
+	TurnStep *int `json:"turnStep"`
+	// Delay is TurnStep - LRMinStep (nil without a turning point).
+	Delay *int `json:"delay"`
+}
+
+// DropLag locates the fastest loss drop of one lambda's WSD run.
+type DropLag struct {
+	Lambda float64 `json:"lambda"`
+	// DecayStart is the last step at the peak; LRFastestStep is where the learning rate falls
+	// most in one step; LossFastestStep where the predicted loss does.
+	DecayStart      int `json:"decayStart"`
+	LRFastestStep   int `json:"lrFastestStep"`
+	LossFastestStep int `json:"lossFastestStep"`
+	// Lag is LossFastestStep - DecayStart.
+	Lag int `json:"lag"`
+}
+
+// LambdaResult holds the ratio sweep, the delays and the fastest drops per lambda.
+type LambdaResult struct {
+	// ByRatio has one series per lambda and total: final loss against the annealing ratio.
+	ByRatio []Series `json:"byRatio"`
+	// Optima has one entry per lambda and total, in the order of ByRatio.
+	Optima []WSDOptimum `json:"optima"`
+	// OptimumLambdas is the lambda of each entry of Optima.
+	OptimumLambdas []float64 `json:"optimumLambdas"`
+	// Delays has one entry per lambda and decay length.
+	Delays []DelayMeasure `json:"delays"`
+	// DelayCurves are the loss curves of the delay experiment, in the order of Delays.
+	DelayCurves []LossCurve `json:"delayCurves"`
+	// Drops has one entry per lambda.
+	Drops []DropLag `json:"drops"`
+	// DropCurves are the loss curves of the WSD runs, in the order of Drops.
+	DropCurves []LossCurve `json:"dropCurves"`
+	// Params are the parameters used with each lambda.
+	Params []Params      `json:"params"`
+	Table  Table         `json:"table"`
+	Setup  AnalysisSetup `json:"setup"`
+}
+
+// DelaySchedule is the delay experiment's schedule: warmup, stable steps at peak, a linear
+// fall to floor x peak over decay steps, a linear rise back to the peak over rise steps, and
+// rise more steps at the peak.
+func DelaySchedule(peak float64, warmup, stable, decay, rise int, floor float64) Schedule {
+	start := float64(warmup + stable)
+	low := start + float64(decay)
+	top := low + float64(rise)
+	return Schedule{Kind: KindExplicit, Warmup: warmup, Total: int(top) + rise,
+		Steps:  []float64{float64(warmup), start, low, top},
+		Values: []float64{peak, peak, floor * peak, peak}}
+}
+
+// Lambda runs the ratio sweep, the delay experiment and the WSD drop for each lambda.
+func Lambda(o LambdaOptions) (*LambdaResult, error) {
+	conv, points, err := o.check()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkList("lambdas", o.Lambdas, 0, math.Nextafter(1, 0), 10); err != nil {
+		return nil, err
+	}
+	if len(o.ParamsByLambda) > 0 && len(o.ParamsByLambda) != len(o.Lambdas) {
+		return nil, inputErrorf("", "paramsByLambda", "needs one entry per lambda (%d), got %d", len(o.Lambdas), len(o.ParamsByLambda))
+	}
+	if o.Decay == "" {
+		o.Decay = "cosine"
+	}
+	if err := checkWSDRatio(o.Totals, o.Ratios, o.Warmup, o.Decay, o.Floor); err != nil {
+		return nil, err
+	}
+	if o.DelayStable < 1 || o.DelayRise < 1 || o.DelayStable+o.DelayRise > MaxScheduleSteps/4 {
+		return nil, inputErrorf("", "delayStable", "delayStable and delayRise must be positive numbers of steps, got %d and %d", o.DelayStable, o.DelayRise)
+	}
+	if err := checkSteps("delayDecays", o.DelayDecays, 1, MaxScheduleSteps/4, 10); err != nil {
+		return nil, err
+	}
+	if err := checkFraction("delayFloor", o.DelayFloor, 0, 0.999); err != nil {
+		return nil, err
+	}
+	if err := checkFraction("dropRatio", o.DropRatio, 1/float64(o.Totals[0]), float64(o.Totals[0]-o.Warmup)/float64(o.Totals[0])); err != nil {
+		return nil, err
+	}
+	res := &LambdaResult{Setup: o.AnalysisSetup,
+		Table: Table{Columns: []string{"lambda", "measure", "setting", "value"}}}
+	for li, lambda := range o.Lambdas {
+		p := o.Params
+		if len(o.ParamsByLambda) > 0 {
+			p = o.ParamsByLambda[li]
+		}
+		p.Lambda = lambda
+		if err := p.Validate(); err != nil {
+			return nil, within(fmt.Sprintf("paramsByLambda[%d]", li), err)
+		}
+		res.Params = append(res.Params, p)
+		e := &evaluator{p: p, conv: conv}
+		for _, total := range o.Totals {
+			byRatio, _, opt := wsdSweep(e, total, o.Peak, o.Warmup, o.Decay, o.Floor, o.Ratios)
+			byRatio.Name = fmt.Sprintf("lambda %g, %d steps", lambda, total)
+			res.ByRatio, res.Optima = append(res.ByRatio, byRatio), append(res.Optima, opt)
+			res.OptimumLambdas = append(res.OptimumLambdas, lambda)
+			res.Table.addRow(lambda, "best annealing ratio", fmt.Sprintf("%d steps", total), opt.Ratio)
+		}
+		for _, decay := range o.DelayDecays {
+			s := DelaySchedule(o.Peak, o.Warmup, o.DelayStable, decay, o.DelayRise, o.DelayFloor)
+			lr, warmup, err := e.expand(&s)
+			if err != nil {
+				return nil, within("delayDecays", err)
+			}
+			d := DelayMeasure{Lambda: lambda, DecaySteps: decay, LRMinStep: o.Warmup + o.DelayStable + decay}
+			extra := []int{d.LRMinStep}
+			value := math.NaN()
+			if turn := lossTurn(p, lr, warmup, conv, o.Warmup+o.DelayStable); turn >= 0 {
+				delay := turn - d.LRMinStep
+				d.TurnStep, d.Delay = &turn, &delay
+				extra = sortedSteps(d.LRMinStep, turn)
+				value = float64(delay)
+			}
+			res.Delays = append(res.Delays, d)
+			res.DelayCurves = append(res.DelayCurves, traceLR(fmt.Sprintf("lambda %g, %d-step fall", lambda, decay),
+				p, lr, warmup, conv, points, extra...))
+			res.Table.addRow(lambda, "delay (steps)", fmt.Sprintf("%d-step fall", decay), value)
+		}
+		total := o.Totals[0]
+		s := wsdSchedule(total, o.Peak, o.Warmup, o.Decay, o.Floor, int(math.Round(o.DropRatio*float64(total))))
+		lr, warmup, err := e.expand(&s)
+		if err != nil {
+			return nil, within("dropRatio", err)
+		}
+		dl := fastestDrop(p, lr, warmup, conv)
+		dl.Lambda = lambda
+		res.Drops = append(res.Drops, dl)
+		res.DropCurves = append(res.DropCurves, traceLR(fmt.Sprintf("lambda %g, WSD %g%% %s", lambda, 100*o.DropRatio, o.Decay),
+			p, lr, warmup, conv, points, sortedSteps(dl.DecayStart, dl.LRFastestStep, dl.LossFastestStep)...))
+		res.Table.addRow(lambda, "fastest loss drop after decay start (steps)", fmt.Sprintf("WSD %d steps, %g%%", total, 100*o.DropRatio), float64(dl.Lag))
+	}
+	return res, nil
+}
+
+// sortedSteps returns the steps in increasing order without repeats.
+func sortedSteps(steps ...int) []int {
+	out := append([]int(nil), steps...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	k := 0
+	for i, s := range out {
+		if i == 0 || s != out[k-1] {
+			out[k] = s
+			k++
+		}
+	}
+	return out[:k]
+}
+
+// lossTurn is the loss's first turning point at or after step from: the first step whose
+// loss is below the next step's; -1 when the loss never rises.
+func lossTurn(p Params, lr []float64, warmup int, conv Convention, from int) int {
+	var s1, s2, m, prev float64
+	prevLoss := math.Inf(1)
+	for i, eta := range lr {
+		if conv == WarmupPeak && i < warmup && warmup < len(lr) {
+			eta = lr[warmup]
+		}
+		if i > 0 {
+			m = p.Lambda*m + (prev - eta)
+		}
+		prev = eta
+		s1 += eta
+		s2 += m
+		l := p.Loss(s1, s2)
+		if i > from && l > prevLoss {
+			return i - 1
+		}
+		prevLoss = l
+	}
+	return -1
+}
+
+// fastestDrop locates, after the last step at the peak, the steps where the learning rate and
+// the predicted loss fall most in one step.
+func fastestDrop(p Params, lr []float64, warmup int, conv Convention) DropLag {
+	d := DropLag{DecayStart: annealingStart(lr, warmup)}
+	var s1, s2, m, prev, prevLoss float64
+	lrDrop, lossDrop := math.Inf(-1), math.Inf(-1)
+	for i, eta := range lr {
+		if conv == WarmupPeak && i < warmup && warmup < len(lr) {
+			eta = lr[warmup]
+		}
+		if i > 0 {
+			m = p.Lambda*m + (prev - eta)
+		}
+		if i > d.DecayStart {
+			if drop := prev - eta; drop > lrDrop {
+				d.LRFastestStep, lrDrop = i, drop
+			}
+		}
+		prev = eta
+		s1 += eta
+		s2 += m
+		l := p.Loss(s1, s2)
+		if i > d.DecayStart && prevLoss-l > lossDrop {
+			d.LossFastestStep, lossDrop = i, prevLoss-l
+		}
+		prevLoss = l
+	}
+	d.Lag = d.LossFastestStep - d.DecayStart
+	return d
+}

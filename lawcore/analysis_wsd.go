@@ -1,0 +1,165 @@
+package lawcore
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// WSD annealing ratio (the paper's Sec. 5.5, Fig. 11): a warmup-stable-decay schedule of a
+// given total trades forward area S1 (a long stable phase) against annealing area S2 (a long
+// decay). The final loss against the ratio of decay steps to total steps is parabola-like;
+// its optimum (refined here by golden-section search on whole decay steps) shrinks as the
+// total grows.
+
+// WSDRatioOptions asks for the final loss of WSD schedules against the annealing ratio, for
+// several totals.
+type WSDRatioOptions struct {
+	AnalysisSetup
+	// Totals are the runs' last steps (default 10K, 20K, 50K, 100K, 200K).
+	Totals []int `json:"totals"`
+	// Ratios are the annealing ratios, decay steps / total (default 0.02 to 0.8 by 0.02). A
+	// ratio whose decay would start before the warmup ends is left out for that total.
+	Ratios []float64 `json:"ratios"`
+	// Decay is the decay shape: cosine (default), linear, 1-sqrt, 1-square or exponential.
+	Decay string `json:"decay,omitempty"`
+	// Floor is the final learning rate as a fraction of the peak (default 0; exponential
+	// needs a positive floor).
+	Floor float64 `json:"floor"`
+}
+
+// DefaultWSDRatioOptions is the paper's Fig. 11 setting (cosine decay to 0).
+func DefaultWSDRatioOptions() WSDRatioOptions {
+	return WSDRatioOptions{AnalysisSetup: DefaultAnalysisSetup(), Totals: []int{10000, 20000, 50000, 100000, 200000},
+		Ratios: linspace(0.02, 0.8, 40), Decay: "cosine"}
+}
+
+// WSDOptimum is the best annealing ratio of one total.
+type WSDOptimum struct {
+	Total int `json:"total"`
+	// DecaySteps is the best number of decay steps; Ratio = DecaySteps / Total.
+	DecaySteps int     `json:"decaySteps"`
+	Ratio      float64 `json:"ratio"`
+	// Final is the law at the last step of the best schedule.
+	Final Outcome `json:"final"`
+}
+
+// WSDRatioResult holds, per total, the final loss against the ratio and against the final
+// S1, the optimum, and the loss curve of the optimal schedule.
+type WSDRatioResult struct {
+	// ByRatio has one series per total: final loss (Y) against the annealing ratio (X).
+	ByRatio []Series `json:"byRatio"`
+	// ByS1 has one series per total: final loss (Y) against the final S1 (X).
+	ByS1 []Series `json:"byS1"`
+	// Optima has one entry per total.
+	Optima []WSDOptimum `json:"optima"`
+	// Curves are the loss curves of the optimal schedules.
+	Curves []LossCurve   `json:"curves"`
+	Table  Table         `json:"table"`
+	Setup  AnalysisSetup `json:"setup"`
+}
+
+// wsdShapes are the decay shapes the analyses take (half-life needs its own parameter).
+var wsdShapes = []string{"cosine", "linear", "1-sqrt", "1-square", "exponential"}
+
+// checkShape reports a decay shape the analyses do not take, or an exponential decay to 0.
+func checkShape(field, shape string, floor float64) error {
+	for _, s := range wsdShapes {
+		if s == shape {
+			if shape == "exponential" && !(floor > 0) {
+				return inputErrorf("", "floor", "an exponential decay needs a positive floor, got %v", floor)
+			}
+			return nil
+		}
+	}
+	return inputErrorf("", field, "must be one of %s, got %q", strings.Join(wsdShapes, ", "), shape)
+}
+
+// wsdSchedule builds a WSD schedule with the given decay steps.
+func wsdSchedule(total int, peak float64, warmup int, shape string, floor float64, decaySteps int) Schedule {
+	return Schedule{Kind: KindWSD, Total: total, Peak: peak, Final: floor * peak, Warmup: warmup, Decay: shape, DecaySteps: decaySteps}
+}
+
+// wsdSweep is the ratio sweep of one total: the final losses at the feasible ratios and the
+// refined optimum.
+func wsdSweep(e *evaluator, total int, peak float64, warmup int, shape string, floor float64, ratios []float64) (byRatio, byS1 Series, opt WSDOptimum) {
+	build := func(d int) Schedule { return wsdSchedule(total, peak, warmup, shape, floor, d) }
+	label := fmt.Sprintf("%d steps", total)
+	byRatio, byS1 = Series{Name: label}, Series{Name: label}
+	var grid []int
+	var values []float64
+	for _, r := range ratios {
+		d := int(math.Round(r * float64(total)))
+		if d < 1 || total-d < warmup || (len(grid) > 0 && d == grid[len(grid)-1]) {
+			continue
+		}
+		out, err := e.final(build(d))
+		if err != nil {
+			continue
+		}
+		grid, values = append(grid, d), append(values, out.Loss)
+		byRatio.X, byRatio.Y = append(byRatio.X, float64(d)/float64(total)), append(byRatio.Y, out.Loss)
+		byS1.X, byS1.Y = append(byS1.X, out.S1), append(byS1.Y, out.Loss)
+	}
+	opt = WSDOptimum{Total: total}
+	if len(grid) == 0 {
+		return byRatio, byS1, opt
+	}
+	d, _ := bracketInt(func(d int) float64 { return e.finalLoss(build(d)) }, grid, values, 1, total-warmup)
+	opt.DecaySteps, opt.Ratio = d, float64(d)/float64(total)
+	opt.Final, _ = e.final(build(d))
+	return byRatio, byS1, opt
+}
+
+// checkWSDRatio validates the sweep's options shared with the lambda analysis.
+func checkWSDRatio(totals []int, ratios []float64, warmup int, shape string, floor float64) error {
+	if err := checkSteps("totals", totals, warmup+1, MaxScheduleSteps-1, 20); err != nil {
+		return err
+	}
+	if err := checkList("ratios", ratios, 0, 1, 500); err != nil {
+		return err
+	}
+	if err := checkFraction("floor", floor, 0, 1); err != nil {
+		return err
+	}
+	if err := checkShape("decay", shape, floor); err != nil {
+		return err
+	}
+	sum := 0.0
+	for _, t := range totals {
+		sum += float64(t)
+	}
+	return checkBudget("totals", sum*float64(len(ratios)+30))
+}
+
+// WSDRatio sweeps the annealing ratio for each total and refines each optimum.
+func WSDRatio(o WSDRatioOptions) (*WSDRatioResult, error) {
+	conv, points, err := o.check()
+	if err != nil {
+		return nil, err
+	}
+	if o.Decay == "" {
+		o.Decay = "cosine"
+	}
+	if err := checkWSDRatio(o.Totals, o.Ratios, o.Warmup, o.Decay, o.Floor); err != nil {
+		return nil, err
+	}
+	e := &evaluator{p: o.Params, conv: conv}
+	res := &WSDRatioResult{Setup: o.AnalysisSetup,
+		Table: Table{Columns: []string{"total steps", "best ratio", "decay steps", "final loss", "S1", "S2"}}}
+	for _, total := range o.Totals {
+		byRatio, byS1, opt := wsdSweep(e, total, o.Peak, o.Warmup, o.Decay, o.Floor, o.Ratios)
+		if len(byRatio.X) == 0 {
+			return nil, inputErrorf("", "ratios", "no ratio leaves room for the warmup (%d steps) in a run of %d steps", o.Warmup, total)
+		}
+		res.ByRatio, res.ByS1, res.Optima = append(res.ByRatio, byRatio), append(res.ByS1, byS1), append(res.Optima, opt)
+		res.Table.addRow(float64(total), opt.Ratio, float64(opt.DecaySteps), opt.Final.Loss, opt.Final.S1, opt.Final.S2)
+		c, err := e.trace(fmt.Sprintf("best WSD, %d steps (%.1f%% %s decay)", total, 100*opt.Ratio, o.Decay),
+			wsdSchedule(total, o.Peak, o.Warmup, o.Decay, o.Floor, opt.DecaySteps), points)
+		if err != nil {
+			return nil, err
+		}
+		res.Curves = append(res.Curves, c)
+	}
+	return res, nil
+}

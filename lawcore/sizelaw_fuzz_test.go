@@ -1,0 +1,40 @@
+package lawcore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+)
+
+// FuzzSizeFitRequest: any size fit request gives a result that encodes as JSON, an
+// *InputError, or a timeout; never a panic.
+func FuzzSizeFitRequest(f *testing.F) {
+	f.Add([]byte(`{"curves":[{"name":"a","size":1e7,"steps":[100,200,300],"loss":[3.5,3.2,3.1],"schedule":{"kind":"cosine","total":300,"peak":3e-4,"warmup":10}},{"name":"b","size":1e8,"steps":[100,200,300],"loss":[3.2,3.0,2.9],"schedule":{"kind":"cosine","total":300,"peak":3e-4,"warmup":10}}]}`))
+	f.Add([]byte(`{"curves":[{"name":"a","size":1e7,"steps":[1,2],"loss":[3,2.9],"lr":[0,1,1]},{"name":"b","size":2e7,"role":"validate","steps":[1],"loss":[3],"lr":[1,1]}],"beta":0.3,"lambda":0.99}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		req, err := DecodeSizeFitRequest(data)
+		if err != nil {
+			return
+		}
+		for _, c := range req.Curves {
+			if len(c.LR) > fuzzMaxSteps || (c.Schedule != nil && c.Schedule.Validate() == nil && c.Schedule.Length() > fuzzMaxSteps) {
+				return
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		res, err := FitSize(ctx, req, nil)
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) && !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("error %v is neither an *InputError nor a timeout", err)
+			}
+			return
+		}
+		if _, err := json.Marshal(res); err != nil {
+			t.Fatalf("result does not encode: %v", err)
+		}
+	})
+}
