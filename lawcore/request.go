@@ -142,3 +142,7 @@ func (r FitRequest) prepare() (curves []*preparedCurve, conv Convention, delta f
 	}
 	return curves, conv, delta, nil
 }
+
+// DecodeJSON decodes one JSON value into v, rejecting unknown fields and trailing data; the
+// error says what is wrong.
+func DecodeJSON(data []byte, v any) error { return decodeStrict(data, v) }

@@ -30,6 +30,8 @@ func call(ctx context.Context, method string, request []byte, in []columns, prog
 		return fit(ctx, request, in, progress)
 	case "parse":
 		return parse(request)
+	case "import":
+		return importFile(request)
 	case "analyze":
 		return analyze(request)
 	case "sizefit":
@@ -40,7 +42,7 @@ func call(ctx context.Context, method string, request []byte, in []columns, prog
 			"version": lawcore.Version,
 		}}, nil
 	}
-	return answer{}, fmt.Errorf("unknown method %q: one of schedule, predict, fit, parse, presets", method)
+	return answer{}, fmt.Errorf("unknown method %q: one of schedule, predict, fit, parse, import, analyze, sizefit, presets", method)
 }
 
 // fill returns have when it is set, else the column from in (when there is one).

@@ -88,3 +88,33 @@ func TestCallParseAndErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestCallImportWandB(t *testing.T) {
+	text := "Step,run-a - val_loss,run-a - val_loss__MIN,run-a - val_loss__MAX,run-b - val_loss\n100,3.5,3.4,3.6,3.6\n200,3.2,3.1,3.3,3.3\n"
+	req, _ := json.Marshal(map[string]any{"name": "wandb.csv", "text": text})
+	ans, err := call(context.Background(), "import", req, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if amb := ans.result.(*lawcore.Import).Ambiguity; amb == nil || len(amb.Runs) != 2 {
+		t.Fatalf("two runs should be offered as a choice, got %+v", amb)
+	}
+	req, _ = json.Marshal(map[string]any{"name": "wandb.csv", "text": text, "choice": map[string]any{"runs": []string{"run-a", "run-b"}}})
+	if ans, err = call(context.Background(), "import", req, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	imp := ans.result.(*lawcore.Import)
+	if imp.Format != "wandb" || len(ans.columns) != 2 || ans.columns[1]["loss"][1] != 3.3 {
+		t.Errorf("format %s, %d curves, columns %v", imp.Format, len(ans.columns), ans.columns)
+	}
+	lrText := "step,lr\n0,0\n100,1e-4\n300,1e-4\n"
+	req, _ = json.Marshal(map[string]any{"name": "loss.csv", "text": "step,loss\n100,3.5\n200,3.2\n",
+		"lrFile": map[string]any{"name": "lr.csv", "text": lrText}})
+	ans, err = call(context.Background(), "import", req, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lr := ans.columns[0]["lr"]; len(lr) != 2 || lr[1] != 1e-4 {
+		t.Errorf("merged lr %v", lr)
+	}
+}

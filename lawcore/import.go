@@ -1,0 +1,266 @@
+package lawcore
+
+import (
+	"bytes"
+	"encoding/csv"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// Import formats, as named in [Import.Format].
+const (
+	// ImportFormatCSV is a CSV or TSV file whose header names a step column and loss
+	// columns (and optionally a learning-rate column and a run column).
+	ImportFormatCSV = "csv"
+	// ImportFormatWandB is a Weights & Biases panel export: `Step`, `<run> - <metric>`,
+	// `<run> - <metric>__MIN`, `<run> - <metric>__MAX`.
+	ImportFormatWandB = "wandb"
+	// ImportFormatTensorBoardCSV is TensorBoard's scalar download as CSV: `Wall time,Step,Value`.
+	ImportFormatTensorBoardCSV = "tensorboard-csv"
+	// ImportFormatTensorBoardJSON is TensorBoard's scalar download as JSON: `[[wall, step, value], ...]`.
+	ImportFormatTensorBoardJSON = "tensorboard-json"
+	// ImportFormatHFTrainerState is a Hugging Face trainer_state.json (its log_history).
+	ImportFormatHFTrainerState = "hf-trainer-state"
+	// ImportFormatJSONRecords is a JSON array of objects, or JSON lines, each object holding a
+	// step and metrics, such as `{"step": 10, "loss": 3.2, "lr": 1e-4}`.
+	ImportFormatJSONRecords = "json-records"
+	// ImportFormatMegatron is a Megatron-LM (or GPT-NeoX) training log.
+	ImportFormatMegatron = "megatron"
+	// ImportFormatNanoGPT is a nanoGPT training log (`step N: train loss ..., val loss ...`,
+	// `iter N: loss ...`).
+	ImportFormatNanoGPT = "nanogpt"
+	// ImportFormatModdedNanoGPT is a modded-nanogpt training log (`step:N/M val_loss:...`).
+	ImportFormatModdedNanoGPT = "modded-nanogpt"
+)
+
+// MaxImportBytes bounds the size of an imported file.
+const MaxImportBytes = 512 << 20
+
+// Import is what [ImportFile] read from a file: either the curves, or, when the file holds
+// several candidate loss columns or several runs and the choice did not settle which to take,
+// an Ambiguity listing them (and no curves). The arrays of each curve are left out of JSON:
+// they cross to JavaScript as typed arrays.
+type Import struct {
+	// Name is the file's name.
+	Name string `json:"name"`
+	// Format is one of the ImportFormat constants.
+	Format string `json:"format"`
+	// Curves are the curves read, one per chosen run; empty when Ambiguity is set.
+	Curves []*ImportedCurve `json:"curves"`
+	// Ambiguity, when set, lists the columns and runs to choose from.
+	Ambiguity *Ambiguity `json:"ambiguity,omitempty"`
+	// Notes say what the reader did that the user may want to know: values skipped, steps
+	// logged twice, learning rates interpolated.
+	Notes []string `json:"notes"`
+}
+
+// ImportedCurve is one curve read from a file: steps with their loss and, when the file has
+// them, learning rates. A curve read from a file holding only learning rates (for [MergeLR])
+// has LR and no Loss.
+type ImportedCurve struct {
+	// Name names the curve: the run's name, or else the file's name without its extension.
+	Name string `json:"name"`
+	// File is the name of the file it was read from.
+	File string `json:"file"`
+	// Run is the run's name in files holding several runs ("" otherwise).
+	Run string `json:"run,omitempty"`
+	// Metric is the name of the column or key the values were read from, such as
+	// "val_loss", "eval_loss" or "lm loss".
+	Metric string `json:"metric"`
+	// Points is the number of steps.
+	Points int `json:"points"`
+	// HasLoss says whether Loss is set; HasLR whether LR is.
+	HasLoss bool `json:"hasLoss"`
+	HasLR   bool `json:"hasLR"`
+	// Source names the columns or fields used.
+	Source ImportSource `json:"source"`
+
+	// Steps are whole numbers in strictly increasing order; Loss (positive) and LR (zero or
+	// more) have one value per step.
+	Steps, Loss, LR []float64 `json:"-"`
+}
+
+// ImportSource names the columns (or log fields, or JSON keys) a curve was read from; LR is
+// empty when the curve has no learning rates.
+type ImportSource struct {
+	Step string `json:"step"`
+	Loss string `json:"loss,omitempty"`
+	LR   string `json:"lr,omitempty"`
+}
+
+// Ambiguity lists what the user must choose before a file can be read: the column holding the
+// loss (Columns, when there are several candidates) and the runs to take (Runs, when there are
+// several). An [ImportChoice] naming a column and runs settles it.
+type Ambiguity struct {
+	// Message asks the question in words.
+	Message string `json:"message"`
+	// Columns are the candidate loss columns (choose one), nil when settled.
+	Columns []ImportOption `json:"columns,omitempty"`
+	// Runs are the runs (choose one or more), nil when settled.
+	Runs []ImportOption `json:"runs,omitempty"`
+}
+
+// ImportOption is one column or run offered by an [Ambiguity], with a summary of its values
+// (all 0 for a column offered only by its name, when no column is named like a loss).
+type ImportOption struct {
+	// Name is what [ImportChoice] takes to choose it.
+	Name string `json:"name"`
+	// Kind hints at what a column holds: "train" or "validation" ("" for runs).
+	Kind string `json:"kind,omitempty"`
+	// Points counts the values; FirstStep and LastStep are the first and last steps.
+	Points    int     `json:"points"`
+	FirstStep float64 `json:"firstStep"`
+	LastStep  float64 `json:"lastStep"`
+}
+
+// ImportChoice settles an [Ambiguity]: the column holding the loss and the runs to take. The
+// zero value chooses nothing, which is enough for files with one candidate.
+type ImportChoice struct {
+	// Column names the loss column (or metric, or log field), as in [ImportOption.Name]; any
+	// column of the file may be named, even one not named like a loss.
+	Column string `json:"column,omitempty"`
+	// Runs names the runs to take, one curve each.
+	Runs []string `json:"runs,omitempty"`
+	// AsLR reads the file as learning rates, for [MergeLR]: the curves have LR and no Loss,
+	// taken from the column Column names, else the learning-rate column, else the only value
+	// column (such as the Value of a TensorBoard export).
+	AsLR bool `json:"asLR,omitempty"`
+}
+
+// ImportFile recognises the format of a file by its content (CSV or TSV with named columns, a
+// W&B panel export, a TensorBoard scalar export as CSV or JSON, a Hugging Face
+// trainer_state.json, JSON records, a Megatron-LM, nanoGPT or modded-nanogpt log) and reads
+// its loss curves. When the file holds several candidate loss columns or several runs and
+// choice does not settle which to take, the result has an Ambiguity and no curves. Errors are
+// *InputError naming the file and the line (and column or field where there is one).
+func ImportFile(name string, data []byte, choice ImportChoice) (*Import, error) {
+	where := name
+	if where == "" {
+		where = "pasted data"
+	}
+	if err := importCheckBytes(where, data); err != nil {
+		return nil, err
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	set := newImportSet(name, where, choice)
+	var err error
+	if looksLikeJSON(data) {
+		err = importJSON(set, data)
+	} else {
+		err = importText(set, data)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return set.resolve()
+}
+
+// importCheckBytes rejects empty, oversized, binary, compressed and UTF-16 files.
+func importCheckBytes(where string, data []byte) error {
+	switch {
+	case len(data) > MaxImportBytes:
+		return inputErrorf(where, "", "the file is larger than %d MB: thin the curve first", MaxImportBytes>>20)
+	case len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))) == 0:
+		return &InputError{Where: where, Msg: "the file is empty"}
+	case bytes.HasPrefix(data, []byte{0x1f, 0x8b}):
+		return &InputError{Where: where, Msg: "this is a gzip-compressed file: decompress it first"}
+	case bytes.HasPrefix(data, []byte{0x50, 0x4b, 0x03, 0x04}):
+		return &InputError{Where: where, Msg: "this is a zip archive: extract the file first"}
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}):
+		return &InputError{Where: where, Msg: "this is UTF-16 text: save it as UTF-8"}
+	case bytes.IndexByte(data, 0) >= 0:
+		return &InputError{Where: where, Msg: "this is a binary file, not a CSV, JSON or log text"}
+	}
+	return nil
+}
+
+// importText reads a text file that is not JSON: a table (CSV, TSV, W&B, TensorBoard) when its
+// first line is a header naming a step column, else a training log, else a table anyway so
+// that the error says what the header lacks.
+func importText(set *importSet, data []byte) error {
+	if header, ok := sniffHeader(data); ok && (tensorBoardHeader(header) || findColumn(header, importStepNames) >= 0) {
+		return importTable(set, data)
+	}
+	if format := detectLog(data); format != "" {
+		return importLog(set, format, data)
+	}
+	if first := firstContentLine(data); bytes.ContainsAny(first, ",\t;") {
+		return importTable(set, data)
+	}
+	line := firstContentLineNumber(data)
+	return inputErrorf(set.where, lineField(line, ""),
+		"not a format I know: expected a CSV or TSV file whose header names a step and a loss column, a W&B or TensorBoard export, a trainer_state.json, or a Megatron-LM, nanoGPT or modded-nanogpt log")
+}
+
+// sniffHeader reads the first record of data as CSV, if it can.
+func sniffHeader(data []byte) ([]string, bool) {
+	r := csv.NewReader(bytes.NewReader(firstContentLine(data)))
+	r.Comma = sniffDelimiter(data)
+	r.TrimLeadingSpace = true
+	header, err := r.Read()
+	return header, err == nil
+}
+
+// firstContentLine returns the first line that is neither blank nor a # comment.
+func firstContentLine(data []byte) []byte {
+	line, _ := firstContentLineAt(data)
+	return line
+}
+
+// firstContentLineNumber returns the number (from 1) of the first line that is neither blank
+// nor a # comment.
+func firstContentLineNumber(data []byte) int {
+	_, n := firstContentLineAt(data)
+	return n
+}
+
+func firstContentLineAt(data []byte) ([]byte, int) {
+	n := 0
+	for rest := data; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		n++
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
+			return line, n
+		}
+	}
+	return nil, 1
+}
+
+// firstNonSpace returns the first byte that is not white space, or 0.
+func firstNonSpace(data []byte) byte {
+	for _, b := range data {
+		switch b {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return b
+	}
+	return 0
+}
+
+// lineField names a line and, when there is one, a field on it: "line 3, column 2 (loss)".
+func lineField(line int, field string) string {
+	s := "line " + strconv.Itoa(line)
+	if field != "" {
+		s += ", " + field
+	}
+	return s
+}
+
+// fileStem is a file's name without its directory and extension.
+func fileStem(name string) string {
+	base := path.Base(strings.ReplaceAll(name, `\`, "/"))
+	if base == "." || base == "/" {
+		return name
+	}
+	if ext := path.Ext(base); ext != "" && ext != base {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return base
+}

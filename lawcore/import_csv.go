@@ -1,0 +1,168 @@
+package lawcore
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// importTableReader reads a CSV or TSV file with ParseCurveCSV's conventions: the delimiter
+// sniffed from the first line, # comments, blank lines skipped, errors naming line and
+// character.
+type importTableReader struct {
+	r          *csv.Reader
+	header     []string
+	headerLine int
+	where      string
+}
+
+func openImportTable(where string, data []byte) (*importTableReader, error) {
+	r := csv.NewReader(bytes.NewReader(data))
+	r.Comma = sniffDelimiter(data)
+	r.Comment = '#'
+	r.TrimLeadingSpace = true
+	r.ReuseRecord = true
+	header, err := r.Read()
+	if err != nil {
+		return nil, csvError(where, err)
+	}
+	header = append([]string(nil), header...)
+	for i := range header {
+		header[i] = strings.TrimSpace(header[i])
+	}
+	line, _ := r.FieldPos(0)
+	return &importTableReader{r: r, header: header, headerLine: line, where: where}, nil
+}
+
+// each calls fn with every data row that is not blank and its line, counting rows against
+// MaxRows. The record is reused between calls.
+func (t *importTableReader) each(set *importSet, fn func(line int, rec []string) error) error {
+	for {
+		rec, err := t.r.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return csvError(t.where, err)
+		}
+		line, _ := t.r.FieldPos(0)
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		if err := set.row(line); err != nil {
+			return err
+		}
+		if err := fn(line, rec); err != nil {
+			return err
+		}
+	}
+}
+
+// column names column i in messages: "column 2 (loss)".
+func (t *importTableReader) column(i int) string {
+	return fmt.Sprintf("column %d (%s)", i+1, t.header[i])
+}
+
+// importTable reads a table: a TensorBoard export, a W&B export, or any CSV or TSV.
+func importTable(set *importSet, data []byte) error {
+	t, err := openImportTable(set.where, data)
+	if err != nil {
+		return err
+	}
+	switch {
+	case tensorBoardHeader(t.header):
+		return importTensorBoardCSV(set, t)
+	case wandbHeader(t.header):
+		return importWandB(set, t)
+	}
+	return importCSV(set, t)
+}
+
+// importCSV reads a CSV or TSV file whose header names a step column, loss columns, perhaps
+// a learning-rate column and a run column. It is strict, as ParseCurveCSV is, except that an
+// empty cell means no value at that step (so that a validation loss logged every so many steps
+// can share a file with the training loss).
+func importCSV(set *importSet, t *importTableReader) error {
+	set.format, set.strict = ImportFormatCSV, true
+	header := t.header
+	stepCol := findColumn(header, importStepNames)
+	if stepCol < 0 {
+		if len(header) > 1 && wandbColumns(header[1:]) {
+			return inputErrorf(set.where, lineField(t.headerLine, ""),
+				"this W&B export has %q on the x axis: export the panel with Step on the x axis", header[0])
+		}
+		if _, numErr := strconv.ParseFloat(header[0], 64); numErr == nil {
+			return inputErrorf(set.where, lineField(t.headerLine, ""),
+				"the first line should be a header naming the columns, such as step,loss,lr")
+		}
+		return inputErrorf(set.where, lineField(t.headerLine, ""),
+			"no step column: the header has %s (a step column is called step or iteration, a loss column loss, val_loss or lm loss)",
+			importQuoteNames(header))
+	}
+	set.stepSource, set.stepField = header[stepCol], t.column(stepCol)
+	set.noLoss = inputErrorf(set.where, lineField(t.headerLine, ""),
+		"no loss column: the header has %s (a loss column is called loss, val_loss or lm loss)", importQuoteNames(header))
+	runCol := -1
+	for _, want := range importRunNames {
+		for i, h := range header {
+			if runCol < 0 && i != stepCol && strings.EqualFold(h, want) && !(set.choice.Column != "" && strings.EqualFold(h, set.choice.Column)) {
+				runCol = i
+			}
+		}
+	}
+	var valueCols []int
+	fields := make([]string, len(header))
+	for i, h := range header {
+		fields[i] = t.column(i)
+		if i == stepCol || i == runCol {
+			continue
+		}
+		if set.wants(h) {
+			set.declare(h)
+			valueCols = append(valueCols, i)
+		} else {
+			set.offer(h)
+		}
+	}
+	err := t.each(set, func(line int, rec []string) error {
+		if strings.TrimSpace(rec[stepCol]) == "" {
+			for _, c := range valueCols {
+				if strings.TrimSpace(rec[c]) != "" {
+					return inputErrorf(set.where, lineField(line, set.stepField), "the step is missing")
+				}
+			}
+			return nil
+		}
+		step, err := set.parseStep(line, rec[stepCol])
+		if err != nil {
+			return err
+		}
+		run := ""
+		if runCol >= 0 {
+			run = strings.TrimSpace(rec[runCol])
+		}
+		for _, c := range valueCols {
+			if strings.TrimSpace(rec[c]) == "" {
+				continue
+			}
+			s, err := set.seriesFor(run, header[c], header[c], fields[c])
+			if err != nil {
+				return err
+			}
+			if err := set.addText(s, line, step, rec[c]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if set.rows == 0 {
+		return inputErrorf(set.where, "", "the file has a header but no data rows")
+	}
+	return nil
+}

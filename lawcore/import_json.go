@@ -1,0 +1,350 @@
+package lawcore
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// JSON files are read as a stream, one entry at a time, so that memory grows with the values
+// kept (bounded by MaxRows and maxImportPoints), not with the size of the parsed tree; nesting
+// deeper than maxImportJSONDepth is rejected before any decoding. Python's json module writes
+// NaN and Infinity, which are not JSON: they are read as null (no value).
+
+// maxImportJSONDepth bounds the nesting of an imported JSON file: the formats read need 4.
+const maxImportJSONDepth = 64
+
+// looksLikeJSON reports whether data starts as JSON does: with '[' or '{' and tokens that
+// read as JSON up to the end of the first value or for a while (log lines may start with a
+// bracket too: "[2024-05-01 10:00:00] iteration ...", "[rank0]: ...").
+func looksLikeJSON(data []byte) bool {
+	if first := firstNonSpace(data); first != '[' && first != '{' {
+		return false
+	}
+	if len(data) > 1<<16 {
+		data = data[:1<<16]
+	}
+	dec := json.NewDecoder(bytes.NewReader(nullNonFinite(data)))
+	depth := 0
+	for range 64 {
+		tok, err := dec.Token()
+		if err != nil {
+			return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+		}
+		switch tok {
+		case json.Delim('['), json.Delim('{'):
+			depth++
+		case json.Delim(']'), json.Delim('}'):
+			depth--
+		}
+		if depth == 0 {
+			return true
+		}
+	}
+	return true
+}
+
+// importJSON reads a JSON file: a Hugging Face trainer_state.json, a TensorBoard scalar
+// export, a list of records or JSON lines.
+func importJSON(set *importSet, data []byte) error {
+	if err := checkJSONDepth(set.where, data); err != nil {
+		return err
+	}
+	data = nullNonFinite(data)
+	lc := &importLines{data: data}
+	first := firstNonSpace(data)
+	switch {
+	case first == '{' && bytes.Contains(data, []byte(`"log_history"`)):
+		return importHFTrainerState(set, data, lc)
+	case first == '{':
+		return importJSONLines(set, data, lc)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.Token(); err != nil { // the opening '['
+		return jsonImportError(set.where, lc, err)
+	}
+	off := skipJSONSpace(data, int(dec.InputOffset()))
+	if off >= len(data) {
+		return inputErrorf(set.where, lineField(lc.at(len(data)), ""), "the JSON ends too early")
+	}
+	switch data[off] {
+	case '[':
+		err := importTensorBoardJSON(set, dec, data, lc)
+		if err != nil {
+			return err
+		}
+	case '{':
+		set.format = ImportFormatJSONRecords
+		if err := importJSONEntries(set, dec, data, lc, false, "list entry"); err != nil {
+			return err
+		}
+	case ']':
+		return inputErrorf(set.where, lineField(lc.at(off), ""), "the JSON list is empty")
+	default:
+		return inputErrorf(set.where, lineField(lc.at(off), ""),
+			"expected a list of [wall time, step, value] (a TensorBoard export) or a list of objects with a step and a loss")
+	}
+	if _, err := dec.Token(); err != nil { // the closing ']'
+		return jsonImportError(set.where, lc, err)
+	}
+	return jsonEnd(set.where, dec, data, lc)
+}
+
+// importJSONLines reads JSON objects one after another (JSON lines, or a single object), each
+// a record with a step and metrics.
+func importJSONLines(set *importSet, data []byte, lc *importLines) error {
+	set.format = ImportFormatJSONRecords
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		start := skipJSONSpace(data, int(dec.InputOffset()))
+		if start >= len(data) {
+			break
+		}
+		if err := decodeJSONEntry(set, dec, data, start, lc, false, "record"); err != nil {
+			return err
+		}
+	}
+	if set.rows == 0 {
+		return inputErrorf(set.where, "", "the file holds no records")
+	}
+	return nil
+}
+
+// importJSONEntries reads the objects of a list whose '[' the decoder has just read, up to
+// (not including) its ']'.
+func importJSONEntries(set *importSet, dec *json.Decoder, data []byte, lc *importLines, hf bool, what string) error {
+	for dec.More() {
+		start := skipJSONSpace(data, int(dec.InputOffset()))
+		if err := decodeJSONEntry(set, dec, data, start, lc, hf, what); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeJSONEntry decodes the record starting at data[start] and reads it.
+func decodeJSONEntry(set *importSet, dec *json.Decoder, data []byte, start int, lc *importLines, hf bool, what string) error {
+	line := lc.at(start)
+	if err := set.row(line); err != nil {
+		return err
+	}
+	if start >= len(data) || data[start] != '{' {
+		return inputErrorf(set.where, lineField(line, ""), "each %s should be an object with a step and a loss", what)
+	}
+	var m map[string]json.RawMessage
+	if err := dec.Decode(&m); err != nil {
+		return jsonImportError(set.where, lc, err)
+	}
+	end := max(start, min(int(dec.InputOffset()), len(data)))
+	return importJSONEntry(set, m, data[start:end], line, hf)
+}
+
+// importJSONEntry reads one record, m, whose text raw starts at line: an object with a step
+// key and metrics. In a Hugging Face log_history, the train_loss of the summary entry at the
+// end (the mean over the run) is left out.
+func importJSONEntry(set *importSet, m map[string]json.RawMessage, raw []byte, line int, hf bool) error {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	stepKey := ""
+	for _, want := range importStepNames {
+		for _, k := range keys {
+			if stepKey == "" && strings.EqualFold(k, want) {
+				stepKey = k
+			}
+		}
+	}
+	if stepKey == "" {
+		for _, k := range keys {
+			if set.wants(k) {
+				return inputErrorf(set.where, lineField(line, ""), "this entry has %q but no step", k)
+			}
+		}
+		return nil // an entry without values, such as a summary
+	}
+	if set.stepSource == "" {
+		set.stepSource, set.stepField = stepKey, strconv.Quote(stepKey)
+	}
+	step, err := set.jsonStep(keyLine(raw, stepKey, line), m[stepKey])
+	if err != nil {
+		return err
+	}
+	summary := hf && m["train_runtime"] != nil
+	for _, k := range keys {
+		if k == stepKey || (summary && k == "train_loss") {
+			continue
+		}
+		if !set.wants(k) {
+			if !hf { // trainer_state.json always names its losses
+				set.offer(k)
+			}
+			continue
+		}
+		s, err := set.seriesFor("", k, k, strconv.Quote(k))
+		if err != nil {
+			return err
+		}
+		if err := set.addText(s, keyLine(raw, k, line), step, jsonNumberText(m[k])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonStep reads a step from JSON.
+func (set *importSet) jsonStep(line int, raw json.RawMessage) (float64, error) {
+	if strings.TrimSpace(string(raw)) == "null" {
+		return 0, inputErrorf(set.where, lineField(line, set.stepField), "the step is null")
+	}
+	return set.parseStep(line, jsonNumberText(raw))
+}
+
+// jsonNumberText returns the text of a JSON number, of a string (whose content may be a
+// number), or "NaN" for null (no value).
+func jsonNumberText(raw json.RawMessage) string {
+	t := strings.TrimSpace(string(raw))
+	switch {
+	case t == "null":
+		return "NaN"
+	case strings.HasPrefix(t, `"`):
+		if s, err := strconv.Unquote(t); err == nil {
+			return s
+		}
+	}
+	return t
+}
+
+// keyLine returns the line of key within the object raw, which starts at line.
+func keyLine(raw []byte, key string, line int) int {
+	i := bytes.Index(raw, []byte(strconv.Quote(key)))
+	if i < 0 {
+		return line
+	}
+	return line + bytes.Count(raw[:i], []byte{'\n'})
+}
+
+// jsonEnd checks that nothing but white space follows the JSON value.
+func jsonEnd(where string, dec *json.Decoder, data []byte, lc *importLines) error {
+	off := skipJSONSpace(data, int(dec.InputOffset()))
+	if off < len(data) {
+		return inputErrorf(where, lineField(lc.at(off), ""), "unexpected text after the end of the JSON")
+	}
+	return nil
+}
+
+// jsonImportError turns encoding/json's errors into an *InputError naming the line.
+func jsonImportError(where string, lc *importLines, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return inputErrorf(where, lineField(lc.at(int(se.Offset)), ""), "%s", se.Error())
+	case errors.As(err, &te):
+		return inputErrorf(where, lineField(lc.at(int(te.Offset)), ""), "expected %s, got a JSON %s", te.Type, te.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return inputErrorf(where, lineField(lc.at(len(lc.data)), ""), "the JSON ends too early")
+	}
+	return &InputError{Where: where, Msg: err.Error()}
+}
+
+// skipJSONSpace returns the offset of the first byte at or after off that is neither white
+// space nor a comma.
+func skipJSONSpace(data []byte, off int) int {
+	for off < len(data) {
+		switch data[off] {
+		case ' ', '\t', '\r', '\n', ',':
+			off++
+			continue
+		}
+		break
+	}
+	return off
+}
+
+// checkJSONDepth rejects JSON nested deeper than maxImportJSONDepth, naming the line.
+func checkJSONDepth(where string, data []byte) error {
+	depth, line, inString, escaped := 0, 1, false, false
+	for _, b := range data {
+		if b == '\n' {
+			line++
+		}
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && b == '\\':
+			escaped = true
+		case inString && b == '"':
+			inString = false
+		case inString:
+		case b == '"':
+			inString = true
+		case b == '[' || b == '{':
+			depth++
+			if depth > maxImportJSONDepth {
+				return inputErrorf(where, lineField(line, ""), "the JSON is nested more than %d deep", maxImportJSONDepth)
+			}
+		case b == ']' || b == '}':
+			depth--
+		}
+	}
+	return nil
+}
+
+// nullNonFinite replaces NaN, Infinity and -Infinity outside strings (which Python writes)
+// with null, keeping the lines. It returns data itself when there is none.
+func nullNonFinite(data []byte) []byte {
+	if !bytes.Contains(data, []byte("NaN")) && !bytes.Contains(data, []byte("Infinity")) {
+		return data
+	}
+	out := make([]byte, 0, len(data)+16)
+	inString, escaped := false, false
+	for i := 0; i < len(data); i++ {
+		b := data[i]
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && b == '\\':
+			escaped = true
+		case inString && b == '"':
+			inString = false
+		case inString:
+		case b == '"':
+			inString = true
+		case bytes.HasPrefix(data[i:], []byte("NaN")):
+			out, i = append(out, "null"...), i+len("NaN")-1
+			continue
+		case bytes.HasPrefix(data[i:], []byte("Infinity")):
+			out, i = append(out, "null"...), i+len("Infinity")-1
+			continue
+		case bytes.HasPrefix(data[i:], []byte("-Infinity")):
+			out, i = append(out, "null"...), i+len("-Infinity")-1
+			continue
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// importLines turns byte offsets into line numbers, counting forward from the last offset
+// asked for (offsets mostly increase).
+type importLines struct {
+	data       []byte
+	off, lines int // lines counts the newlines before off
+}
+
+// at returns the line (from 1) of the byte at off.
+func (l *importLines) at(off int) int {
+	off = max(0, min(off, len(l.data)))
+	if off < l.off {
+		l.off, l.lines = 0, 0
+	}
+	l.lines += bytes.Count(l.data[l.off:off], []byte{'\n'})
+	l.off = off
+	return l.lines + 1
+}

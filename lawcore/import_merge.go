@@ -1,0 +1,51 @@
+package lawcore
+
+import "fmt"
+
+// MergeLR returns a copy of curve with the learning rates of lrCurve (read from a separate
+// learning-rate file, for example with [ImportChoice.AsLR]) taken at the curve's steps,
+// joined linearly between lrCurve's points. It is an error if lrCurve has no learning rates
+// or does not cover every step of the curve.
+func MergeLR(curve, lrCurve *ImportedCurve) (*ImportedCurve, error) {
+	if curve == nil || lrCurve == nil {
+		return nil, &InputError{Msg: "merging learning rates needs a loss curve and a learning-rate curve"}
+	}
+	where := lrCurve.File
+	if where == "" {
+		where = "the learning-rate file"
+	}
+	if !curve.HasLoss || len(curve.Loss) != len(curve.Steps) || len(curve.Steps) == 0 {
+		return nil, inputErrorf(curve.File, "", "curve %q has no loss values to merge learning rates into", curve.Name)
+	}
+	if !lrCurve.HasLR || len(lrCurve.LR) != len(lrCurve.Steps) || len(lrCurve.Steps) == 0 {
+		return nil, inputErrorf(where, "", "curve %q has no learning rates", lrCurve.Name)
+	}
+	for i, s := range lrCurve.Steps {
+		if i > 0 && !(s > lrCurve.Steps[i-1]) {
+			return nil, inputErrorf(where, fmt.Sprintf("steps[%d]", i), "the steps of the learning rates must increase: %v comes after %v", s, lrCurve.Steps[i-1])
+		}
+	}
+	lr, _, ok := interpolateAt(curve.Steps, lrCurve.Steps, lrCurve.LR)
+	if !ok {
+		first, last := lrCurve.Steps[0], lrCurve.Steps[len(lrCurve.Steps)-1]
+		miss := curve.Steps[0]
+		if miss >= first {
+			miss = curve.Steps[len(curve.Steps)-1]
+		}
+		return nil, inputErrorf(where, "", "the learning rates cover steps %v to %v, but curve %q has step %v: the learning-rate file must cover every step of the loss curve",
+			first, last, curve.Name, miss)
+	}
+	out := *curve
+	out.Steps = append([]float64(nil), curve.Steps...)
+	out.Loss = append([]float64(nil), curve.Loss...)
+	out.LR, out.HasLR = lr, true
+	src := lrCurve.Source.LR
+	if src == "" {
+		src = lrCurve.Metric
+	}
+	if lrCurve.File != "" {
+		src = fmt.Sprintf("%s (%s)", src, lrCurve.File)
+	}
+	out.Source.LR = src
+	return &out, nil
+}

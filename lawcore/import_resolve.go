@@ -1,0 +1,366 @@
+package lawcore
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// resolve applies the choice to the series read: it picks the loss column and the runs, or
+// returns an Ambiguity when the file holds several and the choice does not say which, and
+// turns the chosen series into curves.
+func (set *importSet) resolve() (*Import, error) {
+	imp := &Import{Name: set.name, Format: set.format, Curves: []*ImportedCurve{}, Notes: []string{}}
+	ch := set.choice
+	var lossMetrics, lrMetrics []string
+	seen := map[string]bool{}
+	for _, s := range set.series {
+		if seen[s.metric] {
+			continue
+		}
+		seen[s.metric] = true
+		if s.isLR {
+			lrMetrics = append(lrMetrics, s.metric)
+		} else {
+			lossMetrics = append(lossMetrics, s.metric)
+		}
+	}
+	bestLR := func() string {
+		best := ""
+		for _, m := range lrMetrics {
+			if best == "" || lrPreference(m) < lrPreference(best) {
+				best = m
+			}
+		}
+		return best
+	}
+
+	metric, asLR := "", ch.AsLR
+	var columnOptions []ImportOption
+	columnMessage := ""
+	switch {
+	case strings.TrimSpace(ch.Column) != "":
+		m, err := set.findMetric(ch.Column)
+		if err != nil {
+			return nil, err
+		}
+		metric = m
+	case asLR && len(lrMetrics) > 0:
+		metric = bestLR()
+	case len(lossMetrics) == 1:
+		metric = lossMetrics[0]
+	case len(lossMetrics) > 1:
+		columnMessage = fmt.Sprintf("%s has %d columns that may be the loss: choose one", set.where, len(lossMetrics))
+		for _, m := range lossMetrics {
+			columnOptions = append(columnOptions, set.columnOption(m))
+		}
+	case len(lrMetrics) > 0:
+		metric, asLR = bestLR(), true
+		imp.Notes = append(imp.Notes, fmt.Sprintf("the file holds learning rates (%q) and no loss: merge it with a loss file", metric))
+	case len(set.others) > 0:
+		columnMessage = fmt.Sprintf("no column of %s is named like a loss (loss, val_loss, eval_loss, lm loss, ...): choose the column holding the loss", set.where)
+		for _, m := range set.others {
+			columnOptions = append(columnOptions, ImportOption{Name: m, Kind: importColumnKind(m)})
+		}
+	default:
+		if set.noLoss != nil {
+			return nil, set.noLoss
+		}
+		return nil, &InputError{Where: set.where, Msg: "found no loss values"}
+	}
+
+	// The runs: those of the chosen column, or of every candidate column while it is open.
+	inScope := func(s *importSeries) bool {
+		if metric != "" {
+			return s.metric == metric
+		}
+		return !s.isLR
+	}
+	var runs []string
+	hasRun := map[string]bool{}
+	for _, s := range set.series {
+		if inScope(s) && !hasRun[s.run] {
+			hasRun[s.run] = true
+			runs = append(runs, s.run)
+		}
+	}
+	var chosenRuns []string
+	runsOpen := false
+	if len(ch.Runs) > 0 {
+		picked := map[string]bool{}
+		for _, r := range ch.Runs {
+			if picked[r] {
+				continue
+			}
+			if !hasRun[r] {
+				if len(runs) == 1 && runs[0] == "" {
+					return nil, inputErrorf(set.where, "", "the file holds one run: no run %q", r)
+				}
+				return nil, inputErrorf(set.where, "", "no run %q: the runs are %s", r, importQuoteNames(runs))
+			}
+			picked[r] = true
+			chosenRuns = append(chosenRuns, r)
+		}
+	} else if len(runs) > 1 {
+		runsOpen = true
+	} else {
+		chosenRuns = runs
+	}
+
+	if columnOptions != nil || runsOpen {
+		amb := &Ambiguity{}
+		var msgs []string
+		if columnOptions != nil {
+			amb.Columns, msgs = columnOptions, append(msgs, columnMessage)
+		}
+		if runsOpen {
+			msgs = append(msgs, fmt.Sprintf("%s holds %d runs: choose the runs to import (one curve each)", set.where, len(runs)))
+			for _, r := range runs {
+				amb.Runs = append(amb.Runs, set.runOption(r, inScope))
+			}
+		}
+		amb.Message = strings.Join(msgs, "; ")
+		imp.Ambiguity = amb
+		return imp, nil
+	}
+
+	for _, run := range chosenRuns {
+		s := set.byKey[[2]string{run, metric}]
+		if s == nil {
+			return nil, inputErrorf(set.where, "", "run %q has no values of %q", run, metric)
+		}
+		c, err := set.curve(s, asLR, &imp.Notes)
+		if err != nil {
+			return nil, err
+		}
+		imp.Curves = append(imp.Curves, c)
+	}
+	return imp, nil
+}
+
+// findMetric finds the column the choice names: exactly, else ignoring case.
+func (set *importSet) findMetric(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	for _, s := range set.series {
+		if s.metric == name {
+			return s.metric, nil
+		}
+	}
+	for _, s := range set.series {
+		if strings.EqualFold(s.metric, name) {
+			return s.metric, nil
+		}
+	}
+	var all []string
+	seen := map[string]bool{}
+	for _, s := range set.series {
+		if !seen[s.metric] {
+			seen[s.metric] = true
+			all = append(all, s.metric)
+		}
+	}
+	for _, o := range append(append([]string(nil), set.columns...), set.others...) {
+		if strings.EqualFold(o, name) {
+			return "", inputErrorf(set.where, "", "column %q has no values", o)
+		}
+		if !seen[o] {
+			all = append(all, o)
+		}
+	}
+	if len(all) == 0 {
+		return "", inputErrorf(set.where, "", "no column %q", name)
+	}
+	return "", inputErrorf(set.where, "", "no column %q: the file has %s", name, importQuoteNames(all))
+}
+
+// columnOption summarises a candidate loss column over the chosen runs (all runs when none
+// are chosen).
+func (set *importSet) columnOption(metric string) ImportOption {
+	o := ImportOption{Name: metric, Kind: importColumnKind(metric)}
+	chosen := map[string]bool{}
+	for _, r := range set.choice.Runs {
+		chosen[r] = true
+	}
+	for _, s := range set.series {
+		if s.metric == metric && (len(chosen) == 0 || chosen[s.run]) {
+			o.add(s)
+		}
+	}
+	return o
+}
+
+// runOption summarises a run: its series of the chosen column, or its longest candidate one.
+func (set *importSet) runOption(run string, inScope func(*importSeries) bool) ImportOption {
+	o := ImportOption{Name: run}
+	var best *importSeries
+	for _, s := range set.series {
+		if s.run == run && inScope(s) && (best == nil || len(s.steps) > len(best.steps)) {
+			best = s
+		}
+	}
+	if best != nil {
+		o.add(best)
+	}
+	return o
+}
+
+// add counts the values of s into the option.
+func (o *ImportOption) add(s *importSeries) {
+	n := len(s.steps)
+	if n == 0 {
+		return
+	}
+	if o.Points == 0 || s.steps[0] < o.FirstStep {
+		o.FirstStep = s.steps[0]
+	}
+	if o.Points == 0 || s.steps[n-1] > o.LastStep {
+		o.LastStep = s.steps[n-1]
+	}
+	o.Points += n
+}
+
+// curve turns a chosen series into a curve: checks its values (a loss positive, a learning
+// rate not negative), and gives it the learning rates of its run when the file has them.
+func (set *importSet) curve(s *importSeries, asLR bool, notes *[]string) (*ImportedCurve, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	c := &ImportedCurve{Name: s.run, File: set.name, Run: s.run, Metric: s.metric,
+		Source: ImportSource{Step: set.stepSource}}
+	if c.Name == "" {
+		c.Name = fileStem(set.name)
+	}
+	steps, values, err := set.checked(s, asLR, notes)
+	if err != nil {
+		return nil, err
+	}
+	c.Steps, c.Points = steps, len(steps)
+	if asLR {
+		c.LR, c.HasLR, c.Source.LR = values, true, s.source
+		return c, nil
+	}
+	c.Loss, c.HasLoss, c.Source.Loss = values, true, s.source
+
+	// The run's learning rates, if the file has them.
+	var lr *importSeries
+	for _, o := range set.series {
+		if o != s && o.isLR && o.run == s.run && (lr == nil || lrPreference(o.metric) < lrPreference(lr.metric)) {
+			lr = o
+		}
+	}
+	if lr == nil {
+		return c, nil
+	}
+	if lr.err != nil {
+		if set.strict {
+			return nil, lr.err
+		}
+		*notes = append(*notes, fmt.Sprintf("the learning rates %s are left out: %v", lr.label(), lr.err))
+		return c, nil
+	}
+	if len(lr.steps) == 0 {
+		return c, nil
+	}
+	lrSteps, lrValues, err := set.checked(lr, true, notes)
+	if err != nil {
+		if set.strict {
+			return nil, err
+		}
+		*notes = append(*notes, fmt.Sprintf("the learning rates %s are left out: %v", lr.label(), err))
+		return c, nil
+	}
+	at, exact, ok := interpolateAt(c.Steps, lrSteps, lrValues)
+	if !ok {
+		*notes = append(*notes, fmt.Sprintf("the learning rates %s (steps %v to %v) do not cover the steps of %s (%v to %v): the curve has no learning rate; merge an LR file",
+			lr.label(), lrSteps[0], lrSteps[len(lrSteps)-1], s.label(), c.Steps[0], c.Steps[len(c.Steps)-1]))
+		return c, nil
+	}
+	if exact < len(c.Steps) {
+		*notes = append(*notes, fmt.Sprintf("%s: the learning rate at %s of %s interpolated linearly between the logged ones",
+			lr.label(), importPlural(len(c.Steps)-exact, "steps", "step"), s.label()))
+	}
+	c.LR, c.HasLR, c.Source.LR = at, true, lr.source
+	return c, nil
+}
+
+// checked returns the values of s that are valid as a loss (positive) or as a learning rate
+// (not negative). Strict formats report the first invalid value as an error; the others skip
+// them with a note. It also notes the values skipped or replaced while reading.
+func (set *importSet) checked(s *importSeries, asLR bool, notes *[]string) ([]float64, []float64, error) {
+	if s.repeated > 0 {
+		*notes = append(*notes, fmt.Sprintf("%s: %s logged again (the first at line %d: step %v after step %v): kept the last value of each step",
+			s.label(), importPlural(s.repeated, "steps were", "step was"), s.repeatLine, s.repeatStep, s.repeatAfter))
+	}
+	if s.nonFinite > 0 {
+		*notes = append(*notes, fmt.Sprintf("%s: skipped %s not finite (the first at line %d)",
+			s.label(), importPlural(s.nonFinite, "values that are", "value that is"), s.nonFiniteLine))
+	}
+	steps := make([]float64, 0, len(s.steps))
+	values := make([]float64, 0, len(s.values))
+	bad, badLine := 0, 0
+	for i, v := range s.values {
+		ok := v > 0
+		if asLR {
+			ok = v >= 0
+		}
+		if !ok {
+			if set.strict {
+				at := lineField(int(s.lines[i]), s.field)
+				if asLR {
+					return nil, nil, inputErrorf(set.where, at, "a learning rate cannot be negative, got %v", v)
+				}
+				return nil, nil, inputErrorf(set.where, at, "the loss must be positive, got %v", v)
+			}
+			if bad == 0 {
+				badLine = int(s.lines[i])
+			}
+			bad++
+			continue
+		}
+		steps = append(steps, s.steps[i])
+		values = append(values, v)
+	}
+	if bad > 0 {
+		what := importPlural(bad, "values that are not positive", "value that is not positive")
+		if asLR {
+			what = importPlural(bad, "negative learning rates", "negative learning rate")
+		}
+		*notes = append(*notes, fmt.Sprintf("%s: skipped %s (the first at line %d)", s.label(), what, badLine))
+	}
+	if len(steps) == 0 {
+		kind := "loss values (positive numbers)"
+		if asLR {
+			kind = "learning rates"
+		}
+		return nil, nil, inputErrorf(set.where, "", "%s has no %s", s.label(), kind)
+	}
+	return steps, values, nil
+}
+
+// interpolateAt returns the values of the points (xs, ys), joined linearly, at each of at
+// (all three increasing), with how many of them fell on a point exactly; ok is false when at
+// reaches outside [xs[0], xs[last]].
+func interpolateAt(at, xs, ys []float64) (out []float64, exact int, ok bool) {
+	if len(xs) == 0 || len(at) == 0 || at[0] < xs[0] || at[len(at)-1] > xs[len(xs)-1] {
+		return nil, 0, false
+	}
+	out = make([]float64, len(at))
+	j := 0
+	for i, x := range at {
+		for j+1 < len(xs) && xs[j+1] <= x {
+			j++
+		}
+		switch {
+		case xs[j] == x:
+			out[i] = ys[j]
+			exact++
+		default: // xs[j] < x < xs[j+1]
+			t := (x - xs[j]) / (xs[j+1] - xs[j])
+			out[i] = ys[j] + t*(ys[j+1]-ys[j])
+			if math.IsNaN(out[i]) || math.IsInf(out[i], 0) {
+				return nil, 0, false
+			}
+		}
+	}
+	return out, exact, true
+}

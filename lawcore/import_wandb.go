@@ -1,0 +1,109 @@
+package lawcore
+
+import "strings"
+
+// A Weights & Biases panel export (the CSV download of a line plot) has a step column and,
+// for each run, `<run> - <metric>` with `<run> - <metric>__MIN` and `__MAX` (the range over a
+// group, or over the points a bucket of the plot merged). An empty cell means the run logged
+// no value at that step.
+
+// wandbSeparator separates the run's name from the metric in a W&B column name.
+const wandbSeparator = " - "
+
+// wandbHeader reports whether a header is that of a W&B export: a step column, and every
+// other column `<run> - <metric>`.
+func wandbHeader(header []string) bool {
+	step := findColumn(header, importStepNames)
+	if step < 0 {
+		return false
+	}
+	others := make([]string, 0, len(header))
+	for i, h := range header {
+		if i != step {
+			others = append(others, h)
+		}
+	}
+	return wandbColumns(others)
+}
+
+// wandbColumns reports whether every column is named `<run> - <metric>` (and there is one).
+func wandbColumns(cols []string) bool {
+	for _, h := range cols {
+		if !strings.Contains(h, wandbSeparator) {
+			return false
+		}
+	}
+	return len(cols) > 0
+}
+
+// splitWandBColumn splits `<run> - <metric>` at the last separator: run names may contain it,
+// metric names rarely do.
+func splitWandBColumn(h string) (run, metric string) {
+	i := strings.LastIndex(h, wandbSeparator)
+	return strings.TrimSpace(h[:i]), strings.TrimSpace(h[i+len(wandbSeparator):])
+}
+
+// importWandB reads a W&B panel export: one series per run and metric, the __MIN and __MAX
+// columns left out.
+func importWandB(set *importSet, t *importTableReader) error {
+	set.format = ImportFormatWandB
+	header := t.header
+	stepCol := findColumn(header, importStepNames)
+	set.stepSource, set.stepField = header[stepCol], t.column(stepCol)
+	set.noLoss = inputErrorf(set.where, lineField(t.headerLine, ""),
+		"no loss metric: the export has %s", importQuoteNames(header))
+	type wcol struct {
+		i                  int
+		run, metric, field string
+	}
+	var cols []wcol
+	for i, h := range header {
+		if i == stepCol {
+			continue
+		}
+		run, metric := splitWandBColumn(h)
+		if strings.HasSuffix(metric, "__MIN") || strings.HasSuffix(metric, "__MAX") || findColumn([]string{metric}, importStepNames) == 0 {
+			continue
+		}
+		if set.wants(metric) {
+			set.declare(metric)
+			cols = append(cols, wcol{i, run, metric, t.column(i)})
+		} else {
+			set.offer(metric)
+		}
+	}
+	err := t.each(set, func(line int, rec []string) error {
+		if strings.TrimSpace(rec[stepCol]) == "" {
+			for _, c := range cols {
+				if strings.TrimSpace(rec[c.i]) != "" {
+					return inputErrorf(set.where, lineField(line, set.stepField), "the step is missing")
+				}
+			}
+			return nil
+		}
+		step, err := set.parseStep(line, rec[stepCol])
+		if err != nil {
+			return err
+		}
+		for _, c := range cols {
+			if strings.TrimSpace(rec[c.i]) == "" {
+				continue
+			}
+			s, err := set.seriesFor(c.run, c.metric, header[c.i], c.field)
+			if err != nil {
+				return err
+			}
+			if err := set.addText(s, line, step, rec[c.i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if set.rows == 0 {
+		return inputErrorf(set.where, "", "the export has a header but no data rows")
+	}
+	return nil
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"github.com/lawcalc/annealing/lawcore"
+)
+
+// importRequest is the `import` method's request: a file (any format lawcore recognises),
+// optionally the choice that settles an ambiguity, and optionally a second file holding the
+// learning rates, merged into every curve on step.
+type importRequest struct {
+	Name   string               `json:"name"`
+	Text   string               `json:"text"`
+	Choice lawcore.ImportChoice `json:"choice"`
+	LRFile *struct {
+		Name   string               `json:"name"`
+		Text   string               `json:"text"`
+		Choice lawcore.ImportChoice `json:"choice"`
+	} `json:"lrFile,omitempty"`
+}
+
+// importFile answers the `import` method: the Import JSON, and per curve the columns
+// {steps, loss?, lr?}.
+func importFile(request []byte) (answer, error) {
+	var req importRequest
+	if err := lawcore.DecodeJSON(request, &req); err != nil {
+		return answer{}, &lawcore.InputError{Where: "import request", Msg: err.Error()}
+	}
+	imp, err := lawcore.ImportFile(req.Name, []byte(req.Text), req.Choice)
+	if err != nil {
+		return answer{}, err
+	}
+	if req.LRFile != nil && imp.Ambiguity == nil {
+		choice := req.LRFile.Choice
+		choice.AsLR = true
+		lrImp, err := lawcore.ImportFile(req.LRFile.Name, []byte(req.LRFile.Text), choice)
+		if err != nil {
+			return answer{}, err
+		}
+		if lrImp.Ambiguity != nil || len(lrImp.Curves) != 1 {
+			return answer{}, &lawcore.InputError{Where: req.LRFile.Name, Msg: "the learning-rate file must hold exactly one learning-rate curve"}
+		}
+		for i, c := range imp.Curves {
+			if imp.Curves[i], err = lawcore.MergeLR(c, lrImp.Curves[0]); err != nil {
+				return answer{}, err
+			}
+		}
+	}
+	cols := make([]columns, len(imp.Curves))
+	for i, c := range imp.Curves {
+		cols[i] = columns{"steps": c.Steps}
+		if c.HasLoss {
+			cols[i]["loss"] = c.Loss
+		}
+		if c.HasLR {
+			cols[i]["lr"] = c.LR
+		}
+	}
+	return answer{result: imp, columns: cols}, nil
+}
