@@ -13,6 +13,8 @@ import (
 // FitResult is the outcome of a fit: the parameters, the objective they reach, how each curve
 // is fitted or predicted, and how the search went.
 type FitResult struct {
+	// Model is ModelAnnealing.
+	Model string `json:"model"`
 	// Params are the fitted parameters (Lambda is the fixed or fitted decay factor).
 	Params Params `json:"params"`
 	// Objective is the summed Huber loss of the log residuals over every fitted point.
@@ -112,6 +114,7 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 	}
 
 	res := &FitResult{
+		Model:     ModelAnnealing,
 		Params:    best.p,
 		Objective: best.f,
 		Settings: FitSettings{Lambda: req.Lambda, WarmupSteps: req.WarmupSteps,

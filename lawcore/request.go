@@ -74,6 +74,32 @@ type FitRequest struct {
 	HuberDelta float64 `json:"huberDelta,omitempty"`
 	// Points thins each fitted line returned by FitLines to about this many steps (0: every step).
 	Points int `json:"points,omitempty"`
+	// Model is the law to fit: ModelAnnealing ("annealing", the default) or ModelMultiPower.
+	Model string `json:"model,omitempty"`
+	// Search chooses the Multi-Power fitter: "optimum" (default: the objective's minimum) or
+	// "release" (the MultiPowerLaw release's own procedure, which stops early).
+	Search string `json:"search,omitempty"`
+}
+
+// ModelAnnealing names the scaling law with learning-rate annealing in requests and results.
+const ModelAnnealing = "annealing"
+
+// CheckModel validates the request's Model and Search fields and returns the model, with the
+// default filled in.
+func (r FitRequest) CheckModel() (string, error) {
+	switch r.Model {
+	case "", ModelAnnealing:
+		if r.Search != "" && r.Search != "optimum" {
+			return "", inputErrorf("", "search", `the annealing law has one search, "optimum"; got %q`, r.Search)
+		}
+		return ModelAnnealing, nil
+	case ModelMultiPower:
+		if r.Search != "" && r.Search != "optimum" && r.Search != "release" {
+			return "", inputErrorf("", "search", `must be "optimum" or "release", got %q`, r.Search)
+		}
+		return ModelMultiPower, nil
+	}
+	return "", inputErrorf("", "model", `must be %q or %q, got %q`, ModelAnnealing, ModelMultiPower, r.Model)
 }
 
 // DecodeFitRequest parses a fit request's JSON, rejecting unknown fields.
@@ -112,6 +138,12 @@ func (r FitRequest) huberDelta() (float64, error) {
 
 // prepare validates the request and expands every curve.
 func (r FitRequest) prepare() (curves []*preparedCurve, conv Convention, delta float64, err error) {
+	if model, err := r.CheckModel(); err != nil || model != ModelAnnealing {
+		if err == nil {
+			err = inputErrorf("", "model", "Fit fits the annealing law; use FitMultiPower for %q", model)
+		}
+		return nil, "", 0, err
+	}
 	if conv, err = ParseConvention(r.WarmupConvention); err != nil {
 		return nil, "", 0, err
 	}

@@ -108,6 +108,13 @@ func fit(ctx context.Context, request []byte, in []columns, progress func(float6
 		c.Loss = fill(c.Loss, in, i, "loss")
 		c.LR = fill(c.LR, in, i, "lr")
 	}
+	model, err := req.CheckModel()
+	if err != nil {
+		return answer{}, err
+	}
+	if model == lawcore.ModelMultiPower {
+		return fitMultiPower(ctx, req, progress)
+	}
 	res, err := lawcore.Fit(ctx, req, progress)
 	if err != nil {
 		return answer{}, err
@@ -119,6 +126,33 @@ func fit(ctx context.Context, request []byte, in []columns, progress func(float6
 	cols := make([]columns, len(lines))
 	for i, l := range lines {
 		cols[i] = columns{"steps": l.Steps, "fitted": l.Loss}
+	}
+	return answer{result: res, columns: cols}, nil
+}
+
+func fitMultiPower(ctx context.Context, req lawcore.FitRequest, progress func(float64)) (answer, error) {
+	fitter := lawcore.FitMultiPower
+	if req.Search == "release" {
+		fitter = lawcore.FitMultiPowerRelease
+	}
+	res, err := fitter(ctx, req, progress)
+	if err != nil {
+		return answer{}, err
+	}
+	if req.Points == 0 {
+		req.Points = 2000 // every step of a long run costs seconds under this law
+	}
+	lines, err := lawcore.FitLinesMultiPower(req, res.Params)
+	if err != nil {
+		return answer{}, err
+	}
+	cols := make([]columns, len(lines))
+	for i, l := range lines {
+		steps := make([]float64, len(l.Steps))
+		for k, s := range l.Steps {
+			steps[k] = float64(s)
+		}
+		cols[i] = columns{"steps": steps, "fitted": l.Loss}
 	}
 	return answer{result: res, columns: cols}, nil
 }

@@ -118,3 +118,20 @@ func TestCallImportWandB(t *testing.T) {
 		t.Errorf("merged lr %v", lr)
 	}
 }
+
+func TestCallFitMultiPower(t *testing.T) {
+	req, in := fig2Request(t)
+	req = []byte(strings.Replace(string(req), `"lambda":0.999,`, `"model":"multi-power",`, 1))
+	ans, err := call(context.Background(), "fit", req, in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := ans.result.(*lawcore.MultiPowerResult)
+	if res.Model != lawcore.ModelMultiPower || *res.FitMetrics.R2 < 0.999 || len(ans.columns[0]["fitted"]) != 100 {
+		t.Errorf("model %s, R2 %v, %d fitted points", res.Model, *res.FitMetrics.R2, len(ans.columns[0]["fitted"]))
+	}
+	bad := []byte(strings.Replace(string(req), `"model":"multi-power"`, `"model":"chinchilla"`, 1))
+	if _, err := call(context.Background(), "fit", bad, in, nil); err == nil || !strings.Contains(err.Error(), "model: must be") {
+		t.Errorf("unknown model: %v", err)
+	}
+}
