@@ -29,6 +29,8 @@ type FitResult struct {
 	Settings FitSettings `json:"settings"`
 	// Search says how the optimum was found.
 	Search Search `json:"search"`
+	// Auto, set when the request asked for "auto", says what was picked and why.
+	Auto *AutoChoice `json:"auto,omitempty"`
 	// ElapsedMs is the time the fit took, in milliseconds.
 	ElapsedMs float64 `json:"elapsedMs"`
 }
@@ -68,6 +70,9 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 	began := time.Now()
 	if progress == nil {
 		progress = func(float64) {}
+	}
+	if req.Auto {
+		return fitAuto(ctx, req, progress)
 	}
 	curves, conv, delta, err := req.prepare()
 	if err != nil {

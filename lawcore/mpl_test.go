@@ -3,6 +3,7 @@ package lawcore
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"strconv"
 	"testing"
@@ -151,6 +152,39 @@ func TestMPLFittedLambdaDoesNoWorse(t *testing.T) {
 			if fitted.ValidateMetrics.PredE > fixed.ValidateMetrics.PredE*1.05 {
 				t.Errorf("%sM %s: fitting lambda predicts worse: PredE %.5f against %.5f", size, conv, fitted.ValidateMetrics.PredE, fixed.ValidateMetrics.PredE)
 			}
+		}
+	}
+}
+
+// "auto" (lambda fitted, convention picked by the objective) predicts the held-out curves at
+// least as well as the best fixed choice of lambda in {0.99, 0.995, 0.999, 0.9995} and
+// warmup convention.
+func TestMPLAutoBeatsEveryFixedChoice(t *testing.T) {
+	for _, size := range []string{"25", "100"} {
+		req := mplRequest(t, size, FixedLambda(0.999), WarmupPeak)
+		req.Auto = true
+		auto, err := Fit(context.Background(), req, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if auto.Auto == nil {
+			t.Fatal("an auto fit must say what it picked")
+		}
+		bestFixed, bestName := 1.0, ""
+		for _, conv := range []Convention{WarmupPeak, WarmupActual} {
+			for _, l := range []float64{0.99, 0.995, 0.999, 0.9995} {
+				res, err := Fit(context.Background(), mplRequest(t, size, FixedLambda(l), conv), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.ValidateMetrics.PredE < bestFixed {
+					bestFixed, bestName = res.ValidateMetrics.PredE, fmt.Sprintf("lambda %v, %s", l, conv)
+				}
+			}
+		}
+		t.Logf("%sM auto: %s (lambda %.5f), test PredE %.5f; best fixed %s: %.5f", size, auto.Auto.WarmupConvention, auto.Auto.Lambda, auto.ValidateMetrics.PredE, bestName, bestFixed)
+		if auto.ValidateMetrics.PredE > bestFixed {
+			t.Errorf("%sM: auto predicts with PredE %.5f, worse than %s's %.5f", size, auto.ValidateMetrics.PredE, bestName, bestFixed)
 		}
 	}
 }

@@ -76,6 +76,9 @@ type FitRequest struct {
 	Points int `json:"points,omitempty"`
 	// Model is the law to fit: ModelAnnealing ("annealing", the default) or ModelMultiPower.
 	Model string `json:"model,omitempty"`
+	// Auto fits lambda and picks the warmup convention by the evidence (the lower objective);
+	// Lambda and WarmupConvention are then ignored. Annealing law only.
+	Auto bool `json:"auto,omitempty"`
 	// Search chooses the Multi-Power fitter: "optimum" (default: the objective's minimum) or
 	// "release" (the MultiPowerLaw release's own procedure, which stops early).
 	Search string `json:"search,omitempty"`
