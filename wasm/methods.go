@@ -30,6 +30,8 @@ func call(ctx context.Context, method string, request []byte, in []columns, prog
 		return fit(ctx, request, in, progress)
 	case "parse":
 		return parse(request)
+	case "validate":
+		return validate(ctx, request, in, progress)
 	case "import":
 		return importFile(request)
 	case "analyze":
@@ -42,7 +44,17 @@ func call(ctx context.Context, method string, request []byte, in []columns, prog
 			"version": lawcore.Version,
 		}}, nil
 	}
-	return answer{}, fmt.Errorf("unknown method %q: one of schedule, predict, fit, parse, import, analyze, sizefit, presets", method)
+	return answer{}, fmt.Errorf("unknown method %q: one of schedule, predict, fit, validate, parse, import, analyze, sizefit, presets", method)
+}
+
+// fillCurves fills each curve's missing arrays from the columns.
+func fillCurves(req *lawcore.FitRequest, in []columns) {
+	for i := range req.Curves {
+		c := &req.Curves[i]
+		c.Steps = fill(c.Steps, in, i, "steps")
+		c.Loss = fill(c.Loss, in, i, "loss")
+		c.LR = fill(c.LR, in, i, "lr")
+	}
 }
 
 // fill returns have when it is set, else the column from in (when there is one).
@@ -102,12 +114,7 @@ func fit(ctx context.Context, request []byte, in []columns, progress func(float6
 	if err != nil {
 		return answer{}, err
 	}
-	for i := range req.Curves {
-		c := &req.Curves[i]
-		c.Steps = fill(c.Steps, in, i, "steps")
-		c.Loss = fill(c.Loss, in, i, "loss")
-		c.LR = fill(c.LR, in, i, "lr")
-	}
+	fillCurves(&req, in)
 	model, err := req.CheckModel()
 	if err != nil {
 		return answer{}, err

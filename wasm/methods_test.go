@@ -135,3 +135,16 @@ func TestCallFitMultiPower(t *testing.T) {
 		t.Errorf("unknown model: %v", err)
 	}
 }
+
+func TestCallValidate(t *testing.T) {
+	req, in := fig2Request(t)
+	req = []byte(strings.Replace(string(req), `"lambda":0.999,`, `"lambda":0.999,"models":["annealing"],"level":0.8,`, 1))
+	ans, err := call(context.Background(), "validate", req, in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := ans.result.(*lawcore.LeaveOneOutResult)
+	if len(res.Rows) != 2 || res.Rows[0].Curve != "cosine" || res.Summaries[0].BandLevel != 0.8 {
+		t.Errorf("%+v", res)
+	}
+}
