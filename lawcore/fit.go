@@ -95,9 +95,7 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 	done, share, budget := 0.0, 0.2, 0
 	obj.tick = func() {
 		budget++
-		if budget%16 == 0 {
-			progress(done + share*math.Min(0.95, float64(budget)/1000))
-		}
+		progress(done + share*math.Min(0.95, float64(budget)/200))
 	}
 	starts := obj.searchStarts()
 	done, share, budget = 0.2, 0.8/math.Max(1, float64(len(starts))), 0

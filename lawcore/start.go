@@ -22,6 +22,9 @@ var alphaGrid = func() []float64 {
 // lambdaGrid are the lambdas tried for starts when lambda is fitted.
 var lambdaGrid = []float64{0.9, 0.95, 0.98, 0.99, 0.995, 0.998, 0.999, 0.9995}
 
+// profilePoints bounds the points the profile over alpha uses.
+const profilePoints = 50_000
+
 // start is a candidate starting point with its objective.
 type start struct {
 	p Params
@@ -35,17 +38,31 @@ const paramFloor = 1e-10
 // the objective's areas currently hold, best first. The profile is ranked by the least-squares
 // residual that the normal equations give for free; only its minima are evaluated exactly.
 func (o *objective) profileStarts() []start {
+	// On very long per-step curves an evenly spread subset locates the basins as well as all
+	// the points do (the polish then uses them all).
+	stride := (len(o.invObs) + profilePoints - 1) / profilePoints
 	type point struct {
 		p   Params
 		rss float64
 	}
 	profile := make([]point, len(alphaGrid))
-	yy := float64(len(o.invObs)) // the target is 1 at every point
+	yy := 0.0 // the target is 1 at every point used
+	for k := 0; k < len(o.invObs); k += stride {
+		yy++
+	}
 	for g, alpha := range alphaGrid {
+		if o.tick != nil {
+			o.tick() // on long curves each alpha takes a while: report, and let a cancel in
+		}
+		if o.ctx.Err() != nil {
+			o.cancelled = true
+			return nil
+		}
 		// normal equations of min sum_k (1 - (L0 + A*u_k - C*v_k)/obs_k)^2, u = S1^-alpha, v = S2
 		var gram [3][3]float64
 		var rhs [3]float64
-		for k, inv := range o.invObs {
+		for k := 0; k < len(o.invObs); k += stride {
+			inv := o.invObs[k]
 			row := [3]float64{inv, math.Exp(-alpha*o.logS1[k]) * inv, -o.s2[k] * inv}
 			for i := 0; i < 3; i++ {
 				rhs[i] += row[i]
