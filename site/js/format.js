@@ -1,0 +1,32 @@
+// Number formatting for the page: parameters, learning rates, steps and metrics.
+
+/** fixed formats x with d decimals, or an en dash when it is not a finite number. */
+export function fixed(x, d = 3) {
+  return Number.isFinite(x) ? x.toFixed(d) : '–';
+}
+
+/** lr formats a learning rate compactly: 2e-4, 3.16e-5, 0. */
+export function lr(x) {
+  if (!Number.isFinite(x)) return '–';
+  if (x === 0) return '0';
+  const [mant, exp] = x.toExponential(3).split('e');
+  return `${String(Number(mant))}e${Number(exp)}`;
+}
+
+/** steps formats a step count with thousands separators: 60,000. */
+export function steps(x) {
+  return Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '–';
+}
+
+/** sig formats x with n significant digits, switching to exponent form for tiny values. */
+export function sig(x, n = 4) {
+  if (!Number.isFinite(x)) return '–';
+  if (x !== 0 && Math.abs(x) < 1e-4) return x.toExponential(n - 1);
+  return String(Number(x.toPrecision(n)));
+}
+
+/** ms formats a duration in milliseconds as "850 ms" or "1.24 s". */
+export function ms(x) {
+  if (!Number.isFinite(x)) return '–';
+  return x < 1000 ? `${Math.round(x)} ms` : `${(x / 1000).toFixed(2)} s`;
+}

@@ -1,0 +1,117 @@
+// The page's side of the worker protocol (see ../worker.js): one promise per call, and a new
+// worker when the old one dies. The page keeps all state, so a restart loses nothing but the
+// call that was running.
+
+const CANCEL_GRACE_MS = 3000;
+
+/** A LawClient runs lawcore methods in a Web Worker. It fires "ready" and "restart" events. */
+export class LawClient extends EventTarget {
+  constructor(url = 'worker.js') {
+    super();
+    this.url = url;
+    this.nextId = 1;
+    this.pending = new Map(); // id -> {resolve, reject, onProgress, method}
+    this.version = '';
+    this.restarts = [];
+    /** ready resolves with lawcore's version when a worker first loads it (after restarts if need be). */
+    this.ready = new Promise((resolve, reject) => {
+      this.markReady = resolve;
+      this.failStart = reject;
+    });
+    this.ready.catch(() => {});
+    this.start();
+  }
+
+  /** start creates a worker, which loads lawcore.wasm and then says it is ready. */
+  start() {
+    this.worker = new Worker(this.url);
+    this.worker.onmessage = (e) => this.receive(e.data);
+    this.worker.onerror = (e) => {
+      e.preventDefault();
+      this.restart(`the worker failed: ${e.message || 'unknown error'}`);
+    };
+    this.worker.onmessageerror = () => this.restart('the worker sent a message that could not be read');
+  }
+
+  receive(msg) {
+    if (msg.ready) {
+      this.version = msg.version;
+      this.markReady(msg.version);
+      this.dispatchEvent(new CustomEvent('ready', { detail: msg.version }));
+      return;
+    }
+    if (msg.fatal) {
+      this.restart(msg.fatal);
+      return;
+    }
+    const call = this.pending.get(msg.id);
+    if (!call) return;
+    if ('progress' in msg) {
+      if (call.onProgress) call.onProgress(msg.progress);
+      return;
+    }
+    this.pending.delete(msg.id);
+    if ('error' in msg) call.reject(new Error(msg.error));
+    else call.resolve({ result: JSON.parse(msg.result), columns: msg.columns || [] });
+  }
+
+  /**
+   * call runs method with request (an object, sent as JSON) and optional columns (one object of
+   * Float64Arrays per curve; they are copied, then the copies are transferred). It resolves to
+   * {result, columns} with result parsed from JSON, and rejects with the bridge's Error.
+   */
+  call(method, request, columns, onProgress) {
+    const id = this.nextId++;
+    const cols = columns ? columns.map(copyColumns) : undefined;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onProgress, method });
+      this.worker.postMessage({ id, method, request: JSON.stringify(request), columns: cols },
+        cols ? cols.flatMap((c) => Object.values(c).map((a) => a.buffer)) : []);
+    });
+  }
+
+  /**
+   * cancel asks lawcore to stop the running fit (its promise rejects with "cancelled"). If the
+   * worker does not answer in time, it is replaced and the pending calls reject with "cancelled".
+   */
+  cancel() {
+    this.worker.postMessage({ cancel: true });
+    const waiting = [...this.pending.keys()];
+    clearTimeout(this.cancelTimer);
+    this.cancelTimer = setTimeout(() => {
+      if (waiting.some((id) => this.pending.has(id))) {
+        console.info(`lawcore did not stop within ${CANCEL_GRACE_MS} ms of cancel(): the worker was replaced`);
+        this.restart('cancelled', { quiet: true });
+      }
+    }, CANCEL_GRACE_MS);
+  }
+
+  /**
+   * restart replaces the worker; pending calls reject with reason. A worker that dies more than
+   * three times in 30 s is not replaced again ("failed"); replacing one on cancel does not count.
+   */
+  restart(reason, { quiet = false } = {}) {
+    this.worker.terminate();
+    for (const call of this.pending.values()) call.reject(new Error(reason));
+    this.pending.clear();
+    const now = Date.now();
+    if (!quiet) this.restarts = this.restarts.filter((t) => now - t < 30000).concat(now);
+    if (this.restarts.length > 3) {
+      this.worker = { postMessage() {}, terminate() {} };
+      this.failStart(new Error(reason));
+      this.dispatchEvent(new CustomEvent('failed', { detail: reason }));
+      return;
+    }
+    this.start();
+    if (!quiet) this.dispatchEvent(new CustomEvent('restart', { detail: reason }));
+  }
+}
+
+/** copyColumns copies one curve's typed arrays so that transferring them leaves ours intact. */
+function copyColumns(col) {
+  const out = {};
+  for (const [key, value] of Object.entries(col)) {
+    if (value) out[key] = Float64Array.from(value);
+  }
+  return out;
+}

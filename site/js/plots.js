@@ -1,0 +1,178 @@
+// The result charts (uPlot): learning rate, loss with observations and fitted/predicted lines,
+// residuals, and the two terms of the law. Charts share the cursor and the x zoom (drag to zoom,
+// double-click to reset).
+import uPlot from '../vendor/uPlot.esm.js';
+import { unionSteps, interpolateOnto, exactOnto } from './series.js';
+import { plotColors } from './theme.js';
+import * as fmt from './format.js';
+
+/** charts maps a chart id (lr, loss, residuals, terms) to its uPlot instance. */
+export const charts = new Map();
+
+/**
+ * drawCharts (re)draws every chart from a view:
+ *   lines:    [{name, label, color, dash, steps, lr, loss, s1Term, s2Term}]  one per predicted curve
+ *   observed: [{name, color, steps, loss, residual}]                         one per curve with data
+ *   xStart:   first step of the loss and terms charts (the early steps of the law are huge)
+ *   logX, logY: axis distributions of the loss chart
+ */
+export function drawCharts(containers, view) {
+  const colors = plotColors();
+  const lineSteps = view.lines.map((l) => l.steps);
+  const obsSteps = view.observed.map((o) => o.steps);
+  const minX = view.logX ? Math.max(1, view.xStart) : view.xStart;
+
+  // Learning rate.
+  {
+    const xs = unionSteps(lineSteps, view.logX ? 1 : -Infinity);
+    const series = view.lines.map((l) => lineSeries(l.name, l.color, l.dash, (v) => fmt.lr(v)));
+    const data = [xs, ...view.lines.map((l) => interpolateOnto(xs, l.steps, l.lr))];
+    draw(containers.lr, 'lr', colors, data, series, {
+      yLabel: 'learning rate', logX: view.logX, height: 220, yValues: (u, ticks) => ticks.map(fmt.lr),
+    });
+  }
+
+  // Loss: observed points and the fitted / predicted lines.
+  {
+    const xs = unionSteps([...lineSteps, ...obsSteps], minX);
+    const series = [];
+    const data = [xs];
+    for (const o of view.observed) {
+      series.push(pointSeries(`${o.name} (observed)`, o.color, undefined, pointSize(o.steps.length)));
+      data.push(exactOnto(xs, o.steps, o.loss));
+    }
+    for (const l of view.lines) {
+      series.push(lineSeries(l.label, l.color, l.dash, (v) => fmt.sig(v, 5)));
+      data.push(interpolateOnto(xs, l.steps, l.loss));
+    }
+    draw(containers.loss, 'loss', colors, data, series, {
+      yLabel: 'loss', logX: view.logX, logY: view.logY, height: 360,
+    });
+  }
+
+  // Residuals: observed minus fitted, at the observed steps.
+  {
+    const withResiduals = view.observed.filter((o) => o.residual);
+    const xs = unionSteps(withResiduals.map((o) => o.steps), view.logX ? 1 : -Infinity);
+    const series = [{ label: 'zero', stroke: colors.muted, width: 1, dash: [4, 4], points: { show: false } }];
+    const data = [xs, xs.map(() => 0)];
+    for (const o of withResiduals) {
+      series.push(pointSeries(o.name, o.color, (v) => fmt.sig(v, 3), pointSize(o.steps.length)));
+      data.push(exactOnto(xs, o.steps, o.residual));
+    }
+    draw(containers.residuals, 'residuals', colors, data, series, {
+      yLabel: 'observed − law', logX: view.logX, height: 220, empty: 'Residuals appear after a fit.',
+    });
+  }
+
+  // The two terms: A·S1^-alpha (solid) and C·S2 (dashed).
+  {
+    const xs = unionSteps(lineSteps, minX);
+    const series = [];
+    const data = [xs];
+    for (const l of view.lines) {
+      if (!l.s1Term) continue;
+      series.push(lineSeries(`${l.name}: A·S1^−α`, l.color, null, (v) => fmt.sig(v, 4)));
+      data.push(interpolateOnto(xs, l.steps, l.s1Term));
+      series.push(lineSeries(`${l.name}: C·S2`, l.color, [6, 4], (v) => fmt.sig(v, 4)));
+      data.push(interpolateOnto(xs, l.steps, l.s2Term));
+    }
+    draw(containers.terms, 'terms', colors, data, series, {
+      yLabel: 'term of the loss', logX: view.logX, height: 260,
+    });
+  }
+}
+
+function lineSeries(label, color, dash, value) {
+  return { label, stroke: color, width: 1.75, dash: dash || undefined, points: { show: false }, value: (u, v) => (v == null ? '–' : value(v)) };
+}
+
+/** pointSize draws dense observations smaller, so that the lines stay visible. */
+function pointSize(n) {
+  return n > 5000 ? 2 : n > 1000 ? 3 : 5;
+}
+
+function pointSeries(label, color, value = (v) => fmt.sig(v, 5), size = 5) {
+  return {
+    label, stroke: color, fill: undefined, width: 1, paths: () => null,
+    points: { show: true, size, width: size > 3 ? 1 : 0, stroke: color, fill: color },
+    value: (u, v) => (v == null ? '–' : value(v)),
+  };
+}
+
+/** draw replaces the chart id inside container with a new uPlot of data and series. */
+function draw(container, id, colors, data, series, opts) {
+  const old = charts.get(id);
+  if (old) old.destroy();
+  container.replaceChildren();
+  container.dataset.series = series.map((s) => s.label).join('|');
+  container.dataset.points = String(data[0].length);
+  if (data[0].length === 0 || series.length === 0) {
+    charts.delete(id);
+    container.append(Object.assign(document.createElement('p'), { className: 'empty-chart', textContent: opts.empty || 'Nothing to draw yet.' }));
+    return;
+  }
+  const axis = (label, values, size) => {
+    const a = {
+      label, stroke: colors.fg,
+      grid: { stroke: colors.grid, width: 1 }, ticks: { stroke: colors.grid, width: 1 },
+      labelFont: '12px system-ui, sans-serif', font: '11px system-ui, sans-serif',
+    };
+    if (values) a.values = values;
+    if (size) a.size = size;
+    return a;
+  };
+  const stepLabel = (t) => (t >= 1000 ? `${+(t / 1000).toFixed(1)}K` : String(+t.toFixed(2)));
+  // On a log axis uPlot puts a tick at every 1..9 x 10^k: label only 1, 2 and 5.
+  const logLabel = (format) => (u, ticks) => ticks.map((t) => ([1, 2, 5].includes(Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9))) ? format(t) : ''));
+  const options = {
+    width: Math.max(300, container.clientWidth),
+    height: opts.height,
+    scales: {
+      x: { time: false, distr: opts.logX ? 3 : 1, log: 10 },
+      y: { distr: opts.logY ? 3 : 1, log: 10 },
+    },
+    axes: [
+      axis('step', opts.logX ? logLabel(stepLabel) : (u, ticks) => ticks.map(stepLabel)),
+      axis(opts.yLabel, opts.yValues || (opts.logY ? logLabel((t) => String(+t.toPrecision(3))) : null), 64),
+    ],
+    series: [{ label: 'step', value: (u, v) => (v == null ? '–' : fmt.steps(v)) }, ...series],
+    cursor: { sync: { key: 'annealing-law' }, drag: { x: true, y: false }, points: { size: 6 } },
+    legend: { live: true },
+    hooks: { setSelect: [(u) => { if (u.select.width > 0) syncX(u); }] },
+  };
+  const u = new uPlot(options, data, container);
+  u.over.addEventListener('dblclick', () => resetX(u));
+  charts.set(id, u);
+  watchSize(container, id, u);
+}
+
+/** syncX applies the x range a user dragged on one chart to the others. */
+function syncX(from) {
+  const min = from.posToVal(from.select.left, 'x');
+  const max = from.posToVal(from.select.left + from.select.width, 'x');
+  for (const u of charts.values()) if (u !== from) u.setScale('x', { min, max });
+}
+
+/** resetX shows every chart's whole x range again (after a double-click on one). */
+function resetX(from) {
+  for (const u of charts.values()) {
+    if (u === from) continue;
+    const xs = u.data[0];
+    if (xs.length) u.setScale('x', { min: xs[0], max: xs[xs.length - 1] });
+  }
+}
+
+const observers = new WeakMap();
+
+/** watchSize keeps a chart as wide as its container. */
+function watchSize(container, id, u) {
+  let ro = observers.get(container);
+  if (ro) ro.disconnect();
+  ro = new ResizeObserver(() => {
+    const w = Math.max(300, container.clientWidth);
+    if (charts.get(id) === u && Math.abs(w - u.width) > 2) u.setSize({ width: w, height: u.height });
+  });
+  ro.observe(container);
+  observers.set(container, ro);
+}

@@ -1,0 +1,290 @@
+// The schedule builder: a dialog that edits a schedule description field by field (or as JSON),
+// offers lawcore's presets, and previews the LR curve with the `schedule` method.
+import uPlot from '../vendor/uPlot.esm.js';
+import { $, h } from './dom.js';
+import { KINDS, fieldsOf } from './schedule-kinds.js';
+import { plotColors } from './theme.js';
+import * as fmt from './format.js';
+
+let client = null;
+let presets = [];
+let preview = null;
+let previewTimer = 0;
+let defaults = {};
+
+/** initScheduleDialog wires the dialog once; presets are fetched from lawcore. */
+export function initScheduleDialog(lawClient) {
+  client = lawClient;
+  const kind = $('#schedule-kind');
+  for (const [key, k] of Object.entries(KINDS)) kind.append(h('option', { value: key, text: k.label }));
+  kind.addEventListener('change', () => {
+    const desc = safeRead();
+    renderFields(kind.value);
+    writeFields({ ...desc, kind: kind.value });
+    changed();
+  });
+  $('#schedule-fields').addEventListener('input', changed);
+  $('#schedule-fields').addEventListener('change', changed);
+  $('#schedule-json').addEventListener('input', () => {
+    let desc;
+    try {
+      desc = JSON.parse($('#schedule-json').value);
+    } catch {
+      return showInfo('The JSON is not valid yet.', true);
+    }
+    if (!desc || !KINDS[desc.kind]) return showInfo(`Unknown kind ${JSON.stringify(desc && desc.kind)}.`, true);
+    kind.value = desc.kind;
+    renderFields(desc.kind);
+    writeFields(desc);
+    schedulePreview(desc);
+  });
+  $('#schedule-preset').addEventListener('change', () => {
+    const p = presets.find((x) => x.id === $('#schedule-preset').value);
+    if (!p) return;
+    kind.value = p.schedule.kind;
+    renderFields(p.schedule.kind);
+    writeFields(p.schedule);
+    const nameInput = $('#schedule-name');
+    if (!nameInput.disabled && (!nameInput.value || nameInput.dataset.auto === 'true')) {
+      nameInput.value = p.name;
+      nameInput.dataset.auto = 'true';
+    }
+    $('#schedule-origin').textContent = p.origin ? `As in ${p.origin}.` : '';
+    changed();
+  });
+  $('#schedule-name').addEventListener('input', (e) => { e.target.dataset.auto = 'false'; });
+  $('#schedule-form').addEventListener('submit', onSubmit);
+  $('#schedule-cancel').addEventListener('click', () => $('#schedule-dialog').close('cancel'));
+  client.ready.then(loadPresets, () => {});
+  client.addEventListener('restart', () => client.ready.then(loadPresets, () => {}));
+}
+
+async function loadPresets() {
+  if (presets.length) return;
+  try {
+    const { result } = await client.call('presets', {});
+    // README: an array of presets; the bridge wraps it as {presets, kinds, ...}: take either.
+    presets = (Array.isArray(result) ? result : result && result.presets) || [];
+  } catch (err) {
+    console.warn('presets:', err.message);
+    return;
+  }
+  const select = $('#schedule-preset');
+  select.replaceChildren(h('option', { value: '', text: presets.length ? 'Choose a preset…' : 'No presets' }),
+    ...presets.map((p) => h('option', { value: p.id, text: p.name, title: p.origin || '' })));
+}
+
+/** presetList returns the presets lawcore offers (empty until they have loaded). */
+export function presetList() {
+  return presets;
+}
+
+/**
+ * editSchedule opens the builder. It resolves to {name, schedule} when saved, or null.
+ * name: null hides the name field. fallback: fields the fit fills in (warmup), for the preview.
+ */
+export function editSchedule({ title, name = null, schedule = null, fallback = {} }) {
+  const dialog = $('#schedule-dialog');
+  defaults = fallback;
+  $('#schedule-dialog-title').textContent = title;
+  const nameInput = $('#schedule-name');
+  nameInput.closest('label').hidden = name === null;
+  nameInput.disabled = name === null;
+  nameInput.value = name || '';
+  nameInput.dataset.auto = String(!name);
+  $('#schedule-preset').value = '';
+  $('#schedule-origin').textContent = '';
+  const desc = schedule || { kind: 'cosine', total: 60000, peak: 2e-4, final: 0, warmup: 500 };
+  $('#schedule-kind').value = desc.kind;
+  renderFields(desc.kind);
+  writeFields(desc);
+  $('#schedule-json').value = JSON.stringify(desc, null, 1);
+  showInfo('', false);
+  dialog.returnValue = '';
+  dialog.showModal();
+  schedulePreview(desc);
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => {
+      if (dialog.returnValue !== 'save') return resolve(null);
+      resolve({ name: nameInput.disabled ? null : nameInput.value.trim(), schedule: JSON.parse(dialog.dataset.result) });
+    }, { once: true });
+  });
+}
+
+async function onSubmit(event) {
+  event.preventDefault();
+  const dialog = $('#schedule-dialog');
+  const nameInput = $('#schedule-name');
+  if (!nameInput.disabled && !nameInput.value.trim()) return showInfo('Give the schedule a name.', true);
+  let desc;
+  try {
+    desc = readFields();
+  } catch (err) {
+    return showInfo(err.message, true);
+  }
+  try {
+    await client.call('schedule', withFallback(desc));
+  } catch (err) {
+    return showInfo(err.message, true);
+  }
+  dialog.dataset.result = JSON.stringify(desc);
+  dialog.close('save');
+}
+
+function renderFields(kind) {
+  const box = $('#schedule-fields');
+  box.replaceChildren();
+  for (const f of fieldsOf(kind)) {
+    const id = `sf-${f.key}`;
+    let input;
+    if (f.type === 'select') {
+      input = h('select', { id, name: f.key }, h('option', { value: '', text: 'default' }),
+        f.options.map((o) => h('option', { value: o, text: o })));
+    } else if (f.type === 'json') {
+      input = h('textarea', { id, name: f.key, rows: 5, spellcheck: 'false' });
+    } else {
+      input = h('input', { id, name: f.key, type: 'text', inputmode: f.type === 'list' ? 'text' : 'decimal', autocomplete: 'off', spellcheck: 'false' });
+    }
+    input.dataset.type = f.type;
+    const wide = f.type === 'list' || f.type === 'json';
+    box.append(h('label', { class: wide ? 'field wide' : 'field', for: id },
+      h('span', { class: 'field-label', text: f.label + (f.required ? ' *' : '') }),
+      input,
+      f.hint ? h('small', { class: 'hint', text: f.hint }) : null));
+  }
+}
+
+function writeFields(desc) {
+  for (const el of $('#schedule-fields').querySelectorAll('[name]')) {
+    const v = desc[el.name];
+    if (v === undefined || v === null) el.value = '';
+    else if (el.dataset.type === 'list') el.value = v.join(', ');
+    else if (el.dataset.type === 'json') el.value = JSON.stringify(v, null, 1);
+    else el.value = String(v);
+  }
+}
+
+/** readFields turns the form into a description; empty fields are left out (lawcore's defaults). */
+function readFields() {
+  const desc = { kind: $('#schedule-kind').value };
+  for (const el of $('#schedule-fields').querySelectorAll('[name]')) {
+    const raw = el.value.trim();
+    if (raw === '') continue;
+    const label = el.closest('label').querySelector('.field-label').textContent.replace(' *', '');
+    switch (el.dataset.type) {
+      case 'int':
+      case 'number': {
+        const x = Number(raw);
+        if (!Number.isFinite(x)) throw new Error(`${label}: "${raw}" is not a number.`);
+        desc[el.name] = x;
+        break;
+      }
+      case 'list': {
+        const xs = raw.split(/[\s,;]+/).filter(Boolean).map(Number);
+        const bad = xs.findIndex((x) => !Number.isFinite(x));
+        if (bad >= 0) throw new Error(`${label}: item ${bad + 1} is not a number.`);
+        desc[el.name] = xs;
+        break;
+      }
+      case 'json':
+        try {
+          desc[el.name] = JSON.parse(raw);
+        } catch (err) {
+          throw new Error(`${label}: ${err.message}`);
+        }
+        break;
+      default:
+        desc[el.name] = raw;
+    }
+  }
+  return desc;
+}
+
+function safeRead() {
+  try {
+    return readFields();
+  } catch {
+    return { kind: $('#schedule-kind').value };
+  }
+}
+
+function withFallback(desc) {
+  const out = { ...desc };
+  if (out.warmup === undefined && defaults.warmup !== undefined && out.kind !== 'concat') out.warmup = defaults.warmup;
+  return out;
+}
+
+function changed() {
+  let desc;
+  try {
+    desc = readFields();
+  } catch (err) {
+    return showInfo(err.message, true);
+  }
+  $('#schedule-json').value = JSON.stringify(desc, null, 1);
+  schedulePreview(desc);
+}
+
+function schedulePreview(desc) {
+  clearTimeout(previewTimer);
+  previewTimer = setTimeout(() => drawPreview(desc), 200);
+}
+
+/** drawPreview asks lawcore for the per-step LR of the description and draws it small. */
+async function drawPreview(desc) {
+  let answer;
+  try {
+    answer = await client.call('schedule', withFallback(desc));
+  } catch (err) {
+    return showInfo(err.message, true);
+  }
+  const { result, columns } = answer;
+  const info = [`${fmt.steps(result.total)} steps`, `peak ${fmt.lr(result.peak)}`, `final ${fmt.lr(result.final)}`, `warmup ${fmt.steps(result.warmup)}`];
+  showInfo(info.join(' · '), false);
+  const col = columns[0];
+  if (!col) return;
+  const { steps, lr } = thin(col.steps, col.lr, 1500);
+  const box = $('#schedule-preview');
+  const colors = plotColors();
+  if (preview) preview.destroy();
+  box.replaceChildren();
+  preview = new uPlot({
+    width: Math.max(280, box.clientWidth), height: 140,
+    legend: { show: false }, cursor: { show: false },
+    scales: { x: { time: false } },
+    axes: [
+      { stroke: colors.fg, grid: { stroke: colors.grid }, ticks: { stroke: colors.grid }, font: '10px system-ui, sans-serif' },
+      { stroke: colors.fg, grid: { stroke: colors.grid }, ticks: { stroke: colors.grid }, size: 52, font: '10px system-ui, sans-serif', values: (u, t) => t.map(fmt.lr) },
+    ],
+    series: [{}, { stroke: '#0072b2', width: 1.5, points: { show: false } }],
+  }, [Array.from(steps), Array.from(lr)], box);
+}
+
+/** thin keeps about n points of a long curve, always the extremes of each bucket. */
+function thin(steps, lr, n) {
+  if (steps.length <= n * 2) return { steps, lr };
+  const every = Math.ceil(steps.length / n);
+  const s = [];
+  const l = [];
+  for (let i = 0; i < steps.length; i += every) {
+    let lo = i;
+    let hi = i;
+    for (let j = i; j < Math.min(i + every, steps.length); j++) {
+      if (lr[j] < lr[lo]) lo = j;
+      if (lr[j] > lr[hi]) hi = j;
+    }
+    for (const j of lo < hi ? [lo, hi] : lo === hi ? [lo] : [hi, lo]) {
+      s.push(steps[j]);
+      l.push(lr[j]);
+    }
+  }
+  s.push(steps[steps.length - 1]);
+  l.push(lr[lr.length - 1]);
+  return { steps: s, lr: l };
+}
+
+function showInfo(text, isError) {
+  const el = $('#schedule-info');
+  el.textContent = text;
+  el.classList.toggle('error', isError);
+}

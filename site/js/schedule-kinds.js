@@ -1,0 +1,101 @@
+// The schedule kinds of the README's "Schedule descriptions" table, as data the builder renders
+// fields from, and a one-line summary of a description for lists.
+import * as fmt from './format.js';
+
+/** COMMON_FIELDS belong to every kind. */
+export const COMMON_FIELDS = [
+  { key: 'total', label: 'Total steps', type: 'int', required: true, hint: 'the last step; the schedule covers 0..total' },
+  { key: 'peak', label: 'Peak LR', type: 'number', required: true, hint: 'raw units, e.g. 3e-4' },
+  { key: 'warmup', label: 'Warmup steps', type: 'int', hint: 'linear warmup; empty: the fit setting' },
+  { key: 'warmupFrom', label: 'Warmup from LR', type: 'number', hint: 'LR at step 0 (default 0)' },
+];
+
+const final = { key: 'final', label: 'Final LR', type: 'number', hint: 'LR reached at the end' };
+
+/** KINDS maps each kind to its label and its own fields. */
+export const KINDS = {
+  constant: { label: 'Constant', fields: [] },
+  linear: { label: 'Linear decay', fields: [final] },
+  cosine: {
+    label: 'Cosine',
+    fields: [
+      final,
+      { key: 'cycle', label: 'Cycle length T', type: 'int', hint: 'step at which the cosine reaches final (default total)' },
+      { key: 'after', label: 'After the cycle', type: 'select', options: ['hold', 'continue', 'restart'] },
+    ],
+  },
+  wsd: {
+    label: 'Warmup-stable-decay (WSD)',
+    fields: [
+      final,
+      { key: 'decay', label: 'Decay shape', type: 'select', options: ['cosine', 'linear', '1-sqrt', '1-square', 'exponential', 'half-life'] },
+      { key: 'decayFraction', label: 'Decay fraction', type: 'number', hint: 'of total, e.g. 0.2' },
+      { key: 'decaySteps', label: 'Decay steps', type: 'int', hint: 'instead of the fraction' },
+      { key: 'halfLife', label: 'Half-life steps', type: 'int', hint: 'for half-life decay' },
+    ],
+  },
+  multistep: {
+    label: 'Multi-step',
+    fields: [
+      { key: 'stages', label: 'Stages', type: 'list', hint: 'fractions of the run after warmup, e.g. 0.8, 0.1, 0.1' },
+      { key: 'levels', label: 'Levels', type: 'list', hint: 'LR of each stage as a fraction of peak, e.g. 1, 0.316, 0.1' },
+      { key: 'transition', label: 'Transition steps', type: 'int', hint: 'cosine-shaped change between levels (default 0)' },
+    ],
+  },
+  cyclic: {
+    label: 'Cyclic (triangular)',
+    fields: [
+      { ...final, label: 'Base LR' },
+      { key: 'stepSize', label: 'Step size', type: 'int', hint: 'steps from base to peak' },
+      { key: 'mode', label: 'Mode', type: 'select', options: ['triangular', 'triangular2'] },
+    ],
+  },
+  'inverse-sqrt': {
+    label: 'Inverse square root',
+    fields: [{ key: 'timescale', label: 'Timescale', type: 'int', hint: 'default: warmup' }],
+  },
+  polynomial: {
+    label: 'Polynomial decay',
+    fields: [final, { key: 'power', label: 'Power', type: 'number', hint: 'default 1' }],
+  },
+  'one-cycle': {
+    label: 'One-cycle (PyTorch OneCycleLR)',
+    fields: [
+      { key: 'pctStart', label: 'pct_start', type: 'number', hint: 'default 0.3' },
+      { key: 'divFactor', label: 'div_factor', type: 'number', hint: 'default 25' },
+      { key: 'finalDivFactor', label: 'final_div_factor', type: 'number', hint: 'default 1e4' },
+      { key: 'anneal', label: 'Anneal', type: 'select', options: ['cos', 'linear'] },
+    ],
+  },
+  concat: {
+    label: 'Concatenation (re-warmup)',
+    fields: [{ key: 'segments', label: 'Segments (JSON list of schedules)', type: 'json', hint: 'each segment follows the previous one' }],
+  },
+  explicit: {
+    label: 'Explicit LR list',
+    fields: [
+      { key: 'lr', label: 'LR values', type: 'list', hint: 'per step from step 0, or at the steps below' },
+      { key: 'steps', label: 'At steps', type: 'list', hint: 'optional: points joined linearly' },
+    ],
+  },
+};
+
+/** fieldsOf returns every field of a kind, the common ones first. */
+export function fieldsOf(kind) {
+  return [...COMMON_FIELDS, ...((KINDS[kind] && KINDS[kind].fields) || [])];
+}
+
+/** summary describes a schedule in one line: "cosine · 60,000 steps · 2e-4 → 2e-5 · warmup 500". */
+export function summary(s) {
+  if (!s) return 'no schedule yet';
+  if (s.kind === 'explicit' && s.steps) {
+    return `LR list · ${s.steps.length} points to step ${fmt.steps(s.total ?? s.steps[s.steps.length - 1])}`;
+  }
+  const parts = [s.kind === 'wsd' ? `WSD ${s.decay || ''}`.trim() : s.kind];
+  if (s.kind === 'multistep' && s.levels) parts[0] += ` [${s.levels.join(', ')}]`;
+  if (s.total !== undefined) parts.push(`${fmt.steps(s.total)} steps`);
+  if (s.peak !== undefined) parts.push(s.final !== undefined ? `${fmt.lr(s.peak)} → ${fmt.lr(s.final)}` : `peak ${fmt.lr(s.peak)}`);
+  if (s.kind === 'wsd' && s.decayFraction !== undefined) parts.push(`${Math.round(s.decayFraction * 100)}% decay`);
+  if (s.warmup) parts.push(`warmup ${fmt.steps(s.warmup)}`);
+  return parts.join(' · ');
+}

@@ -1,0 +1,73 @@
+// The page state: loaded curves, schedules to predict, settings and the latest results. lawcore is
+// stateless; everything the page shows is derived from this object.
+import { nextColor } from './theme.js';
+
+/** DEFAULT_SETTINGS are the paper's: lambda 0.999, 500 warmup steps counted at the peak LR. */
+export const DEFAULT_SETTINGS = {
+  lambda: 0.999,
+  fitLambda: false,
+  warmupSteps: 500,
+  warmupConvention: 'peak',
+  huberDelta: 0.001,
+};
+
+/** state is the single page state. */
+export const state = {
+  /** curves with data: {name, role: 'fit'|'validate', steps, loss, lr?: Float64Array (sparse, from the file), schedule, scheduleSource: 'file'|'builder', color, source} */
+  curves: [],
+  /** schedules without data, to predict: {name, schedule, color} */
+  predictions: [],
+  settings: { ...DEFAULT_SETTINGS },
+  /** the latest fit: {params, response, settings, curveNames, at} or null */
+  fit: null,
+  /** parameters entered by hand (used when there is no fit) or null */
+  manualParams: null,
+  /** the latest prediction: Map name -> {steps, lr, loss, s1Term, s2Term, finalLoss} */
+  predicted: new Map(),
+  /** true when curves or settings changed after the latest fit */
+  stale: false,
+};
+
+/** uniqueName returns name, or name (2), name (3)... so that no curve or prediction shares it. */
+export function uniqueName(name, except = null) {
+  const taken = new Set([...state.curves, ...state.predictions].filter((c) => c !== except).map((c) => c.name));
+  if (!taken.has(name)) return name;
+  for (let i = 2; ; i++) if (!taken.has(`${name} (${i})`)) return `${name} (${i})`;
+}
+
+/** addCurve adds a curve with data and gives it a unique name and a colour. */
+export function addCurve(curve) {
+  const c = { role: 'fit', scheduleSource: 'builder', ...curve };
+  c.name = uniqueName(c.name);
+  c.color = nextColor(usedColors());
+  state.curves.push(c);
+  state.stale = true;
+  return c;
+}
+
+/** addPrediction adds a schedule to predict. */
+export function addPrediction(name, schedule) {
+  const p = { name: uniqueName(name), schedule, color: null };
+  p.color = nextColor(usedColors());
+  state.predictions.push(p);
+  return p;
+}
+
+/** removeCurve removes a curve with data or a prediction. */
+export function remove(item) {
+  state.curves = state.curves.filter((c) => c !== item);
+  state.predictions = state.predictions.filter((p) => p !== item);
+  state.predicted.delete(item.name);
+  state.stale = true;
+}
+
+/** currentParams are the parameters predictions use: the latest fit's, or those entered by hand. */
+export function currentParams() {
+  if (state.manualParams) return { params: state.manualParams.params, settings: state.manualParams.settings };
+  if (state.fit) return { params: state.fit.params, settings: state.fit.settings };
+  return null;
+}
+
+function usedColors() {
+  return [...state.curves, ...state.predictions].map((c) => c.color);
+}

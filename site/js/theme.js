@@ -1,0 +1,21 @@
+// Colours: a qualitative palette for curves and the page's light/dark colours for the plots.
+
+/** PALETTE is Okabe-Ito extended: distinguishable for colour-blind readers, on light and dark. */
+export const PALETTE = [
+  '#0072b2', '#e69f00', '#009e73', '#d55e00', '#cc79a7', '#56b4e9',
+  '#8c6d31', '#7f3c8d', '#3969ac', '#f2b701', '#11a579', '#e73f74',
+  '#80ba5a', '#e68310', '#008695', '#cf1c90', '#4b4b8f', '#a5aa99',
+];
+
+/** nextColor returns the first palette colour not in used (cycling when all are used). */
+export function nextColor(used) {
+  const free = PALETTE.find((c) => !used.includes(c));
+  return free || PALETTE[used.length % PALETTE.length];
+}
+
+/** plotColors reads the page's CSS variables so that plots follow the colour scheme. */
+export function plotColors() {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name) => css.getPropertyValue(name).trim();
+  return { fg: v('--fg'), muted: v('--muted'), grid: v('--grid'), bg: v('--panel') };
+}

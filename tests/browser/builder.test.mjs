@@ -1,0 +1,93 @@
+// Curves without an LR column get their schedule from the builder; schedules with no data are
+// added to the predictions from the builder too (presets, every kind, a preview, checked input).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { useServerAndBrowser, openPage, waitForFit, EXAMPLES } from './harness.mjs';
+
+const env = useServerAndBrowser(before, after);
+
+const KINDS = ['constant', 'linear', 'cosine', 'wsd', 'multistep', 'cyclic', 'inverse-sqrt', 'polynomial', 'one-cycle', 'concat', 'explicit'];
+
+test('pasted data gets a schedule from the builder and is predicted', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    const fig2 = JSON.parse(await readFile(path.join(EXAMPLES, 'paper-fig2.json'), 'utf8'));
+    const text = 'step\tloss\n' + fig2.steps.map((s, i) => `${s}\t${fig2.loss.cosine[i]}`).join('\n');
+
+    await page.click('.paste summary');
+    await page.fill('#paste-text', text);
+    await page.fill('#paste-name', 'my cosine');
+    await page.click('#paste-add');
+    const row = page.locator('#curve-list [data-curve-name="my cosine"]');
+    await row.waitFor();
+    assert.match(await row.textContent(), /needs a schedule/);
+
+    await row.getByRole('button', { name: /Schedule/ }).click();
+    const dialog = page.locator('#schedule-dialog');
+    await dialog.waitFor({ state: 'visible' });
+    assert.deepEqual(await page.$$eval('#schedule-kind option', (os) => os.map((o) => o.value)), KINDS);
+    await page.selectOption('#schedule-kind', 'cosine');
+    await page.fill('#sf-total', '20000');
+    await page.fill('#sf-peak', '2e-4');
+    await page.fill('#sf-final', '0');
+    await page.fill('#sf-warmup', '500');
+    // The preview asks lawcore for the schedule and draws it.
+    await page.waitForFunction(() => /20,000 steps · peak 2e-4 · final 0 · warmup 500/.test(document.querySelector('#schedule-info').textContent));
+    assert.ok(await page.locator('#schedule-preview canvas').count() >= 1);
+    await page.click('#schedule-save');
+    await dialog.waitFor({ state: 'hidden' });
+    assert.match(await row.textContent(), /cosine · 20,000 steps · 2e-4 → 0 · warmup 500/);
+
+    await row.locator('select').selectOption('validate');
+    await page.click('#fit-button');
+    await page.waitForSelector('#metrics-table tr[data-curve-name="my cosine"][data-role="validate"]');
+    const predE = Number(await page.getAttribute('#metrics-table tr[data-curve-name="my cosine"] td[data-metric="PredE"]', 'data-value'));
+    assert.ok(predE < 0.002, `PredE of the same data as the fitted cosine: ${predE}`);
+    assert.equal(await page.textContent('#param-L0'), '2.628');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the builder adds a preset to the predictions and refuses a wrong schedule', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.click('#add-prediction');
+    await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
+    await page.waitForFunction(() => document.querySelectorAll('#schedule-preset option').length > 10);
+    await page.selectOption('#schedule-preset', 'wsd-1-sqrt-20');
+    assert.equal(await page.inputValue('#schedule-name'), 'WSD, 20% 1-sqrt decay');
+    assert.equal(await page.inputValue('#sf-decay'), '1-sqrt');
+
+    // A decay fraction above 1 is refused by lawcore; the dialog stays open and says why.
+    await page.fill('#sf-decayFraction', '1.5');
+    await page.click('#schedule-save');
+    await page.waitForFunction(() => document.querySelector('#schedule-info').classList.contains('error'));
+    assert.match(await page.textContent('#schedule-info'), /decay/i);
+    assert.ok(await page.locator('#schedule-dialog').isVisible());
+
+    await page.fill('#sf-decayFraction', '0.2');
+    await page.click('#schedule-save');
+    await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
+    const row = page.locator('#predict-list [data-schedule-name="WSD, 20% 1-sqrt decay"]');
+    await row.waitFor();
+    await page.waitForFunction(() => document.querySelector('#predict-list [data-schedule-name="WSD, 20% 1-sqrt decay"]').dataset.finalLoss !== '');
+    const final = Number(await row.getAttribute('data-final-loss'));
+    const constant = Number(await page.getAttribute('#predict-list [data-schedule-name="constant 60K"]', 'data-final-loss'));
+    assert.ok(final < constant, `WSD ${final} should end below constant ${constant}`);
+    assert.ok((await page.getAttribute('#chart-loss', 'data-series')).split('|').includes('WSD, 20% 1-sqrt decay'));
+
+    // Removing it takes it off the list and the chart.
+    await row.getByRole('button', { name: /Remove/ }).click();
+    assert.equal(await row.count(), 0);
+    assert.ok(!(await page.getAttribute('#chart-loss', 'data-series')).split('|').includes('WSD, 20% 1-sqrt decay'));
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,64 @@
+// Taking results away: JSON of parameters and settings, CSV of predicted curves, PNG of a chart.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { useServerAndBrowser, openPage, waitForFit } from './harness.mjs';
+
+const env = useServerAndBrowser(before, after);
+
+async function downloadOf(page, selector) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  return { name: download.suggestedFilename(), data: await readFile(await download.path()) };
+}
+
+test('exports JSON, CSV and PNG', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.waitForFunction(() => document.querySelector('#predict-list [data-schedule-name]')?.dataset.finalLoss);
+
+    const json = await downloadOf(page, '#export-json');
+    assert.match(json.name, /\.json$/);
+    const fit = JSON.parse(json.data.toString('utf8'));
+    assert.equal(fit.params.L0.toFixed(3), '2.628');
+    assert.equal(fit.params.A.toFixed(3), '0.430');
+    assert.equal(fit.params.C.toFixed(3), '0.411');
+    assert.equal(fit.params.alpha.toFixed(3), '0.550');
+    assert.deepEqual(fit.settings, { lambda: 0.999, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001 });
+    assert.deepEqual(fit.curves.map((c) => c.name).sort(), ['constant', 'cosine']);
+    assert.equal(fit.predictions.length, 5);
+    assert.ok(fit.curves.every((c) => c.metrics.R2 > 0.999));
+
+    const csv = await downloadOf(page, '#export-csv');
+    assert.match(csv.name, /\.csv$/);
+    const lines = csv.data.toString('utf8').trimEnd().split('\n');
+    assert.equal(lines[0], 'curve,step,lr,loss,s1_term,s2_term');
+    const rows = lines.slice(1).map((l) => l.split(','));
+    const byCurve = new Map();
+    for (const r of rows) {
+      if (!byCurve.has(r[0])) byCurve.set(r[0], []);
+      byCurve.get(r[0]).push(r);
+    }
+    // Every step of every curve (1..total): 20K for the two Fig. 2 curves, 60K for the five predictions.
+    assert.equal(byCurve.size, 7);
+    assert.equal(byCurve.get('cosine').length, 20000);
+    const constant60 = byCurve.get('constant 60K');
+    assert.equal(constant60.length, 60000);
+    const last = constant60[constant60.length - 1];
+    assert.equal(last[1], '60000');
+    assert.equal(Number(last[2]), 2e-4);
+    // The CSV agrees with the final loss the page shows.
+    const shown = Number(await page.getAttribute('#predict-list [data-schedule-name="constant 60K"]', 'data-final-loss'));
+    assert.ok(Math.abs(Number(last[3]) - shown) < 1e-9, `csv ${last[3]}, page ${shown}`);
+    // Loss = L0 + s1_term - s2_term.
+    assert.ok(Math.abs(Number(last[3]) - (fit.params.L0 + Number(last[4]) - Number(last[5]))) < 1e-9);
+
+    const png = await downloadOf(page, '[data-png="loss"]');
+    assert.match(png.name, /\.png$/);
+    assert.deepEqual([...png.data.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    assert.ok(png.data.length > 5000);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,115 @@
+// Shared set-up of the browser tests: serve build/site with scripts/serve on a free port, drive
+// Debian's Chromium with playwright-core, and helpers that act as a user would. Nothing is built
+// here: run `make build` first (make test does).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium } from 'playwright-core';
+
+/** ROOT is the repository. */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** SITE is the built site the tests serve. */
+export const SITE = path.join(ROOT, 'build/site');
+/** EXAMPLES holds the example data, read from the sources (the build copies them). */
+export const EXAMPLES = path.join(ROOT, 'site/examples');
+
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
+  '--disable-background-networking', '--no-first-run', '--disable-component-update', '--disable-sync',
+];
+
+/**
+ * startServer serves build/site on 127.0.0.1 and a free port. It runs $SERVE_BIN when set (a
+ * prebuilt scripts/serve), else `go run ./scripts/serve`, and reads the URL from its first line.
+ */
+export async function startServer() {
+  for (const f of ['index.html', 'lawcore.wasm', 'wasm_exec.js', 'vendor/uPlot.esm.js']) {
+    if (!existsSync(path.join(SITE, f))) throw new Error(`build/site/${f} is missing: run make build first`);
+  }
+  const args = ['-addr', '127.0.0.1:0', '-dir', SITE];
+  const child = process.env.SERVE_BIN
+    ? spawn(process.env.SERVE_BIN, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+    : spawn('go', ['run', './scripts/serve', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('scripts/serve printed no URL in 120 s')), 120000);
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      const m = /^serving .* on (http:\/\/\S+)/.exec(line);
+      if (m) resolve(m[1].replace(/\/?$/, '/'));
+      else reject(new Error(`scripts/serve: unexpected first line ${JSON.stringify(line)}`));
+    });
+    child.once('exit', (code) => reject(new Error(`scripts/serve exited with ${code} before serving`)));
+  });
+  child.stdout.resume();
+  return {
+    url,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      // `go run` starts the server as a child: signal the whole process group we created.
+      try {
+        if (process.env.SERVE_BIN) child.kill('SIGTERM');
+        else process.kill(-child.pid, 'SIGTERM');
+      } catch { /* already gone */ }
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    },
+  };
+}
+
+/** launchBrowser starts headless Chromium (Debian's, never a downloaded one). */
+export function launchBrowser() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/**
+ * openPage opens the calculator in a new context and collects page errors and console errors
+ * (the returned errors array) so that tests can assert the page stayed clean.
+ */
+export async function openPage(browser, url, options = {}) {
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 1000 }, ...options });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console: ${msg.text()}`); });
+  await page.goto(url);
+  return { context, page, errors };
+}
+
+/** waitForFit waits until the equation shows numbers and no fit is running. */
+export async function waitForFit(page, timeout = 60000) {
+  await page.waitForFunction(() => {
+    const t = document.querySelector('#param-L0')?.textContent || '';
+    return /^\d/.test(t) && !document.body.classList.contains('fitting');
+  }, null, { timeout });
+}
+
+/** params reads the four fitted parameters as shown on the page. */
+export async function params(page) {
+  return page.evaluate(() => Object.fromEntries(['L0', 'A', 'C', 'alpha'].map((k) => [k, document.querySelector(`#param-${k}`).textContent.trim()])));
+}
+
+/** messageText returns the alert area's text ('' when hidden). */
+export async function messageText(page) {
+  return page.evaluate(() => {
+    const m = document.querySelector('#message');
+    return m.hidden ? '' : m.textContent.trim();
+  });
+}
+
+/** useServerAndBrowser registers before/after hooks and returns a getter for {url, browser}. */
+export function useServerAndBrowser(before, after) {
+  const env = {};
+  before(async () => {
+    env.server = await startServer();
+    env.url = env.server.url;
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    if (env.browser) await env.browser.close();
+    if (env.server) await env.server.stop();
+  });
+  return env;
+}
