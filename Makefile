@@ -31,7 +31,7 @@ build: deps
 	cp $(GOROOT)/lib/wasm/wasm_exec.js $(SITE)/
 	cp $(UPLOT)/dist/uPlot.esm.js $(UPLOT)/dist/uPlot.min.css $(SITE)/vendor/
 	cp $(UPLOT)/LICENSE $(SITE)/vendor/uPlot.LICENSE
-	$(GO_WASM) build -o $(SITE)/lawcore.wasm ./wasm
+	$(GO_WASM) build -trimpath -ldflags="-s -w" -o $(SITE)/lawcore.wasm ./wasm
 
 serve: build
 	go run ./scripts/serve -dir $(SITE)
