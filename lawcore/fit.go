@@ -6,7 +6,6 @@ import (
 	"sort"
 	"time"
 
-	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -194,132 +193,32 @@ func firstN(s []start, n int) []start {
 	return s
 }
 
-// polish runs L-BFGS from s on the exact objective, in log / logit coordinates whitened by
-// the Gauss-Newton Hessian at the start: x = x0 + W z with W W' = H^-1, so that L-BFGS sees
-// a problem of condition near one and needs a few dozen evaluations, not hundreds.
+// polish runs whitened L-BFGS (see whitenedMinimize) from s on the exact objective, in log /
+// logit coordinates; the start itself stands if the run finds nothing better.
 func (o *objective) polish(s start) (start, error) {
 	x0 := o.vector(s.p)
-	n := len(x0)
-	w := o.whitening(s.p)
-	// scale the objective to order one so that the optimiser's tolerances mean something
 	scale := 1 / (o.delta * o.delta * float64(len(o.logObs)))
-	x := make([]float64, n)
-	toX := func(z []float64) []float64 {
-		for i := range x {
-			x[i] = x0[i]
-			for j := range z {
-				x[i] += w[i][j] * z[j]
-			}
-		}
-		return x
-	}
-	// gonum asks for the value and the gradient at the same point in separate calls; one pass
-	// computes both, so the last point's are kept
-	lastZ, lastGrad, gx := make([]float64, n), make([]float64, n), make([]float64, n)
-	lastF, have := 0.0, false
-	eval := func(z []float64) {
-		if have && floatsEqual(z, lastZ) {
-			return
-		}
-		lastF = scale * o.value(o.params(toX(z)), gx)
-		// d f / d z = W' d f / d x
-		for j := range lastGrad {
-			lastGrad[j] = 0
-			for i := range gx {
-				lastGrad[j] += w[i][j] * gx[i] * scale
-			}
-		}
-		copy(lastZ, z)
-		have = true
-	}
-	problem := optimize.Problem{
-		Func: func(z []float64) float64 { eval(z); return lastF },
-		Grad: func(grad, z []float64) { eval(z); copy(grad, lastGrad) },
-		Status: func() (optimize.Status, error) {
-			if o.cancelled {
-				return optimize.Failure, o.ctx.Err()
-			}
-			return optimize.NotTerminated, nil
-		},
-	}
 	settings := &optimize.Settings{
 		FuncEvaluations:   5000,
 		GradientThreshold: 1e-9,
 		Converger:         &optimize.FunctionConverge{Absolute: 1e-13, Relative: 1e-12, Iterations: 8},
 	}
-	// gonum reports "no progress" (and other line-search failures) at points that did
-	// converge, so its error is not the verdict: a finite objective at least as good as the
-	// start is a result, and otherwise the start itself (a valid, if unpolished, fit) stands.
-	res, _ := optimize.Minimize(problem, make([]float64, n), settings, &optimize.LBFGS{})
-	if o.cancelled {
-		return start{}, o.ctx.Err()
+	value := func(x, grad []float64) float64 { return o.value(o.params(x), grad) }
+	x, ok, err := whitenedMinimize(x0, o.gaussNewton(s.p), value, scale, settings, func() bool { return o.cancelled }, o.ctx)
+	if err != nil {
+		return start{}, err
 	}
-	if res == nil || math.IsNaN(res.F) || math.IsInf(res.F, 0) {
+	if !ok {
 		return s, nil
 	}
-	p := o.params(toX(res.X))
-	f := o.value(p, nil)
-	if f > s.f {
-		return s, nil
+	p := o.params(x)
+	if f := o.value(p, nil); f <= s.f {
+		return start{p: p, f: f}, nil
 	}
-	return start{p: p, f: f}, nil
-}
-
-// whitening returns W with W W' = (H + mu I)^-1 for the Gauss-Newton Hessian H at p (mu a
-// small ridge for directions the data do not determine); the identity if that fails.
-func (o *objective) whitening(p Params) [][]float64 {
-	h := o.gaussNewton(p)
-	n := len(h)
-	w := make([][]float64, n)
-	for i := range w {
-		w[i] = make([]float64, n)
-		w[i][i] = 1
-	}
-	sym := mat.NewSymDense(n, nil)
-	maxDiag := 0.0
-	for i := 0; i < n; i++ {
-		maxDiag = math.Max(maxDiag, h[i][i])
-	}
-	if !(maxDiag > 0) || math.IsInf(maxDiag, 0) {
-		return w
-	}
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			v := h[i][j]
-			if i == j {
-				v += 1e-10 * maxDiag
-			}
-			sym.SetSym(i, j, v)
-		}
-	}
-	// H = L L', so W = L'^-1 gives W W' = (L L')^-1
-	var chol mat.Cholesky
-	if !chol.Factorize(sym) {
-		return w
-	}
-	var l mat.TriDense
-	chol.LTo(&l)
-	var inv mat.TriDense
-	if err := inv.InverseTri(&l); err != nil {
-		return w
-	}
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			w[i][j] = inv.At(j, i) // (L^-1)' = L'^-1
-		}
-	}
-	return w
+	return s, nil
 }
 
 func sortStarts(s []start) {
 	sort.Slice(s, func(i, j int) bool { return s[i].f < s[j].f })
 }
 
-func floatsEqual(a, b []float64) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}

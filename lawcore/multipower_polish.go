@@ -186,49 +186,9 @@ func mpowSquare(n int) [][]float64 {
 	return h
 }
 
-// lbfgs runs one whitened L-BFGS pass from x0 (objective f0).
+// lbfgs runs one whitened L-BFGS pass (see whitenedMinimize) from x0 (objective f0).
 func (o *mpowObjective) lbfgs(x0 []float64, f0 float64) mpowStart {
-	n := len(x0)
-	w := mpowWhitening(o.gaussNewton(x0))
 	scale := 1 / (o.delta * o.delta * float64(len(o.points)))
-	x := make([]float64, n)
-	toX := func(z []float64) []float64 {
-		for i := range x {
-			x[i] = x0[i]
-			for j := range z {
-				x[i] += w[i][j] * z[j]
-			}
-		}
-		return x
-	}
-	// gonum asks for the value and the gradient at the same point in separate calls; one
-	// pass computes both, so the last point's are kept
-	lastZ, lastGrad, gx := make([]float64, n), make([]float64, n), make([]float64, n)
-	lastF, have := 0.0, false
-	eval := func(z []float64) {
-		if have && floatsEqual(z, lastZ) {
-			return
-		}
-		lastF = scale * o.value(toX(z), gx)
-		for j := range lastGrad {
-			lastGrad[j] = 0
-			for i := range gx {
-				lastGrad[j] += w[i][j] * gx[i] * scale
-			}
-		}
-		copy(lastZ, z)
-		have = true
-	}
-	problem := optimize.Problem{
-		Func: func(z []float64) float64 { eval(z); return lastF },
-		Grad: func(grad, z []float64) { eval(z); copy(grad, lastGrad) },
-		Status: func() (optimize.Status, error) {
-			if o.cancelled {
-				return optimize.Failure, o.ctx.Err()
-			}
-			return optimize.NotTerminated, nil
-		},
-	}
 	// in whitened, scaled coordinates a gradient of norm 1e-5 promises a decrease of about
 	// 5e-11 of an objective of order one: a converged start ends at once
 	settings := &optimize.Settings{
@@ -236,13 +196,10 @@ func (o *mpowObjective) lbfgs(x0 []float64, f0 float64) mpowStart {
 		GradientThreshold: 1e-5,
 		Converger:         &optimize.FunctionConverge{Absolute: 1e-13, Relative: 1e-10, Iterations: 4},
 	}
-	// gonum's "no progress" and other line-search errors come at points that did converge:
-	// a finite objective no worse than the start is the result
-	res, _ := optimize.Minimize(problem, make([]float64, n), settings, &optimize.LBFGS{})
-	if o.cancelled || res == nil || math.IsNaN(res.F) || math.IsInf(res.F, 0) {
+	xs, ok, _ := whitenedMinimize(x0, o.gaussNewton(x0), o.value, scale, settings, func() bool { return o.cancelled }, o.ctx)
+	if !ok {
 		return mpowStart{x: x0, f: f0}
 	}
-	xs := append([]float64(nil), toX(res.X)...)
 	for _, v := range xs {
 		if !(math.Abs(v) <= mpowMaxLog) {
 			return mpowStart{x: x0, f: f0}
@@ -253,47 +210,4 @@ func (o *mpowObjective) lbfgs(x0 []float64, f0 float64) mpowStart {
 		return mpowStart{x: x0, f: f0}
 	}
 	return mpowStart{x: xs, f: f}
-}
-
-// mpowWhitening returns W with W W' = (H + mu I)^-1 (mu a small ridge for directions the data
-// do not determine), or the identity if H is not usable.
-func mpowWhitening(h [][]float64) [][]float64 {
-	n := len(h)
-	w := make([][]float64, n)
-	for i := range w {
-		w[i] = make([]float64, n)
-		w[i][i] = 1
-	}
-	maxDiag := 0.0
-	for i := 0; i < n; i++ {
-		maxDiag = math.Max(maxDiag, h[i][i])
-	}
-	if !(maxDiag > 0) || math.IsInf(maxDiag, 0) {
-		return w
-	}
-	sym := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			v := h[i][j]
-			if i == j {
-				v += 1e-10 * maxDiag
-			}
-			sym.SetSym(i, j, v)
-		}
-	}
-	var chol mat.Cholesky
-	if !chol.Factorize(sym) {
-		return w
-	}
-	var l, inv mat.TriDense
-	chol.LTo(&l)
-	if err := inv.InverseTri(&l); err != nil {
-		return w
-	}
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			w[i][j] = inv.At(j, i) // (L^-1)' = L'^-1
-		}
-	}
-	return w
 }
