@@ -221,4 +221,3 @@ func (o *objective) polish(s start) (start, error) {
 func sortStarts(s []start) {
 	sort.Slice(s, func(i, j int) bool { return s[i].f < s[j].f })
 }
-
