@@ -147,9 +147,5 @@ func sizefit(ctx context.Context, request []byte, in []columns, progress func(fl
 	if err != nil {
 		return answer{}, err
 	}
-	cols := make([]columns, len(lines))
-	for i, l := range lines {
-		cols[i] = columns{"steps": l.Steps, "fitted": l.Loss}
-	}
-	return answer{result: res, columns: cols}, nil
+	return answer{result: res, columns: fittedColumns(lines)}, nil
 }

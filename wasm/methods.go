@@ -130,11 +130,16 @@ func fit(ctx context.Context, request []byte, in []columns, progress func(float6
 	if err != nil {
 		return answer{}, err
 	}
+	return answer{result: res, columns: fittedColumns(lines)}, nil
+}
+
+// fittedColumns turns fitted lines into the answer's columns {steps, fitted}, one per curve.
+func fittedColumns(lines []lawcore.Prediction) []columns {
 	cols := make([]columns, len(lines))
 	for i, l := range lines {
 		cols[i] = columns{"steps": l.Steps, "fitted": l.Loss}
 	}
-	return answer{result: res, columns: cols}, nil
+	return cols
 }
 
 func fitMultiPower(ctx context.Context, req lawcore.FitRequest, progress func(float64)) (answer, error) {
