@@ -32,6 +32,7 @@ build: deps
 	cp $(UPLOT)/dist/uPlot.esm.js $(UPLOT)/dist/uPlot.min.css $(SITE)/vendor/
 	cp $(UPLOT)/LICENSE $(SITE)/vendor/uPlot.LICENSE
 	$(GO_WASM) build -trimpath -ldflags="-s -w" -o $(SITE)/lawcore.wasm ./wasm
+	scripts/sw-manifest.sh $(SITE)
 
 serve: build
 	go run ./scripts/serve -dir $(SITE)

@@ -66,10 +66,12 @@ export function launchBrowser() {
 
 /**
  * openPage opens the calculator in a new context and collects page errors and console errors
- * (the returned errors array) so that tests can assert the page stayed clean.
+ * (the returned errors array) so that tests can assert the page stayed clean. The service
+ * worker is blocked unless options say otherwise: requests it answered would escape
+ * page.route, which some tests use to break things on purpose.
  */
 export async function openPage(browser, url, options = {}) {
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 1000 }, ...options });
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 1000 }, serviceWorkers: 'block', ...options });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
