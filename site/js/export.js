@@ -28,15 +28,17 @@ function csvField(s) {
 
 /**
  * predictionCSV writes the predicted curves in long form, one row per curve and step:
- * curve,step,lr,loss,s1_term,s2_term (s1_term = A·S1^-alpha, s2_term = C·S2).
+ * curve,step,lr,loss,s1_term,s2_term (s1_term = A·S1^-alpha, s2_term = C·S2), and lower,upper
+ * (loss·(1 ∓ band)) when band, the validation's relative half-width, is given.
  */
-export function predictionCSV(curves) {
-  const parts = ['curve,step,lr,loss,s1_term,s2_term\n'];
+export function predictionCSV(curves, band = null) {
+  const parts = [`curve,step,lr,loss,s1_term,s2_term${band ? ',lower,upper' : ''}\n`];
   for (const c of curves) {
     const name = csvField(c.name);
     let chunk = '';
     for (let i = 0; i < c.steps.length; i++) {
-      chunk += `${name},${c.steps[i]},${c.lr[i]},${c.loss[i]},${c.s1Term ? c.s1Term[i] : ''},${c.s2Term ? c.s2Term[i] : ''}\n`;
+      chunk += `${name},${c.steps[i]},${c.lr[i]},${c.loss[i]},${c.s1Term ? c.s1Term[i] : ''},${c.s2Term ? c.s2Term[i] : ''}`
+        + (band ? `,${c.loss[i] * (1 - band)},${c.loss[i] * (1 + band)}\n` : '\n');
       if (chunk.length > 1 << 16) {
         parts.push(chunk);
         chunk = '';

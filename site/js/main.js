@@ -3,14 +3,16 @@
 import { $ } from './dom.js';
 import { LawClient } from './lawclient.js';
 import { state, DEFAULT_SETTINGS, addCurve, addPrediction, remove, currentParams, uniqueName } from './state.js';
-import { parseFiles, parseCurve } from './parse-files.js';
+import { parseCurve, importFiles, importText } from './parse-files.js';
+import { askImport } from './import-dialog.js';
 import { initScheduleDialog, editSchedule } from './schedule-dialog.js';
 import { renderCurves, renderPredictions } from './curve-list.js';
-import { renderParams, renderMetrics, renderMetricsHead } from './results.js';
+import { renderParams, renderMetrics, renderMetricsHead, renderValidation } from './results.js';
 import { drawCharts, charts } from './plots.js';
 import { download, downloadJSON, predictionCSV, chartPNG } from './export.js';
 import { loadFig2, FIG2_SETTINGS, FIG3_PREDICTIONS, fetchMPL, MPL_FILES, MPL_SETTINGS } from './examples.js';
 import * as fmt from './format.js';
+import { initAnalyses, refreshAnalyses } from './analyses.js';
 
 const client = new LawClient('worker.js');
 // For the browser console (and the tests): the worker client.
@@ -80,6 +82,30 @@ const predictionHandlers = {
   },
 };
 
+/** analysisSetup: the annealing law's current parameters and the page's settings, for `analyze`. */
+function analysisSetup() {
+  const cur = currentParams();
+  const s = cur ? cur.settings : state.settings;
+  const p = cur && cur.params && Number.isFinite(cur.params.C) && !('B' in cur.params) ? cur.params : null;
+  return {
+    params: p ? { L0: p.L0, A: p.A, alpha: p.alpha, C: p.C, lambda: p.lambda } : undefined,
+    peak: analysisPeak(),
+    warmup: s.warmupSteps,
+    warmupConvention: s.warmupConvention,
+    source: p ? (state.manualParams ? 'parameters entered by hand' : 'fitted parameters') : 'the paper’s Fig. 2 parameters (no fit yet)',
+  };
+}
+
+/** analysisPeak is the peak LR of the curves' schedules (a schedule's peak, else its largest LR). */
+function analysisPeak() {
+  for (const c of [...state.curves, ...state.predictions]) {
+    if (!c.schedule) continue;
+    if (c.schedule.peak) return c.schedule.peak;
+    if (Array.isArray(c.schedule.lr) && c.schedule.lr.length) return Math.max(...c.schedule.lr);
+  }
+  return 2e-4;
+}
+
 function guessPeak() {
   const withPeak = [...state.curves, ...state.predictions].find((c) => c.schedule && c.schedule.peak);
   return withPeak ? withPeak.schedule.peak : 3e-4;
@@ -99,10 +125,21 @@ function render() {
       + (r.search ? ` · ${r.search.starts} starts, ${r.search.evaluations} evaluations` : '')
       + ` · ${fmt.ms(r.elapsedMs)}`;
   }
-  renderParams(current, origin);
-  $('#stale-note').hidden = !(state.fit && state.stale && !state.manualParams);
+  if (state.fit2 && !state.manualParams) {
+    const p = state.fit2.params;
+    const r = state.fit2.response;
+    origin += `${origin ? ' · ' : ''}Multi-Power Law${state.fit ? ' (dotted)' : ''}: L0 ${fmt.sig(p.L0, 4)}, A ${fmt.sig(p.A, 4)}, α ${fmt.sig(p.alpha, 4)}, B ${fmt.sig(p.B, 4)}, C ${fmt.sig(p.C, 4)}, β ${fmt.sig(p.beta, 4)}, γ ${fmt.sig(p.gamma, 4)} · objective ${fmt.sig(r.objective, 3)}`;
+  }
+  renderParams(current || (state.fit2 && !state.manualParams ? { params: {}, settings: state.fit2.settings } : null), origin);
+  $('#stale-note').hidden = !((state.fit || state.fit2) && state.stale && !state.manualParams);
   const colors = new Map(state.curves.map((c) => [c.name, c.color]));
-  renderMetrics(state.manualParams ? null : state.fit && state.fit.response, colors);
+  const fits = [];
+  if (!state.manualParams) {
+    if (state.fit) fits.push({ law: 'annealing', label: 'Annealing law', response: state.fit.response });
+    if (state.fit2) fits.push({ law: 'multi-power', label: 'Multi-Power Law', response: state.fit2.response });
+  }
+  renderMetrics(fits, colors);
+  renderValidation(state.validation, colors);
   drawAll();
 }
 
@@ -117,12 +154,26 @@ function drawAll() {
     const got = state.predicted.get(p.name);
     if (got) lines.push({ ...got, name: p.name, label: p.name, color: p.color, dash: null });
   }
+  // The validation's prediction band around the annealing law's curves.
+  if (state.band) for (const l of lines) l.band = state.band.halfWidth;
+  // The Multi-Power Law's lines, from its fit (dotted when the annealing law is drawn too).
+  if (state.fit2 && !state.manualParams) {
+    const both = !!state.fit;
+    state.fit2.response.curves.forEach((r, i) => {
+      const c = state.curves.find((x) => x.name === r.name);
+      const col = state.fit2.columns[i];
+      if (!c || !col || !col.steps) return;
+      const dash = both ? [2, 3] : c.role === 'validate' ? [6, 4] : null;
+      lines.push({ name: `${c.name} (Multi-Power)`, label: `${c.name} (Multi-Power Law, ${c.role === 'fit' ? 'fitted' : 'predicted'})`, color: c.color, dash, steps: col.steps, loss: col.fitted, noLR: true });
+    });
+  }
   const fitted = new Map();
-  if (state.fit && !state.manualParams) for (const c of state.fit.response.curves) fitted.set(c.name, c);
+  const fr = state.fit || state.fit2;
+  if (fr && !state.manualParams) for (const c of fr.response.curves) fitted.set(c.name, c);
   const observed = state.curves.map((c) => {
     const f = fitted.get(c.name);
     let residual = null;
-    if (f && f.predicted && f.predicted.length === c.loss.length && state.fit.curves.get(c.name) === c) {
+    if (f && f.predicted && f.predicted.length === c.loss.length && fr.curves.get(c.name) === c) {
       residual = Array.from(c.loss, (y, i) => y - f.predicted[i]);
     }
     return { name: c.name, color: c.color, steps: c.steps, loss: c.loss, residual };
@@ -146,6 +197,8 @@ function writeSettings(s) {
   $('#warmup-steps').value = String(s.warmupSteps);
   $('#warmup-convention').value = s.warmupConvention;
   $('#huber-delta').value = String(s.huberDelta);
+  $('#law').value = s.law || 'annealing';
+  $('#auto').checked = !!s.auto;
 }
 
 /** readSettings validates the settings form; it throws an Error naming the bad field. */
@@ -162,6 +215,8 @@ function readSettings() {
     warmupSteps: num('#warmup-steps', 'Warmup steps (a whole number ≥ 0)', (x) => x >= 0 && Number.isInteger(x)),
     warmupConvention: $('#warmup-convention').value,
     huberDelta: num('#huber-delta', 'Huber δ (> 0)', (x) => x > 0),
+    law: $('#law').value,
+    auto: $('#auto').checked,
   };
 }
 
@@ -197,30 +252,55 @@ async function runFit({ keepMessage = false } = {}) {
   if (problems.length) return showMessage(problems);
 
   const curves = [...state.curves];
-  const request = {
-    curves: curves.map((c) => ({ name: c.name, role: c.role, schedule: c.schedule })),
-    lambda: settings.fitLambda ? 'fit' : settings.lambda,
-    warmupSteps: settings.warmupSteps,
-    warmupConvention: settings.warmupConvention,
-    huberDelta: settings.huberDelta,
-  };
+  const request = fitRequest(curves, settings);
   const columns = curves.map((c) => ({ steps: c.steps, loss: c.loss }));
+  const laws = settings.law === 'both' ? ['annealing', 'multi-power'] : [settings.law];
   setFitting(true);
-  setStatus(`Fitting ${curves.filter((c) => c.role === 'fit').length} curve(s)…`);
   const started = performance.now();
   try {
-    const { result } = await client.call('fit', request, columns, (f) => {
-      $('#fit-progress').value = f;
-      setStatus(`Fitting… ${Math.round(f * 100)}%`);
-    });
-    state.fit = { params: result.params, response: result, settings: { ...settings }, curves: new Map(curves.map((c) => [c.name, c])) };
+    const responses = {};
+    for (const law of laws) {
+      const req = { ...request };
+      if (law === 'multi-power') {
+        req.model = 'multi-power';
+        req.lambda = settings.lambda;
+      } else if (settings.auto) req.auto = true;
+      const label = law === 'multi-power' ? 'Multi-Power Law' : 'annealing law';
+      setStatus(`Fitting the ${label} to ${curves.filter((c) => c.role === 'fit').length} curve(s)…`);
+      responses[law] = await client.call('fit', req, columns, (f) => {
+        $('#fit-progress').value = f;
+        setStatus(`Fitting the ${label}… ${Math.round(f * 100)}%`);
+      });
+    }
+    const byName = new Map(curves.map((c) => [c.name, c]));
+    state.fit = null;
+    state.fit2 = null;
+    state.validation = null;
+    state.band = null;
+    const ann = responses.annealing;
+    if (ann) {
+      const fitSettings = { ...settings };
+      const auto = ann.result.auto;
+      if (auto) {
+        fitSettings.warmupConvention = auto.warmupConvention;
+        fitSettings.lambda = auto.lambda;
+        fitSettings.fitLambda = true;
+      }
+      state.fit = { params: ann.result.params, response: ann.result, settings: fitSettings, curves: byName, law: 'annealing' };
+    }
+    const mpl = responses['multi-power'];
+    if (mpl) state.fit2 = { params: mpl.result.params, response: mpl.result, columns: mpl.columns, settings: { ...settings }, curves: byName };
     state.manualParams = null;
     state.stale = false;
-    const nFit = result.curves.filter((c) => c.role === 'fit').length;
-    const nVal = result.curves.length - nFit;
-    setStatus(`Fitted ${nFit} curve(s)${nVal ? `, predicted ${nVal} held out` : ''} in ${fmt.ms(result.elapsedMs ?? performance.now() - started)}.`);
-    fillManual(result.params);
+    const first = (ann || mpl).result;
+    const nFit = first.curves.filter((c) => c.role === 'fit').length;
+    const nVal = first.curves.length - nFit;
+    const elapsed = laws.reduce((t, l) => t + (responses[l].result.elapsedMs ?? 0), 0) || performance.now() - started;
+    setStatus(`Fitted ${laws.length === 2 ? 'both laws to ' : ''}${nFit} curve(s)${nVal ? `, predicted ${nVal} held out` : ''} in ${fmt.ms(elapsed)}.`);
+    renderAutoNote();
+    if (ann) fillManual(ann.result.params);
     render();
+    refreshAnalyses();
     await predict();
   } catch (err) {
     if (/cancel/i.test(err.message)) setStatus('Fit cancelled; the previous results are kept.');
@@ -233,9 +313,70 @@ async function runFit({ keepMessage = false } = {}) {
   }
 }
 
+/** fitRequest is the fit request of curves with settings (the annealing law; callers add the model). */
+function fitRequest(curves, settings) {
+  return {
+    curves: curves.map((c) => ({ name: c.name, role: c.role, schedule: c.schedule })),
+    lambda: settings.fitLambda ? 'fit' : settings.lambda,
+    warmupSteps: settings.warmupSteps,
+    warmupConvention: settings.warmupConvention,
+    huberDelta: settings.huberDelta,
+  };
+}
+
+/** renderAutoNote says what the automatic choice picked (the fit response's auto.reason). */
+function renderAutoNote() {
+  const auto = state.fit && state.fit.response.auto;
+  $('#auto-note').hidden = !auto;
+  $('#auto-note').textContent = auto
+    ? `Auto picked the warmup counted ${auto.warmupConvention === 'peak' ? 'at the peak LR' : 'as run'} and λ = ${fmt.sig(auto.lambda, 6)}: ${auto.reason}`
+    : '';
+}
+
+/** runValidate leaves each curve out in turn, fits each law of the setting on the others and predicts it. */
+async function runValidate() {
+  if (fitting) return;
+  clearMessage();
+  let settings;
+  try {
+    settings = readSettings();
+  } catch (err) {
+    return showMessage(err.message);
+  }
+  // The curves marked fit are left out in turn (the held-out curves are predicted by the fit
+  // itself); every fold refits, so this keeps the cost at one fit per fitting curve.
+  const curves = state.curves.filter((c) => c.schedule && c.role === 'fit');
+  if (curves.length < 2) return showMessage('Validation needs at least two curves marked "fit" (with schedules).');
+  const request = fitRequest(curves.map((c) => ({ ...c, role: 'fit' })), settings);
+  if (settings.auto && settings.law !== 'multi-power') request.auto = true;
+  request.models = settings.law === 'both' ? ['annealing', 'multi-power'] : [settings.law];
+  request.level = 0.9;
+  setFitting(true);
+  setStatus(`Validating: ${curves.length} fits per law, each leaving one curve out…`);
+  try {
+    const { result } = await client.call('validate', request, curves.map((c) => ({ steps: c.steps, loss: c.loss })), (f) => {
+      $('#fit-progress').value = f;
+    });
+    state.validation = result;
+    const ann = result.summaries.find((s) => s.model === 'annealing');
+    state.band = ann && Number.isFinite(ann.bandHalfWidth) ? { halfWidth: ann.bandHalfWidth, level: ann.bandLevel } : null;
+    setStatus(`Validated ${curves.length} curve(s) in ${fmt.ms(result.elapsedMs)}.`);
+    render();
+  } catch (err) {
+    if (/cancel/i.test(err.message)) setStatus('Validation cancelled.');
+    else {
+      setStatus('The validation failed.');
+      showMessage(`Validate: ${err.message}`);
+    }
+  } finally {
+    setFitting(false);
+  }
+}
+
 function setFitting(on) {
   fitting = on;
   $('#fit-button').disabled = on;
+  $('#validate-button').disabled = on;
   $('#cancel-button').disabled = !on;
   $('#fit-progress').hidden = !on;
   $('#fit-progress').value = 0;
@@ -309,6 +450,7 @@ function applyManual() {
   state.manualParams = { params, settings };
   setStatus('Predicting with the parameters entered by hand.');
   render();
+  refreshAnalyses();
   predict();
 }
 
@@ -318,21 +460,26 @@ async function addFiles(files) {
   if (!files.length) return;
   clearMessage();
   setStatus(`Reading ${files.length} file(s)…`);
-  const { curves, errors } = await parseFiles(client, files);
-  for (const c of curves) addCurve(c);
-  const noLR = curves.filter((c) => !c.schedule).map((c) => c.name);
-  setStatus(`Added ${curves.length} curve(s).` + (noLR.length ? ` Without an LR column: give ${noLR.join(', ')} a schedule.` : ''));
-  if (errors.length) showMessage(errors);
+  const { curves, notes, errors } = await importFiles(client, files, askImport);
+  const added = curves.map((c) => addCurve(c));
+  const noLR = added.filter((c) => !c.schedule).map((c) => c.name);
+  setStatus(`Added ${added.length} curve(s).` + (noLR.length ? ` Without an LR column: give ${noLR.join(', ')} a schedule.` : ''));
+  if (errors.length) showMessage([...errors, ...notes]);
+  else if (notes.length) showMessage(notes, 'notice');
   render();
-  if (curves.length) predict();
+  if (added.length) predict();
 }
 
 async function addPasted(text, name) {
   if (!text.trim()) return showMessage('Paste some CSV or TSV text first.');
   clearMessage();
   try {
-    const c = addCurve(await parseCurve(client, name || 'pasted', text));
-    setStatus(`Added ${c.name}.`);
+    const fileName = name || 'pasted';
+    const { curves, notes } = await importText(client, fileName, text, askImport);
+    if (!curves.length) throw new Error(notes.join(' ') || `${fileName}: no curves`);
+    const added = curves.map((c) => addCurve(curves.length === 1 ? { ...c, name: fileName } : { ...c, name: `${fileName} ${c.name}` }));
+    setStatus(`Added ${added.map((c) => c.name).join(', ')}.`);
+    if (notes.length) showMessage(notes, 'notice');
     render();
     predict();
     return true;
@@ -349,8 +496,12 @@ function resetTo(settings) {
   state.predictions = [];
   state.predicted = new Map();
   state.fit = null;
+  state.fit2 = null;
+  state.validation = null;
+  state.band = null;
   state.manualParams = null;
   state.settings = { ...settings };
+  $('#auto-note').hidden = true;
   writeSettings(state.settings);
 }
 
@@ -410,6 +561,12 @@ function exportJSON() {
     })) : undefined,
     fitMetrics: r ? r.fitMetrics : undefined,
     validateMetrics: r ? r.validateMetrics : undefined,
+    auto: r ? r.auto : undefined,
+    multiPower: state.fit2 && !state.manualParams ? {
+      params: state.fit2.params, objective: state.fit2.response.objective,
+      curves: state.fit2.response.curves.map((c) => ({ name: c.name, role: c.role, metrics: c.metrics })),
+    } : undefined,
+    validation: state.validation || undefined,
     predictions: state.predictions.map((p) => ({ name: p.name, schedule: p.schedule, finalLoss: state.predicted.get(p.name)?.finalLoss })),
     exported: new Date().toISOString(),
   }, 'annealing-law-fit.json');
@@ -424,7 +581,7 @@ async function exportCSV() {
   try {
     const { result, columns } = await client.call('predict', predictRequest(current, items, 0));
     const curves = predictedCurves(result);
-    download(predictionCSV(curves.map((r, i) => ({ name: r.name, ...columns[i] }))), 'annealing-law-predictions.csv');
+    download(predictionCSV(curves.map((r, i) => ({ name: r.name, ...columns[i] })), state.band && !state.manualParams ? state.band.halfWidth : null), 'annealing-law-predictions.csv');
     setStatus(`Exported ${curves.length} predicted curve(s) as CSV.`);
   } catch (err) {
     showMessage(`CSV export: ${err.message}`);
@@ -474,7 +631,7 @@ function wire() {
   });
   // Paste anywhere outside a form field.
   document.addEventListener('paste', (e) => {
-    if (isTyping(e.target) || $('#schedule-dialog').open) return;
+    if (isTyping(e.target) || $('#schedule-dialog').open || $('#import-dialog').open) return;
     const files = [...(e.clipboardData?.files || [])];
     if (files.length) return addFiles(files);
     const text = e.clipboardData?.getData('text/plain') || '';
@@ -495,10 +652,11 @@ function wire() {
     for (const k of [...state.predicted.keys()]) if (!state.predictions.some((p) => p.name === k)) state.predicted.delete(k);
     render();
   });
-  for (const id of ['#lambda', '#fit-lambda', '#warmup-steps', '#warmup-convention', '#huber-delta']) {
+  for (const id of ['#lambda', '#fit-lambda', '#warmup-steps', '#warmup-convention', '#huber-delta', '#law', '#auto']) {
     $(id).addEventListener('change', onSettingsChange);
   }
   $('#fit-button').addEventListener('click', () => runFit());
+  $('#validate-button').addEventListener('click', () => runValidate());
   $('#cancel-button').addEventListener('click', () => {
     setStatus('Cancelling…');
     client.cancel();
@@ -534,6 +692,7 @@ renderMetricsHead();
 writeSettings(DEFAULT_SETTINGS);
 wire();
 initScheduleDialog(client);
+initAnalyses({ client, setup: analysisSetup, curves: () => state.curves });
 render();
 client.ready.then(() => {
   performance.mark('lawcore-ready');

@@ -3,7 +3,7 @@
 
 /** curveName turns "runs/cosine_24000.csv" into "cosine_24000". */
 export function curveName(fileName) {
-  return fileName.replace(/^.*[\\/]/, '').replace(/\.(csv|tsv|txt|dat)$/i, '') || 'curve';
+  return fileName.replace(/^.*[\\/]/, '').replace(/\.(csv|tsv|txt|dat|json|log|out)$/i, '') || 'curve';
 }
 
 /**
@@ -45,4 +45,79 @@ export async function parseFiles(client, files) {
     curves: results.filter((r) => r.status === 'fulfilled').map((r) => r.value),
     errors: results.filter((r) => r.status === 'rejected').map((r) => r.reason.message),
   };
+}
+
+/**
+ * importText reads one file's text through lawcore's `import` (CSV/TSV, W&B, TensorBoard,
+ * trainer_state.json, Megatron/nanoGPT logs). When the file holds several runs or loss columns,
+ * ask(ambiguity, fileName) resolves to a choice ({column} or {runs}) or null (skip the file).
+ * It returns {curves, notes}: curves as the page keeps them (steps >= 1 only; an LR column
+ * becomes an explicit schedule through its points).
+ */
+export async function importText(client, fileName, text, ask) {
+  let { result, columns } = await client.call('import', { name: fileName, text });
+  if (result.ambiguity) {
+    const choice = await ask(result.ambiguity, fileName);
+    if (!choice) return { curves: [], notes: [`${fileName}: skipped.`] };
+    ({ result, columns } = await client.call('import', { name: fileName, text, choice }));
+  }
+  const notes = (result.notes || []).map((n) => `${fileName}: ${n}`);
+  const curves = [];
+  const single = result.curves.length === 1;
+  result.curves.forEach((info, i) => {
+    const col = columns[i] || {};
+    const name = info.run || (single ? curveName(fileName) : info.name || `${curveName(fileName)} ${i + 1}`);
+    if (!info.hasLoss || !col.loss || !col.steps) {
+      notes.push(`${fileName}: ${name} has no loss values; left out.`);
+      return;
+    }
+    // The fit needs steps >= 1: the loss at step 0 (before any training) is dropped.
+    const keep = [];
+    for (let k = 0; k < col.steps.length; k++) if (col.steps[k] >= 1 && Number.isFinite(col.loss[k])) keep.push(k);
+    const dropped = col.steps.length - keep.length;
+    if (!keep.length) {
+      notes.push(`${fileName}: ${name} has no loss at steps ≥ 1; left out.`);
+      return;
+    }
+    if (dropped) notes.push(`${fileName}: ${name}: ${dropped} point(s) at step 0 (or without a loss) dropped; the fit needs steps ≥ 1.`);
+    const curve = {
+      name,
+      steps: Float64Array.from(keep, (k) => col.steps[k]),
+      loss: Float64Array.from(keep, (k) => col.loss[k]),
+      source: info.run ? `${fileName}, run ${info.run}` : fileName,
+      schedule: null,
+      scheduleSource: 'builder',
+    };
+    if (info.hasLR && col.lr) {
+      const idx = [];
+      for (let k = 0; k < col.steps.length; k++) if (Number.isFinite(col.lr[k]) && col.steps[k] >= 0) idx.push(k);
+      if (idx.length) {
+        curve.lr = Float64Array.from(idx, (k) => col.lr[k]);
+        curve.schedule = explicitSchedule(Float64Array.from(idx, (k) => col.steps[k]), curve.lr);
+        curve.schedule.total = Math.max(curve.schedule.total, curve.steps[curve.steps.length - 1]);
+        curve.scheduleSource = 'file';
+      }
+    }
+    curves.push(curve);
+  });
+  return { curves, notes };
+}
+
+/**
+ * importFiles imports every File in turn (a question about one file at a time); it returns the
+ * curves, the notes, and the error messages of the files that failed, so that one bad file never
+ * stops the rest.
+ */
+export async function importFiles(client, files, ask) {
+  const out = { curves: [], notes: [], errors: [] };
+  for (const file of files) {
+    try {
+      const got = await importText(client, file.name, await file.text(), ask);
+      out.curves.push(...got.curves);
+      out.notes.push(...got.notes);
+    } catch (err) {
+      out.errors.push(err.message);
+    }
+  }
+  return out;
 }

@@ -24,9 +24,10 @@ export function drawCharts(containers, view) {
 
   // Learning rate.
   {
-    const xs = unionSteps(lineSteps, view.logX ? 1 : -Infinity);
-    const series = view.lines.map((l) => lineSeries(l.name, l.color, l.dash, (v) => fmt.lr(v)));
-    const data = [xs, ...view.lines.map((l) => interpolateOnto(xs, l.steps, l.lr))];
+    const withLR = view.lines.filter((l) => l.lr);
+    const xs = unionSteps(withLR.map((l) => l.steps), view.logX ? 1 : -Infinity);
+    const series = withLR.map((l) => lineSeries(l.name, l.color, l.dash, (v) => fmt.lr(v)));
+    const data = [xs, ...withLR.map((l) => interpolateOnto(xs, l.steps, l.lr))];
     draw(containers.lr, 'lr', colors, data, series, {
       yLabel: 'learning rate', logX: view.logX, height: 220, yValues: (u, ticks) => ticks.map(fmt.lr),
     });
@@ -43,7 +44,15 @@ export function drawCharts(containers, view) {
     }
     for (const l of view.lines) {
       series.push(lineSeries(l.label, l.color, l.dash, (v) => fmt.sig(v, 5)));
-      data.push(interpolateOnto(xs, l.steps, l.loss));
+      const y = interpolateOnto(xs, l.steps, l.loss);
+      data.push(y);
+      if (l.band) {
+        // The prediction band pred·(1 ± half-width), as two thin lines.
+        for (const [name, k] of [['lower', -1], ['upper', 1]]) {
+          series.push({ ...lineSeries(`${l.name} band ${name}`, l.color, [1, 3], (v) => fmt.sig(v, 5)), width: 1 });
+          data.push(y.map((v) => (v == null ? null : v * (1 + k * l.band))));
+        }
+      }
     }
     draw(containers.loss, 'loss', colors, data, series, {
       yLabel: 'loss', logX: view.logX, logY: view.logY, height: 360,

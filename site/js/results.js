@@ -31,34 +31,69 @@ export function renderParams(current, origin) {
     : 'Load curves and fit, or enter parameters by hand.';
 }
 
-/** renderMetrics fills #metrics-table from a fit response. */
-export function renderMetrics(response, colors) {
+/**
+ * renderMetrics fills #metrics-table from fit responses: fits is [{law, label, response}], one per
+ * law fitted (a row group per law and role when there are two).
+ */
+export function renderMetrics(fits, colors) {
   const body = $('#metrics-table tbody');
   body.replaceChildren();
-  $('#metrics-empty').hidden = !!response;
-  $('#metrics-table').hidden = !response;
-  if (!response) return;
-  const groups = [
-    ['fit', 'Fitted curves', response.fitMetrics],
-    ['validate', 'Held-out curves (predicted)', response.validateMetrics],
-  ];
-  for (const [role, title, mean] of groups) {
-    const rows = response.curves.filter((c) => c.role === role);
-    if (!rows.length) continue;
-    body.append(h('tr', { class: 'group' }, h('th', { colspan: METRICS.length + 2, scope: 'rowgroup', text: title })));
-    for (const c of rows) {
-      body.append(h('tr', { dataset: { curveName: c.name, role } },
-        h('th', { scope: 'row' }, h('span', { class: 'swatch', style: { background: colors.get(c.name) || 'transparent' } }), c.name),
-        h('td', { class: 'num', text: String(c.metrics?.points ?? (c.predicted ? c.predicted.length : '')) }),
-        METRICS.map(([key, , , digits]) => metricCell(key, c.metrics && c.metrics[key], digits))));
-    }
-    if (mean) {
-      body.append(h('tr', { class: 'mean', dataset: { summary: role } },
-        h('th', { scope: 'row', text: `mean of ${rows.length}` }),
-        h('td'),
-        METRICS.map(([key, , , digits]) => metricCell(key, mean[key], digits))));
+  const any = fits.length > 0;
+  $('#metrics-empty').hidden = any;
+  $('#metrics-table').hidden = !any;
+  for (const { law, label, response } of fits) {
+    const groups = [
+      ['fit', 'Fitted curves', response.fitMetrics],
+      ['validate', 'Held-out curves (predicted)', response.validateMetrics],
+    ];
+    for (const [role, title, mean] of groups) {
+      const rows = response.curves.filter((c) => c.role === role);
+      if (!rows.length) continue;
+      body.append(h('tr', { class: 'group' }, h('th', { colspan: METRICS.length + 2, scope: 'rowgroup', text: fits.length > 1 ? `${label} · ${title}` : title })));
+      for (const c of rows) {
+        body.append(h('tr', { dataset: { curveName: c.name, role, law } },
+          h('th', { scope: 'row' }, h('span', { class: 'swatch', style: { background: colors.get(c.name) || 'transparent' } }), c.name),
+          h('td', { class: 'num', text: String(c.metrics?.points ?? (c.predicted ? c.predicted.length : '')) }),
+          METRICS.map(([key, , , digits]) => metricCell(key, c.metrics && c.metrics[key], digits))));
+      }
+      if (mean) {
+        body.append(h('tr', { class: 'mean', dataset: { summary: role, law } },
+          h('th', { scope: 'row', text: `mean of ${rows.length}` }),
+          h('td'),
+          METRICS.map(([key, , , digits]) => metricCell(key, mean[key], digits))));
+      }
     }
   }
+}
+
+const LAW_LABELS = { annealing: 'annealing law', 'multi-power': 'Multi-Power Law' };
+
+/** renderValidation fills #validate-table from a `validate` answer: held-out errors per curve and law. */
+export function renderValidation(result, colors) {
+  $('#validate-result').hidden = !result;
+  if (!result) return;
+  const models = result.summaries.map((s) => s.model);
+  const keys = [['PredE', 'PredE', 3], ['WorstE', 'WorstE', 3], ['FinalErr', 'FinalErr', 3], ['R2', 'R²', 5]];
+  $('#validate-table thead').replaceChildren(h('tr', {},
+    h('th', { scope: 'col', text: 'held-out curve' }),
+    models.flatMap((m) => keys.map(([, label]) => h('th', { scope: 'col', class: 'num', text: models.length > 1 ? `${label} (${LAW_LABELS[m] || m})` : label })))));
+  const curves = [...new Set(result.rows.map((r) => r.curve))];
+  const cell = (m, key, digits) => h('td', { class: 'num', dataset: { model: m.model || m, metric: key, value: Number.isFinite(m.metrics?.[key]) ? String(m.metrics[key]) : '' }, text: fmt.sig(m.metrics?.[key], digits) });
+  const body = curves.map((name) => h('tr', { dataset: { curveName: name } },
+    h('th', { scope: 'row' }, h('span', { class: 'swatch', style: { background: colors.get(name) || 'transparent' } }), name),
+    models.flatMap((model) => {
+      const row = result.rows.find((r) => r.curve === name && r.model === model) || { model };
+      return keys.map(([key, , digits]) => cell(row, key, digits));
+    })));
+  body.push(h('tr', { class: 'mean', dataset: { summary: 'validate' } },
+    h('th', { scope: 'row', text: `mean of ${curves.length}` }),
+    models.flatMap((model) => {
+      const sum = result.summaries.find((x) => x.model === model);
+      return keys.map(([key, , digits]) => cell({ model, metrics: sum.mean }, key, digits));
+    })));
+  $('#validate-table tbody').replaceChildren(...body);
+  $('#validate-note').textContent = result.summaries.map((x) => `${LAW_LABELS[x.model] || x.model}: ${Math.round(x.bandLevel * 100)}% of held-out points within ±${fmt.sig(x.bandHalfWidth * 100, 3)}% of the prediction`).join(' · ')
+    + '. Each curve marked fit is left out in turn, the law fitted on the others and the left-out curve predicted. The band is drawn around the annealing law’s curves.';
 }
 
 function metricCell(key, value, digits) {

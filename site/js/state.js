@@ -9,6 +9,8 @@ export const DEFAULT_SETTINGS = {
   warmupSteps: 500,
   warmupConvention: 'peak',
   huberDelta: 0.001,
+  law: 'annealing',
+  auto: false,
 };
 
 /** state is the single page state. */
@@ -20,6 +22,12 @@ export const state = {
   settings: { ...DEFAULT_SETTINGS },
   /** the latest fit: {params, response, settings, curveNames, at} or null */
   fit: null,
+  /** the Multi-Power Law's fit when the law setting includes it: {params, response, columns, settings, curves} or null */
+  fit2: null,
+  /** the latest leave-one-schedule-out validation: the `validate` answer, or null */
+  validation: null,
+  /** the annealing law's prediction band from the validation: {halfWidth, level} or null */
+  band: null,
   /** parameters entered by hand (used when there is no fit) or null */
   manualParams: null,
   /** the latest prediction: Map name -> {steps, lr, loss, s1Term, s2Term, finalLoss} */

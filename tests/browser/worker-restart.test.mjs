@@ -7,7 +7,8 @@ import { useServerAndBrowser, openPage, waitForFit, params, messageText } from '
 const env = useServerAndBrowser(before, after);
 
 test('a worker that fails to load lawcore.wasm is replaced', async () => {
-  const context = await env.browser.newContext();
+  // no service worker: its cache would fetch lawcore.wasm too, past the route
+  const context = await env.browser.newContext({ serviceWorkers: 'block' });
   let failed = 0;
   await context.route('**/lawcore.wasm', (route) => {
     // The worker asks twice (streaming, then a plain fetch) before it gives up.

@@ -1,0 +1,61 @@
+// The Analyses panel: every view computes from the fitted parameters through lawcore's
+// `analyze` (or `sizefit`), draws a chart and fills a table with numbers; with the Fig. 2 fit,
+// cosine overtakes constant between 10K and 100K total steps.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { useServerAndBrowser, openPage, waitForFit } from './harness.mjs';
+
+const env = useServerAndBrowser(before, after);
+
+async function showView(page, id) {
+  await page.selectOption('#analysis-view', id);
+  await page.waitForFunction((v) => document.querySelector('#analysis-result').dataset.view === v
+    && !document.querySelector('#analysis-table').hidden && !/Computing/.test(document.querySelector('#analysis-status').textContent), id, { timeout: 60000 });
+}
+
+test('every analysis view draws a chart and a table of numbers; constant vs cosine crosses over', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.click('#analyses-panel > summary');
+    const views = await page.$$eval('#analysis-view option', (os) => os.map((o) => o.value));
+    for (const id of ['decomposition', 'cosine-cycle', 'constant-vs-cosine', 'wsd-ratio', 'anneal-function', 'rewarmup-peak', 'lambda', 'optimize', 'chinchilla', 'compute', 'sizefit']) {
+      assert.ok(views.includes(id), `view ${id} missing: ${views}`);
+    }
+    for (const id of views) {
+      if (id === 'sizefit') {
+        await page.selectOption('#analysis-view', id);
+        // The Fig. 2 curves have one size: the view asks for sizes, the example has two.
+        await page.waitForSelector('#analysis-error:not([hidden])');
+        assert.match(await page.textContent('#analysis-error'), /two model sizes/);
+        await page.click('#sizefit-example');
+        await page.waitForFunction(() => /MultiPowerLaw/.test(document.querySelector('#analysis-status').textContent) && !document.querySelector('#analysis-table').hidden, null, { timeout: 60000 });
+        const rows = await page.$$eval('#analysis-table tbody tr', (trs) => trs.map((tr) => tr.textContent));
+        assert.ok(rows.some((r) => /N=400M/.test(r)), 'a prediction at the unseen size');
+      } else await showView(page, id);
+      const values = await page.$$eval('#analysis-table td[data-value]', (tds) => tds.map((td) => Number(td.dataset.value)));
+      assert.ok(values.length >= 4 && values.every(Number.isFinite), `${id}: ${values.length} numbers`);
+      if (id !== 'compute') assert.ok(await page.locator('#chart-analysis canvas').count() >= 1, `${id}: no chart`);
+    }
+
+    // Constant vs cosine with the Fig. 2 fit: the crossover lies between 10K and 100K steps.
+    await showView(page, 'constant-vs-cosine');
+    const crossover = Number(await page.getAttribute('#analysis-result', 'data-crossover'));
+    assert.ok(crossover > 10000 && crossover < 100000, `crossover ${crossover}`);
+    assert.match(await page.getAttribute('#chart-analysis', 'data-series'), /crossover/);
+
+    // The optimiser warns that the law's free-form optimum is a sudden drop.
+    await showView(page, 'optimize');
+    assert.match(await page.textContent('#analysis-note'), /sudden drop/);
+
+    // The table's CSV.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#analysis-csv')]);
+    const lines = (await readFile(await download.path(), 'utf8')).trimEnd().split('\n');
+    assert.equal(lines[0], 'family,best,final loss,S1,S2,evaluations');
+    assert.equal(lines.length, 6);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
