@@ -1,7 +1,5 @@
 package lawcore
 
-import "fmt"
-
 // Convention says how learning rates during warmup enter the areas S1 and S2.
 type Convention string
 
@@ -70,7 +68,7 @@ func FillAreas(s1, s2, ds2, lr []float64, lambda float64, warmup int, conv Conve
 
 func checkLambda(lambda float64) error {
 	if !(lambda >= 0 && lambda < 1) {
-		return inputErrorf("", "lambda", "must be in [0, 1), got %v", fmt.Sprint(lambda))
+		return inputErrorf("", "lambda", "must be in [0, 1), got %v", lambda)
 	}
 	return nil
 }
