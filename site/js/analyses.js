@@ -134,6 +134,11 @@ let defaults = null;
 const optionsByAnalysis = new Map();
 const cache = new Map();
 let chart = null;
+
+/** analysisChart is the analysis view's uPlot instance (null when nothing is drawn), for the SVG export. */
+export function analysisChart() {
+  return chart;
+}
 let resizer = null;
 let lastTable = null;
 let seq = 0;

@@ -12,7 +12,9 @@ import { drawCharts, charts } from './plots.js';
 import { download, downloadJSON, predictionCSV, chartPNG } from './export.js';
 import { loadFig2, FIG2_SETTINGS, FIG3_PREDICTIONS, fetchMPL, MPL_FILES, MPL_SETTINGS } from './examples.js';
 import * as fmt from './format.js';
-import { initAnalyses, refreshAnalyses } from './analyses.js';
+import { initAnalyses, refreshAnalyses, analysisChart } from './analyses.js';
+import { encodeShare, decodeShare, MAX_FRAGMENT } from './share.js';
+import { chartSVG } from './svg-export.js';
 
 const client = new LawClient('worker.js');
 // For the browser console (and the tests): the worker client.
@@ -117,7 +119,7 @@ function render() {
   renderPredictions(state.predictions, state.predicted, predictionHandlers);
   const current = currentParams();
   let origin = '';
-  if (state.manualParams) origin = 'Parameters entered by hand.';
+  if (state.manualParams) origin = state.manualParams.from === 'link' ? 'Parameters from a shared link.' : 'Parameters entered by hand.';
   else if (state.fit) {
     const r = state.fit.response;
     const fitNames = r.curves.filter((c) => c.role === 'fit').map((c) => c.name);
@@ -598,6 +600,116 @@ async function exportPNG(button) {
   }
 }
 
+async function exportSVG(button) {
+  const id = button.dataset.svg;
+  const u = id === 'analysis' ? analysisChart() : charts.get(id);
+  if (!u) return showMessage('This chart is empty.');
+  const title = id === 'analysis' ? `Analysis: ${$('#analysis-view').selectedOptions[0]?.textContent || ''}` : button.dataset.title;
+  try {
+    download(chartSVG(u, title), `annealing-law-${id}.svg`);
+  } catch (err) {
+    showMessage(`SVG export: ${err.message}`);
+  }
+}
+
+// ---- share links ----------------------------------------------------------------------------
+
+/** shareView is the page's view as the versioned JSON of a share link (README, "Share links"). */
+function shareView(withData) {
+  const current = currentParams();
+  return {
+    v: 1,
+    settings: { ...DEFAULT_SETTINGS, ...state.settings, law: state.settings.law || 'annealing', auto: !!state.settings.auto },
+    params: current ? Object.fromEntries(Object.entries(current.params).filter(([, x]) => Number.isFinite(x))) : null,
+    source: current ? (state.manualParams ? 'manual' : 'fit') : null,
+    curves: state.curves.map((c) => ({
+      name: c.name, role: c.role, schedule: withData ? c.schedule || null : thinSchedule(c.schedule),
+      ...(withData ? { steps: Array.from(c.steps), loss: Array.from(c.loss) } : {}),
+    })),
+    predictions: state.predictions.map((p) => ({ name: p.name, schedule: p.schedule })),
+  };
+}
+
+/**
+ * thinSchedule keeps at most 2000 points of an explicit schedule (a file's LR column), so that a
+ * link without the curves' data stays small; other schedules are descriptions and stay as they are.
+ */
+function thinSchedule(schedule) {
+  if (!schedule || schedule.kind !== 'explicit' || !Array.isArray(schedule.steps) || schedule.steps.length <= 2000) return schedule || null;
+  const n = schedule.steps.length;
+  const keep = [];
+  for (let k = 0; k < 2000; k++) keep.push(Math.round((k * (n - 1)) / 1999));
+  return { ...schedule, steps: keep.map((k) => schedule.steps[k]), lr: keep.map((k) => schedule.lr[k]) };
+}
+
+async function makeShareLink() {
+  const note = $('#share-note');
+  const base = location.href.replace(/#.*$/, '');
+  try {
+    let payload = await encodeShare(shareView(true));
+    let text = 'Link copied: it holds the settings, parameters, schedules and the curves’ data.';
+    if (payload.length > MAX_FRAGMENT) {
+      payload = await encodeShare(shareView(false));
+      text = `With the curves’ data the link would be too large (over ${MAX_FRAGMENT / 1024} KB): this link leaves the data out (the curves come back as schedules to predict).`;
+      if (payload.length > MAX_FRAGMENT) throw new Error(`the view is too large for a link even without data (${Math.round(payload.length / 1024)} KB)`);
+    }
+    const link = `${base}#s=${payload}`;
+    $('#share-link').value = link;
+    $('#share-link').hidden = false;
+    try {
+      await navigator.clipboard.writeText(link);
+    } catch {
+      text = text.replace('Link copied', 'Link ready (copy it from the box)');
+    }
+    note.textContent = text;
+  } catch (err) {
+    note.textContent = `Share link: ${err.message}`;
+  }
+}
+
+/** restoreShare opens the view of a share link (already checked by decodeShare). */
+async function restoreShare(view) {
+  resetTo(view.settings);
+  const notes = [];
+  for (const c of view.curves) {
+    if (c.steps) {
+      addCurve({ name: c.name, role: c.role, steps: c.steps, loss: c.loss, schedule: c.schedule, scheduleSource: c.schedule && c.schedule.kind === 'explicit' ? 'file' : 'builder', source: 'shared link' });
+    } else if (c.schedule) {
+      addPrediction(c.name, c.schedule);
+      notes.push(`${c.name}: the link holds no data for this curve; its schedule is predicted.`);
+    }
+  }
+  for (const p of view.predictions) addPrediction(p.name, p.schedule);
+  state.stale = false;
+  render();
+  const canFit = state.curves.some((c) => c.role === 'fit') && state.curves.every((c) => c.schedule);
+  if (view.source === 'fit' && canFit) {
+    await runFit({ keepMessage: true });
+  } else if (view.params) {
+    const params = { L0: view.params.L0, A: view.params.A, alpha: view.params.alpha, C: view.params.C, lambda: view.params.lambda };
+    state.manualParams = { params, settings: { ...view.settings }, from: view.source === 'fit' ? 'link' : 'manual' };
+    fillManual(params);
+    render();
+    await predict();
+  }
+  setStatus('Opened the view of a shared link.');
+  if (notes.length) showMessage(notes, 'notice');
+}
+
+/** openFromHash restores a #s= link; it returns false when there is none or it was refused. */
+async function openFromHash() {
+  const m = /^#s=(.*)$/s.exec(location.hash);
+  if (!m) return false;
+  try {
+    const view = await decodeShare(m[1]);
+    await restoreShare(view);
+    return true;
+  } catch (err) {
+    showMessage(`Share link refused: ${err.message}. The default example is shown instead.`);
+    return false;
+  }
+}
+
 // ---- wiring ---------------------------------------------------------------------------------
 
 function isTyping(target) {
@@ -673,6 +785,9 @@ function wire() {
   $('#log-x').addEventListener('change', drawAll);
   $('#log-y').addEventListener('change', drawAll);
   for (const b of document.querySelectorAll('[data-png]')) b.addEventListener('click', () => exportPNG(b));
+  for (const b of document.querySelectorAll('[data-svg]')) b.addEventListener('click', () => exportSVG(b));
+  $('#share-button').addEventListener('click', makeShareLink);
+  window.addEventListener('hashchange', () => { if (/^#s=/.test(location.hash)) openFromHash(); });
   $('#export-json').addEventListener('click', exportJSON);
   $('#export-csv').addEventListener('click', exportCSV);
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', drawAll);
@@ -696,5 +811,5 @@ initAnalyses({ client, setup: analysisSetup, curves: () => state.curves });
 render();
 client.ready.then(() => {
   performance.mark('lawcore-ready');
-  return loadFig2Example({ keepMessage: true }).then(() => performance.mark('example-shown'));
+  return openFromHash().then((opened) => (opened ? null : loadFig2Example({ keepMessage: true }).then(() => performance.mark('example-shown'))));
 }, (err) => showMessage(`The calculator could not start: ${err.message}`));

@@ -103,7 +103,7 @@ function pointSize(n) {
 
 function pointSeries(label, color, value = (v) => fmt.sig(v, 5), size = 5) {
   return {
-    label, stroke: color, fill: undefined, width: 1, paths: () => null,
+    label, stroke: color, fill: undefined, width: 1, paths: () => null, kind: 'points',
     points: { show: true, size, width: size > 3 ? 1 : 0, stroke: color, fill: color },
     value: (u, v) => (v == null ? '–' : value(v)),
   };

@@ -1,0 +1,225 @@
+// Share links: the whole view (settings, curves with their schedules and, while small enough,
+// their data, the parameters, the schedules to predict) as versioned JSON, deflated with the
+// browser's CompressionStream('deflate-raw') and written base64url into the URL fragment
+// (#s=...). Nothing leaves the browser: the fragment is never sent to a server.
+//
+// A link is untrusted input. decodeShare checks the fragment's size, the decompressed size, the
+// version and every field's type (finite numbers, short strings, known enumerations) and throws
+// an Error that says what is wrong; it never evaluates anything. Names from a link are only ever
+// shown through textContent.
+
+export const SHARE_VERSION = 1;
+/** MAX_FRAGMENT is the largest fragment (base64url characters) a link may carry. */
+export const MAX_FRAGMENT = 200 * 1024;
+/** MAX_JSON is the largest decompressed JSON a link may expand to (a deflate bomb stops here). */
+export const MAX_JSON = 8 * 1024 * 1024;
+const MAX_NAME = 200;
+const MAX_ITEMS = 100;
+const MAX_POINTS = 200000;
+const PARAM_KEYS = ['L0', 'A', 'alpha', 'C', 'lambda', 'B', 'beta', 'gamma'];
+const LAWS = ['annealing', 'multi-power', 'both'];
+const CONVENTIONS = ['peak', 'actual'];
+const ROLES = ['fit', 'validate'];
+const KINDS = ['constant', 'linear', 'cosine', 'wsd', 'multistep', 'cyclic', 'inverse-sqrt', 'polynomial', 'one-cycle', 'concat', 'explicit'];
+
+// ---- encoding -------------------------------------------------------------------------------
+
+function toBase64url(bytes) {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error('the link holds characters that are not base64url');
+  const b64 = text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4);
+  let bin;
+  try {
+    bin = atob(b64);
+  } catch {
+    throw new Error('the link is not valid base64url');
+  }
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+
+async function deflate(text) {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** inflate decompresses bytes, stopping with an error past MAX_JSON bytes. */
+async function inflate(bytes) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const chunks = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > MAX_JSON) {
+        reader.cancel().catch(() => {});
+        throw new Error(`the link expands to more than ${MAX_JSON / 1024 / 1024} MB`);
+      }
+      chunks.push(value);
+    }
+  } catch (err) {
+    if (/expands/.test(err.message)) throw err;
+    throw new Error('the link is corrupted (it does not decompress)');
+  }
+  const all = new Uint8Array(size);
+  let off = 0;
+  for (const c of chunks) {
+    all.set(c, off);
+    off += c.length;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(all);
+  } catch {
+    throw new Error('the link is corrupted (not UTF-8 text)');
+  }
+}
+
+/** encodeShare returns the fragment text (without "#s=") of a view. */
+export async function encodeShare(view) {
+  return toBase64url(await deflate(JSON.stringify(view)));
+}
+
+/** decodeShare reads a fragment's payload (without "#s=") into a checked view, or throws. */
+export async function decodeShare(payload) {
+  if (payload.length > MAX_FRAGMENT) throw new Error(`the link is too large (${Math.round(payload.length / 1024)} KB; at most ${MAX_FRAGMENT / 1024} KB)`);
+  const text = await inflate(fromBase64url(payload));
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error('the link is corrupted (not JSON)');
+  }
+  return checkView(value);
+}
+
+// ---- checking -------------------------------------------------------------------------------
+
+const isObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x) && Object.getPrototypeOf(x) === Object.prototype;
+
+function fail(where, what) {
+  throw new Error(`${where}: ${what}`);
+}
+
+function onlyKeys(obj, allowed, where) {
+  for (const k of Object.keys(obj)) if (!allowed.includes(k)) fail(where, `unexpected field "${k.slice(0, 40)}"`);
+}
+
+function finite(x, where) {
+  if (typeof x !== 'number' || !Number.isFinite(x)) fail(where, 'not a finite number');
+  return x;
+}
+
+function str(x, where, max = MAX_NAME) {
+  if (typeof x !== 'string') fail(where, 'not a string');
+  if (x.length === 0 || x.length > max) fail(where, `length must be 1..${max}`);
+  return x;
+}
+
+function oneOf(x, list, where) {
+  if (!list.includes(x)) fail(where, `must be one of ${list.join(', ')}`);
+  return x;
+}
+
+function numbers(x, where, max = MAX_POINTS) {
+  if (!Array.isArray(x)) fail(where, 'not an array');
+  if (x.length > max) fail(where, `more than ${max} values`);
+  x.forEach((v, i) => finite(v, `${where}[${i}]`));
+  return x;
+}
+
+function checkSettings(s) {
+  const where = 'settings';
+  if (!isObject(s)) fail(where, 'not an object');
+  onlyKeys(s, ['lambda', 'fitLambda', 'warmupSteps', 'warmupConvention', 'huberDelta', 'law', 'auto'], where);
+  const lambda = finite(s.lambda, 'settings.lambda');
+  if (!(lambda > 0 && lambda < 1)) fail('settings.lambda', 'must be between 0 and 1');
+  const warmupSteps = finite(s.warmupSteps, 'settings.warmupSteps');
+  if (!(warmupSteps >= 0 && Number.isInteger(warmupSteps))) fail('settings.warmupSteps', 'must be a whole number ≥ 0');
+  const huberDelta = finite(s.huberDelta, 'settings.huberDelta');
+  if (!(huberDelta > 0)) fail('settings.huberDelta', 'must be > 0');
+  if (typeof s.fitLambda !== 'boolean') fail('settings.fitLambda', 'not true or false');
+  if (typeof s.auto !== 'boolean') fail('settings.auto', 'not true or false');
+  return {
+    lambda, fitLambda: s.fitLambda, warmupSteps, huberDelta, auto: s.auto,
+    warmupConvention: oneOf(s.warmupConvention, CONVENTIONS, 'settings.warmupConvention'),
+    law: oneOf(s.law, LAWS, 'settings.law'),
+  };
+}
+
+/**
+ * checkSchedule copies a schedule description: a known kind, field names of letters and digits,
+ * values finite numbers, short strings, booleans, arrays of numbers, or (concat) arrays of
+ * schedules. lawcore checks the meaning when it builds the schedule.
+ */
+function checkSchedule(s, where, depth = 0) {
+  if (depth > 4) fail(where, 'nested too deeply');
+  if (!isObject(s)) fail(where, 'not an object');
+  oneOf(s.kind, KINDS, `${where}.kind`);
+  const out = {};
+  for (const [k, v] of Object.entries(s)) {
+    const w = `${where}.${k.slice(0, 40)}`;
+    if (!/^[A-Za-z][A-Za-z0-9]{0,39}$/.test(k)) fail(where, `unexpected field "${k.slice(0, 40)}"`);
+    if (typeof v === 'number') out[k] = finite(v, w);
+    else if (typeof v === 'string') out[k] = str(v, w, 100);
+    else if (typeof v === 'boolean') out[k] = v;
+    else if (Array.isArray(v) && v.every((x) => typeof x === 'number')) out[k] = numbers(v, w);
+    else if (Array.isArray(v) && v.length <= MAX_ITEMS && v.every(isObject)) out[k] = v.map((p, i) => checkSchedule(p, `${w}[${i}]`, depth + 1));
+    else fail(w, 'not a number, text, or list of numbers');
+  }
+  return out;
+}
+
+function checkCurve(c, i) {
+  const where = `curves[${i}]`;
+  if (!isObject(c)) fail(where, 'not an object');
+  onlyKeys(c, ['name', 'role', 'schedule', 'steps', 'loss'], where);
+  const out = {
+    name: str(c.name, `${where}.name`),
+    role: oneOf(c.role, ROLES, `${where}.role`),
+    schedule: c.schedule === null || c.schedule === undefined ? null : checkSchedule(c.schedule, `${where}.schedule`),
+  };
+  if (c.steps !== undefined || c.loss !== undefined) {
+    const steps = numbers(c.steps, `${where}.steps`);
+    const loss = numbers(c.loss, `${where}.loss`);
+    if (steps.length !== loss.length || steps.length === 0) fail(where, 'steps and loss must be non-empty and of the same length');
+    for (let k = 0; k < steps.length; k++) {
+      if (steps[k] < 1 || (k && steps[k] <= steps[k - 1])) fail(`${where}.steps[${k}]`, 'steps must be ≥ 1 and increasing');
+      if (!(loss[k] > 0)) fail(`${where}.loss[${k}]`, 'must be > 0');
+    }
+    out.steps = Float64Array.from(steps);
+    out.loss = Float64Array.from(loss);
+  }
+  return out;
+}
+
+function checkView(v) {
+  if (!isObject(v)) fail('link', 'not a JSON object');
+  if (v.v !== SHARE_VERSION) fail('link', `version ${JSON.stringify(v.v)?.slice(0, 20)} is not supported (this page reads version ${SHARE_VERSION})`);
+  onlyKeys(v, ['v', 'settings', 'params', 'source', 'curves', 'predictions'], 'link');
+  const settings = checkSettings(v.settings);
+  let params = null;
+  if (v.params !== null && v.params !== undefined) {
+    if (!isObject(v.params)) fail('params', 'not an object');
+    onlyKeys(v.params, PARAM_KEYS, 'params');
+    params = {};
+    for (const [k, x] of Object.entries(v.params)) params[k] = finite(x, `params.${k}`);
+    for (const k of ['L0', 'A', 'alpha', 'C', 'lambda']) if (!(k in params)) fail('params', `${k} is missing`);
+  }
+  const source = v.source === undefined || v.source === null ? null : oneOf(v.source, ['fit', 'manual'], 'source');
+  if (!Array.isArray(v.curves) || v.curves.length > MAX_ITEMS) fail('curves', `not a list of at most ${MAX_ITEMS}`);
+  if (!Array.isArray(v.predictions) || v.predictions.length > MAX_ITEMS) fail('predictions', `not a list of at most ${MAX_ITEMS}`);
+  const curves = v.curves.map(checkCurve);
+  const predictions = v.predictions.map((p, i) => {
+    const where = `predictions[${i}]`;
+    if (!isObject(p)) fail(where, 'not an object');
+    onlyKeys(p, ['name', 'schedule'], where);
+    return { name: str(p.name, `${where}.name`), schedule: checkSchedule(p.schedule, `${where}.schedule`) };
+  });
+  return { v: SHARE_VERSION, settings, params, source, curves, predictions };
+}

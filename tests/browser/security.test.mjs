@@ -1,0 +1,179 @@
+// Security: names from files and share links are shown as text and run nothing; a whole session
+// makes requests to the site's own origin only; a corpus of bad files is refused file by file,
+// each with a message naming it (and its line where there is one), keeping the curves loaded.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { useServerAndBrowser, openPage, waitForFit, messageText } from './harness.mjs';
+import { BAD_FILES } from './bad-files-corpus.mjs';
+
+const env = useServerAndBrowser(before, after);
+
+const XSS = '<img src=x onerror=alert(1)>';
+const curveNames = (page) => page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName));
+
+/** encodeIn builds a share-link payload in the page (deflate-raw, base64url). */
+function encodeIn(page, text) {
+  return page.evaluate(async (t) => {
+    const stream = new Blob([t]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    let s = '';
+    for (const b of bytes) s += String.fromCharCode(b);
+    return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  }, text);
+}
+
+/** noMarkupFromNames: no element the names could have made exists, and no dialog opened. */
+async function assertInert(page, dialogs) {
+  assert.deepEqual(dialogs, [], 'a dialog opened');
+  assert.equal(await page.locator('img[src="x"], body img[onerror]').count(), 0, 'the name became an element');
+  assert.equal(await page.evaluate(() => window.__xss), undefined);
+}
+
+test('a run name with markup, from a W&B export and from a share link, is shown as text', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  const dialogs = [];
+  context.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss().catch(() => {}); });
+  page.on('dialog', () => {}); // handled on the context
+  try {
+    await waitForFit(page);
+    await page.setInputFiles('#file-input', [{ name: 'wandb.csv', mimeType: 'text/csv', buffer: Buffer.from(`Step,${XSS} - loss\n1,3.5\n2,3.4\n`) }]);
+    await page.waitForFunction((n) => [...document.querySelectorAll('#curve-list [data-curve-name]')].some((r) => r.dataset.curveName === n), XSS);
+    assert.ok((await curveNames(page)).includes(XSS));
+    // Shown as text in its row and in the chart legend.
+    const rowName = await page.$$eval('#curve-list .row-name', (els) => els.map((e) => e.textContent));
+    assert.ok(rowName.includes(XSS));
+    await page.waitForFunction((n) => (document.querySelector('#chart-loss').dataset.series || '').includes(n), XSS);
+    assert.ok((await page.textContent('#chart-loss')).includes(XSS), 'the legend shows the name as text');
+    // Exports carry it as data too: SVG escapes it.
+    const [svg] = await Promise.all([page.waitForEvent('download'), page.click('[data-svg="loss"]')]);
+    const text = (await import('node:fs')).readFileSync(await svg.path(), 'utf8');
+    assert.ok(!text.includes('<img'), 'the SVG holds the name unescaped');
+    assert.ok(text.includes('&lt;img src=x onerror=alert(1)&gt;'));
+    await page.waitForTimeout(300);
+    await assertInert(page, dialogs);
+
+    // The same name in a share link, as a curve and as a schedule to predict.
+    const view = {
+      v: 1,
+      settings: { lambda: 0.999, fitLambda: false, warmupSteps: 0, warmupConvention: 'peak', huberDelta: 0.001, law: 'annealing', auto: false },
+      params: { L0: 2.6, A: 0.43, alpha: 0.55, C: 0.41, lambda: 0.999 },
+      source: 'manual',
+      curves: [{ name: XSS, role: 'fit', schedule: { kind: 'constant', total: 2, peak: 2e-4 }, steps: [1, 2], loss: [3.5, 3.4] }],
+      predictions: [{ name: `${XSS} 2`, schedule: { kind: 'cosine', total: 1000, peak: 2e-4, final: 0 } }],
+    };
+    const payload = await encodeIn(page, JSON.stringify(view));
+    const p2 = await context.newPage();
+    p2.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+    await p2.goto(`${env.url}#s=${payload}`);
+    await p2.waitForFunction(() => document.querySelector('#predict-list [data-schedule-name]')?.dataset.finalLoss);
+    assert.deepEqual(await curveNames(p2), [XSS]);
+    assert.deepEqual(await p2.$$eval('#predict-list .row-name', (els) => els.map((e) => e.textContent)), [`${XSS} 2`]);
+    assert.ok((await p2.textContent('#chart-loss')).includes(`${XSS} 2`));
+    await p2.waitForTimeout(300);
+    await assertInert(p2, dialogs);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a whole session requests only the site’s own origin', async () => {
+  const context = await env.browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 1000 } });
+  const requests = [];
+  context.on('request', (r) => requests.push(r.url()));
+  const origin = new URL(env.url).origin;
+  const page = await context.newPage();
+  try {
+    await page.goto(env.url);
+    await waitForFit(page);
+    await page.fill('#lambda', '0.998');
+    await page.dispatchEvent('#lambda', 'change');
+    await page.click('#fit-button');
+    await page.waitForFunction(() => document.querySelector('#param-lambda').textContent.trim() === '0.998');
+    await waitForFit(page);
+    // Upload a file (with an LR column: it is predicted straight away).
+    const csv = 'step,lr,loss\n1000,2e-4,3.67\n2000,2e-4,3.33\n3000,2e-4,3.2\n';
+    await page.setInputFiles('#file-input', [{ name: 'upload.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) }]);
+    await page.waitForFunction(() => [...document.querySelectorAll('#curve-list [data-curve-name]')].some((r) => r.dataset.curveName === 'upload'));
+    // Predict a new schedule.
+    await page.click('#add-prediction');
+    await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
+    await page.waitForFunction(() => document.querySelectorAll('#schedule-preset option').length > 10);
+    await page.selectOption('#schedule-preset', 'wsd-1-sqrt-20');
+    await page.click('#schedule-save');
+    await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => [...document.querySelectorAll('#predict-list [data-schedule-name]')].every((r) => r.dataset.finalLoss !== ''));
+    // The analyses.
+    await page.click('#analyses-panel > summary');
+    await page.waitForFunction(() => document.querySelector('#analysis-table:not([hidden]) tbody tr') || document.querySelector('#chart-analysis canvas'), null, { timeout: 30000 });
+    // Every export, and a share link.
+    for (const sel of ['#export-json', '#export-csv', '[data-png="loss"]', '[data-svg="loss"]']) {
+      await Promise.all([page.waitForEvent('download'), page.click(sel)]);
+    }
+    await page.click('#share-button');
+    await page.waitForFunction(() => document.querySelector('#share-link').value.includes('#s='));
+    await page.goto(await page.inputValue('#share-link'));
+    await waitForFit(page);
+    await page.waitForTimeout(500);
+
+    assert.ok(requests.length > 5, `only ${requests.length} requests seen`);
+    const foreign = requests.filter((u) => {
+      const url = new URL(u);
+      if (url.protocol === 'blob:') return new URL(url.pathname).origin !== origin;
+      if (url.protocol === 'data:') return false; // no network
+      return url.origin !== origin;
+    });
+    assert.deepEqual(foreign, [], 'requests to another origin');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a corpus of bad files: each refused with a message naming it; loaded curves stay', async () => {
+  assert.ok(BAD_FILES.length >= 20);
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  const dialogs = [];
+  page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss().catch(() => {}); });
+  try {
+    await waitForFit(page);
+    const before = await curveNames(page);
+    assert.deepEqual(before, ['cosine', 'constant']);
+    for (const [name, body] of BAD_FILES) {
+      await page.evaluate(() => {
+        document.querySelector('#message-close').click();
+        document.querySelector('#status').textContent = '';
+      });
+      const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body);
+      await page.setInputFiles('#file-input', [{ name, mimeType: 'text/plain', buffer }]);
+      // A file that leaves the format open asks which column: skip it.
+      await page.waitForFunction(() => !document.querySelector('#message').hidden || document.querySelector('#import-dialog').open, null, { timeout: 20000 });
+      if (await page.evaluate(() => document.querySelector('#import-dialog').open)) {
+        await page.click('#import-cancel');
+        await page.waitForSelector('#message:not([hidden])');
+      }
+      const text = await messageText(page);
+      assert.ok(text.includes(name), `${name}: the message does not name the file: ${text}`);
+      assert.equal(await page.getAttribute('#message', 'role'), 'alert');
+      if (/line \d/.test(text)) assert.match(text, new RegExp(`${name.replace(/\./g, '\\.')}: line \\d+`), name);
+      assert.deepEqual(await curveNames(page), before, `${name}: the loaded curves changed`);
+      assert.equal(await page.textContent('#param-L0'), '2.628', name);
+    }
+    // Lines are named where the file has them.
+    const withLine = { 'ragged.csv': 3, 'nan-loss.csv': 3, 'unsorted-steps.csv': 4, 'duplicate-steps.csv': 4, 'crlf-bad-value.csv': 3, 'decimal-commas.csv': 2, 'huge-numbers.csv': 2 };
+    for (const [name, line] of Object.entries(withLine)) {
+      await page.evaluate(() => document.querySelector('#message-close').click());
+      const body = BAD_FILES.find(([n]) => n === name)[1];
+      await page.setInputFiles('#file-input', [{ name, mimeType: 'text/plain', buffer: Buffer.from(body) }]);
+      await page.waitForSelector('#message:not([hidden])');
+      assert.match(await messageText(page), new RegExp(`line ${line}\\b`), name);
+    }
+    // The page still works: a good file is added and fitted alongside.
+    await page.evaluate(() => document.querySelector('#message-close').click());
+    await page.setInputFiles('#file-input', [{ name: 'fine.csv', mimeType: 'text/csv', buffer: Buffer.from('step,lr,loss\n1000,2e-4,3.67\n2000,2e-4,3.33\n3000,2e-4,3.2\n') }]);
+    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 3);
+    assert.deepEqual(dialogs, []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,56 @@
+// Every chart exports as SVG built from its data: it parses, has axes, and a polyline or path per series.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { useServerAndBrowser, openPage, waitForFit } from './harness.mjs';
+
+const env = useServerAndBrowser(before, after);
+
+test('each chart downloads as a well-formed SVG with one shape per series', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.waitForFunction(() => document.querySelector('#predict-list [data-schedule-name]')?.dataset.finalLoss);
+    for (const id of ['loss', 'lr', 'residuals', 'terms']) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-svg="${id}"]`)]);
+      assert.equal(download.suggestedFilename(), `annealing-law-${id}.svg`);
+      const text = (await readFile(await download.path())).toString('utf8');
+      assert.match(text, /^<svg /);
+      const series = (await page.getAttribute(`#chart-${id}`, 'data-series')).split('|');
+      // Parse it with the browser's XML parser and count the shapes per series.
+      const got = await page.evaluate((t) => {
+        const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+        if (doc.querySelector('parsererror')) return { error: doc.querySelector('parsererror').textContent };
+        return {
+          root: doc.documentElement.localName,
+          series: [...doc.querySelectorAll('[data-series]')].map((g) => ({ name: g.getAttribute('data-series'), shapes: g.matches('path') ? 1 : g.querySelectorAll('polyline').length, points: g.matches('path') ? (g.getAttribute('d').match(/M/g) || []).length : g.querySelector('polyline').getAttribute('points').split(' ').length })),
+          texts: [...doc.querySelectorAll('text')].map((x) => x.textContent),
+        };
+      }, text);
+      assert.equal(got.error, undefined, `${id}: ${got.error}`);
+      assert.equal(got.root, 'svg');
+      assert.deepEqual(got.series.map((s) => s.name), series, id);
+      for (const s of got.series) {
+        assert.ok(s.shapes >= 1, `${id}/${s.name}: no shape`);
+        assert.ok(s.points >= 1, `${id}/${s.name}: no points`);
+      }
+      assert.ok(got.texts.includes('step'), `${id}: x-axis label`);
+      assert.ok(got.texts.length > 6, `${id}: ticks and legend`);
+    }
+    // The analyses chart too (the constant vs cosine view by default).
+    await page.click('#analyses-panel > summary');
+    await page.waitForFunction(() => document.querySelector('#chart-analysis canvas'), null, { timeout: 30000 });
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-svg="analysis"]')]);
+    assert.equal(download.suggestedFilename(), 'annealing-law-analysis.svg');
+    const text = (await readFile(await download.path())).toString('utf8');
+    const n = await page.evaluate((t) => {
+      const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+      return doc.querySelector('parsererror') ? -1 : doc.querySelectorAll('[data-series]').length;
+    }, text);
+    const expected = (await page.getAttribute('#chart-analysis', 'data-series')).split('|').length;
+    assert.equal(n, expected);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
