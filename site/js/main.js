@@ -201,6 +201,7 @@ function writeSettings(s) {
   $('#huber-delta').value = String(s.huberDelta);
   $('#law').value = s.law || 'annealing';
   $('#auto').checked = !!s.auto;
+  $('#mpl-search').value = s.mplSearch || 'optimum';
 }
 
 /** readSettings validates the settings form; it throws an Error naming the bad field. */
@@ -219,6 +220,7 @@ function readSettings() {
     huberDelta: num('#huber-delta', 'Huber δ (> 0)', (x) => x > 0),
     law: $('#law').value,
     auto: $('#auto').checked,
+    mplSearch: $('#mpl-search').value,
   };
 }
 
@@ -265,6 +267,7 @@ async function runFit({ keepMessage = false } = {}) {
       const req = { ...request };
       if (law === 'multi-power') {
         req.model = 'multi-power';
+        req.search = settings.mplSearch;
         req.lambda = settings.lambda;
       } else if (settings.auto) req.auto = true;
       const label = law === 'multi-power' ? 'Multi-Power Law' : 'annealing law';
@@ -764,7 +767,7 @@ function wire() {
     for (const k of [...state.predicted.keys()]) if (!state.predictions.some((p) => p.name === k)) state.predicted.delete(k);
     render();
   });
-  for (const id of ['#lambda', '#fit-lambda', '#warmup-steps', '#warmup-convention', '#huber-delta', '#law', '#auto']) {
+  for (const id of ['#lambda', '#fit-lambda', '#warmup-steps', '#warmup-convention', '#huber-delta', '#law', '#auto', '#mpl-search']) {
     $(id).addEventListener('change', onSettingsChange);
   }
   $('#fit-button').addEventListener('click', () => runFit());

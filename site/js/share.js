@@ -136,7 +136,7 @@ function numbers(x, where, max = MAX_POINTS) {
 function checkSettings(s) {
   const where = 'settings';
   if (!isObject(s)) fail(where, 'not an object');
-  onlyKeys(s, ['lambda', 'fitLambda', 'warmupSteps', 'warmupConvention', 'huberDelta', 'law', 'auto'], where);
+  onlyKeys(s, ['lambda', 'fitLambda', 'warmupSteps', 'warmupConvention', 'huberDelta', 'law', 'auto', 'mplSearch'], where);
   const lambda = finite(s.lambda, 'settings.lambda');
   if (!(lambda > 0 && lambda < 1)) fail('settings.lambda', 'must be between 0 and 1');
   const warmupSteps = finite(s.warmupSteps, 'settings.warmupSteps');
@@ -149,6 +149,7 @@ function checkSettings(s) {
     lambda, fitLambda: s.fitLambda, warmupSteps, huberDelta, auto: s.auto,
     warmupConvention: oneOf(s.warmupConvention, CONVENTIONS, 'settings.warmupConvention'),
     law: oneOf(s.law, LAWS, 'settings.law'),
+    mplSearch: s.mplSearch === undefined ? 'optimum' : oneOf(s.mplSearch, ['optimum', 'release'], 'settings.mplSearch'),
   };
 }
 

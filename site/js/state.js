@@ -11,6 +11,7 @@ export const DEFAULT_SETTINGS = {
   huberDelta: 0.001,
   law: 'annealing',
   auto: false,
+  mplSearch: 'optimum',
 };
 
 /** state is the single page state. */
