@@ -63,7 +63,7 @@ const curveHandlers = {
     predict();
   },
   remove(c) {
-    remove(c);
+    offerUndo(`Removed ${c.name}.`, remove(c));
     render();
   },
 };
@@ -79,10 +79,23 @@ const predictionHandlers = {
     predict();
   },
   remove(p) {
-    remove(p);
+    offerUndo(`Removed ${p.name}.`, remove(p));
     render();
+    predict();
   },
 };
+
+/** offerUndo shows text with an Undo button that calls restore and redraws. */
+function offerUndo(text, restore) {
+  $('#undo-text').textContent = text;
+  $('#undo-bar').hidden = false;
+  $('#undo-button').onclick = () => {
+    restore();
+    $('#undo-bar').hidden = true;
+    render();
+    predict();
+  };
+}
 
 /** analysisSetup: the annealing law's current parameters and the page's settings, for `analyze`. */
 function analysisSetup() {
@@ -577,6 +590,23 @@ function exportJSON() {
   }, 'annealing-law-fit.json');
 }
 
+/** exportObservedCSV saves every curve's observed points with the fitted (or, for curves
+ * marked validate, predicted) loss of the latest fit at the same steps. */
+function exportObservedCSV() {
+  if (!state.curves.length) return showMessage('No curves with data to export.');
+  const fitted = new Map((state.fit ? state.fit.response.curves : []).map((r) => [r.name, r.predicted]));
+  const rows = ['curve,role,step,observed,fitted\n'];
+  for (const c of state.curves) {
+    const f = fitted.get(c.name);
+    const name = /[",\n\r]/.test(c.name) ? `"${c.name.replace(/"/g, '""')}"` : c.name;
+    for (let i = 0; i < c.steps.length; i++) {
+      rows.push(`${name},${c.role},${c.steps[i]},${c.loss[i]},${f && f.length === c.steps.length ? f[i] : ''}\n`);
+    }
+  }
+  download(new Blob(rows, { type: 'text/csv' }), 'annealing-law-observed.csv');
+  setStatus(`Exported ${state.curves.length} observed curve(s) as CSV.`);
+}
+
 async function exportCSV() {
   const current = currentParams();
   if (!current) return showMessage('Nothing to export yet: fit first, or enter parameters by hand.');
@@ -793,6 +823,7 @@ function wire() {
   window.addEventListener('hashchange', () => { if (/^#s=/.test(location.hash)) openFromHash(); });
   $('#export-json').addEventListener('click', exportJSON);
   $('#export-csv').addEventListener('click', exportCSV);
+  $('#export-observed').addEventListener('click', exportObservedCSV);
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', drawAll);
 
   client.addEventListener('ready', (e) => { $('#version').textContent = e.detail || '?'; });

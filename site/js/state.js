@@ -64,10 +64,16 @@ export function addPrediction(name, schedule) {
 
 /** removeCurve removes a curve with data or a prediction. */
 export function remove(item) {
+  const list = state.curves.includes(item) ? 'curves' : 'predictions';
+  const at = state[list].indexOf(item);
   state.curves = state.curves.filter((c) => c !== item);
   state.predictions = state.predictions.filter((p) => p !== item);
   state.predicted.delete(item.name);
   state.stale = true;
+  return () => {
+    if (!state[list].includes(item)) state[list].splice(Math.min(at, state[list].length), 0, item);
+    state.stale = true;
+  };
 }
 
 /** currentParams are the parameters predictions use: the latest fit's, or those entered by hand. */

@@ -62,3 +62,30 @@ test('exports JSON, CSV and PNG', async () => {
     await context.close();
   }
 });
+
+test('exports observed and fitted points as CSV; a removed curve comes back with Undo', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    const csv = await downloadOf(page, '#export-observed');
+    const lines = csv.data.toString('utf8').trimEnd().split('\n');
+    assert.equal(lines[0], 'curve,role,step,observed,fitted');
+    assert.equal(lines.length, 1 + 40); // 20 points of each Fig. 2 curve
+    // the paper's data: cosine at step 20000 is 2.8376071; the fit is within 0.5% of it
+    const last = lines.find((l) => l.startsWith('cosine,fit,20000,')).split(',');
+    assert.equal(Number(last[3]), 2.8376071);
+    assert.ok(Math.abs(Number(last[4]) / Number(last[3]) - 1) < 0.005, last.join(','));
+
+    const names = () => page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName));
+    assert.deepEqual(await names(), ['cosine', 'constant']);
+    await page.click('#curve-list [data-curve-name="cosine"] button.remove');
+    assert.deepEqual(await names(), ['constant']);
+    assert.match(await page.textContent('#undo-bar'), /Removed cosine/);
+    await page.click('#undo-button');
+    assert.deepEqual(await names(), ['cosine', 'constant']);
+    assert.equal(await page.isHidden('#undo-bar'), true);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
