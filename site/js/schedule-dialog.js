@@ -74,11 +74,6 @@ async function loadPresets() {
     ...presets.map((p) => h('option', { value: p.id, text: p.name, title: p.origin || '' })));
 }
 
-/** presetList returns the presets lawcore offers (empty until they have loaded). */
-export function presetList() {
-  return presets;
-}
-
 /**
  * editSchedule opens the builder. It resolves to {name, schedule} when saved, or null.
  * name: null hides the name field. fallback: fields the fit fills in (warmup), for the preview.

@@ -62,7 +62,7 @@ export function addPrediction(name, schedule) {
   return p;
 }
 
-/** removeCurve removes a curve with data or a prediction. */
+/** remove takes a curve with data or a schedule to predict off the page. */
 export function remove(item) {
   const list = state.curves.includes(item) ? 'curves' : 'predictions';
   const at = state[list].indexOf(item);

@@ -39,7 +39,9 @@ test('pasted data gets a schedule from the builder and is predicted', async () =
     assert.ok(await page.locator('#schedule-preview canvas').count() >= 1);
     await page.click('#schedule-save');
     await dialog.waitFor({ state: 'hidden' });
-    assert.match(await row.textContent(), /cosine · 20,000 steps · 2e-4 → 0 · warmup 500/);
+    // The dialog's close event, which applies the schedule, comes a task after it hides.
+    await page.waitForFunction(() => /cosine · 20,000 steps · 2e-4 → 0 · warmup 500/.test(
+      document.querySelector('#curve-list [data-curve-name="my cosine"]').textContent));
 
     await row.locator('select').selectOption('validate');
     await page.click('#fit-button');

@@ -64,6 +64,9 @@ test('a long fit keeps the page responsive and can be cancelled', async (t) => {
     await page.click('#manual-params summary');
     assert.equal(await page.getAttribute('#manual-params', 'open'), '');
     assert.equal(await page.isEnabled('#cancel-button'), true);
+    // The progress bar moves and the status line counts.
+    await page.waitForFunction(() => document.querySelector('#fit-progress').value > 0, null, { timeout: 10000 });
+    assert.match(await page.textContent('#status'), /Fitting.*\d+%/);
 
     const cancelAt = Date.now();
     await page.click('#cancel-button');
