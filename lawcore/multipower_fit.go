@@ -64,24 +64,14 @@ func mpowPrepare(req FitRequest) ([]*mpowCurve, Convention, float64, error) {
 	if err != nil {
 		return nil, "", 0, err
 	}
-	if len(req.Curves) == 0 {
-		return nil, "", 0, inputErrorf("", "curves", "no curves to fit")
+	prepared, err := req.prepareCurves()
+	if err != nil {
+		return nil, "", 0, err
 	}
 	var curves []*mpowCurve
-	nFit := 0
-	for i, c := range req.Curves {
-		p, err := c.prepare(i, req.WarmupSteps)
-		if err != nil {
-			return nil, "", 0, err
-		}
-		if p.role == RoleFit {
-			nFit++
-		}
+	for _, p := range prepared {
 		curves = append(curves, &mpowCurve{name: p.name, role: p.role, series: newMpowSeries(p.lr, p.warmup, conv),
 			index: p.index, loss: p.loss})
-	}
-	if nFit == 0 {
-		return nil, "", 0, inputErrorf("", "curves", `no curve has role "fit": mark at least one curve for fitting`)
 	}
 	// where nothing has been trained yet the law has no value: the fit curves are checked
 	// first, as Fit does

@@ -158,14 +158,24 @@ func (r FitRequest) prepare() (curves []*preparedCurve, conv Convention, delta f
 			return nil, "", 0, err
 		}
 	}
-	if len(r.Curves) == 0 {
-		return nil, "", 0, inputErrorf("", "curves", "no curves to fit")
+	if curves, err = r.prepareCurves(); err != nil {
+		return nil, "", 0, err
 	}
+	return curves, conv, delta, nil
+}
+
+// prepareCurves checks and expands every curve of the request, which must hold at least one
+// curve with role "fit"; both laws' fits start here.
+func (r FitRequest) prepareCurves() ([]*preparedCurve, error) {
+	if len(r.Curves) == 0 {
+		return nil, inputErrorf("", "curves", "no curves to fit")
+	}
+	var curves []*preparedCurve
 	nFit := 0
 	for i, c := range r.Curves {
 		p, err := c.prepare(i, r.WarmupSteps)
 		if err != nil {
-			return nil, "", 0, err
+			return nil, err
 		}
 		if p.role == RoleFit {
 			nFit++
@@ -173,9 +183,9 @@ func (r FitRequest) prepare() (curves []*preparedCurve, conv Convention, delta f
 		curves = append(curves, p)
 	}
 	if nFit == 0 {
-		return nil, "", 0, inputErrorf("", "curves", `no curve has role "fit": mark at least one curve for fitting`)
+		return nil, inputErrorf("", "curves", `no curve has role "fit": mark at least one curve for fitting`)
 	}
-	return curves, conv, delta, nil
+	return curves, nil
 }
 
 // DecodeJSON decodes one JSON value into v, rejecting unknown fields and trailing data; the
