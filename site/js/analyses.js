@@ -8,6 +8,7 @@ import { download } from './export.js';
 import { unionSteps, interpolateOnto, exactOnto } from './series.js';
 import { explicitSchedule } from './parse-files.js';
 import * as fmt from './format.js';
+import { MIN_CHART_WIDTH } from './plots.js';
 
 /** SETUP_KEYS are the options every analysis takes from the page, not from the options box. */
 const SETUP_KEYS = ['params', 'peak', 'warmup', 'warmupConvention', 'points'];
@@ -451,7 +452,7 @@ function drawChart(spec) {
   const xFmt = (t) => (Math.abs(t) >= 1000 ? `${+(t / 1000).toFixed(1)}K` : String(+t.toPrecision(4)));
   const logLabel = (u, ticks) => ticks.map((t) => ([1, 2, 5].includes(Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9))) ? xFmt(t) : ''));
   chart = new uPlot({
-    width: Math.max(300, container.clientWidth),
+    width: Math.max(MIN_CHART_WIDTH, container.clientWidth),
     height: 340,
     scales: { x: { time: false, distr: spec.logX ? 3 : 1, log: 10, ...(spec.logX ? { range: (u, min, max) => [min, max] } : {}) }, y: { auto: true }, ...(spec.y2Label ? { y2: { auto: true } } : {}) },
     axes: [
@@ -465,7 +466,7 @@ function drawChart(spec) {
   }, data, container);
   if (!resizer) {
     resizer = new ResizeObserver(() => {
-      const w = Math.max(300, container.clientWidth);
+      const w = Math.max(MIN_CHART_WIDTH, container.clientWidth);
       if (chart && Math.abs(w - chart.width) > 2) chart.setSize({ width: w, height: chart.height });
     });
     resizer.observe(container);

@@ -6,6 +6,9 @@ import { unionSteps, interpolateOnto, exactOnto } from './series.js';
 import { plotColors } from './theme.js';
 import * as fmt from './format.js';
 
+/** MIN_CHART_WIDTH is the narrowest a chart gets: a 320 px phone window less the panels' padding. */
+export const MIN_CHART_WIDTH = 200;
+
 /** charts maps a chart id (lr, loss, residuals, terms) to its uPlot instance. */
 export const charts = new Map();
 
@@ -135,7 +138,7 @@ function draw(container, id, colors, data, series, opts) {
   // On a log axis uPlot puts a tick at every 1..9 x 10^k: label only 1, 2 and 5.
   const logLabel = (format) => (u, ticks) => ticks.map((t) => ([1, 2, 5].includes(Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9))) ? format(t) : ''));
   const options = {
-    width: Math.max(300, container.clientWidth),
+    width: Math.max(MIN_CHART_WIDTH, container.clientWidth),
     height: opts.height,
     scales: {
       x: { time: false, distr: opts.logX ? 3 : 1, log: 10 },
@@ -179,7 +182,7 @@ function watchSize(container, id, u) {
   let ro = observers.get(container);
   if (ro) ro.disconnect();
   ro = new ResizeObserver(() => {
-    const w = Math.max(300, container.clientWidth);
+    const w = Math.max(MIN_CHART_WIDTH, container.clientWidth);
     if (charts.get(id) === u && Math.abs(w - u.width) > 2) u.setSize({ width: w, height: u.height });
   });
   ro.observe(container);

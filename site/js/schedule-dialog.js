@@ -5,6 +5,7 @@ import { $, h } from './dom.js';
 import { KINDS, fieldsOf } from './schedule-kinds.js';
 import { plotColors } from './theme.js';
 import * as fmt from './format.js';
+import { MIN_CHART_WIDTH } from './plots.js';
 
 let client = null;
 let presets = [];
@@ -244,7 +245,7 @@ async function drawPreview(desc) {
   if (preview) preview.destroy();
   box.replaceChildren();
   preview = new uPlot({
-    width: Math.max(280, box.clientWidth), height: 140,
+    width: Math.max(MIN_CHART_WIDTH, box.clientWidth), height: 140,
     legend: { show: false }, cursor: { show: false },
     scales: { x: { time: false } },
     axes: [
