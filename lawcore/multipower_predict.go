@@ -130,12 +130,10 @@ func FitLinesMultiPower(req FitRequest, p MultiPowerParams) ([]MultiPowerPredict
 		if err != nil {
 			return nil, err
 		}
-		pr := MultiPowerPrediction{Name: c.Name}
-		for _, t := range all {
-			if t >= 1 && s.prefix[t] > 0 {
-				pr.Steps = append(pr.Steps, t)
-				pr.LR = append(pr.LR, s.eta[t])
-			}
+		pr := MultiPowerPrediction{Name: c.Name, Steps: s.trainedSteps(all)}
+		pr.LR = make([]float64, len(pr.Steps))
+		for k, t := range pr.Steps {
+			pr.LR[k] = s.eta[t]
 		}
 		pr.S1Term, pr.LDTerm = mpowTerms(p, s, pr.Steps, MultiPowerTolerance, f)
 		pr.Loss = make([]float64, len(pr.Steps))
@@ -145,4 +143,42 @@ func FitLinesMultiPower(req FitRequest, p MultiPowerParams) ([]MultiPowerPredict
 		out[i] = pr
 	}
 	return out, nil
+}
+
+// trainedSteps keeps the steps from 1 where something has been trained (S1 > 0): the law
+// has no value before.
+func (s *mpowSeries) trainedSteps(steps []int) []int {
+	out := make([]int, 0, len(steps))
+	for _, t := range steps {
+		if t >= 1 && s.prefix[t] > 0 {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// predictOneMultiPower is Predict's curve under the Multi-Power Law: the law at the trained
+// steps among steps, and its final loss at the schedule's last step.
+func predictOneMultiPower(name string, p MultiPowerParams, lr []float64, warmup int, conv Convention, steps []int, f *mpowFrozen) Prediction {
+	s := newMpowSeries(lr, warmup, conv)
+	last := len(lr) - 1
+	at := s.trainedSteps(steps)
+	withLast := at
+	if n := len(at); s.prefix[last] > 0 && (n == 0 || at[n-1] != last) {
+		withLast = append(at[:n:n], last)
+	}
+	s1Term, ld := mpowTerms(p, s, withLast, MultiPowerTolerance, f)
+	pr := Prediction{Name: name, Total: last, FinalS1: s.prefix[last]}
+	if n := len(withLast); n > 0 && withLast[n-1] == last {
+		pr.FinalLoss = p.L0 + s1Term[n-1] - ld[n-1]
+	}
+	m := len(at)
+	pr.Steps, pr.LR, pr.Loss = make([]float64, m), make([]float64, m), make([]float64, m)
+	pr.S1Term, pr.S2Term = s1Term[:m], ld[:m]
+	for k, t := range at {
+		pr.Steps[k] = float64(t)
+		pr.LR[k] = lr[t]
+		pr.Loss[k] = p.L0 + s1Term[k] - ld[k]
+	}
+	return pr
 }

@@ -21,11 +21,17 @@ type PredictCurve struct {
 // PredictRequest asks for the loss curves of schedules under given parameters. Its JSON form
 // is the README's predict request.
 type PredictRequest struct {
-	// Params are the law's parameters (with the lambda the areas use).
+	// Model is the law: "annealing" (default) or "multi-power".
+	Model string `json:"model,omitempty"`
+	// Params are the annealing law's parameters (with the lambda the areas use).
 	Params Params `json:"params"`
+	// MultiPower are the Multi-Power Law's parameters, used (and needed) when Model is
+	// "multi-power"; Params is then ignored.
+	MultiPower *MultiPowerParams `json:"multiPower,omitempty"`
 	// WarmupSteps is the warmup of LR-list curves and the default warmup of schedules.
 	WarmupSteps int `json:"warmupSteps"`
-	// WarmupConvention is "peak" (default, the paper's) or "actual".
+	// WarmupConvention is "peak" or "actual"; the default is each law's own: "peak" (the
+	// paper's) for the annealing law, "actual" for the Multi-Power Law (as FitMultiPower).
 	WarmupConvention string `json:"warmupConvention,omitempty"`
 	// Curves are the schedules to predict.
 	Curves []PredictCurve `json:"curves"`
@@ -54,19 +60,26 @@ type Prediction struct {
 	FinalS2   float64 `json:"finalS2"`
 
 	// Steps are the predicted steps; LR, Loss, S1Term (A*S1^-alpha) and S2Term (C*S2) are
-	// their values there, so that Loss = L0 + S1Term - S2Term.
+	// their values there, so that Loss = L0 + S1Term - S2Term. For the Multi-Power Law
+	// S1Term is A*(S1+S_W)^-alpha, S2Term the loss drop LD, and FinalS2 is 0 (it has no S2).
 	Steps, LR, Loss, S1Term, S2Term []float64 `json:"-"`
 }
 
-// Predict evaluates the law on every curve of the request. Steps where nothing has been
-// trained yet (S1 = 0, such as step 0 of a warmup from zero) are left out.
+// Predict evaluates the request's law on every curve of the request. Steps where nothing has
+// been trained yet (S1 = 0, such as step 0 of a warmup from zero) are left out.
 func Predict(req PredictRequest) ([]Prediction, error) {
-	if err := req.Params.Validate(); err != nil {
-		return nil, err
-	}
-	conv, err := ParseConvention(req.WarmupConvention)
+	multiPower, err := req.checkModel()
 	if err != nil {
 		return nil, err
+	}
+	conv := WarmupPeak
+	if multiPower {
+		conv = WarmupActual
+	}
+	if req.WarmupConvention != "" {
+		if conv, err = ParseConvention(req.WarmupConvention); err != nil {
+			return nil, err
+		}
 	}
 	if req.Points < 0 {
 		return nil, inputErrorf("", "points", "must be zero or more, got %d", req.Points)
@@ -75,6 +88,7 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 		return nil, inputErrorf("", "curves", "no schedules to predict")
 	}
 	out := make([]Prediction, len(req.Curves))
+	f := &mpowFrozen{}
 	for i, c := range req.Curves {
 		where := curveLabel(i, c.Name)
 		lr, warmup, err := expandSchedule(where, c.Schedule, c.LR, req.WarmupSteps)
@@ -85,9 +99,28 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 		if err != nil {
 			return nil, err
 		}
-		out[i] = predictOne(c.Name, req.Params, lr, warmup, conv, steps)
+		if multiPower {
+			out[i] = predictOneMultiPower(c.Name, *req.MultiPower, lr, warmup, conv, steps, f)
+		} else {
+			out[i] = predictOne(c.Name, req.Params, lr, warmup, conv, steps)
+		}
 	}
 	return out, nil
+}
+
+// checkModel checks the request's model and its parameters; it reports whether the model is
+// the Multi-Power Law.
+func (req PredictRequest) checkModel() (multiPower bool, err error) {
+	switch req.Model {
+	case "", ModelAnnealing:
+		return false, req.Params.Validate()
+	case ModelMultiPower:
+		if req.MultiPower == nil {
+			return true, inputErrorf("", "multiPower", "the Multi-Power Law's parameters are missing")
+		}
+		return true, req.MultiPower.Validate()
+	}
+	return false, inputErrorf("", "model", `must be %q or %q, got %q`, ModelAnnealing, ModelMultiPower, req.Model)
 }
 
 // predictSteps returns the steps to predict: the given ones (checked), or 1..last thinned to

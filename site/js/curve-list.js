@@ -31,19 +31,28 @@ export function renderCurves(curves, on) {
 }
 
 /**
- * renderPredictions draws one row per schedule to predict, with its predicted final loss.
- * on: {edit(p), remove(p)}; predicted: Map name -> {finalLoss}
+ * renderPredictions draws one row per schedule to predict, with its predicted final loss under
+ * each law that has parameters. on: {edit(p), remove(p)}; predicted (the annealing law) and
+ * predicted2 (the Multi-Power Law): Map name -> {finalLoss}
  */
-export function renderPredictions(predictions, predicted, on) {
+export function renderPredictions(predictions, predicted, predicted2, on) {
   const list = $('#predict-list');
+  const finalOf = (map, name) => {
+    const got = map.get(name);
+    return got && Number.isFinite(got.finalLoss) ? got.finalLoss : null;
+  };
   list.replaceChildren(...predictions.map((p) => {
-    const got = predicted.get(p.name);
-    const final = got && Number.isFinite(got.finalLoss) ? got.finalLoss : null;
-    return h('li', { class: 'row', dataset: { scheduleName: p.name, finalLoss: final === null ? '' : String(final) } },
+    const final = finalOf(predicted, p.name);
+    const final2 = finalOf(predicted2, p.name);
+    const shown = [];
+    if (final !== null || final2 === null) shown.push(h('span', { class: 'muted', text: 'final ' }), h('strong', { text: final === null ? '–' : fmt.fixed(final, 4) }));
+    if (final2 !== null) {
+      shown.push(h('span', { class: 'muted', text: final === null ? 'final (MPL) ' : ' · MPL ' }), h('strong', { class: 'mpl-final', text: fmt.fixed(final2, 4) }));
+    }
+    return h('li', { class: 'row', dataset: { scheduleName: p.name, finalLoss: final === null ? '' : String(final), finalLossMpl: final2 === null ? '' : String(final2) } },
       h('span', { class: 'swatch', style: { background: p.color }, 'aria-hidden': 'true' }),
       h('div', { class: 'row-name', text: p.name, title: p.name }),
-      h('div', { class: 'final-loss', title: 'predicted loss at the last step' },
-        h('span', { class: 'muted', text: 'final ' }), h('strong', { text: final === null ? '–' : fmt.fixed(final, 4) })),
+      h('div', { class: 'final-loss', title: 'predicted loss at the last step (MPL: the Multi-Power Law)' }, ...shown),
       h('button', { type: 'button', class: 'icon-button', text: 'Edit…', 'aria-label': `Edit ${p.name}`, on: { click: () => on.edit(p) } }),
       h('button', { type: 'button', class: 'icon-button remove', text: '✕', title: `Remove ${p.name}`, 'aria-label': `Remove ${p.name}`, on: { click: () => on.remove(p) } }),
       h('div', { class: 'row-sub', text: summary(p.schedule), title: JSON.stringify(p.schedule) }));

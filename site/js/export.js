@@ -27,18 +27,21 @@ function csvField(s) {
 }
 
 /**
- * predictionCSV writes the predicted curves in long form, one row per curve and step:
- * curve,step,lr,loss,s1_term,s2_term (s1_term = A·S1^-alpha, s2_term = C·S2), and lower,upper
- * (loss·(1 ∓ band)) when band, the validation's relative half-width, is given.
+ * predictionCSV writes the predicted curves in long form, one row per curve, law and step:
+ * curve,law,step,lr,loss,s1_term,s2_term so that loss = L0 + s1_term - s2_term (the annealing
+ * law: A·S1^-alpha and C·S2; the Multi-Power Law: A·(S1+S_W)^-alpha and its loss drop LD), and
+ * lower,upper (loss·(1 ∓ band)) on the annealing law's rows when band, the validation's
+ * relative half-width, is given. curves: [{name, law, steps, lr, loss, s1Term, s2Term}].
  */
 export function predictionCSV(curves, band = null) {
-  const parts = [`curve,step,lr,loss,s1_term,s2_term${band ? ',lower,upper' : ''}\n`];
+  const parts = [`curve,law,step,lr,loss,s1_term,s2_term${band ? ',lower,upper' : ''}\n`];
   for (const c of curves) {
-    const name = csvField(c.name);
+    const lead = `${csvField(c.name)},${c.law || 'annealing'}`;
+    const banded = band && c.law !== 'multi-power';
     let chunk = '';
     for (let i = 0; i < c.steps.length; i++) {
-      chunk += `${name},${c.steps[i]},${c.lr[i]},${c.loss[i]},${c.s1Term ? c.s1Term[i] : ''},${c.s2Term ? c.s2Term[i] : ''}`
-        + (band ? `,${c.loss[i] * (1 - band)},${c.loss[i] * (1 + band)}\n` : '\n');
+      chunk += `${lead},${c.steps[i]},${c.lr[i]},${c.loss[i]},${c.s1Term ? c.s1Term[i] : ''},${c.s2Term ? c.s2Term[i] : ''}`
+        + (banded ? `,${c.loss[i] * (1 - band)},${c.loss[i] * (1 + band)}\n` : band ? ',,\n' : '\n');
       if (chunk.length > 1 << 16) {
         parts.push(chunk);
         chunk = '';

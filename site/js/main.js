@@ -2,7 +2,7 @@
 // redraws. Data flows one way: file or form -> state -> worker -> result -> state -> page.
 import { $ } from './dom.js';
 import { LawClient } from './lawclient.js';
-import { state, DEFAULT_SETTINGS, addCurve, addPrediction, remove, currentParams, uniqueName } from './state.js';
+import { state, DEFAULT_SETTINGS, addCurve, addPrediction, remove, currentParams, multiPowerParams, uniqueName } from './state.js';
 import { parseCurve, importFiles, importText } from './parse-files.js';
 import { askImport } from './import-dialog.js';
 import { initScheduleDialog, editSchedule } from './schedule-dialog.js';
@@ -13,7 +13,7 @@ import { download, downloadJSON, predictionCSV, chartPNG } from './export.js';
 import { loadFig2, FIG2_SETTINGS, FIG3_PREDICTIONS, fetchMPL, MPL_FILES, MPL_SETTINGS } from './examples.js';
 import * as fmt from './format.js';
 import { initAnalyses, refreshAnalyses, analysisChart } from './analyses.js';
-import { encodeShare, decodeShare, MAX_FRAGMENT } from './share.js';
+import { encodeShare, decodeShare, MAX_FRAGMENT, SHARE_VERSION } from './share.js';
 import { chartSVG } from './svg-export.js';
 
 const client = new LawClient('worker.js');
@@ -73,6 +73,7 @@ const predictionHandlers = {
     const got = await editSchedule({ title: `Edit ${p.name}`, name: p.name, schedule: p.schedule, fallback: { warmup: state.settings.warmupSteps } });
     if (!got) return;
     state.predicted.delete(p.name);
+    state.predicted2.delete(p.name);
     p.name = uniqueName(got.name, p);
     p.schedule = got.schedule;
     render();
@@ -129,7 +130,7 @@ function guessPeak() {
 /** render redraws everything from the state. */
 function render() {
   renderCurves(state.curves, curveHandlers);
-  renderPredictions(state.predictions, state.predicted, predictionHandlers);
+  renderPredictions(state.predictions, state.predicted, state.predicted2, predictionHandlers);
   const current = currentParams();
   let origin = '';
   if (state.manualParams) origin = state.manualParams.from === 'link' ? 'Parameters from a shared link.' : 'Parameters entered by hand.';
@@ -140,12 +141,13 @@ function render() {
       + (r.search ? ` · ${r.search.starts} starts, ${r.search.evaluations} evaluations` : '')
       + ` · ${fmt.ms(r.elapsedMs)}`;
   }
-  if (state.fit2 && !state.manualParams) {
-    const p = state.fit2.params;
-    const r = state.fit2.response;
-    origin += `${origin ? ' · ' : ''}Multi-Power Law${state.fit ? ' (dotted)' : ''}: L0 ${fmt.sig(p.L0, 4)}, A ${fmt.sig(p.A, 4)}, α ${fmt.sig(p.alpha, 4)}, B ${fmt.sig(p.B, 4)}, C ${fmt.sig(p.C, 4)}, β ${fmt.sig(p.beta, 4)}, γ ${fmt.sig(p.gamma, 4)} · objective ${fmt.sig(r.objective, 3)}`;
+  const mpl = multiPowerParams();
+  if (mpl) {
+    const p = mpl.params;
+    origin += `${origin ? ' · ' : ''}Multi-Power Law${current ? ' (dotted)' : ''}: L0 ${fmt.sig(p.L0, 4)}, A ${fmt.sig(p.A, 4)}, α ${fmt.sig(p.alpha, 4)}, B ${fmt.sig(p.B, 4)}, C ${fmt.sig(p.C, 4)}, β ${fmt.sig(p.beta, 4)}, γ ${fmt.sig(p.gamma, 4)}`
+      + (state.fit2 && !state.manualParams ? ` · objective ${fmt.sig(state.fit2.response.objective, 3)}` : '');
   }
-  renderParams(current || (state.fit2 && !state.manualParams ? { params: {}, settings: state.fit2.settings } : null), origin);
+  renderParams(current || (mpl ? { params: {}, settings: mpl.settings } : null), origin);
   $('#stale-note').hidden = !((state.fit || state.fit2) && state.stale && !state.manualParams);
   const colors = new Map(state.curves.map((c) => [c.name, c.color]));
   const fits = [];
@@ -171,6 +173,15 @@ function drawAll() {
   }
   // The validation's prediction band around the annealing law's curves.
   if (state.band) for (const l of lines) l.band = state.band.halfWidth;
+  // The Multi-Power Law's predictions (dotted beside the annealing law's). Its terms are not
+  // the two terms of the annealing law: they stay out of that chart.
+  for (const [name, got] of state.predicted2) {
+    const item = state.predictions.find((p) => p.name === name) || state.curves.find((c) => c.name === name);
+    if (!item) continue;
+    const both = state.predicted.has(name);
+    lines.push({ name: `${name} (Multi-Power)`, label: `${name} (Multi-Power Law)`, color: item.color, dash: both ? [2, 3] : null,
+      steps: got.steps, loss: got.loss, lr: both ? undefined : got.lr });
+  }
   // The Multi-Power Law's lines, from its fit (dotted when the annealing law is drawn too).
   if (state.fit2 && !state.manualParams) {
     const both = !!state.fit;
@@ -402,23 +413,24 @@ function setFitting(on) {
 }
 
 /**
- * predict computes the law's curve for every curve with a schedule and every schedule to predict,
- * with the current parameters, thinned to about 2000 points each for drawing.
+ * predict computes each law's curve, with its current parameters, for every curve with a schedule
+ * and every schedule to predict, thinned to about 2000 points each for drawing. The Multi-Power
+ * Law's fit already drew the curves it was fitted on: after a fit it predicts the schedules only.
  */
 async function predict() {
   const current = currentParams();
-  if (!current) return;
+  const mpl = multiPowerParams();
   const items = [...state.curves.filter((c) => c.schedule), ...state.predictions];
-  if (!items.length) {
-    state.predicted = new Map();
-    render();
-    return;
-  }
+  const mplItems = state.fit2 && !state.manualParams ? state.predictions : items;
   const seq = ++predictSeq;
   try {
-    const { result, columns } = await client.call('predict', predictRequest(current, items, 2000));
+    const [predicted, predicted2] = await Promise.all([
+      current && items.length ? predictWith(predictRequest(current, items, 2000)) : new Map(),
+      mpl && mplItems.length ? predictWith(predictRequest(mpl, mplItems, 2000, 'multi-power')) : new Map(),
+    ]);
     if (seq !== predictSeq) return;
-    state.predicted = new Map(predictedCurves(result).map((r, i) => [r.name, { ...columns[i], finalLoss: r.finalLoss }]));
+    state.predicted = predicted;
+    state.predicted2 = predicted2;
   } catch (err) {
     if (seq !== predictSeq) return;
     showMessage(`Predict: ${err.message}`);
@@ -426,14 +438,21 @@ async function predict() {
   render();
 }
 
+/** predictWith runs a predict request: Map name -> {steps, lr, loss, s1Term, s2Term, finalLoss}. */
+async function predictWith(request) {
+  const { result, columns } = await client.call('predict', request);
+  return new Map(predictedCurves(result).map((r, i) => [r.name, { ...columns[i], finalLoss: r.finalLoss }]));
+}
+
 /** predictedCurves takes the per-curve results of `predict`: an array (README) or {curves} (bridge). */
 function predictedCurves(result) {
   return Array.isArray(result) ? result : (result && result.curves) || [];
 }
 
-function predictRequest(current, items, points) {
+/** predictRequest asks for items' curves with a law's current {params, settings} (the annealing law unless model says). */
+function predictRequest(current, items, points, model = 'annealing') {
   const req = {
-    params: current.params,
+    ...(model === 'multi-power' ? { model, multiPower: current.params } : { params: current.params }),
     warmupSteps: current.settings.warmupSteps,
     warmupConvention: current.settings.warmupConvention,
     curves: items.map((c) => ({ name: c.name, schedule: c.schedule })),
@@ -513,6 +532,7 @@ function resetTo(settings) {
   state.curves = [];
   state.predictions = [];
   state.predicted = new Map();
+  state.predicted2 = new Map();
   state.fit = null;
   state.fit2 = null;
   state.validation = null;
@@ -585,7 +605,9 @@ function exportJSON() {
       curves: state.fit2.response.curves.map((c) => ({ name: c.name, role: c.role, metrics: c.metrics })),
     } : undefined,
     validation: state.validation || undefined,
-    predictions: state.predictions.map((p) => ({ name: p.name, schedule: p.schedule, finalLoss: state.predicted.get(p.name)?.finalLoss })),
+    predictions: state.predictions.map((p) => ({
+      name: p.name, schedule: p.schedule, finalLoss: state.predicted.get(p.name)?.finalLoss, finalLossMultiPower: state.predicted2.get(p.name)?.finalLoss,
+    })),
     exported: new Date().toISOString(),
   }, 'annealing-law-fit.json');
 }
@@ -609,14 +631,19 @@ function exportObservedCSV() {
 
 async function exportCSV() {
   const current = currentParams();
-  if (!current) return showMessage('Nothing to export yet: fit first, or enter parameters by hand.');
+  const mpl = multiPowerParams();
+  if (!current && !mpl) return showMessage('Nothing to export yet: fit first, or enter parameters by hand.');
   const items = [...state.curves.filter((c) => c.schedule), ...state.predictions];
   if (!items.length) return showMessage('No curves or schedules to export.');
   setStatus('Preparing the CSV…');
   try {
-    const { result, columns } = await client.call('predict', predictRequest(current, items, 0));
-    const curves = predictedCurves(result);
-    download(predictionCSV(curves.map((r, i) => ({ name: r.name, ...columns[i] })), state.band && !state.manualParams ? state.band.halfWidth : null), 'annealing-law-predictions.csv');
+    const curves = [];
+    for (const [law, params] of [['annealing', current], ['multi-power', mpl]]) {
+      if (!params) continue;
+      const { result, columns } = await client.call('predict', predictRequest(params, items, 0, law));
+      for (const [i, r] of predictedCurves(result).entries()) curves.push({ name: r.name, law, ...columns[i] });
+    }
+    download(predictionCSV(curves, state.band && !state.manualParams ? state.band.halfWidth : null), 'annealing-law-predictions.csv');
     setStatus(`Exported ${curves.length} predicted curve(s) as CSV.`);
   } catch (err) {
     showMessage(`CSV export: ${err.message}`);
@@ -650,11 +677,14 @@ async function exportSVG(button) {
 /** shareView is the page's view as the versioned JSON of a share link (README, "Share links"). */
 function shareView(withData) {
   const current = currentParams();
+  const mpl = multiPowerParams();
+  const finite = (params) => Object.fromEntries(Object.entries(params).filter(([, x]) => Number.isFinite(x)));
   return {
-    v: 1,
+    v: SHARE_VERSION,
     settings: { ...DEFAULT_SETTINGS, ...state.settings, law: state.settings.law || 'annealing', auto: !!state.settings.auto },
-    params: current ? Object.fromEntries(Object.entries(current.params).filter(([, x]) => Number.isFinite(x))) : null,
-    source: current ? (state.manualParams ? 'manual' : 'fit') : null,
+    params: current ? finite(current.params) : null,
+    ...(mpl ? { multiPower: finite(mpl.params) } : {}),
+    source: current || mpl ? (state.manualParams ? 'manual' : 'fit') : null,
     curves: state.curves.map((c) => ({
       name: c.name, role: c.role, schedule: withData ? c.schedule || null : thinSchedule(c.schedule),
       ...(withData ? { steps: Array.from(c.steps), loss: Array.from(c.loss) } : {}),
@@ -718,10 +748,10 @@ async function restoreShare(view) {
   const canFit = state.curves.some((c) => c.role === 'fit') && state.curves.every((c) => c.schedule);
   if (view.source === 'fit' && canFit) {
     await runFit({ keepMessage: true });
-  } else if (view.params) {
-    const params = { L0: view.params.L0, A: view.params.A, alpha: view.params.alpha, C: view.params.C, lambda: view.params.lambda };
-    state.manualParams = { params, settings: { ...view.settings }, from: view.source === 'fit' ? 'link' : 'manual' };
-    fillManual(params);
+  } else if (view.params || view.multiPower) {
+    const params = view.params && { L0: view.params.L0, A: view.params.A, alpha: view.params.alpha, C: view.params.C, lambda: view.params.lambda };
+    state.manualParams = { params, multiPower: view.multiPower, settings: { ...view.settings }, from: view.source === 'fit' ? 'link' : 'manual' };
+    if (params) fillManual(params);
     render();
     await predict();
   }
@@ -794,7 +824,7 @@ function wire() {
   $('#clear-curves').addEventListener('click', () => {
     state.curves = [];
     state.stale = true;
-    for (const k of [...state.predicted.keys()]) if (!state.predictions.some((p) => p.name === k)) state.predicted.delete(k);
+    for (const map of [state.predicted, state.predicted2]) for (const k of [...map.keys()]) if (!state.predictions.some((p) => p.name === k)) map.delete(k);
     render();
   });
   for (const id of ['#lambda', '#fit-lambda', '#warmup-steps', '#warmup-convention', '#huber-delta', '#law', '#auto', '#mpl-search']) {

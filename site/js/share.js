@@ -8,7 +8,9 @@
 // an Error that says what is wrong; it never evaluates anything. Names from a link are only ever
 // shown through textContent.
 
-export const SHARE_VERSION = 1;
+/** SHARE_VERSION is the version links are written in; version 2 added the Multi-Power Law's parameters. */
+export const SHARE_VERSION = 2;
+const READS = [1, 2];
 /** MAX_FRAGMENT is the largest fragment (base64url characters) a link may carry. */
 export const MAX_FRAGMENT = 200 * 1024;
 /** MAX_JSON is the largest decompressed JSON a link may expand to (a deflate bomb stops here). */
@@ -17,6 +19,7 @@ const MAX_NAME = 200;
 const MAX_ITEMS = 100;
 const MAX_POINTS = 200000;
 const PARAM_KEYS = ['L0', 'A', 'alpha', 'C', 'lambda', 'B', 'beta', 'gamma'];
+const MULTI_POWER_KEYS = ['L0', 'A', 'alpha', 'B', 'C', 'beta', 'gamma'];
 const LAWS = ['annealing', 'multi-power', 'both'];
 const CONVENTIONS = ['peak', 'actual'];
 const ROLES = ['fit', 'validate'];
@@ -201,8 +204,8 @@ function checkCurve(c, i) {
 
 function checkView(v) {
   if (!isObject(v)) fail('link', 'not a JSON object');
-  if (v.v !== SHARE_VERSION) fail('link', `version ${JSON.stringify(v.v)?.slice(0, 20)} is not supported (this page reads version ${SHARE_VERSION})`);
-  onlyKeys(v, ['v', 'settings', 'params', 'source', 'curves', 'predictions'], 'link');
+  if (!READS.includes(v.v)) fail('link', `version ${JSON.stringify(v.v)?.slice(0, 20)} is not supported (this page reads versions ${READS.join(' and ')})`);
+  onlyKeys(v, v.v >= 2 ? ['v', 'settings', 'params', 'multiPower', 'source', 'curves', 'predictions'] : ['v', 'settings', 'params', 'source', 'curves', 'predictions'], 'link');
   const settings = checkSettings(v.settings);
   let params = null;
   if (v.params !== null && v.params !== undefined) {
@@ -211,6 +214,17 @@ function checkView(v) {
     params = {};
     for (const [k, x] of Object.entries(v.params)) params[k] = finite(x, `params.${k}`);
     for (const k of ['L0', 'A', 'alpha', 'C', 'lambda']) if (!(k in params)) fail('params', `${k} is missing`);
+  }
+  let multiPower = null;
+  if (v.multiPower !== null && v.multiPower !== undefined) {
+    if (!isObject(v.multiPower)) fail('multiPower', 'not an object');
+    onlyKeys(v.multiPower, MULTI_POWER_KEYS, 'multiPower');
+    multiPower = {};
+    for (const k of MULTI_POWER_KEYS) {
+      if (!(k in v.multiPower)) fail('multiPower', `${k} is missing`);
+      multiPower[k] = finite(v.multiPower[k], `multiPower.${k}`);
+      if (multiPower[k] < 0) fail(`multiPower.${k}`, 'must be zero or more');
+    }
   }
   const source = v.source === undefined || v.source === null ? null : oneOf(v.source, ['fit', 'manual'], 'source');
   if (!Array.isArray(v.curves) || v.curves.length > MAX_ITEMS) fail('curves', `not a list of at most ${MAX_ITEMS}`);
@@ -222,5 +236,5 @@ function checkView(v) {
     onlyKeys(p, ['name', 'schedule'], where);
     return { name: str(p.name, `${where}.name`), schedule: checkSchedule(p.schedule, `${where}.schedule`) };
   });
-  return { v: SHARE_VERSION, settings, params, source, curves, predictions };
+  return { v: SHARE_VERSION, settings, params, multiPower, source, curves, predictions };
 }

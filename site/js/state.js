@@ -29,10 +29,12 @@ export const state = {
   validation: null,
   /** the annealing law's prediction band from the validation: {halfWidth, level} or null */
   band: null,
-  /** parameters entered by hand (used when there is no fit) or null */
+  /** parameters entered by hand or from a link (used instead of a fit): {params, multiPower?, settings, from?} or null */
   manualParams: null,
   /** the latest prediction: Map name -> {steps, lr, loss, s1Term, s2Term, finalLoss} */
   predicted: new Map(),
+  /** the Multi-Power Law's latest prediction, the same way (s2Term is its loss drop LD) */
+  predicted2: new Map(),
   /** true when curves or settings changed after the latest fit */
   stale: false,
 };
@@ -69,6 +71,7 @@ export function remove(item) {
   state.curves = state.curves.filter((c) => c !== item);
   state.predictions = state.predictions.filter((p) => p !== item);
   state.predicted.delete(item.name);
+  state.predicted2.delete(item.name);
   state.stale = true;
   return () => {
     if (!state[list].includes(item)) state[list].splice(Math.min(at, state[list].length), 0, item);
@@ -76,10 +79,17 @@ export function remove(item) {
   };
 }
 
-/** currentParams are the parameters predictions use: the latest fit's, or those entered by hand. */
+/** currentParams are the annealing law's parameters predictions use: the latest fit's, or those entered by hand. */
 export function currentParams() {
-  if (state.manualParams) return { params: state.manualParams.params, settings: state.manualParams.settings };
+  if (state.manualParams) return state.manualParams.params ? { params: state.manualParams.params, settings: state.manualParams.settings } : null;
   if (state.fit) return { params: state.fit.params, settings: state.fit.settings };
+  return null;
+}
+
+/** multiPowerParams are the Multi-Power Law's parameters predictions use: its latest fit's, or a link's. */
+export function multiPowerParams() {
+  if (state.manualParams) return state.manualParams.multiPower ? { params: state.manualParams.multiPower, settings: state.manualParams.settings } : null;
+  if (state.fit2) return { params: state.fit2.params, settings: state.fit2.settings };
   return null;
 }
 

@@ -32,10 +32,11 @@ test('exports JSON, CSV and PNG', async () => {
     const csv = await downloadOf(page, '#export-csv');
     assert.match(csv.name, /\.csv$/);
     const lines = csv.data.toString('utf8').trimEnd().split('\n');
-    assert.equal(lines[0], 'curve,step,lr,loss,s1_term,s2_term');
+    assert.equal(lines[0], 'curve,law,step,lr,loss,s1_term,s2_term');
     const rows = lines.slice(1).map((l) => l.split(','));
     const byCurve = new Map();
     for (const r of rows) {
+      assert.equal(r[1], 'annealing', 'only the annealing law is fitted');
       if (!byCurve.has(r[0])) byCurve.set(r[0], []);
       byCurve.get(r[0]).push(r);
     }
@@ -45,13 +46,13 @@ test('exports JSON, CSV and PNG', async () => {
     const constant60 = byCurve.get('constant 60K');
     assert.equal(constant60.length, 60000);
     const last = constant60[constant60.length - 1];
-    assert.equal(last[1], '60000');
-    assert.equal(Number(last[2]), 2e-4);
+    assert.equal(last[2], '60000');
+    assert.equal(Number(last[3]), 2e-4);
     // The CSV agrees with the final loss the page shows.
     const shown = Number(await page.getAttribute('#predict-list [data-schedule-name="constant 60K"]', 'data-final-loss'));
-    assert.ok(Math.abs(Number(last[3]) - shown) < 1e-9, `csv ${last[3]}, page ${shown}`);
+    assert.ok(Math.abs(Number(last[4]) - shown) < 1e-9, `csv ${last[4]}, page ${shown}`);
     // Loss = L0 + s1_term - s2_term.
-    assert.ok(Math.abs(Number(last[3]) - (fit.params.L0 + Number(last[4]) - Number(last[5]))) < 1e-9);
+    assert.ok(Math.abs(Number(last[4]) - (fit.params.L0 + Number(last[5]) - Number(last[6]))) < 1e-9);
 
     const png = await downloadOf(page, '[data-png="loss"]');
     assert.match(png.name, /\.png$/);

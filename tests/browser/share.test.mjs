@@ -8,6 +8,12 @@ const env = useServerAndBrowser(before, after);
 
 const curveNames = (page) => page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName));
 const predictions = (page) => page.$$eval('#predict-list [data-schedule-name]', (rows) => rows.map((r) => ({ name: r.dataset.scheduleName, final: r.dataset.finalLoss })));
+const mplFinals = (page) => page.$$eval('#predict-list [data-schedule-name]', (rows) => Object.fromEntries(rows.map((r) => [r.dataset.scheduleName, r.dataset.finalLossMpl])));
+const bothLawsPredicted = (page) => page.waitForFunction(() => {
+  const rows = [...document.querySelectorAll('#predict-list [data-schedule-name]')];
+  return rows.length && rows.every((r) => r.dataset.finalLoss && r.dataset.finalLossMpl);
+});
+const mplOrigin = (page) => page.evaluate(() => /Multi-Power Law[^:]*: (L0 [^·]*)/.exec(document.querySelector('#fit-origin').textContent)?.[1].trim());
 const allPredicted = (page) => page.waitForFunction(() => {
   const rows = [...document.querySelectorAll('#predict-list [data-schedule-name]')];
   return rows.length && rows.every((r) => r.dataset.finalLoss !== '');
@@ -75,7 +81,7 @@ test('corrupted, oversized and wrong-version links are refused; the page still w
   const { context, page } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
-    const wrongVersion = await encodeIn(page, JSON.stringify({ v: 2, settings: {}, curves: [], predictions: [] }));
+    const wrongVersion = await encodeIn(page, JSON.stringify({ v: 3, settings: {}, curves: [], predictions: [] }));
     const badType = await encodeIn(page, JSON.stringify({ v: 1, settings: { lambda: 'x' }, curves: [], predictions: [] }));
     const notJSON = await encodeIn(page, '{"v":1, nope');
     const bomb = await encodeIn(page, ' '.repeat(9 * 1024 * 1024));
@@ -85,7 +91,7 @@ test('corrupted, oversized and wrong-version links are refused; the page still w
       ['corrupted', 'AAAA____not-deflate', /corrupt|decompress/i],
       ['bad characters', '%3Cscript%3E', /base64url/i],
       ['oversized', 'A'.repeat(210 * 1024), /too large/i],
-      ['wrong version', wrongVersion, /version 2/i],
+      ['wrong version', wrongVersion, /version 3 is not supported.*versions 1 and 2/i],
       ['bad type', badType, /settings/i],
       ['not JSON', notJSON, /not JSON/i],
       ['deflate bomb', bomb, /expands to more than/i],
@@ -146,5 +152,81 @@ test('a view too large for a link with data gets a link without data', async () 
     assert.deepEqual(fresh.errors, []);
   } finally {
     await fresh.context.close();
+  }
+});
+
+test('the Multi-Power Law predicts the schedules, and its parameters travel in a link without data', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  let link;
+  let before;
+  try {
+    await waitForFit(page);
+    await page.selectOption('#law', 'both');
+    await page.click('#fit-button');
+    await page.waitForFunction(() => !document.body.classList.contains('fitting')
+      && document.querySelectorAll('#metrics-table tr[data-curve-name][data-law="multi-power"]').length === 2, null, { timeout: 60000 });
+    // Every schedule to predict gets a final loss under each law.
+    await bothLawsPredicted(page);
+    before = { mpl: await mplFinals(page), origin: await mplOrigin(page), L0: await page.textContent('#param-L0') };
+    assert.equal(Object.keys(before.mpl).length, 5);
+    assert.match(before.origin, /^L0 [\d.e-]+, A [\d.e-]+, α [\d.e-]+, B [\d.e-]+, C [\d.e-]+, β [\d.e-]+, γ [\d.e-]+/);
+    // The two laws differ, and both drew a line per schedule.
+    const drawn = (await page.getAttribute('#chart-loss', 'data-series')).split('|');
+    assert.ok(drawn.includes('WSD 20% cosine 60K') && drawn.includes('WSD 20% cosine 60K (Multi-Power Law)'), drawn.join(', '));
+    const row = await page.$('#predict-list [data-schedule-name="WSD 20% cosine 60K"]');
+    assert.notEqual(await row.getAttribute('data-final-loss'), await row.getAttribute('data-final-loss-mpl'));
+    assert.match(await row.textContent(), /MPL \d\.\d{4}/);
+
+    // A curve too large for a link with data: the link carries both laws' parameters instead.
+    const rows = ['step,lr,loss'];
+    for (let s = 1; s <= 100000; s++) rows.push(`${s},2e-4,${(3 + 1 / Math.sqrt(s) + 0.01 * Math.sin(s * 12.9898)).toFixed(9)}`);
+    await page.setInputFiles('#file-input', [{ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from(rows.join('\n')) }]);
+    await page.waitForFunction(() => [...document.querySelectorAll('#curve-list [data-curve-name]')].some((r) => r.dataset.curveName === 'big'));
+    await page.click('#share-button');
+    await page.waitForFunction(() => document.querySelector('#share-link').value.includes('#s='));
+    assert.match(await page.textContent('#share-note'), /leaves the data out/);
+    link = await page.inputValue('#share-link');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+  const fresh = await openPage(env.browser, link);
+  try {
+    const { page } = fresh;
+    await bothLawsPredicted(page);
+    assert.equal(await mplOrigin(page), before.origin);
+    assert.equal(await page.textContent('#param-L0'), before.L0);
+    const after = await mplFinals(page);
+    for (const [name, final] of Object.entries(before.mpl)) assert.equal(after[name], final, name);
+    assert.deepEqual(fresh.errors, []);
+  } finally {
+    await fresh.context.close();
+  }
+});
+
+test('a link with Multi-Power parameters only predicts by the closed form of a constant LR', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    // Constant LR 1e-3 from step 0, no warmup: no loss drop, L(1000) = L0 + A·(1001·1e-3)^-alpha.
+    const multiPower = { L0: 2.5, A: 0.5, alpha: 0.5, B: 400, C: 2, beta: 0.6, gamma: 0.5 };
+    const view = {
+      v: 2,
+      settings: { lambda: 0.999, fitLambda: false, warmupSteps: 0, warmupConvention: 'actual', huberDelta: 0.001, law: 'multi-power', auto: false },
+      params: null, multiPower, source: 'manual', curves: [],
+      predictions: [{ name: 'flat', schedule: { kind: 'constant', total: 1000, peak: 1e-3 } }],
+    };
+    const payload = await encodeIn(page, JSON.stringify(view));
+    await page.goto(`${env.url}#s=${payload}`);
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('#predict-list [data-schedule-name="flat"]')?.dataset.finalLossMpl);
+    const got = Number(await page.getAttribute('#predict-list [data-schedule-name="flat"]', 'data-final-loss-mpl'));
+    const want = 2.5 + 0.5 / Math.sqrt(1.001);
+    assert.ok(Math.abs(got - want) < 1e-12, `final ${got}, want ${want}`);
+    assert.equal(await page.getAttribute('#predict-list [data-schedule-name="flat"]', 'data-final-loss'), '');
+    assert.match(await page.textContent('#predict-list [data-schedule-name="flat"]'), /final \(MPL\) 2\.99\d\d/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
   }
 });
