@@ -52,7 +52,8 @@ ifeq ($(BROWSER_TESTS),)
 	@echo "test: no tests in tests/browser/ yet: browser tests skipped"
 else
 	go build -o build/bin/serve ./scripts/serve
-	SERVE_BIN=$(CURDIR)/build/bin/serve node --test $(BROWSER_TESTS)
+	go build -o build/bin/badcorpus ./scripts/badcorpus
+	SERVE_BIN=$(CURDIR)/build/bin/serve BADCORPUS_BIN=$(CURDIR)/build/bin/badcorpus node --test $(BROWSER_TESTS)
 endif
 
 fuzz:

@@ -1,13 +1,22 @@
 // The Web Worker that hosts lawcore.wasm, so that long fits never freeze the page.
 //
 // Protocol (page -> worker):  {id, method, request: JSON string, columns?}  |  {cancel: true}
-// Protocol (worker -> page):  {ready: true, version}  |  {fatal: message}
-//                             {id, progress: fraction}  |  {id, result: JSON string, columns}  |  {id, error}
+// Protocol (worker -> page):  {ready: true, version, memory}  |  {fatal: message}
+//                             {id, progress: fraction}  |  {id, result: JSON string, columns, memory}  |  {id, error, memory}
+// memory is the byte size of the wasm instance's linear memory: Go's heap lives there, and it
+// never shrinks, so it is the worker's high-water mark.
 // Typed-array buffers are transferred both ways, never copied.
 /* global Go, lawcore */
 'use strict';
 
 importScripts('wasm_exec.js');
+
+let memory = null;
+
+/** memoryBytes is the size of lawcore.wasm's linear memory (0 before it is loaded). */
+function memoryBytes() {
+  return memory ? memory.buffer.byteLength : 0;
+}
 
 /** loadLawcore instantiates lawcore.wasm, starts the Go program and waits for globalThis.lawcore. */
 async function loadLawcore() {
@@ -21,13 +30,14 @@ async function loadLawcore() {
     if (!response.ok) throw new Error(`lawcore.wasm: HTTP ${response.status}`);
     ({ instance } = await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject));
   }
+  memory = instance.exports.mem;
   go.run(instance).then(
     () => postMessage({ fatal: 'the Go program in lawcore.wasm exited' }),
     (err) => postMessage({ fatal: `lawcore.wasm crashed: ${messageOf(err)}` }),
   );
   for (let i = 0; !globalThis.lawcore && i < 200; i++) await new Promise((r) => setTimeout(r, 5));
   if (!globalThis.lawcore) throw new Error('lawcore.wasm did not define globalThis.lawcore');
-  postMessage({ ready: true, version: lawcore.version });
+  postMessage({ ready: true, version: lawcore.version, memory: memoryBytes() });
 }
 
 const ready = loadLawcore();
@@ -46,9 +56,9 @@ onmessage = async (event) => {
       postMessage({ id, progress: fraction });
     }));
     const cols = (out && out.columns) || [];
-    postMessage({ id, result: out.result, columns: cols }, buffersOf(cols));
+    postMessage({ id, result: out.result, columns: cols, memory: memoryBytes() }, buffersOf(cols));
   } catch (err) {
-    postMessage({ id, error: messageOf(err) });
+    postMessage({ id, error: messageOf(err), memory: memoryBytes() });
   }
 };
 

@@ -4,7 +4,7 @@
 
 const CANCEL_GRACE_MS = 3000;
 
-/** A LawClient runs lawcore methods in a Web Worker. It fires "ready" and "restart" events. */
+/** A LawClient runs lawcore methods in a Web Worker. It fires "ready", "restart" and "memory" events. */
 export class LawClient extends EventTarget {
   constructor(url = 'worker.js') {
     super();
@@ -13,6 +13,8 @@ export class LawClient extends EventTarget {
     this.pending = new Map(); // id -> {resolve, reject, onProgress, method}
     this.version = '';
     this.restarts = [];
+    /** memoryBytes is the worker's wasm memory after its latest answer (its high-water mark). */
+    this.memoryBytes = 0;
     /** ready resolves with lawcore's version when a worker first loads it (after restarts if need be). */
     this.ready = new Promise((resolve, reject) => {
       this.markReady = resolve;
@@ -34,6 +36,10 @@ export class LawClient extends EventTarget {
   }
 
   receive(msg) {
+    if (msg.memory) {
+      this.memoryBytes = msg.memory;
+      this.dispatchEvent(new CustomEvent('memory', { detail: msg.memory }));
+    }
     if (msg.ready) {
       this.version = msg.version;
       this.markReady(msg.version);

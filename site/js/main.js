@@ -9,6 +9,7 @@ import { initScheduleDialog, editSchedule } from './schedule-dialog.js';
 import { renderCurves, renderPredictions } from './curve-list.js';
 import { renderParams, renderMetrics, renderMetricsHead, renderValidation } from './results.js';
 import { drawCharts, charts } from './plots.js';
+import { everyNth } from './series.js';
 import { download, downloadJSON, predictionCSV, chartPNG } from './export.js';
 import { loadFig2, FIG2_SETTINGS, FIG3_PREDICTIONS, fetchMPL, MPL_FILES, MPL_SETTINGS } from './examples.js';
 import * as fmt from './format.js';
@@ -160,6 +161,9 @@ function render() {
   drawAll();
 }
 
+/** MAX_DRAWN_POINTS is the most points of one observed curve the charts draw. */
+const MAX_DRAWN_POINTS = 4000;
+
 /** drawAll builds the chart view from the state and draws it. */
 function drawAll() {
   const lines = [];
@@ -202,7 +206,9 @@ function drawAll() {
     if (f && f.predicted && f.predicted.length === c.loss.length && fr.curves.get(c.name) === c) {
       residual = Array.from(c.loss, (y, i) => y - f.predicted[i]);
     }
-    return { name: c.name, color: c.color, steps: c.steps, loss: c.loss, residual };
+    const keep = everyNth(c.steps.length, MAX_DRAWN_POINTS);
+    const pick = (a) => (a && keep ? keep.map((i) => a[i]) : a);
+    return { name: c.name, color: c.color, steps: pick(c.steps), loss: pick(c.loss), residual: pick(residual) };
   });
   const firstObserved = Math.min(...state.curves.map((c) => c.steps[0]));
   const settings = (currentParams() || { settings: state.settings }).settings;
@@ -857,6 +863,10 @@ function wire() {
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', drawAll);
 
   client.addEventListener('ready', (e) => { $('#version').textContent = e.detail || '?'; });
+  client.addEventListener('memory', (e) => {
+    $('#engine-memory').textContent = `${Math.round(e.detail / 2 ** 20)} MB`;
+    $('#engine-memory').dataset.bytes = String(e.detail);
+  });
   client.addEventListener('restart', (e) => {
     showMessage(`The calculation worker stopped (${e.detail}) and was restarted. Your curves and settings are kept; run the last action again.`);
   });

@@ -46,3 +46,15 @@ export function exactOnto(xs, x, y) {
   }
   return out;
 }
+
+/**
+ * everyNth returns at most max evenly spaced indices of 0..n-1, the first and last included:
+ * the points a chart draws of a long observed curve (drawing a million points one by one
+ * freezes the page for seconds; the fit still uses every point).
+ */
+export function everyNth(n, max) {
+  if (n <= max) return null;
+  const out = new Array(max);
+  for (let k = 0; k < max; k++) out[k] = Math.round((k * (n - 1)) / (max - 1));
+  return out;
+}

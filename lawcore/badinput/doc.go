@@ -1,0 +1,10 @@
+// Package badinput is the corpus of bad input files: every kind of file a public calculator
+// should expect to be dropped on it (empty, binary, only a header, ragged rows, NaN, infinite,
+// negative or zero losses, unsorted and duplicate steps, numbers too large for float64, a BOM,
+// CRLF, decimal commas, HTML, a JSON bomb, too many rows, ...).
+//
+// lawcore's tests import every file through ImportFile, and scripts/badcorpus writes the
+// files to a directory for the browser test, which feeds each through the page: both check
+// the same expectations. The package imports nothing of lawcore, so that lawcore's own tests
+// can use it.
+package badinput

@@ -1,0 +1,72 @@
+// Large valid input: a million-row file loads as one curve and fits; memory stays bounded:
+// fitting it again and again reuses the worker's memory instead of growing it, and the worker's
+// high-water mark stays far below what a tab may use.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { useServerAndBrowser, openPage, waitForFit } from './harness.mjs';
+
+const env = useServerAndBrowser(before, after);
+const MB = 2 ** 20;
+
+/** millionSteps writes a 1,000,000-step WSD run from the annealing law, one row per step. */
+function millionSteps(file) {
+  const total = 1_000_000;
+  const peak = 3e-4;
+  const rows = ['step,lr,loss'];
+  let s1 = peak;
+  let s2 = 0;
+  let m = 0;
+  let prev = peak;
+  for (let s = 1; s <= total; s++) {
+    const lr = s < 800_000 ? peak : peak * (1 - 0.9 * (s - 800_000) / 200_000);
+    m = 0.999 * m + (prev - lr);
+    s1 += lr;
+    s2 += m;
+    prev = lr;
+    const loss = 2.5 + 0.45 * s1 ** -0.5 - 0.5 * s2 + 0.002 * Math.sin(s * 7.77);
+    rows.push(`${s},${lr.toExponential(6)},${loss.toFixed(6)}`);
+  }
+  writeFileSync(file, rows.join('\n') + '\n');
+}
+
+const memory = (page) => page.evaluate(() => Number(document.querySelector('#engine-memory').dataset.bytes));
+
+test('a million-row file loads and fits, three times over: the worker’s memory is reused, not grown', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lawcalc-memory-'));
+  const file = path.join(dir, 'million.csv');
+  millionSteps(file);
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    const atStart = await memory(page);
+    assert.ok(atStart > 0, 'the page shows the worker’s memory');
+    const seen = [];
+    for (let round = 1; round <= 3; round++) {
+      await page.click('#clear-curves');
+      const started = Date.now();
+      await page.setInputFiles('#file-input', file);
+      await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 1, null, { timeout: 120000 });
+      const loaded = Date.now();
+      const sub = await page.textContent('#curve-list [data-curve-name] .row-sub');
+      assert.match(sub, /^1000000 points, .*LR from the file/, sub);
+      assert.equal(await page.isHidden('#message'), true, 'a message appeared');
+      await page.click('#fit-button');
+      await page.waitForFunction(() => /^Fitted 1 curve/.test(document.querySelector('#status').textContent), null, { timeout: 180000 });
+      await waitForFit(page);
+      seen.push(await memory(page));
+      t.diagnostic(`round ${round}: loaded in ${loaded - started} ms, fitted in ${Date.now() - loaded} ms, worker memory ${Math.round(seen.at(-1) / MB)} MB (at start ${Math.round(atStart / MB)} MB)`);
+    }
+    // The law's own parameters come back from the million points.
+    assert.equal(await page.textContent('#param-L0'), '2.500');
+    assert.ok(seen[0] < 2048 * MB, `a million-step fit took ${Math.round(seen[0] / MB)} MB`);
+    assert.ok(seen[2] <= seen[0] * 1.25, `the worker grew from ${Math.round(seen[0] / MB)} MB to ${Math.round(seen[2] / MB)} MB over three rounds`);
+    assert.equal(await page.textContent('#engine-memory'), `${Math.round(seen[2] / MB)} MB`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
