@@ -54,3 +54,19 @@ func BenchmarkAreasMillionSteps(b *testing.B) {
 		FillAreas(s1, s2, ds2, lr, 0.999, 500, WarmupPeak)
 	}
 }
+
+// BenchmarkFitMillionPoints fits one run logged at every one of 1,000,000 steps: the starts
+// are searched on a thinned objective (thinAbove), the best polished on every point.
+func BenchmarkFitMillionPoints(b *testing.B) {
+	req := longRequest(Params{L0: 2.5, A: 0.45, Alpha: 0.5, C: 0.5, Lambda: 0.999}, 1_000_000, false)
+	b.ReportAllocs()
+	evaluations := 0
+	for b.Loop() {
+		res, err := Fit(context.Background(), req, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		evaluations = res.Search.Evaluations
+	}
+	b.ReportMetric(float64(evaluations), "evaluations")
+}

@@ -58,6 +58,14 @@ type Search struct {
 	Evaluations int `json:"evaluations"`
 }
 
+// thinAbove is the number of points above which Fit searches and polishes the starts on
+// about profilePoints of them (objective.thinned) before polishing the best on all: below it,
+// the extra polish costs about what the thinning saves. Measured natively, to the same optimum:
+// 90,000 points fit in 155 ms directly, 275 ms thinned; one 250,000-point run in 1.2 s and
+// 1.1 s, with lambda fitted (several starts) in 8.0 s and 2.3 s; 1,000,000 points in 4.9 s and
+// 3.8 s (TestFitLongCurveThinsTheSearch, BenchmarkFitMillionPoints).
+const thinAbove = 4 * profilePoints
+
 // maxStarts is how many of the profile's local minima are polished.
 const maxStarts = 4
 
@@ -96,15 +104,26 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 		budget++
 		progress(done + share*math.Min(0.95, float64(budget)/200))
 	}
-	starts := obj.searchStarts()
-	done, share, budget = 0.2, 0.8/math.Max(1, float64(len(starts))), 0
+	// On long curves the starts are searched and polished on an evenly spread subset of the
+	// points, which locates the optimum's basin as well as all of them; only the best is then
+	// polished on every point.
+	search := obj
+	if n := len(obj.logObs); n > thinAbove {
+		search = obj.thinned((n + profilePoints - 1) / profilePoints)
+	}
+	starts := search.searchStarts()
+	polishes := len(starts)
+	if search != obj {
+		polishes++
+	}
+	done, share, budget = 0.2, 0.8/math.Max(1, float64(polishes)), 0
 	progress(done)
-	if obj.cancelled || ctx.Err() != nil {
+	if search.cancelled || ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	best := start{f: math.Inf(1)}
 	for i, s := range starts {
-		got, err := obj.polish(s)
+		got, err := search.polish(s)
 		if err != nil {
 			return nil, err
 		}
@@ -114,6 +133,17 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 		done, budget = 0.2+share*float64(i+1), 0
 		progress(done)
 	}
+	if search != obj && len(starts) > 0 {
+		var err error
+		if best, err = obj.polish(start{p: best.p, f: obj.value(best.p, nil)}); err != nil {
+			return nil, err
+		}
+		progress(1)
+	}
+	evaluations := obj.evaluations
+	if search != obj {
+		evaluations += search.evaluations
+	}
 
 	res := &FitResult{
 		Model:     ModelAnnealing,
@@ -121,7 +151,7 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 		Objective: best.f,
 		Settings: FitSettings{Lambda: req.Lambda, WarmupSteps: req.WarmupSteps,
 			WarmupConvention: conv, HuberDelta: delta},
-		Search: Search{Starts: len(starts), Evaluations: obj.evaluations},
+		Search: Search{Starts: len(starts), Evaluations: evaluations},
 	}
 	if !req.Lambda.Fit {
 		res.Settings.Lambda = FixedLambda(lambda)

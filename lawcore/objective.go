@@ -57,8 +57,9 @@ type objective struct {
 	fitLambda bool
 	lambda    float64 // lambda the areas currently hold
 
-	// observed points, flat across curves
+	// observed points, flat across curves: every point, or every `every`-th (thinned)
 	logObs, invObs, s1, logS1, s2, ds2 []float64
+	every                              int
 
 	evaluations int
 	ctx         context.Context
@@ -68,7 +69,7 @@ type objective struct {
 }
 
 func newObjective(ctx context.Context, curves []*preparedCurve, conv Convention, delta float64, fitLambda bool, lambda float64) *objective {
-	o := &objective{conv: conv, delta: delta, fitLambda: fitLambda, ctx: ctx, lambda: math.NaN()}
+	o := &objective{conv: conv, delta: delta, fitLambda: fitLambda, ctx: ctx, lambda: math.NaN(), every: 1}
 	for _, c := range curves {
 		if c.role != RoleFit {
 			continue
@@ -79,10 +80,27 @@ func newObjective(ctx context.Context, curves []*preparedCurve, conv Convention,
 			o.invObs = append(o.invObs, 1/l)
 		}
 	}
-	n := len(o.logObs)
-	o.s1, o.logS1, o.s2, o.ds2 = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	o.allocateAreas()
 	o.setLambda(lambda)
 	return o
+}
+
+// thinned returns the objective over every `every`-th of o's points (the same curves, context
+// and tick): cheaper to evaluate, and on long curves as good a guide to the optimum's basin.
+func (o *objective) thinned(every int) *objective {
+	t := &objective{curves: o.curves, conv: o.conv, delta: o.delta, fitLambda: o.fitLambda, ctx: o.ctx, tick: o.tick, lambda: math.NaN(), every: every}
+	for k := 0; k < len(o.logObs); k += every {
+		t.logObs = append(t.logObs, o.logObs[k])
+		t.invObs = append(t.invObs, o.invObs[k])
+	}
+	t.allocateAreas()
+	t.setLambda(o.lambda)
+	return t
+}
+
+func (o *objective) allocateAreas() {
+	n := len(o.logObs)
+	o.s1, o.logS1, o.s2, o.ds2 = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 }
 
 // setLambda recomputes the areas at the observed points for a new lambda (O(steps)).
@@ -91,17 +109,20 @@ func (o *objective) setLambda(lambda float64) {
 		return
 	}
 	o.lambda = lambda
-	k := 0
+	k, flat := 0, 0
 	for _, c := range o.curves {
 		c.computeAreas(lambda, o.conv, o.fitLambda)
 		for _, idx := range c.index {
-			o.s1[k] = c.s1[idx]
-			o.logS1[k] = math.Log(c.s1[idx])
-			o.s2[k] = c.s2[idx]
-			if o.fitLambda {
-				o.ds2[k] = c.ds2[idx]
+			if flat%o.every == 0 {
+				o.s1[k] = c.s1[idx]
+				o.logS1[k] = math.Log(c.s1[idx])
+				o.s2[k] = c.s2[idx]
+				if o.fitLambda {
+					o.ds2[k] = c.ds2[idx]
+				}
+				k++
 			}
-			k++
+			flat++
 		}
 	}
 }

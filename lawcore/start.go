@@ -22,7 +22,8 @@ var alphaGrid = func() []float64 {
 // lambdaGrid are the lambdas tried for starts when lambda is fitted.
 var lambdaGrid = []float64{0.9, 0.95, 0.98, 0.99, 0.995, 0.998, 0.999, 0.9995}
 
-// profilePoints bounds the points the profile over alpha uses.
+// profilePoints bounds the points the search for starts uses: Fit thins longer fits to about
+// this many (objective.thinned) and polishes only the best start on every point.
 const profilePoints = 50_000
 
 // start is a candidate starting point with its objective.
@@ -38,18 +39,12 @@ const paramFloor = 1e-10
 // the objective's areas currently hold, best first. The profile is ranked by the least-squares
 // residual that the normal equations give for free; only its minima are evaluated exactly.
 func (o *objective) profileStarts() []start {
-	// On very long per-step curves an evenly spread subset locates the basins as well as all
-	// the points do (the polish then uses them all).
-	stride := (len(o.invObs) + profilePoints - 1) / profilePoints
 	type point struct {
 		p   Params
 		rss float64
 	}
 	profile := make([]point, len(alphaGrid))
-	yy := 0.0 // the target is 1 at every point used
-	for k := 0; k < len(o.invObs); k += stride {
-		yy++
-	}
+	yy := float64(len(o.invObs)) // the target is 1 at every point
 	for g, alpha := range alphaGrid {
 		if o.tick != nil {
 			o.tick() // on long curves each alpha takes a while: report, and let a cancel in
@@ -61,8 +56,7 @@ func (o *objective) profileStarts() []start {
 		// normal equations of min sum_k (1 - (L0 + A*u_k - C*v_k)/obs_k)^2, u = S1^-alpha, v = S2
 		var gram [3][3]float64
 		var rhs [3]float64
-		for k := 0; k < len(o.invObs); k += stride {
-			inv := o.invObs[k]
+		for k, inv := range o.invObs {
 			row := [3]float64{inv, math.Exp(-alpha*o.logS1[k]) * inv, -o.s2[k] * inv}
 			for i := 0; i < 3; i++ {
 				rhs[i] += row[i]
