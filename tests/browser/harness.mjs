@@ -21,14 +21,15 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
- * startServer serves build/site on 127.0.0.1 and a free port. It runs $SERVE_BIN when set (a
- * prebuilt scripts/serve), else `go run ./scripts/serve`, and reads the URL from its first line.
+ * startServer serves dir (build/site by default) on 127.0.0.1 and a free port. It runs
+ * $SERVE_BIN when set (a prebuilt scripts/serve), else `go run ./scripts/serve`, and reads the
+ * URL from its first line.
  */
-export async function startServer() {
+export async function startServer(dir = SITE) {
   for (const f of ['index.html', 'lawcore.wasm', 'wasm_exec.js', 'vendor/uPlot.esm.js']) {
-    if (!existsSync(path.join(SITE, f))) throw new Error(`build/site/${f} is missing: run make build first`);
+    if (!existsSync(path.join(dir, f))) throw new Error(`${path.relative(ROOT, dir)}/${f} is missing: run make build first`);
   }
-  const args = ['-addr', '127.0.0.1:0', '-dir', SITE];
+  const args = ['-addr', '127.0.0.1:0', '-dir', dir];
   const child = process.env.SERVE_BIN
     ? spawn(process.env.SERVE_BIN, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
     : spawn('go', ['run', './scripts/serve', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
