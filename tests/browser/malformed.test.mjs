@@ -40,3 +40,39 @@ test('a malformed file names itself and its line; loaded curves stay', async () 
     await context.close();
   }
 });
+
+test('steps beyond the schedule: the fit names the curve and the step, and nothing is lost', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    // Logged to step 30,000, given a 20,000-step schedule.
+    const text = 'step,loss\n' + [5000, 10000, 20000, 30000].map((s, i) => `${s},${(3.6 - 0.2 * i).toFixed(2)}`).join('\n') + '\n';
+    await page.setInputFiles('#file-input', [{ name: 'long-run.csv', mimeType: 'text/csv', buffer: Buffer.from(text) }]);
+    const row = page.locator('#curve-list [data-curve-name="long-run"]');
+    await row.waitFor();
+    await row.getByRole('button', { name: /Schedule/ }).click();
+    await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
+    await page.selectOption('#schedule-kind', 'constant');
+    await page.fill('#sf-total', '20000');
+    await page.fill('#sf-peak', '2e-4');
+    await page.click('#schedule-save');
+    await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => /constant · 20,000 steps/.test(document.querySelector('#curve-list [data-curve-name="long-run"]').textContent));
+
+    await page.click('#fit-button');
+    await page.waitForSelector('#message:not([hidden])');
+    const message = await messageText(page);
+    assert.match(message, /long-run/);
+    assert.match(message, /step 30000 is beyond the end of the schedule \(step 20000\)/);
+    // The previous fit and every curve stay; the page still fits once the curve is set aside.
+    assert.equal(await page.textContent('#param-L0'), '2.628');
+    assert.deepEqual(await curveNames(page), ['cosine', 'constant', 'long-run']);
+    await row.getByRole('button', { name: /Remove/ }).click();
+    await page.click('#fit-button');
+    await page.waitForFunction(() => /^Fitted 2 curve/.test(document.querySelector('#status').textContent));
+    assert.equal(await page.textContent('#param-L0'), '2.628');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
