@@ -88,3 +88,57 @@ test('from a phone-width window to a wide screen, nothing widens the page', asyn
     }
   }
 });
+
+/** contrast is the WCAG contrast ratio of two CSS colours given as rgb(...). */
+function contrast(a, b) {
+  const lum = (rgb) => {
+    const [r, g, bl] = rgb.match(/\d+(\.\d+)?/g).slice(0, 3).map((x) => {
+      const c = Number(x) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test('light and dark follow the system, both readable, and the charts follow a switch', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url, { colorScheme: 'light' });
+  try {
+    await waitForFit(page);
+    const look = () => page.evaluate(() => {
+      const color = (sel, prop) => getComputedStyle(document.querySelector(sel))[prop];
+      return {
+        page: color('body', 'backgroundColor'), panel: color('.panel', 'backgroundColor'), text: color('.panel h2', 'color'),
+        muted: color('.row-sub', 'color'), link: color('#example-fig2', 'color'),
+        // pixels of the loss chart drawn near white: its light background, or in the dark
+        // scheme only its axis labels
+        whitish: (() => {
+          const canvas = document.querySelector('#chart-loss canvas');
+          const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+          let n = 0;
+          for (let i = 0; i < data.length; i += 4) if (data[i] > 200 && data[i + 1] > 200 && data[i + 2] > 200 && data[i + 3] > 200) n++;
+          return n;
+        })(),
+      };
+    });
+    const light = await look();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForFunction((bg) => getComputedStyle(document.body).backgroundColor !== bg, light.page);
+    await page.waitForTimeout(300); // the charts redraw on the scheme's change event
+    const dark = await look();
+    for (const [scheme, c] of [['light', light], ['dark', dark]]) {
+      for (const fg of ['text', 'muted', 'link']) {
+        const ratio = contrast(c[fg], c.panel);
+        assert.ok(ratio >= 4.5, `${scheme}: ${fg} ${c[fg]} on ${c.panel} has contrast ${ratio.toFixed(2)}, below 4.5`);
+      }
+    }
+    assert.ok(contrast(dark.page, 'rgb(0, 0, 0)') < 1.5, `dark page background ${dark.page}`);
+    assert.ok(contrast(light.page, 'rgb(255, 255, 255)') < 1.2, `light page background ${light.page}`);
+    // The charts are redrawn in the dark scheme's colours.
+    assert.ok(dark.whitish > 100 && dark.whitish < light.whitish / 5, `near-white pixels of the loss chart: ${light.whitish} light, ${dark.whitish} dark`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
