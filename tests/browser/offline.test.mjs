@@ -1,12 +1,14 @@
 // After one visit the calculator loads and fits with the server stopped and the browser
-// offline: the service worker serves every file from its cache. A new build replaces it.
+// offline: the service worker serves every file from its cache. A new build replaces it. The
+// page can be installed as an app.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startServer, launchBrowser, openPage, waitForFit, params, ROOT, SITE } from './harness.mjs';
+import { chromium } from 'playwright-core';
+import { startServer, launchBrowser, openPage, waitForFit, params, ROOT, SITE, CHROMIUM_ARGS } from './harness.mjs';
 
 /** controlled waits until a service worker has cached the build and controls the page. */
 function controlled(page) {
@@ -84,5 +86,30 @@ test('a new build replaces the old cache, and the page shows the new build', asy
     await browser.close();
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the page can be installed as an app: Chromium finds nothing missing', async () => {
+  const server = await startServer();
+  // Not an incognito context (Playwright's contexts are): a profile on disk, as a user's.
+  const profile = mkdtempSync(path.join(tmpdir(), 'lawcalc-profile-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await waitForFit(page);
+    await controlled(page);
+    const cdp = await context.newCDPSession(page);
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+    assert.deepEqual(installabilityErrors, []);
+    const manifest = await cdp.send('Page.getAppManifest');
+    assert.deepEqual(manifest.errors, []);
+    const parsed = JSON.parse(manifest.data);
+    assert.equal(parsed.display, 'standalone');
+    assert.equal(parsed.start_url, './');
+  } finally {
+    await context.close();
+    await server.stop();
+    rmSync(profile, { recursive: true, force: true });
   }
 });
