@@ -16,7 +16,7 @@ import (
 // Every analysis runs on its defaults, and its answer is JSON (no NaN or infinity).
 func TestAnalyzeDefaults(t *testing.T) {
 	for _, name := range analysisNames() {
-		ans, err := call(context.Background(), "analyze", []byte(`{"analysis":"`+name+`","points":50}`), nil, nil)
+		ans, err := call(context.Background(), "analyze", []byte(`{"analysis":"`+name+`","points":50}`), nil, nil, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -26,7 +26,7 @@ func TestAnalyzeDefaults(t *testing.T) {
 		}
 		t.Logf("%s: %d bytes of JSON", name, len(data))
 	}
-	ans, err := call(context.Background(), "analyze", []byte(`{"analysis":"defaults"}`), nil, nil)
+	ans, err := call(context.Background(), "analyze", []byte(`{"analysis":"defaults"}`), nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestAnalyzeDefaults(t *testing.T) {
 // Options given override the defaults; a partial params object keeps the rest of Fig. 2.
 func TestAnalyzeOptions(t *testing.T) {
 	req := `{"analysis":"constant-vs-cosine","params":{"L0":3},"minTotal":5000,"maxTotal":50000,"count":5,"curveTotals":[]}`
-	ans, err := call(context.Background(), "analyze", []byte(req), nil, nil)
+	ans, err := call(context.Background(), "analyze", []byte(req), nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestAnalyzeOptions(t *testing.T) {
 	if p := res.Setup.Params; p.L0 != 3 || p.A != 0.43 || p.Lambda != 0.999 {
 		t.Errorf("params %+v, want L0 3 and the rest of Fig. 2", p)
 	}
-	ans, err = call(context.Background(), "analyze", []byte(`{"analysis":"compute","n":10,"interval":500,"params":{"L0":1}}`), nil, nil)
+	ans, err = call(context.Background(), "analyze", []byte(`{"analysis":"compute","n":10,"interval":500,"params":{"L0":1}}`), nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestAnalyzeErrors(t *testing.T) {
 		{`{"analysis":"wsd-ratio","params":{"C":-1}}`, "C"},
 		{`not json`, "JSON"},
 	} {
-		_, err := call(context.Background(), "analyze", []byte(c.req), nil, nil)
+		_, err := call(context.Background(), "analyze", []byte(c.req), nil, nil, nil)
 		var ie *lawcore.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an input error naming %q", c.req, err, c.want)
@@ -111,7 +111,7 @@ func TestCallSizeFit(t *testing.T) {
 		dir, name, _ := strings.Cut(p, "/")
 		in = append(in, readReleaseColumns(t, "../site/examples/mpl/csv_"+dir+"/"+name+".csv"))
 	}
-	ans, err := call(context.Background(), "sizefit", []byte(req), in, nil)
+	ans, err := call(context.Background(), "sizefit", []byte(req), in, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"unsafe"
 
 	"github.com/hack-pad/safejs"
@@ -78,4 +79,24 @@ func toJSFloats(f []float64) (safejs.Value, error) {
 		return safejs.Value{}, err
 	}
 	return f64ctor.New(buf)
+}
+
+// toGoBytes copies a Uint8Array into a new slice (never nil, so that an empty file is a file).
+func toGoBytes(v safejs.Value) ([]byte, error) {
+	ctor, err := safejs.Global().Get("Uint8Array")
+	if err != nil {
+		return nil, err
+	}
+	if ok, err := v.InstanceOf(ctor); err != nil || !ok {
+		return nil, fmt.Errorf("not a Uint8Array")
+	}
+	n, err := v.Length()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, n)
+	if _, err := safejs.CopyBytesToGo(out, v); err != nil {
+		return nil, err
+	}
+	return out, nil
 }

@@ -19,13 +19,21 @@ type importRequest struct {
 }
 
 // importFile answers the `import` method: the Import JSON, and per curve the columns
-// {steps, loss?, lr?}.
-func importFile(request []byte) (answer, error) {
+// {steps, loss?, lr?}. The file is file's bytes when given (a large file then never goes
+// through JSON), else the request's text.
+func importFile(request, file []byte) (answer, error) {
 	var req importRequest
 	if err := lawcore.DecodeJSON(request, &req); err != nil {
 		return answer{}, &lawcore.InputError{Where: "import request", Msg: err.Error()}
 	}
-	imp, err := lawcore.ImportFile(req.Name, []byte(req.Text), req.Choice)
+	data := file
+	switch {
+	case file != nil && req.Text != "":
+		return answer{}, &lawcore.InputError{Where: "import request", Msg: "give the file as text or as bytes, not both"}
+	case file == nil:
+		data = []byte(req.Text)
+	}
+	imp, err := lawcore.ImportFile(req.Name, data, req.Choice)
 	if err != nil {
 		return answer{}, err
 	}

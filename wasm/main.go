@@ -118,12 +118,12 @@ func settle(args []safejs.Value, resolve, reject safejs.Value) {
 		cancel()
 	}()
 
-	method, request, in, onProgress, err := readArgs(args)
+	method, request, in, file, onProgress, err := readArgs(args)
 	if err != nil {
 		rejectWith(reject, err.Error())
 		return
 	}
-	ans, err := call(ctx, method, request, in, progressReporter(onProgress))
+	ans, err := call(ctx, method, request, in, file, progressReporter(onProgress))
 	if ctx.Err() != nil {
 		rejectWith(reject, "cancelled")
 		return
@@ -140,27 +140,53 @@ func settle(args []safejs.Value, resolve, reject safejs.Value) {
 	_, _ = resolve.Invoke(out)
 }
 
-// readArgs reads run's arguments: method, request JSON, columns, progress callback.
-func readArgs(args []safejs.Value) (method string, request []byte, in []columns, onProgress safejs.Value, err error) {
+// readArgs reads run's arguments: method, request JSON, columns (for `import`: [file bytes]),
+// progress callback.
+func readArgs(args []safejs.Value) (method string, request []byte, in []columns, file []byte, onProgress safejs.Value, err error) {
+	fail := func(e error) (string, []byte, []columns, []byte, safejs.Value, error) {
+		return "", nil, nil, nil, onProgress, e
+	}
 	if len(args) < 2 {
-		return "", nil, nil, onProgress, fmt.Errorf("lawcore.run needs a method and a JSON request")
+		return fail(fmt.Errorf("lawcore.run needs a method and a JSON request"))
 	}
 	if method, err = args[0].String(); err != nil {
-		return "", nil, nil, onProgress, fmt.Errorf("the method must be a string")
+		return fail(fmt.Errorf("the method must be a string"))
 	}
 	text, err := args[1].String()
 	if err != nil {
-		return "", nil, nil, onProgress, fmt.Errorf("the request must be a JSON string")
+		return fail(fmt.Errorf("the request must be a JSON string"))
 	}
 	if len(args) > 2 && !args[2].IsUndefined() && !args[2].IsNull() {
-		if in, err = readColumns(args[2]); err != nil {
-			return "", nil, nil, onProgress, err
+		if method == "import" {
+			file, err = readFile(args[2])
+		} else {
+			in, err = readColumns(args[2])
+		}
+		if err != nil {
+			return fail(err)
 		}
 	}
 	if len(args) > 3 {
 		onProgress = args[3]
 	}
-	return method, []byte(text), in, onProgress, nil
+	return method, []byte(text), in, file, onProgress, nil
+}
+
+// readFile reads import's third argument: [Uint8Array], the file's bytes.
+func readFile(v safejs.Value) ([]byte, error) {
+	const want = "an import's third argument must be [Uint8Array], the file's bytes"
+	if n, err := v.Length(); err != nil || n != 1 {
+		return nil, fmt.Errorf(want)
+	}
+	bytes, err := v.Index(0)
+	if err != nil {
+		return nil, err
+	}
+	out, err := toGoBytes(bytes)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", want, err)
+	}
+	return out, nil
 }
 
 // readColumns reads an array of {name: Float64Array} objects.

@@ -18,9 +18,10 @@ type answer struct {
 	columns []columns
 }
 
-// call runs one method on a JSON request whose curves' missing arrays come from in. It is
-// plain Go, so that it is tested natively; main.go only moves values across to JavaScript.
-func call(ctx context.Context, method string, request []byte, in []columns, progress func(float64)) (answer, error) {
+// call runs one method on a JSON request whose curves' missing arrays come from in; file is
+// the bytes of the file an `import` reads (nil: the request's text). It is plain Go, so that it
+// is tested natively; main.go only moves values across to JavaScript.
+func call(ctx context.Context, method string, request []byte, in []columns, file []byte, progress func(float64)) (answer, error) {
 	switch method {
 	case "schedule":
 		return schedule(request)
@@ -33,7 +34,7 @@ func call(ctx context.Context, method string, request []byte, in []columns, prog
 	case "validate":
 		return validate(ctx, request, in, progress)
 	case "import":
-		return importFile(request)
+		return importFile(request, file)
 	case "analyze":
 		return analyze(request)
 	case "sizefit":

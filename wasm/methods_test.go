@@ -34,7 +34,7 @@ func fig2Request(t *testing.T) ([]byte, []columns) {
 
 func TestCallFitWithColumns(t *testing.T) {
 	req, in := fig2Request(t)
-	ans, err := call(context.Background(), "fit", req, in, nil)
+	ans, err := call(context.Background(), "fit", req, in, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestCallFitWithColumns(t *testing.T) {
 }
 
 func TestCallScheduleAndPredict(t *testing.T) {
-	ans, err := call(context.Background(), "schedule", []byte(`{"kind":"linear","total":10,"peak":1}`), nil, nil)
+	ans, err := call(context.Background(), "schedule", []byte(`{"kind":"linear","total":10,"peak":1}`), nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestCallScheduleAndPredict(t *testing.T) {
 		t.Errorf("lr %v", lr)
 	}
 	ans, err = call(context.Background(), "predict", []byte(`{"params":{"L0":2,"A":0.5,"alpha":0.5,"C":1,"lambda":0.9},
-		"curves":[{"name":"mine"}]}`), []columns{{"lr": {1, 1, 1, 1}}}, nil)
+		"curves":[{"name":"mine"}]}`), []columns{{"lr": {1, 1, 1, 1}}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func TestCallScheduleAndPredict(t *testing.T) {
 }
 
 func TestCallParseAndErrors(t *testing.T) {
-	ans, err := call(context.Background(), "parse", []byte(`{"name":"a.csv","text":"step,loss,lr\n1,3,0.1\n2,2.9,0.1\n"}`), nil, nil)
+	ans, err := call(context.Background(), "parse", []byte(`{"name":"a.csv","text":"step,loss,lr\n1,3,0.1\n2,2.9,0.1\n"}`), nil, nil, nil)
 	if err != nil || len(ans.columns[0]["lr"]) != 2 {
 		t.Fatalf("parse: %v %v", err, ans.columns)
 	}
@@ -82,7 +82,7 @@ func TestCallParseAndErrors(t *testing.T) {
 		{"fit", `{`, "fit request: not valid JSON"},
 		{"solve", `{}`, `unknown method "solve"`},
 	} {
-		_, err := call(context.Background(), c.method, []byte(c.req), nil, nil)
+		_, err := call(context.Background(), c.method, []byte(c.req), nil, nil, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %s: got %v, want %q", c.method, c.req, err, c.want)
 		}
@@ -92,7 +92,7 @@ func TestCallParseAndErrors(t *testing.T) {
 func TestCallImportWandB(t *testing.T) {
 	text := "Step,run-a - val_loss,run-a - val_loss__MIN,run-a - val_loss__MAX,run-b - val_loss\n100,3.5,3.4,3.6,3.6\n200,3.2,3.1,3.3,3.3\n"
 	req, _ := json.Marshal(map[string]any{"name": "wandb.csv", "text": text})
-	ans, err := call(context.Background(), "import", req, nil, nil)
+	ans, err := call(context.Background(), "import", req, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestCallImportWandB(t *testing.T) {
 		t.Fatalf("two runs should be offered as a choice, got %+v", amb)
 	}
 	req, _ = json.Marshal(map[string]any{"name": "wandb.csv", "text": text, "choice": map[string]any{"runs": []string{"run-a", "run-b"}}})
-	if ans, err = call(context.Background(), "import", req, nil, nil); err != nil {
+	if ans, err = call(context.Background(), "import", req, nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	imp := ans.result.(*lawcore.Import)
@@ -110,7 +110,7 @@ func TestCallImportWandB(t *testing.T) {
 	lrText := "step,lr\n0,0\n100,1e-4\n300,1e-4\n"
 	req, _ = json.Marshal(map[string]any{"name": "loss.csv", "text": "step,loss\n100,3.5\n200,3.2\n",
 		"lrFile": map[string]any{"name": "lr.csv", "text": lrText}})
-	ans, err = call(context.Background(), "import", req, nil, nil)
+	ans, err = call(context.Background(), "import", req, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestCallImportWandB(t *testing.T) {
 func TestCallFitMultiPower(t *testing.T) {
 	req, in := fig2Request(t)
 	req = []byte(strings.Replace(string(req), `"lambda":0.999,`, `"model":"multi-power",`, 1))
-	ans, err := call(context.Background(), "fit", req, in, nil)
+	ans, err := call(context.Background(), "fit", req, in, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestCallFitMultiPower(t *testing.T) {
 		t.Errorf("model %s, R2 %v, %d fitted points", res.Model, *res.FitMetrics.R2, len(ans.columns[0]["fitted"]))
 	}
 	bad := []byte(strings.Replace(string(req), `"model":"multi-power"`, `"model":"chinchilla"`, 1))
-	if _, err := call(context.Background(), "fit", bad, in, nil); err == nil || !strings.Contains(err.Error(), "model: must be") {
+	if _, err := call(context.Background(), "fit", bad, in, nil, nil); err == nil || !strings.Contains(err.Error(), "model: must be") {
 		t.Errorf("unknown model: %v", err)
 	}
 }
@@ -139,12 +139,36 @@ func TestCallFitMultiPower(t *testing.T) {
 func TestCallValidate(t *testing.T) {
 	req, in := fig2Request(t)
 	req = []byte(strings.Replace(string(req), `"lambda":0.999,`, `"lambda":0.999,"models":["annealing"],"level":0.8,`, 1))
-	ans, err := call(context.Background(), "validate", req, in, nil)
+	ans, err := call(context.Background(), "validate", req, in, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := ans.result.(*lawcore.LeaveOneOutResult)
 	if len(res.Rows) != 2 || res.Rows[0].Curve != "cosine" || res.Summaries[0].BandLevel != 0.8 {
 		t.Errorf("%+v", res)
+	}
+}
+
+// An import may carry the file as bytes (the page's way: no trip through JSON); the bytes are
+// read as they are, a byte-order mark and invalid UTF-8 included.
+func TestCallImportBytes(t *testing.T) {
+	ans, err := call(context.Background(), "import", []byte(`{"name":"run.csv"}`), nil, []byte("\ufeffstep,loss\r\n1,3.5\r\n2,3.25\r\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loss := ans.columns[0]["loss"]; len(loss) != 2 || loss[1] != 3.25 {
+		t.Errorf("loss %v", loss)
+	}
+	_, err = call(context.Background(), "import", []byte(`{"name":"bad.csv"}`), nil, []byte("step,loss\n1,\xff\xfe\n"), nil)
+	if err == nil || !strings.HasPrefix(err.Error(), "bad.csv: line 2") {
+		t.Errorf("invalid UTF-8: %v", err)
+	}
+	_, err = call(context.Background(), "import", []byte(`{"name":"empty.csv"}`), nil, []byte{}, nil)
+	if err == nil || !strings.HasPrefix(err.Error(), "empty.csv") {
+		t.Errorf("an empty file: %v", err)
+	}
+	_, err = call(context.Background(), "import", []byte(`{"name":"both.csv","text":"step,loss\n1,3\n"}`), nil, []byte("step,loss\n1,3\n"), nil)
+	if err == nil || !strings.Contains(err.Error(), "not both") {
+		t.Errorf("text and bytes: %v", err)
 	}
 }

@@ -62,17 +62,18 @@ export class LawClient extends EventTarget {
   }
 
   /**
-   * call runs method with request (an object, sent as JSON) and optional columns (one object of
-   * Float64Arrays per curve; they are copied, then the copies are transferred). It resolves to
-   * {result, columns} with result parsed from JSON, and rejects with the bridge's Error.
+   * call runs method with request (an object, sent as JSON) and optional columns: one object of
+   * Float64Arrays per curve, or for `import` [Uint8Array], the file's bytes. They are copied,
+   * then the copies are transferred. It resolves to {result, columns} with result parsed from
+   * JSON, and rejects with the bridge's Error.
    */
   call(method, request, columns, onProgress) {
     const id = this.nextId++;
-    const cols = columns ? columns.map(copyColumns) : undefined;
+    const cols = columns ? columns.map((c) => (c instanceof Uint8Array ? c.slice() : copyColumns(c))) : undefined;
+    const buffers = cols ? cols.flatMap((c) => (c instanceof Uint8Array ? [c.buffer] : Object.values(c).map((a) => a.buffer))) : [];
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, onProgress, method });
-      this.worker.postMessage({ id, method, request: JSON.stringify(request), columns: cols },
-        cols ? cols.flatMap((c) => Object.values(c).map((a) => a.buffer)) : []);
+      this.worker.postMessage({ id, method, request: JSON.stringify(request), columns: cols }, buffers);
     });
   }
 

@@ -36,30 +36,29 @@ export function explicitSchedule(steps, lr) {
 }
 
 /**
- * parseFiles parses every File; it returns the curves that parsed and the error messages of the
- * others, so that one bad file never stops the rest.
+ * MAX_FILE_BYTES is the largest file the page reads: lawcore's own limit (MaxImportBytes),
+ * checked before reading so that a larger file is never loaded. A file's bytes go to the worker
+ * as they are (not as JSON text): a 500 MB file loads in about 7 s and leaves the worker's
+ * memory at about 1.1 GB.
  */
-export async function parseFiles(client, files) {
-  const results = await Promise.allSettled([...files].map(async (file) => parseCurve(client, file.name, await file.text())));
-  return {
-    curves: results.filter((r) => r.status === 'fulfilled').map((r) => r.value),
-    errors: results.filter((r) => r.status === 'rejected').map((r) => r.reason.message),
-  };
-}
+export const MAX_FILE_BYTES = 512 * 1024 * 1024;
 
 /**
- * importText reads one file's text through lawcore's `import` (CSV/TSV, W&B, TensorBoard,
- * trainer_state.json, Megatron/nanoGPT logs). When the file holds several runs or loss columns,
+ * importText reads one file through lawcore's `import` (CSV/TSV, W&B, TensorBoard,
+ * trainer_state.json, Megatron/nanoGPT logs): content is its text (a paste) or its bytes (a
+ * file, read by lawcore as they are). When the file holds several runs or loss columns,
  * ask(ambiguity, fileName) resolves to a choice ({column} or {runs}) or null (skip the file).
  * It returns {curves, notes}: curves as the page keeps them (steps >= 1 only; an LR column
  * becomes an explicit schedule through its points).
  */
-export async function importText(client, fileName, text, ask) {
-  let { result, columns } = await client.call('import', { name: fileName, text });
+export async function importText(client, fileName, content, ask) {
+  const bytes = content instanceof Uint8Array;
+  const send = (request) => client.call('import', bytes ? request : { ...request, text: content }, bytes ? [content] : undefined);
+  let { result, columns } = await send({ name: fileName });
   if (result.ambiguity) {
     const choice = await ask(result.ambiguity, fileName);
     if (!choice) return { curves: [], notes: [`${fileName}: skipped.`] };
-    ({ result, columns } = await client.call('import', { name: fileName, text, choice }));
+    ({ result, columns } = await send({ name: fileName, choice }));
   }
   const notes = (result.notes || []).map((n) => `${fileName}: ${n}`);
   const curves = [];
@@ -112,7 +111,10 @@ export async function importFiles(client, files, ask) {
   const out = { curves: [], notes: [], errors: [] };
   for (const file of files) {
     try {
-      const got = await importText(client, file.name, await file.text(), ask);
+      if (file.size > MAX_FILE_BYTES) {
+        throw new Error(`${file.name}: the file is ${Math.round(file.size / 2 ** 20)} MB, larger than ${MAX_FILE_BYTES / 2 ** 20} MB: thin the curve first (keep every 10th row, say)`);
+      }
+      const got = await importText(client, file.name, new Uint8Array(await file.arrayBuffer()), ask);
       out.curves.push(...got.curves);
       out.notes.push(...got.notes);
     } catch (err) {

@@ -1,9 +1,10 @@
-// Large valid input: a million-row file loads as one curve and fits; memory stays bounded:
+// Large valid input: a 50 MB file loads, one over 512 MB is refused unread; a million-row file
+// loads as one curve and fits; memory stays bounded:
 // fitting it again and again reuses the worker's memory instead of growing it, and the worker's
 // high-water mark stays far below what a tab may use.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { useServerAndBrowser, openPage, waitForFit } from './harness.mjs';
@@ -62,8 +63,62 @@ test('a million-row file loads and fits, three times over: the worker’s memory
     // The law's own parameters come back from the million points.
     assert.equal(await page.textContent('#param-L0'), '2.500');
     assert.ok(seen[0] < 2048 * MB, `a million-step fit took ${Math.round(seen[0] / MB)} MB`);
-    assert.ok(seen[2] <= seen[0] * 1.25, `the worker grew from ${Math.round(seen[0] / MB)} MB to ${Math.round(seen[2] / MB)} MB over three rounds`);
+    // Go's heap settles after the first repeat (its collector's target is twice the live heap).
+    assert.ok(seen[2] <= seen[1] * 1.1 && seen[2] <= seen[0] * 1.5, `the worker grew: ${seen.map((b) => Math.round(b / MB))} MB over three rounds`);
     assert.equal(await page.textContent('#engine-memory'), `${Math.round(seen[2] / MB)} MB`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a 50 MB file loads as one curve', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lawcalc-memory-'));
+  const file = path.join(dir, 'fifty-megabytes.csv');
+  // Long rows (a comment column of 500 characters), as some trainers write them.
+  const pad = 'x'.repeat(500);
+  const rows = ['step,loss,lr,comment'];
+  let bytes = 0;
+  for (let s = 1; bytes < 50 * MB; s++) {
+    const row = `${s},${(3 + 1 / Math.sqrt(s)).toFixed(6)},3e-4,${pad}`;
+    rows.push(row);
+    bytes += row.length + 1;
+  }
+  writeFileSync(file, rows.join('\n') + '\n');
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    const started = Date.now();
+    await page.setInputFiles('#file-input', file);
+    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="fifty-megabytes"]'), null, { timeout: 120000 });
+    t.diagnostic(`${Math.round(bytes / MB)} MB, ${rows.length - 1} rows: listed after ${Date.now() - started} ms, worker memory ${Math.round((await memory(page)) / MB)} MB`);
+    const sub = await page.textContent('#curve-list [data-curve-name="fifty-megabytes"] .row-sub');
+    assert.match(sub, new RegExp(`^${rows.length - 1} points, .*LR from the file`), sub);
+    assert.deepEqual(await page.$$eval('#curve-list [data-curve-name]', (r) => r.map((x) => x.dataset.curveName)), ['cosine', 'constant', 'fifty-megabytes']);
+    assert.equal(await page.isHidden('#message'), true, 'a message appeared');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a file over 512 MB is refused before it is read, and nothing is lost', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lawcalc-memory-'));
+  const file = path.join(dir, 'huge.csv');
+  writeFileSync(file, 'step,loss\n');
+  truncateSync(file, 600 * MB); // sparse: no disk, and the page must not read it anyway
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    const started = Date.now();
+    await page.setInputFiles('#file-input', file);
+    await page.waitForSelector('#message:not([hidden])');
+    assert.ok(Date.now() - started < 5000, `refusing took ${Date.now() - started} ms`);
+    assert.match(await page.textContent('#message'), /huge\.csv: the file is 600 MB, larger than 512 MB: thin the curve first/);
+    assert.deepEqual(await page.$$eval('#curve-list [data-curve-name]', (r) => r.map((x) => x.dataset.curveName)), ['cosine', 'constant']);
+    assert.ok((await memory(page)) < 64 * MB, 'the worker read the file');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
