@@ -22,7 +22,10 @@ type Metrics struct {
 	FinalErr float64 `json:"FinalErr"`
 }
 
-// ComputeMetrics scores predicted against observed losses (same length, at least one).
+// ComputeMetrics scores predicted against observed losses (same length, at least one). Every
+// metric is finite for finite inputs: the errors and the observed spread are summed scaled by
+// their largest value (so that losses near 1e200 do not overflow), and a ratio too large for a
+// float64 counts as math.MaxFloat64.
 func ComputeMetrics(observed, predicted []float64) Metrics {
 	n := len(observed)
 	m := Metrics{Points: n}
@@ -30,29 +33,49 @@ func ComputeMetrics(observed, predicted []float64) Metrics {
 		return m
 	}
 	mean := 0.0
-	for _, o := range observed {
-		mean += o
+	for i, o := range observed {
+		mean += (o - mean) / float64(i+1)
 	}
-	mean /= float64(n)
-	var ssRes, ssTot float64
+	errScale, spreadScale := 0.0, 0.0
+	for i, o := range observed {
+		errScale = math.Max(errScale, math.Abs(predicted[i]-o))
+		spreadScale = math.Max(spreadScale, math.Abs(o-mean))
+	}
+	var ssRes, ssTot float64 // of the scaled values
 	for i, o := range observed {
 		d := predicted[i] - o
-		ssRes += d * d
-		ssTot += (o - mean) * (o - mean)
-		m.MAE += math.Abs(d)
-		rel := math.Abs(d) / o
-		m.PredE += rel
+		if errScale > 0 {
+			ssRes += (d / errScale) * (d / errScale)
+			m.MAE += (math.Abs(d)/errScale - m.MAE) / float64(i+1)
+		}
+		if spreadScale > 0 {
+			ssTot += ((o - mean) / spreadScale) * ((o - mean) / spreadScale)
+		}
+		rel := finiteOrMax(math.Abs(d) / o)
+		m.PredE += (rel - m.PredE) / float64(i+1)
 		m.WorstE = math.Max(m.WorstE, rel)
 	}
-	m.MAE /= float64(n)
-	m.PredE /= float64(n)
-	m.RMSE = math.Sqrt(ssRes / float64(n))
+	m.MAE *= errScale
+	m.RMSE = errScale * math.Sqrt(ssRes/float64(n))
 	m.FinalErr = (predicted[n-1] - observed[n-1]) / observed[n-1]
+	m.FinalErr = math.Copysign(finiteOrMax(math.Abs(m.FinalErr)), m.FinalErr)
 	if ssTot > 0 {
-		r2 := 1 - ssRes/ssTot
+		ratio := 0.0 // SSres / SStot
+		if ssRes > 0 {
+			ratio = finiteOrMax(ssRes / ssTot * (errScale / spreadScale) * (errScale / spreadScale))
+		}
+		r2 := -finiteOrMax(ratio - 1)
 		m.R2 = &r2
 	}
 	return m
+}
+
+// finiteOrMax is x, or math.MaxFloat64 when x overflowed to +Inf.
+func finiteOrMax(x float64) float64 {
+	if math.IsInf(x, 1) {
+		return math.MaxFloat64
+	}
+	return x
 }
 
 // MeanMetrics summarises several curves' metrics the way the MultiPowerLaw release reports a
@@ -60,32 +83,24 @@ func ComputeMetrics(observed, predicted []float64) Metrics {
 // WorstE too is the mean of each curve's worst error), and Points, the total.
 func MeanMetrics(ms []Metrics) Metrics {
 	var out Metrics
-	if len(ms) == 0 {
-		return out
-	}
-	var r2Sum float64
+	var r2Mean float64
 	r2Count := 0
-	for _, m := range ms {
+	// running means, which cannot overflow where a sum of large metrics would
+	for k, m := range ms {
+		w := 1 / float64(k+1)
 		out.Points += m.Points
-		out.MAE += m.MAE
-		out.RMSE += m.RMSE
-		out.PredE += m.PredE
-		out.FinalErr += m.FinalErr
-		out.WorstE += m.WorstE
+		out.MAE += (m.MAE - out.MAE) * w
+		out.RMSE += (m.RMSE - out.RMSE) * w
+		out.PredE += (m.PredE - out.PredE) * w
+		out.WorstE += (m.WorstE - out.WorstE) * w
+		out.FinalErr += (m.FinalErr - out.FinalErr) * w
 		if m.R2 != nil {
-			r2Sum += *m.R2
 			r2Count++
+			r2Mean += (*m.R2 - r2Mean) / float64(r2Count)
 		}
 	}
-	n := float64(len(ms))
-	out.MAE /= n
-	out.RMSE /= n
-	out.PredE /= n
-	out.WorstE /= n
-	out.FinalErr /= n
 	if r2Count > 0 {
-		r2 := r2Sum / float64(r2Count)
-		out.R2 = &r2
+		out.R2 = &r2Mean
 	}
 	return out
 }
