@@ -131,7 +131,10 @@ test('a whole session requests only the site’s own origin', async () => {
     await page.selectOption('#schedule-preset', 'wsd-1-sqrt-20');
     await page.click('#schedule-save');
     await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
-    await page.waitForFunction(() => [...document.querySelectorAll('#predict-list [data-schedule-name]')].every((r) => r.dataset.finalLoss !== ''));
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('#predict-list [data-schedule-name]')];
+      return rows.length === 6 && rows.every((r) => r.dataset.finalLoss !== '');
+    });
     // The analyses.
     await page.click('#analyses-panel > summary');
     await page.waitForFunction(() => document.querySelector('#analysis-table:not([hidden]) tbody tr') || document.querySelector('#chart-analysis canvas'), null, { timeout: 30000 });

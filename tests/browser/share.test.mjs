@@ -48,6 +48,8 @@ test('a share link restores the settings, curves, parameters and predictions', a
     await page.fill('#schedule-name', 'my WSD');
     await page.click('#schedule-save');
     await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
+    // The dialog's close event adds the row a task later; then it is predicted.
+    await page.waitForFunction(() => document.querySelector('#predict-list [data-schedule-name="my WSD"]')?.dataset.finalLoss);
     await allPredicted(page);
     before = { params: await params(page), curves: await curveNames(page), predictions: await predictions(page) };
     assert.ok(before.predictions.some((p) => p.name === 'my WSD'));
