@@ -9,17 +9,12 @@ import (
 	"testing"
 )
 
-// FuzzImportFile feeds ImportFile arbitrary files and choices: it must return an *InputError
-// or curves whose steps are strictly increasing whole numbers, losses positive and learning
-// rates not negative, all finite.
+// FuzzImportFile feeds ImportFile arbitrary files, names and choices, seeded with every sample
+// file: see checkImportResult for what must hold.
 func FuzzImportFile(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "import", "*"))
 	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(filepath.Base(file), data, "", false)
+		f.Add(filepath.Base(file), readFuzzSeed(f, filepath.Base(file)), "", false)
 	}
 	f.Add("trainer_state.json", []byte(`{"log_history":[{"step":1,"loss":2,"learning_rate":1e-4},{"step":1,"eval_loss":NaN}]}`), "eval_loss", false)
 	f.Add("megatron.log", []byte(" iteration 10/ 100 | learning rate: 1E-4 | lm loss: 3 |\n validation loss at iteration 10 | lm loss value: 2 |\n"), "validation lm loss", false)
@@ -27,44 +22,121 @@ func FuzzImportFile(f *testing.F) {
 	f.Add("h.jsonl", []byte("{\"_step\": 1, \"loss\": 2}\n{\"_step\": 1, \"loss\": 3}\n"), "", false)
 	f.Fuzz(func(t *testing.T, name string, data []byte, column string, asLR bool) {
 		imp, err := ImportFile(name, data, ImportChoice{Column: column, AsLR: asLR})
-		if err != nil {
-			var ie *InputError
-			if !errors.As(err, &ie) {
-				t.Fatalf("error %v is not an *InputError", err)
-			}
-			return
-		}
-		if _, err := json.Marshal(imp); err != nil {
-			t.Fatalf("result does not encode: %v", err)
-		}
-		if (imp.Ambiguity != nil) == (len(imp.Curves) > 0) {
-			t.Fatalf("ambiguity %v with %d curves", imp.Ambiguity, len(imp.Curves))
-		}
-		finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-		for _, c := range imp.Curves {
-			n := len(c.Steps)
-			if n == 0 || c.Points != n || (c.HasLoss && len(c.Loss) != n) || (c.HasLR && len(c.LR) != n) || (!c.HasLoss && !c.HasLR) {
-				t.Fatalf("curve %+v", c)
-			}
-			for i, s := range c.Steps {
-				if s != math.Trunc(s) || s < 0 || !finite(s) || (i > 0 && !(s > c.Steps[i-1])) {
-					t.Fatalf("steps %v", c.Steps)
-				}
-				if c.HasLoss && !(c.Loss[i] > 0 && finite(c.Loss[i])) {
-					t.Fatalf("loss %v", c.Loss)
-				}
-				if c.HasLR && !(c.LR[i] >= 0 && finite(c.LR[i])) {
-					t.Fatalf("lr %v", c.LR)
-				}
-			}
-			if c.HasLoss {
-				if _, err := MergeLR(c, &ImportedCurve{File: "lr", Steps: []float64{0, 1e6}, LR: []float64{1, 0}, HasLR: true}); err != nil {
-					var ie *InputError
-					if !errors.As(err, &ie) {
-						t.Fatalf("MergeLR error %v is not an *InputError", err)
-					}
-				}
-			}
-		}
+		checkImportResult(t, imp, err)
 	})
+}
+
+// The targets below fuzz one format each: the seeds are that format's sample files and the
+// file name stays fixed, so the mutations stay near the one reader instead of wandering off to
+// whichever format the bytes happen to look like.
+
+// FuzzImportCSV fuzzes CSV and TSV tables with named columns, long (run column) and wide.
+func FuzzImportCSV(f *testing.F) {
+	fuzzOneImporter(f, "curves.csv", []string{"ambiguous.csv", "lr_schedule.csv", "runs_long.csv"},
+		"step\tval_loss\tlearning_rate\n1\t3.5\t1e-4\n2\t3.4\t9e-5\n",
+		"Step;Loss;LR\n1;3,5;0,0001\n2;3,4;0,00009\n")
+}
+
+// FuzzImportWandB fuzzes W&B panel exports with several runs and __MIN / __MAX columns.
+func FuzzImportWandB(f *testing.F) {
+	fuzzOneImporter(f, "wandb_export.csv", []string{"wandb_export.csv"},
+		"\"Step\",\"a - loss\",\"a - loss__MIN\",\"a - loss__MAX\"\n\"1\",\"3\",\"2.9\",\"3.1\"\n")
+}
+
+// FuzzImportTensorBoard fuzzes TensorBoard scalar downloads, as CSV and as JSON.
+func FuzzImportTensorBoard(f *testing.F) {
+	fuzzOneImporter(f, "run-x-tag-loss.csv", []string{"run-cosine_20k-tag-train_loss.csv", "run-cosine_20k-tag-train_loss.json", "run-cosine_20k-tag-learning_rate.json"},
+		"Wall time,Step,Value\n1.5,1,3\n2.5,2,2.9\n",
+		"[[1.5, 1, 3], [2.5, 2, Infinity]]")
+}
+
+// FuzzImportTrainerState fuzzes Hugging Face trainer_state.json files (log_history).
+func FuzzImportTrainerState(f *testing.F) {
+	fuzzOneImporter(f, "trainer_state.json", []string{"trainer_state.json"},
+		`{"log_history":[{"step":1,"loss":2,"learning_rate":1e-4},{"step":1,"eval_loss":NaN}]}`,
+		"{\"_step\": 1, \"loss\": 2}\n{\"_step\": 2, \"loss\": 1.9}\n")
+}
+
+// FuzzImportMegatron fuzzes Megatron-LM training logs.
+func FuzzImportMegatron(f *testing.F) {
+	fuzzOneImporter(f, "megatron.log", []string{"megatron.log"},
+		" iteration 10/ 100 | learning rate: 1E-4 | lm loss: 3 |\n validation loss at iteration 10 | lm loss value: 2 |\n")
+}
+
+// FuzzImportNanoGPT fuzzes nanoGPT and modded-nanogpt training logs.
+func FuzzImportNanoGPT(f *testing.F) {
+	fuzzOneImporter(f, "train.log", []string{"nanogpt.log", "modded_nanogpt.txt"},
+		"step 0: train loss 4.2, val loss 4.3\niter 10: loss 3.9, time 10ms\n",
+		"step:125/1750 val_loss:4.2 train_time:100ms\n")
+}
+
+// fuzzOneImporter runs ImportFile on mutations of the sample files and texts given, under one
+// file name, with the choice fuzzed as well.
+func fuzzOneImporter(f *testing.F, name string, samples []string, texts ...string) {
+	for _, s := range samples {
+		f.Add(readFuzzSeed(f, s), "", false)
+	}
+	for _, text := range texts {
+		f.Add([]byte(text), "", false)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, column string, asLR bool) {
+		imp, err := ImportFile(name, data, ImportChoice{Column: column, AsLR: asLR})
+		checkImportResult(t, imp, err)
+	})
+}
+
+// readFuzzSeed reads a sample file of testdata/import.
+func readFuzzSeed(f *testing.F, name string) []byte {
+	data, err := os.ReadFile(filepath.Join("testdata", "import", name))
+	if err != nil {
+		f.Fatal(err)
+	}
+	return data
+}
+
+// checkImportResult asserts what every import must give: an *InputError, or a result that
+// encodes as JSON with either an ambiguity or curves (never both) whose steps are strictly
+// increasing whole numbers, losses positive and learning rates not negative, all finite; and
+// merging a learning-rate file into each loss curve fails, if at all, with an *InputError.
+func checkImportResult(t *testing.T, imp *Import, err error) {
+	t.Helper()
+	if err != nil {
+		var ie *InputError
+		if !errors.As(err, &ie) {
+			t.Fatalf("error %v is not an *InputError", err)
+		}
+		return
+	}
+	if _, err := json.Marshal(imp); err != nil {
+		t.Fatalf("result does not encode: %v", err)
+	}
+	if (imp.Ambiguity != nil) == (len(imp.Curves) > 0) {
+		t.Fatalf("ambiguity %v with %d curves", imp.Ambiguity, len(imp.Curves))
+	}
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	for _, c := range imp.Curves {
+		n := len(c.Steps)
+		if n == 0 || c.Points != n || (c.HasLoss && len(c.Loss) != n) || (c.HasLR && len(c.LR) != n) || (!c.HasLoss && !c.HasLR) {
+			t.Fatalf("curve %+v", c)
+		}
+		for i, s := range c.Steps {
+			if s != math.Trunc(s) || s < 0 || !finite(s) || (i > 0 && !(s > c.Steps[i-1])) {
+				t.Fatalf("steps %v", c.Steps)
+			}
+			if c.HasLoss && !(c.Loss[i] > 0 && finite(c.Loss[i])) {
+				t.Fatalf("loss %v", c.Loss)
+			}
+			if c.HasLR && !(c.LR[i] >= 0 && finite(c.LR[i])) {
+				t.Fatalf("lr %v", c.LR)
+			}
+		}
+		if c.HasLoss {
+			if _, err := MergeLR(c, &ImportedCurve{File: "lr", Steps: []float64{0, 1e6}, LR: []float64{1, 0}, HasLR: true}); err != nil {
+				var ie *InputError
+				if !errors.As(err, &ie) {
+					t.Fatalf("MergeLR error %v is not an *InputError", err)
+				}
+			}
+		}
+	}
 }
