@@ -9,7 +9,7 @@ import { initScheduleDialog, editSchedule } from './schedule-dialog.js';
 import { renderCurves, renderPredictions } from './curve-list.js';
 import { renderParams, renderMetrics, renderMetricsHead, renderValidation } from './results.js';
 import { drawCharts, charts } from './plots.js';
-import { everyNth } from './series.js';
+import { drawnIndices } from './series.js';
 import { download, downloadJSON, predictionCSV, chartPNG } from './export.js';
 import { loadFig2, FIG2_SETTINGS, FIG3_PREDICTIONS, fetchMPL, MPL_FILES, MPL_SETTINGS } from './examples.js';
 import * as fmt from './format.js';
@@ -206,7 +206,7 @@ function drawAll() {
     if (f && f.predicted && f.predicted.length === c.loss.length && fr.curves.get(c.name) === c) {
       residual = Array.from(c.loss, (y, i) => y - f.predicted[i]);
     }
-    const keep = everyNth(c.steps.length, MAX_DRAWN_POINTS);
+    const keep = drawnIndices(c.loss, MAX_DRAWN_POINTS);
     const pick = (a) => (a && keep ? keep.map((i) => a[i]) : a);
     return { name: c.name, color: c.color, steps: pick(c.steps), loss: pick(c.loss), residual: pick(residual) };
   });

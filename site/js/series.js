@@ -48,13 +48,30 @@ export function exactOnto(xs, x, y) {
 }
 
 /**
- * everyNth returns at most max evenly spaced indices of 0..n-1, the first and last included:
- * the points a chart draws of a long observed curve (drawing a million points one by one
- * freezes the page for seconds; the fit still uses every point).
+ * drawnIndices returns the indices of values a chart draws of a long observed curve: at most
+ * max of them in increasing order, the first and last included (null when all n fit). The
+ * points between are cut into runs of consecutive points and each run keeps its lowest and
+ * highest value, so a loss spike between two evenly spaced points still shows. Drawing a
+ * million points one by one freezes the page for seconds; the fit and exports use every point.
  */
-export function everyNth(n, max) {
+export function drawnIndices(values, max) {
+  const n = values.length;
   if (n <= max) return null;
-  const out = new Array(max);
-  for (let k = 0; k < max; k++) out[k] = Math.round((k * (n - 1)) / (max - 1));
+  const buckets = Math.max(1, Math.floor((max - 2) / 2));
+  const out = [0];
+  for (let b = 0; b < buckets; b++) {
+    const from = 1 + Math.floor((b * (n - 2)) / buckets);
+    const to = 1 + Math.floor(((b + 1) * (n - 2)) / buckets);
+    if (from >= to) continue;
+    let lo = from;
+    let hi = from;
+    for (let i = from + 1; i < to; i++) {
+      if (values[i] < values[lo]) lo = i;
+      if (values[i] > values[hi]) hi = i;
+    }
+    out.push(Math.min(lo, hi));
+    if (lo !== hi) out.push(Math.max(lo, hi));
+  }
+  out.push(n - 1);
   return out;
 }

@@ -1,19 +1,27 @@
 // The page's series helpers (site/js/series.js), which need no browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { everyNth, unionSteps, exactOnto } from '../../site/js/series.js';
+import { drawnIndices, unionSteps, exactOnto } from '../../site/js/series.js';
 
-test('everyNth keeps at most max evenly spaced indices, first and last included', () => {
-  assert.equal(everyNth(4000, 4000), null, 'short curves are drawn whole');
-  assert.deepEqual(everyNth(11, 3), [0, 5, 10]);
-  const keep = everyNth(1_000_000, 4000);
-  assert.equal(keep.length, 4000);
+test('drawnIndices keeps each run\'s lowest and highest point, first and last, at most max', () => {
+  assert.equal(drawnIndices(new Float64Array(4000), 4000), null, 'short curves are drawn whole');
+  // 0 and 9 always; 1..8 in three runs [1,3), [3,6), [6,9): lowest and highest of each.
+  assert.deepEqual(drawnIndices([5, 4, 3, 9, 1, 2, 7, 7, 6, 0], 8), [0, 1, 2, 3, 4, 6, 8, 9]);
+  // A flat run keeps one point.
+  assert.deepEqual(drawnIndices([1, 1, 1, 1, 1, 1], 4), [0, 1, 5]);
+
+  // A million-step decaying loss with one spike at a step an even stride would skip.
+  const n = 1_000_000;
+  const loss = Float64Array.from({ length: n }, (_, i) => 3 + 1 / Math.sqrt(i + 1));
+  const spike = 123_457;
+  loss[spike] = 9;
+  const keep = drawnIndices(loss, 4000);
+  assert.ok(keep.length <= 4000 && keep.length >= 3990, `${keep.length} points`);
   assert.equal(keep[0], 0);
-  assert.equal(keep[3999], 999_999);
-  for (let k = 1; k < keep.length; k++) {
-    const gap = keep[k] - keep[k - 1];
-    assert.ok(gap === 250 || gap === 251, `gap ${gap} at ${k}`);
-  }
+  assert.equal(keep.at(-1), n - 1);
+  for (let k = 1; k < keep.length; k++) assert.ok(keep[k] > keep[k - 1], `increasing at ${k}`);
+  assert.ok(keep.includes(spike), 'the spike is drawn');
+  assert.ok(keep.every((i, k) => k === 0 || i - keep[k - 1] <= 2 * 500), 'no gap longer than two runs');
 });
 
 test('observed points land on their own steps of the union', () => {
