@@ -56,7 +56,7 @@ func (set *importSet) resolve() (*Import, error) {
 		}
 	case len(lrMetrics) > 0:
 		metric, asLR = bestLR(), true
-		imp.Notes = append(imp.Notes, fmt.Sprintf("the file holds learning rates (%q) and no loss: merge it with a loss file", metric))
+		imp.Notes = append(imp.Notes, fmt.Sprintf("the file holds learning rates (%q) and no loss: a learning-rate file, to merge with a loss file on step", metric))
 	case len(set.others) > 0:
 		columnMessage = fmt.Sprintf("no column of %s is named like a loss (loss, val_loss, eval_loss, lm loss, ...): choose the column holding the loss", set.where)
 		for _, m := range set.others {

@@ -36,6 +36,23 @@ func tensorBoardTag(name string) string {
 	return ""
 }
 
+// tensorBoardRun returns the run in a TensorBoard download's file name
+// (`run-<run>-tag-<tag>.csv`), or "".
+func tensorBoardRun(name string) string {
+	stem := fileStem(name)
+	i := strings.LastIndex(stem, "-tag-")
+	if i <= 0 {
+		return ""
+	}
+	run := stem[:i]
+	for _, prefix := range []string{"run-", "run_"} {
+		if strings.HasPrefix(run, prefix) && len(run) > len(prefix) {
+			return run[len(prefix):]
+		}
+	}
+	return run
+}
+
 // tensorBoardMetric names the series of a TensorBoard export: the tag, else "Value".
 func tensorBoardMetric(name string) string {
 	if tag := tensorBoardTag(name); tag != "" {

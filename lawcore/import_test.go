@@ -219,7 +219,7 @@ func TestImportCSVRunsAndLR(t *testing.T) {
 
 	imp = importSample(t, "lr_schedule.csv", ImportChoice{})
 	wantCurve(t, imp.Curves[0], "lr_schedule", []float64{0, 100, 200, 400}, nil, []float64{0, 3e-4, 2.8e-4, 2e-4})
-	wantNote(t, imp, "no loss: merge it with a loss file")
+	wantNote(t, imp, "no loss: a learning-rate file, to merge with a loss file on step")
 
 	// The same conventions as ParseCurveCSV.
 	imp, err := ImportFile("p.csv", []byte("\ufeff# exported\nIteration;lm loss;Learning_Rate\r\n\r\n100;3.5;0.1\r\n200;3.4;0.2\r\n"), ImportChoice{})

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/lawcalc/annealing/lawcore"
 )
 
@@ -64,4 +66,33 @@ func importFile(request, file []byte) (answer, error) {
 		}
 	}
 	return answer{result: imp, columns: cols}, nil
+}
+
+// pairRequest is the `pairlr` method's request: curves as `import` described them (name,
+// file, run, hasLoss, hasLR), their steps in the columns.
+type pairRequest struct {
+	Curves []*lawcore.ImportedCurve `json:"curves"`
+}
+
+// pairLR answers the `pairlr` method: which learning-rate curves are the schedules of which
+// loss curves ({pairs: [{loss, lr}], notes}), by [lawcore.PairLR].
+func pairLR(request []byte, in []columns) (answer, error) {
+	var req pairRequest
+	if err := lawcore.DecodeJSON(request, &req); err != nil {
+		return answer{}, &lawcore.InputError{Where: "pairlr request", Msg: err.Error()}
+	}
+	for i, c := range req.Curves {
+		if c == nil {
+			return answer{}, &lawcore.InputError{Where: "pairlr request", Msg: fmt.Sprintf("curves[%d] is null", i)}
+		}
+		c.Steps = fill(c.Steps, in, i, "steps")
+	}
+	pairs, notes := lawcore.PairLR(req.Curves)
+	if pairs == nil {
+		pairs = []lawcore.LRPair{}
+	}
+	if notes == nil {
+		notes = []string{}
+	}
+	return answer{result: map[string]any{"pairs": pairs, "notes": notes}}, nil
 }

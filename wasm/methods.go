@@ -35,6 +35,8 @@ func call(ctx context.Context, method string, request []byte, in []columns, file
 		return validate(ctx, request, in, progress)
 	case "import":
 		return importFile(request, file)
+	case "pairlr":
+		return pairLR(request, in)
 	case "analyze":
 		return analyze(request)
 	case "sizefit":
@@ -45,7 +47,7 @@ func call(ctx context.Context, method string, request []byte, in []columns, file
 			"version": lawcore.Version,
 		}}, nil
 	}
-	return answer{}, fmt.Errorf("unknown method %q: one of schedule, predict, fit, validate, parse, import, analyze, sizefit, presets", method)
+	return answer{}, fmt.Errorf("unknown method %q: one of schedule, predict, fit, validate, parse, import, pairlr, analyze, sizefit, presets", method)
 }
 
 // fillCurves fills each curve's missing arrays from the columns.

@@ -172,3 +172,29 @@ func TestCallImportBytes(t *testing.T) {
 		t.Errorf("text and bytes: %v", err)
 	}
 }
+
+// pairlr takes the curves as import described them, their steps as columns, and answers the
+// pairs by index.
+func TestCallPairLR(t *testing.T) {
+	req := `{"curves":[
+		{"name":"run-a-tag-learning_rate","file":"run-a-tag-learning_rate.csv","hasLR":true},
+		{"name":"run-a-tag-train_loss","file":"run-a-tag-train_loss.csv","hasLoss":true},
+		{"name":"orphan","file":"lr.csv","hasLR":true}]}`
+	in := []columns{{"steps": {0, 500}}, {"steps": {100, 500}}, {"steps": {0, 500}}}
+	ans, err := call(context.Background(), "pairlr", []byte(req), in, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(ans.result)
+	want := `{"notes":["lr.csv holds learning rates only, and which loss curve they belong to is not clear: ` +
+		`give one loss file with its learning-rate file at a time, or name both after the run (TensorBoard: run-\u003crun\u003e-tag-\u003ctag\u003e)"],` +
+		`"pairs":[{"loss":1,"lr":0}]}`
+	if string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	for _, bad := range []string{`{"curves":[null]}`, `{"curves":[{"steps":[1]}]}`, `{"curves":[{"name":"x","nonsense":1}]}`} {
+		if _, err := call(context.Background(), "pairlr", []byte(bad), nil, nil, nil); err == nil || !strings.HasPrefix(err.Error(), "pairlr request") {
+			t.Errorf("%s: error %v, want one naming the pairlr request", bad, err)
+		}
+	}
+}

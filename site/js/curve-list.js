@@ -15,7 +15,7 @@ export function renderCurves(curves, on) {
       h('option', { value: 'fit', text: 'fit', selected: c.role === 'fit' }),
       h('option', { value: 'validate', text: 'validate', selected: c.role === 'validate' }));
     role.addEventListener('change', () => on.role(c, role.value));
-    const sched = c.scheduleSource === 'file' ? 'LR from the file' : summary(c.schedule);
+    const sched = c.scheduleSource === 'file' ? `LR from ${c.lrFile || 'the file'}` : summary(c.schedule);
     return h('li', { class: `row ${c.schedule ? '' : 'needs-schedule'}`, dataset: { curveName: c.name, role: c.role } },
       h('span', { class: 'swatch', style: { background: c.color }, 'aria-hidden': 'true' }),
       h('div', { class: 'row-name', text: c.name, title: c.source ? `${c.name} (${c.source})` : c.name }),

@@ -3,7 +3,7 @@
 import { $ } from './dom.js';
 import { LawClient } from './lawclient.js';
 import { state, DEFAULT_SETTINGS, addCurve, addPrediction, remove, currentParams, multiPowerParams, uniqueName } from './state.js';
-import { parseCurve, importFiles, importText } from './parse-files.js';
+import { parseCurve, importFiles, importText, pairLearningRates } from './parse-files.js';
 import { askImport } from './import-dialog.js';
 import { initScheduleDialog, editSchedule } from './schedule-dialog.js';
 import { renderCurves, renderPredictions } from './curve-list.js';
@@ -58,7 +58,8 @@ const curveHandlers = {
     const got = await editSchedule({ title: `Schedule of ${c.name}`, schedule: guess, fallback });
     if (!got) return;
     c.schedule = got.schedule;
-    c.scheduleSource = 'builder';
+    c.scheduleSource = got.fromFile ? 'file' : 'builder';
+    c.lrFile = got.fromFile || undefined;
     state.stale = true;
     render();
     predict();
@@ -503,14 +504,33 @@ async function addFiles(files) {
   if (!files.length) return;
   clearMessage();
   setStatus(`Reading ${files.length} file(s)…`);
-  const { curves, notes, errors } = await importFiles(client, files, askImport);
+  const { curves, lrCurves, notes, errors } = await importFiles(client, files, askImport);
+  try {
+    notes.push(...await giveLearningRates(curves, lrCurves));
+  } catch (err) {
+    errors.push(err.message);
+  }
   const added = curves.map((c) => addCurve(c));
   const noLR = added.filter((c) => !c.schedule).map((c) => c.name);
-  setStatus(`Added ${added.length} curve(s).` + (noLR.length ? ` Without an LR column: give ${noLR.join(', ')} a schedule.` : ''));
+  const given = lrCurves.length ? ` ${lrCurves.length} learning-rate file(s) read.` : '';
+  setStatus(`Added ${added.length} curve(s).${given}` + (noLR.length ? ` Without learning rates: give ${noLR.join(', ')} a schedule, or add its learning-rate file.` : ''));
   if (errors.length) showMessage([...errors, ...notes]);
   else if (notes.length) showMessage(notes, 'notice');
   render();
-  if (added.length) predict();
+  if (added.length || lrCurves.length) predict();
+}
+
+/**
+ * giveLearningRates makes files holding learning rates only the schedules of the curves they
+ * belong to: the new curves without a schedule, or when there are none (the learning rates came
+ * alone), the loaded curves still without one. It returns the notes of pairLearningRates.
+ */
+async function giveLearningRates(curves, lrCurves) {
+  if (!lrCurves.length) return [];
+  const waiting = curves.filter((c) => !c.schedule);
+  const notes = await pairLearningRates(client, waiting.length ? waiting : state.curves.filter((c) => !c.schedule), lrCurves);
+  state.stale = true;
+  return notes;
 }
 
 async function addPasted(text, name) {
@@ -518,10 +538,12 @@ async function addPasted(text, name) {
   clearMessage();
   try {
     const fileName = name || 'pasted';
-    const { curves, notes } = await importText(client, fileName, text, askImport);
-    if (!curves.length) throw new Error(notes.join(' ') || `${fileName}: no curves`);
+    const { curves, lrCurves, notes } = await importText(client, fileName, text, askImport);
+    const before = state.curves.filter((c) => c.schedule).length;
+    notes.push(...await giveLearningRates(curves, lrCurves));
+    if (!curves.length && state.curves.filter((c) => c.schedule).length === before) throw new Error(notes.join(' ') || `${fileName}: no curves`);
     const added = curves.map((c) => addCurve(curves.length === 1 ? { ...c, name: fileName } : { ...c, name: `${fileName} ${c.name}` }));
-    setStatus(`Added ${added.map((c) => c.name).join(', ')}.`);
+    setStatus(added.length ? `Added ${added.map((c) => c.name).join(', ')}.` : 'Learning rates read.');
     if (notes.length) showMessage(notes, 'notice');
     render();
     predict();

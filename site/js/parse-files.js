@@ -48,8 +48,9 @@ export const MAX_FILE_BYTES = 512 * 1024 * 1024;
  * trainer_state.json, Megatron/nanoGPT logs): content is its text (a paste) or its bytes (a
  * file, read by lawcore as they are). When the file holds several runs or loss columns,
  * ask(ambiguity, fileName) resolves to a choice ({column} or {runs}) or null (skip the file).
- * It returns {curves, notes}: curves as the page keeps them (steps >= 1 only; an LR column
- * becomes an explicit schedule through its points).
+ * It returns {curves, lrCurves, notes}: curves as the page keeps them (steps >= 1 only; an LR
+ * column becomes an explicit schedule through its points), and the curves of a file holding
+ * learning rates only ({name, file, run, steps, lr}), for pairLearningRates.
  */
 export async function importText(client, fileName, content, ask) {
   const bytes = content instanceof Uint8Array;
@@ -57,15 +58,21 @@ export async function importText(client, fileName, content, ask) {
   let { result, columns } = await send({ name: fileName });
   if (result.ambiguity) {
     const choice = await ask(result.ambiguity, fileName);
-    if (!choice) return { curves: [], notes: [`${fileName}: skipped.`] };
+    if (!choice) return { curves: [], lrCurves: [], notes: [`${fileName}: skipped.`] };
     ({ result, columns } = await send({ name: fileName, choice }));
   }
   const notes = (result.notes || []).map((n) => `${fileName}: ${n}`);
   const curves = [];
+  const lrCurves = [];
   const single = result.curves.length === 1;
   result.curves.forEach((info, i) => {
     const col = columns[i] || {};
     const name = info.run || (single ? curveName(fileName) : info.name || `${curveName(fileName)} ${i + 1}`);
+    const run = info.run || '';
+    if (!info.hasLoss && info.hasLR && col.lr && col.steps && col.steps.length) {
+      lrCurves.push({ name, file: fileName, run, steps: col.steps, lr: col.lr });
+      return;
+    }
     if (!info.hasLoss || !col.loss || !col.steps) {
       notes.push(`${fileName}: ${name} has no loss values; left out.`);
       return;
@@ -84,6 +91,8 @@ export async function importText(client, fileName, content, ask) {
       steps: Float64Array.from(keep, (k) => col.steps[k]),
       loss: Float64Array.from(keep, (k) => col.loss[k]),
       source: info.run ? `${fileName}, run ${info.run}` : fileName,
+      file: fileName,
+      run,
       schedule: null,
       scheduleSource: 'builder',
     };
@@ -99,16 +108,39 @@ export async function importText(client, fileName, content, ask) {
     }
     curves.push(curve);
   });
-  return { curves, notes };
+  return { curves, lrCurves, notes };
+}
+
+/**
+ * pairLearningRates makes the learning rates of a file that holds only them the schedule of the
+ * loss curves they belong to (lawcore's pairlr: by run, else one file with one curve). The
+ * schedule is explicit through the LR file's own points. It changes the curves it pairs and
+ * returns notes: what was paired, and what could not be and why.
+ */
+export async function pairLearningRates(client, lossCurves, lrCurves) {
+  if (!lrCurves.length) return [];
+  const all = [...lossCurves, ...lrCurves];
+  const describe = (c, i) => ({ name: c.name, file: c.file || '', run: c.run || '', hasLoss: i < lossCurves.length, hasLR: i >= lossCurves.length });
+  const { result } = await client.call('pairlr', { curves: all.map(describe) }, all.map((c) => ({ steps: c.steps })));
+  const notes = result.pairs.map(({ loss, lr }) => {
+    const curve = all[loss];
+    const from = all[lr];
+    curve.lr = from.lr;
+    curve.schedule = explicitSchedule(from.steps, from.lr);
+    curve.scheduleSource = 'file';
+    curve.lrFile = from.file;
+    return `${curve.name}: the schedule is the learning rates of ${from.file}.`;
+  });
+  return [...notes, ...result.notes];
 }
 
 /**
  * importFiles imports every File in turn (a question about one file at a time); it returns the
- * curves, the notes, and the error messages of the files that failed, so that one bad file never
- * stops the rest.
+ * curves, the curves of files holding learning rates only (lrCurves), the notes, and the error
+ * messages of the files that failed, so that one bad file never stops the rest.
  */
 export async function importFiles(client, files, ask) {
-  const out = { curves: [], notes: [], errors: [] };
+  const out = { curves: [], lrCurves: [], notes: [], errors: [] };
   for (const file of files) {
     try {
       if (file.size > MAX_FILE_BYTES) {
@@ -116,6 +148,7 @@ export async function importFiles(client, files, ask) {
       }
       const got = await importText(client, file.name, new Uint8Array(await file.arrayBuffer()), ask);
       out.curves.push(...got.curves);
+      out.lrCurves.push(...got.lrCurves);
       out.notes.push(...got.notes);
     } catch (err) {
       out.errors.push(err.message);

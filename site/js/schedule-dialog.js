@@ -6,12 +6,16 @@ import { KINDS, fieldsOf } from './schedule-kinds.js';
 import { plotColors } from './theme.js';
 import * as fmt from './format.js';
 import { MIN_CHART_WIDTH } from './plots.js';
+import { askImport } from './import-dialog.js';
+import { explicitSchedule, MAX_FILE_BYTES } from './parse-files.js';
 
 let client = null;
 let presets = [];
 let preview = null;
 let previewTimer = 0;
 let defaults = {};
+/** fromFile names the file whose learning rates the fields hold, until they are edited. */
+let fromFile = null;
 
 /** initScheduleDialog wires the dialog once; presets are fetched from lawcore. */
 export function initScheduleDialog(lawClient) {
@@ -19,14 +23,22 @@ export function initScheduleDialog(lawClient) {
   const kind = $('#schedule-kind');
   for (const [key, k] of Object.entries(KINDS)) kind.append(h('option', { value: key, text: k.label }));
   kind.addEventListener('change', () => {
+    fromFile = null;
     const desc = safeRead();
     renderFields(kind.value);
     writeFields({ ...desc, kind: kind.value });
     changed();
   });
-  $('#schedule-fields').addEventListener('input', changed);
-  $('#schedule-fields').addEventListener('change', changed);
+  $('#schedule-fields').addEventListener('input', edited);
+  $('#schedule-fields').addEventListener('change', edited);
+  $('#schedule-from-file').addEventListener('click', () => $('#schedule-file').click());
+  $('#schedule-file').addEventListener('change', (e) => {
+    const file = e.target.files[0];
+    e.target.value = '';
+    if (file) readLRFile(file);
+  });
   $('#schedule-json').addEventListener('input', () => {
+    fromFile = null;
     let desc;
     try {
       desc = JSON.parse($('#schedule-json').value);
@@ -42,6 +54,7 @@ export function initScheduleDialog(lawClient) {
   $('#schedule-preset').addEventListener('change', () => {
     const p = presets.find((x) => x.id === $('#schedule-preset').value);
     if (!p) return;
+    fromFile = null;
     kind.value = p.schedule.kind;
     renderFields(p.schedule.kind);
     writeFields(p.schedule);
@@ -91,6 +104,7 @@ export function editSchedule({ title, name = null, schedule = null, fallback = {
   $('#schedule-preset').value = '';
   $('#schedule-origin').textContent = '';
   const desc = schedule || { kind: 'cosine', total: 60000, peak: 2e-4, final: 0, warmup: 500 };
+  fromFile = null;
   $('#schedule-kind').value = desc.kind;
   renderFields(desc.kind);
   writeFields(desc);
@@ -102,7 +116,7 @@ export function editSchedule({ title, name = null, schedule = null, fallback = {
   return new Promise((resolve) => {
     dialog.addEventListener('close', () => {
       if (dialog.returnValue !== 'save') return resolve(null);
-      resolve({ name: nameInput.disabled ? null : nameInput.value.trim(), schedule: JSON.parse(dialog.dataset.result) });
+      resolve({ name: nameInput.disabled ? null : nameInput.value.trim(), schedule: JSON.parse(dialog.dataset.result), fromFile });
     }, { once: true });
   });
 }
@@ -125,6 +139,42 @@ async function onSubmit(event) {
   }
   dialog.dataset.result = JSON.stringify(desc);
   dialog.close('save');
+}
+
+/**
+ * readLRFile fills the fields with the learning rates of a file (lawcore's import, read as
+ * learning rates): an explicit schedule through its points. A file of several runs asks which.
+ */
+async function readLRFile(file) {
+  showInfo(`Reading ${file.name}…`, false);
+  try {
+    if (file.size > MAX_FILE_BYTES) throw new Error(`${file.name}: the file is larger than ${MAX_FILE_BYTES / 2 ** 20} MB`);
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const read = (choice) => client.call('import', { name: file.name, choice: { ...choice, asLR: true } }, [bytes]);
+    let { result, columns } = await read({});
+    if (result.ambiguity) {
+      const choice = await askImport(result.ambiguity, file.name);
+      if (!choice) return showInfo(`${file.name}: skipped.`, false);
+      ({ result, columns } = await read(choice.runs ? { runs: choice.runs.slice(0, 1) } : choice));
+    }
+    const i = result.curves.findIndex((c) => c.hasLR);
+    if (i < 0 || !columns[i] || !columns[i].lr) throw new Error(`${file.name}: found no learning rates`);
+    const desc = explicitSchedule(columns[i].steps, columns[i].lr);
+    $('#schedule-kind').value = desc.kind;
+    renderFields(desc.kind);
+    writeFields(desc);
+    changed();
+    fromFile = file.name;
+    $('#schedule-origin').textContent = `The learning rates of ${file.name}${result.curves[i].run ? `, run ${result.curves[i].run}` : ''}: ${fmt.steps(desc.steps.length)} points, steps ${fmt.steps(desc.steps[0])}–${fmt.steps(desc.total)}.`;
+  } catch (err) {
+    showInfo(err.message, true);
+  }
+}
+
+/** edited: a field changed by hand, so the schedule is no longer a file's. */
+function edited() {
+  fromFile = null;
+  changed();
 }
 
 function renderFields(kind) {

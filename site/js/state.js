@@ -16,7 +16,7 @@ export const DEFAULT_SETTINGS = {
 
 /** state is the single page state. */
 export const state = {
-  /** curves with data: {name, role: 'fit'|'validate', steps, loss, lr?: Float64Array (sparse, from the file), schedule, scheduleSource: 'file'|'builder', color, source} */
+  /** curves with data: {name, role: 'fit'|'validate', steps, loss, lr?: Float64Array (sparse, from the file), schedule, scheduleSource: 'file'|'builder', lrFile?: the file the LR came from when not the curve's own, file?, run?, color, source} */
   curves: [],
   /** schedules without data, to predict: {name, schedule, color} */
   predictions: [],

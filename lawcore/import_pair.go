@@ -1,0 +1,132 @@
+package lawcore
+
+import "fmt"
+
+// LRPair says that the learning rates of curve LR are the schedule of the loss curve Loss
+// (indices into the curves given to [PairLR]).
+type LRPair struct {
+	Loss int `json:"loss"`
+	LR   int `json:"lr"`
+}
+
+// PairLR finds, among curves read from files given together, which learning-rate curves (LR
+// and no loss, such as a TensorBoard download of the `learning_rate` tag) belong to which loss
+// curves without learning rates, so that a loss file and an LR file can be merged on step
+// (with [MergeLR], or by taking the LR curve's own points as the schedule).
+//
+// Curves pair by run: the run's name in a file of several runs, else the run in a TensorBoard
+// download's file name (`run-<run>-tag-<tag>`); every loss curve of a run gets that run's
+// learning rates. Then, when one learning-rate curve is left, it goes to the loss curves left
+// if they are all one run's (or one curve) and no run name says otherwise. A learning-rate
+// curve must cover the steps of its loss curve. Notes say what could not be paired and why.
+func PairLR(curves []*ImportedCurve) (pairs []LRPair, notes []string) {
+	var lossIdx, lrIdx []int
+	for i, c := range curves {
+		switch {
+		case c == nil || len(c.Steps) == 0:
+		case c.HasLR && !c.HasLoss:
+			lrIdx = append(lrIdx, i)
+		case c.HasLoss && !c.HasLR:
+			lossIdx = append(lossIdx, i)
+		}
+	}
+	paired := map[int]bool{} // loss curves that have their learning rates
+	used := map[int]bool{}   // learning-rate curves given to a loss curve (or refused with a note)
+	tryPair := func(loss, lr int) {
+		if note := lrCoverageNote(curves[loss], curves[lr]); note != "" {
+			notes = append(notes, note)
+			return
+		}
+		pairs = append(pairs, LRPair{Loss: loss, LR: lr})
+		paired[loss] = true
+	}
+
+	for _, j := range lrIdx {
+		run := curveRun(curves[j])
+		if run == "" {
+			continue
+		}
+		for _, i := range lossIdx {
+			if paired[i] || curveRun(curves[i]) != run {
+				continue
+			}
+			used[j] = true
+			tryPair(i, j)
+		}
+	}
+
+	var lrLeft, lossLeft []int
+	for _, j := range lrIdx {
+		if !used[j] {
+			lrLeft = append(lrLeft, j)
+		}
+	}
+	for _, i := range lossIdx {
+		if !paired[i] {
+			lossLeft = append(lossLeft, i)
+		}
+	}
+	if len(lrLeft) == 1 && len(lossLeft) > 0 && oneRun(curves, lossLeft, curveRun(curves[lrLeft[0]])) {
+		for _, i := range lossLeft {
+			tryPair(i, lrLeft[0])
+		}
+		return pairs, notes
+	}
+	for _, j := range lrLeft {
+		c := curves[j]
+		switch {
+		case len(lossIdx) == 0:
+			notes = append(notes, fmt.Sprintf("%s holds learning rates only: give it together with the loss file it belongs to", curveWhere(c)))
+		default:
+			notes = append(notes, fmt.Sprintf("%s holds learning rates only, and which loss curve they belong to is not clear: give one loss file with its learning-rate file at a time, or name both after the run (TensorBoard: run-<run>-tag-<tag>)", curveWhere(c)))
+		}
+	}
+	return pairs, notes
+}
+
+// oneRun reports whether the curves at idx are one curve, or all of one run, and that run is
+// not another than run (when both are known).
+func oneRun(curves []*ImportedCurve, idx []int, run string) bool {
+	first := curveRun(curves[idx[0]])
+	if len(idx) > 1 && first == "" {
+		return false
+	}
+	for _, i := range idx[1:] {
+		if curveRun(curves[i]) != first {
+			return false
+		}
+	}
+	return first == "" || run == "" || first == run
+}
+
+// lrCoverageNote says why the learning rates cannot be the schedule of the loss curve ("" when
+// they can): they must cover its first to its last step.
+func lrCoverageNote(loss, lr *ImportedCurve) string {
+	first, last := lr.Steps[0], lr.Steps[len(lr.Steps)-1]
+	lo, hi := loss.Steps[0], loss.Steps[len(loss.Steps)-1]
+	if lo >= first && hi <= last {
+		return ""
+	}
+	miss := lo
+	if lo >= first {
+		miss = hi
+	}
+	return fmt.Sprintf("%s: the learning rates cover steps %v to %v, but %q has step %v: not merged", curveWhere(lr), first, last, loss.Name, miss)
+}
+
+// curveRun is the run a curve belongs to: its run, else the run named in a TensorBoard
+// download's file name, else "".
+func curveRun(c *ImportedCurve) string {
+	if c.Run != "" {
+		return c.Run
+	}
+	return tensorBoardRun(c.File)
+}
+
+// curveWhere names a curve's file, or the curve when it has no file.
+func curveWhere(c *ImportedCurve) string {
+	if c.File != "" {
+		return c.File
+	}
+	return fmt.Sprintf("curve %q", c.Name)
+}

@@ -1,0 +1,140 @@
+// A loss file and a learning-rate file merged on step: dropped together (TensorBoard downloads of
+// one run's loss and learning-rate tags), or the learning rates chosen in a curve's schedule
+// dialog. The merged schedule drives the fit: the paper's Fig. 2 cosine curve with its LR logged
+// every 10 steps fits to the paper's parameters.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { useServerAndBrowser, openPage, waitForFit, messageText, params, EXAMPLES } from './harness.mjs';
+
+const env = useServerAndBrowser(before, after);
+
+const PAPER = { L0: '2.628', A: '0.430', C: '0.411', alpha: '0.550' };
+const curveNames = (page) => page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName));
+const rowText = (page, name) => page.textContent(`#curve-list [data-curve-name="${name}"]`);
+
+/** fig2Cosine is the paper's Fig. 2 cosine curve: {steps, loss}. */
+async function fig2Cosine() {
+  const fig2 = JSON.parse(await readFile(path.join(EXAMPLES, 'paper-fig2.json'), 'utf8'));
+  return { steps: fig2.steps, loss: fig2.loss.cosine };
+}
+
+/**
+ * cosineLR is the Fig. 2 cosine schedule (2e-4 to 0 over 20,000 steps after a 500-step linear
+ * warmup) at every 10th step, computed here by its closed form.
+ */
+function cosineLR() {
+  const rows = [];
+  for (let s = 0; s <= 20000; s += 10) {
+    const lr = s < 500 ? 2e-4 * s / 500 : 1e-4 * (1 + Math.cos(Math.PI * (s - 500) / 19500));
+    rows.push([s, lr]);
+  }
+  return rows;
+}
+
+/** tensorBoardCSV writes rows of [step, value] as TensorBoard's scalar download. */
+const tensorBoardCSV = (rows) => 'Wall time,Step,Value\n' + rows.map(([s, v], i) => `${1700000000 + i * 3.5},${s},${v}`).join('\n') + '\n';
+
+/** removeCurve removes a curve with its ✕ button. */
+async function removeCurve(page, name) {
+  await page.click(`#curve-list [data-curve-name="${name}"] button.remove`);
+  await page.waitForFunction((n) => !document.querySelector(`#curve-list [data-curve-name="${n}"]`), name);
+}
+
+/** fitAndWait fits and waits for the status to say so. */
+async function fitAndWait(page) {
+  await page.click('#fit-button');
+  await page.waitForFunction(() => /^Fitted 2 curve/.test(document.querySelector('#status').textContent));
+}
+
+test('a loss file and its learning-rate file dropped together are merged on step, and fit as the paper', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await removeCurve(page, 'cosine');
+    const { steps, loss } = await fig2Cosine();
+    await page.setInputFiles('#file-input', [
+      { name: 'run-cosine-tag-eval_loss.csv', mimeType: 'text/csv', buffer: Buffer.from(tensorBoardCSV(steps.map((s, i) => [s, loss[i]]))) },
+      { name: 'run-cosine-tag-learning_rate.csv', mimeType: 'text/csv', buffer: Buffer.from(tensorBoardCSV(cosineLR())) },
+    ]);
+    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 2);
+    assert.deepEqual(await curveNames(page), ['constant', 'run-cosine-tag-eval_loss']);
+    assert.match(await rowText(page, 'run-cosine-tag-eval_loss'), /20 points, steps 1,000–20,000 · LR from run-cosine-tag-learning_rate\.csv/);
+    assert.match(await messageText(page), /run-cosine-tag-eval_loss: the schedule is the learning rates of run-cosine-tag-learning_rate\.csv/);
+
+    await fitAndWait(page);
+    assert.deepEqual(await params(page), PAPER);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a curve takes its learning rates from a file chosen in its schedule dialog', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await removeCurve(page, 'cosine');
+    const { steps, loss } = await fig2Cosine();
+    const csv = 'step,val_loss\n' + steps.map((s, i) => `${s},${loss[i]}`).join('\n') + '\n';
+    await page.setInputFiles('#file-input', [{ name: 'my-cosine.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) }]);
+    const row = page.locator('#curve-list [data-curve-name="my-cosine"]');
+    await row.waitFor();
+    assert.match(await row.textContent(), /needs a schedule/);
+
+    await row.getByRole('button', { name: /Schedule/ }).click();
+    await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
+    // A W&B export of the learning rate with two runs: the dialog asks which run.
+    const wandb = 'Step,cosine - lr,cosine - lr__MIN,cosine - lr__MAX,other - lr,other - lr__MIN,other - lr__MAX\n' +
+      cosineLR().map(([s, lr]) => [s, lr, lr, lr, 1e-4, 1e-4, 1e-4].join(',')).join('\n') + '\n';
+    await page.setInputFiles('#schedule-file', [{ name: 'wandb_lr.csv', mimeType: 'text/csv', buffer: Buffer.from(wandb) }]);
+    await page.locator('#import-dialog').waitFor({ state: 'visible' });
+    await page.uncheck('#import-options input[value="other"]');
+    await page.click('#import-ok');
+    await page.waitForFunction(() => /wandb_lr\.csv, run cosine: 2,001 points, steps 0–20,000/.test(document.querySelector('#schedule-origin').textContent));
+    assert.equal(await page.inputValue('#schedule-kind'), 'explicit');
+    await page.click('#schedule-save');
+    await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => /LR from wandb_lr\.csv/.test(document.querySelector('#curve-list [data-curve-name="my-cosine"]').textContent));
+
+    await fitAndWait(page);
+    assert.deepEqual(await params(page), PAPER);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('learning rates that cannot be placed say why, and nothing changes', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    const short = tensorBoardCSV([[0, 0], [100, 1e-4], [200, 2e-4]]);
+    const lossRows = tensorBoardCSV([[100, 4], [200, 3.8], [300, 3.7]]);
+    await page.setInputFiles('#file-input', [
+      { name: 'run-a-tag-loss.csv', mimeType: 'text/csv', buffer: Buffer.from(lossRows) },
+      { name: 'run-a-tag-lr.csv', mimeType: 'text/csv', buffer: Buffer.from(short) },
+    ]);
+    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 3);
+    assert.match(await messageText(page), /run-a-tag-lr\.csv: the learning rates cover steps 0 to 200, but "run-a-tag-loss" has step 300: not merged/);
+    assert.match(await rowText(page, 'run-a-tag-loss'), /needs a schedule/);
+
+    // Given alone, learning rates go to the one curve still waiting for a schedule; here two wait.
+    await page.setInputFiles('#file-input', [{ name: 'b.csv', mimeType: 'text/csv', buffer: Buffer.from('step,loss\n100,4\n200,3.9\n') }]);
+    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 4);
+    await page.setInputFiles('#file-input', [{ name: 'lr.csv', mimeType: 'text/csv', buffer: Buffer.from('step,lr\n0,0\n500,1e-4\n') }]);
+    await page.waitForFunction(() => /lr\.csv holds learning rates only, and which loss curve they belong to is not clear/.test(document.querySelector('#message').textContent));
+    assert.match(await rowText(page, 'run-a-tag-loss'), /needs a schedule/);
+    assert.match(await rowText(page, 'b'), /needs a schedule/);
+    // With one of them removed, the same file finds its curve.
+    await removeCurve(page, 'run-a-tag-loss');
+    await page.setInputFiles('#file-input', [{ name: 'lr.csv', mimeType: 'text/csv', buffer: Buffer.from('step,lr\n0,0\n500,1e-4\n') }]);
+    await page.waitForFunction(() => /LR from lr\.csv/.test(document.querySelector('#curve-list [data-curve-name="b"]').textContent));
+    assert.deepEqual(await curveNames(page), ['cosine', 'constant', 'b']);
+    assert.equal(await page.textContent('#param-L0'), '2.628');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
