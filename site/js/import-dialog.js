@@ -1,17 +1,29 @@
-// The question an imported file may raise: which runs (checkboxes) or which loss column (radio
-// buttons) to take. askImport resolves to lawcore's `choice` or null when cancelled.
+// The question an imported file may raise: which loss column (radio buttons) and which runs
+// (checkboxes) to take; a file may leave both open. askImport resolves to lawcore's `choice`
+// ({column?, runs?}) or null when cancelled.
 import { $, h } from './dom.js';
+
+const describe = (o) => `${o.points} points, steps ${o.firstStep}–${o.lastStep}${o.kind ? `, ${o.kind}` : ''}`;
+
+/** optionGroup is a fieldset of radio buttons (one choice) or checkboxes (all checked at first). */
+function optionGroup(legend, name, options, multiple) {
+  return h('fieldset', { class: 'import-options' },
+    h('legend', { text: legend }),
+    options.map((o, i) => h('label', { class: 'check import-option' },
+      h('input', { type: multiple ? 'checkbox' : 'radio', name, value: o.name, checked: multiple || i === 0, dataset: { testid: 'import-option' } }),
+      h('span', { text: o.name }), h('span', { class: 'muted', text: describe(o) }))));
+}
 
 export function askImport(ambiguity, fileName) {
   const dialog = $('#import-dialog');
   $('#import-dialog-title').textContent = `Import ${fileName}`;
   $('#import-message').textContent = ambiguity.message || 'Choose what to import.';
+  const columns = ambiguity.columns && ambiguity.columns.length ? ambiguity.columns : null;
   const runs = ambiguity.runs && ambiguity.runs.length ? ambiguity.runs : null;
-  const options = runs || ambiguity.columns || [];
-  const describe = (o) => `${o.points} points, steps ${o.firstStep}–${o.lastStep}${o.kind ? `, ${o.kind}` : ''}`;
-  $('#import-options').replaceChildren(...options.map((o, i) => h('label', { class: 'check import-option' },
-    h('input', { type: runs ? 'checkbox' : 'radio', name: 'import-choice', value: o.name, checked: runs ? true : i === 0, dataset: { testid: 'import-option' } }),
-    h('span', { text: o.name }), h('span', { class: 'muted', text: describe(o) }))));
+  $('#import-options').replaceChildren(
+    columns ? optionGroup('The loss column', 'import-column', columns, false) : '',
+    runs ? optionGroup('The runs (one curve each)', 'import-run', runs, true) : '');
+  const picked = (name) => [...$('#import-options').querySelectorAll(`input[name="${name}"]:checked`)].map((x) => x.value);
   return new Promise((resolve) => {
     const done = (value) => {
       $('#import-ok').removeEventListener('click', ok);
@@ -22,9 +34,11 @@ export function askImport(ambiguity, fileName) {
     };
     const ok = (e) => {
       e.preventDefault();
-      const picked = [...$('#import-options').querySelectorAll('input:checked')].map((x) => x.value);
-      if (!picked.length) return;
-      done(runs ? { runs: picked } : { column: picked[0] });
+      const choice = {};
+      if (columns) [choice.column] = picked('import-column');
+      if (runs) choice.runs = picked('import-run');
+      if ((columns && !choice.column) || (runs && !choice.runs.length)) return;
+      done(choice);
     };
     const cancel = (e) => {
       e.preventDefault();

@@ -1,9 +1,14 @@
 // Reading loss curves from files, drops and pastes: lawcore's `parse` method does the parsing,
 // so errors name the file, line and column.
 
-/** curveName turns "runs/cosine_24000.csv" into "cosine_24000". */
+/**
+ * curveName turns "runs/cosine_24000.csv" into "cosine_24000", and a TensorBoard download's
+ * "run-cosine-tag-eval_loss.csv" into "cosine eval_loss".
+ */
 export function curveName(fileName) {
-  return fileName.replace(/^.*[\\/]/, '').replace(/\.(csv|tsv|txt|dat|json|log|out)$/i, '') || 'curve';
+  const stem = fileName.replace(/^.*[\\/]/, '').replace(/\.(csv|tsv|txt|dat|json|log|out)$/i, '');
+  const tensorBoard = /^run[-_](.+)-tag-(.+)$/.exec(stem);
+  return (tensorBoard ? `${tensorBoard[1]} ${tensorBoard[2]}` : stem) || 'curve';
 }
 
 /**
@@ -56,9 +61,12 @@ export async function importText(client, fileName, content, ask) {
   const bytes = content instanceof Uint8Array;
   const send = (request) => client.call('import', bytes ? request : { ...request, text: content }, bytes ? [content] : undefined);
   let { result, columns } = await send({ name: fileName });
-  if (result.ambiguity) {
-    const choice = await ask(result.ambiguity, fileName);
-    if (!choice) return { curves: [], lrCurves: [], notes: [`${fileName}: skipped.`] };
+  let choice = {};
+  for (let asked = 0; result.ambiguity; asked++) {
+    if (asked === 3) throw new Error(result.ambiguity.message);
+    const answer = await ask(result.ambiguity, fileName);
+    if (!answer) return { curves: [], lrCurves: [], notes: [`${fileName}: skipped.`] };
+    choice = { ...choice, ...answer };
     ({ result, columns } = await send({ name: fileName, choice }));
   }
   const notes = (result.notes || []).map((n) => `${fileName}: ${n}`);
@@ -67,7 +75,9 @@ export async function importText(client, fileName, content, ask) {
   const single = result.curves.length === 1;
   result.curves.forEach((info, i) => {
     const col = columns[i] || {};
-    const name = info.run || (single ? curveName(fileName) : info.name || `${curveName(fileName)} ${i + 1}`);
+    // A column the user chose goes into the name: one file may give a curve per column.
+    const base = info.run || (single ? curveName(fileName) : info.name || `${curveName(fileName)} ${i + 1}`);
+    const name = choice.column && !base.endsWith(info.metric) ? `${base} ${info.metric}` : base;
     const run = info.run || '';
     if (!info.hasLoss && info.hasLR && col.lr && col.steps && col.steps.length) {
       lrCurves.push({ name, file: fileName, run, steps: col.steps, lr: col.lr });

@@ -155,7 +155,7 @@ async function readLRFile(file) {
     if (result.ambiguity) {
       const choice = await askImport(result.ambiguity, file.name);
       if (!choice) return showInfo(`${file.name}: skipped.`, false);
-      ({ result, columns } = await read(choice.runs ? { runs: choice.runs.slice(0, 1) } : choice));
+      ({ result, columns } = await read({ ...choice, runs: choice.runs && choice.runs.slice(0, 1) }));
     }
     const i = result.curves.findIndex((c) => c.hasLR);
     if (i < 0 || !columns[i] || !columns[i].lr) throw new Error(`${file.name}: found no learning rates`);

@@ -49,3 +49,36 @@ test('a file with an LR column gets an explicit schedule through its points', as
     await context.close();
   }
 });
+
+test('a W&B export with two runs and two loss columns asks for both; the column chosen names the curve', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    const runs = ['cosine-10k', 'wsd-10k'];
+    const metrics = ['train/loss', 'val/loss'];
+    const head = ['Step', ...runs.flatMap((r) => metrics.flatMap((m) => [`${r} - ${m}`, `${r} - ${m}__MIN`, `${r} - ${m}__MAX`]))];
+    // val/loss is logged every 200 steps, train/loss every 100.
+    const rows = [100, 200, 300, 400].map((s) => [s, ...runs.flatMap((r, k) => metrics.flatMap((m, j) => {
+      const v = j === 1 && s % 200 ? '' : (4 + k * 0.1 + j * 0.05 - s / 1000).toFixed(3);
+      return [v, v, v];
+    }))].join(','));
+    await page.setInputFiles('#file-input', [{ name: 'wandb_2metrics.csv', mimeType: 'text/csv', buffer: Buffer.from([head.join(','), ...rows].join('\n') + '\n') }]);
+
+    const dialog = page.locator('#import-dialog');
+    await dialog.waitFor({ state: 'visible' });
+    assert.deepEqual(await page.$$eval('#import-options legend', (xs) => xs.map((x) => x.textContent)), ['The loss column', 'The runs (one curve each)']);
+    const options = await page.$$eval('#import-options input', (xs) => xs.map((x) => `${x.type} ${x.value} ${x.checked}`));
+    assert.deepEqual(options, ['radio train/loss true', 'radio val/loss false', 'checkbox cosine-10k true', 'checkbox wsd-10k true']);
+    await page.check('#import-options input[value="val/loss"]');
+    await page.uncheck('#import-options input[value="wsd-10k"]');
+    await page.click('#import-ok');
+    await dialog.waitFor({ state: 'hidden' });
+
+    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 3);
+    assert.deepEqual(await curveNames(page), ['cosine', 'constant', 'cosine-10k val/loss']);
+    assert.match(await page.textContent('#curve-list [data-curve-name="cosine-10k val/loss"]'), /2 points, steps 200–400/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

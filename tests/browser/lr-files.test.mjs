@@ -59,9 +59,9 @@ test('a loss file and its learning-rate file dropped together are merged on step
       { name: 'run-cosine-tag-learning_rate.csv', mimeType: 'text/csv', buffer: Buffer.from(tensorBoardCSV(cosineLR())) },
     ]);
     await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 2);
-    assert.deepEqual(await curveNames(page), ['constant', 'run-cosine-tag-eval_loss']);
-    assert.match(await rowText(page, 'run-cosine-tag-eval_loss'), /20 points, steps 1,000–20,000 · LR from run-cosine-tag-learning_rate\.csv/);
-    assert.match(await messageText(page), /run-cosine-tag-eval_loss: the schedule is the learning rates of run-cosine-tag-learning_rate\.csv/);
+    assert.deepEqual(await curveNames(page), ['constant', 'cosine eval_loss']);
+    assert.match(await rowText(page, 'cosine eval_loss'), /20 points, steps 1,000–20,000 · LR from run-cosine-tag-learning_rate\.csv/);
+    assert.match(await messageText(page), /cosine eval_loss: the schedule is the learning rates of run-cosine-tag-learning_rate\.csv/);
 
     await fitAndWait(page);
     assert.deepEqual(await params(page), PAPER);
@@ -117,18 +117,18 @@ test('learning rates that cannot be placed say why, and nothing changes', async 
       { name: 'run-a-tag-lr.csv', mimeType: 'text/csv', buffer: Buffer.from(short) },
     ]);
     await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 3);
-    assert.match(await messageText(page), /run-a-tag-lr\.csv: the learning rates cover steps 0 to 200, but "run-a-tag-loss" has step 300: not merged/);
-    assert.match(await rowText(page, 'run-a-tag-loss'), /needs a schedule/);
+    assert.match(await messageText(page), /run-a-tag-lr\.csv: the learning rates cover steps 0 to 200, but "a loss" has step 300: not merged/);
+    assert.match(await rowText(page, 'a loss'), /needs a schedule/);
 
     // Given alone, learning rates go to the one curve still waiting for a schedule; here two wait.
     await page.setInputFiles('#file-input', [{ name: 'b.csv', mimeType: 'text/csv', buffer: Buffer.from('step,loss\n100,4\n200,3.9\n') }]);
     await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 4);
     await page.setInputFiles('#file-input', [{ name: 'lr.csv', mimeType: 'text/csv', buffer: Buffer.from('step,lr\n0,0\n500,1e-4\n') }]);
     await page.waitForFunction(() => /lr\.csv holds learning rates only, and which loss curve they belong to is not clear/.test(document.querySelector('#message').textContent));
-    assert.match(await rowText(page, 'run-a-tag-loss'), /needs a schedule/);
+    assert.match(await rowText(page, 'a loss'), /needs a schedule/);
     assert.match(await rowText(page, 'b'), /needs a schedule/);
     // With one of them removed, the same file finds its curve.
-    await removeCurve(page, 'run-a-tag-loss');
+    await removeCurve(page, 'a loss');
     await page.setInputFiles('#file-input', [{ name: 'lr.csv', mimeType: 'text/csv', buffer: Buffer.from('step,lr\n0,0\n500,1e-4\n') }]);
     await page.waitForFunction(() => /LR from lr\.csv/.test(document.querySelector('#curve-list [data-curve-name="b"]').textContent));
     assert.deepEqual(await curveNames(page), ['cosine', 'constant', 'b']);
