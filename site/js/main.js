@@ -602,55 +602,60 @@ async function loadMPLExample(size) {
 
 // ---- export ---------------------------------------------------------------------------------
 
+const ANNEALING_LAW = 'L(s) = L0 + A*S1(s)^(-alpha) - C*S2(s); S1 = sum eta_i; m_i = lambda*m_{i-1} + (eta_{i-1} - eta_i); S2 = sum m_i';
+const MULTI_POWER_LAW = 'L(t) = L0 + A*(S1(t)+S_W)^(-alpha) - LD(t); LD(t) = B * sum_k (eta_{k-1} - eta_k) * (1 - (C*eta_k^(-gamma)*S_k(t) + 1)^(-beta))';
+
+/** fitSummary is one law's fit as exported: its parameters and, from a fit, how it went. */
+function fitSummary(law, params, response) {
+  const fit = response ? {
+    objective: response.objective, search: response.search, elapsedMs: response.elapsedMs, auto: response.auto,
+    curves: response.curves.map((c) => ({ name: c.name, role: c.role, metrics: c.metrics })),
+    fitMetrics: response.fitMetrics, validateMetrics: response.validateMetrics,
+  } : {};
+  return { law, params, ...fit };
+}
+
+/**
+ * exportJSON saves both laws' parameters (those it has), every setting that produced them, the
+ * tool's version, each curve's schedule, the validation and the predictions.
+ */
 function exportJSON() {
   const current = currentParams();
-  if (!current) return showMessage('Nothing to export yet: fit first, or enter parameters by hand.');
-  const r = state.manualParams ? null : state.fit.response;
+  const mpl = multiPowerParams();
+  if (!current && !mpl) return showMessage('Nothing to export yet: fit first, or enter parameters by hand.');
+  const manual = state.manualParams;
+  const settings = { ...DEFAULT_SETTINGS, ...(current || mpl).settings };
+  const annealing = current ? fitSummary(ANNEALING_LAW, current.params, manual ? null : state.fit.response) : null;
   downloadJSON({
     tool: 'annealing scaling-law calculator',
-    lawcore: client.version,
-    law: 'L(s) = L0 + A*S1(s)^(-alpha) - C*S2(s); S1 = sum eta_i; m_i = lambda*m_{i-1} + (eta_{i-1} - eta_i); S2 = sum m_i',
-    params: current.params,
-    source: state.manualParams ? 'entered by hand' : 'fit',
-    settings: {
-      lambda: current.settings.fitLambda ? 'fit' : current.settings.lambda,
-      warmupSteps: current.settings.warmupSteps,
-      warmupConvention: current.settings.warmupConvention,
-      huberDelta: current.settings.huberDelta,
-    },
-    objective: r ? r.objective : undefined,
-    search: r ? r.search : undefined,
-    elapsedMs: r ? r.elapsedMs : undefined,
-    curves: r ? r.curves.map((c) => ({
-      name: c.name, role: c.role, metrics: c.metrics,
-      schedule: state.fit.curves.get(c.name) ? state.fit.curves.get(c.name).schedule : undefined,
-    })) : undefined,
-    fitMetrics: r ? r.fitMetrics : undefined,
-    validateMetrics: r ? r.validateMetrics : undefined,
-    auto: r ? r.auto : undefined,
-    multiPower: state.fit2 && !state.manualParams ? {
-      params: state.fit2.params, objective: state.fit2.response.objective,
-      curves: state.fit2.response.curves.map((c) => ({ name: c.name, role: c.role, metrics: c.metrics })),
-    } : undefined,
+    version: client.version,
+    exported: new Date().toISOString(),
+    source: manual ? (manual.from === 'link' ? 'share link' : 'entered by hand') : 'fit',
+    settings: { ...settings, lambda: settings.fitLambda ? 'fit' : settings.lambda },
+    ...(annealing || {}),
+    multiPower: mpl ? fitSummary(MULTI_POWER_LAW, mpl.params, manual ? null : state.fit2.response) : undefined,
+    schedules: state.curves.map((c) => ({ name: c.name, role: c.role, schedule: c.schedule || null })),
     validation: state.validation || undefined,
     predictions: state.predictions.map((p) => ({
       name: p.name, schedule: p.schedule, finalLoss: state.predicted.get(p.name)?.finalLoss, finalLossMultiPower: state.predicted2.get(p.name)?.finalLoss,
     })),
-    exported: new Date().toISOString(),
   }, 'annealing-law-fit.json');
 }
 
-/** exportObservedCSV saves every curve's observed points with the fitted (or, for curves
- * marked validate, predicted) loss of the latest fit at the same steps. */
+/**
+ * exportObservedCSV saves every curve's observed points with the fitted (or, for curves marked
+ * validate, predicted) loss of the latest fit at the same steps: one column per law fitted.
+ */
 function exportObservedCSV() {
   if (!state.curves.length) return showMessage('No curves with data to export.');
-  const fitted = new Map((state.fit ? state.fit.response.curves : []).map((r) => [r.name, r.predicted]));
-  const rows = ['curve,role,step,observed,fitted\n'];
+  const byName = (fit) => new Map((fit && !state.manualParams ? fit.response.curves : []).map((r) => [r.name, r.predicted]));
+  const laws = [['fitted', byName(state.fit)], ['fitted_multi_power', byName(state.fit2)]].filter(([, m]) => m.size);
+  const rows = [['curve', 'role', 'step', 'observed', ...laws.map(([col]) => col)].join(',') + '\n'];
   for (const c of state.curves) {
-    const f = fitted.get(c.name);
     const name = /[",\n\r]/.test(c.name) ? `"${c.name.replace(/"/g, '""')}"` : c.name;
+    const fitted = laws.map(([, m]) => m.get(c.name)).map((f) => (f && f.length === c.steps.length ? f : null));
     for (let i = 0; i < c.steps.length; i++) {
-      rows.push(`${name},${c.role},${c.steps[i]},${c.loss[i]},${f && f.length === c.steps.length ? f[i] : ''}\n`);
+      rows.push([name, c.role, c.steps[i], c.loss[i], ...fitted.map((f) => (f ? f[i] : ''))].join(',') + '\n');
     }
   }
   download(new Blob(rows, { type: 'text/csv' }), 'annealing-law-observed.csv');

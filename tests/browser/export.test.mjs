@@ -24,7 +24,14 @@ test('exports JSON, CSV and PNG', async () => {
     assert.equal(fit.params.A.toFixed(3), '0.430');
     assert.equal(fit.params.C.toFixed(3), '0.411');
     assert.equal(fit.params.alpha.toFixed(3), '0.550');
-    assert.deepEqual(fit.settings, { lambda: 0.999, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001 });
+    assert.deepEqual(fit.settings, {
+      lambda: 0.999, fitLambda: false, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001, law: 'annealing', auto: false, mplSearch: 'optimum',
+    });
+    assert.match(fit.version, /^\d+\.\d+\.\d+$/);
+    assert.equal(fit.version, await page.textContent('#version'));
+    assert.equal(fit.source, 'fit');
+    assert.equal(fit.multiPower, undefined);
+    assert.deepEqual(fit.schedules.find((c) => c.name === 'cosine').schedule, { kind: 'cosine', total: 20000, peak: 2e-4, final: 0, warmup: 500 });
     assert.deepEqual(fit.curves.map((c) => c.name).sort(), ['constant', 'cosine']);
     assert.equal(fit.predictions.length, 5);
     assert.ok(fit.curves.every((c) => c.metrics.R2 > 0.999));
@@ -85,6 +92,38 @@ test('exports observed and fitted points as CSV; a removed curve comes back with
     await page.click('#undo-button');
     assert.deepEqual(await names(), ['cosine', 'constant']);
     assert.equal(await page.isHidden('#undo-bar'), true);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a Multi-Power fit alone is exported too: its parameters in the JSON, its fitted loss in the CSV', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.selectOption('#law', 'both');
+    await page.click('#fit-button');
+    await page.waitForFunction(() => /^Fitted both laws/.test(document.querySelector('#status').textContent), null, { timeout: 120000 });
+    const both = JSON.parse((await downloadOf(page, '#export-json')).data.toString('utf8'));
+    assert.equal(both.params.L0.toFixed(3), '2.628');
+    assert.deepEqual(Object.keys(both.multiPower.params).sort(), ['A', 'B', 'C', 'L0', 'alpha', 'beta', 'gamma']);
+    assert.equal(both.settings.law, 'both');
+    const lines = (await downloadOf(page, '#export-observed')).data.toString('utf8').trimEnd().split('\n');
+    assert.equal(lines[0], 'curve,role,step,observed,fitted,fitted_multi_power');
+    const last = lines.find((l) => l.startsWith('cosine,fit,20000,')).split(',').map(Number);
+    assert.ok(Math.abs(last[4] / last[3] - 1) < 0.005 && Math.abs(last[5] / last[3] - 1) < 0.005, lines.join('\n'));
+
+    await page.selectOption('#law', 'multi-power');
+    await page.click('#fit-button');
+    await page.waitForFunction(() => /^Fitted 2 curve/.test(document.querySelector('#status').textContent), null, { timeout: 120000 });
+    const mpl = JSON.parse((await downloadOf(page, '#export-json')).data.toString('utf8'));
+    assert.equal(mpl.params, undefined);
+    assert.equal(mpl.settings.law, 'multi-power');
+    assert.deepEqual(mpl.multiPower.params, both.multiPower.params);
+    assert.deepEqual(mpl.multiPower.curves.map((c) => c.name), ['cosine', 'constant']);
+    const header = (await downloadOf(page, '#export-observed')).data.toString('utf8').split('\n')[0];
+    assert.equal(header, 'curve,role,step,observed,fitted_multi_power');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
