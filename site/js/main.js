@@ -683,21 +683,27 @@ async function exportCSV() {
   }
 }
 
+/** chartOf finds the chart an export button names (data-png or data-svg) and its title. */
+function chartOf(id, button) {
+  if (id === 'analysis') return { u: analysisChart(), title: `Analysis: ${$('#analysis-view').selectedOptions[0]?.textContent || ''}` };
+  return { u: charts.get(id), title: button.dataset.title };
+}
+
 async function exportPNG(button) {
-  const u = charts.get(button.dataset.png);
+  const id = button.dataset.png;
+  const { u, title } = chartOf(id, button);
   if (!u) return showMessage('This chart is empty.');
   try {
-    download(await chartPNG(u, button.dataset.title), `annealing-law-${button.dataset.png}.png`);
+    download(await chartPNG(u, title), `annealing-law-${id}.png`);
   } catch (err) {
     showMessage(`PNG export: ${err.message}`);
   }
 }
 
-async function exportSVG(button) {
+function exportSVG(button) {
   const id = button.dataset.svg;
-  const u = id === 'analysis' ? analysisChart() : charts.get(id);
+  const { u, title } = chartOf(id, button);
   if (!u) return showMessage('This chart is empty.');
-  const title = id === 'analysis' ? `Analysis: ${$('#analysis-view').selectedOptions[0]?.textContent || ''}` : button.dataset.title;
   try {
     download(chartSVG(u, title), `annealing-law-${id}.svg`);
   } catch (err) {

@@ -11,7 +11,9 @@ export function chartSVG(u, title) {
   const colors = plotColors();
   const W = u.width;
   const H = u.height;
-  const m = { left: 72, right: 16, top: 36, bottom: 44 };
+  // A second y axis on the right (a series on its own scale, such as C·S2 beside the loss).
+  const right = u.axes.findIndex((a, k) => k > 1 && a.side === 1 && a.scale && u.scales[a.scale] && a.show !== false);
+  const m = { left: 72, right: right > 0 ? 72 : 16, top: 36, bottom: 44 };
   const pw = Math.max(50, W - m.left - m.right);
   const ph = Math.max(50, H - m.top - m.bottom);
   const items = u.series.slice(1).map((s, k) => ({ s, i: k + 1 })).filter(({ s }) => s.show !== false);
@@ -54,12 +56,16 @@ export function chartSVG(u, title) {
   out.push(`<rect x="${m.left}" y="${m.top}" width="${num(pw)}" height="${num(ph)}"/>`);
   const xt = axisTicks(0, xs, xLog).filter((t) => ok(t.v, xLog) && inX(t.v));
   const yt = axisTicks(1, ys, yLog).filter((t) => ok(t.v, yLog) && t.v >= ys.min && t.v <= ys.max);
+  const rs = right > 0 ? u.scales[u.axes[right].scale] : null;
+  const rt = rs ? axisTicks(right, rs, rs.distr === 3).filter((t) => ok(t.v, rs.distr === 3) && t.v >= rs.min && t.v <= rs.max) : [];
   for (const t of xt) out.push(`<line x1="${num(X(t.v))}" x2="${num(X(t.v))}" y1="${m.top}" y2="${num(m.top + ph)}"/>`);
   for (const t of yt) out.push(`<line x1="${m.left}" x2="${num(m.left + pw)}" y1="${num(Y(t.v))}" y2="${num(Y(t.v))}"/>`);
   out.push('</g>');
   out.push(`<g fill="${esc(colors.fg)}">`);
   for (const t of xt) if (t.label != null && t.label !== '') out.push(`<text x="${num(X(t.v))}" y="${num(m.top + ph + 14)}" text-anchor="middle">${esc(t.label)}</text>`);
   for (const t of yt) if (t.label != null && t.label !== '') out.push(`<text x="${m.left - 6}" y="${num(Y(t.v) + 4)}" text-anchor="end">${esc(t.label)}</text>`);
+  for (const t of rt) if (t.label != null && t.label !== '') out.push(`<text x="${num(m.left + pw + 6)}" y="${num(Y(t.v, rs) + 4)}">${esc(t.label)}</text>`);
+  if (rs) out.push(`<text transform="translate(${num(W - 14)} ${num(m.top + ph / 2)}) rotate(90)" text-anchor="middle" font-size="12">${esc(u.axes[right].label || '')}</text>`);
   const xLabel = (u.axes[0] && u.axes[0].label) || 'step';
   const yLabel = (u.axes[1] && u.axes[1].label) || '';
   out.push(`<text x="${num(m.left + pw / 2)}" y="${num(m.top + ph + 32)}" text-anchor="middle" font-size="12">${esc(xLabel)}</text>`);

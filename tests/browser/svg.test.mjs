@@ -49,6 +49,30 @@ test('each chart downloads as a well-formed SVG with one shape per series', asyn
     }, text);
     const expected = (await page.getAttribute('#chart-analysis', 'data-series')).split('|').length;
     assert.equal(n, expected);
+
+    // The decomposition draws C·S2 on a second axis, on the right: the SVG has it, and each
+    // dashed line sits where its own scale puts it, as on the page.
+    await page.selectOption('#analysis-view', 'decomposition');
+    await page.waitForFunction(() => /C·S2/.test(document.querySelector('#chart-analysis').dataset.series || ''), null, { timeout: 30000 });
+    const [dec] = await Promise.all([page.waitForEvent('download'), page.click('[data-svg="analysis"]')]);
+    const decText = (await readFile(await dec.path())).toString('utf8');
+    const check = await page.evaluate((t) => {
+      const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+      const label = [...doc.querySelectorAll('text')].find((x) => /rotate\(90\)/.test(x.getAttribute('transform') || ''));
+      return { label: label && label.textContent };
+    }, decText);
+    assert.equal(check.label, 'C·S2 (dashed)');
+    // The lowest point (largest y) of every dashed polyline lies inside the frame, and the top of the
+    // highest one is near the top of the frame: its own scale, not the loss axis.
+    const tops = [...decText.matchAll(/<g data-series="([^"]*C·S2[^"]*)"[^>]*>\n<polyline points="([^"]*)"/g)].map((m) => Math.min(...m[2].split(' ').map((p) => Number(p.split(',')[1]))));
+    assert.ok(tops.length >= 3, `dashed C·S2 lines: ${tops.length}`);
+    const frame = /<rect x="72" y="36" width="[\d.]+" height="([\d.]+)"/.exec(decText);
+    assert.ok(Math.min(...tops) < 36 + 0.2 * Number(frame[1]), `the highest C·S2 line peaks at y=${Math.min(...tops)}`);
+
+    const [png] = await Promise.all([page.waitForEvent('download'), page.click('[data-png="analysis"]')]);
+    assert.equal(png.suggestedFilename(), 'annealing-law-analysis.png');
+    const bytes = await readFile(await png.path());
+    assert.deepEqual([...bytes.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
