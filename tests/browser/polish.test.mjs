@@ -65,6 +65,9 @@ test('from a phone-width window to a wide screen, nothing widens the page', asyn
       // Every chart fits in the window.
       const charts = await page.$$eval('canvas', (cs) => cs.map((c) => c.getBoundingClientRect().right));
       assert.ok(charts.length >= 3 && charts.every((r) => r <= width + 1), `charts end at ${charts} in ${width} px`);
+      // Every curve's and schedule's name is shown whole: none is clipped, none squeezed to a sliver.
+      const names = await page.$$eval('.row-name', (xs) => xs.map((x) => ({ text: x.textContent, width: x.getBoundingClientRect().width, clipped: x.scrollWidth > x.clientWidth + 1 })));
+      for (const n of names) assert.ok(!n.clipped && n.width >= 100, `${n.text} at ${width} px: ${n.width} px wide${n.clipped ? ', clipped' : ''}`);
       // The analyses, a share link and the schedule builder open within the width too.
       await page.click('#analyses-panel > summary');
       await page.waitForFunction(() => document.querySelector('#analysis-table:not([hidden]) tbody tr') || document.querySelector('#chart-analysis canvas'), null, { timeout: 30000 });
