@@ -9,8 +9,7 @@ import * as fmt from './format.js';
  * on: {role(curve, role), schedule(curve), remove(curve)}
  */
 export function renderCurves(curves, on) {
-  const list = $('#curve-list');
-  list.replaceChildren(...curves.map((c) => {
+  replaceRows($('#curve-list'), curves.map((c) => {
     const role = h('select', { class: 'role-select', 'aria-label': `Role of ${c.name}`, dataset: { testid: 'curve-role' } },
       h('option', { value: 'fit', text: 'fit', selected: c.role === 'fit' }),
       h('option', { value: 'validate', text: 'validate', selected: c.role === 'validate' }));
@@ -36,12 +35,11 @@ export function renderCurves(curves, on) {
  * predicted2 (the Multi-Power Law): Map name -> {finalLoss}
  */
 export function renderPredictions(predictions, predicted, predicted2, on) {
-  const list = $('#predict-list');
   const finalOf = (map, name) => {
     const got = map.get(name);
     return got && Number.isFinite(got.finalLoss) ? got.finalLoss : null;
   };
-  list.replaceChildren(...predictions.map((p) => {
+  replaceRows($('#predict-list'), predictions.map((p) => {
     const final = finalOf(predicted, p.name);
     const final2 = finalOf(predicted2, p.name);
     const shown = [];
@@ -58,4 +56,16 @@ export function renderPredictions(predictions, predicted, predicted2, on) {
       h('div', { class: 'row-sub', text: summary(p.schedule), title: JSON.stringify(p.schedule) }));
   }));
   $('#predict-empty').hidden = predictions.length > 0;
+}
+
+/**
+ * replaceRows puts new rows in a list and keeps the focus where it was: on the control with the
+ * same accessible name (the rows are rebuilt on every change, a dialog returns the focus to
+ * the button that opened it, and a keyboard user must not be sent back to the top).
+ */
+function replaceRows(list, rows) {
+  const active = document.activeElement;
+  const label = active && list.contains(active) ? active.getAttribute('aria-label') : null;
+  list.replaceChildren(...rows);
+  if (label) list.querySelector(`[aria-label="${CSS.escape(label)}"]`)?.focus();
 }

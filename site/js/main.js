@@ -2,7 +2,7 @@
 // redraws. Data flows one way: file or form -> state -> worker -> result -> state -> page.
 import { $ } from './dom.js';
 import { LawClient } from './lawclient.js';
-import { state, DEFAULT_SETTINGS, addCurve, addPrediction, remove, currentParams, multiPowerParams, uniqueName } from './state.js';
+import { state, DEFAULT_SETTINGS, addCurve, addPrediction, remove, removeAllCurves, snapshotView, touch, currentParams, multiPowerParams, uniqueName } from './state.js';
 import { parseCurve, importFiles, importText, pairLearningRates } from './parse-files.js';
 import { askImport } from './import-dialog.js';
 import { initScheduleDialog, editSchedule } from './schedule-dialog.js';
@@ -49,7 +49,7 @@ function setStatus(text) {
 const curveHandlers = {
   role(c, role) {
     c.role = role;
-    state.stale = true;
+    touch();
     render();
   },
   async schedule(c) {
@@ -60,13 +60,12 @@ const curveHandlers = {
     c.schedule = got.schedule;
     c.scheduleSource = got.fromFile ? 'file' : 'builder';
     c.lrFile = got.fromFile || undefined;
-    state.stale = true;
+    touch();
     render();
     predict();
   },
   remove(c) {
-    offerUndo(`Removed ${c.name}.`, remove(c));
-    render();
+    removeAndFocus('#curve-list', c, () => offerUndo(`Removed ${c.name}.`, remove(c), `Remove ${c.name}`));
   },
 };
 
@@ -82,22 +81,56 @@ const predictionHandlers = {
     predict();
   },
   remove(p) {
-    offerUndo(`Removed ${p.name}.`, remove(p));
-    render();
+    removeAndFocus('#predict-list', p, () => offerUndo(`Removed ${p.name}.`, remove(p), `Remove ${p.name}`));
     predict();
   },
 };
 
-/** offerUndo shows text with an Undo button that calls restore and redraws. */
-function offerUndo(text, restore) {
-  $('#undo-text').textContent = text;
-  $('#undo-bar').hidden = false;
-  $('#undo-button').onclick = () => {
-    restore();
-    $('#undo-bar').hidden = true;
-    render();
-    predict();
-  };
+/** undoStack holds the changes that can be undone, the latest last: {text, restore, focusLabel}. */
+const undoStack = [];
+const MAX_UNDO = 20;
+
+/**
+ * offerUndo puts a change on the undo stack; the bar offers the latest. After an undo, focus
+ * goes to the control whose aria-label is focusLabel (the restored row's), when there is one.
+ */
+function offerUndo(text, restore, focusLabel = null) {
+  undoStack.push({ text, restore, focusLabel });
+  if (undoStack.length > MAX_UNDO) undoStack.shift();
+  showUndo();
+}
+
+function showUndo() {
+  const top = undoStack[undoStack.length - 1];
+  $('#undo-bar').hidden = !top;
+  if (top) $('#undo-text').textContent = undoStack.length > 1 ? `${top.text} (${undoStack.length} changes to undo)` : top.text;
+}
+
+function undo() {
+  const top = undoStack.pop();
+  if (!top) return;
+  top.restore();
+  writeSettings(state.settings);
+  showUndo();
+  render();
+  predict();
+  refreshAnalyses();
+  const target = top.focusLabel && document.querySelector(`[aria-label="${CSS.escape(top.focusLabel)}"]`);
+  if (target) target.focus();
+  else if (!$('#undo-bar').hidden) $('#undo-button').focus();
+}
+
+/**
+ * removeAndFocus runs removal (which takes item off list) and redraws, then puts the focus on
+ * the next row's remove button, else the previous row's, else the Undo button: never on nothing.
+ */
+function removeAndFocus(listSelector, item, removal) {
+  const buttons = () => [...document.querySelectorAll(`${listSelector} button.remove`)];
+  const at = buttons().findIndex((b) => b.getAttribute('aria-label') === `Remove ${item.name}`);
+  removal();
+  render();
+  const left = buttons();
+  (left[Math.min(Math.max(at, 0), left.length - 1)] || $('#undo-button')).focus();
 }
 
 /** analysisSetup: the annealing law's current parameters and the page's settings, for `analyze`. */
@@ -262,7 +295,7 @@ function onSettingsChange() {
   } catch {
     return; // reported when fitting
   }
-  state.stale = true;
+  touch();
   render();
 }
 
@@ -529,7 +562,7 @@ async function giveLearningRates(curves, lrCurves) {
   if (!lrCurves.length) return [];
   const waiting = curves.filter((c) => !c.schedule);
   const notes = await pairLearningRates(client, waiting.length ? waiting : state.curves.filter((c) => !c.schedule), lrCurves);
-  state.stale = true;
+  touch();
   return notes;
 }
 
@@ -555,6 +588,14 @@ async function addPasted(text, name) {
 }
 
 // ---- examples -------------------------------------------------------------------------------
+
+/** loadExample loads an example in place of the view; the view it replaced comes back with Undo. */
+async function loadExample(name, load) {
+  const replaced = state.curves.length > 0 || state.predictions.length > 0;
+  const restore = snapshotView();
+  await load();
+  if (replaced) offerUndo(`Loaded ${name}.`, restore);
+}
 
 function resetTo(settings) {
   state.curves = [];
@@ -857,15 +898,17 @@ function wire() {
   $('#paste-add').addEventListener('click', async () => {
     if (await addPasted($('#paste-text').value, $('#paste-name').value.trim())) $('#paste-text').value = '';
   });
-  $('#example-fig2').addEventListener('click', () => loadFig2Example());
-  $('#example-mpl25').addEventListener('click', () => loadMPLExample(25));
-  $('#example-mpl100').addEventListener('click', () => loadMPLExample(100));
+  $('#example-fig2').addEventListener('click', () => loadExample('the Fig. 2 example', () => loadFig2Example()));
+  $('#example-mpl25').addEventListener('click', () => loadExample('the MultiPowerLaw 25M example', () => loadMPLExample(25)));
+  $('#example-mpl100').addEventListener('click', () => loadExample('the MultiPowerLaw 100M example', () => loadMPLExample(100)));
   $('#clear-curves').addEventListener('click', () => {
-    state.curves = [];
-    state.stale = true;
-    for (const map of [state.predicted, state.predicted2]) for (const k of [...map.keys()]) if (!state.predictions.some((p) => p.name === k)) map.delete(k);
+    if (!state.curves.length) return;
+    const n = state.curves.length;
+    offerUndo(`Removed all ${n} curve(s).`, removeAllCurves());
     render();
+    $('#undo-button').focus();
   });
+  $('#undo-button').addEventListener('click', undo);
   for (const id of ['#lambda', '#fit-lambda', '#warmup-steps', '#warmup-convention', '#huber-delta', '#law', '#auto', '#mpl-search']) {
     $(id).addEventListener('change', onSettingsChange);
   }

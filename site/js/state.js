@@ -37,7 +37,32 @@ export const state = {
   predicted2: new Map(),
   /** true when curves or settings changed after the latest fit */
   stale: false,
+  /** counts the changes to curves, schedules and settings, so that an undo can tell whether anything else changed since */
+  edits: 0,
 };
+
+/** touch records a change to the curves, schedules or settings: the latest fit is stale. */
+export function touch() {
+  state.stale = true;
+  state.edits++;
+}
+
+/**
+ * undoMark is called just before a change that can be undone; the function it returns, called
+ * on undo, puts back whether the fit was stale when nothing else changed in between (so undoing
+ * the last change restores the page as it was).
+ */
+function undoMark() {
+  const stale = state.stale;
+  touch();
+  const edits = state.edits;
+  return () => {
+    if (state.edits === edits) {
+      state.stale = stale;
+      state.edits = edits - 1;
+    } else touch();
+  };
+}
 
 /** uniqueName returns name, or name (2), name (3)... so that no curve or prediction shares it. */
 export function uniqueName(name, except = null) {
@@ -52,7 +77,7 @@ export function addCurve(curve) {
   c.name = uniqueName(c.name);
   c.color = nextColor(usedColors());
   state.curves.push(c);
-  state.stale = true;
+  touch();
   return c;
 }
 
@@ -64,18 +89,44 @@ export function addPrediction(name, schedule) {
   return p;
 }
 
-/** remove takes a curve with data or a schedule to predict off the page. */
+/** remove takes a curve with data or a schedule to predict off the page; it returns the undo. */
 export function remove(item) {
   const list = state.curves.includes(item) ? 'curves' : 'predictions';
   const at = state[list].indexOf(item);
+  const restored = undoMark();
   state.curves = state.curves.filter((c) => c !== item);
   state.predictions = state.predictions.filter((p) => p !== item);
   state.predicted.delete(item.name);
   state.predicted2.delete(item.name);
-  state.stale = true;
   return () => {
     if (!state[list].includes(item)) state[list].splice(Math.min(at, state[list].length), 0, item);
-    state.stale = true;
+    restored();
+  };
+}
+
+/** removeAllCurves takes every curve with data off the page; it returns the undo. */
+export function removeAllCurves() {
+  const removed = state.curves;
+  const restored = undoMark();
+  state.curves = [];
+  for (const map of [state.predicted, state.predicted2]) for (const c of removed) map.delete(c.name);
+  return () => {
+    state.curves = [...removed.filter((c) => !state.curves.includes(c)), ...state.curves];
+    restored();
+  };
+}
+
+/**
+ * snapshotView returns a function that puts the whole view back as it is now: curves,
+ * schedules, settings, fits and predictions (the undo of loading an example).
+ */
+export function snapshotView() {
+  const saved = {
+    ...state, curves: [...state.curves], predictions: [...state.predictions], settings: { ...state.settings },
+    predicted: new Map(state.predicted), predicted2: new Map(state.predicted2),
+  };
+  return () => {
+    Object.assign(state, saved, { edits: state.edits + 1 });
   };
 }
 
