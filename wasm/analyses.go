@@ -138,6 +138,7 @@ func sizefit(ctx context.Context, request []byte, in []columns, progress func(fl
 		c.Steps = fill(c.Steps, in, i, "steps")
 		c.Loss = fill(c.Loss, in, i, "loss")
 		c.LR = fill(c.LR, in, i, "lr")
+		fillSchedule(c.Schedule, in, i)
 	}
 	res, err := lawcore.FitSize(ctx, req, progress)
 	if err != nil {

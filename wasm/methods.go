@@ -57,7 +57,18 @@ func fillCurves(req *lawcore.FitRequest, in []columns) {
 		c.Steps = fill(c.Steps, in, i, "steps")
 		c.Loss = fill(c.Loss, in, i, "loss")
 		c.LR = fill(c.LR, in, i, "lr")
+		fillSchedule(c.Schedule, in, i)
 	}
+}
+
+// fillSchedule fills an explicit schedule's points from the columns scheduleSteps and
+// scheduleLR when its JSON left them out: an LR file's million points cost seconds as JSON.
+func fillSchedule(s *lawcore.Schedule, in []columns, i int) {
+	if s == nil || s.Kind != lawcore.KindExplicit {
+		return
+	}
+	s.Steps = fill(s.Steps, in, i, "scheduleSteps")
+	s.Values = fill(s.Values, in, i, "scheduleLR")
 }
 
 // fill returns have when it is set, else the column from in (when there is one).
@@ -96,6 +107,7 @@ func predict(request []byte, in []columns) (answer, error) {
 		c := &req.Curves[i]
 		c.LR = fill(c.LR, in, i, "lr")
 		c.Steps = fill(c.Steps, in, i, "steps")
+		fillSchedule(c.Schedule, in, i)
 	}
 	preds, err := lawcore.Predict(req)
 	if err != nil {

@@ -198,3 +198,35 @@ func TestCallPairLR(t *testing.T) {
 		}
 	}
 }
+
+// An explicit schedule's points may come as columns (scheduleSteps, scheduleLR): the Fig. 2
+// fit with the cosine schedule given as its points fits as with the description.
+func TestCallFitScheduleColumns(t *testing.T) {
+	req, in := fig2Request(t)
+	sched, err := call(context.Background(), "schedule", []byte(`{"kind":"cosine","total":20000,"peak":2e-4,"warmup":500}`), nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in[0]["scheduleSteps"], in[0]["scheduleLR"] = sched.columns[0]["steps"], sched.columns[0]["lr"]
+	explicit := strings.Replace(string(req), `{"kind":"cosine","total":20000,"peak":2e-4,"warmup":500}`, `{"kind":"explicit","warmup":500}`, 1)
+	if explicit == string(req) {
+		t.Fatal("the request did not change")
+	}
+	ans, err := call(context.Background(), "fit", []byte(explicit), in, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ans.result.(*lawcore.FitResult).Params
+	if math.Abs(p.L0-2.6278) > 1e-3 || math.Abs(p.Alpha-0.5498) > 1e-3 {
+		t.Errorf("params %+v, want Fig. 2's (L0 2.628, alpha 0.550)", p)
+	}
+
+	pred := `{"params":{"L0":2.628,"A":0.43,"alpha":0.55,"C":0.411,"lambda":0.999},"warmupSteps":0,"curves":[{"name":"x","schedule":{"kind":"explicit"}}]}`
+	ans, err = call(context.Background(), "predict", []byte(pred), []columns{{"scheduleSteps": {0, 100}, "scheduleLR": {1e-4, 1e-4}}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ans.result.(map[string]any)["curves"].([]lawcore.Prediction)[0].Total; got != 100 {
+		t.Errorf("the schedule from columns ends at step %d, want 100", got)
+	}
+}

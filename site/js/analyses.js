@@ -9,6 +9,7 @@ import { unionSteps, interpolateOnto, exactOnto } from './series.js';
 import { explicitSchedule } from './parse-files.js';
 import * as fmt from './format.js';
 import { MIN_CHART_WIDTH } from './plots.js';
+import { scheduleForRequest, scheduleColumns } from './schedule-columns.js';
 
 /** SETUP_KEYS are the options every analysis takes from the page, not from the options box. */
 const SETUP_KEYS = ['params', 'peak', 'warmup', 'warmupConvention', 'points'];
@@ -331,11 +332,11 @@ async function runSizefit(example) {
   }
   const lambda = Number.isFinite(setup.params?.lambda) ? setup.params.lambda : 0.999;
   const req = {
-    curves: curves.map((c) => ({ name: c.name, role: c.role, size: c.size, schedule: c.schedule })),
+    curves: curves.map((c) => ({ name: c.name, role: c.role, size: c.size, schedule: scheduleForRequest(c.schedule) })),
     lambda, warmupSteps: warmup, warmupConvention: convention, huberDelta: 0.001, points: 400,
   };
   const started = performance.now();
-  const { result, columns } = await ctx.client.call('sizefit', req, curves.map((c) => ({ steps: c.steps, loss: c.loss })));
+  const { result, columns } = await ctx.client.call('sizefit', req, curves.map((c) => ({ steps: c.steps, loss: c.loss, ...scheduleColumns(c.schedule) })));
   const p = result.params;
   const targetN = Number($('#sizefit-target').value);
   if (!(targetN > 0)) throw new Error(`unseen model size N: "${$('#sizefit-target').value}" is not a positive number`);
@@ -350,7 +351,8 @@ async function runSizefit(example) {
       toPredict.push({ name: `N=${fmtN(targetN)} ${base}`, schedule: c.schedule });
     }
   }
-  const pred = await ctx.client.call('predict', { params: atN, warmupSteps: warmup, warmupConvention: convention, curves: toPredict, points: 400 });
+  const pred = await ctx.client.call('predict', { params: atN, warmupSteps: warmup, warmupConvention: convention, curves: toPredict.map((c) => ({ ...c, schedule: scheduleForRequest(c.schedule) })), points: 400 },
+    toPredict.map((c) => scheduleColumns(c.schedule)));
   const lines = [];
   const colorOfSize = new Map([...new Set(curves.map((c) => c.size))].map((n, i) => [n, PALETTE[i % PALETTE.length]]));
   curves.forEach((c, i) => {

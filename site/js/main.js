@@ -16,6 +16,7 @@ import * as fmt from './format.js';
 import { initAnalyses, refreshAnalyses, analysisChart } from './analyses.js';
 import { encodeShare, decodeShare, MAX_FRAGMENT, SHARE_VERSION } from './share.js';
 import { chartSVG } from './svg-export.js';
+import { scheduleForRequest, scheduleColumns } from './schedule-columns.js';
 
 const client = new LawClient('worker.js');
 // For the browser console (and the tests): the worker client.
@@ -321,7 +322,7 @@ async function runFit({ keepMessage = false } = {}) {
 
   const curves = [...state.curves];
   const request = fitRequest(curves, settings);
-  const columns = curves.map((c) => ({ steps: c.steps, loss: c.loss }));
+  const columns = curves.map(curveColumns);
   const laws = settings.law === 'both' ? ['annealing', 'multi-power'] : [settings.law];
   setFitting(true);
   const started = performance.now();
@@ -383,9 +384,14 @@ async function runFit({ keepMessage = false } = {}) {
 }
 
 /** fitRequest is the fit request of curves with settings (the annealing law; callers add the model). */
+/** curveColumns are the arrays of a curve that cross to lawcore as columns: its data and its schedule's points. */
+function curveColumns(c) {
+  return { steps: c.steps, loss: c.loss, ...scheduleColumns(c.schedule) };
+}
+
 function fitRequest(curves, settings) {
   return {
-    curves: curves.map((c) => ({ name: c.name, role: c.role, schedule: c.schedule })),
+    curves: curves.map((c) => ({ name: c.name, role: c.role, schedule: scheduleForRequest(c.schedule) })),
     lambda: settings.fitLambda ? 'fit' : settings.lambda,
     warmupSteps: settings.warmupSteps,
     warmupConvention: settings.warmupConvention,
@@ -423,7 +429,7 @@ async function runValidate() {
   setFitting(true);
   setStatus(`Validating: ${curves.length} fits per law, each leaving one curve out…`);
   try {
-    const { result } = await client.call('validate', request, curves.map((c) => ({ steps: c.steps, loss: c.loss })), (f) => {
+    const { result } = await client.call('validate', request, curves.map(curveColumns), (f) => {
       $('#fit-progress').value = f;
     });
     state.validation = result;
@@ -465,8 +471,8 @@ async function predict() {
   const seq = ++predictSeq;
   try {
     const [predicted, predicted2] = await Promise.all([
-      current && items.length ? predictWith(predictRequest(current, items, 2000)) : new Map(),
-      mpl && mplItems.length ? predictWith(predictRequest(mpl, mplItems, 2000, 'multi-power')) : new Map(),
+      current && items.length ? predictWith(predictRequest(current, items, 2000), items) : new Map(),
+      mpl && mplItems.length ? predictWith(predictRequest(mpl, mplItems, 2000, 'multi-power'), mplItems) : new Map(),
     ]);
     if (seq !== predictSeq) return;
     state.predicted = predicted;
@@ -478,9 +484,9 @@ async function predict() {
   render();
 }
 
-/** predictWith runs a predict request: Map name -> {steps, lr, loss, s1Term, s2Term, finalLoss}. */
-async function predictWith(request) {
-  const { result, columns } = await client.call('predict', request);
+/** predictWith runs a predict request for items: Map name -> {steps, lr, loss, s1Term, s2Term, finalLoss}. */
+async function predictWith(request, items) {
+  const { result, columns } = await client.call('predict', request, items.map((c) => scheduleColumns(c.schedule)));
   return new Map(predictedCurves(result).map((r, i) => [r.name, { ...columns[i], finalLoss: r.finalLoss }]));
 }
 
@@ -495,7 +501,7 @@ function predictRequest(current, items, points, model = 'annealing') {
     ...(model === 'multi-power' ? { model, multiPower: current.params } : { params: current.params }),
     warmupSteps: current.settings.warmupSteps,
     warmupConvention: current.settings.warmupConvention,
-    curves: items.map((c) => ({ name: c.name, schedule: c.schedule })),
+    curves: items.map((c) => ({ name: c.name, schedule: scheduleForRequest(c.schedule) })),
   };
   if (points) req.points = points;
   return req;
@@ -714,7 +720,7 @@ async function exportCSV() {
     const curves = [];
     for (const [law, params] of [['annealing', current], ['multi-power', mpl]]) {
       if (!params) continue;
-      const { result, columns } = await client.call('predict', predictRequest(params, items, 0, law));
+      const { result, columns } = await client.call('predict', predictRequest(params, items, 0, law), items.map((c) => scheduleColumns(c.schedule)));
       for (const [i, r] of predictedCurves(result).entries()) curves.push({ name: r.name, law, ...columns[i] });
     }
     download(predictionCSV(curves, state.band && !state.manualParams ? state.band.halfWidth : null), 'annealing-law-predictions.csv');

@@ -1,5 +1,5 @@
 // Large valid input: a 50 MB file loads, one over 512 MB is refused unread; a million-row file
-// loads as one curve and fits; memory stays bounded:
+// loads as one curve and fits, and its fit cancels at once at any moment; memory stays bounded:
 // fitting it again and again reuses the worker's memory instead of growing it, and the worker's
 // high-water mark stays far below what a tab may use.
 import { test, before, after } from 'node:test';
@@ -35,7 +35,7 @@ function millionSteps(file) {
 
 const memory = (page) => page.evaluate(() => Number(document.querySelector('#engine-memory').dataset.bytes));
 
-test('a million-row file loads and fits, three times over: the worker’s memory is reused, not grown', async (t) => {
+test('a million-row file loads and fits, three times over: the worker’s memory is reused, not grown; its fit cancels at once', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'lawcalc-memory-'));
   const file = path.join(dir, 'million.csv');
   millionSteps(file);
@@ -66,6 +66,21 @@ test('a million-row file loads and fits, three times over: the worker’s memory
     // Go's heap settles after the first repeat (its collector's target is twice the live heap).
     assert.ok(seen[2] <= seen[1] * 1.1 && seen[2] <= seen[0] * 1.5, `the worker grew: ${seen.map((b) => Math.round(b / MB))} MB over three rounds`);
     assert.equal(await page.textContent('#engine-memory'), `${Math.round(seen[2] / MB)} MB`);
+
+    // Cancel stops the fit promptly whenever it comes: before the first progress report (the
+    // curve and its million-point schedule still crossing to the worker) and during the search.
+    for (const after of [50, 1000]) {
+      await page.click('#fit-button');
+      await page.waitForTimeout(after);
+      const cancelAt = Date.now();
+      await page.click('#cancel-button');
+      await page.waitForFunction(() => !document.body.classList.contains('fitting'), null, { timeout: 30000 });
+      const took = Date.now() - cancelAt;
+      t.diagnostic(`cancelled ${after} ms into the fit: stopped in ${took} ms`);
+      assert.ok(took < 1500, `cancelled ${after} ms into the fit, it stopped after ${took} ms`);
+      assert.match(await page.textContent('#status'), /cancelled/);
+      assert.equal(await page.textContent('#param-L0'), '2.500');
+    }
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
