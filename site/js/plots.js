@@ -135,18 +135,18 @@ function draw(container, id, colors, data, series, opts) {
     return a;
   };
   const stepLabel = (t) => (t >= 1000 ? `${+(t / 1000).toFixed(1)}K` : String(+t.toFixed(2)));
-  // On a log axis uPlot puts a tick at every 1..9 x 10^k: label only 1, 2 and 5.
-  const logLabel = (format) => (u, ticks) => ticks.map((t) => ([1, 2, 5].includes(Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9))) ? format(t) : ''));
   const options = {
     width: Math.max(MIN_CHART_WIDTH, container.clientWidth),
     height: opts.height,
     scales: {
-      x: { time: false, distr: opts.logX ? 3 : 1, log: 10 },
-      y: { distr: opts.logY ? 3 : 1, log: 10 },
+      // uPlot widens a log axis to whole decades, which squeezes a loss curve (2.5 to 4) into a
+      // sliver: a log axis spans the data instead.
+      x: { time: false, distr: opts.logX ? 3 : 1, log: 10, ...(opts.logX ? { range: (u, min, max) => [min, max] } : {}) },
+      y: { distr: opts.logY ? 3 : 1, log: 10, ...(opts.logY ? { range: (u, min, max) => [min / 1.01, max * 1.01] } : {}) },
     },
     axes: [
-      axis('step', opts.logX ? logLabel(stepLabel) : (u, ticks) => ticks.map(stepLabel)),
-      axis(opts.yLabel, opts.yValues || (opts.logY ? logLabel((t) => String(+t.toPrecision(3))) : null), 64),
+      opts.logX ? { ...axis('step'), ...logTicks(stepLabel) } : axis('step', (u, ticks) => ticks.map(stepLabel)),
+      opts.logY && !opts.yValues ? { ...axis(opts.yLabel, null, 64), ...logTicks((t) => String(+t.toPrecision(3))) } : axis(opts.yLabel, opts.yValues, 64),
     ],
     series: [{ label: 'step', value: (u, v) => (v == null ? '–' : fmt.steps(v)) }, ...series],
     cursor: { sync: { key: 'annealing-law' }, drag: { x: true, y: false }, points: { size: 6 } },
@@ -157,6 +157,46 @@ function draw(container, id, colors, data, series, opts) {
   u.over.addEventListener('dblclick', () => resetX(u));
   charts.set(id, u);
   watchSize(container, id, u);
+}
+
+/**
+ * logTicks places the ticks of a log axis: over a decade or more at 1..9 x 10^k, labelled at
+ * 1, 2 and 5; over less (a loss from 2.5 to 4) at about five round values, all labelled, where
+ * decade ticks would leave one label or none.
+ */
+function logTicks(format) {
+  const spansDecade = (u, ai) => {
+    const sc = u.scales[u.axes[ai].scale];
+    return sc.max / sc.min >= 10;
+  };
+  return {
+    splits: (u, ai, min, max) => (max / min >= 10 ? decadeTicks(min, max) : roundTicks(min, max, 5)),
+    values: (u, ticks, ai) => (spansDecade(u, ai)
+      ? ticks.map((t) => ([1, 2, 5].includes(Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9))) ? format(t) : ''))
+      : ticks.map(format)),
+  };
+}
+
+/** decadeTicks are the values m x 10^k (m = 1..9) between min and max. */
+function decadeTicks(min, max) {
+  const out = [];
+  for (let k = Math.floor(Math.log10(min)); 10 ** k <= max; k++) {
+    for (let m = 1; m <= 9; m++) {
+      const v = +(m * 10 ** k).toPrecision(12);
+      if (v >= min && v <= max) out.push(v);
+    }
+  }
+  return out;
+}
+
+/** roundTicks are about n evenly spaced round values (steps of 1, 2, 2.5 or 5 x 10^k) between min and max. */
+export function roundTicks(min, max, n) {
+  const raw = (max - min) / n;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw);
+  const out = [];
+  for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step) out.push(+v.toPrecision(12));
+  return out;
 }
 
 /** syncX applies the x range a user dragged on one chart to the others. */

@@ -78,3 +78,24 @@ test('each chart downloads as a well-formed SVG with one shape per series', asyn
     await context.close();
   }
 });
+
+test('a log loss axis spans the data with round labels, not whole decades', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.check('#log-y');
+    await page.check('#log-x');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-svg="loss"]')]);
+    const text = (await readFile(await download.path())).toString('utf8');
+    // The y labels are right-aligned at the frame's left edge.
+    const labels = [...text.matchAll(/<text x="66" y="[\d.]+" text-anchor="end">([^<]*)<\/text>/g)].map((m) => Number(m[1]));
+    // The Fig. 2 losses run from about 2.6 to 3.7: round values between, not 1 and 10.
+    assert.ok(labels.length >= 3, `y labels ${labels}`);
+    assert.ok(labels.every((v) => v > 2.4 && v < 3.9), `y labels ${labels}`);
+    assert.ok(text.includes('>1K<') && text.includes('>10K<'), 'x labels at 1K and 10K');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
