@@ -72,6 +72,7 @@ export async function importText(client, fileName, content, ask) {
   const notes = (result.notes || []).map((n) => `${fileName}: ${n}`);
   const curves = [];
   const lrCurves = [];
+  const droppedFrom = []; // curves that lost their point at step 0 (or points without a loss)
   const single = result.curves.length === 1;
   result.curves.forEach((info, i) => {
     const col = columns[i] || {};
@@ -95,7 +96,7 @@ export async function importText(client, fileName, content, ask) {
       notes.push(`${fileName}: ${name} has no loss at steps ≥ 1; left out.`);
       return;
     }
-    if (dropped) notes.push(`${fileName}: ${name}: ${dropped} point(s) at step 0 (or without a loss) dropped; the fit needs steps ≥ 1.`);
+    if (dropped) droppedFrom.push(dropped === 1 ? name : `${name} (${dropped})`);
     const curve = {
       name,
       steps: Float64Array.from(keep, (k) => col.steps[k]),
@@ -118,6 +119,7 @@ export async function importText(client, fileName, content, ask) {
     }
     curves.push(curve);
   });
+  if (droppedFrom.length) notes.push(`${fileName}: the point at step 0 (or without a loss) dropped from ${droppedFrom.join(', ')}; the fit needs steps ≥ 1.`);
   return { curves, lrCurves, notes };
 }
 

@@ -28,7 +28,7 @@ test('a W&B export with two runs asks which runs and imports both', async () => 
     assert.deepEqual(await curveNames(page), ['cosine', 'constant', 'runA', 'runB']);
     // Step 0 is dropped (the fit needs steps >= 1), with a note.
     assert.match(await page.textContent('#curve-list [data-curve-name="runA"]'), /4 points, steps 100–400/);
-    assert.match(await messageText(page), /step 0/);
+    assert.match(await messageText(page), /^wandb_export\.csv: the point at step 0 \(or without a loss\) dropped from runA, runB; the fit needs steps ≥ 1\./);
     assert.match(await page.textContent('#curve-list [data-curve-name="runB"]'), /needs a schedule/);
     assert.deepEqual(errors, []);
   } finally {
