@@ -1,6 +1,9 @@
 package lawcore
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // InputError reports bad input: where it is (a curve, a file and line), which field, and
 // what is wrong with it.
@@ -44,4 +47,21 @@ func within(where string, err error) error {
 		out.Where = where + ": " + out.Where
 	}
 	return &out
+}
+
+// maxQuotedRunes bounds how much of a cell or name an error message repeats: a message must stay
+// readable when a file holds a ten-megabyte cell.
+const maxQuotedRunes = 60
+
+// quoteCell quotes a cell or name for a message, cut to its first maxQuotedRunes characters.
+func quoteCell(s string) string {
+	if n := 0; len(s) > maxQuotedRunes {
+		for i := range s {
+			if n == maxQuotedRunes {
+				return strconv.Quote(s[:i]) + "…"
+			}
+			n++
+		}
+	}
+	return strconv.Quote(s)
 }

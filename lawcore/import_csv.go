@@ -92,7 +92,7 @@ func importCSV(set *importSet, t *importTableReader) error {
 	if stepCol < 0 {
 		if len(header) > 1 && wandbColumns(header[1:]) {
 			return inputErrorf(set.where, lineField(t.headerLine, ""),
-				"this W&B export has %q on the x axis: export the panel with Step on the x axis", header[0])
+				"this W&B export has %s on the x axis: export the panel with Step on the x axis", quoteCell(header[0]))
 		}
 		if _, numErr := strconv.ParseFloat(header[0], 64); numErr == nil {
 			return inputErrorf(set.where, lineField(t.headerLine, ""),

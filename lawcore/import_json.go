@@ -18,31 +18,39 @@ import (
 // maxImportJSONDepth bounds the nesting of an imported JSON file: the formats read need 4.
 const maxImportJSONDepth = 64
 
-// looksLikeJSON reports whether data starts as JSON does: with '[' or '{' and tokens that
-// read as JSON up to the end of the first value or for a while (log lines may start with a
-// bracket too: "[2024-05-01 10:00:00] iteration ...", "[rank0]: ...").
+// looksLikeJSON reports whether data starts as the JSON files read here do: with '{', or with
+// '[' followed by '[', '{' or ']', or else with tokens that read as JSON (log lines may start
+// with a bracket too: "[2024-05-01 10:00:00] iteration ...", "[rank0]: ...").
 func looksLikeJSON(data []byte) bool {
-	if first := firstNonSpace(data); first != '[' && first != '{' {
-		return false
+	switch firstNonSpace(data) {
+	case '{':
+		return true
+	case '[':
+		// A log line may start with '[' too ("[2024-05-01 12:00:00] step 100 ..."); a JSON file
+		// this reads holds arrays or objects (or nothing) inside its first '['. Deciding by the
+		// first bytes (not by decoding) keeps a JSON file with a bad value a JSON file, whose
+		// error then names its line.
+		rest := data[bytes.IndexByte(data, '[')+1:]
+		switch firstNonSpace(rest) {
+		case '[', '{', ']':
+			return true
+		}
+		return startsAsJSON(data)
 	}
+	return false
+}
+
+// startsAsJSON reports whether the first 64 tokens of data read as JSON (numbers as written,
+// so that one too large for float64 is still JSON).
+func startsAsJSON(data []byte) bool {
 	if len(data) > 1<<16 {
 		data = data[:1<<16]
 	}
 	dec := json.NewDecoder(bytes.NewReader(nullNonFinite(data)))
-	depth := 0
+	dec.UseNumber()
 	for range 64 {
-		tok, err := dec.Token()
-		if err != nil {
+		if _, err := dec.Token(); err != nil {
 			return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
-		}
-		switch tok {
-		case json.Delim('['), json.Delim('{'):
-			depth++
-		case json.Delim(']'), json.Delim('}'):
-			depth--
-		}
-		if depth == 0 {
-			return true
 		}
 	}
 	return true

@@ -143,7 +143,7 @@ func (set *importSet) row(line int) error {
 func (set *importSet) parseStep(line int, text string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, inputErrorf(set.where, lineField(line, set.stepField), "%q is not a number", text)
+		return 0, inputErrorf(set.where, lineField(line, set.stepField), "%s is not a number", quoteCell(text))
 	}
 	return set.checkStep(line, v)
 }
@@ -166,7 +166,7 @@ func (set *importSet) addText(s *importSeries, line int, step float64, text stri
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		if s.err == nil {
-			s.err = inputErrorf(set.where, lineField(line, s.field), "%q is not a number", text)
+			s.err = inputErrorf(set.where, lineField(line, s.field), "%s is not a number", quoteCell(text))
 		}
 		return nil
 	}
@@ -183,7 +183,7 @@ func (set *importSet) add(s *importSeries, line int, step, v float64, text strin
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		if set.strict {
-			s.err = inputErrorf(set.where, lineField(line, s.field), "%q is not a finite number", text)
+			s.err = inputErrorf(set.where, lineField(line, s.field), "%s is not a finite number", quoteCell(text))
 			return nil
 		}
 		if s.nonFinite == 0 {

@@ -312,6 +312,11 @@ func TestImportErrors(t *testing.T) {
 		{"time,value\n1,2\n", ImportChoice{}, `bad: line 1: no step column: the header has "time", "value"`},
 		{"step,loss\n", ImportChoice{}, "bad: the file has a header but no data rows"},
 		{"step,loss\n1,3.5\n2,abc\n", ImportChoice{}, `bad: line 3, column 2 (loss): "abc" is not a number`},
+		// A long cell is repeated only in part.
+		{"step,loss\n1," + strings.Repeat("é", 1e6) + "\n", ImportChoice{}, `bad: line 2, column 2 (loss): "` + strings.Repeat("é", 60) + `"… is not a number`},
+		// A JSON file with a value JSON cannot hold, or a syntax error, is still read as JSON.
+		{`{"log_history":[{"step":1e400,"loss":2}]}`, ImportChoice{}, `bad: line 1, "step": a step must be a whole number, zero or more, got +Inf`},
+		{`[[1.5, 1, 3],]`, ImportChoice{}, `bad: line 1: invalid character ']' looking for beginning of value`},
 		{"step,loss\n1,3.5\n2,NaN\n", ImportChoice{}, `bad: line 3, column 2 (loss): "NaN" is not a finite number`},
 		{"step,loss\n1,3.5\n2,-1\n", ImportChoice{}, "bad: line 3, column 2 (loss): the loss must be positive, got -1"},
 		{"step,loss\n2,3.5\n1,3.4\n", ImportChoice{}, "bad: line 3, column 1 (step): steps must increase: 1 comes after 2"},

@@ -114,7 +114,7 @@ func ParseCurveCSV(name string, data []byte) (*ParsedCurve, error) {
 				if err == nil || errors.Is(err, strconv.ErrRange) {
 					msg = "is not a finite number"
 				}
-				return 0, inputErrorf(where, at(col), "%q %s", rec[col], msg)
+				return 0, inputErrorf(where, at(col), "%s %s", quoteCell(rec[col]), msg)
 			}
 			return v, nil
 		}
@@ -214,7 +214,7 @@ func csvError(where string, err error) error {
 func quoteList(ss []string) string {
 	q := make([]string, len(ss))
 	for i, s := range ss {
-		q[i] = strconv.Quote(s)
+		q[i] = quoteCell(s)
 	}
 	return strings.Join(q, ", ")
 }
