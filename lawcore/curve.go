@@ -1,6 +1,7 @@
 package lawcore
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -61,11 +62,17 @@ func expandSchedule(where string, sched *Schedule, lr []float64, defaultWarmup i
 		return nil, 0, inputErrorf(where, "lr", "give either a schedule or an lr list, not both")
 	case sched != nil:
 		s := *sched
-		if s.Warmup == 0 && s.Kind != KindConcat {
+		defaulted := s.Warmup == 0 && s.Kind != KindConcat && defaultWarmup > 0
+		if defaulted {
 			s.Warmup = defaultWarmup
 		}
 		out, err := s.LR()
 		if err != nil {
+			var ie *InputError
+			if defaulted && errors.As(err, &ie) && (ie.Field == "warmup" || ie.Field == "schedule.warmup") {
+				// The warmup is the request's default, not the schedule's own: name the setting.
+				return nil, 0, inputErrorf(where, "warmupSteps", "%s (the warmup steps setting, for a schedule without its own warmup)", ie.Msg)
+			}
 			return nil, 0, within(where, err)
 		}
 		warmup := s.Warmup

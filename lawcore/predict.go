@@ -104,8 +104,33 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 		} else {
 			out[i] = predictOne(c.Name, req.Params, lr, warmup, conv, steps)
 		}
+		if err := out[i].checkFinite(where); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
+}
+
+// checkFinite reports a prediction whose loss is not a finite number anywhere (parameters or
+// learning rates so large that the law overflows float64): it could not be drawn or exported.
+func (pr *Prediction) checkFinite(where string) error {
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	bad := -1.0
+	switch {
+	case !finite(pr.FinalLoss) || !finite(pr.FinalS1) || !finite(pr.FinalS2):
+		bad = float64(pr.Total)
+	default:
+		for k := range pr.Loss {
+			if !finite(pr.Loss[k]) || !finite(pr.S1Term[k]) || !finite(pr.S2Term[k]) {
+				bad = pr.Steps[k]
+				break
+			}
+		}
+	}
+	if bad < 0 {
+		return nil
+	}
+	return inputErrorf(where, "", "the predicted loss is not a finite number at step %v: the parameters or the learning rates are too large", bad)
 }
 
 // checkModel checks the request's model and its parameters; it reports whether the model is

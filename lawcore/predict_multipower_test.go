@@ -81,3 +81,21 @@ func TestPredictWithTheMultiPowerLaw(t *testing.T) {
 		}
 	}
 }
+
+// Parameters too large for float64 give a message naming the curve, not an infinite loss.
+func TestPredictOverflowNamesTheCurve(t *testing.T) {
+	sched := &Schedule{Kind: KindConstant, Total: 100, Peak: 1e-4}
+	for _, req := range []PredictRequest{
+		{Params: Params{L0: 1e308, A: 1e308, Alpha: 0.5, C: 0, Lambda: 0.999}, Curves: []PredictCurve{{Name: "big", Schedule: sched}}},
+		{Model: ModelMultiPower, MultiPower: &MultiPowerParams{L0: 1e308, A: 1e308, Alpha: 0.5, B: 1, C: 1, Beta: 0.5, Gamma: 0.5}, Curves: []PredictCurve{{Name: "big", Schedule: sched}}},
+	} {
+		_, err := Predict(req)
+		if err == nil || !strings.HasPrefix(err.Error(), `curve "big": the predicted loss is not a finite number at step 100`) {
+			t.Errorf("%s: got %v", req.Model, err)
+		}
+	}
+	if _, err := Predict(PredictRequest{Params: Params{L0: 1, A: 1, Alpha: 0.5, C: 1, Lambda: 0.999}, Curves: []PredictCurve{{Name: "lr", Schedule: &Schedule{Kind: KindConstant, Total: 100, Peak: 1e305}}}}); err == nil ||
+		err.Error() != `curve "lr": schedule.peak: 1e+305 is not a learning rate (at most 1000): give it in raw units, such as 3e-4` {
+		t.Errorf("a learning rate of 1e305: %v", err)
+	}
+}

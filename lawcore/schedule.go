@@ -11,6 +11,11 @@ import (
 // memory than a browser tab has (each step costs a few float64s).
 const MaxScheduleSteps = 10_000_000
 
+// MaxLR bounds a learning rate: far above any used in training (in raw units such as 3e-4),
+// and low enough that the areas of MaxScheduleSteps steps stay finite. A larger one is a unit
+// mistake, and would overflow the law's sums to infinity.
+const MaxLR = 1000
+
 // Schedule describes a learning-rate schedule over steps 0..Total. It is JSON-serialisable;
 // which fields matter depends on Kind (see the README's table). Every kind starts with an
 // optional linear warmup from WarmupFrom at step 0 to the schedule's own value at step Warmup.
@@ -450,6 +455,9 @@ func (s Schedule) validate(field string) error {
 		if v < 0 || (positive && v == 0) {
 			return bad(name, "must be %s, got %g", map[bool]string{true: "positive", false: "zero or more"}[positive], v)
 		}
+		if v > MaxLR {
+			return bad(name, "%g is not a learning rate (at most %d): give it in raw units, such as 3e-4", v, MaxLR)
+		}
 		return nil
 	}
 	known := false
@@ -624,6 +632,9 @@ func (s Schedule) validateExplicit(field string) error {
 	for i, v := range s.Values {
 		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 			return inputErrorf("", joinField(field, fmt.Sprintf("lr[%d]", i)), "a learning rate must be a finite number, zero or more, got %v", v)
+		}
+		if v > MaxLR {
+			return inputErrorf("", joinField(field, fmt.Sprintf("lr[%d]", i)), "%g is not a learning rate (at most %d): give it in raw units, such as 3e-4", v, MaxLR)
 		}
 		sum += v
 	}
