@@ -107,7 +107,7 @@ func checkTotal(field string, total, warmup int) error {
 		return inputErrorf("", field, "must be more steps than the warmup (%d), got %d", warmup, total)
 	}
 	if total >= MaxScheduleSteps {
-		return inputErrorf("", field, "%d steps is more than this calculator handles (%d)", total, MaxScheduleSteps)
+		return inputErrorf("", field, "%d is too large: a schedule runs at most %d steps (a total of at most %d)", total, MaxScheduleSteps, MaxScheduleSteps-1)
 	}
 	return nil
 }

@@ -486,7 +486,7 @@ func (s Schedule) validate(field string) error {
 		return bad("total", "must be a positive number of steps, got %d", s.Total)
 	}
 	if s.Total >= MaxScheduleSteps {
-		return bad("total", "%d steps is more than this calculator handles (%d)", s.Total, MaxScheduleSteps)
+		return bad("total", "%d is too large: a schedule covers steps 0..total, at most %d steps (total at most %d)", s.Total, MaxScheduleSteps, MaxScheduleSteps-1)
 	}
 	if s.Warmup > s.Total {
 		return bad("warmup", "warmup (%d steps) is longer than the run (%d steps)", s.Warmup, s.Total)

@@ -110,7 +110,9 @@ func TestScheduleErrors(t *testing.T) {
 		{`{"kind":"explicit","steps":[5,3],"lr":[1,1]}`, "schedule.steps[1]: steps must increase"},
 		{`{"kind":"constant","total":10,"peak":1,"colour":"red"}`, `unknown field "colour"`},
 		{`{"kind":"constant","total":10,"peak":1e999}`, "not a valid schedule description"},
-		{`{"kind":"constant","total":100000000,"peak":1}`, "more than this calculator handles"},
+		{`{"kind":"constant","total":100000000,"peak":1}`, "total: 100000000 is too large: a schedule covers steps 0..total, at most 10000000 steps (total at most 9999999)"},
+		{`{"kind":"constant","total":10000000,"peak":1}`, "total: 10000000 is too large"},
+		{`{"kind":"constant","total":100,"peak":1001}`, "schedule.peak: 1001 is not a learning rate (at most 1000)"},
 	}
 	for _, c := range cases {
 		_, err := DecodeSchedule([]byte(c.json))

@@ -1,4 +1,5 @@
-// Number formatting for the page: parameters, learning rates, steps and metrics.
+// Numbers on the page: formatting parameters, learning rates, steps and metrics, and reading
+// numbers typed in fields.
 
 /** fixed formats x with d decimals, or an en dash when it is not a finite number. */
 export function fixed(x, d = 3) {
@@ -29,4 +30,15 @@ export function sig(x, n = 4) {
 export function ms(x) {
   if (!Number.isFinite(x)) return '–';
   return x < 1000 ? `${Math.round(x)} ms` : `${(x / 1000).toFixed(2)} s`;
+}
+
+/**
+ * parseDecimal reads a number as typed in a field: decimal, optionally with an exponent (3e-4),
+ * and finite. It returns NaN for anything else ("0x10", "1e400", "3,5", "").
+ */
+export function parseDecimal(text) {
+  const t = String(text).trim();
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return NaN;
+  const x = Number(t);
+  return Number.isFinite(x) ? x : NaN;
 }

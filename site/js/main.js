@@ -14,14 +14,22 @@ import { download, downloadJSON, predictionCSV, chartPNG } from './export.js';
 import { loadFig2, FIG2_SETTINGS, FIG3_PREDICTIONS, fetchMPL, MPL_FILES, MPL_SETTINGS } from './examples.js';
 import * as fmt from './format.js';
 import { initAnalyses, refreshAnalyses, analysisChart } from './analyses.js';
-import { encodeShare, decodeShare, MAX_FRAGMENT, SHARE_VERSION } from './share.js';
+import { encodeShare, decodeShare, checkShareable, MAX_FRAGMENT, SHARE_VERSION } from './share.js';
 import { chartSVG } from './svg-export.js';
 import { scheduleForRequest, scheduleColumns } from './schedule-columns.js';
+import { scheduleSteps } from './schedule-kinds.js';
 
 const client = new LawClient('worker.js');
 // For the browser console (and the tests): the worker client.
 globalThis.lawcoreClient = client;
 let fitting = false;
+/** MAX_SCHEDULE_STEPS is lawcore's MaxScheduleSteps: no warmup can be longer. */
+const MAX_SCHEDULE_STEPS = 10_000_000;
+/** MAX_CSV_ROWS bounds the predicted-curves CSV (about 80 MB): past it each curve is thinned. */
+const MAX_CSV_ROWS = 1_000_000;
+/** fitDone resolves when the running fit or validation ends (set by setFitting). */
+let fitDone = Promise.resolve();
+let endFitting = () => {};
 let predictSeq = 0;
 
 // ---- messages -------------------------------------------------------------------------------
@@ -34,6 +42,7 @@ function showMessage(lines, kind = 'error') {
   text.replaceChildren(...list.map((l) => Object.assign(document.createElement('div'), { textContent: l })));
   box.classList.toggle('notice', kind !== 'error');
   box.hidden = false;
+  predictError = false;
 }
 
 function clearMessage() {
@@ -247,8 +256,11 @@ function drawAll() {
   });
   const firstObserved = Math.min(...state.curves.map((c) => c.steps[0]));
   const settings = (currentParams() || { settings: state.settings }).settings;
-  // Like the paper's figures, start after the warmup: the law's first steps dwarf the rest.
-  const xStart = Math.max(Number.isFinite(firstObserved) ? firstObserved : 1, settings.warmupSteps);
+  // Like the paper's figures, start after the warmup (the law's first steps dwarf the rest),
+  // unless the warmup setting runs past every line.
+  const ends = [...lines, ...state.curves].map((l) => l.steps && l.steps[l.steps.length - 1]).filter(Number.isFinite);
+  const afterWarmup = settings.warmupSteps < Math.max(0, ...ends) ? settings.warmupSteps : 0;
+  const xStart = Math.max(Number.isFinite(firstObserved) ? firstObserved : 1, afterWarmup);
   drawCharts(
     { lr: $('#chart-lr'), loss: $('#chart-loss'), residuals: $('#chart-residuals'), terms: $('#chart-terms') },
     { lines, observed, xStart, logX: $('#log-x').checked, logY: $('#log-y').checked },
@@ -272,15 +284,18 @@ function writeSettings(s) {
 /** readSettings validates the settings form; it throws an Error naming the bad field. */
 function readSettings() {
   const num = (id, label, ok) => {
-    const x = Number($(id).value);
-    if ($(id).value.trim() === '' || !Number.isFinite(x) || !ok(x)) throw new Error(`${label}: "${$(id).value}" is out of range.`);
+    const input = $(id);
+    const x = fmt.parseDecimal(input.value);
+    // A number input holds '' when what was typed is not a number.
+    if (Number.isNaN(x)) throw new Error(`${label}: ${input.value.trim() || input.validity.badInput ? `"${input.value}" is` : 'the field is empty, or holds'} not a number.`);
+    if (!ok(x)) throw new Error(`${label}: ${x} is out of range.`);
     return x;
   };
   const fitLambda = $('#fit-lambda').checked;
   return {
     lambda: fitLambda ? state.settings.lambda : num('#lambda', 'λ (between 0 and 1)', (x) => x > 0 && x < 1),
     fitLambda,
-    warmupSteps: num('#warmup-steps', 'Warmup steps (a whole number ≥ 0)', (x) => x >= 0 && Number.isInteger(x)),
+    warmupSteps: num('#warmup-steps', 'Warmup steps (a whole number from 0 to 10,000,000)', (x) => x >= 0 && x <= MAX_SCHEDULE_STEPS && Number.isInteger(x)),
     warmupConvention: $('#warmup-convention').value,
     huberDelta: num('#huber-delta', 'Huber δ (> 0)', (x) => x > 0),
     law: $('#law').value,
@@ -302,9 +317,17 @@ function onSettingsChange() {
 
 // ---- fit and predict ------------------------------------------------------------------------
 
-/** runFit fits the law to the curves marked fit and predicts the rest. */
-async function runFit({ keepMessage = false } = {}) {
-  if (fitting) return;
+/**
+ * runFit fits the law to the curves marked fit and predicts the rest. While a fit runs it does
+ * nothing, unless replace is set (an example or a link replaced the curves): the running fit is
+ * cancelled first.
+ */
+async function runFit({ keepMessage = false, replace = false } = {}) {
+  if (fitting && !replace) return;
+  while (fitting) {
+    client.cancel();
+    await fitDone;
+  }
   if (!keepMessage) clearMessage();
   let settings;
   try {
@@ -321,6 +344,7 @@ async function runFit({ keepMessage = false } = {}) {
   if (problems.length) return showMessage(problems);
 
   const curves = [...state.curves];
+  const editsAtStart = state.edits;
   const request = fitRequest(curves, settings);
   const columns = curves.map(curveColumns);
   const laws = settings.law === 'both' ? ['annealing', 'multi-power'] : [settings.law];
@@ -342,6 +366,10 @@ async function runFit({ keepMessage = false } = {}) {
         setStatus(`Fitting the ${label}… ${Math.round(f * 100)}%`);
       });
     }
+    if (state.curves.length !== curves.length || state.curves.some((c, i) => c !== curves[i])) {
+      setStatus('The curves changed while the fit ran: its result is set aside. Fit again.');
+      return;
+    }
     const byName = new Map(curves.map((c) => [c.name, c]));
     state.fit = null;
     state.fit2 = null;
@@ -361,7 +389,7 @@ async function runFit({ keepMessage = false } = {}) {
     const mpl = responses['multi-power'];
     if (mpl) state.fit2 = { params: mpl.result.params, response: mpl.result, columns: mpl.columns, settings: { ...settings }, curves: byName };
     state.manualParams = null;
-    state.stale = false;
+    state.stale = state.edits !== editsAtStart; // a role or a setting changed while it ran
     const first = (ann || mpl).result;
     const nFit = first.curves.filter((c) => c.role === 'fit').length;
     const nVal = first.curves.length - nFit;
@@ -449,6 +477,8 @@ async function runValidate() {
 }
 
 function setFitting(on) {
+  if (on && !fitting) fitDone = new Promise((resolve) => { endFitting = resolve; });
+  if (!on && fitting) endFitting();
   fitting = on;
   $('#fit-button').disabled = on;
   $('#validate-button').disabled = on;
@@ -458,10 +488,14 @@ function setFitting(on) {
   document.body.classList.toggle('fitting', on);
 }
 
+/** predictError: the message shows a failed prediction, to be cleared once one succeeds. */
+let predictError = false;
+
 /**
  * predict computes each law's curve, with its current parameters, for every curve with a schedule
  * and every schedule to predict, thinned to about 2000 points each for drawing. The Multi-Power
  * Law's fit already drew the curves it was fitted on: after a fit it predicts the schedules only.
+ * It resolves to false when lawcore refused (the message says why).
  */
 async function predict() {
   const current = currentParams();
@@ -474,14 +508,20 @@ async function predict() {
       current && items.length ? predictWith(predictRequest(current, items, 2000), items) : new Map(),
       mpl && mplItems.length ? predictWith(predictRequest(mpl, mplItems, 2000, 'multi-power'), mplItems) : new Map(),
     ]);
-    if (seq !== predictSeq) return;
+    if (seq !== predictSeq) return true;
     state.predicted = predicted;
     state.predicted2 = predicted2;
+    if (predictError) clearMessage();
+    predictError = false;
   } catch (err) {
-    if (seq !== predictSeq) return;
+    if (seq !== predictSeq) return false;
     showMessage(`Predict: ${err.message}`);
+    predictError = true;
+    render();
+    return false;
   }
   render();
+  return true;
 }
 
 /** predictWith runs a predict request for items: Map name -> {steps, lr, loss, s1Term, s2Term, finalLoss}. */
@@ -515,13 +555,14 @@ function fillManual(params) {
   for (const k of MANUAL) $(`#manual-${k}`).value = params[k] === undefined ? '' : String(Number(params[k].toPrecision(6)));
 }
 
-function applyManual() {
+async function applyManual() {
   clearMessage();
   const params = {};
   for (const k of MANUAL) {
     const raw = $(`#manual-${k}`).value.trim();
-    const x = Number(raw);
-    if (!raw || !Number.isFinite(x)) return showMessage(`Parameter ${k}: "${raw}" is not a number.`);
+    const x = fmt.parseDecimal(raw);
+    if (Number.isNaN(x)) return showMessage(`Parameter ${k}: "${raw}" is not a number.`);
+    if (k === 'lambda' ? !(x > 0 && x < 1) : x < 0) return showMessage(`Parameter ${k}: ${x} is out of range (${k === 'lambda' ? 'between 0 and 1' : 'zero or more'}).`);
     params[k] = x;
   }
   let settings;
@@ -530,11 +571,17 @@ function applyManual() {
   } catch (err) {
     return showMessage(err.message);
   }
+  const previous = state.manualParams;
   state.manualParams = { params, settings };
   setStatus('Predicting with the parameters entered by hand.');
-  render();
+  if (!(await predict())) {
+    // lawcore refused them (a loss that overflows, say): the view stays as it was.
+    state.manualParams = previous;
+    setStatus('The parameters entered by hand were not applied.');
+    render();
+    return;
+  }
   refreshAnalyses();
-  predict();
 }
 
 // ---- adding curves --------------------------------------------------------------------------
@@ -577,7 +624,11 @@ async function addPasted(text, name) {
   clearMessage();
   try {
     const fileName = name || 'pasted';
-    const { curves, lrCurves, notes } = await importText(client, fileName, text, askImport);
+    const { curves, lrCurves, notes, skipped } = await importText(client, fileName, text, askImport);
+    if (skipped) {
+      showMessage(notes, 'notice');
+      return false;
+    }
     const before = state.curves.filter((c) => c.schedule).length;
     notes.push(...await giveLearningRates(curves, lrCurves));
     if (!curves.length && state.curves.filter((c) => c.schedule).length === before) throw new Error(notes.join(' ') || `${fileName}: no curves`);
@@ -627,7 +678,7 @@ async function loadFig2Example({ keepMessage = false } = {}) {
     for (const c of curves) addCurve(c);
     for (const p of FIG3_PREDICTIONS) addPrediction(p.name, p.schedule);
     render();
-    await runFit({ keepMessage });
+    await runFit({ keepMessage, replace: true });
   } catch (err) {
     showMessage(`Example: ${err.message}`);
   }
@@ -641,7 +692,7 @@ async function loadMPLExample(size) {
     resetTo(MPL_SETTINGS);
     parsed.forEach((c, i) => addCurve({ ...c, role: files[i].role, name: `${MPL_FILES[i][0]}`, source: `MultiPowerLaw ${size}M` }));
     render();
-    await runFit();
+    await runFit({ replace: true });
   } catch (err) {
     showMessage(`Example: ${err.message}`);
   }
@@ -717,14 +768,18 @@ async function exportCSV() {
   if (!items.length) return showMessage('No curves or schedules to export.');
   setStatus('Preparing the CSV…');
   try {
+    const laws = [['annealing', current], ['multi-power', mpl]].filter(([, params]) => params);
+    // Every step, unless that makes more rows than a browser tab holds: then each curve is thinned.
+    const rows = laws.length * items.reduce((n, c) => n + scheduleSteps(c.schedule), 0);
+    const points = rows > MAX_CSV_ROWS ? Math.max(100, Math.floor(MAX_CSV_ROWS / (laws.length * items.length))) : 0;
     const curves = [];
-    for (const [law, params] of [['annealing', current], ['multi-power', mpl]]) {
-      if (!params) continue;
-      const { result, columns } = await client.call('predict', predictRequest(params, items, 0, law), items.map((c) => scheduleColumns(c.schedule)));
+    for (const [law, params] of laws) {
+      const { result, columns } = await client.call('predict', predictRequest(params, items, points, law), items.map((c) => scheduleColumns(c.schedule)));
       for (const [i, r] of predictedCurves(result).entries()) curves.push({ name: r.name, law, ...columns[i] });
     }
     download(predictionCSV(curves, state.band && !state.manualParams ? state.band.halfWidth : null), 'annealing-law-predictions.csv');
-    setStatus(`Exported ${curves.length} predicted curve(s) as CSV.`);
+    setStatus(`Exported ${curves.length} predicted curve(s) as CSV`
+      + (points ? `, each thinned to about ${fmt.steps(points)} steps: every step would be ${fmt.steps(rows)} rows, more than the ${fmt.steps(MAX_CSV_ROWS)} an export holds.` : '.'));
   } catch (err) {
     showMessage(`CSV export: ${err.message}`);
   }
@@ -795,10 +850,21 @@ async function makeShareLink() {
   const note = $('#share-note');
   const base = location.href.replace(/#.*$/, '');
   try {
-    let payload = await encodeShare(shareView(true));
+    // The link must pass the checks of a link opened: with the data when it can (a curve of more
+    // points than a link holds cannot), else without.
+    const withData = shareView(true);
+    let fits = true;
+    try {
+      checkShareable(withData);
+    } catch {
+      fits = false;
+    }
+    let payload = fits ? await encodeShare(withData) : '';
     let text = 'Link copied: it holds the settings, parameters, schedules and the curves’ data.';
-    if (payload.length > MAX_FRAGMENT) {
-      payload = await encodeShare(shareView(false));
+    if (!fits || payload.length > MAX_FRAGMENT) {
+      const withoutData = shareView(false);
+      checkShareable(withoutData);
+      payload = await encodeShare(withoutData);
       text = `With the curves’ data the link would be too large (over ${MAX_FRAGMENT / 1024} KB): this link leaves the data out (the curves come back as schedules to predict).`;
       if (payload.length > MAX_FRAGMENT) throw new Error(`the view is too large for a link even without data (${Math.round(payload.length / 1024)} KB)`);
     }
@@ -812,7 +878,7 @@ async function makeShareLink() {
     }
     note.textContent = text;
   } catch (err) {
-    note.textContent = `Share link: ${err.message}`;
+    note.textContent = `This view cannot be shared as a link: ${err.message}`;
   }
 }
 
@@ -826,6 +892,8 @@ async function restoreShare(view) {
     } else if (c.schedule) {
       addPrediction(c.name, c.schedule);
       notes.push(`${c.name}: the link holds no data for this curve; its schedule is predicted.`);
+    } else {
+      notes.push(`${c.name}: the link holds neither data nor a schedule for this curve; it is left out.`);
     }
   }
   for (const p of view.predictions) addPrediction(p.name, p.schedule);
@@ -833,7 +901,7 @@ async function restoreShare(view) {
   render();
   const canFit = state.curves.some((c) => c.role === 'fit') && state.curves.every((c) => c.schedule);
   if (view.source === 'fit' && canFit) {
-    await runFit({ keepMessage: true });
+    await runFit({ keepMessage: true, replace: true });
   } else if (view.params || view.multiPower) {
     const params = view.params && { L0: view.params.L0, A: view.params.A, alpha: view.params.alpha, C: view.params.C, lambda: view.params.lambda };
     state.manualParams = { params, multiPower: view.multiPower, settings: { ...view.settings }, from: view.source === 'fit' ? 'link' : 'manual' };

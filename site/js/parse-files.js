@@ -55,7 +55,8 @@ export const MAX_FILE_BYTES = 512 * 1024 * 1024;
  * ask(ambiguity, fileName) resolves to a choice ({column} or {runs}) or null (skip the file).
  * It returns {curves, lrCurves, notes}: curves as the page keeps them (steps >= 1 only; an LR
  * column becomes an explicit schedule through its points), and the curves of a file holding
- * learning rates only ({name, file, run, steps, lr}), for pairLearningRates.
+ * learning rates only ({name, file, run, steps, lr}), for pairLearningRates; skipped is set
+ * when the user declined the question.
  */
 export async function importText(client, fileName, content, ask) {
   const bytes = content instanceof Uint8Array;
@@ -65,7 +66,7 @@ export async function importText(client, fileName, content, ask) {
   for (let asked = 0; result.ambiguity; asked++) {
     if (asked === 3) throw new Error(result.ambiguity.message);
     const answer = await ask(result.ambiguity, fileName);
-    if (!answer) return { curves: [], lrCurves: [], notes: [`${fileName}: skipped.`] };
+    if (!answer) return { curves: [], lrCurves: [], notes: [`${fileName}: skipped.`], skipped: true };
     choice = { ...choice, ...answer };
     ({ result, columns } = await send({ name: fileName, choice }));
   }

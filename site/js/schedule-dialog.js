@@ -13,9 +13,15 @@ let client = null;
 let presets = [];
 let preview = null;
 let previewTimer = 0;
+/** previewSeq counts the previews asked for and the errors since: only the latest shows. */
+let previewSeq = 0;
 let defaults = {};
 /** fromFile names the file whose learning rates the fields hold, until they are edited. */
 let fromFile = null;
+/** session counts the dialog's openings: a Save still checking when the dialog closed must not close the next one. */
+let session = 0;
+/** jsonError says why the JSON editor's text is not a schedule ('' when it is, or was not edited). */
+let jsonError = '';
 
 /** initScheduleDialog wires the dialog once; presets are fetched from lawcore. */
 export function initScheduleDialog(lawClient) {
@@ -43,9 +49,11 @@ export function initScheduleDialog(lawClient) {
     try {
       desc = JSON.parse($('#schedule-json').value);
     } catch {
-      return showInfo('The JSON is not valid yet.', true);
+      return jsonProblem('The JSON is not valid yet.');
     }
-    if (!desc || !KINDS[desc.kind]) return showInfo(`Unknown kind ${JSON.stringify(desc && desc.kind)}.`, true);
+    if (!desc || typeof desc !== 'object' || Array.isArray(desc)) return jsonProblem('The JSON must be an object, such as {"kind": "cosine", ...}.');
+    if (!Object.hasOwn(KINDS, desc.kind)) return jsonProblem(`Unknown kind ${JSON.stringify(desc.kind)}: one of ${Object.keys(KINDS).join(', ')}.`);
+    jsonError = '';
     kind.value = desc.kind;
     renderFields(desc.kind);
     writeFields(desc);
@@ -109,6 +117,8 @@ export function editSchedule({ title, name = null, schedule = null, fallback = {
   renderFields(desc.kind);
   writeFields(desc);
   $('#schedule-json').value = JSON.stringify(desc, null, 1);
+  jsonError = '';
+  session++;
   showInfo('', false);
   dialog.returnValue = '';
   dialog.showModal();
@@ -125,7 +135,9 @@ async function onSubmit(event) {
   event.preventDefault();
   const dialog = $('#schedule-dialog');
   const nameInput = $('#schedule-name');
+  const mine = session;
   if (!nameInput.disabled && !nameInput.value.trim()) return showInfo('Give the schedule a name.', true);
+  if (jsonError) return showInfo(`Edit as JSON: ${jsonError} Fix it, or change a field above to start again from the fields.`, true);
   let desc;
   try {
     desc = readFields();
@@ -135,8 +147,10 @@ async function onSubmit(event) {
   try {
     await client.call('schedule', withFallback(desc));
   } catch (err) {
-    return showInfo(err.message, true);
+    if (mine === session) showInfo(err.message, true);
+    return;
   }
+  if (mine !== session || !dialog.open) return; // cancelled, or reopened, while lawcore checked it
   dialog.dataset.result = JSON.stringify(desc);
   dialog.close('save');
 }
@@ -220,14 +234,14 @@ function readFields() {
     switch (el.dataset.type) {
       case 'int':
       case 'number': {
-        const x = Number(raw);
-        if (!Number.isFinite(x)) throw new Error(`${label}: "${raw}" is not a number.`);
+        const x = fmt.parseDecimal(raw);
+        if (Number.isNaN(x)) throw new Error(`${label}: "${raw.slice(0, 40)}" is not a number.`);
         desc[el.name] = x;
         break;
       }
       case 'list': {
-        const xs = raw.split(/[\s,;]+/).filter(Boolean).map(Number);
-        const bad = xs.findIndex((x) => !Number.isFinite(x));
+        const xs = raw.split(/[\s,;]+/).filter(Boolean).map(fmt.parseDecimal);
+        const bad = xs.findIndex((x) => Number.isNaN(x));
         if (bad >= 0) throw new Error(`${label}: item ${bad + 1} is not a number.`);
         desc[el.name] = xs;
         break;
@@ -261,14 +275,25 @@ function withFallback(desc) {
 }
 
 function changed() {
+  jsonError = '';
   let desc;
   try {
     desc = readFields();
   } catch (err) {
+    clearTimeout(previewTimer);
+    previewSeq++;
     return showInfo(err.message, true);
   }
   $('#schedule-json').value = JSON.stringify(desc, null, 1);
   schedulePreview(desc);
+}
+
+/** jsonProblem reports what is wrong with the JSON editor's text, and stops a pending preview. */
+function jsonProblem(text) {
+  jsonError = text;
+  clearTimeout(previewTimer);
+  previewSeq++;
+  showInfo(text, true);
 }
 
 function schedulePreview(desc) {
@@ -278,12 +303,15 @@ function schedulePreview(desc) {
 
 /** drawPreview asks lawcore for the per-step LR of the description and draws it small. */
 async function drawPreview(desc) {
+  const seq = ++previewSeq;
   let answer;
   try {
     answer = await client.call('schedule', withFallback(desc));
   } catch (err) {
-    return showInfo(err.message, true);
+    if (seq === previewSeq) showInfo(err.message, true);
+    return;
   }
+  if (seq !== previewSeq) return; // the fields changed since: a newer preview or error stands
   const { result, columns } = answer;
   const info = [`${fmt.steps(result.total)} steps`, `peak ${fmt.lr(result.peak)}`, `final ${fmt.lr(result.final)}`, `warmup ${fmt.steps(result.warmup)}`];
   showInfo(info.join(' · '), false);

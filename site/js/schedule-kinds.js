@@ -80,6 +80,14 @@ export const KINDS = {
   },
 };
 
+/** scheduleSteps is about how many steps a schedule description runs (0 when it does not say). */
+export function scheduleSteps(s) {
+  if (!s) return 0;
+  if (s.kind === 'concat') return (s.segments || []).reduce((n, seg) => n + scheduleSteps(seg), 0);
+  const last = s.steps && s.steps.length ? s.steps[s.steps.length - 1] : s.lr ? s.lr.length : 0;
+  return Math.max(Number.isFinite(s.total) ? s.total : 0, last);
+}
+
 /** fieldsOf returns every field of a kind, the common ones first. */
 export function fieldsOf(kind) {
   return [...COMMON_FIELDS, ...((KINDS[kind] && KINDS[kind].fields) || [])];

@@ -8,6 +8,8 @@
 // an Error that says what is wrong; it never evaluates anything. Names from a link are only ever
 // shown through textContent.
 
+import { scheduleSteps } from './schedule-kinds.js';
+
 /** SHARE_VERSION is the version links are written in; version 2 added the Multi-Power Law's parameters. */
 export const SHARE_VERSION = 2;
 const READS = [1, 2];
@@ -18,6 +20,15 @@ export const MAX_JSON = 8 * 1024 * 1024;
 const MAX_NAME = 200;
 const MAX_ITEMS = 100;
 const MAX_POINTS = 200000;
+/** MAX_STEPS bounds one schedule and the warmup (lawcore's MaxScheduleSteps). */
+const MAX_STEPS = 10_000_000;
+/**
+ * MAX_LINK_STEPS bounds the steps of all the schedules of a link together: each is predicted on
+ * opening, so a short link could otherwise ask for minutes of work.
+ */
+export const MAX_LINK_STEPS = 20_000_000;
+/** Control characters and bidirectional overrides: a name holding one could pass for another, or break an SVG. */
+const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const PARAM_KEYS = ['L0', 'A', 'alpha', 'C', 'lambda', 'B', 'beta', 'gamma'];
 const MULTI_POWER_KEYS = ['L0', 'A', 'alpha', 'B', 'C', 'beta', 'gamma'];
 const LAWS = ['annealing', 'multi-power', 'both'];
@@ -121,6 +132,7 @@ function finite(x, where) {
 function str(x, where, max = MAX_NAME) {
   if (typeof x !== 'string') fail(where, 'not a string');
   if (x.length === 0 || x.length > max) fail(where, `length must be 1..${max}`);
+  if (UNSAFE_TEXT.test(x)) fail(where, 'holds a control character');
   return x;
 }
 
@@ -143,7 +155,7 @@ function checkSettings(s) {
   const lambda = finite(s.lambda, 'settings.lambda');
   if (!(lambda > 0 && lambda < 1)) fail('settings.lambda', 'must be between 0 and 1');
   const warmupSteps = finite(s.warmupSteps, 'settings.warmupSteps');
-  if (!(warmupSteps >= 0 && Number.isInteger(warmupSteps))) fail('settings.warmupSteps', 'must be a whole number ≥ 0');
+  if (!(warmupSteps >= 0 && warmupSteps <= MAX_STEPS && Number.isInteger(warmupSteps))) fail('settings.warmupSteps', `must be a whole number from 0 to ${MAX_STEPS}`);
   const huberDelta = finite(s.huberDelta, 'settings.huberDelta');
   if (!(huberDelta > 0)) fail('settings.huberDelta', 'must be > 0');
   if (typeof s.fitLambda !== 'boolean') fail('settings.fitLambda', 'not true or false');
@@ -214,6 +226,8 @@ function checkView(v) {
     params = {};
     for (const [k, x] of Object.entries(v.params)) params[k] = finite(x, `params.${k}`);
     for (const k of ['L0', 'A', 'alpha', 'C', 'lambda']) if (!(k in params)) fail('params', `${k} is missing`);
+    for (const k of ['L0', 'A', 'alpha', 'C']) if (params[k] < 0) fail(`params.${k}`, 'must be zero or more');
+    if (!(params.lambda > 0 && params.lambda < 1)) fail('params.lambda', 'must be between 0 and 1');
   }
   let multiPower = null;
   if (v.multiPower !== null && v.multiPower !== undefined) {
@@ -236,5 +250,15 @@ function checkView(v) {
     onlyKeys(p, ['name', 'schedule'], where);
     return { name: str(p.name, `${where}.name`), schedule: checkSchedule(p.schedule, `${where}.schedule`) };
   });
+  const steps = [...curves, ...predictions].reduce((n, c) => n + (c.schedule ? scheduleSteps(c.schedule) : 0), 0);
+  if (steps > MAX_LINK_STEPS) fail('link', `its schedules run ${Math.round(steps).toLocaleString('en')} steps in all, more than the ${MAX_LINK_STEPS.toLocaleString('en')} a link may ask for`);
   return { v: SHARE_VERSION, settings, params, multiPower, source, curves, predictions };
+}
+
+/**
+ * checkShareable runs a view the page is about to put in a link through the checks of a link
+ * opened, so that the page never hands out a link it would refuse; it throws the reason.
+ */
+export function checkShareable(view) {
+  checkView(JSON.parse(JSON.stringify(view)));
 }

@@ -3,7 +3,10 @@
 // (one path of small squares per point series) and a legend. Text is escaped; the file is plain.
 import { plotColors } from './theme.js';
 
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+// XML 1.0 cannot hold control characters (a name from a file may): they are left out.
+const esc = (s) => String(s)
+  .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '')
+  .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 const num = (x) => String(Math.round(x * 100) / 100);
 
 /** chartSVG returns the chart u as an SVG Blob with title above it. */
