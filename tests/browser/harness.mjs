@@ -116,3 +116,14 @@ export function useServerAndBrowser(before, after) {
   });
   return env;
 }
+
+/** encodeIn builds a share-link payload (deflate-raw, base64url) of text in the page, as the page does. */
+export function encodeIn(page, text) {
+  return page.evaluate(async (t) => {
+    const stream = new Blob([t]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    let s = '';
+    for (const b of bytes) s += String.fromCharCode(b);
+    return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  }, text);
+}

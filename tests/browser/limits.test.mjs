@@ -3,23 +3,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { useServerAndBrowser, openPage, waitForFit, messageText, params } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, messageText, params, encodeIn } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
 const PAPER = { L0: '2.628', A: '0.430', C: '0.411', alpha: '0.550' };
 const curveNames = (page) => page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName));
 
-/** encodeIn builds a share-link payload in the page (deflate-raw, base64url). */
-function encodeIn(page, view) {
-  return page.evaluate(async (text) => {
-    const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('deflate-raw'));
-    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-    let s = '';
-    for (const b of bytes) s += String.fromCharCode(b);
-    return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-  }, JSON.stringify(view));
-}
 
 const SETTINGS = { lambda: 0.999, fitLambda: false, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001, law: 'annealing', auto: false, mplSearch: 'optimum' };
 
@@ -208,7 +198,7 @@ test('links the page would refuse are never handed out, and links asking for too
       v: 2, settings: SETTINGS, params: { L0: 2.6, A: 0.4, alpha: 0.5, C: 0.4, lambda: 0.999 }, source: 'manual', curves: [],
       predictions: Array.from({ length: 100 }, (_, i) => ({ name: `p${i}`, schedule: { kind: 'cosine', total: 9999999, peak: 2e-4 } })),
     };
-    const payload = await encodeIn(page, bomb);
+    const payload = await encodeIn(page, JSON.stringify(bomb));
     assert.ok(payload.length < 2000, `${payload.length} characters`);
     await page.goto(`${env.url}#s=${payload}`);
     await page.waitForFunction(() => /link/i.test(document.querySelector('#message').textContent), null, { timeout: 30000 });
@@ -223,7 +213,7 @@ test('links the page would refuse are never handed out, and links asking for too
       [{ ...bomb, predictions: [], settings: { ...SETTINGS, warmupSteps: 1e300 } }, /settings\.warmupSteps: must be a whole number from 0 to 10000000/],
     ]) {
       await page.goto('about:blank');
-      await page.goto(`${env.url}#s=${await encodeIn(page, view)}`);
+      await page.goto(`${env.url}#s=${await encodeIn(page, JSON.stringify(view))}`);
       await page.waitForFunction(() => !document.querySelector('#message').hidden, null, { timeout: 30000 });
       assert.match(await messageText(page), want);
       await waitForFit(page);

@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { useServerAndBrowser, openPage, waitForFit, messageText, ROOT } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, messageText, encodeIn, ROOT } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -40,16 +40,6 @@ async function withTempDir(body) {
 
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** encodeIn builds a share-link payload in the page (deflate-raw, base64url). */
-function encodeIn(page, text) {
-  return page.evaluate(async (t) => {
-    const stream = new Blob([t]).stream().pipeThrough(new CompressionStream('deflate-raw'));
-    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-    let s = '';
-    for (const b of bytes) s += String.fromCharCode(b);
-    return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-  }, text);
-}
 
 /** noMarkupFromNames: no element the names could have made exists, and no dialog opened. */
 async function assertInert(page, dialogs) {

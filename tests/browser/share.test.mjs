@@ -2,7 +2,7 @@
 // restored in a fresh browser context; bad fragments are refused with a message.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFit, params, messageText } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, params, messageText, encodeIn } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -19,16 +19,6 @@ const allPredicted = (page) => page.waitForFunction(() => {
   return rows.length && rows.every((r) => r.dataset.finalLoss !== '');
 });
 
-/** encode builds a fragment payload in the page, as the page itself does. */
-function encodeIn(page, text) {
-  return page.evaluate(async (t) => {
-    const stream = new Blob([t]).stream().pipeThrough(new CompressionStream('deflate-raw'));
-    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-    let s = '';
-    for (const b of bytes) s += String.fromCharCode(b);
-    return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-  }, text);
-}
 
 test('a share link restores the settings, curves, parameters and predictions', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
