@@ -111,7 +111,7 @@ func lrCoverageNote(loss, lr *ImportedCurve) string {
 	if lo >= first {
 		miss = hi
 	}
-	return fmt.Sprintf("%s: the learning rates cover steps %v to %v, but %q has step %v: not merged", curveWhere(lr), first, last, loss.Name, miss)
+	return fmt.Sprintf("%s: the learning rates cover steps %.0f to %.0f, but %q has step %.0f: not merged", curveWhere(lr), first, last, loss.Name, miss)
 }
 
 // curveRun is the run a curve belongs to: its run, else the run named in a TensorBoard

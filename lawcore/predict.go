@@ -130,7 +130,7 @@ func (pr *Prediction) checkFinite(where string) error {
 	if bad < 0 {
 		return nil
 	}
-	return inputErrorf(where, "", "the predicted loss is not a finite number at step %v: the parameters or the learning rates are too large", bad)
+	return inputErrorf(where, "", "the predicted loss is not a finite number at step %.0f: the parameters or the learning rates are too large", bad)
 }
 
 // checkModel checks the request's model and its parameters; it reports whether the model is
