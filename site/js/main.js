@@ -411,12 +411,12 @@ async function runFit({ keepMessage = false, replace = false } = {}) {
   }
 }
 
-/** fitRequest is the fit request of curves with settings (the annealing law; callers add the model). */
 /** curveColumns are the arrays of a curve that cross to lawcore as columns: its data and its schedule's points. */
 function curveColumns(c) {
   return { steps: c.steps, loss: c.loss, ...scheduleColumns(c.schedule) };
 }
 
+/** fitRequest is the fit request of curves with settings (the annealing law; callers add the model). */
 function fitRequest(curves, settings) {
   return {
     curves: curves.map((c) => ({ name: c.name, role: c.role, schedule: scheduleForRequest(c.schedule) })),
