@@ -64,7 +64,34 @@ test('exports JSON, CSV and PNG', async () => {
     const png = await downloadOf(page, '[data-png="loss"]');
     assert.match(png.name, /\.png$/);
     assert.deepEqual([...png.data.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    assert.ok(png.data.length > 5000);
+    // Decoded, it is the chart as drawn on the page (its pixels, under a title, above a legend),
+    // and the chart is not blank.
+    const image = await page.evaluate(async (b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const ctx = canvas.getContext('2d');
+      ctx.drawImage(bitmap, 0, 0);
+      const chart = document.querySelector('#chart-loss canvas');
+      const ratio = chart.width / chart.clientWidth;
+      // export.js draws the chart at (12, 28) CSS pixels.
+      const got = ctx.getImageData(Math.round(12 * ratio), Math.round(28 * ratio), chart.width, chart.height).data;
+      const shown = chart.getContext('2d').getImageData(0, 0, chart.width, chart.height).data;
+      // The chart's canvas is transparent but for what is drawn: compare its opaque pixels.
+      let opaque = 0;
+      let same = 0;
+      let inked = 0;
+      for (let i = 0; i < shown.length; i += 4) {
+        if (shown[i + 3] < 255) continue;
+        opaque++;
+        if (Math.abs(got[i] - shown[i]) + Math.abs(got[i + 1] - shown[i + 1]) + Math.abs(got[i + 2] - shown[i + 2]) < 8) same++;
+        if (Math.abs(shown[i] - shown[i + 2]) > 60) inked++; // coloured, not grey
+      }
+      return { width: bitmap.width, height: bitmap.height, chartWidth: chart.width, chartHeight: chart.height, same: same / opaque, inked };
+    }, png.data.toString('base64'));
+    assert.ok(image.width > image.chartWidth && image.height > image.chartHeight, `PNG ${image.width}x${image.height}, chart ${image.chartWidth}x${image.chartHeight}`);
+    assert.ok(image.same > 0.98, `only ${(image.same * 100).toFixed(1)}% of the chart's pixels are in the PNG`);
+    assert.ok(image.inked > 2000, `the chart has ${image.inked} coloured pixels`);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
