@@ -18,6 +18,7 @@ import { encodeShare, decodeShare, checkShareable, MAX_FRAGMENT, SHARE_VERSION }
 import { chartSVG } from './svg-export.js';
 import { scheduleForRequest, scheduleColumns } from './schedule-columns.js';
 import { scheduleSteps } from './schedule-kinds.js';
+import { initUndo, offerUndo } from './undo.js';
 
 const client = new LawClient('worker.js');
 // For the browser console (and the tests): the worker client.
@@ -95,40 +96,6 @@ const predictionHandlers = {
     predict();
   },
 };
-
-/** undoStack holds the changes that can be undone, the latest last: {text, restore, focusLabel}. */
-const undoStack = [];
-const MAX_UNDO = 20;
-
-/**
- * offerUndo puts a change on the undo stack; the bar offers the latest. After an undo, focus
- * goes to the control whose aria-label is focusLabel (the restored row's), when there is one.
- */
-function offerUndo(text, restore, focusLabel = null) {
-  undoStack.push({ text, restore, focusLabel });
-  if (undoStack.length > MAX_UNDO) undoStack.shift();
-  showUndo();
-}
-
-function showUndo() {
-  const top = undoStack[undoStack.length - 1];
-  $('#undo-bar').hidden = !top;
-  if (top) $('#undo-text').textContent = undoStack.length > 1 ? `${top.text} (${undoStack.length} changes to undo)` : top.text;
-}
-
-function undo() {
-  const top = undoStack.pop();
-  if (!top) return;
-  top.restore();
-  writeSettings(state.settings);
-  showUndo();
-  render();
-  predict();
-  refreshAnalyses();
-  const target = top.focusLabel && document.querySelector(`[aria-label="${CSS.escape(top.focusLabel)}"]`);
-  if (target) target.focus();
-  else if (!$('#undo-bar').hidden) $('#undo-button').focus();
-}
 
 /**
  * removeAndFocus runs removal (which takes item off list) and redraws, then puts the focus on
@@ -982,7 +949,12 @@ function wire() {
     render();
     $('#undo-button').focus();
   });
-  $('#undo-button').addEventListener('click', undo);
+  initUndo(() => {
+    writeSettings(state.settings);
+    render();
+    predict();
+    refreshAnalyses();
+  });
   for (const id of ['#lambda', '#fit-lambda', '#warmup-steps', '#warmup-convention', '#huber-delta', '#law', '#auto', '#mpl-search']) {
     $(id).addEventListener('change', onSettingsChange);
   }
