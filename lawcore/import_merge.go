@@ -25,16 +25,11 @@ func MergeLR(curve, lrCurve *ImportedCurve) (*ImportedCurve, error) {
 			return nil, inputErrorf(where, fmt.Sprintf("steps[%d]", i), "the steps of the learning rates must increase: %v comes after %v", s, lrCurve.Steps[i-1])
 		}
 	}
-	lr, _, ok := interpolateAt(curve.Steps, lrCurve.Steps, lrCurve.LR)
-	if !ok {
-		first, last := lrCurve.Steps[0], lrCurve.Steps[len(lrCurve.Steps)-1]
-		miss := curve.Steps[0]
-		if miss >= first {
-			miss = curve.Steps[len(curve.Steps)-1]
-		}
+	if miss, ok := uncoveredStep(curve.Steps, lrCurve.Steps); ok {
 		return nil, inputErrorf(where, "", "the learning rates cover steps %v to %v, but curve %q has step %v: the learning-rate file must cover every step of the loss curve",
-			first, last, curve.Name, miss)
+			lrCurve.Steps[0], lrCurve.Steps[len(lrCurve.Steps)-1], curve.Name, miss)
 	}
+	lr, _, _ := interpolateAt(curve.Steps, lrCurve.Steps, lrCurve.LR)
 	out := *curve
 	out.Steps = append([]float64(nil), curve.Steps...)
 	out.Loss = append([]float64(nil), curve.Loss...)
@@ -48,4 +43,16 @@ func MergeLR(curve, lrCurve *ImportedCurve) (*ImportedCurve, error) {
 	}
 	out.Source.LR = src
 	return &out, nil
+}
+
+// uncoveredStep returns a step of the loss curve (its first, else its last) outside the steps of
+// the learning rates, and true; or false when the learning rates cover every step (both sorted).
+func uncoveredStep(loss, lr []float64) (float64, bool) {
+	switch {
+	case loss[0] < lr[0]:
+		return loss[0], true
+	case loss[len(loss)-1] > lr[len(lr)-1]:
+		return loss[len(loss)-1], true
+	}
+	return 0, false
 }

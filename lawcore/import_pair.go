@@ -102,16 +102,11 @@ func oneRun(curves []*ImportedCurve, idx []int, run string) bool {
 // lrCoverageNote says why the learning rates cannot be the schedule of the loss curve ("" when
 // they can): they must cover its first to its last step.
 func lrCoverageNote(loss, lr *ImportedCurve) string {
-	first, last := lr.Steps[0], lr.Steps[len(lr.Steps)-1]
-	lo, hi := loss.Steps[0], loss.Steps[len(loss.Steps)-1]
-	if lo >= first && hi <= last {
+	miss, ok := uncoveredStep(loss.Steps, lr.Steps)
+	if !ok {
 		return ""
 	}
-	miss := lo
-	if lo >= first {
-		miss = hi
-	}
-	return fmt.Sprintf("%s: the learning rates cover steps %.0f to %.0f, but %q has step %.0f: not merged", curveWhere(lr), first, last, loss.Name, miss)
+	return fmt.Sprintf("%s: the learning rates cover steps %.0f to %.0f, but %q has step %.0f: not merged", curveWhere(lr), lr.Steps[0], lr.Steps[len(lr.Steps)-1], loss.Name, miss)
 }
 
 // curveRun is the run a curve belongs to: its run, else the run named in a TensorBoard
