@@ -17,15 +17,13 @@ import { initAnalyses, refreshAnalyses, analysisChart } from './analyses.js';
 import { encodeShare, decodeShare, checkShareable, MAX_FRAGMENT, SHARE_VERSION } from './share.js';
 import { chartSVG } from './svg-export.js';
 import { scheduleForRequest, scheduleColumns } from './schedule-columns.js';
-import { scheduleSteps } from './schedule-kinds.js';
+import { scheduleSteps, MAX_SCHEDULE_STEPS } from './schedule-kinds.js';
 import { initUndo, offerUndo } from './undo.js';
 
 const client = new LawClient('worker.js');
 // For the browser console (and the tests): the worker client.
 globalThis.lawcoreClient = client;
 let fitting = false;
-/** MAX_SCHEDULE_STEPS is lawcore's MaxScheduleSteps: no warmup can be longer. */
-const MAX_SCHEDULE_STEPS = 10_000_000;
 /** MAX_CSV_ROWS bounds the predicted-curves CSV (about 80 MB): past it each curve is thinned. */
 const MAX_CSV_ROWS = 1_000_000;
 /** fitDone resolves when the running fit or validation ends (set by setFitting). */
@@ -559,7 +557,7 @@ async function addFiles(files) {
   setStatus(`Reading ${files.length} file(s)…`);
   const { curves, lrCurves, notes, errors } = await importFiles(client, files, askImport);
   try {
-    notes.push(...await giveLearningRates(curves, lrCurves));
+    notes.push(...(await giveLearningRates(curves, lrCurves)).notes);
   } catch (err) {
     errors.push(err.message);
   }
@@ -576,14 +574,13 @@ async function addFiles(files) {
 /**
  * giveLearningRates makes files holding learning rates only the schedules of the curves they
  * belong to: the new curves without a schedule, or when there are none (the learning rates came
- * alone), the loaded curves still without one. It returns the notes of pairLearningRates.
+ * alone), the loaded curves still without one. It returns pairLearningRates' {paired, notes}.
  */
 async function giveLearningRates(curves, lrCurves) {
-  if (!lrCurves.length) return [];
   const waiting = curves.filter((c) => !c.schedule);
-  const notes = await pairLearningRates(client, waiting.length ? waiting : state.curves.filter((c) => !c.schedule), lrCurves);
-  touch();
-  return notes;
+  const got = await pairLearningRates(client, waiting.length ? waiting : state.curves.filter((c) => !c.schedule), lrCurves);
+  if (got.paired) touch();
+  return got;
 }
 
 async function addPasted(text, name) {
@@ -596,9 +593,9 @@ async function addPasted(text, name) {
       showMessage(notes, 'notice');
       return false;
     }
-    const before = state.curves.filter((c) => c.schedule).length;
-    notes.push(...await giveLearningRates(curves, lrCurves));
-    if (!curves.length && state.curves.filter((c) => c.schedule).length === before) throw new Error(notes.join(' ') || `${fileName}: no curves`);
+    const given = await giveLearningRates(curves, lrCurves);
+    notes.push(...given.notes);
+    if (!curves.length && !given.paired) throw new Error(notes.join(' ') || `${fileName}: no curves`);
     const added = curves.map((c) => addCurve(curves.length === 1 ? { ...c, name: fileName } : { ...c, name: `${fileName} ${c.name}` }));
     setStatus(added.length ? `Added ${added.map((c) => c.name).join(', ')}.` : 'Learning rates read.');
     if (notes.length) showMessage(notes, 'notice');
@@ -741,8 +738,7 @@ async function exportCSV() {
     const points = rows > MAX_CSV_ROWS ? Math.max(100, Math.floor(MAX_CSV_ROWS / (laws.length * items.length))) : 0;
     const curves = [];
     for (const [law, params] of laws) {
-      const { result, columns } = await client.call('predict', predictRequest(params, items, points, law), items.map((c) => scheduleColumns(c.schedule)));
-      for (const [i, r] of predictedCurves(result).entries()) curves.push({ name: r.name, law, ...columns[i] });
+      for (const [name, columns] of await predictWith(predictRequest(params, items, points, law), items)) curves.push({ name, law, ...columns });
     }
     download(predictionCSV(curves, state.band && !state.manualParams ? state.band.halfWidth : null), 'annealing-law-predictions.csv');
     setStatus(`Exported ${curves.length} predicted curve(s) as CSV`

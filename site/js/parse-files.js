@@ -52,17 +52,17 @@ export const MAX_FILE_BYTES = 512 * 1024 * 1024;
  * importText reads one file through lawcore's `import` (CSV/TSV, W&B, TensorBoard,
  * trainer_state.json, Megatron/nanoGPT logs): content is its text (a paste) or its bytes (a
  * file, read by lawcore as they are). When the file holds several runs or loss columns,
- * ask(ambiguity, fileName) resolves to a choice ({column} or {runs}) or null (skip the file).
+ * ask(ambiguity, fileName) resolves to a choice ({column} or {runs}) or null (skip the file);
+ * choice starts the request ({asLR: true} reads the file's learning rates instead of its loss).
  * It returns {curves, lrCurves, notes}: curves as the page keeps them (steps >= 1 only; an LR
  * column becomes an explicit schedule through its points), and the curves of a file holding
  * learning rates only ({name, file, run, steps, lr}), for pairLearningRates; skipped is set
  * when the user declined the question.
  */
-export async function importText(client, fileName, content, ask) {
+export async function importText(client, fileName, content, ask, choice = {}) {
   const bytes = content instanceof Uint8Array;
   const send = (request) => client.call('import', bytes ? request : { ...request, text: content }, bytes ? [content] : undefined);
-  let { result, columns } = await send({ name: fileName });
-  let choice = {};
+  let { result, columns } = await send({ name: fileName, choice });
   for (let asked = 0; result.ambiguity; asked++) {
     if (asked === 3) throw new Error(result.ambiguity.message);
     const answer = await ask(result.ambiguity, fileName);
@@ -128,10 +128,10 @@ export async function importText(client, fileName, content, ask) {
  * pairLearningRates makes the learning rates of a file that holds only them the schedule of the
  * loss curves they belong to (lawcore's pairlr: by run, else one file with one curve). The
  * schedule is explicit through the LR file's own points. It changes the curves it pairs and
- * returns notes: what was paired, and what could not be and why.
+ * returns {paired, notes}: how many it paired, and what was paired or could not be and why.
  */
 export async function pairLearningRates(client, lossCurves, lrCurves) {
-  if (!lrCurves.length) return [];
+  if (!lrCurves.length) return { paired: 0, notes: [] };
   const all = [...lossCurves, ...lrCurves];
   const describe = (c, i) => ({ name: c.name, file: c.file || '', run: c.run || '', hasLoss: i < lossCurves.length, hasLR: i >= lossCurves.length });
   const { result } = await client.call('pairlr', { curves: all.map(describe) }, all.map((c) => ({ steps: c.steps })));
@@ -144,7 +144,15 @@ export async function pairLearningRates(client, lossCurves, lrCurves) {
     curve.lrFile = from.file;
     return `${curve.name}: the schedule is the learning rates of ${from.file}.`;
   });
-  return [...notes, ...result.notes];
+  return { paired: result.pairs.length, notes: [...notes, ...result.notes] };
+}
+
+/** fileBytes reads a File's bytes, refusing one larger than MAX_FILE_BYTES unread. */
+export async function fileBytes(file) {
+  if (file.size > MAX_FILE_BYTES) {
+    throw new Error(`${file.name}: the file is ${Math.round(file.size / 2 ** 20)} MB, larger than ${MAX_FILE_BYTES / 2 ** 20} MB: thin the curve first (keep every 10th row, say)`);
+  }
+  return new Uint8Array(await file.arrayBuffer());
 }
 
 /**
@@ -156,10 +164,7 @@ export async function importFiles(client, files, ask) {
   const out = { curves: [], lrCurves: [], notes: [], errors: [] };
   for (const file of files) {
     try {
-      if (file.size > MAX_FILE_BYTES) {
-        throw new Error(`${file.name}: the file is ${Math.round(file.size / 2 ** 20)} MB, larger than ${MAX_FILE_BYTES / 2 ** 20} MB: thin the curve first (keep every 10th row, say)`);
-      }
-      const got = await importText(client, file.name, new Uint8Array(await file.arrayBuffer()), ask);
+      const got = await importText(client, file.name, await fileBytes(file), ask);
       out.curves.push(...got.curves);
       out.lrCurves.push(...got.lrCurves);
       out.notes.push(...got.notes);

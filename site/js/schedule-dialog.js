@@ -7,7 +7,7 @@ import { plotColors } from './theme.js';
 import * as fmt from './format.js';
 import { MIN_CHART_WIDTH } from './plots.js';
 import { askImport } from './import-dialog.js';
-import { explicitSchedule, MAX_FILE_BYTES } from './parse-files.js';
+import { explicitSchedule, importText, fileBytes } from './parse-files.js';
 
 let client = null;
 let presets = [];
@@ -162,24 +162,22 @@ async function onSubmit(event) {
 async function readLRFile(file) {
   showInfo(`Reading ${file.name}…`, false);
   try {
-    if (file.size > MAX_FILE_BYTES) throw new Error(`${file.name}: the file is larger than ${MAX_FILE_BYTES / 2 ** 20} MB`);
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const read = (choice) => client.call('import', { name: file.name, choice: { ...choice, asLR: true } }, [bytes]);
-    let { result, columns } = await read({});
-    if (result.ambiguity) {
-      const choice = await askImport(result.ambiguity, file.name);
-      if (!choice) return showInfo(`${file.name}: skipped.`, false);
-      ({ result, columns } = await read({ ...choice, runs: choice.runs && choice.runs.slice(0, 1) }));
-    }
-    const i = result.curves.findIndex((c) => c.hasLR);
-    if (i < 0 || !columns[i] || !columns[i].lr) throw new Error(`${file.name}: found no learning rates`);
-    const desc = explicitSchedule(columns[i].steps, columns[i].lr);
+    // One schedule: of a file of several runs, the first run chosen.
+    const askOneRun = async (ambiguity, name) => {
+      const choice = await askImport(ambiguity, name);
+      return choice && { ...choice, runs: choice.runs && choice.runs.slice(0, 1) };
+    };
+    const { lrCurves, skipped } = await importText(client, file.name, await fileBytes(file), askOneRun, { asLR: true });
+    if (skipped) return showInfo(`${file.name}: skipped.`, false);
+    const [lr] = lrCurves;
+    if (!lr) throw new Error(`${file.name}: found no learning rates`);
+    const desc = explicitSchedule(lr.steps, lr.lr);
     $('#schedule-kind').value = desc.kind;
     renderFields(desc.kind);
     writeFields(desc);
     changed();
     fromFile = file.name;
-    $('#schedule-origin').textContent = `The learning rates of ${file.name}${result.curves[i].run ? `, run ${result.curves[i].run}` : ''}: ${fmt.steps(desc.steps.length)} points, steps ${fmt.steps(desc.steps[0])}–${fmt.steps(desc.total)}.`;
+    $('#schedule-origin').textContent = `The learning rates of ${file.name}${lr.run ? `, run ${lr.run}` : ''}: ${fmt.steps(desc.steps.length)} points, steps ${fmt.steps(desc.steps[0])}–${fmt.steps(desc.total)}.`;
   } catch (err) {
     showInfo(err.message, true);
   }

@@ -80,6 +80,9 @@ export const KINDS = {
   },
 };
 
+/** MAX_SCHEDULE_STEPS is lawcore's MaxScheduleSteps: no schedule, nor warmup, runs longer. */
+export const MAX_SCHEDULE_STEPS = 10_000_000;
+
 /** scheduleSteps is about how many steps a schedule description runs (0 when it does not say). */
 export function scheduleSteps(s) {
   if (!s) return 0;

@@ -8,7 +8,7 @@
 // an Error that says what is wrong; it never evaluates anything. Names from a link are only ever
 // shown through textContent.
 
-import { scheduleSteps } from './schedule-kinds.js';
+import { scheduleSteps, MAX_SCHEDULE_STEPS } from './schedule-kinds.js';
 
 /** SHARE_VERSION is the version links are written in; version 2 added the Multi-Power Law's parameters. */
 export const SHARE_VERSION = 2;
@@ -20,8 +20,6 @@ export const MAX_JSON = 8 * 1024 * 1024;
 const MAX_NAME = 200;
 const MAX_ITEMS = 100;
 const MAX_POINTS = 200000;
-/** MAX_STEPS bounds one schedule and the warmup (lawcore's MaxScheduleSteps). */
-const MAX_STEPS = 10_000_000;
 /**
  * MAX_LINK_STEPS bounds the steps of all the schedules of a link together: each is predicted on
  * opening, so a short link could otherwise ask for minutes of work.
@@ -155,7 +153,7 @@ function checkSettings(s) {
   const lambda = finite(s.lambda, 'settings.lambda');
   if (!(lambda > 0 && lambda < 1)) fail('settings.lambda', 'must be between 0 and 1');
   const warmupSteps = finite(s.warmupSteps, 'settings.warmupSteps');
-  if (!(warmupSteps >= 0 && warmupSteps <= MAX_STEPS && Number.isInteger(warmupSteps))) fail('settings.warmupSteps', `must be a whole number from 0 to ${MAX_STEPS}`);
+  if (!(warmupSteps >= 0 && warmupSteps <= MAX_SCHEDULE_STEPS && Number.isInteger(warmupSteps))) fail('settings.warmupSteps', `must be a whole number from 0 to ${MAX_SCHEDULE_STEPS}`);
   const huberDelta = finite(s.huberDelta, 'settings.huberDelta');
   if (!(huberDelta > 0)) fail('settings.huberDelta', 'must be > 0');
   if (typeof s.fitLambda !== 'boolean') fail('settings.fitLambda', 'not true or false');
