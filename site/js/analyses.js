@@ -8,7 +8,7 @@ import { download } from './export.js';
 import { unionSteps, interpolateOnto, exactOnto } from './series.js';
 import { explicitSchedule } from './parse-files.js';
 import * as fmt from './format.js';
-import { MIN_CHART_WIDTH } from './plots.js';
+import { MIN_CHART_WIDTH, logTicks } from './plots.js';
 import { scheduleForRequest, scheduleColumns } from './schedule-columns.js';
 
 /** SETUP_KEYS are the options every analysis takes from the page, not from the options box. */
@@ -452,13 +452,12 @@ function drawChart(spec) {
     labelFont: '12px system-ui, sans-serif', font: '11px system-ui, sans-serif', ...(values ? { values } : {}), size: 64,
   });
   const xFmt = (t) => (Math.abs(t) >= 1000 ? `${+(t / 1000).toFixed(1)}K` : String(+t.toPrecision(4)));
-  const logLabel = (u, ticks) => ticks.map((t) => ([1, 2, 5].includes(Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9))) ? xFmt(t) : ''));
   chart = new uPlot({
     width: Math.max(MIN_CHART_WIDTH, container.clientWidth),
     height: 340,
     scales: { x: { time: false, distr: spec.logX ? 3 : 1, log: 10, ...(spec.logX ? { range: (u, min, max) => [min, max] } : {}) }, y: { auto: true }, ...(spec.y2Label ? { y2: { auto: true } } : {}) },
     axes: [
-      { ...axis(spec.xLabel, spec.logX ? logLabel : (u, ticks) => ticks.map(xFmt)), size: 48 },
+      { ...axis(spec.xLabel, (u, ticks) => ticks.map(xFmt)), ...(spec.logX ? logTicks(xFmt) : {}), size: 48 },
       axis(spec.yLabel, spec.yValues || null),
       ...(spec.y2Label ? [{ ...axis(spec.y2Label), scale: 'y2', side: 1, grid: { show: false } }] : []),
     ],

@@ -164,7 +164,7 @@ function draw(container, id, colors, data, series, opts) {
  * 1, 2 and 5; over less (a loss from 2.5 to 4) at about five round values, all labelled, where
  * decade ticks would leave one label or none.
  */
-function logTicks(format) {
+export function logTicks(format) {
   const spansDecade = (u, ai) => {
     const sc = u.scales[u.axes[ai].scale];
     return sc.max / sc.min >= 10;
