@@ -94,6 +94,11 @@ export async function params(page) {
   return page.evaluate(() => Object.fromEntries(['L0', 'A', 'C', 'alpha'].map((k) => [k, document.querySelector(`#param-${k}`).textContent.trim()])));
 }
 
+/** curveNames are the names of the curves with data, in the list's order. */
+export function curveNames(page) {
+  return page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName));
+}
+
 /** messageText returns the alert area's text ('' when hidden). */
 export async function messageText(page) {
   return page.evaluate(() => {

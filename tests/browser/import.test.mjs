@@ -2,11 +2,9 @@
 // columns) asks which runs to take and imports both; the loss at step 0 is dropped with a note.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFit, messageText } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, messageText, curveNames } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
-
-const curveNames = (page) => page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName));
 
 test('a W&B export with two runs asks which runs and imports both', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);

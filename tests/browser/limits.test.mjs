@@ -3,13 +3,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { useServerAndBrowser, openPage, waitForFit, messageText, params, encodeIn } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, messageText, params, encodeIn, curveNames } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
 const PAPER = { L0: '2.628', A: '0.430', C: '0.411', alpha: '0.550' };
-const curveNames = (page) => page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName));
-
 
 const SETTINGS = { lambda: 0.999, fitLambda: false, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001, law: 'annealing', auto: false, mplSearch: 'optimum' };
 

@@ -6,12 +6,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { useServerAndBrowser, openPage, waitForFit, messageText, params, EXAMPLES } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, messageText, params, EXAMPLES, curveNames } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
 const PAPER = { L0: '2.628', A: '0.430', C: '0.411', alpha: '0.550' };
-const curveNames = (page) => page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName));
 const rowText = (page, name) => page.textContent(`#curve-list [data-curve-name="${name}"]`);
 
 /** fig2Cosine is the paper's Fig. 2 cosine curve: {steps, loss}. */

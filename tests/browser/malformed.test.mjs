@@ -1,11 +1,9 @@
 // A malformed file is refused with a message that names it and the line; nothing else is lost.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFit, messageText } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, messageText, curveNames } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
-
-const curveNames = (page) => page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName));
 
 test('a malformed file names itself and its line; loaded curves stay', async () => {
   const { context, page } = await openPage(env.browser, env.url);

@@ -10,12 +10,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { useServerAndBrowser, openPage, waitForFit, messageText, encodeIn, ROOT } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, messageText, encodeIn, ROOT, curveNames } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
 const XSS = '<img src=x onerror=alert(1)>';
-const curveNames = (page) => page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName));
 
 /**
  * writeBadCorpus writes the bad-input corpus into dir with $BADCORPUS_BIN (a prebuilt
@@ -39,7 +38,6 @@ async function withTempDir(body) {
 }
 
 const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 
 /** noMarkupFromNames: no element the names could have made exists, and no dialog opened. */
 async function assertInert(page, dialogs) {

@@ -2,11 +2,10 @@
 // restored in a fresh browser context; bad fragments are refused with a message.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFit, params, messageText, encodeIn } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, params, messageText, encodeIn, curveNames } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
-const curveNames = (page) => page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName));
 const predictions = (page) => page.$$eval('#predict-list [data-schedule-name]', (rows) => rows.map((r) => ({ name: r.dataset.scheduleName, final: r.dataset.finalLoss })));
 const mplFinals = (page) => page.$$eval('#predict-list [data-schedule-name]', (rows) => Object.fromEntries(rows.map((r) => [r.dataset.scheduleName, r.dataset.finalLossMpl])));
 const bothLawsPredicted = (page) => page.waitForFunction(() => {
@@ -18,7 +17,6 @@ const allPredicted = (page) => page.waitForFunction(() => {
   const rows = [...document.querySelectorAll('#predict-list [data-schedule-name]')];
   return rows.length && rows.every((r) => r.dataset.finalLoss !== '');
 });
-
 
 test('a share link restores the settings, curves, parameters and predictions', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);

@@ -3,11 +3,10 @@
 // keyboard focus never falls to the page's body.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFit } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, curveNames } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
-const curveNames = (page) => page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName));
 const predictionNames = (page) => page.$$eval('#predict-list [data-schedule-name]', (rows) => rows.map((r) => r.dataset.scheduleName));
 const focused = (page) => page.evaluate(() => document.activeElement.getAttribute('aria-label') || document.activeElement.id || document.activeElement.tagName);
 
