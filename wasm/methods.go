@@ -148,11 +148,12 @@ func fit(ctx context.Context, request []byte, in []columns, progress func(float6
 	return answer{result: res, columns: fittedColumns(lines)}, nil
 }
 
-// fittedColumns turns fitted lines into the answer's columns {steps, fitted}, one per curve.
+// fittedColumns turns fitted lines into the answer's columns {steps, lr, fitted, s1Term,
+// s2Term}, one per curve: what the page draws without predicting the fitted curves again.
 func fittedColumns(lines []lawcore.Prediction) []columns {
 	cols := make([]columns, len(lines))
 	for i, l := range lines {
-		cols[i] = columns{"steps": l.Steps, "fitted": l.Loss}
+		cols[i] = columns{"steps": l.Steps, "lr": l.LR, "fitted": l.Loss, "s1Term": l.S1Term, "s2Term": l.S2Term}
 	}
 	return cols
 }
@@ -179,7 +180,7 @@ func fitMultiPower(ctx context.Context, req lawcore.FitRequest, progress func(fl
 		for k, s := range l.Steps {
 			steps[k] = float64(s)
 		}
-		cols[i] = columns{"steps": steps, "fitted": l.Loss}
+		cols[i] = columns{"steps": steps, "lr": l.LR, "fitted": l.Loss, "s1Term": l.S1Term, "s2Term": l.LDTerm}
 	}
 	return answer{result: res, columns: cols}, nil
 }
