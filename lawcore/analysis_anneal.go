@@ -68,7 +68,7 @@ func AnnealFunction(o AnnealFunctionOptions) (*AnnealFunctionResult, error) {
 		return nil, err
 	}
 	if len(o.Shapes) == 0 || len(o.Shapes) > len(wsdShapes) {
-		return nil, inputErrorf("", "shapes", "give from 1 to %d decay shapes, got %d", len(wsdShapes), len(o.Shapes))
+		return nil, Errorf("", "shapes", "give from 1 to %d decay shapes, got %d", len(wsdShapes), len(o.Shapes))
 	}
 	if err := checkFraction("floor", o.Floor, 0, 1); err != nil {
 		return nil, err
@@ -91,7 +91,7 @@ func AnnealFunction(o AnnealFunctionOptions) (*AnnealFunctionResult, error) {
 		return nil, err
 	}
 	if len(o.CurveRatios) > 5 {
-		return nil, inputErrorf("", "curveRatios", "at most 5 ratios, got %d", len(o.CurveRatios))
+		return nil, Errorf("", "curveRatios", "at most 5 ratios, got %d", len(o.CurveRatios))
 	}
 	if len(o.CurveRatios) > 0 {
 		if err := checkList("curveRatios", o.CurveRatios, 1/float64(o.Total), maxRatio, 5); err != nil {
@@ -112,7 +112,7 @@ func AnnealFunction(o AnnealFunctionOptions) (*AnnealFunctionResult, error) {
 		for i, r := range o.Ratios {
 			out, err := e.final(build(k, r))
 			if err != nil {
-				return nil, within(fmt.Sprintf("ratios[%d]", i), err)
+				return nil, Within(fmt.Sprintf("ratios[%d]", i), err)
 			}
 			s.Y[i] = out.Loss
 		}

@@ -86,7 +86,7 @@ type ChinchillaResult struct {
 // checkRange reports a range that is not low <= high, both finite and at least min.
 func checkRange(field string, r [2]float64, lo float64) error {
 	if !(r[0] >= lo && r[1] >= r[0]) || math.IsInf(r[1], 0) {
-		return inputErrorf("", field, "must be a range [low, high] with %g <= low <= high, got %v", lo, r)
+		return Errorf("", field, "must be a range [low, high] with %g <= low <= high, got %v", lo, r)
 	}
 	return nil
 }
@@ -98,17 +98,17 @@ func ChinchillaReduction(o ChinchillaOptions) (*ChinchillaResult, error) {
 		return nil, err
 	}
 	if o.Tuples < 1 || o.Tuples > 20000 {
-		return nil, inputErrorf("", "tuples", "must be from 1 to 20000, got %d", o.Tuples)
+		return nil, Errorf("", "tuples", "must be from 1 to 20000, got %d", o.Tuples)
 	}
 	if err := checkSteps("totals", o.Totals, o.Warmup+1, MaxScheduleSteps-1, 200); err != nil {
 		return nil, err
 	}
 	if len(o.Totals) < 4 {
-		return nil, inputErrorf("", "totals", "a three-parameter fit needs at least 4 totals, got %d", len(o.Totals))
+		return nil, Errorf("", "totals", "a three-parameter fit needs at least 4 totals, got %d", len(o.Totals))
 	}
 	for i := 1; i < len(o.Totals); i++ {
 		if o.Totals[i] <= o.Totals[i-1] {
-			return nil, inputErrorf("", fmt.Sprintf("totals[%d]", i), "totals must increase, got %d after %d", o.Totals[i], o.Totals[i-1])
+			return nil, Errorf("", fmt.Sprintf("totals[%d]", i), "totals must increase, got %d after %d", o.Totals[i], o.Totals[i-1])
 		}
 	}
 	if err := checkFraction("wsdRatio", o.WSDRatio, 1e-6, 1); err != nil {
@@ -123,7 +123,7 @@ func ChinchillaReduction(o ChinchillaOptions) (*ChinchillaResult, error) {
 		}
 	}
 	if !(o.A[0] > 0 && o.Alpha[0] > 0) {
-		return nil, inputErrorf("", "A", "the ranges of A and alpha must be positive, got %v and %v", o.A, o.Alpha)
+		return nil, Errorf("", "A", "the ranges of A and alpha must be positive, got %v and %v", o.A, o.Alpha)
 	}
 	delta := o.HuberDelta
 	if delta == 0 {
@@ -158,7 +158,7 @@ func ChinchillaReduction(o ChinchillaOptions) (*ChinchillaResult, error) {
 			s := kind.build(t)
 			lr, warmup, err := e.expand(&s)
 			if err != nil {
-				return nil, within("totals", err)
+				return nil, Within("totals", err)
 			}
 			a, b := FinalAreas(lr, o.Params.Lambda, warmup, conv)
 			s1[k], s2[k] = append(s1[k], a), append(s2[k], b)

@@ -70,16 +70,16 @@ func ConstantVsCosine(o ConstantVsCosineOptions) (*ConstantVsCosineResult, error
 		return nil, err
 	}
 	if o.MaxTotal <= o.MinTotal {
-		return nil, inputErrorf("", "maxTotal", "must be more than minTotal (%d), got %d", o.MinTotal, o.MaxTotal)
+		return nil, Errorf("", "maxTotal", "must be more than minTotal (%d), got %d", o.MinTotal, o.MaxTotal)
 	}
 	if o.Count < 2 || o.Count > 500 {
-		return nil, inputErrorf("", "count", "must be from 2 to 500, got %d", o.Count)
+		return nil, Errorf("", "count", "must be from 2 to 500, got %d", o.Count)
 	}
 	if err := checkFraction("floor", o.Floor, 0, 1); err != nil {
 		return nil, err
 	}
 	if len(o.CurveTotals) > 10 {
-		return nil, inputErrorf("", "curveTotals", "at most 10 totals, got %d", len(o.CurveTotals))
+		return nil, Errorf("", "curveTotals", "at most 10 totals, got %d", len(o.CurveTotals))
 	}
 	for i, t := range o.CurveTotals {
 		if err := checkTotal(fmt.Sprintf("curveTotals[%d]", i), t, o.Warmup); err != nil {

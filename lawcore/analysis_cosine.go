@@ -83,7 +83,7 @@ func CosineCycle(o CosineCycleOptions) (*CosineCycleResult, error) {
 		return nil, err
 	}
 	if len(o.Curves) > 20 {
-		return nil, inputErrorf("", "curves", "at most 20 curves, got %d", len(o.Curves))
+		return nil, Errorf("", "curves", "at most 20 curves, got %d", len(o.Curves))
 	}
 	if err := checkBudget("cycles", float64(len(o.Cycles)*len(o.Floors)+len(o.Curves))*float64(o.Total)); err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func CosineCycle(o CosineCycleOptions) (*CosineCycleResult, error) {
 			v := CosineVariant{Cycle: cycle, Floor: floor}
 			out, err := e.final(o.cosineVariant(v))
 			if err != nil {
-				return nil, within(fmt.Sprintf("cycles[%d], floors[%d]", ci, fi), err)
+				return nil, Within(fmt.Sprintf("cycles[%d], floors[%d]", ci, fi), err)
 			}
 			row[ci] = out.Loss
 			if out.Loss < res.BestLoss {
@@ -117,7 +117,7 @@ func CosineCycle(o CosineCycleOptions) (*CosineCycleResult, error) {
 		}
 		c, err := e.trace(fmt.Sprintf("T = %g x total, floor %g x peak", v.Cycle, v.Floor), o.cosineVariant(v), points)
 		if err != nil {
-			return nil, within(fmt.Sprintf("curves[%d]", i), err)
+			return nil, Within(fmt.Sprintf("curves[%d]", i), err)
 		}
 		res.Curves = append(res.Curves, c)
 	}

@@ -80,7 +80,7 @@ func Decompose(o DecompositionOptions) (*DecompositionResult, error) {
 		scheds = PaperComparisonSchedules(o.Total, o.Peak, o.Warmup)
 	}
 	if len(scheds) > 50 {
-		return nil, inputErrorf("", "schedules", "at most 50 schedules, got %d", len(scheds))
+		return nil, Errorf("", "schedules", "at most 50 schedules, got %d", len(scheds))
 	}
 	e := &evaluator{p: o.Params, conv: conv}
 	res := &DecompositionResult{Setup: o.AnalysisSetup,
@@ -98,7 +98,7 @@ func Decompose(o DecompositionOptions) (*DecompositionResult, error) {
 		}
 		lr, warmup, err := e.expand(&s)
 		if err != nil {
-			return nil, within("schedules["+strconv.Itoa(i)+"]", err)
+			return nil, Within("schedules["+strconv.Itoa(i)+"]", err)
 		}
 		if total += float64(len(lr)); total > MaxAnalysisSteps {
 			return nil, checkBudget("schedules", total)
@@ -106,7 +106,7 @@ func Decompose(o DecompositionOptions) (*DecompositionResult, error) {
 		start := annealingStart(lr, warmup)
 		c := traceLR(name, o.Params, lr, warmup, conv, points, start)
 		if !(c.Final.S1 > 0) {
-			return nil, inputErrorf("schedules["+strconv.Itoa(i)+"]", "schedule", "the learning rate is zero throughout: the law has no value")
+			return nil, Errorf("schedules["+strconv.Itoa(i)+"]", "schedule", "the learning rate is zero throughout: the law has no value")
 		}
 		st := AnnealingStage{Name: name, Start: start, End: c.Final.Total}
 		if k := stepIndex(c.Steps, start); k >= 0 {

@@ -120,7 +120,7 @@ func Lambda(o LambdaOptions) (*LambdaResult, error) {
 		return nil, err
 	}
 	if len(o.ParamsByLambda) > 0 && len(o.ParamsByLambda) != len(o.Lambdas) {
-		return nil, inputErrorf("", "paramsByLambda", "needs one entry per lambda (%d), got %d", len(o.Lambdas), len(o.ParamsByLambda))
+		return nil, Errorf("", "paramsByLambda", "needs one entry per lambda (%d), got %d", len(o.Lambdas), len(o.ParamsByLambda))
 	}
 	if o.Decay == "" {
 		o.Decay = "cosine"
@@ -129,7 +129,7 @@ func Lambda(o LambdaOptions) (*LambdaResult, error) {
 		return nil, err
 	}
 	if o.DelayStable < 1 || o.DelayRise < 1 || o.DelayStable+o.DelayRise > MaxScheduleSteps/4 {
-		return nil, inputErrorf("", "delayStable", "delayStable and delayRise must be positive numbers of steps, got %d and %d", o.DelayStable, o.DelayRise)
+		return nil, Errorf("", "delayStable", "delayStable and delayRise must be positive numbers of steps, got %d and %d", o.DelayStable, o.DelayRise)
 	}
 	if err := checkSteps("delayDecays", o.DelayDecays, 1, MaxScheduleSteps/4, 10); err != nil {
 		return nil, err
@@ -149,7 +149,7 @@ func Lambda(o LambdaOptions) (*LambdaResult, error) {
 		}
 		p.Lambda = lambda
 		if err := p.Validate(); err != nil {
-			return nil, within(fmt.Sprintf("paramsByLambda[%d]", li), err)
+			return nil, Within(fmt.Sprintf("paramsByLambda[%d]", li), err)
 		}
 		res.Params = append(res.Params, p)
 		e := &evaluator{p: p, conv: conv}
@@ -164,7 +164,7 @@ func Lambda(o LambdaOptions) (*LambdaResult, error) {
 			s := DelaySchedule(o.Peak, o.Warmup, o.DelayStable, decay, o.DelayRise, o.DelayFloor)
 			lr, warmup, err := e.expand(&s)
 			if err != nil {
-				return nil, within("delayDecays", err)
+				return nil, Within("delayDecays", err)
 			}
 			d := DelayMeasure{Lambda: lambda, DecaySteps: decay, LRMinStep: o.Warmup + o.DelayStable + decay}
 			extra := []int{d.LRMinStep}
@@ -184,7 +184,7 @@ func Lambda(o LambdaOptions) (*LambdaResult, error) {
 		s := wsdSchedule(total, o.Peak, o.Warmup, o.Decay, o.Floor, int(math.Round(o.DropRatio*float64(total))))
 		lr, warmup, err := e.expand(&s)
 		if err != nil {
-			return nil, within("dropRatio", err)
+			return nil, Within("dropRatio", err)
 		}
 		dl := fastestDrop(p, lr, warmup, conv)
 		dl.Lambda = lambda

@@ -106,7 +106,7 @@ func OptimizeSchedule(o OptimizeOptions) (*OptimizeResult, error) {
 		o.Knots = 40
 	}
 	if o.Knots < 4 || o.Knots > 200 || o.Knots > o.Total-o.Warmup {
-		return nil, inputErrorf("", "knots", "must be from 4 to 200 (and no more than the steps after warmup), got %d", o.Knots)
+		return nil, Errorf("", "knots", "must be from 4 to 200 (and no more than the steps after warmup), got %d", o.Knots)
 	}
 	if o.ExponentialFloor == 0 {
 		o.ExponentialFloor = 0.01
@@ -132,7 +132,7 @@ func OptimizeSchedule(o OptimizeOptions) (*OptimizeResult, error) {
 		case FamilyStepDrop:
 			best = opt.stepDrop()
 		default:
-			return nil, inputErrorf("", fmt.Sprintf("families[%d]", i), "must be one of %s, got %q", strings.Join(OptimizeFamilies, ", "), fam)
+			return nil, Errorf("", fmt.Sprintf("families[%d]", i), "must be one of %s, got %q", strings.Join(OptimizeFamilies, ", "), fam)
 		}
 		best.Family = fam
 		best.Evaluations = opt.evaluations

@@ -125,14 +125,14 @@ func Rewarmup(o RewarmupOptions) (*RewarmupResult, error) {
 	for i, frac := range o.Peaks {
 		r, c, err := run("by peak", frac, o.RewarmupSteps)
 		if err != nil {
-			return nil, within(fmt.Sprintf("peaks[%d]", i), err)
+			return nil, Within(fmt.Sprintf("peaks[%d]", i), err)
 		}
 		res.ByPeak, res.ByPeakCurves = append(res.ByPeak, r), append(res.ByPeakCurves, c)
 	}
 	for i, steps := range o.Lengths {
 		r, c, err := run("by length", o.LengthPeak, steps)
 		if err != nil {
-			return nil, within(fmt.Sprintf("lengths[%d]", i), err)
+			return nil, Within(fmt.Sprintf("lengths[%d]", i), err)
 		}
 		res.ByLength, res.ByLengthCurves = append(res.ByLength, r), append(res.ByLengthCurves, c)
 	}

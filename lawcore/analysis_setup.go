@@ -62,7 +62,7 @@ func (s AnalysisSetup) check() (Convention, int, error) {
 		return "", 0, err
 	}
 	if !(s.Params.A > 0) || !(s.Params.Alpha > 0) {
-		return "", 0, inputErrorf("params", "A", "A and alpha must be positive for an analysis, got A=%v alpha=%v", s.Params.A, s.Params.Alpha)
+		return "", 0, Errorf("params", "A", "A and alpha must be positive for an analysis, got A=%v alpha=%v", s.Params.A, s.Params.Alpha)
 	}
 	conv, err := ParseConvention(s.WarmupConvention)
 	if err != nil {
@@ -72,14 +72,14 @@ func (s AnalysisSetup) check() (Convention, int, error) {
 		return "", 0, err
 	}
 	if s.Warmup < 0 {
-		return "", 0, inputErrorf("", "warmup", "must be zero or more steps, got %d", s.Warmup)
+		return "", 0, Errorf("", "warmup", "must be zero or more steps, got %d", s.Warmup)
 	}
 	points := s.Points
 	switch {
 	case points == 0:
 		points = DefaultAnalysisPoints
 	case points < 2 || points > MaxAnalysisPoints:
-		return "", 0, inputErrorf("", "points", "must be from 2 to %d, got %d", MaxAnalysisPoints, points)
+		return "", 0, Errorf("", "points", "must be from 2 to %d, got %d", MaxAnalysisPoints, points)
 	}
 	return conv, points, nil
 }
@@ -87,7 +87,7 @@ func (s AnalysisSetup) check() (Convention, int, error) {
 // checkPositive reports a field that is not a positive finite number.
 func checkPositive(field string, v float64) error {
 	if !(v > 0) || math.IsInf(v, 0) {
-		return inputErrorf("", field, "must be a positive number, got %v", v)
+		return Errorf("", field, "must be a positive number, got %v", v)
 	}
 	return nil
 }
@@ -95,7 +95,7 @@ func checkPositive(field string, v float64) error {
 // checkFraction reports a field outside [lo, hi] (or not finite).
 func checkFraction(field string, v, lo, hi float64) error {
 	if !(v >= lo && v <= hi) {
-		return inputErrorf("", field, "must be from %g to %g, got %v", lo, hi, v)
+		return Errorf("", field, "must be from %g to %g, got %v", lo, hi, v)
 	}
 	return nil
 }
@@ -104,10 +104,10 @@ func checkFraction(field string, v, lo, hi float64) error {
 // long.
 func checkTotal(field string, total, warmup int) error {
 	if total <= warmup {
-		return inputErrorf("", field, "must be more steps than the warmup (%d), got %d", warmup, total)
+		return Errorf("", field, "must be more steps than the warmup (%d), got %d", warmup, total)
 	}
 	if total >= MaxScheduleSteps {
-		return inputErrorf("", field, "%d is too large: a schedule runs at most %d steps (a total of at most %d)", total, MaxScheduleSteps, MaxScheduleSteps-1)
+		return Errorf("", field, "%d is too large: a schedule runs at most %d steps (a total of at most %d)", total, MaxScheduleSteps, MaxScheduleSteps-1)
 	}
 	return nil
 }
@@ -115,7 +115,7 @@ func checkTotal(field string, total, warmup int) error {
 // checkBudget reports an analysis that would evaluate more than MaxAnalysisSteps steps.
 func checkBudget(field string, steps float64) error {
 	if steps > MaxAnalysisSteps {
-		return inputErrorf("", field, "this asks for %.3g steps of schedules in all; the most is %.3g: use fewer or shorter schedules",
+		return Errorf("", field, "this asks for %.3g steps of schedules in all; the most is %.3g: use fewer or shorter schedules",
 			steps, float64(MaxAnalysisSteps))
 	}
 	return nil
@@ -182,14 +182,14 @@ func logspace(a, b float64, n int) []float64 {
 // checkList reports an empty or too long list, or a value outside [lo, hi].
 func checkList(field string, v []float64, lo, hi float64, maxLen int) error {
 	if len(v) == 0 {
-		return inputErrorf("", field, "give at least one value")
+		return Errorf("", field, "give at least one value")
 	}
 	if len(v) > maxLen {
-		return inputErrorf("", field, "at most %d values, got %d", maxLen, len(v))
+		return Errorf("", field, "at most %d values, got %d", maxLen, len(v))
 	}
 	for i, x := range v {
 		if !(x >= lo && x <= hi) {
-			return inputErrorf("", field+"["+strconv.Itoa(i)+"]", "must be from %g to %g, got %v", lo, hi, x)
+			return Errorf("", field+"["+strconv.Itoa(i)+"]", "must be from %g to %g, got %v", lo, hi, x)
 		}
 	}
 	return nil
@@ -198,14 +198,14 @@ func checkList(field string, v []float64, lo, hi float64, maxLen int) error {
 // checkSteps reports an empty or too long list of step counts, or one outside [lo, hi].
 func checkSteps(field string, v []int, lo, hi, maxLen int) error {
 	if len(v) == 0 {
-		return inputErrorf("", field, "give at least one value")
+		return Errorf("", field, "give at least one value")
 	}
 	if len(v) > maxLen {
-		return inputErrorf("", field, "at most %d values, got %d", maxLen, len(v))
+		return Errorf("", field, "at most %d values, got %d", maxLen, len(v))
 	}
 	for i, x := range v {
 		if x < lo || x > hi {
-			return inputErrorf("", field+"["+strconv.Itoa(i)+"]", "must be from %d to %d steps, got %d", lo, hi, x)
+			return Errorf("", field+"["+strconv.Itoa(i)+"]", "must be from %d to %d steps, got %d", lo, hi, x)
 		}
 	}
 	return nil

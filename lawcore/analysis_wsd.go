@@ -67,12 +67,12 @@ func checkShape(field, shape string, floor float64) error {
 	for _, s := range wsdShapes {
 		if s == shape {
 			if shape == "exponential" && !(floor > 0) {
-				return inputErrorf("", "floor", "an exponential decay needs a positive floor, got %v", floor)
+				return Errorf("", "floor", "an exponential decay needs a positive floor, got %v", floor)
 			}
 			return nil
 		}
 	}
-	return inputErrorf("", field, "must be one of %s, got %q", strings.Join(wsdShapes, ", "), shape)
+	return Errorf("", field, "must be one of %s, got %q", strings.Join(wsdShapes, ", "), shape)
 }
 
 // wsdSchedule builds a WSD schedule with the given decay steps.
@@ -150,7 +150,7 @@ func WSDRatio(o WSDRatioOptions) (*WSDRatioResult, error) {
 	for _, total := range o.Totals {
 		byRatio, byS1, opt := wsdSweep(e, total, o.Peak, o.Warmup, o.Decay, o.Floor, o.Ratios)
 		if len(byRatio.X) == 0 {
-			return nil, inputErrorf("", "ratios", "no ratio leaves room for the warmup (%d steps) in a run of %d steps", o.Warmup, total)
+			return nil, Errorf("", "ratios", "no ratio leaves room for the warmup (%d steps) in a run of %d steps", o.Warmup, total)
 		}
 		res.ByRatio, res.ByS1, res.Optima = append(res.ByRatio, byRatio), append(res.ByS1, byS1), append(res.Optima, opt)
 		res.Table.addRow(float64(total), opt.Ratio, float64(opt.DecaySteps), opt.Final.Loss, opt.Final.S1, opt.Final.S2)

@@ -19,7 +19,7 @@ func ParseConvention(s string) (Convention, error) {
 	case WarmupActual:
 		return WarmupActual, nil
 	}
-	return "", inputErrorf("", "warmupConvention", `must be "peak" or "actual", got %q`, s)
+	return "", Errorf("", "warmupConvention", `must be "peak" or "actual", got %q`, s)
 }
 
 // Areas holds the forward area S1, the annealing area S2 and the derivative of S2 in lambda,
@@ -68,7 +68,7 @@ func FillAreas(s1, s2, ds2, lr []float64, lambda float64, warmup int, conv Conve
 
 func checkLambda(lambda float64) error {
 	if !(lambda >= 0 && lambda < 1) {
-		return inputErrorf("", "lambda", "must be in [0, 1), got %v", lambda)
+		return Errorf("", "lambda", "must be in [0, 1), got %v", lambda)
 	}
 	return nil
 }

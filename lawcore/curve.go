@@ -55,11 +55,11 @@ func curveLabel(i int, name string) string {
 // how many of the first steps are warmup. defaultWarmup is the request's warmupSteps.
 func expandSchedule(where string, sched *Schedule, lr []float64, defaultWarmup int) ([]float64, int, error) {
 	if defaultWarmup < 0 {
-		return nil, 0, inputErrorf("", "warmupSteps", "must be zero or more, got %d", defaultWarmup)
+		return nil, 0, Errorf("", "warmupSteps", "must be zero or more, got %d", defaultWarmup)
 	}
 	switch {
 	case sched != nil && len(lr) > 0:
-		return nil, 0, inputErrorf(where, "lr", "give either a schedule or an lr list, not both")
+		return nil, 0, Errorf(where, "lr", "give either a schedule or an lr list, not both")
 	case sched != nil:
 		s := *sched
 		defaulted := s.Warmup == 0 && s.Kind != KindConcat && defaultWarmup > 0
@@ -71,9 +71,9 @@ func expandSchedule(where string, sched *Schedule, lr []float64, defaultWarmup i
 			var ie *InputError
 			if defaulted && errors.As(err, &ie) && (ie.Field == "warmup" || ie.Field == "schedule.warmup") {
 				// The warmup is the request's default, not the schedule's own: name the setting.
-				return nil, 0, inputErrorf(where, "warmupSteps", "%s (the warmup steps setting, for a schedule without its own warmup)", ie.Msg)
+				return nil, 0, Errorf(where, "warmupSteps", "%s (the warmup steps setting, for a schedule without its own warmup)", ie.Msg)
 			}
-			return nil, 0, within(where, err)
+			return nil, 0, Within(where, err)
 		}
 		warmup := s.Warmup
 		if s.Kind == KindConcat && len(s.Segments) > 0 {
@@ -83,14 +83,14 @@ func expandSchedule(where string, sched *Schedule, lr []float64, defaultWarmup i
 	case len(lr) > 0:
 		s := Schedule{Kind: KindExplicit, Values: lr}
 		if err := s.validate(""); err != nil {
-			return nil, 0, within(where, err)
+			return nil, 0, Within(where, err)
 		}
 		if defaultWarmup >= len(lr) {
-			return nil, 0, inputErrorf(where, "warmupSteps", "warmup (%d steps) is longer than the run (%d steps)", defaultWarmup, len(lr)-1)
+			return nil, 0, Errorf(where, "warmupSteps", "warmup (%d steps) is longer than the run (%d steps)", defaultWarmup, len(lr)-1)
 		}
 		return lr, defaultWarmup, nil
 	}
-	return nil, 0, inputErrorf(where, "schedule", "missing: give a schedule or an lr list (the LR of every step from 0)")
+	return nil, 0, Errorf(where, "schedule", "missing: give a schedule or an lr list (the LR of every step from 0)")
 }
 
 // prepare checks a curve and expands its schedule.
@@ -102,13 +102,13 @@ func (c Curve) prepare(i, defaultWarmup int) (*preparedCurve, error) {
 		role = RoleFit
 	case RoleFit, RoleValidate:
 	default:
-		return nil, inputErrorf(where, "role", `must be "fit" or "validate", got %q`, c.Role)
+		return nil, Errorf(where, "role", `must be "fit" or "validate", got %q`, c.Role)
 	}
 	if len(c.Steps) == 0 {
-		return nil, inputErrorf(where, "steps", "the curve is empty: it needs at least one (step, loss) point")
+		return nil, Errorf(where, "steps", "the curve is empty: it needs at least one (step, loss) point")
 	}
 	if len(c.Loss) != len(c.Steps) {
-		return nil, inputErrorf(where, "loss", "%d loss values for %d steps: the lengths differ", len(c.Loss), len(c.Steps))
+		return nil, Errorf(where, "loss", "%d loss values for %d steps: the lengths differ", len(c.Loss), len(c.Steps))
 	}
 	lr, warmup, err := expandSchedule(where, c.Schedule, c.LR, defaultWarmup)
 	if err != nil {
@@ -121,19 +121,19 @@ func (c Curve) prepare(i, defaultWarmup int) (*preparedCurve, error) {
 		field := stepField(k)
 		switch {
 		case math.IsNaN(st) || math.IsInf(st, 0) || st != math.Trunc(st):
-			return nil, inputErrorf(where, field.String(), "a step must be a whole number, got %v", st)
+			return nil, Errorf(where, field.String(), "a step must be a whole number, got %v", st)
 		case st < 1:
-			return nil, inputErrorf(where, field.String(), "steps start at 1 (step 0 has had no training), got %v", st)
+			return nil, Errorf(where, field.String(), "steps start at 1 (step 0 has had no training), got %v", st)
 		case st > float64(last):
-			return nil, inputErrorf(where, field.String(), "step %v is beyond the end of the schedule (step %d)", st, last)
+			return nil, Errorf(where, field.String(), "step %v is beyond the end of the schedule (step %d)", st, last)
 		case k > 0 && st == c.Steps[k-1]:
-			return nil, inputErrorf(where, field.String(), "step %v appears twice", st)
+			return nil, Errorf(where, field.String(), "step %v appears twice", st)
 		case k > 0 && st < c.Steps[k-1]:
-			return nil, inputErrorf(where, field.String(), "steps must be in increasing order: %v comes after %v", st, c.Steps[k-1])
+			return nil, Errorf(where, field.String(), "steps must be in increasing order: %v comes after %v", st, c.Steps[k-1])
 		}
 		p.index[k] = int(st)
 		if l := c.Loss[k]; math.IsNaN(l) || math.IsInf(l, 0) || l <= 0 {
-			return nil, inputErrorf(where, fmt.Sprintf("loss[%d]", k), "the loss at step %v must be a positive finite number, got %v", st, l)
+			return nil, Errorf(where, fmt.Sprintf("loss[%d]", k), "the loss at step %v must be a positive finite number, got %v", st, l)
 		}
 	}
 	return p, nil
@@ -160,7 +160,7 @@ func (p *preparedCurve) computeAreas(lambda float64, conv Convention, withDeriva
 func (p *preparedCurve) checkForwardArea(i int) error {
 	for k, idx := range p.index {
 		if !(p.s1[idx] > 0) {
-			return inputErrorf(curveLabel(i, p.name), fmt.Sprintf("steps[%d]", k),
+			return Errorf(curveLabel(i, p.name), fmt.Sprintf("steps[%d]", k),
 				"the learning rate is zero up to step %d, so the law has no value there", idx)
 		}
 	}

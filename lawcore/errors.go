@@ -28,14 +28,15 @@ func (e *InputError) Error() string {
 	return s
 }
 
-// inputErrorf builds an *InputError with a formatted message.
-func inputErrorf(where, field, format string, args ...any) *InputError {
+// Errorf builds an *InputError: where and field name the place at fault, and the message is
+// formatted as by fmt.Sprintf.
+func Errorf(where, field, format string, args ...any) *InputError {
 	return &InputError{Where: where, Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
-// within returns err with its Where prefixed by where (for nested descriptions), or err
+// Within returns err with its Where prefixed by where (for nested descriptions), or err
 // unchanged if it is not an *InputError.
-func within(where string, err error) error {
+func Within(where string, err error) error {
 	ie, ok := err.(*InputError)
 	if !ok {
 		return err
@@ -53,8 +54,9 @@ func within(where string, err error) error {
 // readable when a file holds a ten-megabyte cell.
 const maxQuotedRunes = 60
 
-// quoteCell quotes a cell or name for a message, cut to its first maxQuotedRunes characters.
-func quoteCell(s string) string {
+// Quote quotes a cell or name for a message, cut to its first maxQuotedRunes characters: a
+// message must stay readable when a file holds a ten-megabyte cell.
+func Quote(s string) string {
 	if n := 0; len(s) > maxQuotedRunes {
 		for i := range s {
 			if n == maxQuotedRunes {

@@ -48,13 +48,13 @@ func LeaveOneScheduleOut(ctx context.Context, req FitRequest, models []string, l
 		progress = func(float64) {}
 	}
 	if len(req.Curves) < 2 {
-		return nil, inputErrorf("", "curves", "leave-one-schedule-out validation needs two curves or more, got %d", len(req.Curves))
+		return nil, Errorf("", "curves", "leave-one-schedule-out validation needs two curves or more, got %d", len(req.Curves))
 	}
 	if level == 0 {
 		level = DefaultBandLevel
 	}
 	if !(level > 0 && level < 1) {
-		return nil, inputErrorf("", "level", "must be between 0 and 1, got %v", level)
+		return nil, Errorf("", "level", "must be between 0 and 1, got %v", level)
 	}
 	if len(models) == 0 {
 		models = []string{ModelAnnealing}

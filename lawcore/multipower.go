@@ -49,7 +49,7 @@ func (p MultiPowerParams) Validate() error {
 		v    float64
 	}{{"L0", p.L0}, {"A", p.A}, {"alpha", p.Alpha}, {"B", p.B}, {"C", p.C}, {"beta", p.Beta}, {"gamma", p.Gamma}} {
 		if math.IsNaN(f.v) || math.IsInf(f.v, 0) || f.v < 0 {
-			return inputErrorf("params", f.name, "must be a finite number, zero or more, got %v", f.v)
+			return Errorf("params", f.name, "must be a finite number, zero or more, got %v", f.v)
 		}
 	}
 	return nil
@@ -69,11 +69,11 @@ func (p MultiPowerParams) Loss(lr []float64, steps []int) ([]float64, error) {
 // mpowCheckLR checks a learning-rate list: not empty, every value finite and zero or more.
 func mpowCheckLR(lr []float64) error {
 	if len(lr) == 0 {
-		return inputErrorf("", "lr", "no learning rates")
+		return Errorf("", "lr", "no learning rates")
 	}
 	for i, v := range lr {
 		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return inputErrorf("", fmt.Sprintf("lr[%d]", i), "a learning rate must be a finite number, zero or more, got %v", v)
+			return Errorf("", fmt.Sprintf("lr[%d]", i), "a learning rate must be a finite number, zero or more, got %v", v)
 		}
 	}
 	return nil

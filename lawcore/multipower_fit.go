@@ -150,7 +150,7 @@ func FitMultiPower(ctx context.Context, req FitRequest, progress func(fraction f
 		progress(done)
 	}
 	if best.x == nil || mpowFromX(best.x).Validate() != nil {
-		return nil, inputErrorf("", "curves", "the Multi-Power Law could not be fitted to these curves")
+		return nil, Errorf("", "curves", "the Multi-Power Law could not be fitted to these curves")
 	}
 
 	res := obj.result(curves, mpowFromX(best.x), conv, delta, req.WarmupSteps)

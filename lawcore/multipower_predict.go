@@ -43,11 +43,11 @@ func PredictMultiPower(p MultiPowerParams, lr []float64, steps []int) (*MultiPow
 	for k, t := range steps {
 		switch {
 		case t < 1 || t > last:
-			return nil, inputErrorf("", fmt.Sprintf("steps[%d]", k), "step %d is outside the schedule's steps 1..%d", t, last)
+			return nil, Errorf("", fmt.Sprintf("steps[%d]", k), "step %d is outside the schedule's steps 1..%d", t, last)
 		case k > 0 && t <= steps[k-1]:
-			return nil, inputErrorf("", fmt.Sprintf("steps[%d]", k), "steps must increase: %d comes after %d", t, steps[k-1])
+			return nil, Errorf("", fmt.Sprintf("steps[%d]", k), "steps must increase: %d comes after %d", t, steps[k-1])
 		case !(s.prefix[t] > 0):
-			return nil, inputErrorf("", fmt.Sprintf("steps[%d]", k), "the learning rate is zero up to step %d, so the law has no value there", t)
+			return nil, Errorf("", fmt.Sprintf("steps[%d]", k), "the learning rate is zero up to step %d, so the law has no value there", t)
 		}
 	}
 	out := &MultiPowerPrediction{Steps: steps, Loss: make([]float64, len(steps))}
@@ -115,7 +115,7 @@ func FitLinesMultiPower(req FitRequest, p MultiPowerParams) ([]MultiPowerPredict
 		}
 	}
 	if req.Points < 0 {
-		return nil, inputErrorf("", "points", "must be zero or more, got %d", req.Points)
+		return nil, Errorf("", "points", "must be zero or more, got %d", req.Points)
 	}
 	out := make([]MultiPowerPrediction, len(req.Curves))
 	f := &mpowFrozen{}

@@ -70,7 +70,7 @@ func FitMultiPowerRelease(ctx context.Context, req FitRequest, progress func(fra
 		return nil, ctx.Err()
 	}
 	if p.Validate() != nil {
-		return nil, inputErrorf("", "curves", "the Multi-Power Law could not be fitted to these curves")
+		return nil, Errorf("", "curves", "the Multi-Power Law could not be fitted to these curves")
 	}
 	res := obj.result(curves, p, conv, delta, req.WarmupSteps)
 	res.Search.Starts = grid

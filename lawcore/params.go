@@ -33,11 +33,11 @@ func (p Params) Validate() error {
 		v    float64
 	}{{"L0", p.L0}, {"A", p.A}, {"alpha", p.Alpha}, {"C", p.C}} {
 		if math.IsNaN(f.v) || math.IsInf(f.v, 0) || f.v < 0 {
-			return inputErrorf("params", f.name, "must be a finite number, zero or more, got %v", f.v)
+			return Errorf("params", f.name, "must be a finite number, zero or more, got %v", f.v)
 		}
 	}
 	if err := checkLambda(p.Lambda); err != nil {
-		return within("params", err)
+		return Within("params", err)
 	}
 	return nil
 }

@@ -82,10 +82,10 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 		}
 	}
 	if req.Points < 0 {
-		return nil, inputErrorf("", "points", "must be zero or more, got %d", req.Points)
+		return nil, Errorf("", "points", "must be zero or more, got %d", req.Points)
 	}
 	if len(req.Curves) == 0 {
-		return nil, inputErrorf("", "curves", "no schedules to predict")
+		return nil, Errorf("", "curves", "no schedules to predict")
 	}
 	out := make([]Prediction, len(req.Curves))
 	f := &mpowFrozen{}
@@ -130,7 +130,7 @@ func (pr *Prediction) checkFinite(where string) error {
 	if bad < 0 {
 		return nil
 	}
-	return inputErrorf(where, "", "the predicted loss is not a finite number at step %.0f: the parameters or the learning rates are too large", bad)
+	return Errorf(where, "", "the predicted loss is not a finite number at step %.0f: the parameters or the learning rates are too large", bad)
 }
 
 // checkModel checks the request's model and its parameters; it reports whether the model is
@@ -141,11 +141,11 @@ func (req PredictRequest) checkModel() (multiPower bool, err error) {
 		return false, req.Params.Validate()
 	case ModelMultiPower:
 		if req.MultiPower == nil {
-			return true, inputErrorf("", "multiPower", "the Multi-Power Law's parameters are missing")
+			return true, Errorf("", "multiPower", "the Multi-Power Law's parameters are missing")
 		}
 		return true, req.MultiPower.Validate()
 	}
-	return false, inputErrorf("", "model", `must be %q or %q, got %q`, ModelAnnealing, ModelMultiPower, req.Model)
+	return false, Errorf("", "model", `must be %q or %q, got %q`, ModelAnnealing, ModelMultiPower, req.Model)
 }
 
 // predictSteps returns the steps to predict: the given ones (checked), or 1..last thinned to
@@ -155,7 +155,7 @@ func predictSteps(where string, given []float64, last, points int) ([]int, error
 		steps := make([]int, len(given))
 		for k, st := range given {
 			if st != math.Trunc(st) || st < 0 || st > float64(last) || (k > 0 && st <= given[k-1]) {
-				return nil, inputErrorf(where, fmt.Sprintf("steps[%d]", k),
+				return nil, Errorf(where, fmt.Sprintf("steps[%d]", k),
 					"must be whole, increasing steps within the schedule (0..%d), got %v", last, st)
 			}
 			steps[k] = int(st)

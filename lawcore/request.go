@@ -93,16 +93,16 @@ func (r FitRequest) CheckModel() (string, error) {
 	switch r.Model {
 	case "", ModelAnnealing:
 		if r.Search != "" && r.Search != "optimum" {
-			return "", inputErrorf("", "search", `the annealing law has one search, "optimum"; got %q`, r.Search)
+			return "", Errorf("", "search", `the annealing law has one search, "optimum"; got %q`, r.Search)
 		}
 		return ModelAnnealing, nil
 	case ModelMultiPower:
 		if r.Search != "" && r.Search != "optimum" && r.Search != "release" {
-			return "", inputErrorf("", "search", `must be "optimum" or "release", got %q`, r.Search)
+			return "", Errorf("", "search", `must be "optimum" or "release", got %q`, r.Search)
 		}
 		return ModelMultiPower, nil
 	}
-	return "", inputErrorf("", "model", `must be %q or %q, got %q`, ModelAnnealing, ModelMultiPower, r.Model)
+	return "", Errorf("", "model", `must be %q or %q, got %q`, ModelAnnealing, ModelMultiPower, r.Model)
 }
 
 // DecodeFitRequest parses a fit request's JSON, rejecting unknown fields.
@@ -134,7 +134,7 @@ func (r FitRequest) huberDelta() (float64, error) {
 		return DefaultHuberDelta, nil
 	}
 	if !(d > 0) || math.IsInf(d, 0) {
-		return 0, inputErrorf("", "huberDelta", "must be a positive number, got %v", d)
+		return 0, Errorf("", "huberDelta", "must be a positive number, got %v", d)
 	}
 	return d, nil
 }
@@ -143,7 +143,7 @@ func (r FitRequest) huberDelta() (float64, error) {
 func (r FitRequest) prepare() (curves []*preparedCurve, conv Convention, delta float64, err error) {
 	if model, err := r.CheckModel(); err != nil || model != ModelAnnealing {
 		if err == nil {
-			err = inputErrorf("", "model", "Fit fits the annealing law; use FitMultiPower for %q", model)
+			err = Errorf("", "model", "Fit fits the annealing law; use FitMultiPower for %q", model)
 		}
 		return nil, "", 0, err
 	}
@@ -168,7 +168,7 @@ func (r FitRequest) prepare() (curves []*preparedCurve, conv Convention, delta f
 // curve with role "fit"; both laws' fits start here.
 func (r FitRequest) prepareCurves() ([]*preparedCurve, error) {
 	if len(r.Curves) == 0 {
-		return nil, inputErrorf("", "curves", "no curves to fit")
+		return nil, Errorf("", "curves", "no curves to fit")
 	}
 	var curves []*preparedCurve
 	nFit := 0
@@ -183,7 +183,7 @@ func (r FitRequest) prepareCurves() ([]*preparedCurve, error) {
 		curves = append(curves, p)
 	}
 	if nFit == 0 {
-		return nil, inputErrorf("", "curves", `no curve has role "fit": mark at least one curve for fitting`)
+		return nil, Errorf("", "curves", `no curve has role "fit": mark at least one curve for fitting`)
 	}
 	return curves, nil
 }

@@ -446,7 +446,7 @@ func (s Schedule) Validate() error {
 
 func (s Schedule) validate(field string) error {
 	bad := func(name, format string, args ...any) error {
-		return inputErrorf("", joinField(field, name), format, args...)
+		return Errorf("", joinField(field, name), format, args...)
 	}
 	lrField := func(name string, v float64, positive bool) error {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -603,7 +603,7 @@ func (s Schedule) validateMultistep(bad func(string, string, ...any) error) erro
 
 func (s Schedule) validateConcat(field string) error {
 	if len(s.Segments) == 0 {
-		return inputErrorf("", joinField(field, "segments"), "a concatenation needs at least one segment")
+		return Errorf("", joinField(field, "segments"), "a concatenation needs at least one segment")
 	}
 	n := 1
 	for i, seg := range s.Segments {
@@ -612,7 +612,7 @@ func (s Schedule) validateConcat(field string) error {
 		}
 		n += seg.Length() - 1
 		if n > MaxScheduleSteps {
-			return inputErrorf("", joinField(field, "segments"), "more than %d steps in all", MaxScheduleSteps)
+			return Errorf("", joinField(field, "segments"), "more than %d steps in all", MaxScheduleSteps)
 		}
 	}
 	return nil
@@ -620,40 +620,40 @@ func (s Schedule) validateConcat(field string) error {
 
 func (s Schedule) validateExplicit(field string) error {
 	if len(s.Values) == 0 {
-		return inputErrorf("", joinField(field, "lr"), "an explicit schedule needs learning rates")
+		return Errorf("", joinField(field, "lr"), "an explicit schedule needs learning rates")
 	}
 	if len(s.Steps) > 0 && len(s.Steps) != len(s.Values) {
-		return inputErrorf("", joinField(field, "steps"), "%d steps but %d learning rates", len(s.Steps), len(s.Values))
+		return Errorf("", joinField(field, "steps"), "%d steps but %d learning rates", len(s.Steps), len(s.Values))
 	}
 	if s.Total < 0 {
-		return inputErrorf("", joinField(field, "total"), "must be zero or more, got %d", s.Total)
+		return Errorf("", joinField(field, "total"), "must be zero or more, got %d", s.Total)
 	}
 	sum := 0.0
 	for i, v := range s.Values {
 		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return inputErrorf("", joinField(field, fmt.Sprintf("lr[%d]", i)), "a learning rate must be a finite number, zero or more, got %v", v)
+			return Errorf("", joinField(field, fmt.Sprintf("lr[%d]", i)), "a learning rate must be a finite number, zero or more, got %v", v)
 		}
 		if v > MaxLR {
-			return inputErrorf("", joinField(field, fmt.Sprintf("lr[%d]", i)), "%g is not a learning rate (at most %d): give it in raw units, such as 3e-4", v, MaxLR)
+			return Errorf("", joinField(field, fmt.Sprintf("lr[%d]", i)), "%g is not a learning rate (at most %d): give it in raw units, such as 3e-4", v, MaxLR)
 		}
 		sum += v
 	}
 	if sum == 0 {
-		return inputErrorf("", joinField(field, "lr"), "every learning rate is zero: the law needs some training")
+		return Errorf("", joinField(field, "lr"), "every learning rate is zero: the law needs some training")
 	}
 	for i, st := range s.Steps {
 		if st < 0 || st != math.Trunc(st) || st >= MaxScheduleSteps {
-			return inputErrorf("", joinField(field, fmt.Sprintf("steps[%d]", i)), "must be a whole step from 0 to %d, got %v", MaxScheduleSteps-1, st)
+			return Errorf("", joinField(field, fmt.Sprintf("steps[%d]", i)), "must be a whole step from 0 to %d, got %v", MaxScheduleSteps-1, st)
 		}
 		if i > 0 && st <= s.Steps[i-1] {
-			return inputErrorf("", joinField(field, fmt.Sprintf("steps[%d]", i)), "steps must increase, got %v after %v", st, s.Steps[i-1])
+			return Errorf("", joinField(field, fmt.Sprintf("steps[%d]", i)), "steps must increase, got %v after %v", st, s.Steps[i-1])
 		}
 	}
 	if len(s.Values) >= MaxScheduleSteps || s.Total >= MaxScheduleSteps {
-		return inputErrorf("", joinField(field, "lr"), "more than %d steps", MaxScheduleSteps)
+		return Errorf("", joinField(field, "lr"), "more than %d steps", MaxScheduleSteps)
 	}
 	if s.Warmup > s.explicitTotal() {
-		return inputErrorf("", joinField(field, "warmup"), "warmup (%d steps) is longer than the run (%d steps)", s.Warmup, s.explicitTotal())
+		return Errorf("", joinField(field, "warmup"), "warmup (%d steps) is longer than the run (%d steps)", s.Warmup, s.explicitTotal())
 	}
 	return nil
 }

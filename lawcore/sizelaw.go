@@ -55,14 +55,14 @@ func (p SizeParams) Validate() error {
 		v    float64
 	}{{"L0", p.L0}, {"A", p.A}, {"alpha", p.Alpha}, {"B", p.B}, {"beta", p.Beta}, {"C", p.C}} {
 		if math.IsNaN(f.v) || math.IsInf(f.v, 0) || f.v < 0 {
-			return inputErrorf("params", f.name, "must be a finite number, zero or more, got %v", f.v)
+			return Errorf("params", f.name, "must be a finite number, zero or more, got %v", f.v)
 		}
 	}
 	if math.IsNaN(p.Gamma) || math.IsInf(p.Gamma, 0) {
-		return inputErrorf("params", "gamma", "must be a finite number, got %v", p.Gamma)
+		return Errorf("params", "gamma", "must be a finite number, got %v", p.Gamma)
 	}
 	if err := checkLambda(p.Lambda); err != nil {
-		return within("params", err)
+		return Within("params", err)
 	}
 	return nil
 }
@@ -115,7 +115,7 @@ func (r SizeFitRequest) lambda() (float64, error) {
 // checkSize reports a model size that is not a positive finite number.
 func checkSize(i int, c SizeCurve) error {
 	if !(c.Size > 0) || math.IsInf(c.Size, 0) {
-		return inputErrorf(curveLabel(i, c.Name), "size", "the model size N must be a positive number of parameters (such as 25e6), got %v", c.Size)
+		return Errorf(curveLabel(i, c.Name), "size", "the model size N must be a positive number of parameters (such as 25e6), got %v", c.Size)
 	}
 	return nil
 }
@@ -132,7 +132,7 @@ func SizeFitLines(req SizeFitRequest, p SizeParams) ([]Prediction, error) {
 			Points: req.Points, Curves: []PredictCurve{{Name: c.Name, Schedule: c.Schedule, LR: c.LR}}}
 		got, err := Predict(pr)
 		if err != nil {
-			return nil, within("curves["+strconv.Itoa(i)+"]", err)
+			return nil, Within("curves["+strconv.Itoa(i)+"]", err)
 		}
 		out = append(out, got...)
 	}

@@ -390,10 +390,10 @@ func FitSize(ctx context.Context, req SizeFitRequest, progress func(float64)) (*
 		return nil, err
 	}
 	if req.Beta != nil && (!(*req.Beta >= 0) || math.IsInf(*req.Beta, 0)) {
-		return nil, inputErrorf("", "beta", "must be a finite number, zero or more, got %v", *req.Beta)
+		return nil, Errorf("", "beta", "must be a finite number, zero or more, got %v", *req.Beta)
 	}
 	if len(req.Curves) == 0 {
-		return nil, inputErrorf("", "curves", "no curves to fit")
+		return nil, Errorf("", "curves", "no curves to fit")
 	}
 	curves := make([]*preparedCurve, len(req.Curves))
 	sizeIndex := map[float64]int{}
@@ -424,9 +424,9 @@ func FitSize(ctx context.Context, req SizeFitRequest, progress func(float64)) (*
 		Settings: FitSettings{Lambda: FixedLambda(lambda), WarmupSteps: req.WarmupSteps, WarmupConvention: conv, HuberDelta: delta}}
 	switch {
 	case len(sizes) == 0:
-		return nil, inputErrorf("", "curves", `no curve has role "fit": mark at least one curve for fitting`)
+		return nil, Errorf("", "curves", `no curve has role "fit": mark at least one curve for fitting`)
 	case len(sizes) == 1:
-		return nil, inputErrorf("", "curves", "every fitted curve has the model size %g: the model-size law needs fitted curves of at least two sizes (fit one size with the plain law)", sizes[0])
+		return nil, Errorf("", "curves", "every fitted curve has the model size %g: the model-size law needs fitted curves of at least two sizes (fit one size with the plain law)", sizes[0])
 	}
 	o := &sizeObjective{delta: delta, lambda: lambda, ctx: ctx, beta0: DefaultSizeBeta, fitBeta: true,
 		nb: make([]float64, len(sizes)), ng: make([]float64, len(sizes))}

@@ -4,19 +4,20 @@ import (
 	"fmt"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/importer"
 )
 
 // importRequest is the `import` method's request: a file (any format lawcore recognises),
 // optionally the choice that settles an ambiguity, and optionally a second file holding the
 // learning rates, merged into every curve on step.
 type importRequest struct {
-	Name   string               `json:"name"`
-	Text   string               `json:"text"`
-	Choice lawcore.ImportChoice `json:"choice"`
+	Name   string          `json:"name"`
+	Text   string          `json:"text"`
+	Choice importer.Choice `json:"choice"`
 	LRFile *struct {
-		Name   string               `json:"name"`
-		Text   string               `json:"text"`
-		Choice lawcore.ImportChoice `json:"choice"`
+		Name   string          `json:"name"`
+		Text   string          `json:"text"`
+		Choice importer.Choice `json:"choice"`
 	} `json:"lrFile,omitempty"`
 }
 
@@ -35,14 +36,14 @@ func importFile(request, file []byte) (answer, error) {
 	case file == nil:
 		data = []byte(req.Text)
 	}
-	imp, err := lawcore.ImportFile(req.Name, data, req.Choice)
+	imp, err := importer.Read(req.Name, data, req.Choice)
 	if err != nil {
 		return answer{}, err
 	}
 	if req.LRFile != nil && imp.Ambiguity == nil {
 		choice := req.LRFile.Choice
 		choice.AsLR = true
-		lrImp, err := lawcore.ImportFile(req.LRFile.Name, []byte(req.LRFile.Text), choice)
+		lrImp, err := importer.Read(req.LRFile.Name, []byte(req.LRFile.Text), choice)
 		if err != nil {
 			return answer{}, err
 		}
@@ -50,7 +51,7 @@ func importFile(request, file []byte) (answer, error) {
 			return answer{}, &lawcore.InputError{Where: req.LRFile.Name, Msg: "the learning-rate file must hold exactly one learning-rate curve"}
 		}
 		for i, c := range imp.Curves {
-			if imp.Curves[i], err = lawcore.MergeLR(c, lrImp.Curves[0]); err != nil {
+			if imp.Curves[i], err = importer.MergeLR(c, lrImp.Curves[0]); err != nil {
 				return answer{}, err
 			}
 		}
@@ -71,11 +72,11 @@ func importFile(request, file []byte) (answer, error) {
 // pairRequest is the `pairlr` method's request: curves as `import` described them (name,
 // file, run, hasLoss, hasLR), their steps in the columns.
 type pairRequest struct {
-	Curves []*lawcore.ImportedCurve `json:"curves"`
+	Curves []*importer.Curve `json:"curves"`
 }
 
 // pairLR answers the `pairlr` method: which learning-rate curves are the schedules of which
-// loss curves ({pairs: [{loss, lr}], notes}), by [lawcore.PairLR].
+// loss curves ({pairs: [{loss, lr}], notes}), by [importer.PairLR].
 func pairLR(request []byte, in []columns) (answer, error) {
 	var req pairRequest
 	if err := lawcore.DecodeJSON(request, &req); err != nil {
@@ -87,9 +88,9 @@ func pairLR(request []byte, in []columns) (answer, error) {
 		}
 		c.Steps = fill(c.Steps, in, i, "steps")
 	}
-	pairs, notes := lawcore.PairLR(req.Curves)
+	pairs, notes := importer.PairLR(req.Curves)
 	if pairs == nil {
-		pairs = []lawcore.LRPair{}
+		pairs = []importer.LRPair{}
 	}
 	if notes == nil {
 		notes = []string{}

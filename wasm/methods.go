@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/importer"
 )
 
 // columns are the large arrays of one curve, by name ("steps", "loss", "lr", ...).
@@ -196,7 +197,7 @@ func parse(request []byte) (answer, error) {
 	if err := json.Unmarshal(request, &req); err != nil {
 		return answer{}, &lawcore.InputError{Where: "parse request", Msg: err.Error()}
 	}
-	pc, err := lawcore.ParseCurveCSV(req.Name, []byte(req.Text))
+	pc, err := importer.ParseCurveCSV(req.Name, []byte(req.Text))
 	if err != nil {
 		return answer{}, err
 	}

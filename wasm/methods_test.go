@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/importer"
 )
 
 // fig2Request is the paper's Fig. 2 fit with the curves' arrays passed as columns, as the
@@ -96,14 +97,14 @@ func TestCallImportWandB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if amb := ans.result.(*lawcore.Import).Ambiguity; amb == nil || len(amb.Runs) != 2 {
+	if amb := ans.result.(*importer.Result).Ambiguity; amb == nil || len(amb.Runs) != 2 {
 		t.Fatalf("two runs should be offered as a choice, got %+v", amb)
 	}
 	req, _ = json.Marshal(map[string]any{"name": "wandb.csv", "text": text, "choice": map[string]any{"runs": []string{"run-a", "run-b"}}})
 	if ans, err = call(context.Background(), "import", req, nil, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	imp := ans.result.(*lawcore.Import)
+	imp := ans.result.(*importer.Result)
 	if imp.Format != "wandb" || len(ans.columns) != 2 || ans.columns[1]["loss"][1] != 3.3 {
 		t.Errorf("format %s, %d curves, columns %v", imp.Format, len(ans.columns), ans.columns)
 	}

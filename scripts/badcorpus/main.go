@@ -6,7 +6,7 @@
 // Each file is written under its name, and DIR/index.json lists them in order as
 // [{"name": ..., "want": ...}]: want is a part every message about the file must contain
 // besides its name ("" when only the name is required). -max-rows is the row limit the
-// too-many-rows file goes one past (lawcore.MaxRows by default).
+// too-many-rows file goes one past (importer.MaxRows by default).
 package main
 
 import (
@@ -16,8 +16,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/lawcalc/annealing/lawcore"
-	"github.com/lawcalc/annealing/lawcore/badinput"
+	"github.com/lawcalc/annealing/lawcore/importer"
+	"github.com/lawcalc/annealing/lawcore/importer/badinput"
 )
 
 // indexName is the file listing the corpus; no file of the corpus may take its name.
@@ -31,7 +31,7 @@ type indexEntry struct {
 
 func main() {
 	out := flag.String("out", "", "the directory to write the files into (created if missing)")
-	maxRows := flag.Int("max-rows", lawcore.MaxRows, "the row limit the too-many-rows file goes one past")
+	maxRows := flag.Int("max-rows", importer.MaxRows, "the row limit the too-many-rows file goes one past")
 	flag.Parse()
 	if *out == "" || flag.NArg() > 0 || *maxRows < 1 {
 		flag.Usage()

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/lawcalc/annealing/lawcore/badinput"
+	"github.com/lawcalc/annealing/lawcore/importer/badinput"
 )
 
 // Every file lands under its name with its bytes, and the index lists them in order.

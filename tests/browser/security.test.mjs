@@ -1,5 +1,5 @@
 // Security: names from files and share links are shown as text and run nothing; a whole session
-// makes requests to the site's own origin only; the corpus of bad files (lawcore/badinput, the
+// makes requests to the site's own origin only; the corpus of bad files (lawcore/importer/badinput, the
 // one Go's TestBadInputCorpus imports) is refused file by file, each with a message naming it
 // (and its line where there is one), keeping the curves loaded. A million-row file loading is
 // in memory.test.mjs.

@@ -1,4 +1,4 @@
-package lawcore
+package importer
 
 import (
 	"reflect"
@@ -7,31 +7,31 @@ import (
 )
 
 // lossCurve and lrCurve build imported curves from a file over the given steps.
-func lossCurve(file, run string, steps ...float64) *ImportedCurve {
+func lossCurve(file, run string, steps ...float64) *Curve {
 	loss := make([]float64, len(steps))
 	for i := range loss {
 		loss[i] = 3
 	}
-	return &ImportedCurve{Name: fileStem(file), File: file, Run: run, Steps: steps, Loss: loss, HasLoss: true, Points: len(steps)}
+	return &Curve{Name: fileStem(file), File: file, Run: run, Steps: steps, Loss: loss, HasLoss: true, Points: len(steps)}
 }
 
-func lrCurve(file, run string, steps ...float64) *ImportedCurve {
+func lrCurve(file, run string, steps ...float64) *Curve {
 	lr := make([]float64, len(steps))
 	for i := range lr {
 		lr[i] = 1e-4
 	}
-	return &ImportedCurve{Name: fileStem(file), File: file, Run: run, Steps: steps, LR: lr, HasLR: true, Points: len(steps)}
+	return &Curve{Name: fileStem(file), File: file, Run: run, Steps: steps, LR: lr, HasLR: true, Points: len(steps)}
 }
 
 func TestPairLR(t *testing.T) {
 	cases := []struct {
 		name   string
-		curves []*ImportedCurve
+		curves []*Curve
 		pairs  []LRPair
 		notes  []string // a part of each note
 	}{
 		{"TensorBoard: the run in the file names",
-			[]*ImportedCurve{
+			[]*Curve{
 				lossCurve("run-a-tag-train_loss.csv", "", 100, 200),
 				lossCurve("run-b-tag-train_loss.csv", "", 100, 200),
 				lrCurve("run-b-tag-learning_rate.csv", "", 0, 200),
@@ -39,43 +39,43 @@ func TestPairLR(t *testing.T) {
 			},
 			[]LRPair{{Loss: 1, LR: 2}, {Loss: 0, LR: 3}}, nil},
 		{"W&B exports: the runs in the files; both loss columns of a run get its LR",
-			[]*ImportedCurve{
+			[]*Curve{
 				lossCurve("loss.csv", "cosine", 10, 20), lossCurve("loss.csv", "wsd", 10, 20),
 				lossCurve("val.csv", "cosine", 10, 20),
 				lrCurve("lr.csv", "wsd", 0, 20), lrCurve("lr.csv", "cosine", 0, 20),
 			},
 			[]LRPair{{Loss: 1, LR: 3}, {Loss: 0, LR: 4}, {Loss: 2, LR: 4}}, nil},
 		{"one loss file and one LR file, no runs",
-			[]*ImportedCurve{lrCurve("lr.csv", "", 1, 500), lossCurve("my-run.csv", "", 100, 500)},
+			[]*Curve{lrCurve("lr.csv", "", 1, 500), lossCurve("my-run.csv", "", 100, 500)},
 			[]LRPair{{Loss: 1, LR: 0}}, nil},
 		{"a TensorBoard LR file and a CSV loss file without a run",
-			[]*ImportedCurve{lossCurve("my-run.csv", "", 100, 500), lrCurve("run-x-tag-lr.csv", "", 0, 500)},
+			[]*Curve{lossCurve("my-run.csv", "", 100, 500), lrCurve("run-x-tag-lr.csv", "", 0, 500)},
 			[]LRPair{{Loss: 0, LR: 1}}, nil},
 		{"one LR file for one run's two loss curves",
-			[]*ImportedCurve{lossCurve("run-x-tag-train_loss.csv", "", 1, 5), lossCurve("run-x-tag-val_loss.csv", "", 2, 4), lrCurve("lr.csv", "", 0, 5)},
+			[]*Curve{lossCurve("run-x-tag-train_loss.csv", "", 1, 5), lossCurve("run-x-tag-val_loss.csv", "", 2, 4), lrCurve("lr.csv", "", 0, 5)},
 			[]LRPair{{Loss: 0, LR: 2}, {Loss: 1, LR: 2}}, nil},
 		{"one LR file, two loss files of no named run: which is unknown",
-			[]*ImportedCurve{lossCurve("a.csv", "", 1, 5), lossCurve("b.csv", "", 1, 5), lrCurve("lr.csv", "", 0, 5)},
+			[]*Curve{lossCurve("a.csv", "", 1, 5), lossCurve("b.csv", "", 1, 5), lrCurve("lr.csv", "", 0, 5)},
 			nil, []string{"lr.csv holds learning rates only, and which loss curve they belong to is not clear"}},
 		{"two LR files, one loss file: which is unknown",
-			[]*ImportedCurve{lossCurve("a.csv", "", 1, 5), lrCurve("lr1.csv", "", 0, 5), lrCurve("lr2.csv", "", 0, 5)},
+			[]*Curve{lossCurve("a.csv", "", 1, 5), lrCurve("lr1.csv", "", 0, 5), lrCurve("lr2.csv", "", 0, 5)},
 			nil, []string{"lr1.csv holds learning rates only, and which", "lr2.csv holds learning rates only, and which"}},
 		{"runs that differ are not paired",
-			[]*ImportedCurve{lossCurve("run-a-tag-loss.csv", "", 1, 5), lrCurve("run-b-tag-lr.csv", "", 0, 5)},
+			[]*Curve{lossCurve("run-a-tag-loss.csv", "", 1, 5), lrCurve("run-b-tag-lr.csv", "", 0, 5)},
 			nil, []string{"run-b-tag-lr.csv holds learning rates only, and which loss curve they belong to is not clear"}},
 		{"an LR file alone",
-			[]*ImportedCurve{lrCurve("lr.csv", "", 0, 5)},
+			[]*Curve{lrCurve("lr.csv", "", 0, 5)},
 			nil, []string{"lr.csv holds learning rates only: give it together with the loss file it belongs to"}},
 		{"learning rates that stop before the loss does",
-			[]*ImportedCurve{lossCurve("run-a-tag-loss.csv", "", 100, 600), lrCurve("run-a-tag-lr.csv", "", 0, 500)},
+			[]*Curve{lossCurve("run-a-tag-loss.csv", "", 100, 600), lrCurve("run-a-tag-lr.csv", "", 0, 500)},
 			nil, []string{`run-a-tag-lr.csv: the learning rates cover steps 0 to 500, but "run-a-tag-loss" has step 600: not merged`}},
 		{"learning rates that start after the loss does",
-			[]*ImportedCurve{lossCurve("loss.csv", "", 100, 600), lrCurve("lr.csv", "", 200, 600)},
+			[]*Curve{lossCurve("loss.csv", "", 100, 600), lrCurve("lr.csv", "", 200, 600)},
 			nil, []string{`lr.csv: the learning rates cover steps 200 to 600, but "loss" has step 100: not merged`}},
 		{"curves with both loss and LR are left alone",
-			[]*ImportedCurve{{Name: "both", File: "both.csv", Steps: []float64{1}, Loss: []float64{3}, LR: []float64{1}, HasLoss: true, HasLR: true}, lossCurve("a.csv", "", 1, 2), lrCurve("lr.csv", "", 0, 2)},
+			[]*Curve{{Name: "both", File: "both.csv", Steps: []float64{1}, Loss: []float64{3}, LR: []float64{1}, HasLoss: true, HasLR: true}, lossCurve("a.csv", "", 1, 2), lrCurve("lr.csv", "", 0, 2)},
 			[]LRPair{{Loss: 1, LR: 2}}, nil},
-		{"nothing to pair", []*ImportedCurve{lossCurve("a.csv", "", 1, 2), nil}, nil, nil},
+		{"nothing to pair", []*Curve{lossCurve("a.csv", "", 1, 2), nil}, nil, nil},
 	}
 	for _, c := range cases {
 		pairs, notes := PairLR(c.curves)
@@ -96,9 +96,9 @@ func TestPairLR(t *testing.T) {
 
 // The TensorBoard downloads of one run's loss and learning rate pair, and merge.
 func TestPairLRTensorBoardFiles(t *testing.T) {
-	loss := importSample(t, "run-cosine_20k-tag-train_loss.json", ImportChoice{}).Curves[0]
-	lr := importSample(t, "run-cosine_20k-tag-learning_rate.json", ImportChoice{}).Curves[0]
-	pairs, notes := PairLR([]*ImportedCurve{lr, loss})
+	loss := importSample(t, "run-cosine_20k-tag-train_loss.json", Choice{}).Curves[0]
+	lr := importSample(t, "run-cosine_20k-tag-learning_rate.json", Choice{}).Curves[0]
+	pairs, notes := PairLR([]*Curve{lr, loss})
 	if !reflect.DeepEqual(pairs, []LRPair{{Loss: 1, LR: 0}}) || len(notes) != 0 {
 		t.Fatalf("pairs %v, notes %q", pairs, notes)
 	}
@@ -133,10 +133,10 @@ func FuzzPairLR(f *testing.F) {
 	runs := []string{"", "a", "b"}
 	files := []string{"loss.csv", "lr.csv", "run-a-tag-loss.csv", "run-b-tag-lr.csv", ""}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var curves []*ImportedCurve
+		var curves []*Curve
 		for ; len(data) >= 4; data = data[4:] {
 			kind, who, first, span := data[0]%4, data[1], float64(data[2]), float64(data[3])
-			c := &ImportedCurve{Name: "c", File: files[int(who)%len(files)], Run: runs[int(who/8)%len(runs)], Steps: []float64{first, first + span + 1}}
+			c := &Curve{Name: "c", File: files[int(who)%len(files)], Run: runs[int(who/8)%len(runs)], Steps: []float64{first, first + span + 1}}
 			switch kind {
 			case 0:
 				c.Loss, c.HasLoss = []float64{3, 2}, true

@@ -1,16 +1,18 @@
-package lawcore
+package importer
 
 import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/lawcalc/annealing/lawcore"
 )
 
 // resolve applies the choice to the series read: it picks the loss column and the runs, or
 // returns an Ambiguity when the file holds several and the choice does not say which, and
 // turns the chosen series into curves.
-func (set *importSet) resolve() (*Import, error) {
-	imp := &Import{Name: set.name, Format: set.format, Curves: []*ImportedCurve{}, Notes: []string{}}
+func (set *fileReader) resolve() (*Result, error) {
+	imp := &Result{Name: set.name, Format: set.format, Curves: []*Curve{}, Notes: []string{}}
 	ch := set.choice
 	var lossMetrics, lrMetrics []string
 	seen := map[string]bool{}
@@ -36,7 +38,7 @@ func (set *importSet) resolve() (*Import, error) {
 	}
 
 	metric, asLR := "", ch.AsLR
-	var columnOptions []ImportOption
+	var columnOptions []Option
 	columnMessage := ""
 	switch {
 	case strings.TrimSpace(ch.Column) != "":
@@ -60,17 +62,17 @@ func (set *importSet) resolve() (*Import, error) {
 	case len(set.others) > 0:
 		columnMessage = fmt.Sprintf("no column of %s is named like a loss (loss, val_loss, eval_loss, lm loss, ...): choose the column holding the loss", set.where)
 		for _, m := range set.others {
-			columnOptions = append(columnOptions, ImportOption{Name: m, Kind: importColumnKind(m)})
+			columnOptions = append(columnOptions, Option{Name: m, Kind: columnKind(m)})
 		}
 	default:
 		if set.noLoss != nil {
 			return nil, set.noLoss
 		}
-		return nil, &InputError{Where: set.where, Msg: "found no loss values"}
+		return nil, &lawcore.InputError{Where: set.where, Msg: "found no loss values"}
 	}
 
 	// The runs: those of the chosen column, or of every candidate column while it is open.
-	inScope := func(s *importSeries) bool {
+	inScope := func(s *valueSeries) bool {
 		if metric != "" {
 			return s.metric == metric
 		}
@@ -94,9 +96,9 @@ func (set *importSet) resolve() (*Import, error) {
 			}
 			if !hasRun[r] {
 				if len(runs) == 1 && runs[0] == "" {
-					return nil, inputErrorf(set.where, "", "the file holds one run: no run %q", r)
+					return nil, lawcore.Errorf(set.where, "", "the file holds one run: no run %q", r)
 				}
-				return nil, inputErrorf(set.where, "", "no run %q: the runs are %s", r, importQuoteNames(runs))
+				return nil, lawcore.Errorf(set.where, "", "no run %q: the runs are %s", r, quoteNames(runs))
 			}
 			picked[r] = true
 			chosenRuns = append(chosenRuns, r)
@@ -127,7 +129,7 @@ func (set *importSet) resolve() (*Import, error) {
 	for _, run := range chosenRuns {
 		s := set.byKey[[2]string{run, metric}]
 		if s == nil {
-			return nil, inputErrorf(set.where, "", "run %q has no values of %q", run, metric)
+			return nil, lawcore.Errorf(set.where, "", "run %q has no values of %q", run, metric)
 		}
 		c, err := set.curve(s, asLR, &imp.Notes)
 		if err != nil {
@@ -139,7 +141,7 @@ func (set *importSet) resolve() (*Import, error) {
 }
 
 // findMetric finds the column the choice names: exactly, else ignoring case.
-func (set *importSet) findMetric(name string) (string, error) {
+func (set *fileReader) findMetric(name string) (string, error) {
 	name = strings.TrimSpace(name)
 	for _, s := range set.series {
 		if s.metric == name {
@@ -161,22 +163,22 @@ func (set *importSet) findMetric(name string) (string, error) {
 	}
 	for _, o := range append(append([]string(nil), set.columns...), set.others...) {
 		if strings.EqualFold(o, name) {
-			return "", inputErrorf(set.where, "", "column %q has no values", o)
+			return "", lawcore.Errorf(set.where, "", "column %q has no values", o)
 		}
 		if !seen[o] {
 			all = append(all, o)
 		}
 	}
 	if len(all) == 0 {
-		return "", inputErrorf(set.where, "", "no column %q", name)
+		return "", lawcore.Errorf(set.where, "", "no column %q", name)
 	}
-	return "", inputErrorf(set.where, "", "no column %q: the file has %s", name, importQuoteNames(all))
+	return "", lawcore.Errorf(set.where, "", "no column %q: the file has %s", name, quoteNames(all))
 }
 
 // columnOption summarises a candidate loss column over the chosen runs (all runs when none
 // are chosen).
-func (set *importSet) columnOption(metric string) ImportOption {
-	o := ImportOption{Name: metric, Kind: importColumnKind(metric)}
+func (set *fileReader) columnOption(metric string) Option {
+	o := Option{Name: metric, Kind: columnKind(metric)}
 	chosen := map[string]bool{}
 	for _, r := range set.choice.Runs {
 		chosen[r] = true
@@ -190,9 +192,9 @@ func (set *importSet) columnOption(metric string) ImportOption {
 }
 
 // runOption summarises a run: its series of the chosen column, or its longest candidate one.
-func (set *importSet) runOption(run string, inScope func(*importSeries) bool) ImportOption {
-	o := ImportOption{Name: run}
-	var best *importSeries
+func (set *fileReader) runOption(run string, inScope func(*valueSeries) bool) Option {
+	o := Option{Name: run}
+	var best *valueSeries
 	for _, s := range set.series {
 		if s.run == run && inScope(s) && (best == nil || len(s.steps) > len(best.steps)) {
 			best = s
@@ -205,7 +207,7 @@ func (set *importSet) runOption(run string, inScope func(*importSeries) bool) Im
 }
 
 // add counts the values of s into the option.
-func (o *ImportOption) add(s *importSeries) {
+func (o *Option) add(s *valueSeries) {
 	n := len(s.steps)
 	if n == 0 {
 		return
@@ -221,12 +223,12 @@ func (o *ImportOption) add(s *importSeries) {
 
 // curve turns a chosen series into a curve: checks its values (a loss positive, a learning
 // rate not negative), and gives it the learning rates of its run when the file has them.
-func (set *importSet) curve(s *importSeries, asLR bool, notes *[]string) (*ImportedCurve, error) {
+func (set *fileReader) curve(s *valueSeries, asLR bool, notes *[]string) (*Curve, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
-	c := &ImportedCurve{Name: s.run, File: set.name, Run: s.run, Metric: s.metric,
-		Source: ImportSource{Step: set.stepSource}}
+	c := &Curve{Name: s.run, File: set.name, Run: s.run, Metric: s.metric,
+		Source: Source{Step: set.stepSource}}
 	if c.Name == "" {
 		c.Name = fileStem(set.name)
 	}
@@ -242,7 +244,7 @@ func (set *importSet) curve(s *importSeries, asLR bool, notes *[]string) (*Impor
 	c.Loss, c.HasLoss, c.Source.Loss = values, true, s.source
 
 	// The run's learning rates, if the file has them.
-	var lr *importSeries
+	var lr *valueSeries
 	for _, o := range set.series {
 		if o != s && o.isLR && o.run == s.run && (lr == nil || lrPreference(o.metric) < lrPreference(lr.metric)) {
 			lr = o
@@ -277,7 +279,7 @@ func (set *importSet) curve(s *importSeries, asLR bool, notes *[]string) (*Impor
 	}
 	if exact < len(c.Steps) {
 		*notes = append(*notes, fmt.Sprintf("%s: the learning rate at %s of %s interpolated linearly between the logged ones",
-			lr.label(), importPlural(len(c.Steps)-exact, "steps", "step"), s.label()))
+			lr.label(), plural(len(c.Steps)-exact, "steps", "step"), s.label()))
 	}
 	c.LR, c.HasLR, c.Source.LR = at, true, lr.source
 	return c, nil
@@ -286,14 +288,14 @@ func (set *importSet) curve(s *importSeries, asLR bool, notes *[]string) (*Impor
 // checked returns the values of s that are valid as a loss (positive) or as a learning rate
 // (not negative). Strict formats report the first invalid value as an error; the others skip
 // them with a note. It also notes the values skipped or replaced while reading.
-func (set *importSet) checked(s *importSeries, asLR bool, notes *[]string) ([]float64, []float64, error) {
+func (set *fileReader) checked(s *valueSeries, asLR bool, notes *[]string) ([]float64, []float64, error) {
 	if s.repeated > 0 {
 		*notes = append(*notes, fmt.Sprintf("%s: %s logged again (the first at line %d: step %v after step %v): kept the last value of each step",
-			s.label(), importPlural(s.repeated, "steps were", "step was"), s.repeatLine, s.repeatStep, s.repeatAfter))
+			s.label(), plural(s.repeated, "steps were", "step was"), s.repeatLine, s.repeatStep, s.repeatAfter))
 	}
 	if s.nonFinite > 0 {
 		*notes = append(*notes, fmt.Sprintf("%s: skipped %s not finite (the first at line %d)",
-			s.label(), importPlural(s.nonFinite, "values that are", "value that is"), s.nonFiniteLine))
+			s.label(), plural(s.nonFinite, "values that are", "value that is"), s.nonFiniteLine))
 	}
 	steps := make([]float64, 0, len(s.steps))
 	values := make([]float64, 0, len(s.values))
@@ -307,9 +309,9 @@ func (set *importSet) checked(s *importSeries, asLR bool, notes *[]string) ([]fl
 			if set.strict {
 				at := lineField(int(s.lines[i]), s.field)
 				if asLR {
-					return nil, nil, inputErrorf(set.where, at, "a learning rate cannot be negative, got %v", v)
+					return nil, nil, lawcore.Errorf(set.where, at, "a learning rate cannot be negative, got %v", v)
 				}
-				return nil, nil, inputErrorf(set.where, at, "the loss must be positive, got %v", v)
+				return nil, nil, lawcore.Errorf(set.where, at, "the loss must be positive, got %v", v)
 			}
 			if bad == 0 {
 				badLine = int(s.lines[i])
@@ -321,9 +323,9 @@ func (set *importSet) checked(s *importSeries, asLR bool, notes *[]string) ([]fl
 		values = append(values, v)
 	}
 	if bad > 0 {
-		what := importPlural(bad, "values that are not positive", "value that is not positive")
+		what := plural(bad, "values that are not positive", "value that is not positive")
 		if asLR {
-			what = importPlural(bad, "negative learning rates", "negative learning rate")
+			what = plural(bad, "negative learning rates", "negative learning rate")
 		}
 		*notes = append(*notes, fmt.Sprintf("%s: skipped %s (the first at line %d)", s.label(), what, badLine))
 	}
@@ -332,7 +334,7 @@ func (set *importSet) checked(s *importSeries, asLR bool, notes *[]string) ([]fl
 		if asLR {
 			kind = "learning rates"
 		}
-		return nil, nil, inputErrorf(set.where, "", "%s has no %s", s.label(), kind)
+		return nil, nil, lawcore.Errorf(set.where, "", "%s has no %s", s.label(), kind)
 	}
 	return steps, values, nil
 }

@@ -1,4 +1,4 @@
-package lawcore
+package importer
 
 import (
 	"bytes"
@@ -8,15 +8,17 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/lawcalc/annealing/lawcore"
 )
 
 // JSON files are read as a stream, one entry at a time, so that memory grows with the values
-// kept (bounded by MaxRows and maxImportPoints), not with the size of the parsed tree; nesting
-// deeper than maxImportJSONDepth is rejected before any decoding. Python's json module writes
+// kept (bounded by MaxRows and maxPoints), not with the size of the parsed tree; nesting
+// deeper than maxJSONDepth is rejected before any decoding. Python's json module writes
 // NaN and Infinity, which are not JSON: they are read as null (no value).
 
-// maxImportJSONDepth bounds the nesting of an imported JSON file: the formats read need 4.
-const maxImportJSONDepth = 64
+// maxJSONDepth bounds the nesting of an imported JSON file: the formats read need 4.
+const maxJSONDepth = 64
 
 // looksLikeJSON reports whether data starts as the JSON files read here do: with '{', or with
 // '[' followed by '[', '{' or ']', or else with tokens that read as JSON (log lines may start
@@ -56,56 +58,56 @@ func startsAsJSON(data []byte) bool {
 	return true
 }
 
-// importJSON reads a JSON file: a Hugging Face trainer_state.json, a TensorBoard scalar
+// readJSON reads a JSON file: a Hugging Face trainer_state.json, a TensorBoard scalar
 // export, a list of records or JSON lines.
-func importJSON(set *importSet, data []byte) error {
+func readJSON(set *fileReader, data []byte) error {
 	if err := checkJSONDepth(set.where, data); err != nil {
 		return err
 	}
 	data = nullNonFinite(data)
-	lc := &importLines{data: data}
+	lc := &lineCounter{data: data}
 	first := firstNonSpace(data)
 	switch {
 	case first == '{' && bytes.Contains(data, []byte(`"log_history"`)):
-		return importHFTrainerState(set, data, lc)
+		return readHFTrainerState(set, data, lc)
 	case first == '{':
-		return importJSONLines(set, data, lc)
+		return readJSONLines(set, data, lc)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if _, err := dec.Token(); err != nil { // the opening '['
-		return jsonImportError(set.where, lc, err)
+		return jsonError(set.where, lc, err)
 	}
 	off := skipJSONSpace(data, int(dec.InputOffset()))
 	if off >= len(data) {
-		return inputErrorf(set.where, lineField(lc.at(len(data)), ""), "the JSON ends too early")
+		return lawcore.Errorf(set.where, lineField(lc.at(len(data)), ""), "the JSON ends too early")
 	}
 	switch data[off] {
 	case '[':
-		err := importTensorBoardJSON(set, dec, data, lc)
+		err := readTensorBoardJSON(set, dec, data, lc)
 		if err != nil {
 			return err
 		}
 	case '{':
-		set.format = ImportFormatJSONRecords
-		if err := importJSONEntries(set, dec, data, lc, false, "list entry"); err != nil {
+		set.format = FormatJSONRecords
+		if err := readJSONEntries(set, dec, data, lc, false, "list entry"); err != nil {
 			return err
 		}
 	case ']':
-		return inputErrorf(set.where, lineField(lc.at(off), ""), "the JSON list is empty")
+		return lawcore.Errorf(set.where, lineField(lc.at(off), ""), "the JSON list is empty")
 	default:
-		return inputErrorf(set.where, lineField(lc.at(off), ""),
+		return lawcore.Errorf(set.where, lineField(lc.at(off), ""),
 			"expected a list of [wall time, step, value] (a TensorBoard export) or a list of objects with a step and a loss")
 	}
 	if _, err := dec.Token(); err != nil { // the closing ']'
-		return jsonImportError(set.where, lc, err)
+		return jsonError(set.where, lc, err)
 	}
 	return jsonEnd(set.where, dec, data, lc)
 }
 
-// importJSONLines reads JSON objects one after another (JSON lines, or a single object), each
+// readJSONLines reads JSON objects one after another (JSON lines, or a single object), each
 // a record with a step and metrics.
-func importJSONLines(set *importSet, data []byte, lc *importLines) error {
-	set.format = ImportFormatJSONRecords
+func readJSONLines(set *fileReader, data []byte, lc *lineCounter) error {
+	set.format = FormatJSONRecords
 	dec := json.NewDecoder(bytes.NewReader(data))
 	for {
 		start := skipJSONSpace(data, int(dec.InputOffset()))
@@ -117,14 +119,14 @@ func importJSONLines(set *importSet, data []byte, lc *importLines) error {
 		}
 	}
 	if set.rows == 0 {
-		return inputErrorf(set.where, "", "the file holds no records")
+		return lawcore.Errorf(set.where, "", "the file holds no records")
 	}
 	return nil
 }
 
-// importJSONEntries reads the objects of a list whose '[' the decoder has just read, up to
+// readJSONEntries reads the objects of a list whose '[' the decoder has just read, up to
 // (not including) its ']'.
-func importJSONEntries(set *importSet, dec *json.Decoder, data []byte, lc *importLines, hf bool, what string) error {
+func readJSONEntries(set *fileReader, dec *json.Decoder, data []byte, lc *lineCounter, hf bool, what string) error {
 	for dec.More() {
 		start := skipJSONSpace(data, int(dec.InputOffset()))
 		if err := decodeJSONEntry(set, dec, data, start, lc, hf, what); err != nil {
@@ -135,33 +137,33 @@ func importJSONEntries(set *importSet, dec *json.Decoder, data []byte, lc *impor
 }
 
 // decodeJSONEntry decodes the record starting at data[start] and reads it.
-func decodeJSONEntry(set *importSet, dec *json.Decoder, data []byte, start int, lc *importLines, hf bool, what string) error {
+func decodeJSONEntry(set *fileReader, dec *json.Decoder, data []byte, start int, lc *lineCounter, hf bool, what string) error {
 	line := lc.at(start)
 	if err := set.row(line); err != nil {
 		return err
 	}
 	if start >= len(data) || data[start] != '{' {
-		return inputErrorf(set.where, lineField(line, ""), "each %s should be an object with a step and a loss", what)
+		return lawcore.Errorf(set.where, lineField(line, ""), "each %s should be an object with a step and a loss", what)
 	}
 	var m map[string]json.RawMessage
 	if err := dec.Decode(&m); err != nil {
-		return jsonImportError(set.where, lc, err)
+		return jsonError(set.where, lc, err)
 	}
 	end := max(start, min(int(dec.InputOffset()), len(data)))
-	return importJSONEntry(set, m, data[start:end], line, hf)
+	return readJSONEntry(set, m, data[start:end], line, hf)
 }
 
-// importJSONEntry reads one record, m, whose text raw starts at line: an object with a step
+// readJSONEntry reads one record, m, whose text raw starts at line: an object with a step
 // key and metrics. In a Hugging Face log_history, the train_loss of the summary entry at the
 // end (the mean over the run) is left out.
-func importJSONEntry(set *importSet, m map[string]json.RawMessage, raw []byte, line int, hf bool) error {
+func readJSONEntry(set *fileReader, m map[string]json.RawMessage, raw []byte, line int, hf bool) error {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	stepKey := ""
-	for _, want := range importStepNames {
+	for _, want := range stepNamesAll {
 		for _, k := range keys {
 			if stepKey == "" && strings.EqualFold(k, want) {
 				stepKey = k
@@ -171,7 +173,7 @@ func importJSONEntry(set *importSet, m map[string]json.RawMessage, raw []byte, l
 	if stepKey == "" {
 		for _, k := range keys {
 			if set.wants(k) {
-				return inputErrorf(set.where, lineField(line, ""), "this entry has %q but no step", k)
+				return lawcore.Errorf(set.where, lineField(line, ""), "this entry has %q but no step", k)
 			}
 		}
 		return nil // an entry without values, such as a summary
@@ -206,9 +208,9 @@ func importJSONEntry(set *importSet, m map[string]json.RawMessage, raw []byte, l
 }
 
 // jsonStep reads a step from JSON.
-func (set *importSet) jsonStep(line int, raw json.RawMessage) (float64, error) {
+func (set *fileReader) jsonStep(line int, raw json.RawMessage) (float64, error) {
 	if strings.TrimSpace(string(raw)) == "null" {
-		return 0, inputErrorf(set.where, lineField(line, set.stepField), "the step is null")
+		return 0, lawcore.Errorf(set.where, lineField(line, set.stepField), "the step is null")
 	}
 	return set.parseStep(line, jsonNumberText(raw))
 }
@@ -238,27 +240,27 @@ func keyLine(raw []byte, key string, line int) int {
 }
 
 // jsonEnd checks that nothing but white space follows the JSON value.
-func jsonEnd(where string, dec *json.Decoder, data []byte, lc *importLines) error {
+func jsonEnd(where string, dec *json.Decoder, data []byte, lc *lineCounter) error {
 	off := skipJSONSpace(data, int(dec.InputOffset()))
 	if off < len(data) {
-		return inputErrorf(where, lineField(lc.at(off), ""), "unexpected text after the end of the JSON")
+		return lawcore.Errorf(where, lineField(lc.at(off), ""), "unexpected text after the end of the JSON")
 	}
 	return nil
 }
 
-// jsonImportError turns encoding/json's errors into an *InputError naming the line.
-func jsonImportError(where string, lc *importLines, err error) error {
+// jsonError turns encoding/json's errors into an *lawcore.InputError naming the line.
+func jsonError(where string, lc *lineCounter, err error) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		return inputErrorf(where, lineField(lc.at(int(se.Offset)), ""), "%s", se.Error())
+		return lawcore.Errorf(where, lineField(lc.at(int(se.Offset)), ""), "%s", se.Error())
 	case errors.As(err, &te):
-		return inputErrorf(where, lineField(lc.at(int(te.Offset)), ""), "expected %s, got a JSON %s", te.Type, te.Value)
+		return lawcore.Errorf(where, lineField(lc.at(int(te.Offset)), ""), "expected %s, got a JSON %s", te.Type, te.Value)
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		return inputErrorf(where, lineField(lc.at(len(lc.data)), ""), "the JSON ends too early")
+		return lawcore.Errorf(where, lineField(lc.at(len(lc.data)), ""), "the JSON ends too early")
 	}
-	return &InputError{Where: where, Msg: err.Error()}
+	return &lawcore.InputError{Where: where, Msg: err.Error()}
 }
 
 // skipJSONSpace returns the offset of the first byte at or after off that is neither white
@@ -275,7 +277,7 @@ func skipJSONSpace(data []byte, off int) int {
 	return off
 }
 
-// checkJSONDepth rejects JSON nested deeper than maxImportJSONDepth, naming the line.
+// checkJSONDepth rejects JSON nested deeper than maxJSONDepth, naming the line.
 func checkJSONDepth(where string, data []byte) error {
 	depth, line, inString, escaped := 0, 1, false, false
 	for _, b := range data {
@@ -294,8 +296,8 @@ func checkJSONDepth(where string, data []byte) error {
 			inString = true
 		case b == '[' || b == '{':
 			depth++
-			if depth > maxImportJSONDepth {
-				return inputErrorf(where, lineField(line, ""), "the JSON is nested more than %d deep", maxImportJSONDepth)
+			if depth > maxJSONDepth {
+				return lawcore.Errorf(where, lineField(line, ""), "the JSON is nested more than %d deep", maxJSONDepth)
 			}
 		case b == ']' || b == '}':
 			depth--
@@ -339,15 +341,15 @@ func nullNonFinite(data []byte) []byte {
 	return out
 }
 
-// importLines turns byte offsets into line numbers, counting forward from the last offset
+// lineCounter turns byte offsets into line numbers, counting forward from the last offset
 // asked for (offsets mostly increase).
-type importLines struct {
+type lineCounter struct {
 	data       []byte
 	off, lines int // lines counts the newlines before off
 }
 
 // at returns the line (from 1) of the byte at off.
-func (l *importLines) at(off int) int {
+func (l *lineCounter) at(off int) int {
 	off = max(0, min(off, len(l.data)))
 	if off < l.off {
 		l.off, l.lines = 0, 0

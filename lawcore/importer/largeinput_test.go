@@ -1,11 +1,11 @@
-package lawcore_test
+package importer_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/importer"
 )
 
 // Large but valid files load: a million rows, and a 50 MB file.
@@ -18,7 +18,7 @@ func TestLargeValidFilesLoad(t *testing.T) {
 	for i := 1; i <= 1_000_000; i++ {
 		fmt.Fprintf(&b, "%d,%.6f,0.0003\n", i, 3+1/float64(i))
 	}
-	imp, err := lawcore.ImportFile("million.csv", []byte(b.String()), lawcore.ImportChoice{})
+	imp, err := importer.Read("million.csv", []byte(b.String()), importer.Choice{})
 	if err != nil || len(imp.Curves) != 1 || imp.Curves[0].Points != 1_000_000 {
 		t.Fatalf("a million rows: %v", err)
 	}
@@ -28,7 +28,7 @@ func TestLargeValidFilesLoad(t *testing.T) {
 	for i := 1; b.Len() < 50<<20; i++ {
 		fmt.Fprintf(&b, "%d,%.6f,%s\n", i, 3+1/float64(i), pad)
 	}
-	if imp, err = lawcore.ImportFile("fifty-megabytes.csv", []byte(b.String()), lawcore.ImportChoice{}); err != nil || len(imp.Curves) != 1 {
+	if imp, err = importer.Read("fifty-megabytes.csv", []byte(b.String()), importer.Choice{}); err != nil || len(imp.Curves) != 1 {
 		t.Fatalf("50 MB: %v", err)
 	}
 }

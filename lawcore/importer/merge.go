@@ -1,32 +1,36 @@
-package lawcore
+package importer
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/lawcalc/annealing/lawcore"
+)
 
 // MergeLR returns a copy of curve with the learning rates of lrCurve (read from a separate
-// learning-rate file, for example with [ImportChoice.AsLR]) taken at the curve's steps,
+// learning-rate file, for example with [Choice.AsLR]) taken at the curve's steps,
 // joined linearly between lrCurve's points. It is an error if lrCurve has no learning rates
 // or does not cover every step of the curve.
-func MergeLR(curve, lrCurve *ImportedCurve) (*ImportedCurve, error) {
+func MergeLR(curve, lrCurve *Curve) (*Curve, error) {
 	if curve == nil || lrCurve == nil {
-		return nil, &InputError{Msg: "merging learning rates needs a loss curve and a learning-rate curve"}
+		return nil, &lawcore.InputError{Msg: "merging learning rates needs a loss curve and a learning-rate curve"}
 	}
 	where := lrCurve.File
 	if where == "" {
 		where = "the learning-rate file"
 	}
 	if !curve.HasLoss || len(curve.Loss) != len(curve.Steps) || len(curve.Steps) == 0 {
-		return nil, inputErrorf(curve.File, "", "curve %q has no loss values to merge learning rates into", curve.Name)
+		return nil, lawcore.Errorf(curve.File, "", "curve %q has no loss values to merge learning rates into", curve.Name)
 	}
 	if !lrCurve.HasLR || len(lrCurve.LR) != len(lrCurve.Steps) || len(lrCurve.Steps) == 0 {
-		return nil, inputErrorf(where, "", "curve %q has no learning rates", lrCurve.Name)
+		return nil, lawcore.Errorf(where, "", "curve %q has no learning rates", lrCurve.Name)
 	}
 	for i, s := range lrCurve.Steps {
 		if i > 0 && !(s > lrCurve.Steps[i-1]) {
-			return nil, inputErrorf(where, fmt.Sprintf("steps[%d]", i), "the steps of the learning rates must increase: %v comes after %v", s, lrCurve.Steps[i-1])
+			return nil, lawcore.Errorf(where, fmt.Sprintf("steps[%d]", i), "the steps of the learning rates must increase: %v comes after %v", s, lrCurve.Steps[i-1])
 		}
 	}
 	if miss, ok := uncoveredStep(curve.Steps, lrCurve.Steps); ok {
-		return nil, inputErrorf(where, "", "the learning rates cover steps %v to %v, but curve %q has step %v: the learning-rate file must cover every step of the loss curve",
+		return nil, lawcore.Errorf(where, "", "the learning rates cover steps %v to %v, but curve %q has step %v: the learning-rate file must cover every step of the loss curve",
 			lrCurve.Steps[0], lrCurve.Steps[len(lrCurve.Steps)-1], curve.Name, miss)
 	}
 	lr, _, _ := interpolateAt(curve.Steps, lrCurve.Steps, lrCurve.LR)

@@ -1,21 +1,21 @@
-package lawcore
+package importer
 
 import "strings"
 
 // The importers recognise columns (and JSON keys, and log fields) by name, lower-cased.
 
-// importStepNames are the names of step columns, in order of preference: those of
+// stepNamesAll are the names of step columns, in order of preference: those of
 // ParseCurveCSV and a few more.
-var importStepNames = append(append([]string(nil), stepNames...),
+var stepNamesAll = append(append([]string(nil), stepNames...),
 	"trainer/global_step", "global step", "train/step", "iters", "iterations")
 
-// importRunNames are the names of a column naming the run of each row, in order of preference.
-var importRunNames = []string{"run", "run_name", "run name", "runname", "run_id", "run id", "experiment", "name"}
+// runNames are the names of a column naming the run of each row, in order of preference.
+var runNames = []string{"run", "run_name", "run name", "runname", "run_id", "run id", "experiment", "name"}
 
-// isImportLossName reports whether a column name looks like a loss: one of ParseCurveCSV's
+// isLossName reports whether a column name looks like a loss: one of ParseCurveCSV's
 // loss names, or a name containing "loss" that is not a loss scale, a perplexity, or a W&B
 // minimum or maximum.
-func isImportLossName(name string) bool {
+func isLossName(name string) bool {
 	l := strings.ToLower(strings.TrimSpace(name))
 	if strings.HasSuffix(l, "__min") || strings.HasSuffix(l, "__max") {
 		return false
@@ -29,9 +29,9 @@ func isImportLossName(name string) bool {
 		!strings.Contains(l, "ppl") && !strings.Contains(l, "perplexity")
 }
 
-// isImportLRName reports whether a column name looks like a learning rate: lr,
+// isLRName reports whether a column name looks like a learning rate: lr,
 // learning_rate, train/learning_rate, lr-AdamW (PyTorch Lightning), learning rate (Megatron).
-func isImportLRName(name string) bool {
+func isLRName(name string) bool {
 	l := strings.ToLower(strings.TrimSpace(name))
 	if strings.HasSuffix(l, "__min") || strings.HasSuffix(l, "__max") {
 		return false
@@ -65,9 +65,9 @@ func lrPreference(name string) int {
 	return len(lrNames)
 }
 
-// isImportIgnoredName reports whether a column holds something that is certainly not a
+// isIgnoredName reports whether a column holds something that is certainly not a
 // loss (times, epochs, counters), so that it is not offered as one.
-func isImportIgnoredName(name string) bool {
+func isIgnoredName(name string) bool {
 	l := strings.ToLower(strings.TrimSpace(name))
 	if l == "" || strings.HasSuffix(l, "__min") || strings.HasSuffix(l, "__max") {
 		return true
@@ -80,8 +80,8 @@ func isImportIgnoredName(name string) bool {
 	return false
 }
 
-// importColumnKind guesses whether a loss column is a validation loss or a training loss.
-func importColumnKind(name string) string {
+// columnKind guesses whether a loss column is a validation loss or a training loss.
+func columnKind(name string) string {
 	l := strings.ToLower(name)
 	for _, s := range []string{"val", "eval", "test", "valid"} {
 		if strings.Contains(l, s) {

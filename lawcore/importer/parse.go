@@ -1,4 +1,4 @@
-package lawcore
+package importer
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/lawcalc/annealing/lawcore"
 )
 
 // MaxRows bounds the data rows of one parsed file.
@@ -53,10 +55,10 @@ func ParseCurveCSV(name string, data []byte) (*ParsedCurve, error) {
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // byte-order mark
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, &InputError{Where: where, Msg: "the file is empty"}
+		return nil, &lawcore.InputError{Where: where, Msg: "the file is empty"}
 	}
 	if bytes.IndexByte(data, 0) >= 0 {
-		return nil, &InputError{Where: where, Msg: "this is a binary file, not CSV or TSV text"}
+		return nil, &lawcore.InputError{Where: where, Msg: "this is a binary file, not CSV or TSV text"}
 	}
 	r := csv.NewReader(bytes.NewReader(data))
 	r.Comma = sniffDelimiter(data)
@@ -75,14 +77,14 @@ func ParseCurveCSV(name string, data []byte) (*ParsedCurve, error) {
 	stepCol, lossCol, lrCol := findColumn(header, stepNames), findColumn(header, lossNames), findColumn(header, lrNames)
 	if stepCol < 0 || lossCol < 0 {
 		if _, numErr := strconv.ParseFloat(strings.TrimSpace(header[0]), 64); numErr == nil {
-			return nil, inputErrorf(where, fmt.Sprintf("line %d", headerLine),
+			return nil, lawcore.Errorf(where, fmt.Sprintf("line %d", headerLine),
 				"the first line should be a header naming the columns, such as step,loss,lr")
 		}
 		missing := "step"
 		if stepCol >= 0 {
 			missing = "loss"
 		}
-		return nil, inputErrorf(where, fmt.Sprintf("line %d", headerLine),
+		return nil, lawcore.Errorf(where, fmt.Sprintf("line %d", headerLine),
 			"no %s column: the header has %s (a step column is called step or iteration, a loss column loss, val_loss or lm loss)",
 			missing, quoteList(header))
 	}
@@ -104,7 +106,7 @@ func ParseCurveCSV(name string, data []byte) (*ParsedCurve, error) {
 			continue
 		}
 		if pc.Rows >= MaxRows {
-			return nil, inputErrorf(where, fmt.Sprintf("line %d", line), "more than %d rows: thin the curve first", MaxRows)
+			return nil, lawcore.Errorf(where, fmt.Sprintf("line %d", line), "more than %d rows: thin the curve first", MaxRows)
 		}
 		at := func(col int) string { return fmt.Sprintf("line %d, column %d (%s)", line, col+1, header[col]) }
 		num := func(col int) (float64, error) {
@@ -114,7 +116,7 @@ func ParseCurveCSV(name string, data []byte) (*ParsedCurve, error) {
 				if err == nil || errors.Is(err, strconv.ErrRange) {
 					msg = "is not a finite number"
 				}
-				return 0, inputErrorf(where, at(col), "%s %s", quoteCell(rec[col]), msg)
+				return 0, lawcore.Errorf(where, at(col), "%s %s", lawcore.Quote(rec[col]), msg)
 			}
 			return v, nil
 		}
@@ -129,14 +131,14 @@ func ParseCurveCSV(name string, data []byte) (*ParsedCurve, error) {
 		stepField := at(stepCol)
 		switch {
 		case step != math.Trunc(step) || step < 0:
-			return nil, inputErrorf(where, stepField, "a step must be a whole number, zero or more, got %v", step)
+			return nil, lawcore.Errorf(where, stepField, "a step must be a whole number, zero or more, got %v", step)
 		case pc.Rows > 0 && step == pc.Steps[pc.Rows-1]:
-			return nil, inputErrorf(where, stepField, "step %v appears twice", step)
+			return nil, lawcore.Errorf(where, stepField, "step %v appears twice", step)
 		case pc.Rows > 0 && step < pc.Steps[pc.Rows-1]:
-			return nil, inputErrorf(where, stepField, "steps must increase: %v comes after %v", step, pc.Steps[pc.Rows-1])
+			return nil, lawcore.Errorf(where, stepField, "steps must increase: %v comes after %v", step, pc.Steps[pc.Rows-1])
 		}
 		if loss <= 0 {
-			return nil, inputErrorf(where, at(lossCol), "the loss must be positive, got %v", loss)
+			return nil, lawcore.Errorf(where, at(lossCol), "the loss must be positive, got %v", loss)
 		}
 		pc.Steps = append(pc.Steps, step)
 		pc.Loss = append(pc.Loss, loss)
@@ -146,14 +148,14 @@ func ParseCurveCSV(name string, data []byte) (*ParsedCurve, error) {
 				return nil, err
 			}
 			if lr < 0 {
-				return nil, inputErrorf(where, at(lrCol), "a learning rate cannot be negative, got %v", lr)
+				return nil, lawcore.Errorf(where, at(lrCol), "a learning rate cannot be negative, got %v", lr)
 			}
 			pc.LR = append(pc.LR, lr)
 		}
 		pc.Rows++
 	}
 	if pc.Rows == 0 {
-		return nil, inputErrorf(where, "", "the file has a header but no data rows")
+		return nil, lawcore.Errorf(where, "", "the file has a header but no data rows")
 	}
 	return pc, nil
 }
@@ -195,7 +197,7 @@ func findColumn(header, names []string) int {
 	return -1
 }
 
-// csvError turns encoding/csv's errors (which carry line and column) into an *InputError.
+// csvError turns encoding/csv's errors (which carry line and column) into an *lawcore.InputError.
 func csvError(where string, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
@@ -203,18 +205,18 @@ func csvError(where string, err error) error {
 		if errors.Is(pe.Err, csv.ErrFieldCount) {
 			msg = "this row has a different number of columns than the header"
 		}
-		return inputErrorf(where, fmt.Sprintf("line %d, character %d", pe.Line, pe.Column), "%s", msg)
+		return lawcore.Errorf(where, fmt.Sprintf("line %d, character %d", pe.Line, pe.Column), "%s", msg)
 	}
 	if err == io.EOF {
-		return &InputError{Where: where, Msg: "the file is empty"}
+		return &lawcore.InputError{Where: where, Msg: "the file is empty"}
 	}
-	return &InputError{Where: where, Msg: err.Error()}
+	return &lawcore.InputError{Where: where, Msg: err.Error()}
 }
 
 func quoteList(ss []string) string {
 	q := make([]string, len(ss))
 	for i, s := range ss {
-		q[i] = quoteCell(s)
+		q[i] = lawcore.Quote(s)
 	}
 	return strings.Join(q, ", ")
 }

@@ -1,4 +1,4 @@
-package lawcore
+package importer
 
 import (
 	"bytes"
@@ -6,48 +6,50 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/lawcalc/annealing/lawcore"
 )
 
-// Import formats, as named in [Import.Format].
+// Import formats, as named in [Result.Format].
 const (
-	// ImportFormatCSV is a CSV or TSV file whose header names a step column and loss
+	// FormatCSV is a CSV or TSV file whose header names a step column and loss
 	// columns (and optionally a learning-rate column and a run column).
-	ImportFormatCSV = "csv"
-	// ImportFormatWandB is a Weights & Biases panel export: `Step`, `<run> - <metric>`,
+	FormatCSV = "csv"
+	// FormatWandB is a Weights & Biases panel export: `Step`, `<run> - <metric>`,
 	// `<run> - <metric>__MIN`, `<run> - <metric>__MAX`.
-	ImportFormatWandB = "wandb"
-	// ImportFormatTensorBoardCSV is TensorBoard's scalar download as CSV: `Wall time,Step,Value`.
-	ImportFormatTensorBoardCSV = "tensorboard-csv"
-	// ImportFormatTensorBoardJSON is TensorBoard's scalar download as JSON: `[[wall, step, value], ...]`.
-	ImportFormatTensorBoardJSON = "tensorboard-json"
-	// ImportFormatHFTrainerState is a Hugging Face trainer_state.json (its log_history).
-	ImportFormatHFTrainerState = "hf-trainer-state"
-	// ImportFormatJSONRecords is a JSON array of objects, or JSON lines, each object holding a
+	FormatWandB = "wandb"
+	// FormatTensorBoardCSV is TensorBoard's scalar download as CSV: `Wall time,Step,Value`.
+	FormatTensorBoardCSV = "tensorboard-csv"
+	// FormatTensorBoardJSON is TensorBoard's scalar download as JSON: `[[wall, step, value], ...]`.
+	FormatTensorBoardJSON = "tensorboard-json"
+	// FormatHFTrainerState is a Hugging Face trainer_state.json (its log_history).
+	FormatHFTrainerState = "hf-trainer-state"
+	// FormatJSONRecords is a JSON array of objects, or JSON lines, each object holding a
 	// step and metrics, such as `{"step": 10, "loss": 3.2, "lr": 1e-4}`.
-	ImportFormatJSONRecords = "json-records"
-	// ImportFormatMegatron is a Megatron-LM (or GPT-NeoX) training log.
-	ImportFormatMegatron = "megatron"
-	// ImportFormatNanoGPT is a nanoGPT training log (`step N: train loss ..., val loss ...`,
+	FormatJSONRecords = "json-records"
+	// FormatMegatron is a Megatron-LM (or GPT-NeoX) training log.
+	FormatMegatron = "megatron"
+	// FormatNanoGPT is a nanoGPT training log (`step N: train loss ..., val loss ...`,
 	// `iter N: loss ...`).
-	ImportFormatNanoGPT = "nanogpt"
-	// ImportFormatModdedNanoGPT is a modded-nanogpt training log (`step:N/M val_loss:...`).
-	ImportFormatModdedNanoGPT = "modded-nanogpt"
+	FormatNanoGPT = "nanogpt"
+	// FormatModdedNanoGPT is a modded-nanogpt training log (`step:N/M val_loss:...`).
+	FormatModdedNanoGPT = "modded-nanogpt"
 )
 
-// MaxImportBytes bounds the size of an imported file.
-const MaxImportBytes = 512 << 20
+// MaxBytes bounds the size of an imported file.
+const MaxBytes = 512 << 20
 
-// Import is what [ImportFile] read from a file: either the curves, or, when the file holds
+// Result is what [Read] read from a file: either the curves, or, when the file holds
 // several candidate loss columns or several runs and the choice did not settle which to take,
 // an Ambiguity listing them (and no curves). The arrays of each curve are left out of JSON:
 // they cross to JavaScript as typed arrays.
-type Import struct {
+type Result struct {
 	// Name is the file's name.
 	Name string `json:"name"`
-	// Format is one of the ImportFormat constants.
+	// Format is one of the Format constants.
 	Format string `json:"format"`
 	// Curves are the curves read, one per chosen run; empty when Ambiguity is set.
-	Curves []*ImportedCurve `json:"curves"`
+	Curves []*Curve `json:"curves"`
 	// Ambiguity, when set, lists the columns and runs to choose from.
 	Ambiguity *Ambiguity `json:"ambiguity,omitempty"`
 	// Notes say what the reader did that the user may want to know: values skipped, steps
@@ -55,10 +57,10 @@ type Import struct {
 	Notes []string `json:"notes"`
 }
 
-// ImportedCurve is one curve read from a file: steps with their loss and, when the file has
+// Curve is one curve read from a file: steps with their loss and, when the file has
 // them, learning rates. A curve read from a file holding only learning rates (for [MergeLR])
 // has LR and no Loss.
-type ImportedCurve struct {
+type Curve struct {
 	// Name names the curve: the run's name, or else the file's name without its extension.
 	Name string `json:"name"`
 	// File is the name of the file it was read from.
@@ -74,16 +76,16 @@ type ImportedCurve struct {
 	HasLoss bool `json:"hasLoss"`
 	HasLR   bool `json:"hasLR"`
 	// Source names the columns or fields used.
-	Source ImportSource `json:"source"`
+	Source Source `json:"source"`
 
 	// Steps are whole numbers in strictly increasing order; Loss (positive) and LR (zero or
 	// more) have one value per step.
 	Steps, Loss, LR []float64 `json:"-"`
 }
 
-// ImportSource names the columns (or log fields, or JSON keys) a curve was read from; LR is
+// Source names the columns (or log fields, or JSON keys) a curve was read from; LR is
 // empty when the curve has no learning rates.
-type ImportSource struct {
+type Source struct {
 	Step string `json:"step"`
 	Loss string `json:"loss,omitempty"`
 	LR   string `json:"lr,omitempty"`
@@ -91,20 +93,20 @@ type ImportSource struct {
 
 // Ambiguity lists what the user must choose before a file can be read: the column holding the
 // loss (Columns, when there are several candidates) and the runs to take (Runs, when there are
-// several). An [ImportChoice] naming a column and runs settles it.
+// several). A [Choice] naming a column and runs settles it.
 type Ambiguity struct {
 	// Message asks the question in words.
 	Message string `json:"message"`
 	// Columns are the candidate loss columns (choose one), nil when settled.
-	Columns []ImportOption `json:"columns,omitempty"`
+	Columns []Option `json:"columns,omitempty"`
 	// Runs are the runs (choose one or more), nil when settled.
-	Runs []ImportOption `json:"runs,omitempty"`
+	Runs []Option `json:"runs,omitempty"`
 }
 
-// ImportOption is one column or run offered by an [Ambiguity], with a summary of its values
+// Option is one column or run offered by an [Ambiguity], with a summary of its values
 // (all 0 for a column offered only by its name, when no column is named like a loss).
-type ImportOption struct {
-	// Name is what [ImportChoice] takes to choose it.
+type Option struct {
+	// Name is what [Choice] takes to choose it.
 	Name string `json:"name"`
 	// Kind hints at what a column holds: "train" or "validation" ("" for runs).
 	Kind string `json:"kind,omitempty"`
@@ -114,10 +116,10 @@ type ImportOption struct {
 	LastStep  float64 `json:"lastStep"`
 }
 
-// ImportChoice settles an [Ambiguity]: the column holding the loss and the runs to take. The
+// Choice settles an [Ambiguity]: the column holding the loss and the runs to take. The
 // zero value chooses nothing, which is enough for files with one candidate.
-type ImportChoice struct {
-	// Column names the loss column (or metric, or log field), as in [ImportOption.Name]; any
+type Choice struct {
+	// Column names the loss column (or metric, or log field), as in [Option.Name]; any
 	// column of the file may be named, even one not named like a loss.
 	Column string `json:"column,omitempty"`
 	// Runs names the runs to take, one curve each.
@@ -128,27 +130,27 @@ type ImportChoice struct {
 	AsLR bool `json:"asLR,omitempty"`
 }
 
-// ImportFile recognises the format of a file by its content (CSV or TSV with named columns, a
+// Read recognises the format of a file by its content (CSV or TSV with named columns, a
 // W&B panel export, a TensorBoard scalar export as CSV or JSON, a Hugging Face
 // trainer_state.json, JSON records, a Megatron-LM, nanoGPT or modded-nanogpt log) and reads
 // its loss curves. When the file holds several candidate loss columns or several runs and
 // choice does not settle which to take, the result has an Ambiguity and no curves. Errors are
-// *InputError naming the file and the line (and column or field where there is one).
-func ImportFile(name string, data []byte, choice ImportChoice) (*Import, error) {
+// *lawcore.InputError naming the file and the line (and column or field where there is one).
+func Read(name string, data []byte, choice Choice) (*Result, error) {
 	where := name
 	if where == "" {
 		where = "pasted data"
 	}
-	if err := importCheckBytes(where, data); err != nil {
+	if err := checkBytes(where, data); err != nil {
 		return nil, err
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	set := newImportSet(name, where, choice)
+	set := newFileReader(name, where, choice)
 	var err error
 	if looksLikeJSON(data) {
-		err = importJSON(set, data)
+		err = readJSON(set, data)
 	} else {
-		err = importText(set, data)
+		err = readText(set, data)
 	}
 	if err != nil {
 		return nil, err
@@ -156,40 +158,40 @@ func ImportFile(name string, data []byte, choice ImportChoice) (*Import, error) 
 	return set.resolve()
 }
 
-// importCheckBytes rejects empty, oversized, binary, compressed and UTF-16 files.
-func importCheckBytes(where string, data []byte) error {
+// checkBytes rejects empty, oversized, binary, compressed and UTF-16 files.
+func checkBytes(where string, data []byte) error {
 	switch {
-	case len(data) > MaxImportBytes:
-		return inputErrorf(where, "", "the file is larger than %d MB: thin the curve first", MaxImportBytes>>20)
+	case len(data) > MaxBytes:
+		return lawcore.Errorf(where, "", "the file is larger than %d MB: thin the curve first", MaxBytes>>20)
 	case len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))) == 0:
-		return &InputError{Where: where, Msg: "the file is empty"}
+		return &lawcore.InputError{Where: where, Msg: "the file is empty"}
 	case bytes.HasPrefix(data, []byte{0x1f, 0x8b}):
-		return &InputError{Where: where, Msg: "this is a gzip-compressed file: decompress it first"}
+		return &lawcore.InputError{Where: where, Msg: "this is a gzip-compressed file: decompress it first"}
 	case bytes.HasPrefix(data, []byte{0x50, 0x4b, 0x03, 0x04}):
-		return &InputError{Where: where, Msg: "this is a zip archive: extract the file first"}
+		return &lawcore.InputError{Where: where, Msg: "this is a zip archive: extract the file first"}
 	case bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}):
-		return &InputError{Where: where, Msg: "this is UTF-16 text: save it as UTF-8"}
+		return &lawcore.InputError{Where: where, Msg: "this is UTF-16 text: save it as UTF-8"}
 	case bytes.IndexByte(data, 0) >= 0:
-		return &InputError{Where: where, Msg: "this is a binary file, not a CSV, JSON or log text"}
+		return &lawcore.InputError{Where: where, Msg: "this is a binary file, not a CSV, JSON or log text"}
 	}
 	return nil
 }
 
-// importText reads a text file that is not JSON: a table (CSV, TSV, W&B, TensorBoard) when its
+// readText reads a text file that is not JSON: a table (CSV, TSV, W&B, TensorBoard) when its
 // first line is a header naming a step column, else a training log, else a table anyway so
 // that the error says what the header lacks.
-func importText(set *importSet, data []byte) error {
-	if header, ok := sniffHeader(data); ok && (tensorBoardHeader(header) || findColumn(header, importStepNames) >= 0) {
-		return importTable(set, data)
+func readText(set *fileReader, data []byte) error {
+	if header, ok := sniffHeader(data); ok && (tensorBoardHeader(header) || findColumn(header, stepNamesAll) >= 0) {
+		return readTable(set, data)
 	}
 	if format := detectLog(data); format != "" {
-		return importLog(set, format, data)
+		return readLog(set, format, data)
 	}
 	if first := firstContentLine(data); bytes.ContainsAny(first, ",\t;") {
-		return importTable(set, data)
+		return readTable(set, data)
 	}
 	line := firstContentLineNumber(data)
-	return inputErrorf(set.where, lineField(line, ""),
+	return lawcore.Errorf(set.where, lineField(line, ""),
 		"not a format I know: expected a CSV or TSV file whose header names a step and a loss column, a W&B or TensorBoard export, a trainer_state.json, or a Megatron-LM, nanoGPT or modded-nanogpt log")
 }
 

@@ -1,4 +1,4 @@
-package lawcore
+package importer
 
 import (
 	"bytes"
@@ -7,19 +7,21 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/lawcalc/annealing/lawcore"
 )
 
-// importTableReader reads a CSV or TSV file with ParseCurveCSV's conventions: the delimiter
+// tableReader reads a CSV or TSV file with ParseCurveCSV's conventions: the delimiter
 // sniffed from the first line, # comments, blank lines skipped, errors naming line and
 // character.
-type importTableReader struct {
+type tableReader struct {
 	r          *csv.Reader
 	header     []string
 	headerLine int
 	where      string
 }
 
-func openImportTable(where string, data []byte) (*importTableReader, error) {
+func openTable(where string, data []byte) (*tableReader, error) {
 	r := csv.NewReader(bytes.NewReader(data))
 	r.Comma = sniffDelimiter(data)
 	r.Comment = '#'
@@ -34,12 +36,12 @@ func openImportTable(where string, data []byte) (*importTableReader, error) {
 		header[i] = strings.TrimSpace(header[i])
 	}
 	line, _ := r.FieldPos(0)
-	return &importTableReader{r: r, header: header, headerLine: line, where: where}, nil
+	return &tableReader{r: r, header: header, headerLine: line, where: where}, nil
 }
 
 // each calls fn with every data row that is not blank and its line, counting rows against
 // MaxRows. The record is reused between calls.
-func (t *importTableReader) each(set *importSet, fn func(line int, rec []string) error) error {
+func (t *tableReader) each(set *fileReader, fn func(line int, rec []string) error) error {
 	for {
 		rec, err := t.r.Read()
 		if err == io.EOF {
@@ -62,51 +64,51 @@ func (t *importTableReader) each(set *importSet, fn func(line int, rec []string)
 }
 
 // column names column i in messages: "column 2 (loss)".
-func (t *importTableReader) column(i int) string {
+func (t *tableReader) column(i int) string {
 	return fmt.Sprintf("column %d (%s)", i+1, t.header[i])
 }
 
-// importTable reads a table: a TensorBoard export, a W&B export, or any CSV or TSV.
-func importTable(set *importSet, data []byte) error {
-	t, err := openImportTable(set.where, data)
+// readTable reads a table: a TensorBoard export, a W&B export, or any CSV or TSV.
+func readTable(set *fileReader, data []byte) error {
+	t, err := openTable(set.where, data)
 	if err != nil {
 		return err
 	}
 	switch {
 	case tensorBoardHeader(t.header):
-		return importTensorBoardCSV(set, t)
+		return readTensorBoardCSV(set, t)
 	case wandbHeader(t.header):
-		return importWandB(set, t)
+		return readWandB(set, t)
 	}
-	return importCSV(set, t)
+	return readCSV(set, t)
 }
 
-// importCSV reads a CSV or TSV file whose header names a step column, loss columns, perhaps
+// readCSV reads a CSV or TSV file whose header names a step column, loss columns, perhaps
 // a learning-rate column and a run column. It is strict, as ParseCurveCSV is, except that an
 // empty cell means no value at that step (so that a validation loss logged every so many steps
 // can share a file with the training loss).
-func importCSV(set *importSet, t *importTableReader) error {
-	set.format, set.strict = ImportFormatCSV, true
+func readCSV(set *fileReader, t *tableReader) error {
+	set.format, set.strict = FormatCSV, true
 	header := t.header
-	stepCol := findColumn(header, importStepNames)
+	stepCol := findColumn(header, stepNamesAll)
 	if stepCol < 0 {
 		if len(header) > 1 && wandbColumns(header[1:]) {
-			return inputErrorf(set.where, lineField(t.headerLine, ""),
-				"this W&B export has %s on the x axis: export the panel with Step on the x axis", quoteCell(header[0]))
+			return lawcore.Errorf(set.where, lineField(t.headerLine, ""),
+				"this W&B export has %s on the x axis: export the panel with Step on the x axis", lawcore.Quote(header[0]))
 		}
 		if _, numErr := strconv.ParseFloat(header[0], 64); numErr == nil {
-			return inputErrorf(set.where, lineField(t.headerLine, ""),
+			return lawcore.Errorf(set.where, lineField(t.headerLine, ""),
 				"the first line should be a header naming the columns, such as step,loss,lr")
 		}
-		return inputErrorf(set.where, lineField(t.headerLine, ""),
+		return lawcore.Errorf(set.where, lineField(t.headerLine, ""),
 			"no step column: the header has %s (a step column is called step or iteration, a loss column loss, val_loss or lm loss)",
-			importQuoteNames(header))
+			quoteNames(header))
 	}
 	set.stepSource, set.stepField = header[stepCol], t.column(stepCol)
-	set.noLoss = inputErrorf(set.where, lineField(t.headerLine, ""),
-		"no loss column: the header has %s (a loss column is called loss, val_loss or lm loss)", importQuoteNames(header))
+	set.noLoss = lawcore.Errorf(set.where, lineField(t.headerLine, ""),
+		"no loss column: the header has %s (a loss column is called loss, val_loss or lm loss)", quoteNames(header))
 	runCol := -1
-	for _, want := range importRunNames {
+	for _, want := range runNames {
 		for i, h := range header {
 			if runCol < 0 && i != stepCol && strings.EqualFold(h, want) && !(set.choice.Column != "" && strings.EqualFold(h, set.choice.Column)) {
 				runCol = i
@@ -131,7 +133,7 @@ func importCSV(set *importSet, t *importTableReader) error {
 		if strings.TrimSpace(rec[stepCol]) == "" {
 			for _, c := range valueCols {
 				if strings.TrimSpace(rec[c]) != "" {
-					return inputErrorf(set.where, lineField(line, set.stepField), "the step is missing")
+					return lawcore.Errorf(set.where, lineField(line, set.stepField), "the step is missing")
 				}
 			}
 			return nil
@@ -162,7 +164,7 @@ func importCSV(set *importSet, t *importTableReader) error {
 		return err
 	}
 	if set.rows == 0 {
-		return inputErrorf(set.where, "", "the file has a header but no data rows")
+		return lawcore.Errorf(set.where, "", "the file has a header but no data rows")
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package lawcore_test
+package importer_test
 
 import (
 	"errors"
@@ -6,19 +6,20 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
-	"github.com/lawcalc/annealing/lawcore/badinput"
+	"github.com/lawcalc/annealing/lawcore/importer"
+	"github.com/lawcalc/annealing/lawcore/importer/badinput"
 )
 
 // Every file of the bad-input corpus gives an *InputError that names the file and, where the
 // fault is on a line, the line; or a question to the user; or, for a file marked NothingToFit,
 // curves with no step the fit could use (the page leaves those out).
 func TestBadInputCorpus(t *testing.T) {
-	files := badinput.Files(lawcore.MaxRows)
+	files := badinput.Files(importer.MaxRows)
 	if len(files) < 40 {
 		t.Fatalf("the corpus has %d files, want at least 40", len(files))
 	}
 	for _, f := range files {
-		imp, err := lawcore.ImportFile(f.Name, f.Data, lawcore.ImportChoice{})
+		imp, err := importer.Read(f.Name, f.Data, importer.Choice{})
 		if f.NothingToFit {
 			if err != nil || imp.Ambiguity != nil || hasFittableStep(imp.Curves) {
 				t.Errorf("%s: want it imported with no step >= 1; got error %v", f.Name, err)
@@ -41,7 +42,7 @@ func TestBadInputCorpus(t *testing.T) {
 }
 
 // hasFittableStep says whether any curve has a step of 1 or more.
-func hasFittableStep(curves []*lawcore.ImportedCurve) bool {
+func hasFittableStep(curves []*importer.Curve) bool {
 	for _, c := range curves {
 		for _, s := range c.Steps {
 			if s >= 1 {

@@ -1,9 +1,11 @@
-package lawcore
+package importer
 
 import (
 	"bytes"
 	"regexp"
 	"strings"
+
+	"github.com/lawcalc/annealing/lawcore"
 )
 
 // Training logs are read line by line; lines that are not log lines of the recognised kind
@@ -39,13 +41,13 @@ var logKinds = []struct {
 	format string
 	match  func(line []byte) bool
 }{
-	{ImportFormatMegatron, func(l []byte) bool {
+	{FormatMegatron, func(l []byte) bool {
 		return bytes.Contains(l, []byte("iteration")) && (megatronIterationRe.Match(l) || megatronValidationRe.Match(l))
 	}},
-	{ImportFormatModdedNanoGPT, func(l []byte) bool {
+	{FormatModdedNanoGPT, func(l []byte) bool {
 		return bytes.Contains(l, []byte("step:")) && moddedNanoGPTRe.Match(l)
 	}},
-	{ImportFormatNanoGPT, func(l []byte) bool {
+	{FormatNanoGPT, func(l []byte) bool {
 		return (bytes.Contains(l, []byte("step ")) && nanoGPTEvalRe.Match(l)) ||
 			(bytes.Contains(l, []byte("iter ")) && nanoGPTIterRe.Match(l))
 	}},
@@ -92,16 +94,16 @@ func eachLine(data []byte, fn func(n int, line []byte) error) error {
 	return nil
 }
 
-// importLog reads a training log of the given format.
-func importLog(set *importSet, format string, data []byte) error {
+// readLog reads a training log of the given format.
+func readLog(set *fileReader, format string, data []byte) error {
 	set.format = format
-	set.noLoss = inputErrorf(set.where, "", "the log lines hold no loss")
+	set.noLoss = lawcore.Errorf(set.where, "", "the log lines hold no loss")
 	var read func(n int, line []byte) error
 	switch format {
-	case ImportFormatMegatron:
+	case FormatMegatron:
 		set.stepSource = "iteration"
 		read = set.megatronLine
-	case ImportFormatModdedNanoGPT:
+	case FormatModdedNanoGPT:
 		set.stepSource = "step"
 		read = set.moddedNanoGPTLine
 	default:
@@ -112,7 +114,7 @@ func importLog(set *importSet, format string, data []byte) error {
 }
 
 // logValue adds the value of a log field, if the field is wanted.
-func (set *importSet) logValue(n int, step float64, metric, source, text string) error {
+func (set *fileReader) logValue(n int, step float64, metric, source, text string) error {
 	if !set.wants(metric) {
 		return nil
 	}
@@ -124,7 +126,7 @@ func (set *importSet) logValue(n int, step float64, metric, source, text string)
 }
 
 // megatronLine reads a Megatron-LM iteration or validation line.
-func (set *importSet) megatronLine(n int, line []byte) error {
+func (set *fileReader) megatronLine(n int, line []byte) error {
 	if !bytes.Contains(line, []byte("iteration")) {
 		return nil
 	}
@@ -178,7 +180,7 @@ func (set *importSet) megatronLine(n int, line []byte) error {
 }
 
 // nanoGPTLine reads a nanoGPT evaluation or iteration line.
-func (set *importSet) nanoGPTLine(n int, line []byte) error {
+func (set *fileReader) nanoGPTLine(n int, line []byte) error {
 	if bytes.Contains(line, []byte("step ")) {
 		if m := nanoGPTEvalRe.FindSubmatch(line); m != nil {
 			if err := set.row(n); err != nil {
@@ -218,7 +220,7 @@ func (set *importSet) nanoGPTLine(n int, line []byte) error {
 }
 
 // moddedNanoGPTLine reads a modded-nanogpt line: step:N/M followed by key:value fields.
-func (set *importSet) moddedNanoGPTLine(n int, line []byte) error {
+func (set *fileReader) moddedNanoGPTLine(n int, line []byte) error {
 	if !bytes.Contains(line, []byte("step:")) {
 		return nil
 	}

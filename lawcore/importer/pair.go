@@ -1,4 +1,4 @@
-package lawcore
+package importer
 
 import "fmt"
 
@@ -19,7 +19,7 @@ type LRPair struct {
 // learning rates. Then, when one learning-rate curve is left, it goes to the loss curves left
 // if they are all one run's (or one curve) and no run name says otherwise. A learning-rate
 // curve must cover the steps of its loss curve. Notes say what could not be paired and why.
-func PairLR(curves []*ImportedCurve) (pairs []LRPair, notes []string) {
+func PairLR(curves []*Curve) (pairs []LRPair, notes []string) {
 	var lossIdx, lrIdx []int
 	for i, c := range curves {
 		switch {
@@ -86,7 +86,7 @@ func PairLR(curves []*ImportedCurve) (pairs []LRPair, notes []string) {
 
 // oneRun reports whether the curves at idx are one curve, or all of one run, and that run is
 // not another than run (when both are known).
-func oneRun(curves []*ImportedCurve, idx []int, run string) bool {
+func oneRun(curves []*Curve, idx []int, run string) bool {
 	first := curveRun(curves[idx[0]])
 	if len(idx) > 1 && first == "" {
 		return false
@@ -101,7 +101,7 @@ func oneRun(curves []*ImportedCurve, idx []int, run string) bool {
 
 // lrCoverageNote says why the learning rates cannot be the schedule of the loss curve ("" when
 // they can): they must cover its first to its last step.
-func lrCoverageNote(loss, lr *ImportedCurve) string {
+func lrCoverageNote(loss, lr *Curve) string {
 	miss, ok := uncoveredStep(loss.Steps, lr.Steps)
 	if !ok {
 		return ""
@@ -111,7 +111,7 @@ func lrCoverageNote(loss, lr *ImportedCurve) string {
 
 // curveRun is the run a curve belongs to: its run, else the run named in a TensorBoard
 // download's file name, else "".
-func curveRun(c *ImportedCurve) string {
+func curveRun(c *Curve) string {
 	if c.Run != "" {
 		return c.Run
 	}
@@ -119,7 +119,7 @@ func curveRun(c *ImportedCurve) string {
 }
 
 // curveWhere names a curve's file, or the curve when it has no file.
-func curveWhere(c *ImportedCurve) string {
+func curveWhere(c *Curve) string {
 	if c.File != "" {
 		return c.File
 	}

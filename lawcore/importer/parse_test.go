@@ -1,10 +1,12 @@
-package lawcore
+package importer
 
 import (
 	"errors"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
 )
 
 func TestParseCurveCSV(t *testing.T) {
@@ -31,7 +33,7 @@ func TestParseCurveCSV(t *testing.T) {
 }
 
 func TestParseMPLFile(t *testing.T) {
-	data, err := os.ReadFile("../site/examples/mpl/csv_25/cosine_24000.csv")
+	data, err := os.ReadFile("../../site/examples/mpl/csv_25/cosine_24000.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +46,7 @@ func TestParseMPLFile(t *testing.T) {
 	}
 }
 
-// Each bad file gives an *InputError naming the file and, where there is one, line and column.
+// Each bad file gives an *lawcore.InputError naming the file and, where there is one, line and column.
 func TestParseCurveCSVErrors(t *testing.T) {
 	cases := []struct {
 		text, want string
@@ -70,9 +72,9 @@ func TestParseCurveCSVErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := ParseCurveCSV("bad.csv", []byte(c.text))
-		var ie *InputError
+		var ie *lawcore.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: got %v, want an *InputError containing %q", c.text, err, c.want)
+			t.Errorf("%q: got %v, want an *lawcore.InputError containing %q", c.text, err, c.want)
 		}
 	}
 }

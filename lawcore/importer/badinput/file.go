@@ -10,7 +10,7 @@ type File struct {
 	// Want is a part every message about the file must contain besides the file's name,
 	// such as "line 3"; "" when only the name is required.
 	Want string
-	// NothingToFit marks a file lawcore imports without error whose curves hold no step
+	// NothingToFit marks a file the importer reads without error whose curves hold no step
 	// of 1 or more: the fit has nothing to use, and the page leaves the file out with a
 	// message naming it.
 	NothingToFit bool

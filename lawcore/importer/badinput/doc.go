@@ -3,8 +3,8 @@
 // negative or zero losses, unsorted and duplicate steps, numbers too large for float64, a BOM,
 // CRLF, decimal commas, HTML, a JSON bomb, too many rows, ...).
 //
-// lawcore's tests import every file through ImportFile, and scripts/badcorpus writes the
+// The importer's tests read every file through importer.Read, and scripts/badcorpus writes the
 // files to a directory for the browser test, which feeds each through the page: both check
-// the same expectations. The package imports nothing of lawcore, so that lawcore's own tests
-// can use it.
+// the same expectations. The package imports nothing of lawcore, so that the importer's own
+// tests can use it.
 package badinput

@@ -1,4 +1,4 @@
-package lawcore
+package importer
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/lawcalc/annealing/lawcore"
 )
 
 // The importers read every candidate column of a file into series, one per (run, column);
@@ -14,21 +16,21 @@ import (
 // then, and so do the errors of series nobody chose.
 
 const (
-	// maxImportSeries bounds the (run, column) series read from one file.
-	maxImportSeries = 4096
-	// maxImportPoints bounds the values kept from one file, over all its series.
-	maxImportPoints = 4 * MaxRows
-	// maxImportStep is the largest step: whole numbers are exact in a float64 up to 2^53.
-	maxImportStep = 1 << 53
-	// maxImportOthers bounds the columns offered by name only.
-	maxImportOthers = 256
+	// maxSeries bounds the (run, column) series read from one file.
+	maxSeries = 4096
+	// maxPoints bounds the values kept from one file, over all its series.
+	maxPoints = 4 * MaxRows
+	// maxStep is the largest step: whole numbers are exact in a float64 up to 2^53.
+	maxStep = 1 << 53
+	// maxOthers bounds the columns offered by name only.
+	maxOthers = 256
 )
 
-// importSeries is one column of values (for one run) read from a file, with the line of
+// valueSeries is one column of values (for one run) read from a file, with the line of
 // each value.
-type importSeries struct {
+type valueSeries struct {
 	run, metric string
-	source      string // the column or key, for ImportSource
+	source      string // the column or key, for Source
 	field       string // names the field after "line L, " in messages ("" for none)
 	isLR        bool   // named like a learning rate
 	steps       []float64
@@ -44,27 +46,27 @@ type importSeries struct {
 }
 
 // label names the series in notes and messages.
-func (s *importSeries) label() string {
+func (s *valueSeries) label() string {
 	if s.run != "" {
 		return strconv.Quote(s.metric) + " of run " + strconv.Quote(s.run)
 	}
 	return strconv.Quote(s.metric)
 }
 
-// importSet collects the series of one file.
-type importSet struct {
+// fileReader collects the series of one file.
+type fileReader struct {
 	name, where string
-	choice      ImportChoice
+	choice      Choice
 	format      string
 	// strict formats (hand-made CSV) report bad values and steps out of order as errors;
 	// machine-written ones (exports, logs) skip non-finite values and keep the last value of a
 	// step logged again, with a note.
 	strict     bool
-	stepSource string // the step column's name, for ImportSource
+	stepSource string // the step column's name, for Source
 	stepField  string // the step column in messages, such as "column 1 (step)"
 	noLoss     error  // the error when the file has no loss values at all
-	series     []*importSeries
-	byKey      map[[2]string]*importSeries
+	series     []*valueSeries
+	byKey      map[[2]string]*valueSeries
 	points     int
 	rows       int
 	others     []string // value columns not named like a loss or LR: offered by name
@@ -74,20 +76,20 @@ type importSet struct {
 	offered    map[string]bool
 }
 
-func newImportSet(name, where string, choice ImportChoice) *importSet {
-	return &importSet{name: name, where: where, choice: choice, byKey: map[[2]string]*importSeries{},
+func newFileReader(name, where string, choice Choice) *fileReader {
+	return &fileReader{name: name, where: where, choice: choice, byKey: map[[2]string]*valueSeries{},
 		wanted: map[string]bool{}, offered: map[string]bool{}}
 }
 
 // wants reports whether the values of a column are kept: it is named like a loss or a
 // learning rate, or chosen.
-func (set *importSet) wants(metric string) bool {
+func (set *fileReader) wants(metric string) bool {
 	if w, ok := set.wanted[metric]; ok {
 		return w
 	}
-	w := isImportLossName(metric) || isImportLRName(metric) ||
+	w := isLossName(metric) || isLRName(metric) ||
 		(set.choice.Column != "" && strings.EqualFold(strings.TrimSpace(metric), strings.TrimSpace(set.choice.Column)))
-	if len(set.wanted) < maxImportSeries {
+	if len(set.wanted) < maxSeries {
 		set.wanted[metric] = w
 	}
 	return w
@@ -95,11 +97,11 @@ func (set *importSet) wants(metric string) bool {
 
 // declare records a value column that is read, so that a choice naming it finds it even
 // when it holds no values.
-func (set *importSet) declare(metric string) {
+func (set *fileReader) declare(metric string) {
 	if set.declared == nil {
 		set.declared = map[string]bool{}
 	}
-	if !set.declared[metric] && len(set.columns) < maxImportSeries {
+	if !set.declared[metric] && len(set.columns) < maxSeries {
 		set.declared[metric] = true
 		set.columns = append(set.columns, metric)
 	}
@@ -107,8 +109,8 @@ func (set *importSet) declare(metric string) {
 
 // offer records a column not named like a loss or a learning rate, to be offered by name when
 // no column is.
-func (set *importSet) offer(metric string) {
-	if set.offered[metric] || len(set.others) >= maxImportOthers || isImportIgnoredName(metric) {
+func (set *fileReader) offer(metric string) {
+	if set.offered[metric] || len(set.others) >= maxOthers || isIgnoredName(metric) {
 		return
 	}
 	set.offered[metric] = true
@@ -116,57 +118,57 @@ func (set *importSet) offer(metric string) {
 }
 
 // seriesFor returns the series of (run, metric), creating it with the given source and field.
-func (set *importSet) seriesFor(run, metric, source, field string) (*importSeries, error) {
+func (set *fileReader) seriesFor(run, metric, source, field string) (*valueSeries, error) {
 	key := [2]string{run, metric}
 	if s := set.byKey[key]; s != nil {
 		return s, nil
 	}
-	if len(set.series) >= maxImportSeries {
-		return nil, inputErrorf(set.where, "", "more than %d columns or runs: export fewer", maxImportSeries)
+	if len(set.series) >= maxSeries {
+		return nil, lawcore.Errorf(set.where, "", "more than %d columns or runs: export fewer", maxSeries)
 	}
-	s := &importSeries{run: run, metric: metric, source: source, field: field, isLR: isImportLRName(metric) && !isImportLossName(metric)}
+	s := &valueSeries{run: run, metric: metric, source: source, field: field, isLR: isLRName(metric) && !isLossName(metric)}
 	set.series = append(set.series, s)
 	set.byKey[key] = s
 	return s, nil
 }
 
 // row counts a data row (or JSON entry, or log line with values) at line, enforcing MaxRows.
-func (set *importSet) row(line int) error {
+func (set *fileReader) row(line int) error {
 	set.rows++
 	if set.rows > MaxRows {
-		return inputErrorf(set.where, lineField(line, ""), "more than %d rows: thin the curve first", MaxRows)
+		return lawcore.Errorf(set.where, lineField(line, ""), "more than %d rows: thin the curve first", MaxRows)
 	}
 	return nil
 }
 
 // parseStep reads a step: a whole number, zero or more.
-func (set *importSet) parseStep(line int, text string) (float64, error) {
+func (set *fileReader) parseStep(line int, text string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, inputErrorf(set.where, lineField(line, set.stepField), "%s is not a number", quoteCell(text))
+		return 0, lawcore.Errorf(set.where, lineField(line, set.stepField), "%s is not a number", lawcore.Quote(text))
 	}
 	return set.checkStep(line, v)
 }
 
 // checkStep checks a step read as a number.
-func (set *importSet) checkStep(line int, v float64) (float64, error) {
+func (set *fileReader) checkStep(line int, v float64) (float64, error) {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0) || v != math.Trunc(v) || v < 0:
-		return 0, inputErrorf(set.where, lineField(line, set.stepField), "a step must be a whole number, zero or more, got %v", v)
-	case v > maxImportStep:
-		return 0, inputErrorf(set.where, lineField(line, set.stepField), "step %v is too large", v)
+		return 0, lawcore.Errorf(set.where, lineField(line, set.stepField), "a step must be a whole number, zero or more, got %v", v)
+	case v > maxStep:
+		return 0, lawcore.Errorf(set.where, lineField(line, set.stepField), "step %v is too large", v)
 	}
 	return v, nil
 }
 
 // addText parses text and adds it to s at step; a value that is not a number is an error of
 // the series.
-func (set *importSet) addText(s *importSeries, line int, step float64, text string) error {
+func (set *fileReader) addText(s *valueSeries, line int, step float64, text string) error {
 	t := strings.TrimSpace(text)
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		if s.err == nil {
-			s.err = inputErrorf(set.where, lineField(line, s.field), "%s is not a number", quoteCell(text))
+			s.err = lawcore.Errorf(set.where, lineField(line, s.field), "%s is not a number", lawcore.Quote(text))
 		}
 		return nil
 	}
@@ -177,13 +179,13 @@ func (set *importSet) addText(s *importSeries, line int, step float64, text stri
 // that is not finite or a step out of order; the others skip the value, or keep the last value
 // of a step logged again (dropping the values of later steps logged before it: a restart from
 // a checkpoint).
-func (set *importSet) add(s *importSeries, line int, step, v float64, text string) error {
+func (set *fileReader) add(s *valueSeries, line int, step, v float64, text string) error {
 	if s.err != nil {
 		return nil
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		if set.strict {
-			s.err = inputErrorf(set.where, lineField(line, s.field), "%s is not a finite number", quoteCell(text))
+			s.err = lawcore.Errorf(set.where, lineField(line, s.field), "%s is not a finite number", lawcore.Quote(text))
 			return nil
 		}
 		if s.nonFinite == 0 {
@@ -197,9 +199,9 @@ func (set *importSet) add(s *importSeries, line int, step, v float64, text strin
 		if set.strict {
 			at := lineField(line, set.stepField)
 			if step == last {
-				s.err = inputErrorf(set.where, at, "step %v appears twice", step)
+				s.err = lawcore.Errorf(set.where, at, "step %v appears twice", step)
 			} else {
-				s.err = inputErrorf(set.where, at, "steps must increase: %v comes after %v", step, last)
+				s.err = lawcore.Errorf(set.where, at, "steps must increase: %v comes after %v", step, last)
 			}
 			return nil
 		}
@@ -212,8 +214,8 @@ func (set *importSet) add(s *importSeries, line int, step, v float64, text strin
 		s.steps, s.values, s.lines = s.steps[:k], s.values[:k], s.lines[:k]
 	}
 	set.points++
-	if set.points > maxImportPoints {
-		return inputErrorf(set.where, lineField(line, ""), "more than %d values: thin the curves or export fewer runs", maxImportPoints)
+	if set.points > maxPoints {
+		return lawcore.Errorf(set.where, lineField(line, ""), "more than %d values: thin the curves or export fewer runs", maxPoints)
 	}
 	s.steps = append(s.steps, step)
 	s.values = append(s.values, v)
@@ -221,17 +223,17 @@ func (set *importSet) add(s *importSeries, line int, step, v float64, text strin
 	return nil
 }
 
-// importQuoteNames quotes names and joins them with commas, giving at most 20.
-func importQuoteNames(names []string) string {
+// quoteNames quotes names and joins them with commas, giving at most 20.
+func quoteNames(names []string) string {
 	if len(names) > 20 {
 		return quoteList(names[:20]) + ", ..."
 	}
 	return quoteList(names)
 }
 
-// importPlural counts n things: "1 step was" or "3 steps were", given the words that follow
+// plural counts n things: "1 step was" or "3 steps were", given the words that follow
 // the number for one and for several.
-func importPlural(n int, several, one string) string {
+func plural(n int, several, one string) string {
 	if n == 1 {
 		return "1 " + one
 	}

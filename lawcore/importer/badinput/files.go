@@ -10,7 +10,7 @@ import (
 const jsonNesting = 100_000
 
 // Files returns the corpus. The file with too many rows holds maxRows+1 data rows (pass
-// lawcore.MaxRows).
+// importer.MaxRows).
 func Files(maxRows int) []File {
 	return []File{
 		text("empty.csv", "", "empty"),

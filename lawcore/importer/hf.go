@@ -1,8 +1,10 @@
-package lawcore
+package importer
 
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/lawcalc/annealing/lawcore"
 )
 
 // A Hugging Face trainer_state.json (written by transformers' Trainer next to each
@@ -13,24 +15,24 @@ import (
 // over the run. Training and evaluation losses are separate candidate columns; the learning
 // rate of the training entries goes with either.
 
-// importHFTrainerState reads a trainer_state.json, streaming its log_history.
-func importHFTrainerState(set *importSet, data []byte, lc *importLines) error {
-	set.format = ImportFormatHFTrainerState
+// readHFTrainerState reads a trainer_state.json, streaming its log_history.
+func readHFTrainerState(set *fileReader, data []byte, lc *lineCounter) error {
+	set.format = FormatHFTrainerState
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if _, err := dec.Token(); err != nil { // the opening '{'
-		return jsonImportError(set.where, lc, err)
+		return jsonError(set.where, lc, err)
 	}
 	found := false
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return jsonImportError(set.where, lc, err)
+			return jsonError(set.where, lc, err)
 		}
 		key, _ := tok.(string)
 		if key != "log_history" || found {
 			var skip json.RawMessage
 			if err := dec.Decode(&skip); err != nil {
-				return jsonImportError(set.where, lc, err)
+				return jsonError(set.where, lc, err)
 			}
 			continue
 		}
@@ -40,30 +42,30 @@ func importHFTrainerState(set *importSet, data []byte, lc *importLines) error {
 			off = skipJSONSpace(data, off+1)
 		}
 		if off >= len(data) || data[off] != '[' {
-			return inputErrorf(set.where, lineField(lc.at(off), ""), "log_history should be a list")
+			return lawcore.Errorf(set.where, lineField(lc.at(off), ""), "log_history should be a list")
 		}
 		if _, err := dec.Token(); err != nil { // the opening '['
-			return jsonImportError(set.where, lc, err)
+			return jsonError(set.where, lc, err)
 		}
-		if err := importJSONEntries(set, dec, data, lc, true, "log_history entry"); err != nil {
+		if err := readJSONEntries(set, dec, data, lc, true, "log_history entry"); err != nil {
 			return err
 		}
 		if _, err := dec.Token(); err != nil { // the closing ']'
-			return jsonImportError(set.where, lc, err)
+			return jsonError(set.where, lc, err)
 		}
 	}
 	if _, err := dec.Token(); err != nil { // the closing '}'
-		return jsonImportError(set.where, lc, err)
+		return jsonError(set.where, lc, err)
 	}
 	if err := jsonEnd(set.where, dec, data, lc); err != nil {
 		return err
 	}
 	if !found {
-		return inputErrorf(set.where, "", "a JSON object without a log_history list: not a trainer_state.json")
+		return lawcore.Errorf(set.where, "", "a JSON object without a log_history list: not a trainer_state.json")
 	}
 	if set.rows == 0 {
-		return inputErrorf(set.where, "", "log_history is empty: the run logged nothing")
+		return lawcore.Errorf(set.where, "", "log_history is empty: the run logged nothing")
 	}
-	set.noLoss = inputErrorf(set.where, "", "log_history has no loss or eval_loss")
+	set.noLoss = lawcore.Errorf(set.where, "", "log_history has no loss or eval_loss")
 	return nil
 }

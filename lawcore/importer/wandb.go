@@ -1,6 +1,10 @@
-package lawcore
+package importer
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/lawcalc/annealing/lawcore"
+)
 
 // A Weights & Biases panel export (the CSV download of a line plot) has a step column and,
 // for each run, `<run> - <metric>` with `<run> - <metric>__MIN` and `__MAX` (the range over a
@@ -13,7 +17,7 @@ const wandbSeparator = " - "
 // wandbHeader reports whether a header is that of a W&B export: a step column, and every
 // other column `<run> - <metric>`.
 func wandbHeader(header []string) bool {
-	step := findColumn(header, importStepNames)
+	step := findColumn(header, stepNamesAll)
 	if step < 0 {
 		return false
 	}
@@ -43,15 +47,15 @@ func splitWandBColumn(h string) (run, metric string) {
 	return strings.TrimSpace(h[:i]), strings.TrimSpace(h[i+len(wandbSeparator):])
 }
 
-// importWandB reads a W&B panel export: one series per run and metric, the __MIN and __MAX
+// readWandB reads a W&B panel export: one series per run and metric, the __MIN and __MAX
 // columns left out.
-func importWandB(set *importSet, t *importTableReader) error {
-	set.format = ImportFormatWandB
+func readWandB(set *fileReader, t *tableReader) error {
+	set.format = FormatWandB
 	header := t.header
-	stepCol := findColumn(header, importStepNames)
+	stepCol := findColumn(header, stepNamesAll)
 	set.stepSource, set.stepField = header[stepCol], t.column(stepCol)
-	set.noLoss = inputErrorf(set.where, lineField(t.headerLine, ""),
-		"no loss metric: the export has %s", importQuoteNames(header))
+	set.noLoss = lawcore.Errorf(set.where, lineField(t.headerLine, ""),
+		"no loss metric: the export has %s", quoteNames(header))
 	type wcol struct {
 		i                  int
 		run, metric, field string
@@ -62,7 +66,7 @@ func importWandB(set *importSet, t *importTableReader) error {
 			continue
 		}
 		run, metric := splitWandBColumn(h)
-		if strings.HasSuffix(metric, "__MIN") || strings.HasSuffix(metric, "__MAX") || findColumn([]string{metric}, importStepNames) == 0 {
+		if strings.HasSuffix(metric, "__MIN") || strings.HasSuffix(metric, "__MAX") || findColumn([]string{metric}, stepNamesAll) == 0 {
 			continue
 		}
 		if set.wants(metric) {
@@ -76,7 +80,7 @@ func importWandB(set *importSet, t *importTableReader) error {
 		if strings.TrimSpace(rec[stepCol]) == "" {
 			for _, c := range cols {
 				if strings.TrimSpace(rec[c.i]) != "" {
-					return inputErrorf(set.where, lineField(line, set.stepField), "the step is missing")
+					return lawcore.Errorf(set.where, lineField(line, set.stepField), "the step is missing")
 				}
 			}
 			return nil
@@ -103,7 +107,7 @@ func importWandB(set *importSet, t *importTableReader) error {
 		return err
 	}
 	if set.rows == 0 {
-		return inputErrorf(set.where, "", "the export has a header but no data rows")
+		return lawcore.Errorf(set.where, "", "the export has a header but no data rows")
 	}
 	return nil
 }

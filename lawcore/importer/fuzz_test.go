@@ -1,4 +1,4 @@
-package lawcore
+package importer
 
 import (
 	"encoding/json"
@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
 )
 
-// FuzzImportFile feeds ImportFile arbitrary files, names and choices, seeded with every sample
-// file: see checkImportResult for what must hold.
-func FuzzImportFile(f *testing.F) {
+// FuzzReadAny feeds Read arbitrary files, names and choices, seeded with every sample
+// file: see checkResult for what must hold.
+func FuzzRead(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "import", "*"))
 	for _, file := range files {
 		f.Add(filepath.Base(file), readFuzzSeed(f, filepath.Base(file)), "", false)
@@ -21,8 +23,8 @@ func FuzzImportFile(f *testing.F) {
 	f.Add("x.csv", []byte("run,step,loss,lr\na,1,2,0.1\nb,1,2,\n"), "loss", true)
 	f.Add("h.jsonl", []byte("{\"_step\": 1, \"loss\": 2}\n{\"_step\": 1, \"loss\": 3}\n"), "", false)
 	f.Fuzz(func(t *testing.T, name string, data []byte, column string, asLR bool) {
-		imp, err := ImportFile(name, data, ImportChoice{Column: column, AsLR: asLR})
-		checkImportResult(t, imp, err)
+		imp, err := Read(name, data, Choice{Column: column, AsLR: asLR})
+		checkResult(t, imp, err)
 	})
 }
 
@@ -30,49 +32,49 @@ func FuzzImportFile(f *testing.F) {
 // file name stays fixed, so the mutations stay near the one reader instead of wandering off to
 // whichever format the bytes happen to look like.
 
-// FuzzImportCSV fuzzes CSV and TSV tables with named columns, long (run column) and wide.
-func FuzzImportCSV(f *testing.F) {
-	fuzzOneImporter(f, "curves.csv", []string{"ambiguous.csv", "lr_schedule.csv", "runs_long.csv"},
+// FuzzReadCSV fuzzes CSV and TSV tables with named columns, long (run column) and wide.
+func FuzzReadCSV(f *testing.F) {
+	fuzzOneFormat(f, "curves.csv", []string{"ambiguous.csv", "lr_schedule.csv", "runs_long.csv"},
 		"step\tval_loss\tlearning_rate\n1\t3.5\t1e-4\n2\t3.4\t9e-5\n",
 		"Step;Loss;LR\n1;3,5;0,0001\n2;3,4;0,00009\n")
 }
 
-// FuzzImportWandB fuzzes W&B panel exports with several runs and __MIN / __MAX columns.
-func FuzzImportWandB(f *testing.F) {
-	fuzzOneImporter(f, "wandb_export.csv", []string{"wandb_export.csv"},
+// FuzzReadWandB fuzzes W&B panel exports with several runs and __MIN / __MAX columns.
+func FuzzReadWandB(f *testing.F) {
+	fuzzOneFormat(f, "wandb_export.csv", []string{"wandb_export.csv"},
 		"\"Step\",\"a - loss\",\"a - loss__MIN\",\"a - loss__MAX\"\n\"1\",\"3\",\"2.9\",\"3.1\"\n")
 }
 
-// FuzzImportTensorBoard fuzzes TensorBoard scalar downloads, as CSV and as JSON.
-func FuzzImportTensorBoard(f *testing.F) {
-	fuzzOneImporter(f, "run-x-tag-loss.csv", []string{"run-cosine_20k-tag-train_loss.csv", "run-cosine_20k-tag-train_loss.json", "run-cosine_20k-tag-learning_rate.json"},
+// FuzzReadTensorBoard fuzzes TensorBoard scalar downloads, as CSV and as JSON.
+func FuzzReadTensorBoard(f *testing.F) {
+	fuzzOneFormat(f, "run-x-tag-loss.csv", []string{"run-cosine_20k-tag-train_loss.csv", "run-cosine_20k-tag-train_loss.json", "run-cosine_20k-tag-learning_rate.json"},
 		"Wall time,Step,Value\n1.5,1,3\n2.5,2,2.9\n",
 		"[[1.5, 1, 3], [2.5, 2, Infinity]]")
 }
 
-// FuzzImportTrainerState fuzzes Hugging Face trainer_state.json files (log_history).
-func FuzzImportTrainerState(f *testing.F) {
-	fuzzOneImporter(f, "trainer_state.json", []string{"trainer_state.json"},
+// FuzzReadTrainerState fuzzes Hugging Face trainer_state.json files (log_history).
+func FuzzReadTrainerState(f *testing.F) {
+	fuzzOneFormat(f, "trainer_state.json", []string{"trainer_state.json"},
 		`{"log_history":[{"step":1,"loss":2,"learning_rate":1e-4},{"step":1,"eval_loss":NaN}]}`,
 		"{\"_step\": 1, \"loss\": 2}\n{\"_step\": 2, \"loss\": 1.9}\n")
 }
 
-// FuzzImportMegatron fuzzes Megatron-LM training logs.
-func FuzzImportMegatron(f *testing.F) {
-	fuzzOneImporter(f, "megatron.log", []string{"megatron.log"},
+// FuzzReadMegatron fuzzes Megatron-LM training logs.
+func FuzzReadMegatron(f *testing.F) {
+	fuzzOneFormat(f, "megatron.log", []string{"megatron.log"},
 		" iteration 10/ 100 | learning rate: 1E-4 | lm loss: 3 |\n validation loss at iteration 10 | lm loss value: 2 |\n")
 }
 
-// FuzzImportNanoGPT fuzzes nanoGPT and modded-nanogpt training logs.
-func FuzzImportNanoGPT(f *testing.F) {
-	fuzzOneImporter(f, "train.log", []string{"nanogpt.log", "modded_nanogpt.txt"},
+// FuzzReadNanoGPT fuzzes nanoGPT and modded-nanogpt training logs.
+func FuzzReadNanoGPT(f *testing.F) {
+	fuzzOneFormat(f, "train.log", []string{"nanogpt.log", "modded_nanogpt.txt"},
 		"step 0: train loss 4.2, val loss 4.3\niter 10: loss 3.9, time 10ms\n",
 		"step:125/1750 val_loss:4.2 train_time:100ms\n")
 }
 
-// fuzzOneImporter runs ImportFile on mutations of the sample files and texts given, under one
+// fuzzOneFormat runs Read on mutations of the sample files and texts given, under one
 // file name, with the choice fuzzed as well.
-func fuzzOneImporter(f *testing.F, name string, samples []string, texts ...string) {
+func fuzzOneFormat(f *testing.F, name string, samples []string, texts ...string) {
 	for _, s := range samples {
 		f.Add(readFuzzSeed(f, s), "", false)
 	}
@@ -80,8 +82,8 @@ func fuzzOneImporter(f *testing.F, name string, samples []string, texts ...strin
 		f.Add([]byte(text), "", false)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, column string, asLR bool) {
-		imp, err := ImportFile(name, data, ImportChoice{Column: column, AsLR: asLR})
-		checkImportResult(t, imp, err)
+		imp, err := Read(name, data, Choice{Column: column, AsLR: asLR})
+		checkResult(t, imp, err)
 	})
 }
 
@@ -94,16 +96,16 @@ func readFuzzSeed(f *testing.F, name string) []byte {
 	return data
 }
 
-// checkImportResult asserts what every import must give: an *InputError, or a result that
+// checkResult asserts what every import must give: an *lawcore.InputError, or a result that
 // encodes as JSON with either an ambiguity or curves (never both) whose steps are strictly
 // increasing whole numbers, losses positive and learning rates not negative, all finite; and
-// merging a learning-rate file into each loss curve fails, if at all, with an *InputError.
-func checkImportResult(t *testing.T, imp *Import, err error) {
+// merging a learning-rate file into each loss curve fails, if at all, with an *lawcore.InputError.
+func checkResult(t *testing.T, imp *Result, err error) {
 	t.Helper()
 	if err != nil {
-		var ie *InputError
+		var ie *lawcore.InputError
 		if !errors.As(err, &ie) {
-			t.Fatalf("error %v is not an *InputError", err)
+			t.Fatalf("error %v is not an *lawcore.InputError", err)
 		}
 		return
 	}
@@ -131,12 +133,32 @@ func checkImportResult(t *testing.T, imp *Import, err error) {
 			}
 		}
 		if c.HasLoss {
-			if _, err := MergeLR(c, &ImportedCurve{File: "lr", Steps: []float64{0, 1e6}, LR: []float64{1, 0}, HasLR: true}); err != nil {
-				var ie *InputError
+			if _, err := MergeLR(c, &Curve{File: "lr", Steps: []float64{0, 1e6}, LR: []float64{1, 0}, HasLR: true}); err != nil {
+				var ie *lawcore.InputError
 				if !errors.As(err, &ie) {
-					t.Fatalf("MergeLR error %v is not an *InputError", err)
+					t.Fatalf("MergeLR error %v is not an *lawcore.InputError", err)
 				}
 			}
 		}
 	}
+}
+
+func FuzzParseCurveCSV(f *testing.F) {
+	f.Add([]byte("step,loss,lr\n1,3.5,1e-4\n2,3.4,2e-4\n"))
+	f.Add([]byte("\ufeffStep\tval_loss\r\n1\t3.5\r\n"))
+	f.Add([]byte("# c\niteration;lm loss\n100;3.5\n"))
+	f.Add([]byte("step,loss\n1,\"3.5\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pc, err := ParseCurveCSV("fuzz.csv", data)
+		if err != nil {
+			var ie *lawcore.InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v is not an *lawcore.InputError", err)
+			}
+			return
+		}
+		if len(pc.Steps) != pc.Rows || len(pc.Loss) != pc.Rows || (pc.HasLR && len(pc.LR) != pc.Rows) {
+			t.Fatalf("rows %d, steps %d, loss %d, lr %d", pc.Rows, len(pc.Steps), len(pc.Loss), len(pc.LR))
+		}
+	})
 }

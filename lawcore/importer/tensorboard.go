@@ -1,8 +1,10 @@
-package lawcore
+package importer
 
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/lawcalc/annealing/lawcore"
 )
 
 // TensorBoard's scalar dashboard downloads one tag of one run as CSV (`Wall time,Step,Value`)
@@ -61,9 +63,9 @@ func tensorBoardMetric(name string) string {
 	return "Value"
 }
 
-// importTensorBoardCSV reads TensorBoard's CSV download.
-func importTensorBoardCSV(set *importSet, t *importTableReader) error {
-	set.format = ImportFormatTensorBoardCSV
+// readTensorBoardCSV reads TensorBoard's CSV download.
+func readTensorBoardCSV(set *fileReader, t *tableReader) error {
+	set.format = FormatTensorBoardCSV
 	stepCol, valueCol := findColumn(t.header, []string{"step"}), findColumn(t.header, []string{"value"})
 	set.stepSource, set.stepField = t.header[stepCol], t.column(stepCol)
 	s, err := set.seriesFor("", tensorBoardMetric(set.name), t.header[valueCol], t.column(valueCol))
@@ -81,15 +83,15 @@ func importTensorBoardCSV(set *importSet, t *importTableReader) error {
 		return err
 	}
 	if set.rows == 0 {
-		return inputErrorf(set.where, "", "the export has a header but no data rows")
+		return lawcore.Errorf(set.where, "", "the export has a header but no data rows")
 	}
 	return nil
 }
 
-// importTensorBoardJSON reads TensorBoard's JSON download, whose opening '[' the decoder has
+// readTensorBoardJSON reads TensorBoard's JSON download, whose opening '[' the decoder has
 // just read, up to (not including) its closing ']'.
-func importTensorBoardJSON(set *importSet, dec *json.Decoder, data []byte, lc *importLines) error {
-	set.format = ImportFormatTensorBoardJSON
+func readTensorBoardJSON(set *fileReader, dec *json.Decoder, data []byte, lc *lineCounter) error {
+	set.format = FormatTensorBoardJSON
 	set.stepSource, set.stepField = "step", "step"
 	s, err := set.seriesFor("", tensorBoardMetric(set.name), "value", "value")
 	if err != nil {
@@ -101,15 +103,15 @@ func importTensorBoardJSON(set *importSet, dec *json.Decoder, data []byte, lc *i
 		var point []json.RawMessage
 		if err := dec.Decode(&point); err != nil {
 			if _, ok := err.(*json.UnmarshalTypeError); ok {
-				return inputErrorf(set.where, lineField(line, ""), "each point should be a list [wall time, step, value]")
+				return lawcore.Errorf(set.where, lineField(line, ""), "each point should be a list [wall time, step, value]")
 			}
-			return jsonImportError(set.where, lc, err)
+			return jsonError(set.where, lc, err)
 		}
 		if err := set.row(line); err != nil {
 			return err
 		}
 		if len(point) != 3 {
-			return inputErrorf(set.where, lineField(line, ""), "each point should be a list [wall time, step, value], got %d values", len(point))
+			return lawcore.Errorf(set.where, lineField(line, ""), "each point should be a list [wall time, step, value], got %d values", len(point))
 		}
 		step, err := set.jsonStep(line, point[1])
 		if err != nil {

@@ -1,0 +1,433 @@
+package importer
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
+)
+
+// importSample reads a file of testdata/import with a choice, failing the test on error.
+func importSample(t *testing.T, file string, choice Choice) *Result {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "import", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	imp, err := Read(file, data, choice)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return imp
+}
+
+// wantCurve checks a curve's numbers exactly.
+func wantCurve(t *testing.T, c *Curve, name string, steps, loss, lr []float64) {
+	t.Helper()
+	if c.Name != name {
+		t.Errorf("name %q, want %q", c.Name, name)
+	}
+	if !equalFloats(c.Steps, steps) || !equalFloats(c.Loss, loss) || !equalFloats(c.LR, lr) {
+		t.Errorf("%s: got steps %v loss %v lr %v\nwant steps %v loss %v lr %v", name, c.Steps, c.Loss, c.LR, steps, loss, lr)
+	}
+	if c.Points != len(steps) || c.HasLoss != (loss != nil) || c.HasLR != (lr != nil) {
+		t.Errorf("%s: points %d hasLoss %v hasLR %v", name, c.Points, c.HasLoss, c.HasLR)
+	}
+}
+
+// wantOptions checks the names and point counts of an ambiguity's options.
+func wantOptions(t *testing.T, what string, got []Option, want ...any) {
+	t.Helper()
+	if len(got)*2 != len(want) {
+		t.Fatalf("%s: got %+v, want %v", what, got, want)
+	}
+	for i, o := range got {
+		if o.Name != want[2*i].(string) || o.Points != want[2*i+1].(int) {
+			t.Errorf("%s %d: got %+v, want %v %v", what, i, o, want[2*i], want[2*i+1])
+		}
+	}
+}
+
+func wantNote(t *testing.T, imp *Result, part string) {
+	t.Helper()
+	for _, n := range imp.Notes {
+		if strings.Contains(n, part) {
+			return
+		}
+	}
+	t.Errorf("no note containing %q in %q", part, imp.Notes)
+}
+
+func TestReadWandB(t *testing.T) {
+	imp := importSample(t, "wandb_export.csv", Choice{})
+	if imp.Format != FormatWandB || len(imp.Curves) != 0 || imp.Ambiguity == nil || imp.Ambiguity.Columns != nil {
+		t.Fatalf("got %+v", imp)
+	}
+	wantOptions(t, "runs", imp.Ambiguity.Runs, "cosine-20k", 5, "wsd-20k", 5, "llama - 7b - rerun", 2)
+	if o := imp.Ambiguity.Runs[2]; o.FirstStep != 500 || o.LastStep != 1500 {
+		t.Errorf("llama option %+v", o)
+	}
+
+	imp = importSample(t, "wandb_export.csv", Choice{Runs: []string{"cosine-20k", "llama - 7b - rerun"}})
+	if imp.Ambiguity != nil || len(imp.Curves) != 2 || len(imp.Notes) != 0 {
+		t.Fatalf("got %+v", imp)
+	}
+	c := imp.Curves[0]
+	wantCurve(t, c, "cosine-20k", []float64{0, 500, 1000, 1500, 2000}, []float64{10.9871, 5.4321, 4.1234, 3.8765, 3.6543}, nil)
+	if c.Run != "cosine-20k" || c.Metric != "train/loss" || c.Source != (Source{Step: "Step", Loss: "cosine-20k - train/loss"}) {
+		t.Errorf("curve %+v", c)
+	}
+	wantCurve(t, imp.Curves[1], "llama - 7b - rerun", []float64{500, 1500}, []float64{5.8, 4.2}, nil)
+
+	imp = importSample(t, "wandb_export.csv", Choice{Runs: []string{"wsd-20k"}, Column: "train/loss"})
+	wantCurve(t, imp.Curves[0], "wsd-20k", []float64{0, 500, 1000, 1500, 2000}, []float64{10.9874, 5.4410, 4.1301, 3.8890, 3.6011}, nil)
+}
+
+func TestReadTensorBoard(t *testing.T) {
+	imp := importSample(t, "run-cosine_20k-tag-train_loss.csv", Choice{})
+	if imp.Format != FormatTensorBoardCSV || len(imp.Curves) != 1 {
+		t.Fatalf("got %+v", imp)
+	}
+	c := imp.Curves[0]
+	// Steps 300 and 400 were logged again after a restart: the later values are kept.
+	wantCurve(t, c, "run-cosine_20k-tag-train_loss", []float64{100, 200, 300, 400, 500},
+		[]float64{7.123456954956055, 5.987654209136963, 5.0, 4.5, 4.25}, nil)
+	if c.Metric != "train_loss" || c.Source != (Source{Step: "Step", Loss: "Value"}) {
+		t.Errorf("curve %+v", c)
+	}
+	wantNote(t, imp, `"train_loss": 2 steps were logged again (the first at line 6: step 300 after step 400): kept the last value of each step`)
+
+	imp = importSample(t, "run-cosine_20k-tag-train_loss.json", Choice{})
+	if imp.Format != FormatTensorBoardJSON {
+		t.Errorf("format %q", imp.Format)
+	}
+	// Python's NaN at step 400 is skipped.
+	wantCurve(t, imp.Curves[0], "run-cosine_20k-tag-train_loss", []float64{100, 200, 300, 500},
+		[]float64{7.123456954956055, 5.987654209136963, 5.01234483718872, 4.25}, nil)
+	wantNote(t, imp, `"train_loss": skipped 1 value that is not finite (the first at line 1)`)
+
+	// A tag named like a learning rate makes an LR curve.
+	imp = importSample(t, "run-cosine_20k-tag-learning_rate.json", Choice{})
+	wantCurve(t, imp.Curves[0], "run-cosine_20k-tag-learning_rate", []float64{0, 100, 300, 500}, nil, []float64{0, 3e-4, 2.5e-4, 5e-5})
+
+	// AsLR reads a loss-named export as learning rates.
+	imp = importSample(t, "run-cosine_20k-tag-train_loss.csv", Choice{AsLR: true})
+	wantCurve(t, imp.Curves[0], "run-cosine_20k-tag-train_loss", []float64{100, 200, 300, 400, 500}, nil,
+		[]float64{7.123456954956055, 5.987654209136963, 5.0, 4.5, 4.25})
+}
+
+func TestReadHFTrainerState(t *testing.T) {
+	imp := importSample(t, "trainer_state.json", Choice{})
+	if imp.Format != FormatHFTrainerState || imp.Ambiguity == nil || imp.Ambiguity.Runs != nil {
+		t.Fatalf("got %+v", imp)
+	}
+	// The summary entry's train_loss (the mean over the run) is not a candidate.
+	wantOptions(t, "columns", imp.Ambiguity.Columns, "loss", 6, "eval_loss", 2)
+	if k := imp.Ambiguity.Columns[1].Kind; k != "validation" {
+		t.Errorf("eval_loss kind %q", k)
+	}
+
+	imp = importSample(t, "trainer_state.json", Choice{Column: "eval_loss"})
+	c := imp.Curves[0]
+	wantCurve(t, c, "trainer_state", []float64{30, 60}, []float64{3.3456, 2.9876}, []float64{3e-5, 0})
+	if c.Source != (Source{Step: "step", Loss: "eval_loss", LR: "learning_rate"}) || len(imp.Notes) != 0 {
+		t.Errorf("curve %+v, notes %q", c, imp.Notes)
+	}
+
+	imp = importSample(t, "trainer_state.json", Choice{Column: "loss"})
+	wantCurve(t, imp.Curves[0], "trainer_state", []float64{10, 20, 30, 40, 50, 60},
+		[]float64{4.5678, 3.9012, 3.4567, 3.2109, 3.0987, 3.0123}, []float64{5e-5, 4e-5, 3e-5, 2e-5, 1e-5, 0})
+}
+
+func TestReadMegatron(t *testing.T) {
+	imp := importSample(t, "megatron.log", Choice{})
+	if imp.Format != FormatMegatron || imp.Ambiguity == nil {
+		t.Fatalf("got %+v", imp)
+	}
+	wantOptions(t, "columns", imp.Ambiguity.Columns, "lm loss", 6, "validation lm loss", 2, "test lm loss", 1)
+
+	imp = importSample(t, "megatron.log", Choice{Column: "lm loss"})
+	c := imp.Curves[0]
+	// Iteration 40 was logged again after the restart: its last value is kept.
+	wantCurve(t, c, "megatron", []float64{10, 20, 30, 40, 50, 60},
+		[]float64{9.876543, 7.654321, 6.54321, 5.876543, 5.4321, 5.1234},
+		[]float64{3e-4, 2.5e-4, 2e-4, 1.5e-4, 1e-4, 5e-5})
+	if c.Source != (Source{Step: "iteration", Loss: "lm loss", LR: "learning rate"}) {
+		t.Errorf("source %+v", c.Source)
+	}
+	wantNote(t, imp, `"lm loss": 1 step was logged again (the first at line 19: step 40 after step 40)`)
+
+	imp = importSample(t, "megatron.log", Choice{Column: "validation lm loss"})
+	wantCurve(t, imp.Curves[0], "megatron", []float64{30, 60}, []float64{6.4321, 5.0123}, []float64{2e-4, 5e-5})
+	if s := imp.Curves[0].Source.Loss; s != "lm loss value" {
+		t.Errorf("source %q", s)
+	}
+
+	// Lines starting with a bracket are log lines, not JSON.
+	imp, err := Read("train.out", []byte("[2024-05-01 10:00:11] iteration 10/ 60 | learning rate: 3.0E-04 | lm loss: 9.5E+00 |\n[rank0]: iteration 20/ 60 | learning rate: 2.0E-04 | lm loss: 8.5E+00 |\n"), Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCurve(t, imp.Curves[0], "train", []float64{10, 20}, []float64{9.5, 8.5}, []float64{3e-4, 2e-4})
+}
+
+func TestReadNanoGPT(t *testing.T) {
+	imp := importSample(t, "nanogpt.log", Choice{})
+	if imp.Format != FormatNanoGPT || imp.Ambiguity == nil {
+		t.Fatalf("got %+v", imp)
+	}
+	wantOptions(t, "columns", imp.Ambiguity.Columns, "train loss", 3, "val loss", 3, "loss", 6)
+	imp = importSample(t, "nanogpt.log", Choice{Column: "val loss"})
+	wantCurve(t, imp.Curves[0], "nanogpt", []float64{0, 250, 500}, []float64{4.2823, 2.0707, 1.7291}, nil)
+	imp = importSample(t, "nanogpt.log", Choice{Column: "LOSS"}) // case is ignored
+	wantCurve(t, imp.Curves[0], "nanogpt", []float64{0, 10, 20, 250, 260, 500}, []float64{4.2649, 3.2438, 2.7885, 2.0454, 1.9881, 1.5491}, nil)
+
+	imp = importSample(t, "modded_nanogpt.txt", Choice{})
+	if imp.Format != FormatModdedNanoGPT || imp.Ambiguity != nil {
+		t.Fatalf("got %+v", imp)
+	}
+	wantCurve(t, imp.Curves[0], "modded_nanogpt", []float64{0, 125, 250, 1750}, []float64{10.8258, 4.3769, 3.9804, 3.2784}, nil)
+	if imp.Curves[0].Metric != "val_loss" {
+		t.Errorf("metric %q", imp.Curves[0].Metric)
+	}
+}
+
+func TestReadAmbiguousCSV(t *testing.T) {
+	imp := importSample(t, "ambiguous.csv", Choice{})
+	if imp.Format != FormatCSV || imp.Ambiguity == nil || imp.Ambiguity.Runs != nil || len(imp.Curves) != 0 {
+		t.Fatalf("got %+v", imp)
+	}
+	wantOptions(t, "columns", imp.Ambiguity.Columns, "train_loss", 4, "val_loss", 2)
+	if o := imp.Ambiguity.Columns[1]; o.FirstStep != 200 || o.LastStep != 400 || o.Kind != "validation" {
+		t.Errorf("val_loss option %+v", o)
+	}
+	// Empty cells mean no value at that step.
+	imp = importSample(t, "ambiguous.csv", Choice{Column: "val_loss"})
+	wantCurve(t, imp.Curves[0], "ambiguous", []float64{200, 400}, []float64{3.95, 3.46}, []float64{0.00028, 0.0002})
+	imp = importSample(t, "ambiguous.csv", Choice{Column: "train_loss"})
+	wantCurve(t, imp.Curves[0], "ambiguous", []float64{100, 200, 300, 400}, []float64{4.5, 3.9, 3.6, 3.4}, []float64{0.0003, 0.00028, 0.00024, 0.0002})
+}
+
+func TestReadCSVRunsAndLR(t *testing.T) {
+	imp := importSample(t, "runs_long.csv", Choice{})
+	wantOptions(t, "runs", imp.Ambiguity.Runs, "cosine", 2, "constant", 3)
+	imp = importSample(t, "runs_long.csv", Choice{Runs: []string{"constant", "cosine"}})
+	wantCurve(t, imp.Curves[0], "constant", []float64{100, 200, 300}, []float64{4.6, 4.0, 3.8}, nil)
+	wantCurve(t, imp.Curves[1], "cosine", []float64{100, 200}, []float64{4.5, 3.9}, nil)
+
+	imp = importSample(t, "lr_schedule.csv", Choice{})
+	wantCurve(t, imp.Curves[0], "lr_schedule", []float64{0, 100, 200, 400}, nil, []float64{0, 3e-4, 2.8e-4, 2e-4})
+	wantNote(t, imp, "no loss: a learning-rate file, to merge with a loss file on step")
+
+	// The same conventions as ParseCurveCSV.
+	imp, err := Read("p.csv", []byte("\ufeff# exported\nIteration;lm loss;Learning_Rate\r\n\r\n100;3.5;0.1\r\n200;3.4;0.2\r\n"), Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCurve(t, imp.Curves[0], "p", []float64{100, 200}, []float64{3.5, 3.4}, []float64{0.1, 0.2})
+}
+
+func TestReadJSONRecords(t *testing.T) {
+	for _, text := range []string{
+		"{\"_step\": 1, \"train/loss\": 3.5, \"lr\": 0.1, \"_runtime\": 3}\n{\"_step\": 2, \"train/loss\": 3.4, \"lr\": 0.2}\n",
+		`[{"step": 1, "train/loss": 3.5, "lr": 0.1}, {"step": 2, "train/loss": "3.4", "lr": 0.2}]`,
+	} {
+		imp, err := Read("history.jsonl", []byte(text), Choice{})
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if imp.Format != FormatJSONRecords {
+			t.Errorf("format %q", imp.Format)
+		}
+		wantCurve(t, imp.Curves[0], "history", []float64{1, 2}, []float64{3.5, 3.4}, []float64{0.1, 0.2})
+	}
+}
+
+// The format is recognised by the content, whatever the file is called.
+func TestReadDetectsByContent(t *testing.T) {
+	for file, format := range map[string]string{
+		"wandb_export.csv": FormatWandB, "run-cosine_20k-tag-train_loss.csv": FormatTensorBoardCSV,
+		"run-cosine_20k-tag-train_loss.json": FormatTensorBoardJSON, "trainer_state.json": FormatHFTrainerState,
+		"megatron.log": FormatMegatron, "nanogpt.log": FormatNanoGPT, "modded_nanogpt.txt": FormatModdedNanoGPT,
+		"ambiguous.csv": FormatCSV,
+	} {
+		data, err := os.ReadFile(filepath.Join("testdata", "import", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		imp, err := Read("upload", data, Choice{})
+		if err != nil || imp.Format != format {
+			t.Errorf("%s: format %v, error %v; want %s", file, imp, err, format)
+		}
+	}
+}
+
+func TestReadMergeLR(t *testing.T) {
+	loss := importSample(t, "run-cosine_20k-tag-train_loss.json", Choice{}).Curves[0]
+	lr := importSample(t, "run-cosine_20k-tag-learning_rate.json", Choice{}).Curves[0]
+	merged, err := MergeLR(loss, lr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{3e-4, 2.75e-4, 2.5e-4, 5e-5} // 200 lies halfway between 100 and 300
+	for i := range want {
+		if math.Abs(merged.LR[i]-want[i]) > 1e-12*want[i] {
+			t.Errorf("lr %v, want %v", merged.LR, want)
+			break
+		}
+	}
+	if !merged.HasLR || !equalFloats(merged.Loss, loss.Loss) || loss.HasLR || merged.Source.LR != "value (run-cosine_20k-tag-learning_rate.json)" {
+		t.Errorf("merged %+v, original %+v", merged, loss)
+	}
+
+	short := importSample(t, "lr_schedule.csv", Choice{}).Curves[0]
+	_, err = MergeLR(importSample(t, "run-cosine_20k-tag-train_loss.csv", Choice{}).Curves[0], short)
+	want2 := `lr_schedule.csv: the learning rates cover steps 0 to 400, but curve "run-cosine_20k-tag-train_loss" has step 500: the learning-rate file must cover every step of the loss curve`
+	if err == nil || err.Error() != want2 {
+		t.Errorf("got %v, want %s", err, want2)
+	}
+	if _, err := MergeLR(loss, loss); err == nil || !strings.Contains(err.Error(), "has no learning rates") {
+		t.Errorf("merging a loss curve as LR: %v", err)
+	}
+}
+
+// Each bad file gives an *lawcore.InputError naming the file and, where there is one, the line and
+// column or field.
+func TestReadErrors(t *testing.T) {
+	cases := []struct {
+		text   string
+		choice Choice
+		want   string
+	}{
+		{"", Choice{}, "bad: the file is empty"},
+		{"\ufeff \n\t", Choice{}, "bad: the file is empty"},
+		{"\x00\x01\x02", Choice{}, "bad: this is a binary file"},
+		{"\x1f\x8b\x08\x00", Choice{}, "bad: this is a gzip-compressed file"},
+		{"\xff\xfes\x00t\x00", Choice{}, "bad: this is UTF-16 text: save it as UTF-8"},
+		{"hello world\n", Choice{}, "bad: line 1: not a format I know"},
+		// Tables, as ParseCurveCSV.
+		{"1,3.5\n2,3.4\n", Choice{}, "bad: line 1: the first line should be a header"},
+		{"time,value\n1,2\n", Choice{}, `bad: line 1: no step column: the header has "time", "value"`},
+		{"step,loss\n", Choice{}, "bad: the file has a header but no data rows"},
+		{"step,loss\n1,3.5\n2,abc\n", Choice{}, `bad: line 3, column 2 (loss): "abc" is not a number`},
+		// A long cell is repeated only in part.
+		{"step,loss\n1," + strings.Repeat("é", 1e6) + "\n", Choice{}, `bad: line 2, column 2 (loss): "` + strings.Repeat("é", 60) + `"… is not a number`},
+		// A JSON file with a value JSON cannot hold, or a syntax error, is still read as JSON.
+		{`{"log_history":[{"step":1e400,"loss":2}]}`, Choice{}, `bad: line 1, "step": a step must be a whole number, zero or more, got +Inf`},
+		{`[[1.5, 1, 3],]`, Choice{}, `bad: line 1: invalid character ']' looking for beginning of value`},
+		{"step,loss\n1,3.5\n2,NaN\n", Choice{}, `bad: line 3, column 2 (loss): "NaN" is not a finite number`},
+		{"step,loss\n1,3.5\n2,-1\n", Choice{}, "bad: line 3, column 2 (loss): the loss must be positive, got -1"},
+		{"step,loss\n2,3.5\n1,3.4\n", Choice{}, "bad: line 3, column 1 (step): steps must increase: 1 comes after 2"},
+		{"step,loss\n2,3.5\n2,3.4\n", Choice{}, "bad: line 3, column 1 (step): step 2 appears twice"},
+		{"step,loss\n1.5,3.5\n", Choice{}, "bad: line 2, column 1 (step): a step must be a whole number, zero or more, got 1.5"},
+		{"step,loss\n1e300,3.5\n", Choice{}, "bad: line 2, column 1 (step): step 1e+300 is too large"},
+		{"step,loss\n,3.5\n", Choice{}, "bad: line 2, column 1 (step): the step is missing"},
+		{"step,loss,lr\n1,3.5,-1\n", Choice{}, "bad: line 2, column 3 (lr): a learning rate cannot be negative, got -1"},
+		{"step,loss\n1,3.5\n2,3.4,9\n", Choice{}, "bad: line 3, character 1: this row has a different number of columns"},
+		{"step,value\n1,2\n", Choice{Column: "nope"}, `bad: no column "nope": the file has "value"`},
+		{"step,loss,val_loss\n1,2,3\n", Choice{Column: "nope"}, `bad: no column "nope": the file has "loss", "val_loss"`},
+		{"step,loss\n1,2\n", Choice{Runs: []string{"a"}}, `bad: the file holds one run: no run "a"`},
+		{"run,step,loss\na,1,2\nb,1,2\n", Choice{Runs: []string{"c"}}, `bad: no run "c": the runs are "a", "b"`},
+		{"step,loss,val_loss\n1,2,abc\n", Choice{Column: "val_loss"}, `bad: line 2, column 3 (val_loss): "abc" is not a number`},
+		{"step,loss,val_loss\n1,,\n", Choice{Column: "val_loss"}, `bad: column "val_loss" has no values`},
+		{"Relative Time (Process),a - loss\n1,2\n", Choice{}, `bad: line 1: this W&B export has "Relative Time (Process)" on the x axis`},
+		{"Step,a - loss,a - loss__MIN\n1,0,0\n", Choice{}, `bad: "loss" of run "a" has no loss values (positive numbers)`},
+		// JSON.
+		{strings.Repeat("[", 100000), Choice{}, "bad: line 1: the JSON is nested more than 64 deep"},
+		{"[[1,2,3],\n[1,", Choice{}, "bad: line 2: the JSON ends too early"},
+		{"[[1,2,3],\n[1,2]]", Choice{}, "bad: line 2: each point should be a list [wall time, step, value], got 2 values"},
+		{"[[1,2,3],\n{}]", Choice{}, "bad: line 2: each point should be a list [wall time, step, value]"},
+		{"[[1,2.5,3]]", Choice{}, "bad: line 1, step: a step must be a whole number, zero or more, got 2.5"},
+		{"[[1,null,3]]", Choice{}, "bad: line 1, step: the step is null"},
+		{"[[1,2,3]] x", Choice{}, "bad: line 1: unexpected text after the end of the JSON"},
+		{"[]", Choice{}, "bad: line 1: the JSON list is empty"},
+		{"[1]", Choice{}, "bad: line 1: expected a list of [wall time, step, value]"},
+		{`{"log_history": 3}`, Choice{}, "bad: line 1: log_history should be a list"},
+		{`{"log_history": []}`, Choice{}, "bad: log_history is empty"},
+		{`{"a": 1, "b": {"log_history": 3}}`, Choice{}, "bad: a JSON object without a log_history list: not a trainer_state.json"},
+		{"{\"log_history\": [\n  {\"step\": 1, \"loss\": 2},\n  {\"loss\": 1}\n]}", Choice{}, `bad: line 3: this entry has "loss" but no step`},
+		{"{\"log_history\": [\n  {\"step\": 1,\n   \"loss\": \"x\"}]}", Choice{}, `bad: line 3, "loss": "x" is not a number`},
+		{"{\"log_history\": [\n  3]}", Choice{}, "bad: line 2: each log_history entry should be an object with a step and a loss"},
+		{`{"log_history": [{"step": 1, "grad_norm": 2}]}`, Choice{}, "bad: log_history has no loss or eval_loss"},
+		{"{\"step\": 1, \"loss\": 2}\n{\"step\": -1, \"loss\": 2}", Choice{}, `bad: line 2, "step": a step must be a whole number, zero or more, got -1`},
+		{`{"step": 1, "loss": 2} {`, Choice{}, "bad: line 1: the JSON ends too early"},
+		{`{"step": 1, "loss": NaN}`, Choice{}, `bad: "loss" has no loss values (positive numbers)`},
+		// Logs.
+		{"iter 1: loss 3.5, time 1ms\niter 2: loss 2.5e, time 1ms\n", Choice{}, `bad: line 2: "2.5e" is not a number`},
+		{" iteration 10/ 100 | lm loss: 0 |\n", Choice{}, `bad: "lm loss" has no loss values (positive numbers)`},
+		{" iteration 10/ 100 | learning rate: 1E-4 |\n", Choice{Column: "lm loss"}, `bad: no column "lm loss": the file has "learning rate"`},
+		{" iteration 99999999999999999999/ 100 | lm loss: 3 |\n", Choice{}, "bad: line 1: step 1e+20 is too large"},
+	}
+	for _, c := range cases {
+		_, err := Read("bad", []byte(c.text), c.choice)
+		var ie *lawcore.InputError
+		if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%.60q: got %v, want an *lawcore.InputError starting %q", c.text, err, c.want)
+		}
+	}
+}
+
+func TestReadMaxRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a file of MaxRows rows")
+	}
+	var b strings.Builder
+	b.WriteString("step,loss\n")
+	for range MaxRows + 1 {
+		b.WriteString("1,1\n")
+	}
+	_, err := Read("big.csv", []byte(b.String()), Choice{})
+	want := "big.csv: line 2000002: more than 2000000 rows: thin the curve first"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+// The JSON of an Import is what the page reads: arrays are left out.
+func TestReadJSONShape(t *testing.T) {
+	imp := importSample(t, "trainer_state.json", Choice{})
+	b, err := json.Marshal(imp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"name":"trainer_state.json","format":"hf-trainer-state","curves":[],"ambiguity":{"message":"trainer_state.json has 2 columns that may be the loss: choose one","columns":[{"name":"loss","kind":"train","points":6,"firstStep":10,"lastStep":60},{"name":"eval_loss","kind":"validation","points":2,"firstStep":30,"lastStep":60}]},"notes":[]}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+	imp = importSample(t, "trainer_state.json", Choice{Column: "eval_loss"})
+	b, _ = json.Marshal(imp)
+	want = `{"name":"trainer_state.json","format":"hf-trainer-state","curves":[{"name":"trainer_state","file":"trainer_state.json","metric":"eval_loss","points":2,"hasLoss":true,"hasLR":true,"source":{"step":"step","loss":"eval_loss","lr":"learning_rate"}}],"notes":[]}`
+	if string(b) != want {
+		t.Errorf("got  %s\nwant %s", b, want)
+	}
+}
+
+// Exports and logs, written by programs, skip bad values with a note where a hand-made CSV
+// file gets an error.
+func TestReadLenientNotes(t *testing.T) {
+	imp, err := Read("n.log", []byte("iter 1: loss 3.5, lr e, time 1ms\niter 2: loss 0, lr 1e-4\niter 3: loss nan, lr 1e-4\niter 4: loss 3.25, lr 1e-4\n"), Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCurve(t, imp.Curves[0], "n", []float64{1, 4}, []float64{3.5, 3.25}, nil)
+	wantNote(t, imp, `"loss": skipped 1 value that is not finite (the first at line 3)`)
+	wantNote(t, imp, `"loss": skipped 1 value that is not positive (the first at line 2)`)
+	wantNote(t, imp, `the learning rates "lr" are left out: n.log: line 1: "e" is not a number`)
+
+	imp, err = Read("w.csv", []byte("Step,a - loss,a - lr\n1,3.5,\n2,3.4,0.5\n4,3.3,0.25\n"), Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantNote(t, imp, `the learning rates "lr" of run "a" (steps 2 to 4) do not cover the steps of "loss" of run "a" (1 to 4)`)
+	imp, err = Read("w.csv", []byte("Step,a - loss,a - lr\n1,3.5,1\n2,3.4,\n4,3.3,0.25\n"), Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCurve(t, imp.Curves[0], "a", []float64{1, 2, 4}, []float64{3.5, 3.4, 3.3}, []float64{1, 0.75, 0.25})
+	wantNote(t, imp, `"lr" of run "a": the learning rate at 1 step of "loss" of run "a" interpolated linearly between the logged ones`)
+}
