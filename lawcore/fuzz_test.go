@@ -72,4 +72,3 @@ func FuzzFitRequest(f *testing.F) {
 		}
 	})
 }
-
