@@ -8,7 +8,7 @@ import (
 // A constant schedule has S1 = eta*(s+1) (the sums include step 0) and S2 = 0.
 func TestAreasConstantClosedForm(t *testing.T) {
 	lr, _ := Schedule{Kind: KindConstant, Total: 1000, Peak: 3e-4}.LR()
-	a, err := ComputeAreas(lr, 0.999, 0, WarmupPeak)
+	a, err := ComputeAreas(CountedLR(lr, 0, WarmupPeak), 0.999)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestAreasStepDropClosedForm(t *testing.T) {
 			lr[i] = 1 - d
 		}
 	}
-	a, _ := ComputeAreas(lr, lambda, 0, WarmupActual)
+	a, _ := ComputeAreas(CountedLR(lr, 0, WarmupActual), lambda)
 	for _, s := range []int{k - 1, k, k + 1, 500, 1000} {
 		want := 0.0
 		if s >= k {
@@ -43,7 +43,7 @@ func TestAreasStepDropClosedForm(t *testing.T) {
 		}
 	}
 	// lambda = 0: no momentum, S2 is the total drop so far
-	a0, _ := ComputeAreas(lr, 0, 0, WarmupActual)
+	a0, _ := ComputeAreas(CountedLR(lr, 0, WarmupActual), 0)
 	if a0.S2[1000] != d || a0.S2[k-1] != 0 {
 		t.Errorf("lambda 0: S2 = %g at the end, %g before the drop; want %g and 0", a0.S2[1000], a0.S2[k-1], d)
 	}
@@ -53,9 +53,9 @@ func TestAreasStepDropClosedForm(t *testing.T) {
 func TestAreasLambdaDerivative(t *testing.T) {
 	lr, _ := Schedule{Kind: KindCosine, Total: 5000, Peak: 3e-4, Warmup: 100, Final: 3e-5}.LR()
 	const lambda, h = 0.995, 1e-6
-	a, _ := ComputeAreas(lr, lambda, 100, WarmupActual)
-	up, _ := ComputeAreas(lr, lambda+h, 100, WarmupActual)
-	down, _ := ComputeAreas(lr, lambda-h, 100, WarmupActual)
+	a, _ := ComputeAreas(CountedLR(lr, 100, WarmupActual), lambda)
+	up, _ := ComputeAreas(CountedLR(lr, 100, WarmupActual), lambda+h)
+	down, _ := ComputeAreas(CountedLR(lr, 100, WarmupActual), lambda-h)
 	for _, s := range []int{50, 1000, 5000} {
 		fd := (up.S2[s] - down.S2[s]) / (2 * h)
 		if !closeRel(a.DS2[s], fd, 1e-5*math.Max(1, math.Abs(fd))) {
@@ -68,8 +68,8 @@ func TestAreasLambdaDerivative(t *testing.T) {
 // contributes no annealing and S1 grows by that LR per step.
 func TestAreasWarmupConventions(t *testing.T) {
 	lr, _ := Schedule{Kind: KindConstant, Total: 1000, Peak: 2e-4, Warmup: 500}.LR()
-	peak, _ := ComputeAreas(lr, 0.999, 500, WarmupPeak)
-	actual, _ := ComputeAreas(lr, 0.999, 500, WarmupActual)
+	peak, _ := ComputeAreas(CountedLR(lr, 500, WarmupPeak), 0.999)
+	actual, _ := ComputeAreas(CountedLR(lr, 500, WarmupActual), 0.999)
 	if want := 2e-4 * 1001; !closeRel(peak.S1[1000], want, 1e-12) || peak.S2[1000] != 0 {
 		t.Errorf("peak: S1 %g S2 %g, want %g and 0", peak.S1[1000], peak.S2[1000], want)
 	}
@@ -80,7 +80,7 @@ func TestAreasWarmupConventions(t *testing.T) {
 	if actual.S2[1000] >= 0 {
 		t.Errorf("actual: a warmup is a re-warmup for the law, S2 should be negative, got %g", actual.S2[1000])
 	}
-	if _, err := ComputeAreas(lr, 1, 0, WarmupPeak); err == nil {
+	if _, err := ComputeAreas(CountedLR(lr, 0, WarmupPeak), 1); err == nil {
 		t.Error("lambda 1 accepted")
 	}
 }

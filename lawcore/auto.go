@@ -23,6 +23,7 @@ type AutoChoice struct {
 func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitResult, error) {
 	began := time.Now()
 	req.Auto = false
+	req.Law = LawAnnealing
 	req.Lambda = FittedLambda()
 	var best *FitResult
 	objectives := map[Convention]float64{}
@@ -44,7 +45,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	}
 	best.Auto = &AutoChoice{
 		WarmupConvention: conv,
-		Lambda:           best.Params.Lambda,
+		Lambda:           best.Params["lambda"],
 		Objectives:       objectives,
 		Reason: "lambda fitted; warmup counted " + map[Convention]string{WarmupPeak: "at the peak LR", WarmupActual: "as run"}[conv] +
 			", whose fit reaches a lower objective than counting it " + map[Convention]string{WarmupPeak: "at the peak LR", WarmupActual: "as run"}[other],

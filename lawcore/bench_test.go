@@ -34,7 +34,7 @@ func BenchmarkFitThreeCurves30K(b *testing.B) {
 
 // BenchmarkPredictMillionSteps predicts every step of a 1,000,000-step WSD schedule.
 func BenchmarkPredictMillionSteps(b *testing.B) {
-	req := PredictRequest{Params: Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: 0.999},
+	req := PredictRequest{Params: Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: 0.999}.Values(),
 		Curves: []PredictCurve{{Name: "wsd", Schedule: &Schedule{Kind: KindWSD, Total: 1_000_000, Peak: 2e-4, Warmup: 500, Decay: "cosine", DecayFraction: 0.2}}}}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -45,13 +45,19 @@ func BenchmarkPredictMillionSteps(b *testing.B) {
 }
 
 // BenchmarkAreasMillionSteps is the O(n) pass alone: S1, S2 and dS2/dlambda of a million
-// steps, into buffers it does not allocate.
+// steps by the AreaWalker, into buffers it does not allocate.
 func BenchmarkAreasMillionSteps(b *testing.B) {
-	lr, _ := Schedule{Kind: KindCosine, Total: 1_000_000, Peak: 2e-4, Warmup: 500}.LR()
+	sched := Schedule{Kind: KindCosine, Total: 1_000_000, Peak: 2e-4, Warmup: 500}
+	lr, _ := sched.LR()
+	CountWarmup(lr, sched.Warmup, WarmupPeak)
 	s1, s2, ds2 := make([]float64, len(lr)), make([]float64, len(lr)), make([]float64, len(lr))
 	b.ReportAllocs()
 	for b.Loop() {
-		FillAreas(s1, s2, ds2, lr, 0.999, 500, WarmupPeak)
+		w := NewAreaWalker(0.999)
+		for i, eta := range lr {
+			w.Add(eta)
+			s1[i], s2[i], ds2[i] = w.S1, w.S2, w.DS2
+		}
 	}
 }
 

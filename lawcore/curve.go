@@ -29,6 +29,9 @@ type Curve struct {
 	Schedule *Schedule `json:"schedule,omitempty"`
 	// LR is the learning rate of every step from 0, when no Schedule is given.
 	LR []float64 `json:"lr,omitempty"`
+	// Size is the model's number of non-embedding parameters N, for laws that take it (the
+	// model-size law); 0 when not given.
+	Size float64 `json:"size,omitempty"`
 }
 
 // preparedCurve is a curve with its schedule expanded and its points checked, ready to have
@@ -39,8 +42,7 @@ type preparedCurve struct {
 	warmup     int
 	index      []int     // observed steps, as indices into lr
 	loss       []float64 // observed loss
-	s1, s2     []float64 // areas at every step, for the current lambda
-	ds2        []float64
+	size       float64
 }
 
 // curveLabel names a curve in error messages.
@@ -115,7 +117,7 @@ func (c Curve) prepare(i, defaultWarmup int) (*preparedCurve, error) {
 		return nil, err
 	}
 	p := &preparedCurve{name: c.Name, role: role, lr: lr, warmup: warmup,
-		index: make([]int, len(c.Steps)), loss: c.Loss}
+		index: make([]int, len(c.Steps)), loss: c.Loss, size: c.Size}
 	last := len(lr) - 1
 	for k, st := range c.Steps {
 		field := stepField(k)
@@ -139,29 +141,27 @@ func (c Curve) prepare(i, defaultWarmup int) (*preparedCurve, error) {
 	return p, nil
 }
 
-// computeAreas fills the curve's S1 and S2 for lambda, allocating the buffers once.
-func (p *preparedCurve) computeAreas(lambda float64, conv Convention, withDerivative bool) {
-	if p.s1 == nil {
-		p.s1 = make([]float64, len(p.lr))
-		p.s2 = make([]float64, len(p.lr))
+// run is the curve as a law sees it: its learning rates counted by the convention, at its
+// observed steps. i numbers the curve in error messages, which name a step where nothing has
+// been trained yet (the forward area is zero there, and the law has no value).
+func (p *preparedCurve) run(i int, conv Convention) (Run, error) {
+	lr := CountedLR(p.lr, p.warmup, conv)
+	if err := checkTrained(curveLabel(i, p.name), lr, p.index); err != nil {
+		return Run{}, err
 	}
-	if withDerivative && p.ds2 == nil {
-		p.ds2 = make([]float64, len(p.lr))
-	}
-	ds2 := p.ds2
-	if !withDerivative {
-		ds2 = nil
-	}
-	FillAreas(p.s1, p.s2, ds2, p.lr, lambda, p.warmup, conv)
+	return Run{Name: p.name, LR: lr, Steps: p.index, Size: p.size}, nil
 }
 
-// checkForwardArea reports an observed step where nothing has been trained yet (S1 = 0), where
-// the law is undefined.
-func (p *preparedCurve) checkForwardArea(i int) error {
-	for k, idx := range p.index {
-		if !(p.s1[idx] > 0) {
-			return Errorf(curveLabel(i, p.name), fmt.Sprintf("steps[%d]", k),
-				"the learning rate is zero up to step %d, so the law has no value there", idx)
+// checkTrained reports the first of steps (increasing) up to which every learning rate is
+// zero.
+func checkTrained(where string, lr []float64, steps []int) error {
+	sum, next := 0.0, 0
+	for k, st := range steps {
+		for ; next <= st; next++ {
+			sum += lr[next]
+		}
+		if !(sum > 0) {
+			return Errorf(where, fmt.Sprintf("steps[%d]", k), "the learning rate is zero up to step %d, so the law has no value there", st)
 		}
 	}
 	return nil

@@ -48,7 +48,7 @@ func TestFitFig2MatchesPaper(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := res.Params
+	p := annealingParams(t, res)
 	t.Logf("params %+v objective %.6g search %+v elapsed %.2f ms", p, res.Objective, res.Search, res.ElapsedMs)
 	want := Params{L0: 2.628, A: 0.430, C: 0.411, Alpha: 0.550}
 	for _, c := range []struct {

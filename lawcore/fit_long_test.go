@@ -11,7 +11,7 @@ import (
 func longRequest(truth Params, n int, fitLambda bool) FitRequest {
 	sched := Schedule{Kind: KindWSD, Total: n, Peak: 3e-4, Warmup: 1000, Decay: "linear", DecayFraction: 0.2, Final: 3e-5}
 	lr, _ := sched.LR()
-	a, _ := ComputeAreas(lr, truth.Lambda, sched.Warmup, WarmupPeak)
+	a, _ := ComputeAreas(CountedLR(lr, sched.Warmup, WarmupPeak), truth.Lambda)
 	c := Curve{Name: "long", Schedule: &sched, Steps: make([]float64, n), Loss: make([]float64, n)}
 	for i := range c.Steps {
 		st := i + 1
@@ -38,7 +38,7 @@ func TestFitLongCurveThinsTheSearch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := res.Params
+		p := annealingParams(t, res)
 		t.Logf("lambda fitted %v: %+v, %d evaluations, %.0f ms", fitLambda, p, res.Search.Evaluations, res.ElapsedMs)
 		for _, c := range []struct {
 			name      string
@@ -57,17 +57,25 @@ func TestFitLongCurveThinsTheSearch(t *testing.T) {
 // A thinned objective holds every `every`-th point and its value tracks the full one's.
 func TestThinnedObjectiveKeepsEveryNthPoint(t *testing.T) {
 	req := longRequest(Params{L0: 2.5, A: 0.45, Alpha: 0.5, C: 0.5, Lambda: 0.999}, 10_001, false)
-	curves, conv, delta, err := req.prepare()
+	job, err := req.job()
 	if err != nil {
 		t.Fatal(err)
 	}
-	full := newObjective(context.Background(), curves, conv, delta, false, 0.999)
-	thin := full.thinned(10)
-	if len(thin.logObs) != 1001 || thin.logObs[1] != full.logObs[10] || thin.s2[1000] != full.s2[10000] || thin.logS1[7] != full.logS1[70] {
-		t.Fatalf("%d points; point 1 %v (want %v)", len(thin.logObs), thin.logObs[1], full.logObs[10])
+	model, err := job.law.Bind(job.fitRuns, BindOptions{Free: job.freeMask()})
+	if err != nil {
+		t.Fatal(err)
 	}
-	p := Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.4, Lambda: 0.999}
-	perPoint := func(o *objective) float64 { return o.value(p, nil) / float64(len(o.logObs)) }
+	full := newObjective(context.Background(), model, job.spec, job.logObs, job.delta, job.free, job.base)
+	thin := full.thinned(10)
+	theta := Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.4, Lambda: 0.999}.Values()
+	vec, _ := job.spec.Theta(theta)
+	fullPred, thinPred := make([]float64, full.Points()), make([]float64, thin.Points())
+	full.model.Eval(vec, 0, fullPred, nil)
+	thin.model.Eval(vec, 0, thinPred, nil)
+	if thin.Points() != 1001 || thin.logObs[1] != full.logObs[10] || thinPred[1000] != fullPred[10000] || thinPred[7] != fullPred[70] {
+		t.Fatalf("%d points; point 1 %v (want %v)", thin.Points(), thin.logObs[1], full.logObs[10])
+	}
+	perPoint := func(o *Objective) float64 { return o.Value(vec, nil) / float64(o.Points()) }
 	if a, b := perPoint(full), perPoint(thin); math.Abs(a-b) > 0.01*a {
 		t.Errorf("mean loss per point: full %v, thinned %v", a, b)
 	}

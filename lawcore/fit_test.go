@@ -21,7 +21,7 @@ func syntheticRequest(truth Params, noise float64, every int, conv Convention) F
 	req := FitRequest{Lambda: FixedLambda(truth.Lambda), WarmupConvention: string(conv)}
 	for i, s := range scheds {
 		lr, _ := s.LR()
-		a, _ := ComputeAreas(lr, truth.Lambda, s.Warmup, conv)
+		a, _ := ComputeAreas(CountedLR(lr, s.Warmup, conv), truth.Lambda)
 		c := Curve{Name: s.Kind, Schedule: &scheds[i]}
 		for st := every; st <= s.Total; st += every {
 			c.Steps = append(c.Steps, float64(st))
@@ -39,7 +39,7 @@ func TestFitRecoversKnownParameters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := res.Params
+		p := annealingParams(t, res)
 		t.Logf("%s: %+v (%d evaluations, %.1f ms)", conv, p, res.Search.Evaluations, res.ElapsedMs)
 		for _, c := range []struct {
 			name      string
@@ -61,11 +61,11 @@ func TestFitRecoversLambda(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%+v", res.Params)
-	if math.Abs(res.Params.Lambda-truth.Lambda) > 0.001 {
-		t.Errorf("lambda = %.5f, want %.3f", res.Params.Lambda, truth.Lambda)
+	if math.Abs(annealingParams(t, res).Lambda-truth.Lambda) > 0.001 {
+		t.Errorf("lambda = %.5f, want %.3f", annealingParams(t, res).Lambda, truth.Lambda)
 	}
-	if math.Abs(res.Params.C-truth.C) > 0.05*truth.C {
-		t.Errorf("C = %.4f, want %.3f", res.Params.C, truth.C)
+	if math.Abs(annealingParams(t, res).C-truth.C) > 0.05*truth.C {
+		t.Errorf("C = %.4f, want %.3f", annealingParams(t, res).C, truth.C)
 	}
 }
 

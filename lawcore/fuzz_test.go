@@ -37,7 +37,7 @@ func FuzzDecodeSchedule(f *testing.F) {
 		if len(lr) != s.Length() {
 			t.Fatalf("%d values for length %d", len(lr), s.Length())
 		}
-		if _, err := ComputeAreas(lr, 0.999, s.Warmup, WarmupPeak); err != nil {
+		if _, err := ComputeAreas(CountedLR(lr, s.Warmup, WarmupPeak), 0.999); err != nil {
 			t.Fatal(err)
 		}
 	})

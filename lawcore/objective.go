@@ -3,63 +3,25 @@ package lawcore
 import (
 	"context"
 	"math"
+
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
-// Huber is the Huber loss of a residual r: r*r/2 inside [-delta, delta], linear outside.
-func Huber(r, delta float64) float64 {
-	if a := math.Abs(r); a >= delta {
-		return delta*a - 0.5*delta*delta
-	}
-	return 0.5 * r * r
-}
+// Objective is a fit's objective for any law, as the authors define it: the summed Huber
+// loss of log(observed) - log(predicted) over every observed point of the fitted curves. It
+// evaluates a bound Model in chunks, so that its memory does not grow with the points, and
+// checks for cancellation at every evaluation. The engine minimises it; a law's own search
+// strategy (see Searcher) may too.
+type Objective struct {
+	model  Model
+	spec   *Spec
+	logObs []float64
+	delta  float64
+	// free are the indices of the parameters the fit varies; base holds the others' values.
+	free []int
+	base []float64
 
-// huberSlope is the derivative of Huber in r.
-func huberSlope(r, delta float64) float64 {
-	switch {
-	case r >= delta:
-		return delta
-	case r <= -delta:
-		return -delta
-	}
-	return r
-}
-
-// minPredicted is where the objective stops taking the log of a predicted loss and continues
-// it linearly, so that it is defined (and smooth) for any parameters, even those that predict
-// a loss of zero or less.
-const minPredicted = 1e-9
-
-// safeLog is log(x) for x >= minPredicted, and its tangent line below; it also returns the
-// derivative.
-func safeLog(x float64) (float64, float64) {
-	if x >= minPredicted {
-		return math.Log(x), 1 / x
-	}
-	return math.Log(minPredicted) + (x-minPredicted)/minPredicted, 1 / minPredicted
-}
-
-// Parameter vector layout of the optimiser: logs keep L0, A, alpha and C positive; a logit
-// keeps lambda in (0, 1).
-const (
-	iL0 = iota
-	iA
-	iAlpha
-	iC
-	iLambda
-)
-
-// objective is the fit's objective over the points of the fit curves, with everything the
-// evaluation needs laid out flat.
-type objective struct {
-	curves    []*preparedCurve // role "fit" only
-	conv      Convention
-	delta     float64
-	fitLambda bool
-	lambda    float64 // lambda the areas currently hold
-
-	// observed points, flat across curves: every point, or every `every`-th (thinned)
-	logObs, invObs, s1, logS1, s2, ds2 []float64
-	every                              int
+	pred, jac []float64 // chunk buffers
 
 	evaluations int
 	ctx         context.Context
@@ -68,86 +30,73 @@ type objective struct {
 	tick func()
 }
 
-func newObjective(ctx context.Context, curves []*preparedCurve, conv Convention, delta float64, fitLambda bool, lambda float64) *objective {
-	o := &objective{conv: conv, delta: delta, fitLambda: fitLambda, ctx: ctx, lambda: math.NaN(), every: 1}
-	for _, c := range curves {
-		if c.role != RoleFit {
-			continue
-		}
-		o.curves = append(o.curves, c)
-		for _, l := range c.loss {
-			o.logObs = append(o.logObs, math.Log(l))
-			o.invObs = append(o.invObs, 1/l)
-		}
-	}
-	o.allocateAreas()
-	o.setLambda(lambda)
-	return o
+// evalChunk is how many points an Objective evaluates at a time.
+const evalChunk = 1024
+
+func newObjective(ctx context.Context, model Model, spec *Spec, logObs []float64, delta float64, free []int, base []float64) *Objective {
+	d := len(spec.Params)
+	return &Objective{model: model, spec: spec, logObs: logObs, delta: delta, free: free, base: base, ctx: ctx,
+		pred: make([]float64, evalChunk), jac: make([]float64, evalChunk*d)}
 }
 
-// thinned returns the objective over every `every`-th of o's points (the same curves, context
-// and tick): cheaper to evaluate, and on long curves as good a guide to the optimum's basin.
-func (o *objective) thinned(every int) *objective {
-	t := &objective{curves: o.curves, conv: o.conv, delta: o.delta, fitLambda: o.fitLambda, ctx: o.ctx, tick: o.tick, lambda: math.NaN(), every: every}
+// thinned returns the objective over every every-th point (the same law, context and tick):
+// cheaper to evaluate, and on long curves as good a guide to the optimum's basin.
+func (o *Objective) thinned(every int) *Objective {
+	logObs := make([]float64, 0, (len(o.logObs)+every-1)/every)
 	for k := 0; k < len(o.logObs); k += every {
-		t.logObs = append(t.logObs, o.logObs[k])
-		t.invObs = append(t.invObs, o.invObs[k])
+		logObs = append(logObs, o.logObs[k])
 	}
-	t.allocateAreas()
-	t.setLambda(o.lambda)
+	t := newObjective(o.ctx, o.model.Thin(every), o.spec, logObs, o.delta, o.free, o.base)
+	t.tick = o.tick
 	return t
 }
 
-func (o *objective) allocateAreas() {
-	n := len(o.logObs)
-	o.s1, o.logS1, o.s2, o.ds2 = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-}
+// Model is the bound law the objective evaluates.
+func (o *Objective) Model() Model { return o.model }
 
-// setLambda recomputes the areas at the observed points for a new lambda (O(steps)).
-func (o *objective) setLambda(lambda float64) {
-	if lambda == o.lambda {
-		return
-	}
-	o.lambda = lambda
-	k, flat := 0, 0
-	for _, c := range o.curves {
-		c.computeAreas(lambda, o.conv, o.fitLambda)
-		for _, idx := range c.index {
-			if flat%o.every == 0 {
-				o.s1[k] = c.s1[idx]
-				o.logS1[k] = math.Log(c.s1[idx])
-				o.s2[k] = c.s2[idx]
-				if o.fitLambda {
-					o.ds2[k] = c.ds2[idx]
-				}
-				k++
-			}
-			flat++
+// Points is the number of observed points.
+func (o *Objective) Points() int { return len(o.logObs) }
+
+// LogObserved is the log of the observed loss at point k.
+func (o *Objective) LogObserved(k int) float64 { return o.logObs[k] }
+
+// Delta is the Huber delta.
+func (o *Objective) Delta() float64 { return o.delta }
+
+// Free reports whether the fit varies parameter j.
+func (o *Objective) Free(j int) bool {
+	for _, f := range o.free {
+		if f == j {
+			return true
 		}
 	}
+	return false
 }
 
-// params maps an optimiser vector to the law's parameters.
-func (o *objective) params(x []float64) Params {
-	p := Params{L0: math.Exp(x[iL0]), A: math.Exp(x[iA]), Alpha: math.Exp(x[iAlpha]), C: math.Exp(x[iC]), Lambda: o.lambda}
-	if o.fitLambda {
-		p.Lambda = 1 / (1 + math.Exp(-x[iLambda]))
+// Cancelled reports whether the fit's context was cancelled (the objective then reads 0).
+func (o *Objective) Cancelled() bool { return o.cancelled }
+
+// Anchor re-anchors an Anchored model at theta (see Anchored); it reports whether the
+// model changed.
+func (o *Objective) Anchor(theta []float64, force bool) bool {
+	if a, ok := o.model.(Anchored); ok {
+		return a.Anchor(theta, force)
 	}
-	return p
+	return false
 }
 
-// vector maps parameters to an optimiser vector (each of L0, A, alpha, C must be positive).
-func (o *objective) vector(p Params) []float64 {
-	x := []float64{math.Log(p.L0), math.Log(p.A), math.Log(p.Alpha), math.Log(p.C)}
-	if o.fitLambda {
-		x = append(x, math.Log(p.Lambda/(1-p.Lambda)))
-	}
-	return x
+// Value returns the objective at theta and, if grad is not nil, writes its gradient in
+// theta's own coordinates (zero for the parameters the fit holds).
+func (o *Objective) Value(theta, grad []float64) float64 {
+	return o.evaluate(theta, grad, nil)
 }
 
-// value returns the objective (the summed Huber loss of log residuals) at p, and if grad is
-// not nil, writes the gradient in the optimiser's coordinates x.
-func (o *objective) value(p Params, grad []float64) float64 {
+// evaluate returns the objective at theta; if grad is not nil it writes the gradient, and if
+// h is not nil (with grad) the Gauss-Newton approximation of the Hessian, in theta's own
+// coordinates: the sum over points of w J J', J the gradient of the log residual and
+// w = min(1, delta/|r|) the weight that makes the Huber loss a weighted least squares
+// (iteratively reweighted). An objective that is not a number reads +Inf.
+func (o *Objective) evaluate(theta, grad []float64, h [][]float64) float64 {
 	o.evaluations++
 	if o.ctx.Err() != nil {
 		o.cancelled = true
@@ -155,84 +104,142 @@ func (o *objective) value(p Params, grad []float64) float64 {
 	if o.tick != nil {
 		o.tick()
 	}
+	for i := range grad {
+		grad[i] = 0
+	}
+	for _, row := range h {
+		for j := range row {
+			row[j] = 0
+		}
+	}
 	if o.cancelled {
-		// a flat function ends the optimiser's run at once; Fit reports the cancellation
-		for i := range grad {
-			grad[i] = 0
+		return 0 // a flat function ends an optimiser's run at once; the caller reports the cancel
+	}
+	d := len(theta)
+	f := 0.0
+	for from := 0; from < len(o.logObs); from += evalChunk {
+		m := min(evalChunk, len(o.logObs)-from)
+		pred := o.pred[:m]
+		var jac []float64
+		if grad != nil {
+			jac = o.jac[:m*d]
 		}
-		return 0
-	}
-	if o.fitLambda {
-		o.setLambda(p.Lambda)
-	}
-	var f, gL0, gA, gAlpha, gC, gLambda float64
-	for k, logObs := range o.logObs {
-		term := p.A * math.Exp(-p.Alpha*o.logS1[k])
-		pred := p.L0 + term - p.C*o.s2[k]
-		logPred, dlog := safeLog(pred)
-		r := logObs - logPred
-		f += Huber(r, o.delta)
-		if grad == nil {
-			continue
+		o.model.Eval(theta, from, pred, jac)
+		for i, p := range pred {
+			logPred, dlog := numeric.SafeLog(p)
+			r := o.logObs[from+i] - logPred
+			f += numeric.Huber(r, o.delta)
+			if grad == nil {
+				continue
+			}
+			// d f / d theta = huber'(r) * d r / d theta, d r / d theta = -dlog * d pred / d theta
+			g := -numeric.HuberSlope(r, o.delta) * dlog
+			row := jac[i*d : i*d+d]
+			for _, a := range o.free {
+				grad[a] += g * row[a]
+			}
+			if h == nil {
+				continue
+			}
+			w := dlog * dlog * math.Min(1, o.delta/math.Abs(r))
+			for ia, a := range o.free {
+				wa := w * row[a]
+				for _, b := range o.free[:ia+1] {
+					h[a][b] += wa * row[b]
+				}
+			}
 		}
-		// d f / d pred = huber'(r) * d r / d pred = -huber'(r) * dlog
-		g := -huberSlope(r, o.delta) * dlog
-		gL0 += g
-		gA += g * term
-		gAlpha += g * term * -o.logS1[k]
-		gC += g * -o.s2[k]
-		gLambda += g * -p.C * o.ds2[k]
 	}
-	if grad != nil {
-		// chain rule to log / logit coordinates
-		grad[iL0] = gL0 * p.L0
-		grad[iA] = gA // term already is d pred / d log A
-		grad[iAlpha] = gAlpha * p.Alpha
-		grad[iC] = gC * p.C
-		if o.fitLambda {
-			grad[iLambda] = gLambda * p.Lambda * (1 - p.Lambda)
+	if h != nil {
+		for ia, a := range o.free {
+			for _, b := range o.free[:ia] {
+				h[b][a] = h[a][b]
+			}
+		}
+	}
+	if math.IsNaN(f) {
+		return math.Inf(1)
+	}
+	return f
+}
+
+// The optimiser works in coordinates x, one per free parameter, in which the parameters'
+// domains are the whole line: x = ln(theta) for a Positive parameter, the logit for one in
+// the UnitInterval.
+
+// theta maps optimiser coordinates to a parameter vector.
+func (o *Objective) theta(x []float64) []float64 {
+	theta := append([]float64(nil), o.base...)
+	for a, j := range o.free {
+		switch o.spec.Params[j].Domain {
+		case UnitInterval:
+			theta[j] = 1 / (1 + math.Exp(-x[a]))
+		default:
+			theta[j] = math.Exp(x[a])
+		}
+	}
+	return theta
+}
+
+// coordinates maps a parameter vector (free parameters strictly inside their domains) to
+// optimiser coordinates.
+func (o *Objective) coordinates(theta []float64) []float64 {
+	x := make([]float64, len(o.free))
+	for a, j := range o.free {
+		switch o.spec.Params[j].Domain {
+		case UnitInterval:
+			x[a] = math.Log(theta[j] / (1 - theta[j]))
+		default:
+			x[a] = math.Log(theta[j])
+		}
+	}
+	return x
+}
+
+// chain is d theta_j / d x_a for each free parameter at theta.
+func (o *Objective) chain(theta []float64) []float64 {
+	s := make([]float64, len(o.free))
+	for a, j := range o.free {
+		switch o.spec.Params[j].Domain {
+		case UnitInterval:
+			s[a] = theta[j] * (1 - theta[j])
+		default:
+			s[a] = theta[j]
+		}
+	}
+	return s
+}
+
+// inX evaluates the objective at optimiser coordinates x, with its gradient gx (if not nil)
+// and the Gauss-Newton Hessian hx (if not nil, with gx) in those coordinates. The scratch
+// buffers gt and ht (full size in theta) are reused.
+func (o *Objective) inX(x, gx []float64, hx [][]float64, gt []float64, ht [][]float64) float64 {
+	theta := o.theta(x)
+	if gx == nil {
+		return o.evaluate(theta, nil, nil)
+	}
+	if hx == nil {
+		ht = nil
+	}
+	f := o.evaluate(theta, gt, ht)
+	s := o.chain(theta)
+	for a, j := range o.free {
+		gx[a] = gt[j] * s[a]
+		if hx != nil {
+			for b, k := range o.free {
+				hx[a][b] = ht[j][k] * s[a] * s[b]
+			}
 		}
 	}
 	return f
 }
 
-// gaussNewton returns the Gauss-Newton approximation of the objective's Hessian at p, in the
-// optimiser's coordinates: the sum over points inside the Huber band of J J', J the gradient
-// of the log residual. It is positive semi-definite, and the fit uses it to precondition.
-func (o *objective) gaussNewton(p Params) [][]float64 {
-	n := 4
-	if o.fitLambda {
-		n = 5
-		o.setLambda(p.Lambda)
+// huberSum is the objective's sum over observed losses and their predictions.
+func huberSum(observed, predicted []float64, delta float64) float64 {
+	f := 0.0
+	for k, obs := range observed {
+		logPred, _ := numeric.SafeLog(predicted[k])
+		f += numeric.Huber(math.Log(obs)-logPred, delta)
 	}
-	h := make([][]float64, n)
-	for i := range h {
-		h[i] = make([]float64, n)
-	}
-	var j [5]float64
-	for k, logObs := range o.logObs {
-		term := p.A * math.Exp(-p.Alpha*o.logS1[k])
-		pred := p.L0 + term - p.C*o.s2[k]
-		logPred, dlog := safeLog(pred)
-		if math.Abs(logObs-logPred) >= o.delta {
-			continue
-		}
-		// J = d r / d x = -dlog * d pred / d x
-		j[iL0] = -dlog * p.L0
-		j[iA] = -dlog * term
-		j[iAlpha] = -dlog * term * -o.logS1[k] * p.Alpha
-		j[iC] = -dlog * -o.s2[k] * p.C
-		j[iLambda] = -dlog * -p.C * o.ds2[k] * p.Lambda * (1 - p.Lambda)
-		for a := 0; a < n; a++ {
-			for b := 0; b <= a; b++ {
-				h[a][b] += j[a] * j[b]
-			}
-		}
-	}
-	for a := 0; a < n; a++ {
-		for b := 0; b < a; b++ {
-			h[b][a] = h[a][b]
-		}
-	}
-	return h
+	return f
 }

@@ -2,8 +2,9 @@ package lawcore
 
 import "math"
 
-// Params are the parameters of the law L(s) = L0 + A*S1^(-Alpha) - C*S2, with the decay
-// factor Lambda of the annealing momentum that S2 was computed with.
+// Params are the annealing law's parameters, typed: L(s) = L0 + A*S1^(-Alpha) - C*S2, with
+// the decay factor Lambda of the annealing momentum that S2 is computed with. The analyses
+// and the model-size law work with them; the engine works with any law's [Values].
 type Params struct {
 	L0     float64 `json:"L0"`
 	A      float64 `json:"A"`
@@ -25,19 +26,24 @@ func (p Params) Terms(s1, s2 float64) (s1Term, s2Term float64) {
 	return p.A * math.Exp(-p.Alpha*math.Log(s1)), p.C * s2
 }
 
-// Validate checks that every parameter is a finite number, L0, A, C, alpha are not negative,
+// Validate checks that every parameter is a finite number, L0, A, alpha, C are not negative,
 // and lambda is in [0, 1).
 func (p Params) Validate() error {
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"L0", p.L0}, {"A", p.A}, {"alpha", p.Alpha}, {"C", p.C}} {
-		if math.IsNaN(f.v) || math.IsInf(f.v, 0) || f.v < 0 {
-			return Errorf("params", f.name, "must be a finite number, zero or more, got %v", f.v)
-		}
+	_, err := annealingSpec.Theta(p.Values())
+	return err
+}
+
+// Values are the parameters by name.
+func (p Params) Values() Values {
+	return Values{"L0": p.L0, "A": p.A, "alpha": p.Alpha, "C": p.C, "lambda": p.Lambda}
+}
+
+// AnnealingParams types the annealing law's parameters given by name (as a fit of the
+// annealing law returns them), checking them.
+func AnnealingParams(v Values) (Params, error) {
+	theta, err := annealingSpec.Theta(v)
+	if err != nil {
+		return Params{}, err
 	}
-	if err := checkLambda(p.Lambda); err != nil {
-		return Within("params", err)
-	}
-	return nil
+	return Params{L0: theta[annL0], A: theta[annA], Alpha: theta[annAlpha], C: theta[annC], Lambda: theta[annLambda]}, nil
 }

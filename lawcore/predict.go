@@ -16,22 +16,21 @@ type PredictCurve struct {
 	LR []float64 `json:"lr,omitempty"`
 	// Steps, if given, are the only steps predicted (whole, increasing, within the schedule).
 	Steps []float64 `json:"steps,omitempty"`
+	// Size is the model's size N, for laws that take it.
+	Size float64 `json:"size,omitempty"`
 }
 
-// PredictRequest asks for the loss curves of schedules under given parameters. Its JSON form
-// is the README's predict request.
+// PredictRequest asks for the loss curves of schedules under a law with given parameters.
+// Its JSON form is the README's predict request.
 type PredictRequest struct {
-	// Model is the law: "annealing" (default) or "multi-power".
-	Model string `json:"model,omitempty"`
-	// Params are the annealing law's parameters (with the lambda the areas use).
-	Params Params `json:"params"`
-	// MultiPower are the Multi-Power Law's parameters, used (and needed) when Model is
-	// "multi-power"; Params is then ignored.
-	MultiPower *MultiPowerParams `json:"multiPower,omitempty"`
+	// Law names the law (see Lookup); empty is the annealing law.
+	Law string `json:"law,omitempty"`
+	// Params are the law's parameters, by name (the annealing law's with the lambda its
+	// areas use).
+	Params Values `json:"params"`
 	// WarmupSteps is the warmup of LR-list curves and the default warmup of schedules.
 	WarmupSteps int `json:"warmupSteps"`
-	// WarmupConvention is "peak" or "actual"; the default is each law's own: "peak" (the
-	// paper's) for the annealing law, "actual" for the Multi-Power Law (as FitMultiPower).
+	// WarmupConvention is "peak" or "actual"; empty means the law's own.
 	WarmupConvention string `json:"warmupConvention,omitempty"`
 	// Curves are the schedules to predict.
 	Curves []PredictCurve `json:"curves"`
@@ -48,38 +47,38 @@ func DecodePredictRequest(data []byte) (PredictRequest, error) {
 	return r, nil
 }
 
-// Prediction is one predicted loss curve. The per-step arrays are left out of JSON: they are
-// large, and cross to JavaScript as typed arrays.
+// Prediction is one predicted loss curve, of any law. The per-step arrays are left out of
+// JSON: they are large, and cross to JavaScript as typed arrays.
 type Prediction struct {
 	Name string `json:"name"`
 	// Total is the schedule's last step.
 	Total int `json:"total"`
-	// FinalLoss, FinalS1 and FinalS2 are the loss and the areas at the last step.
+	// FinalLoss is the loss at the last step; FinalS1 the forward area there, and FinalS2 the
+	// annealing area with the law's lambda (0 for laws without one).
 	FinalLoss float64 `json:"finalLoss"`
 	FinalS1   float64 `json:"finalS1"`
 	FinalS2   float64 `json:"finalS2"`
 
-	// Steps are the predicted steps; LR, Loss, S1Term (A*S1^-alpha) and S2Term (C*S2) are
-	// their values there, so that Loss = L0 + S1Term - S2Term. For the Multi-Power Law
-	// S1Term is A*(S1+S_W)^-alpha, S2Term the loss drop LD, and FinalS2 is 0 (it has no S2).
+	// Steps are the predicted steps; LR (as run), Loss and the law's two terms (Spec.Terms)
+	// are their values there, so that Loss = constant + S1Term - S2Term.
 	Steps, LR, Loss, S1Term, S2Term []float64 `json:"-"`
 }
 
 // Predict evaluates the request's law on every curve of the request. Steps where nothing has
 // been trained yet (S1 = 0, such as step 0 of a warmup from zero) are left out.
 func Predict(req PredictRequest) ([]Prediction, error) {
-	multiPower, err := req.checkModel()
+	law, err := Lookup(req.Law)
 	if err != nil {
 		return nil, err
 	}
-	conv := WarmupPeak
-	if multiPower {
-		conv = WarmupActual
+	spec := law.Spec()
+	theta, err := spec.Theta(req.Params)
+	if err != nil {
+		return nil, err
 	}
-	if req.WarmupConvention != "" {
-		if conv, err = ParseConvention(req.WarmupConvention); err != nil {
-			return nil, err
-		}
+	conv, err := ParseConvention(req.WarmupConvention, spec.Convention)
+	if err != nil {
+		return nil, err
 	}
 	if req.Points < 0 {
 		return nil, Errorf("", "points", "must be zero or more, got %d", req.Points)
@@ -88,7 +87,6 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 		return nil, Errorf("", "curves", "no schedules to predict")
 	}
 	out := make([]Prediction, len(req.Curves))
-	f := &mpowFrozen{}
 	for i, c := range req.Curves {
 		where := curveLabel(i, c.Name)
 		lr, warmup, err := expandSchedule(where, c.Schedule, c.LR, req.WarmupSteps)
@@ -99,16 +97,76 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 		if err != nil {
 			return nil, err
 		}
-		if multiPower {
-			out[i] = predictOneMultiPower(c.Name, *req.MultiPower, lr, warmup, conv, steps, f)
-		} else {
-			out[i] = predictOne(c.Name, req.Params, lr, warmup, conv, steps)
+		run := Run{Name: c.Name, LR: CountedLR(lr, warmup, conv), Steps: steps, Size: c.Size}
+		if out[i], err = predictRun(law, theta, run, lr); err != nil {
+			return nil, Within(where, err)
 		}
 		if err := out[i].checkFinite(where); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// predictChunk is how many steps a prediction evaluates at a time (bounding the memory of
+// the terms' derivatives).
+const predictChunk = 4096
+
+// predictRun evaluates law at the steps of run where something has been trained, and at its
+// last step; asRun are the learning rates as run, for the LR column.
+func predictRun(law Law, theta []float64, run Run, asRun []float64) (Prediction, error) {
+	spec := law.Spec()
+	last := len(run.LR) - 1
+	pr := Prediction{Name: run.Name, Total: last}
+	// the steps with a positive forward area
+	trained := make([]int, 0, len(run.Steps)+1)
+	sum, next := 0.0, 0
+	for _, st := range run.Steps {
+		for ; next <= st; next++ {
+			sum += run.LR[next]
+		}
+		if sum > 0 {
+			trained = append(trained, st)
+		}
+	}
+	for ; next <= last; next++ {
+		sum += run.LR[next]
+	}
+	pr.FinalS1 = sum
+	at := trained
+	if n := len(trained); sum > 0 && (n == 0 || trained[n-1] != last) {
+		at = append(trained[:n:n], last)
+	}
+	if i := spec.Index("lambda"); i >= 0 {
+		_, pr.FinalS2 = FinalAreas(run.LR, theta[i])
+	}
+	model, err := law.Bind([]Run{{Name: run.Name, LR: run.LR, Steps: at, Size: run.Size}}, BindOptions{Predict: true})
+	if err != nil {
+		return Prediction{}, err
+	}
+	t1, t2 := spec.Index(spec.Terms[0].Param), spec.Index(spec.Terms[1].Param)
+	d := len(theta)
+	loss, s1Term, s2Term := make([]float64, len(at)), make([]float64, len(at)), make([]float64, len(at))
+	jac := make([]float64, min(len(at), predictChunk)*d)
+	for from := 0; from < len(at); from += predictChunk {
+		m := min(predictChunk, len(at)-from)
+		model.Eval(theta, from, loss[from:from+m], jac[:m*d])
+		for k := 0; k < m; k++ {
+			s1Term[from+k] = theta[t1] * jac[k*d+t1]
+			s2Term[from+k] = -theta[t2] * jac[k*d+t2]
+		}
+	}
+	if n := len(at); n > 0 && at[n-1] == last {
+		pr.FinalLoss = loss[n-1]
+	}
+	m := len(trained)
+	pr.Steps, pr.LR = make([]float64, m), make([]float64, m)
+	for k, st := range trained {
+		pr.Steps[k] = float64(st)
+		pr.LR[k] = asRun[st]
+	}
+	pr.Loss, pr.S1Term, pr.S2Term = loss[:m:m], s1Term[:m:m], s2Term[:m:m]
+	return pr, nil
 }
 
 // checkFinite reports a prediction whose loss is not a finite number anywhere (parameters or
@@ -131,21 +189,6 @@ func (pr *Prediction) checkFinite(where string) error {
 		return nil
 	}
 	return Errorf(where, "", "the predicted loss is not a finite number at step %.0f: the parameters or the learning rates are too large", bad)
-}
-
-// checkModel checks the request's model and its parameters; it reports whether the model is
-// the Multi-Power Law.
-func (req PredictRequest) checkModel() (multiPower bool, err error) {
-	switch req.Model {
-	case "", ModelAnnealing:
-		return false, req.Params.Validate()
-	case ModelMultiPower:
-		if req.MultiPower == nil {
-			return true, Errorf("", "multiPower", "the Multi-Power Law's parameters are missing")
-		}
-		return true, req.MultiPower.Validate()
-	}
-	return false, Errorf("", "model", `must be %q or %q, got %q`, ModelAnnealing, ModelMultiPower, req.Model)
 }
 
 // predictSteps returns the steps to predict: the given ones (checked), or 1..last thinned to
@@ -173,39 +216,22 @@ func predictSteps(where string, given []float64, last, points int) ([]int, error
 	return append(steps, last), nil
 }
 
-// predictOne computes one curve's areas and the law along them.
-func predictOne(name string, p Params, lr []float64, warmup int, conv Convention, steps []int) Prediction {
-	n := len(lr)
-	s1, s2 := make([]float64, n), make([]float64, n)
-	FillAreas(s1, s2, nil, lr, p.Lambda, warmup, conv)
-	pr := Prediction{Name: name, Total: n - 1, FinalS1: s1[n-1], FinalS2: s2[n-1]}
-	pr.FinalLoss = p.Loss(s1[n-1], s2[n-1])
-	m := len(steps)
-	pr.Steps, pr.LR, pr.Loss = make([]float64, 0, m), make([]float64, 0, m), make([]float64, 0, m)
-	pr.S1Term, pr.S2Term = make([]float64, 0, m), make([]float64, 0, m)
-	for _, s := range steps {
-		if !(s1[s] > 0) {
-			continue
-		}
-		t1, t2 := p.Terms(s1[s], s2[s])
-		pr.Steps = append(pr.Steps, float64(s))
-		pr.LR = append(pr.LR, lr[s])
-		pr.S1Term = append(pr.S1Term, t1)
-		pr.S2Term = append(pr.S2Term, t2)
-		pr.Loss = append(pr.Loss, p.L0+t1-t2)
+// FitLines predicts every curve of a fit request with the fit's result, at every step (or
+// about req.Points steps, or the law's LinePoints when the request gives none): the lines a
+// page draws through the observed points.
+func FitLines(req FitRequest, res *FitResult) ([]Prediction, error) {
+	law, err := Lookup(res.Law)
+	if err != nil {
+		return nil, err
 	}
-	if !(s1[n-1] > 0) {
-		pr.FinalLoss = 0 // nothing was trained: the law has no value
+	points := req.Points
+	if points == 0 {
+		points = law.Spec().LinePoints
 	}
-	return pr
-}
-
-// FitLines predicts every curve of a fit request, at every step (or about req.Points steps),
-// with the fitted parameters: the lines a page draws through the observed points.
-func FitLines(req FitRequest, p Params) ([]Prediction, error) {
-	pr := PredictRequest{Params: p, WarmupSteps: req.WarmupSteps, WarmupConvention: req.WarmupConvention, Points: req.Points}
+	pr := PredictRequest{Law: res.Law, Params: res.Params, WarmupSteps: req.WarmupSteps,
+		WarmupConvention: string(res.Settings.WarmupConvention), Points: points}
 	for _, c := range req.Curves {
-		pr.Curves = append(pr.Curves, PredictCurve{Name: c.Name, Schedule: c.Schedule, LR: c.LR})
+		pr.Curves = append(pr.Curves, PredictCurve{Name: c.Name, Schedule: c.Schedule, LR: c.LR, Size: c.Size})
 	}
 	return Predict(pr)
 }

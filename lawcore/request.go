@@ -59,50 +59,31 @@ func (l LambdaSetting) MarshalJSON() ([]byte, error) {
 	return json.Marshal(l.fixed())
 }
 
-// FitRequest is everything a fit needs: the curves (each with its schedule and role) and the
-// settings. Its JSON form is the README's fit request.
+// FitRequest is everything a fit needs: the law, the curves (each with its schedule and role)
+// and the settings. Its JSON form is the README's fit request.
 type FitRequest struct {
+	// Law names the law to fit (see Lookup): "annealing" (the default), "multi-power", ...
+	Law string `json:"law,omitempty"`
 	// Curves are the observed curves; those with role "fit" enter the objective.
 	Curves []Curve `json:"curves"`
-	// Lambda is the decay factor: fixed, or fitted.
+	// Lambda is the decay factor of laws that have one: fixed, or fitted.
 	Lambda LambdaSetting `json:"lambda"`
+	// Fixed holds parameters at the values given, by name (such as {"beta": 0.34}).
+	Fixed Values `json:"fixed,omitempty"`
 	// WarmupSteps is the warmup of LR-list curves and the default warmup of schedules.
 	WarmupSteps int `json:"warmupSteps"`
-	// WarmupConvention is "peak" (default, the paper's) or "actual".
+	// WarmupConvention is "peak" or "actual"; empty means the law's own (Spec.Convention).
 	WarmupConvention string `json:"warmupConvention,omitempty"`
 	// HuberDelta is the Huber loss delta (default 1e-3).
 	HuberDelta float64 `json:"huberDelta,omitempty"`
 	// Points thins each fitted line returned by FitLines to about this many steps (0: every step).
 	Points int `json:"points,omitempty"`
-	// Model is the law to fit: ModelAnnealing ("annealing", the default) or ModelMultiPower.
-	Model string `json:"model,omitempty"`
-	// Auto fits lambda and picks the warmup convention by the evidence (the lower objective);
-	// Lambda and WarmupConvention are then ignored. Annealing law only.
+	// Auto picks the law and its settings by how well they predict (see FitAuto); Law,
+	// Lambda and WarmupConvention are then ignored.
 	Auto bool `json:"auto,omitempty"`
-	// Search chooses the Multi-Power fitter: "optimum" (default: the objective's minimum) or
-	// "release" (the MultiPowerLaw release's own procedure, which stops early).
+	// Search names the search: "optimum" (the default: the objective's minimum) or one of the
+	// law's own (the Multi-Power Law's "release").
 	Search string `json:"search,omitempty"`
-}
-
-// ModelAnnealing names the scaling law with learning-rate annealing in requests and results.
-const ModelAnnealing = "annealing"
-
-// CheckModel validates the request's Model and Search fields and returns the model, with the
-// default filled in.
-func (r FitRequest) CheckModel() (string, error) {
-	switch r.Model {
-	case "", ModelAnnealing:
-		if r.Search != "" && r.Search != "optimum" {
-			return "", Errorf("", "search", `the annealing law has one search, "optimum"; got %q`, r.Search)
-		}
-		return ModelAnnealing, nil
-	case ModelMultiPower:
-		if r.Search != "" && r.Search != "optimum" && r.Search != "release" {
-			return "", Errorf("", "search", `must be "optimum" or "release", got %q`, r.Search)
-		}
-		return ModelMultiPower, nil
-	}
-	return "", Errorf("", "model", `must be %q or %q, got %q`, ModelAnnealing, ModelMultiPower, r.Model)
 }
 
 // DecodeFitRequest parses a fit request's JSON, rejecting unknown fields.
@@ -137,31 +118,6 @@ func (r FitRequest) huberDelta() (float64, error) {
 		return 0, Errorf("", "huberDelta", "must be a positive number, got %v", d)
 	}
 	return d, nil
-}
-
-// prepare validates the request and expands every curve.
-func (r FitRequest) prepare() (curves []*preparedCurve, conv Convention, delta float64, err error) {
-	if model, err := r.CheckModel(); err != nil || model != ModelAnnealing {
-		if err == nil {
-			err = Errorf("", "model", "Fit fits the annealing law; use FitMultiPower for %q", model)
-		}
-		return nil, "", 0, err
-	}
-	if conv, err = ParseConvention(r.WarmupConvention); err != nil {
-		return nil, "", 0, err
-	}
-	if delta, err = r.huberDelta(); err != nil {
-		return nil, "", 0, err
-	}
-	if !r.Lambda.Fit {
-		if err = checkLambda(r.Lambda.fixed()); err != nil {
-			return nil, "", 0, err
-		}
-	}
-	if curves, err = r.prepareCurves(); err != nil {
-		return nil, "", 0, err
-	}
-	return curves, conv, delta, nil
 }
 
 // prepareCurves checks and expands every curve of the request, which must hold at least one

@@ -1,4 +1,4 @@
-package lawcore
+package numeric
 
 import (
 	"context"
@@ -8,16 +8,16 @@ import (
 	"gonum.org/v1/gonum/optimize"
 )
 
-// whitenedMinimize runs gonum's L-BFGS from x0 in coordinates whitened by the Gauss-Newton
+// WhitenedMinimize runs gonum's L-BFGS from x0 in coordinates whitened by the Gauss-Newton
 // Hessian h at x0: x = x0 + W z with W W' = h^-1, so that L-BFGS sees a problem of condition
 // near one and needs a few dozen evaluations, not hundreds. f returns the objective at x and,
 // when grad is not nil, writes its gradient there; scale brings the objective to order one so
 // that the tolerances in settings mean something. It returns the point reached, or ok false
 // when the run produced no finite point; err is the context's error when cancelled says so.
-func whitenedMinimize(x0 []float64, h [][]float64, f func(x, grad []float64) float64, scale float64,
+func WhitenedMinimize(x0 []float64, h [][]float64, f func(x, grad []float64) float64, scale float64,
 	settings *optimize.Settings, cancelled func() bool, ctx context.Context) (x []float64, ok bool, err error) {
 	n := len(x0)
-	w := whitening(h)
+	w := Whitening(h)
 	xs := make([]float64, n)
 	toX := func(z []float64) []float64 {
 		for i := range xs {
@@ -33,7 +33,7 @@ func whitenedMinimize(x0 []float64, h [][]float64, f func(x, grad []float64) flo
 	lastZ, lastGrad, gx := make([]float64, n), make([]float64, n), make([]float64, n)
 	lastF, have := 0.0, false
 	eval := func(z []float64) {
-		if have && floatsEqual(z, lastZ) {
+		if have && FloatsEqual(z, lastZ) {
 			return
 		}
 		lastF = scale * f(toX(z), gx)
@@ -69,9 +69,9 @@ func whitenedMinimize(x0 []float64, h [][]float64, f func(x, grad []float64) flo
 	return append([]float64(nil), toX(res.X)...), true, nil
 }
 
-// whitening returns W with W W' = (H + mu I)^-1 (mu a small ridge for directions the data do
+// Whitening returns W with W W' = (H + mu I)^-1 (mu a small ridge for directions the data do
 // not determine), or the identity if H is not usable.
-func whitening(h [][]float64) [][]float64 {
+func Whitening(h [][]float64) [][]float64 {
 	n := len(h)
 	w := make([][]float64, n)
 	for i := range w {
@@ -113,7 +113,8 @@ func whitening(h [][]float64) [][]float64 {
 	return w
 }
 
-func floatsEqual(a, b []float64) bool {
+// FloatsEqual reports whether a and b (b at least as long as a) hold the same values.
+func FloatsEqual(a, b []float64) bool {
 	for i := range a {
 		if a[i] != b[i] {
 			return false

@@ -2,23 +2,25 @@ package lawcore
 
 import (
 	"context"
+	"fmt"
 	"math"
-	"sort"
 	"time"
+
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
 // LeaveOneOutRow is one curve predicted by one law fitted on all the other curves.
 type LeaveOneOutRow struct {
-	// Curve is the curve left out; Model the law (ModelAnnealing or ModelMultiPower).
+	// Curve is the curve left out; Law the law.
 	Curve string `json:"curve"`
-	Model string `json:"model"`
+	Law   string `json:"law"`
 	// Metrics score the prediction of the curve left out.
 	Metrics Metrics `json:"metrics"`
 }
 
 // LeaveOneOutSummary summarises one law over every curve left out in turn.
 type LeaveOneOutSummary struct {
-	Model string `json:"model"`
+	Law string `json:"law"`
 	// Mean is MeanMetrics over the rows of this law.
 	Mean Metrics `json:"mean"`
 	// BandLevel and BandHalfWidth: the relative error that BandLevel of the held-out points
@@ -39,10 +41,11 @@ type LeaveOneOutResult struct {
 // DefaultBandLevel is the share of held-out points a prediction band is meant to cover.
 const DefaultBandLevel = 0.9
 
-// LeaveOneScheduleOut fits each law in models on every curve of the request but one and
+// LeaveOneScheduleOut fits each law in laws (by name; none: the request's) on every curve of
+// the request but one and
 // predicts the one left out, for each curve in turn (roles are ignored: every curve is left
 // out once). It needs two curves or more. level is the band's coverage (0: DefaultBandLevel).
-func LeaveOneScheduleOut(ctx context.Context, req FitRequest, models []string, level float64, progress func(float64)) (*LeaveOneOutResult, error) {
+func LeaveOneScheduleOut(ctx context.Context, req FitRequest, laws []string, level float64, progress func(float64)) (*LeaveOneOutResult, error) {
 	began := time.Now()
 	if progress == nil {
 		progress = func(float64) {}
@@ -56,17 +59,24 @@ func LeaveOneScheduleOut(ctx context.Context, req FitRequest, models []string, l
 	if !(level > 0 && level < 1) {
 		return nil, Errorf("", "level", "must be between 0 and 1, got %v", level)
 	}
-	if len(models) == 0 {
-		models = []string{ModelAnnealing}
+	if len(laws) == 0 {
+		laws = []string{req.Law}
+	}
+	for i, name := range laws {
+		law, err := Lookup(name)
+		if err != nil {
+			return nil, Within(fmt.Sprintf("laws[%d]", i), err)
+		}
+		laws[i] = law.Spec().Name
 	}
 	out := &LeaveOneOutResult{}
-	jobs, done := len(models)*len(req.Curves), 0
-	for _, model := range models {
+	jobs, done := len(laws)*len(req.Curves), 0
+	for _, law := range laws {
 		var rows []Metrics
-		var errs []weightedError
+		var errs []numeric.Weighted
 		for i := range req.Curves {
 			sub := req
-			sub.Model = model
+			sub.Law = law
 			sub.Curves = append([]Curve(nil), req.Curves...)
 			for k := range sub.Curves {
 				sub.Curves[k].Role = RoleFit
@@ -78,62 +88,26 @@ func LeaveOneScheduleOut(ctx context.Context, req FitRequest, models []string, l
 				return nil, err
 			}
 			done++
-			out.Rows = append(out.Rows, LeaveOneOutRow{Curve: req.Curves[i].Name, Model: model, Metrics: m})
+			out.Rows = append(out.Rows, LeaveOneOutRow{Curve: req.Curves[i].Name, Law: law, Metrics: m})
 			rows = append(rows, m)
 			obs := req.Curves[i].Loss
 			for k, p := range pred {
-				errs = append(errs, weightedError{math.Abs(p-obs[k]) / obs[k], 1 / float64(len(pred))})
+				errs = append(errs, numeric.Weighted{Value: math.Abs(p-obs[k]) / obs[k], Weight: 1 / float64(len(pred))})
 			}
 		}
-		out.Summaries = append(out.Summaries, LeaveOneOutSummary{Model: model, Mean: MeanMetrics(rows),
-			BandLevel: level, BandHalfWidth: weightedQuantile(errs, level)})
+		out.Summaries = append(out.Summaries, LeaveOneOutSummary{Law: law, Mean: MeanMetrics(rows),
+			BandLevel: level, BandHalfWidth: numeric.WeightedQuantile(errs, level)})
 	}
 	out.ElapsedMs = float64(time.Since(began).Microseconds()) / 1000
 	return out, nil
 }
 
-// fitAndPredict fits req with its model and returns curve i's predicted losses and metrics.
+// fitAndPredict fits req and returns curve i's predicted losses and metrics.
 func fitAndPredict(ctx context.Context, req FitRequest, i int, progress func(float64)) ([]float64, Metrics, error) {
-	model, err := req.CheckModel()
+	res, err := Fit(ctx, req, progress)
 	if err != nil {
 		return nil, Metrics{}, err
 	}
-	var curves []CurveResult
-	if model == ModelMultiPower {
-		res, err := FitMultiPower(ctx, req, progress)
-		if err != nil {
-			return nil, Metrics{}, err
-		}
-		curves = res.Curves
-	} else {
-		res, err := Fit(ctx, req, progress)
-		if err != nil {
-			return nil, Metrics{}, err
-		}
-		curves = res.Curves
-	}
-	return curves[i].Predicted, curves[i].Metrics, nil
+	return res.Curves[i].Predicted, res.Curves[i].Metrics, nil
 }
 
-type weightedError struct{ err, weight float64 }
-
-// weightedQuantile is the smallest error e such that the errors up to e carry at least the
-// share q of the total weight.
-func weightedQuantile(es []weightedError, q float64) float64 {
-	if len(es) == 0 {
-		return 0
-	}
-	sort.Slice(es, func(i, j int) bool { return es[i].err < es[j].err })
-	total := 0.0
-	for _, e := range es {
-		total += e.weight
-	}
-	acc := 0.0
-	for _, e := range es {
-		acc += e.weight
-		if acc >= q*total {
-			return e.err
-		}
-	}
-	return es[len(es)-1].err
-}

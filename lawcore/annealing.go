@@ -1,0 +1,160 @@
+package lawcore
+
+import (
+	"math"
+
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+)
+
+// LawAnnealing names the scaling law with learning-rate annealing in requests and results.
+const LawAnnealing = "annealing"
+
+// Annealing is the scaling law with learning-rate annealing (Tissue et al., 2024):
+// L(s) = L0 + A*S1(s)^(-alpha) - C*S2(s), its areas computed by the AreaWalker.
+var Annealing Law = annealingLaw{}
+
+func init() { Register(Annealing) }
+
+// Indices of the annealing law's parameter vector.
+const (
+	annL0 = iota
+	annA
+	annAlpha
+	annC
+	annLambda
+)
+
+// alphaGrid are the alphas of the start search: geometric from 0.01 to 4.
+var alphaGrid = numeric.Logspace(0.01, 4, 48)
+
+// lambdaGrid are the lambdas of the start search when lambda is fitted.
+var lambdaGrid = []float64{0.9, 0.95, 0.98, 0.99, 0.995, 0.998, 0.999, 0.9995}
+
+var annealingSpec = &Spec{
+	Name:      LawAnnealing,
+	Title:     "scaling law with learning-rate annealing",
+	Formula:   "L(s) = L0 + A·S1(s)^(−α) − C·S2(s)",
+	Reference: "Tissue, Wang, Wang, et al., Scaling Law with Learning Rate Annealing, arXiv 2408.11029 (2024)",
+	Params: []Param{
+		{Name: "L0", Symbol: "L0", Meaning: "the loss with unlimited training", Domain: Positive, Default: 2.628, Linear: true},
+		{Name: "A", Symbol: "A", Meaning: "the scale of the power law in the forward area S1", Domain: Positive, Default: 0.430, Linear: true},
+		{Name: "alpha", Symbol: "α", Meaning: "the exponent of the power law in S1", Domain: Positive, Default: 0.550, Grid: alphaGrid},
+		{Name: "C", Symbol: "C", Meaning: "the loss drop per unit of annealing area S2", Domain: Positive, Default: 0.411, Linear: true},
+		{Name: "lambda", Symbol: "λ", Meaning: "the decay factor of the annealing momentum (about 1/(1−λ) steps of memory)", Domain: UnitInterval,
+			Default: DefaultLambda, Held: true, Grid: lambdaGrid},
+	},
+	Terms:      [2]Term{{Param: "A", Label: "A·S1^(−α)"}, {Param: "C", Label: "C·S2"}},
+	Convention: WarmupPeak,
+}
+
+type annealingLaw struct{}
+
+func (annealingLaw) Spec() *Spec { return annealingSpec }
+
+func (annealingLaw) Bind(runs []Run, opts BindOptions) (Model, error) {
+	m := &annealingModel{runs: runs, every: 1, lambda: math.NaN(),
+		withDerivative: len(opts.Free) > annLambda && opts.Free[annLambda]}
+	for _, r := range runs {
+		m.n += len(r.Steps)
+	}
+	m.logS1, m.s2 = make([]float64, m.n), make([]float64, m.n)
+	if m.withDerivative {
+		m.ds2 = make([]float64, m.n)
+	}
+	return m, nil
+}
+
+// annealingModel is the annealing law at the points of some runs (every every-th point of
+// their steps, flattened run by run). It holds the areas at those points for the lambda it
+// last saw, and walks the schedules again when lambda changes: O(steps) per new lambda.
+type annealingModel struct {
+	runs           []Run
+	every, n       int
+	withDerivative bool
+	lambda         float64 // the lambda the areas hold
+	logS1, s2, ds2 []float64
+}
+
+func (m *annealingModel) Points() int { return m.n }
+
+func (m *annealingModel) Thin(every int) Model {
+	t := &annealingModel{runs: m.runs, every: m.every * every, withDerivative: m.withDerivative, lambda: math.NaN()}
+	t.n = (m.n + every - 1) / every
+	t.logS1, t.s2 = make([]float64, t.n), make([]float64, t.n)
+	if t.withDerivative {
+		t.ds2 = make([]float64, t.n)
+	}
+	return t
+}
+
+// setLambda walks every run once and keeps the areas at the model's points.
+func (m *annealingModel) setLambda(lambda float64) {
+	if lambda == m.lambda {
+		return
+	}
+	m.lambda = lambda
+	k, flat := 0, 0
+	for _, r := range m.runs {
+		w := NewAreaWalker(lambda)
+		next := 0
+		for i, eta := range r.LR {
+			if next == len(r.Steps) {
+				break
+			}
+			w.Add(eta)
+			if i != r.Steps[next] {
+				continue
+			}
+			if flat%m.every == 0 {
+				m.logS1[k] = math.Log(w.S1)
+				m.s2[k] = w.S2
+				if m.withDerivative {
+					m.ds2[k] = w.DS2
+				}
+				k++
+			}
+			flat++
+			next++
+		}
+	}
+}
+
+func (m *annealingModel) Eval(theta []float64, from int, pred, jac []float64) {
+	m.setLambda(theta[annLambda])
+	l0, a, alpha, c := theta[annL0], theta[annA], theta[annAlpha], theta[annC]
+	d := len(theta)
+	for i := range pred {
+		k := from + i
+		u := math.Exp(-alpha * m.logS1[k])
+		pred[i] = l0 + a*u - c*m.s2[k]
+		if jac == nil {
+			continue
+		}
+		row := jac[i*d : i*d+d]
+		row[annL0] = 1
+		row[annA] = u
+		row[annAlpha] = -a * u * m.logS1[k]
+		row[annC] = -m.s2[k]
+		row[annLambda] = 0
+		if m.withDerivative {
+			row[annLambda] = -c * m.ds2[k]
+		}
+	}
+}
+
+func (m *annealingModel) StartGrid(base []float64) StartGrid {
+	lambdas := []float64{base[annLambda]}
+	if m.withDerivative {
+		lambdas = lambdaGrid
+	}
+	var g StartGrid
+	for _, lambda := range lambdas {
+		for _, alpha := range alphaGrid {
+			cell := append([]float64(nil), base...)
+			cell[annAlpha], cell[annLambda] = alpha, lambda
+			g.Cells = append(g.Cells, cell)
+		}
+	}
+	g.Run = len(alphaGrid)
+	return g
+}

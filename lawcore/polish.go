@@ -1,0 +1,186 @@
+package lawcore
+
+import (
+	"math"
+
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"gonum.org/v1/gonum/optimize"
+)
+
+// Polishing a start. The objective is a sum of Huber losses of residuals, so
+// Levenberg-Marquardt on its iteratively reweighted Gauss-Newton model converges in a few
+// dozen evaluations where plain L-BFGS needs hundreds when parameters trade off strongly (as
+// the Multi-Power Law's B, C and beta do). Should it stop short (out of evaluations, or out
+// of usable steps), gonum's L-BFGS takes over, in coordinates whitened by the Gauss-Newton
+// Hessian at the Levenberg-Marquardt point. An Anchored model is re-anchored at the start
+// and after every step it takes, so that the objective stays smooth between anchors.
+
+// Levenberg-Marquardt settings.
+const (
+	lmMaxStep       = 2    // largest change of an optimiser coordinate in one step
+	lmMaxCoordinate = 300  // |x| stays below this (e^300 is past any parameter)
+	lmMaxIterations = 200  // evaluations of one run, at most
+	lmConverged     = 1e-9 // relative decrease of the objective that ends the iterations
+	// sameOptimum is how close (in every coordinate) a run must come to an optimum found
+	// from an earlier start to be taken as bound for it.
+	sameOptimum = 0.03
+)
+
+// polisher polishes the starts of one fit on one objective, remembering the optima found.
+type polisher struct {
+	obj   *Objective
+	found []start
+}
+
+// polish improves the start s; it returns s itself if nothing better is found, and the
+// context's error when the fit was cancelled.
+func (pl *polisher) polish(s start) (start, error) {
+	o := pl.obj
+	if len(o.free) == 0 {
+		return s, nil
+	}
+	x, f, converged := pl.levenbergMarquardt(s)
+	if o.cancelled {
+		return start{}, o.ctx.Err()
+	}
+	if !converged {
+		x, f = pl.lbfgs(x, f)
+		if o.cancelled {
+			return start{}, o.ctx.Err()
+		}
+	}
+	best := start{theta: o.theta(x), f: f}
+	if !(best.f <= s.f) {
+		best = s
+	}
+	pl.found = append(pl.found, best)
+	return best, nil
+}
+
+// levenbergMarquardt runs damped Gauss-Newton steps from s (the damping updated from the
+// ratio of actual to predicted decrease, after Nielsen) until the objective stops
+// decreasing; it says whether it converged rather than ran out of evaluations or of usable
+// steps.
+func (pl *polisher) levenbergMarquardt(s start) (x []float64, f float64, converged bool) {
+	o := pl.obj
+	n, d := len(o.free), len(o.base)
+	x = o.coordinates(s.theta)
+	o.Anchor(s.theta, true)
+	gt, ht := make([]float64, d), numeric.Square(d)
+	g, h := make([]float64, n), numeric.Square(n)
+	gn, hn := make([]float64, n), numeric.Square(n)
+	f = o.inX(x, g, h, gt, ht)
+	lambda, nu := 1e-3, 2.0
+	xn, step := make([]float64, n), make([]float64, n)
+	for it := 0; it < lmMaxIterations && !o.cancelled; it++ {
+		if lambda > 1e12 {
+			return x, f, false
+		}
+		if !numeric.DampedStep(h, g, lambda, step) {
+			lambda, nu = lambda*nu, nu*2
+			continue
+		}
+		// a step may not take a coordinate past +-lmMaxCoordinate: where the objective is flat
+		// (as in a loss-drop term when nothing drops) rounding must not run it away
+		scale := 1.0
+		for i := range step {
+			scale = math.Min(scale, lmMaxStep/math.Abs(step[i]))
+		}
+		inside := true
+		for i := range xn {
+			xn[i] = x[i] + scale*step[i]
+			inside = inside && math.Abs(xn[i]) <= lmMaxCoordinate
+		}
+		if !inside {
+			lambda, nu = lambda*nu, nu*2
+			continue
+		}
+		for i := range step {
+			step[i] *= scale
+		}
+		// the decrease the quadratic model promises: -(g'd + d'Hd/2)
+		predicted := 0.0
+		for i := range step {
+			hd := 0.0
+			for j := range step {
+				hd += h[i][j] * step[j]
+			}
+			predicted -= step[i] * (g[i] + 0.5*hd)
+		}
+		fn := o.inX(xn, gn, hn, gt, ht)
+		if !(fn < f) {
+			lambda, nu = lambda*nu, nu*2
+			continue
+		}
+		decrease := f - fn
+		rho := decrease / predicted
+		lambda *= math.Max(1.0/3, 1-math.Pow(2*rho-1, 3))
+		nu = 2
+		copy(x, xn)
+		f, g, h, gn, hn = fn, gn, hn, g, h
+		if o.Anchor(o.theta(x), false) {
+			// the new anchor moves the objective by far less than the steps do: keep the
+			// model (g, h), and re-evaluate only f, which later steps are compared with
+			f = o.inX(x, nil, nil, nil, nil)
+		}
+		if decrease <= lmConverged*f {
+			return x, f, true
+		}
+		if near, ok := pl.nearFound(x); ok {
+			return o.coordinates(near.theta), near.f, true
+		}
+	}
+	return x, f, false
+}
+
+// nearFound returns the optimum found earlier that x is on its way to, if any.
+func (pl *polisher) nearFound(x []float64) (start, bool) {
+	for _, s := range pl.found {
+		sx := pl.obj.coordinates(s.theta)
+		close := true
+		for i := range x {
+			close = close && math.Abs(x[i]-sx[i]) < sameOptimum
+		}
+		if close {
+			return s, true
+		}
+	}
+	return start{}, false
+}
+
+// lbfgs runs one whitened L-BFGS pass (see numeric.WhitenedMinimize) from x0 (objective
+// f0) and returns the better of where it ends and x0.
+func (pl *polisher) lbfgs(x0 []float64, f0 float64) ([]float64, float64) {
+	o := pl.obj
+	n, d := len(o.free), len(o.base)
+	gt, ht := make([]float64, d), numeric.Square(d)
+	h := numeric.Square(n)
+	o.inX(x0, make([]float64, n), h, gt, ht)
+	scale := 1 / (o.delta * o.delta * float64(o.Points()))
+	// in whitened, scaled coordinates a gradient of norm 1e-9 promises a decrease of about
+	// 5e-19 of an objective of order one: a converged start ends at once
+	settings := &optimize.Settings{
+		FuncEvaluations:   2000,
+		GradientThreshold: 1e-9,
+		Converger:         &optimize.FunctionConverge{Absolute: 1e-13, Relative: 1e-12, Iterations: 8},
+	}
+	value := func(x, grad []float64) float64 {
+		if grad == nil {
+			return o.inX(x, nil, nil, nil, nil)
+		}
+		return o.inX(x, grad, nil, gt, nil)
+	}
+	xs, ok, _ := numeric.WhitenedMinimize(x0, h, value, scale, settings, func() bool { return o.cancelled }, o.ctx)
+	if !ok {
+		return x0, f0
+	}
+	for _, v := range xs {
+		if !(math.Abs(v) <= lmMaxCoordinate) {
+			return x0, f0
+		}
+	}
+	if f := o.inX(xs, nil, nil, nil, nil); f <= f0 {
+		return xs, f
+	}
+	return x0, f0
+}

@@ -1,0 +1,66 @@
+package lawcore
+
+// FitResult is the outcome of a fit, for every law: the parameters, the objective they reach,
+// how each curve is fitted or predicted, and how the search went.
+type FitResult struct {
+	// Law names the law fitted.
+	Law string `json:"law"`
+	// Params are the fitted parameters, by name (held ones at their held value).
+	Params Values `json:"params"`
+	// Held names the parameters the fit held rather than fitted.
+	Held []string `json:"held"`
+	// Objective is the summed Huber loss of the log residuals over every fitted point.
+	Objective float64 `json:"objective"`
+	// Curves has one entry per request curve, in order.
+	Curves []CurveResult `json:"curves"`
+	// FitMetrics summarises the curves with role "fit" (see MeanMetrics).
+	FitMetrics Metrics `json:"fitMetrics"`
+	// ValidateMetrics summarises the curves with role "validate"; nil when there are none.
+	ValidateMetrics *Metrics `json:"validateMetrics"`
+	// Settings are the settings the fit used, defaults filled in.
+	Settings FitSettings `json:"settings"`
+	// Search says how the parameters were found.
+	Search Search `json:"search"`
+	// Note says what the law decided about the data, such as which parameters it held and why.
+	Note string `json:"note,omitempty"`
+	// Auto, set when the request asked for "auto", says what was picked and why.
+	Auto *AutoChoice `json:"auto,omitempty"`
+	// ElapsedMs is the time the fit took, in milliseconds.
+	ElapsedMs float64 `json:"elapsedMs"`
+}
+
+// FitSettings records the settings a fit used.
+type FitSettings struct {
+	Lambda           LambdaSetting `json:"lambda"`
+	WarmupSteps      int           `json:"warmupSteps"`
+	WarmupConvention Convention    `json:"warmupConvention"`
+	HuberDelta       float64       `json:"huberDelta"`
+}
+
+// CurveResult is one curve's fitted (role "fit") or predicted (role "validate") loss at its
+// observed steps, and its metrics.
+type CurveResult struct {
+	Name      string    `json:"name"`
+	Role      string    `json:"role"`
+	Size      float64   `json:"size,omitempty"`
+	Metrics   Metrics   `json:"metrics"`
+	Predicted []float64 `json:"predicted"`
+}
+
+// Search describes how the parameters were found: the strategy, how many starts were
+// polished and how many objective evaluations everything took (the start search included).
+type Search struct {
+	Strategy    string `json:"strategy"`
+	Starts      int    `json:"starts"`
+	Evaluations int    `json:"evaluations"`
+}
+
+// Theta is the fitted parameter vector of the law res.Law.
+func (res *FitResult) theta() []float64 {
+	law, err := Lookup(res.Law)
+	if err != nil {
+		return nil
+	}
+	theta, _ := law.Spec().Theta(res.Params)
+	return theta
+}
