@@ -1,17 +1,20 @@
-package lawcore
+package lawcore_test
 
 import (
 	"context"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 )
 
 // BenchmarkFitFig2 is the paper's Fig. 2 fit (two curves of 20 points, 20K-step schedules).
 // The paper's own scipy procedure takes about 1.5 s for it.
 func BenchmarkFitFig2(b *testing.B) {
-	req := fig2Request(b)
+	req := testcurves.Fig2(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Fit(context.Background(), req, nil); err != nil {
+		if _, err := lawcore.Fit(context.Background(), req, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -19,11 +22,11 @@ func BenchmarkFitFig2(b *testing.B) {
 
 // BenchmarkFitThreeCurves30K fits three curves of 30,000 per-step points each.
 func BenchmarkFitThreeCurves30K(b *testing.B) {
-	req := syntheticRequest(Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}, 2e-4, 1, WarmupPeak)
+	req := syntheticRequest(lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}, 2e-4, 1, lawcore.WarmupPeak)
 	b.ReportAllocs()
 	evaluations := 0
 	for b.Loop() {
-		res, err := Fit(context.Background(), req, nil)
+		res, err := lawcore.Fit(context.Background(), req, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -34,11 +37,11 @@ func BenchmarkFitThreeCurves30K(b *testing.B) {
 
 // BenchmarkPredictMillionSteps predicts every step of a 1,000,000-step WSD schedule.
 func BenchmarkPredictMillionSteps(b *testing.B) {
-	req := PredictRequest{Params: Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: 0.999}.Values(),
-		Curves: []PredictCurve{{Name: "wsd", Schedule: &Schedule{Kind: KindWSD, Total: 1_000_000, Peak: 2e-4, Warmup: 500, Decay: "cosine", DecayFraction: 0.2}}}}
+	req := lawcore.PredictRequest{Params: lawcore.Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: 0.999}.Values(),
+		Curves: []lawcore.PredictCurve{{Name: "wsd", Schedule: &lawcore.Schedule{Kind: lawcore.KindWSD, Total: 1_000_000, Peak: 2e-4, Warmup: 500, Decay: "cosine", DecayFraction: 0.2}}}}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Predict(req); err != nil {
+		if _, err := lawcore.Predict(req); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -47,13 +50,13 @@ func BenchmarkPredictMillionSteps(b *testing.B) {
 // BenchmarkAreasMillionSteps is the O(n) pass alone: S1, S2 and dS2/dlambda of a million
 // steps by the AreaWalker, into buffers it does not allocate.
 func BenchmarkAreasMillionSteps(b *testing.B) {
-	sched := Schedule{Kind: KindCosine, Total: 1_000_000, Peak: 2e-4, Warmup: 500}
+	sched := lawcore.Schedule{Kind: lawcore.KindCosine, Total: 1_000_000, Peak: 2e-4, Warmup: 500}
 	lr, _ := sched.LR()
-	CountWarmup(lr, sched.Warmup, WarmupPeak)
+	lawcore.CountWarmup(lr, sched.Warmup, lawcore.WarmupPeak)
 	s1, s2, ds2 := make([]float64, len(lr)), make([]float64, len(lr)), make([]float64, len(lr))
 	b.ReportAllocs()
 	for b.Loop() {
-		w := NewAreaWalker(0.999)
+		w := lawcore.NewAreaWalker(0.999)
 		for i, eta := range lr {
 			w.Add(eta)
 			s1[i], s2[i], ds2[i] = w.S1, w.S2, w.DS2
@@ -64,11 +67,11 @@ func BenchmarkAreasMillionSteps(b *testing.B) {
 // BenchmarkFitMillionPoints fits one run logged at every one of 1,000,000 steps: the starts
 // are searched on a thinned objective (thinAbove), the best polished on every point.
 func BenchmarkFitMillionPoints(b *testing.B) {
-	req := longRequest(Params{L0: 2.5, A: 0.45, Alpha: 0.5, C: 0.5, Lambda: 0.999}, 1_000_000, false)
+	req := longRequest(lawcore.Params{L0: 2.5, A: 0.45, Alpha: 0.5, C: 0.5, Lambda: 0.999}, 1_000_000, false)
 	b.ReportAllocs()
 	evaluations := 0
 	for b.Loop() {
-		res, err := Fit(context.Background(), req, nil)
+		res, err := lawcore.Fit(context.Background(), req, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

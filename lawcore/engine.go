@@ -174,7 +174,7 @@ func (j *fitJob) setParameters(r FitRequest) error {
 			if r.Lambda.Fit {
 				continue
 			}
-			v := r.Lambda.fixed()
+			v := r.Lambda.Fixed()
 			if err := checkLambda(v); err != nil {
 				return err
 			}
@@ -338,4 +338,26 @@ func quoteJoin(names []string) string {
 		return strings.Join(q, "")
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// Evaluate scores the request's law with given parameters on every curve, as a fit's result
+// would (the fitted or predicted loss at each observed point, the metrics, the objective),
+// without fitting: for parameters entered by hand, or published ones.
+func Evaluate(req FitRequest, params Values) (*FitResult, error) {
+	began := time.Now()
+	job, err := req.job()
+	if err != nil {
+		return nil, err
+	}
+	theta, err := job.spec.Theta(params)
+	if err != nil {
+		return nil, err
+	}
+	res, err := job.score(theta)
+	if err != nil {
+		return nil, err
+	}
+	res.Search = Search{Strategy: "given"}
+	res.ElapsedMs = float64(time.Since(began).Microseconds()) / 1000
+	return res, nil
 }

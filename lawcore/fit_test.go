@@ -1,28 +1,32 @@
-package lawcore
+package lawcore_test
 
 import (
 	"context"
+
 	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 )
 
 // syntheticRequest generates per-step curves from known parameters on three schedules, with
 // multiplicative noise of the given size, every `every` steps.
-func syntheticRequest(truth Params, noise float64, every int, conv Convention) FitRequest {
+func syntheticRequest(truth lawcore.Params, noise float64, every int, conv lawcore.Convention) lawcore.FitRequest {
 	rng := rand.New(rand.NewPCG(1, 2))
-	scheds := []Schedule{
-		{Kind: KindCosine, Total: 30000, Peak: 3e-4, Warmup: 500, Final: 3e-5},
-		{Kind: KindConstant, Total: 30000, Peak: 3e-4, Warmup: 500},
-		{Kind: KindWSD, Total: 30000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
+	scheds := []lawcore.Schedule{
+		{Kind: lawcore.KindCosine, Total: 30000, Peak: 3e-4, Warmup: 500, Final: 3e-5},
+		{Kind: lawcore.KindConstant, Total: 30000, Peak: 3e-4, Warmup: 500},
+		{Kind: lawcore.KindWSD, Total: 30000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
 	}
-	req := FitRequest{Lambda: FixedLambda(truth.Lambda), WarmupConvention: string(conv)}
+	req := lawcore.FitRequest{Lambda: lawcore.FixedLambda(truth.Lambda), WarmupConvention: string(conv)}
 	for i, s := range scheds {
 		lr, _ := s.LR()
-		a, _ := ComputeAreas(CountedLR(lr, s.Warmup, conv), truth.Lambda)
-		c := Curve{Name: s.Kind, Schedule: &scheds[i]}
+		a, _ := lawcore.ComputeAreas(lawcore.CountedLR(lr, s.Warmup, conv), truth.Lambda)
+		c := lawcore.Curve{Name: s.Kind, Schedule: &scheds[i]}
 		for st := every; st <= s.Total; st += every {
 			c.Steps = append(c.Steps, float64(st))
 			c.Loss = append(c.Loss, truth.Loss(a.S1[st], a.S2[st])*(1+noise*rng.NormFloat64()))
@@ -33,9 +37,9 @@ func syntheticRequest(truth Params, noise float64, every int, conv Convention) F
 }
 
 func TestFitRecoversKnownParameters(t *testing.T) {
-	truth := Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}
-	for _, conv := range []Convention{WarmupPeak, WarmupActual} {
-		res, err := Fit(context.Background(), syntheticRequest(truth, 2e-4, 100, conv), nil)
+	truth := lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}
+	for _, conv := range []lawcore.Convention{lawcore.WarmupPeak, lawcore.WarmupActual} {
+		res, err := lawcore.Fit(context.Background(), syntheticRequest(truth, 2e-4, 100, conv), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,10 +57,10 @@ func TestFitRecoversKnownParameters(t *testing.T) {
 }
 
 func TestFitRecoversLambda(t *testing.T) {
-	truth := Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.995}
-	req := syntheticRequest(truth, 1e-4, 50, WarmupActual)
-	req.Lambda = FittedLambda()
-	res, err := Fit(context.Background(), req, nil)
+	truth := lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.995}
+	req := syntheticRequest(truth, 1e-4, 50, lawcore.WarmupActual)
+	req.Lambda = lawcore.FittedLambda()
+	res, err := lawcore.Fit(context.Background(), req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,8 +75,8 @@ func TestFitRecoversLambda(t *testing.T) {
 
 // Noise-free data from the law itself is fitted exactly.
 func TestFitNoiseFreeIsExact(t *testing.T) {
-	truth := Params{L0: 3.1, A: 0.3, Alpha: 0.6, C: 0.5, Lambda: 0.999}
-	res, err := Fit(context.Background(), syntheticRequest(truth, 0, 1000, WarmupPeak), nil)
+	truth := lawcore.Params{L0: 3.1, A: 0.3, Alpha: 0.6, C: 0.5, Lambda: 0.999}
+	res, err := lawcore.Fit(context.Background(), syntheticRequest(truth, 0, 1000, lawcore.WarmupPeak), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +88,7 @@ func TestFitNoiseFreeIsExact(t *testing.T) {
 func TestFitCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Fit(ctx, fig2Request(t), nil)
+	_, err := lawcore.Fit(ctx, testcurves.Fig2(t), nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
@@ -93,7 +97,7 @@ func TestFitCancelled(t *testing.T) {
 func TestFitProgressReachesOne(t *testing.T) {
 	var last float64
 	calls := 0
-	if _, err := Fit(context.Background(), fig2Request(t), func(f float64) {
+	if _, err := lawcore.Fit(context.Background(), testcurves.Fig2(t), func(f float64) {
 		if f < last {
 			t.Errorf("progress went back from %g to %g", last, f)
 		}
@@ -109,51 +113,51 @@ func TestFitProgressReachesOne(t *testing.T) {
 
 // TestFitErrors checks that every kind of bad input is an *InputError naming curve and field.
 func TestFitErrors(t *testing.T) {
-	sched := func() *Schedule { return &Schedule{Kind: KindConstant, Total: 100, Peak: 1e-3} }
-	curve := func(f func(*Curve)) Curve {
-		c := Curve{Name: "run", Steps: []float64{10, 20, 30}, Loss: []float64{3, 2.9, 2.8}, Schedule: sched()}
+	sched := func() *lawcore.Schedule { return &lawcore.Schedule{Kind: lawcore.KindConstant, Total: 100, Peak: 1e-3} }
+	curve := func(f func(*lawcore.Curve)) lawcore.Curve {
+		c := lawcore.Curve{Name: "run", Steps: []float64{10, 20, 30}, Loss: []float64{3, 2.9, 2.8}, Schedule: sched()}
 		f(&c)
 		return c
 	}
 	cases := []struct {
 		name string
-		req  FitRequest
+		req  lawcore.FitRequest
 		want string
 	}{
-		{"no curves", FitRequest{}, "curves: no curves to fit"},
-		{"empty curve", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Steps, c.Loss = nil, nil })}}, `curve "run": steps: the curve is empty`},
-		{"lengths differ", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Loss = c.Loss[:2] })}}, `curve "run": loss: 2 loss values for 3 steps`},
-		{"negative loss", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Loss[1] = -1 })}}, `curve "run": loss[1]: the loss at step 20 must be a positive finite number`},
-		{"zero loss", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Loss[1] = 0 })}}, `loss[1]`},
-		{"NaN loss", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Loss[2] = math.NaN() })}}, `loss[2]`},
-		{"Inf loss", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Loss[0] = math.Inf(1) })}}, `loss[0]`},
-		{"unsorted", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Steps[2] = 15 })}}, `steps[2]: steps must be in increasing order`},
-		{"duplicate", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Steps[2] = 20 })}}, `steps[2]: step 20 appears twice`},
-		{"fractional step", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Steps[0] = 1.5 })}}, `steps[0]: a step must be a whole number`},
-		{"beyond schedule", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Steps[2] = 300 })}}, `steps[2]: step 300 is beyond the end of the schedule (step 100)`},
-		{"no schedule", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Schedule = nil })}}, `curve "run": schedule: missing`},
-		{"both", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.LR = []float64{1} })}}, `give either a schedule or an lr list`},
-		{"zero LR", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Schedule, c.LR = nil, make([]float64, 101) })}}, `curve "run": lr: every learning rate is zero`},
-		{"negative LR", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Schedule, c.LR = nil, []float64{1, -1} })}}, `curve "run": lr[1]`},
-		{"NaN LR", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Schedule, c.LR = nil, []float64{1, math.NaN()} })}}, `curve "run": lr[1]`},
-		{"unknown kind", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Schedule.Kind = "zigzag" })}}, `curve "run": schedule.kind: unknown schedule kind "zigzag"`},
-		{"warmup too long", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Schedule.Warmup = 200 })}}, `curve "run": schedule.warmup: warmup (200 steps) is longer than the run`},
-		{"lr warmup too long", FitRequest{WarmupSteps: 50, Curves: []Curve{curve(func(c *Curve) { c.Schedule, c.LR = nil, []float64{1, 1, 1} })}}, `warmupSteps: warmup (50 steps) is longer than the run`},
-		{"lambda 1", FitRequest{Lambda: FixedLambda(1), Curves: []Curve{curve(func(*Curve) {})}}, "lambda: must be in [0, 1)"},
-		{"lambda negative", FitRequest{Lambda: FixedLambda(-0.5), Curves: []Curve{curve(func(*Curve) {})}}, "lambda: must be in [0, 1)"},
-		{"bad convention", FitRequest{WarmupConvention: "during", Curves: []Curve{curve(func(*Curve) {})}}, `warmupConvention: must be "peak" or "actual"`},
-		{"bad delta", FitRequest{HuberDelta: -1, Curves: []Curve{curve(func(*Curve) {})}}, "huberDelta: must be a positive number"},
-		{"bad role", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Role = "train" })}}, `curve "run": role: must be "fit" or "validate"`},
-		{"only validate", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Role = RoleValidate })}}, `no curve has role "fit"`},
-		{"unnamed curve", FitRequest{Curves: []Curve{curve(func(c *Curve) { c.Name = ""; c.Loss[0] = -2 })}}, `curve 1: loss[0]`},
-		{"zero forward area", FitRequest{Curves: []Curve{curve(func(c *Curve) {
+		{"no curves", lawcore.FitRequest{}, "curves: no curves to fit"},
+		{"empty curve", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Steps, c.Loss = nil, nil })}}, `curve "run": steps: the curve is empty`},
+		{"lengths differ", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Loss = c.Loss[:2] })}}, `curve "run": loss: 2 loss values for 3 steps`},
+		{"negative loss", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Loss[1] = -1 })}}, `curve "run": loss[1]: the loss at step 20 must be a positive finite number`},
+		{"zero loss", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Loss[1] = 0 })}}, `loss[1]`},
+		{"NaN loss", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Loss[2] = math.NaN() })}}, `loss[2]`},
+		{"Inf loss", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Loss[0] = math.Inf(1) })}}, `loss[0]`},
+		{"unsorted", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Steps[2] = 15 })}}, `steps[2]: steps must be in increasing order`},
+		{"duplicate", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Steps[2] = 20 })}}, `steps[2]: step 20 appears twice`},
+		{"fractional step", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Steps[0] = 1.5 })}}, `steps[0]: a step must be a whole number`},
+		{"beyond schedule", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Steps[2] = 300 })}}, `steps[2]: step 300 is beyond the end of the schedule (step 100)`},
+		{"no schedule", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Schedule = nil })}}, `curve "run": schedule: missing`},
+		{"both", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.LR = []float64{1} })}}, `give either a schedule or an lr list`},
+		{"zero LR", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Schedule, c.LR = nil, make([]float64, 101) })}}, `curve "run": lr: every learning rate is zero`},
+		{"negative LR", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Schedule, c.LR = nil, []float64{1, -1} })}}, `curve "run": lr[1]`},
+		{"NaN LR", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Schedule, c.LR = nil, []float64{1, math.NaN()} })}}, `curve "run": lr[1]`},
+		{"unknown kind", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Schedule.Kind = "zigzag" })}}, `curve "run": schedule.kind: unknown schedule kind "zigzag"`},
+		{"warmup too long", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Schedule.Warmup = 200 })}}, `curve "run": schedule.warmup: warmup (200 steps) is longer than the run`},
+		{"lr warmup too long", lawcore.FitRequest{WarmupSteps: 50, Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Schedule, c.LR = nil, []float64{1, 1, 1} })}}, `warmupSteps: warmup (50 steps) is longer than the run`},
+		{"lambda 1", lawcore.FitRequest{Lambda: lawcore.FixedLambda(1), Curves: []lawcore.Curve{curve(func(*lawcore.Curve) {})}}, "lambda: must be in [0, 1)"},
+		{"lambda negative", lawcore.FitRequest{Lambda: lawcore.FixedLambda(-0.5), Curves: []lawcore.Curve{curve(func(*lawcore.Curve) {})}}, "lambda: must be in [0, 1)"},
+		{"bad convention", lawcore.FitRequest{WarmupConvention: "during", Curves: []lawcore.Curve{curve(func(*lawcore.Curve) {})}}, `warmupConvention: must be "peak" or "actual"`},
+		{"bad delta", lawcore.FitRequest{HuberDelta: -1, Curves: []lawcore.Curve{curve(func(*lawcore.Curve) {})}}, "huberDelta: must be a positive number"},
+		{"bad role", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Role = "train" })}}, `curve "run": role: must be "fit" or "validate"`},
+		{"only validate", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Role = lawcore.RoleValidate })}}, `no curve has role "fit"`},
+		{"unnamed curve", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Name = ""; c.Loss[0] = -2 })}}, `curve 1: loss[0]`},
+		{"zero forward area", lawcore.FitRequest{Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) {
 			c.Schedule, c.LR = nil, append(make([]float64, 11), 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
 		})}},
 			`steps[0]: the learning rate is zero up to step 10`},
 	}
 	for _, c := range cases {
-		_, err := Fit(context.Background(), c.req, nil)
-		var ie *InputError
+		_, err := lawcore.Fit(context.Background(), c.req, nil)
+		var ie *lawcore.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want an *InputError containing %q", c.name, err, c.want)
 		}
@@ -161,19 +165,19 @@ func TestFitErrors(t *testing.T) {
 }
 
 func TestDecodeFitRequest(t *testing.T) {
-	req, err := DecodeFitRequest([]byte(`{"curves":[{"name":"a","steps":[1],"loss":[3],"lr":[1,1]}],"lambda":"fit","warmupConvention":"actual"}`))
+	req, err := lawcore.DecodeFitRequest([]byte(`{"curves":[{"name":"a","steps":[1],"loss":[3],"lr":[1,1]}],"lambda":"fit","warmupConvention":"actual"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !req.Lambda.Fit || req.WarmupConvention != "actual" || len(req.Curves[0].LR) != 2 {
 		t.Errorf("decoded %+v", req)
 	}
-	req, _ = DecodeFitRequest([]byte(`{"curves":[]}`))
-	if req.Lambda.Fit || req.Lambda.fixed() != DefaultLambda {
-		t.Errorf("absent lambda should mean %v, got %+v", DefaultLambda, req.Lambda)
+	req, _ = lawcore.DecodeFitRequest([]byte(`{"curves":[]}`))
+	if req.Lambda.Fit || req.Lambda.Fixed() != lawcore.DefaultLambda {
+		t.Errorf("absent lambda should mean %v, got %+v", lawcore.DefaultLambda, req.Lambda)
 	}
 	for _, bad := range []string{`{"curves":[],"lambda":"auto"}`, `{"curvs":[]}`, `not json`, `{"curves":[]} {}`} {
-		if _, err := DecodeFitRequest([]byte(bad)); err == nil {
+		if _, err := lawcore.DecodeFitRequest([]byte(bad)); err == nil {
 			t.Errorf("%s accepted", bad)
 		}
 	}

@@ -1,98 +1,21 @@
-package lawcore
+package lawcore_test
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
-	"os"
-	"strconv"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 )
 
-// The MultiPowerLaw release's curves (site/examples/mpl): every run warms up linearly from 0
-// to 3e-4 over 2160 steps; its README gives the schedule after warmup.
-const mplWarmup, mplPeak, mplFinal = 2160, 3e-4, 3e-5
-
-var mplFitNames = []string{"cosine_24000", "constant_24000", "wsdcon_9"}
-var mplTestNames = []string{"constant_72000", "cosine_72000", "wsd_20000_24000", "wsdld_20000_24000", "wsdcon_3", "wsdcon_18"}
-
-// mplSchedule builds a release curve's schedule from its name, as the release's README states it.
-func mplSchedule(name string) Schedule {
-	w := mplWarmup
-	wsdcon := func(level float64) Schedule {
-		// 3e-4 to step 7999, the lower LR from step 8000 (the CSVs show it there) to 16000
-		return Schedule{Kind: KindConcat, Segments: []Schedule{
-			{Kind: KindConstant, Total: 7999, Peak: mplPeak, Warmup: w},
-			{Kind: KindConstant, Total: 8001, Peak: level},
-		}}
-	}
-	switch name {
-	case "constant_24000":
-		return Schedule{Kind: KindConstant, Total: 24000, Peak: mplPeak, Warmup: w}
-	case "constant_72000":
-		return Schedule{Kind: KindConstant, Total: 72000, Peak: mplPeak, Warmup: w}
-	case "cosine_24000":
-		return Schedule{Kind: KindCosine, Total: 24000, Peak: mplPeak, Final: mplFinal, Warmup: w}
-	case "cosine_72000":
-		return Schedule{Kind: KindCosine, Total: 72000, Peak: mplPeak, Final: mplFinal, Warmup: w}
-	case "wsd_20000_24000":
-		return Schedule{Kind: KindWSD, Total: 24000, Peak: mplPeak, Final: mplFinal, Warmup: w, Decay: "exponential", DecaySteps: 4000}
-	case "wsdld_20000_24000":
-		return Schedule{Kind: KindWSD, Total: 24000, Peak: mplPeak, Final: mplFinal, Warmup: w, Decay: "linear", DecaySteps: 4000}
-	case "wsdcon_3":
-		return wsdcon(3e-5)
-	case "wsdcon_9":
-		return wsdcon(9e-5)
-	case "wsdcon_18":
-		return wsdcon(1.8e-4)
-	}
-	panic("unknown curve " + name)
-}
-
-// readMPL reads one release CSV (step,lr,loss).
-func readMPL(t testing.TB, size, name string) (steps, lr, loss []float64) {
-	t.Helper()
-	f, err := os.Open("../site/examples/mpl/csv_" + size + "/" + name + ".csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, row := range rows[1:] {
-		var v [3]float64
-		for i := range v {
-			if v[i], err = strconv.ParseFloat(row[i], 64); err != nil {
-				t.Fatal(err)
-			}
-		}
-		steps, lr, loss = append(steps, v[0]), append(lr, v[1]), append(loss, v[2])
-	}
-	return steps, lr, loss
-}
-
-// mplRequest is the release's split: fit three curves, validate on the other six.
-func mplRequest(t testing.TB, size string, lambda LambdaSetting, conv Convention) FitRequest {
-	req := FitRequest{Lambda: lambda, WarmupConvention: string(conv), HuberDelta: 1e-3}
-	add := func(names []string, role string) {
-		for _, name := range names {
-			steps, _, loss := readMPL(t, size, name)
-			s := mplSchedule(name)
-			req.Curves = append(req.Curves, Curve{Name: name, Role: role, Steps: steps, Loss: loss, Schedule: &s})
-		}
-	}
-	add(mplFitNames, RoleFit)
-	add(mplTestNames, RoleValidate)
-	return req
-}
+// The annealing law on the MultiPowerLaw release's curves and split.
 
 // TestMPLScheduleMatchesReleaseLR checks the schedules against the LR column of the CSVs.
 func TestMPLScheduleMatchesReleaseLR(t *testing.T) {
-	for _, name := range append(append([]string{}, mplFitNames...), mplTestNames...) {
-		steps, want, _ := readMPL(t, "25", name)
-		lr, err := mplSchedule(name).LR()
+	for _, name := range testcurves.MPLNames() {
+		steps, want, _ := testcurves.ReadMPL(t, "25", name)
+		lr, err := testcurves.MPLSchedule(name).LR()
 		if err != nil {
 			t.Fatal(name, err)
 		}
@@ -107,19 +30,19 @@ func TestMPLScheduleMatchesReleaseLR(t *testing.T) {
 func TestMPLPredictionMatchesPaperProcedure(t *testing.T) {
 	cases := []struct {
 		size   string
-		conv   Convention
-		lambda LambdaSetting
+		conv   lawcore.Convention
+		lambda lawcore.LambdaSetting
 		lo, hi float64 // mean PredE over the six held-out curves
 	}{
 		// the paper's procedure: about 0.0021 / 0.0020
-		{"25", WarmupPeak, FixedLambda(0.999), 0.0019, 0.0023},
-		{"100", WarmupPeak, FixedLambda(0.999), 0.0018, 0.0022},
+		{"25", lawcore.WarmupPeak, lawcore.FixedLambda(0.999), 0.0019, 0.0023},
+		{"100", lawcore.WarmupPeak, lawcore.FixedLambda(0.999), 0.0018, 0.0022},
 		// warmup counted as run: 0.0015 / 0.0014 (to the two figures the release states)
-		{"25", WarmupActual, FixedLambda(0.999), 0, 0.00155},
-		{"100", WarmupActual, FixedLambda(0.999), 0, 0.00145},
+		{"25", lawcore.WarmupActual, lawcore.FixedLambda(0.999), 0, 0.00155},
+		{"100", lawcore.WarmupActual, lawcore.FixedLambda(0.999), 0, 0.00145},
 	}
 	for _, c := range cases {
-		res, err := Fit(context.Background(), mplRequest(t, c.size, c.lambda, c.conv), nil)
+		res, err := lawcore.Fit(context.Background(), testcurves.MPLRequest(t, c.size, c.lambda, c.conv), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,12 +57,12 @@ func TestMPLPredictionMatchesPaperProcedure(t *testing.T) {
 
 func TestMPLFittedLambdaDoesNoWorse(t *testing.T) {
 	for _, size := range []string{"25", "100"} {
-		for _, conv := range []Convention{WarmupPeak, WarmupActual} {
-			fixed, err := Fit(context.Background(), mplRequest(t, size, FixedLambda(0.999), conv), nil)
+		for _, conv := range []lawcore.Convention{lawcore.WarmupPeak, lawcore.WarmupActual} {
+			fixed, err := lawcore.Fit(context.Background(), testcurves.MPLRequest(t, size, lawcore.FixedLambda(0.999), conv), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			fitted, err := Fit(context.Background(), mplRequest(t, size, FittedLambda(), conv), nil)
+			fitted, err := lawcore.Fit(context.Background(), testcurves.MPLRequest(t, size, lawcore.FittedLambda(), conv), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,9 +84,9 @@ func TestMPLFittedLambdaDoesNoWorse(t *testing.T) {
 // warmup convention.
 func TestMPLAutoBeatsEveryFixedChoice(t *testing.T) {
 	for _, size := range []string{"25", "100"} {
-		req := mplRequest(t, size, FixedLambda(0.999), WarmupPeak)
+		req := testcurves.MPLRequest(t, size, lawcore.FixedLambda(0.999), lawcore.WarmupPeak)
 		req.Auto = true
-		auto, err := Fit(context.Background(), req, nil)
+		auto, err := lawcore.Fit(context.Background(), req, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,9 +94,9 @@ func TestMPLAutoBeatsEveryFixedChoice(t *testing.T) {
 			t.Fatal("an auto fit must say what it picked")
 		}
 		bestFixed, bestName := 1.0, ""
-		for _, conv := range []Convention{WarmupPeak, WarmupActual} {
+		for _, conv := range []lawcore.Convention{lawcore.WarmupPeak, lawcore.WarmupActual} {
 			for _, l := range []float64{0.99, 0.995, 0.999, 0.9995} {
-				res, err := Fit(context.Background(), mplRequest(t, size, FixedLambda(l), conv), nil)
+				res, err := lawcore.Fit(context.Background(), testcurves.MPLRequest(t, size, lawcore.FixedLambda(l), conv), nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -29,8 +29,8 @@ func FixedLambda(v float64) LambdaSetting { return LambdaSetting{Value: v, given
 // FittedLambda returns a setting that fits lambda.
 func FittedLambda() LambdaSetting { return LambdaSetting{Fit: true, given: true} }
 
-// fixed returns the fixed value, DefaultLambda when none was given.
-func (l LambdaSetting) fixed() float64 {
+// Fixed returns the fixed value, DefaultLambda when none was given.
+func (l LambdaSetting) Fixed() float64 {
 	if !l.given && !l.Fit {
 		return DefaultLambda
 	}
@@ -56,7 +56,7 @@ func (l LambdaSetting) MarshalJSON() ([]byte, error) {
 	if l.Fit {
 		return []byte(`"fit"`), nil
 	}
-	return json.Marshal(l.fixed())
+	return json.Marshal(l.Fixed())
 }
 
 // FitRequest is everything a fit needs: the law, the curves (each with its schedule and role)

@@ -1,21 +1,24 @@
-package lawcore
+package lawcore_test
 
 import (
 	"context"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 )
 
 func TestLeaveOneScheduleOutTable(t *testing.T) {
 	// the release's 24K-and-shorter curves (the laws package runs this with every law)
-	req := mplRequest(t, "25", FixedLambda(0.999), WarmupActual)
-	var short []Curve
+	req := testcurves.MPLRequest(t, "25", lawcore.FixedLambda(0.999), lawcore.WarmupActual)
+	var short []lawcore.Curve
 	for _, c := range req.Curves {
 		if c.Schedule.LastStep() <= 24000 {
 			short = append(short, c)
 		}
 	}
 	req.Curves = short
-	res, err := LeaveOneScheduleOut(context.Background(), req, []string{LawAnnealing}, 0, nil)
+	res, err := lawcore.LeaveOneScheduleOut(context.Background(), req, []string{lawcore.LawAnnealing}, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +31,7 @@ func TestLeaveOneScheduleOutTable(t *testing.T) {
 			t.Errorf("%s: PredE %v, band %v", s.Law, s.Mean.PredE, s.BandHalfWidth)
 		}
 	}
-	if _, err := LeaveOneScheduleOut(context.Background(), FitRequest{Curves: req.Curves[:1]}, nil, 0, nil); err == nil {
+	if _, err := lawcore.LeaveOneScheduleOut(context.Background(), lawcore.FitRequest{Curves: req.Curves[:1]}, nil, 0, nil); err == nil {
 		t.Error("one curve accepted")
 	}
 }
@@ -45,22 +48,22 @@ func TestBandCoverage(t *testing.T) {
 	}
 	covered, trials := 0.0, 0
 	for _, size := range []string{"25", "100"} {
-		all := mplRequest(t, size, FixedLambda(0.999), WarmupActual)
+		all := testcurves.MPLRequest(t, size, lawcore.FixedLambda(0.999), lawcore.WarmupActual)
 		for j := range all.Curves {
 			rest := all
-			rest.Curves = append(append([]Curve(nil), all.Curves[:j]...), all.Curves[j+1:]...)
-			cal, err := LeaveOneScheduleOut(context.Background(), rest, nil, 0.9, nil)
+			rest.Curves = append(append([]lawcore.Curve(nil), all.Curves[:j]...), all.Curves[j+1:]...)
+			cal, err := lawcore.LeaveOneScheduleOut(context.Background(), rest, nil, 0.9, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			q := cal.Summaries[0].BandHalfWidth
 			fit := all
-			fit.Curves = append([]Curve(nil), all.Curves...)
+			fit.Curves = append([]lawcore.Curve(nil), all.Curves...)
 			for k := range fit.Curves {
-				fit.Curves[k].Role = RoleFit
+				fit.Curves[k].Role = lawcore.RoleFit
 			}
-			fit.Curves[j].Role = RoleValidate
-			res, err := Fit(context.Background(), fit, nil)
+			fit.Curves[j].Role = lawcore.RoleValidate
+			res, err := lawcore.Fit(context.Background(), fit, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

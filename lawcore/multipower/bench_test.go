@@ -1,18 +1,22 @@
-package lawcore
+package multipower
 
 import (
 	"context"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 )
 
 // BenchmarkFitMultiPower fits the Multi-Power Law to the release's three fit curves (25M),
 // validating on the other six.
 func BenchmarkFitMultiPower(b *testing.B) {
-	req := mplRequest(b, "25", FixedLambda(DefaultLambda), "")
+	req := testcurves.MPLRequest(b, "25", lawcore.FixedLambda(lawcore.DefaultLambda), "")
+	req.Law = Name
 	b.ReportAllocs()
 	evaluations := 0
 	for b.Loop() {
-		res, err := FitMultiPower(context.Background(), req, nil)
+		res, err := lawcore.Fit(context.Background(), req, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -21,47 +25,55 @@ func BenchmarkFitMultiPower(b *testing.B) {
 	b.ReportMetric(float64(evaluations), "evaluations")
 }
 
-// BenchmarkMultiPowerObjective is one evaluation of the fit objective with its gradient on
-// the release's three fit curves (25M), near the optimum.
-func BenchmarkMultiPowerObjective(b *testing.B) {
-	req := mplRequest(b, "25", FixedLambda(DefaultLambda), "")
-	curves, _, delta, err := mpowPrepare(req)
-	if err != nil {
-		b.Fatal(err)
-	}
-	obj := newMpowObjective(context.Background(), curves, delta)
-	p := MultiPowerParams{L0: 3.04, A: 0.525, Alpha: 0.508, B: 363.8, C: 2.066, Beta: 0.583, Gamma: 0.641}
-	obj.freeze(p)
-	x, grad := mpowToX(p), make([]float64, mpowDims)
-	b.ReportAllocs()
-	for b.Loop() {
-		obj.value(x, grad)
-	}
-	b.ReportMetric(float64(obj.frozen.terms())/float64(len(obj.points)), "terms/point")
-}
-
-// BenchmarkPredictMultiPowerDense predicts every step of a 72,000-step cosine schedule.
-func BenchmarkPredictMultiPowerDense(b *testing.B) {
-	lr, err := Schedule{Kind: KindCosine, Total: 72000, Peak: 3e-4, Final: 3e-5, Warmup: 2160}.LR()
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := MultiPowerParams{L0: 3.04, A: 0.525, Alpha: 0.508, B: 363.8, C: 2.066, Beta: 0.583, Gamma: 0.641}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := PredictMultiPower(p, lr, nil); err != nil {
-			b.Fatal(err)
+// BenchmarkEval is one evaluation of the model with its derivatives on the release's three
+// fit curves (25M), near the optimum: what one objective evaluation of a fit costs.
+func BenchmarkEval(b *testing.B) {
+	req := testcurves.MPLRequest(b, "25", lawcore.FixedLambda(lawcore.DefaultLambda), lawcore.WarmupActual)
+	var runs []lawcore.Run
+	for _, c := range req.Curves[:3] {
+		lr, _ := c.Schedule.LR()
+		r := lawcore.Run{Name: c.Name, LR: lr}
+		for _, st := range c.Steps {
+			r.Steps = append(r.Steps, int(st))
 		}
+		runs = append(runs, r)
+	}
+	bound, err := Law.Bind(runs, lawcore.BindOptions{Free: []bool{true, true, true, true, true, true, true}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := bound.(*model)
+	theta, _ := spec.Theta(truth.Values())
+	m.Anchor(theta, true)
+	pred, jac := make([]float64, m.Points()), make([]float64, 7*m.Points())
+	b.ReportAllocs()
+	for b.Loop() {
+		m.dropsOK = false // a new point of the fit
+		m.Eval(theta, 0, pred, jac)
+	}
+	b.ReportMetric(float64(m.frozen.terms())/float64(m.Points()), "terms/point")
+}
+
+// BenchmarkPredictDense predicts every step of a 72,000-step cosine schedule.
+func BenchmarkPredictDense(b *testing.B) {
+	lr, err := lawcore.Schedule{Kind: lawcore.KindCosine, Total: 72000, Peak: 3e-4, Final: 3e-5, Warmup: 2160}.LR()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		predict(b, truth, lr, nil)
 	}
 }
 
-// BenchmarkFitMultiPowerRelease runs the release's own fitting procedure on its split (25M).
-func BenchmarkFitMultiPowerRelease(b *testing.B) {
-	req := mpowReleaseRequest(b, "25")
+// BenchmarkFitRelease runs the release's own fitting procedure on its split (25M).
+func BenchmarkFitRelease(b *testing.B) {
+	req := releaseRequest(b, "25")
+	req.Search = SearchRelease
 	b.ReportAllocs()
 	evaluations := 0
 	for b.Loop() {
-		res, err := FitMultiPowerRelease(context.Background(), req, nil)
+		res, err := lawcore.Fit(context.Background(), req, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

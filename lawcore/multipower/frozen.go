@@ -1,41 +1,41 @@
-package lawcore
+package multipower
 
-// mpowFrozen is the loss drop at a fixed set of steps (of one or more schedules) with its
+// frozen is the loss drop at a fixed set of steps (of one or more schedules) with its
 // grouping chosen once, for given parameters and tolerance, and then kept as the parameters
 // change: a smooth function of them, cheap to evaluate again. Groups that several steps share
 // are stored once, so exp(-gamma * mean ln eta) is computed once per group and evaluation;
 // what remains per step and group is one log1p and one exp.
-type mpowFrozen struct {
-	groups []mpowTerm // every distinct group, with r = its mean P_{k-1} (not yet S)
-	pt     []float64  // P_t of every step
-	from   []int32    // the groups of step i are idx[from[i]:from[i+1]]
+type frozen struct {
+	groups []groupTerm // every distinct group, with r = its mean P_{k-1} (not yet S)
+	pt     []float64   // P_t of every step
+	from   []int32     // the groups of step i are idx[from[i]:from[i+1]]
 	idx    []int32
 	factor []float64 // scratch: exp(ln C - gamma*a) per group
 
 	refs, stack []int32 // scratch of group
-	used        []mpowSlot
+	used        []slotRef
 }
 
-// mpowSlot is a slot of a series' slot table.
-type mpowSlot struct {
-	s    *mpowSeries
+// slotRef is a slot of a series' slot table.
+type slotRef struct {
+	s    *series
 	slot int
 }
 
-// mpowStep names a step t of schedule series[curve].
-type mpowStep struct {
+// stepRef names a step t of schedule series[curve].
+type stepRef struct {
 	curve, t int
 }
 
-// newMpowFrozen groups the loss drop of every step for the shape sh.
-func newMpowFrozen(series []*mpowSeries, steps []mpowStep, sh *mpowShape) *mpowFrozen {
-	f := &mpowFrozen{}
+// newFrozen groups the loss drop of every step for the shape sh.
+func newFrozen(series []*series, steps []stepRef, sh *shape) *frozen {
+	f := &frozen{}
 	f.group(series, steps, sh)
 	return f
 }
 
 // group (re)chooses the groups of every step for the shape sh, reusing f's memory.
-func (f *mpowFrozen) group(series []*mpowSeries, steps []mpowStep, sh *mpowShape) {
+func (f *frozen) group(series []*series, steps []stepRef, sh *shape) {
 	f.groups, f.idx, f.used = f.groups[:0], f.idx[:0], f.used[:0]
 	if cap(f.pt) < len(steps) {
 		f.pt = make([]float64, len(steps))
@@ -55,7 +55,7 @@ func (f *mpowFrozen) group(series []*mpowSeries, steps []mpowStep, sh *mpowShape
 				// the term at pt = 0 holds -p in r: r = pt + (that)
 				f.groups = append(f.groups, s.term(ref, 0))
 				s.slot[k] = int32(len(f.groups))
-				f.used = append(f.used, mpowSlot{s, k})
+				f.used = append(f.used, slotRef{s, k})
 			}
 			f.idx = append(f.idx, s.slot[k]-1)
 		}
@@ -71,16 +71,16 @@ func (f *mpowFrozen) group(series []*mpowSeries, steps []mpowStep, sh *mpowShape
 }
 
 // terms is the number of group terms the evaluation sums.
-func (f *mpowFrozen) terms() int { return len(f.idx) }
+func (f *frozen) terms() int { return len(f.idx) }
 
 // eval writes LD/B at every step into out (and its derivatives, if grad) for the loss-drop
 // parameters of sh (whose tolerance is not used).
-func (f *mpowFrozen) eval(sh *mpowShape, out []mpowDrop, grad bool) {
+func (f *frozen) eval(sh *shape, out []drop, grad bool) {
 	for u := range f.groups {
 		f.factor[u] = sh.factor(f.groups[u].a)
 	}
 	for i, pt := range f.pt {
-		var d mpowDrop
+		var d drop
 		if sh.beta != 0 && sh.c != 0 {
 			for _, u := range f.idx[f.from[i]:f.from[i+1]] {
 				g := f.groups[u]

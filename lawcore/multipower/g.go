@@ -1,14 +1,18 @@
-package lawcore
+package multipower
 
-import "math"
+import (
+	"math"
+
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+)
 
 // The function G of the Multi-Power Law's loss drop, G(x) = 1 - (1 + C*x)^(-beta), at
 // x = eta^(-gamma) * S, for one change or one group of changes (see multipower_ld.go), with
 // its derivatives in ln C, beta and gamma.
 
-// mpowShape holds the loss-drop parameters of one evaluation and what the grouping test
+// shape holds the loss-drop parameters of one evaluation and what the grouping test
 // derives from them.
-type mpowShape struct {
+type shape struct {
 	c, lnC, beta, gamma float64
 	tol                 float64
 	c1, c2, c3, phiMax  float64 // derivative bounds |g^(j)| <= c_j*phi(y)
@@ -17,14 +21,14 @@ type mpowShape struct {
 	global bool
 }
 
-// newMpowShape prepares the evaluation of G(x) = 1 - (1 + C*x)^(-beta) with x = eta^(-gamma) S
+// newShape prepares the evaluation of G(x) = 1 - (1 + C*x)^(-beta) with x = eta^(-gamma) S
 // to the tolerance tol (see the top of this file).
-func newMpowShape(c, beta, gamma, tol float64) *mpowShape {
-	sh := &mpowShape{c: c, lnC: math.Log(c), beta: beta, gamma: gamma, tol: tol}
+func newShape(c, beta, gamma, tol float64) *shape {
+	sh := &shape{c: c, lnC: math.Log(c), beta: beta, gamma: gamma, tol: tol}
 	sh.c1 = beta
 	sh.c2 = beta * math.Max(1, beta)
 	sh.c3 = beta * math.Max(math.Max(1, beta*beta), (1+3*beta)/2)
-	sh.phiMax = mpowPhi(1/beta, beta)
+	sh.phiMax = phi(1/beta, beta)
 	sh.lnPeak = -math.Log(beta)
 	if !(sh.phiMax >= 0) { // beta = 0: G is zero, every grouping is exact
 		sh.phiMax = 0
@@ -32,18 +36,18 @@ func newMpowShape(c, beta, gamma, tol float64) *mpowShape {
 	return sh
 }
 
-// newMpowGridShape is a shape whose grouping is valid to tol for every C, every beta of
+// newGridShape is a shape whose grouping is valid to tol for every C, every beta of
 // betas and every gamma up to the largest of gammas (for evaluating a grid of shapes on one
 // frozen grouping). Its own C, beta and gamma are placeholders.
-func newMpowGridShape(betas, gammas []float64, tol float64) *mpowShape {
-	sh := &mpowShape{c: 1, beta: 1, tol: tol, global: true}
+func newGridShape(betas, gammas []float64, tol float64) *shape {
+	sh := &shape{c: 1, beta: 1, tol: tol, global: true}
 	for _, g := range gammas {
 		sh.gamma = math.Max(sh.gamma, g)
 	}
 	// the test multiplies phiMax by c_j: put the largest product over betas in c_j
 	sh.phiMax = 1
 	for _, b := range betas {
-		one := newMpowShape(1, b, 0, tol)
+		one := newShape(1, b, 0, tol)
 		sh.c1 = math.Max(sh.c1, one.c1*one.phiMax)
 		sh.c2 = math.Max(sh.c2, one.c2*one.phiMax)
 		sh.c3 = math.Max(sh.c3, one.c3*one.phiMax)
@@ -51,49 +55,49 @@ func newMpowGridShape(betas, gammas []float64, tol float64) *mpowShape {
 	return sh
 }
 
-// mpowPhi is y (1+y)^(-beta-1).
-func mpowPhi(y, beta float64) float64 {
+// phi is y (1+y)^(-beta-1).
+func phi(y, beta float64) float64 {
 	return y * math.Exp(-(beta+1)*math.Log1p(y))
 }
 
-// mpowTerm is one term of the grouped sum: w (signed mass) times G at eta = exp(a) and
+// groupTerm is one term of the grouped sum: w (signed mass) times G at eta = exp(a) and
 // S = r, corrected by the spreads vaa, vap, vpp of a and p. A single change has no spread;
 // a = -Inf marks a change to a zero LR followed by training (G = 1).
-type mpowTerm struct {
+type groupTerm struct {
 	w, a, r, vaa, vap, vpp float64
 }
 
-// mpowDrop is LD(t)/B and, when asked for, its derivatives in ln C, beta and gamma.
-type mpowDrop struct {
+// drop is LD(t)/B and, when asked for, its derivatives in ln C, beta and gamma.
+type drop struct {
 	ld, dLnC, dBeta, dGamma float64
 }
 
-// mpowSaturated is the y beyond which G is 1 to working precision for any beta of interest;
+// saturated is the y beyond which G is 1 to working precision for any beta of interest;
 // it also keeps y/(1+y) and friends finite.
-const mpowSaturated = 1e250
+const saturated = 1e250
 
 // factor is C * eta^(-gamma) for a = ln eta: +Inf for a zero LR (so that G = 1), unless
 // gamma = 0.
-func (sh *mpowShape) factor(a float64) float64 {
+func (sh *shape) factor(a float64) float64 {
 	if sh.gamma == 0 {
 		return sh.c
 	}
-	return mpowExp(sh.lnC - sh.gamma*a)
+	return numeric.Exp(sh.lnC - sh.gamma*a)
 }
 
 // addY adds the term tm (w times G, with its second-order spread correction) to out, and
 // its derivatives if grad, given y = C * eta^(-gamma) * r (the caller shares the factor).
-func (sh *mpowShape) addY(out *mpowDrop, tm *mpowTerm, y float64, grad bool) {
+func (sh *shape) addY(out *drop, tm *groupTerm, y float64, grad bool) {
 	beta, gamma := sh.beta, sh.gamma
-	if !(y < mpowSaturated) {
+	if !(y < saturated) {
 		out.ld += tm.w
 		return
 	}
-	l1 := mpowLog(1 + y)      // ln(1+y), to one ulp of 1 absolutely: what G needs
-	e := mpowExp(-beta * l1)  // (1+y)^(-beta)
-	g0 := 1 - e               // G; its absolute error (what the sum needs) is one ulp
-	q, iy := y/(1+y), 1/(1+y) // written so that a large y cannot overflow
-	g1 := beta * e * q        // dG/du, u = ln y
+	l1 := numeric.Log(1 + y)     // ln(1+y), to one ulp of 1 absolutely: what G needs
+	e := numeric.Exp(-beta * l1) // (1+y)^(-beta)
+	g0 := 1 - e                  // G; its absolute error (what the sum needs) is one ulp
+	q, iy := y/(1+y), 1/(1+y)    // written so that a large y cannot overflow
+	g1 := beta * e * q           // dG/du, u = ln y
 	if tm.vaa == 0 && tm.vpp == 0 && tm.vap == 0 {
 		// a single change
 		out.ld += tm.w * g0

@@ -1,4 +1,4 @@
-package lawcore
+package multipower
 
 import (
 	"context"
@@ -8,37 +8,52 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 )
 
-// mpowSyntheticRequest generates curves from known parameters on three schedules with a
-// linear warmup from zero (the law counts it as run), every `every` steps, with
-// multiplicative noise of the given size; a fourth schedule is held out for validation.
-func mpowSyntheticRequest(t testing.TB, truth MultiPowerParams, noise float64, every int) FitRequest {
-	rng := rand.New(rand.NewPCG(7, 8))
-	scheds := []Schedule{
-		{Kind: KindCosine, Total: 24000, Peak: 3e-4, Final: 3e-5, Warmup: 1000},
-		{Kind: KindConstant, Total: 24000, Peak: 3e-4, Warmup: 1000},
-		{Kind: KindConcat, Segments: []Schedule{{Kind: KindConstant, Total: 8000, Peak: 3e-4, Warmup: 1000}, {Kind: KindConstant, Total: 8000, Peak: 9e-5}}},
-		{Kind: KindWSD, Total: 24000, Peak: 3e-4, Final: 3e-5, Warmup: 1000, Decay: "1-sqrt", DecayFraction: 0.2},
+// predict is lawcore.Predict with this law, its parameters p, at the given steps of an LR
+// list (as run: the law counts the warmup).
+func predict(t testing.TB, p Params, lr []float64, steps []int) *lawcore.Prediction {
+	t.Helper()
+	c := lawcore.PredictCurve{Name: "curve", LR: lr}
+	for _, st := range steps {
+		c.Steps = append(c.Steps, float64(st))
 	}
-	req := FitRequest{}
+	out, err := lawcore.Predict(lawcore.PredictRequest{Law: Name, Params: p.Values(), Curves: []lawcore.PredictCurve{c}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &out[0]
+}
+
+// syntheticRequest generates curves from known parameters on three schedules with a linear
+// warmup from zero (the law counts it as run), every `every` steps, with multiplicative noise
+// of the given size; a fourth schedule is held out for validation.
+func syntheticRequest(t testing.TB, truth Params, noise float64, every int) lawcore.FitRequest {
+	rng := rand.New(rand.NewPCG(7, 8))
+	scheds := []lawcore.Schedule{
+		{Kind: lawcore.KindCosine, Total: 24000, Peak: 3e-4, Final: 3e-5, Warmup: 1000},
+		{Kind: lawcore.KindConstant, Total: 24000, Peak: 3e-4, Warmup: 1000},
+		{Kind: lawcore.KindConcat, Segments: []lawcore.Schedule{{Kind: lawcore.KindConstant, Total: 8000, Peak: 3e-4, Warmup: 1000}, {Kind: lawcore.KindConstant, Total: 8000, Peak: 9e-5}}},
+		{Kind: lawcore.KindWSD, Total: 24000, Peak: 3e-4, Final: 3e-5, Warmup: 1000, Decay: "1-sqrt", DecayFraction: 0.2},
+	}
+	req := lawcore.FitRequest{Law: Name}
 	for i, s := range scheds {
 		lr, err := s.LR()
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := Curve{Name: s.Kind, Schedule: &scheds[i], Role: RoleFit}
+		c := lawcore.Curve{Name: s.Kind, Schedule: &scheds[i], Role: lawcore.RoleFit}
 		if i == 3 {
-			c.Role = RoleValidate
+			c.Role = lawcore.RoleValidate
 		}
 		var steps []int
 		for st := 1200; st < len(lr); st += every {
 			steps = append(steps, st)
 		}
-		pr, err := PredictMultiPower(truth, lr, steps)
-		if err != nil {
-			t.Fatal(err)
-		}
+		pr := predict(t, truth, lr, steps)
 		for k, st := range steps {
 			c.Steps = append(c.Steps, float64(st))
 			c.Loss = append(c.Loss, pr.Loss[k]*(1+noise*rng.NormFloat64()))
@@ -48,24 +63,34 @@ func mpowSyntheticRequest(t testing.TB, truth MultiPowerParams, noise float64, e
 	return req
 }
 
-var mpowTruth = MultiPowerParams{L0: 3.04, A: 0.525, Alpha: 0.508, B: 363.8, C: 2.066, Beta: 0.583, Gamma: 0.641}
+var truth = Params{L0: 3.04, A: 0.525, Alpha: 0.508, B: 363.8, C: 2.066, Beta: 0.583, Gamma: 0.641}
+
+// fitted types a fit's parameters.
+func fitted(t testing.TB, res *lawcore.FitResult) Params {
+	t.Helper()
+	p, err := ParamsOf(res.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
 
 // Noise-free curves from the law are fitted exactly, and the parameters come back.
-func TestMultiPowerRecoversKnownParameters(t *testing.T) {
+func TestRecoversKnownParameters(t *testing.T) {
 	for _, noise := range []float64{0, 3e-4} {
-		res, err := FitMultiPower(context.Background(), mpowSyntheticRequest(t, mpowTruth, noise, 100), nil)
+		res, err := lawcore.Fit(context.Background(), syntheticRequest(t, truth, noise, 100), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := res.Params
+		p := fitted(t, res)
 		t.Logf("noise %g: %+v; objective %.3g, fit WorstE %.2g, validate WorstE %.2g, %d starts, %d evaluations, %.0f ms",
 			noise, p, res.Objective, res.FitMetrics.WorstE, res.ValidateMetrics.WorstE, res.Search.Starts, res.Search.Evaluations, res.ElapsedMs)
 		tol := 0.001 // relative, on each parameter
 		checked := []struct {
 			name      string
 			got, want float64
-		}{{"L0", p.L0, mpowTruth.L0}, {"A", p.A, mpowTruth.A}, {"alpha", p.Alpha, mpowTruth.Alpha}, {"B", p.B, mpowTruth.B},
-			{"C", p.C, mpowTruth.C}, {"beta", p.Beta, mpowTruth.Beta}, {"gamma", p.Gamma, mpowTruth.Gamma}}
+		}{{"L0", p.L0, truth.L0}, {"A", p.A, truth.A}, {"alpha", p.Alpha, truth.Alpha}, {"B", p.B, truth.B},
+			{"C", p.C, truth.C}, {"beta", p.Beta, truth.Beta}, {"gamma", p.Gamma, truth.Gamma}}
 		if noise > 0 {
 			// C, beta and gamma shape the loss drop together: noise moves them along a valley
 			// (which the predictions below check); the rest is well determined
@@ -85,30 +110,45 @@ func TestMultiPowerRecoversKnownParameters(t *testing.T) {
 	}
 }
 
-// The analytic gradient agrees with central differences, both with fine groups and with
-// coarse ones (whose spread corrections then carry much of the derivative).
-func TestMultiPowerGradient(t *testing.T) {
-	req := mplRequest(t, "25", FixedLambda(DefaultLambda), "")
-	curves, _, delta, err := mpowPrepare(req)
-	if err != nil {
-		t.Fatal(err)
+// The model's analytic derivatives agree with central differences of its predictions, both
+// with fine groups and with coarse ones (whose spread corrections then carry much of the
+// derivative).
+func TestGradient(t *testing.T) {
+	req := testcurves.MPLRequest(t, "25", lawcore.FixedLambda(lawcore.DefaultLambda), lawcore.WarmupActual)
+	var runs []lawcore.Run
+	for _, c := range req.Curves[:3] {
+		lr, _ := c.Schedule.LR()
+		r := lawcore.Run{Name: c.Name, LR: lr}
+		for _, st := range c.Steps {
+			r.Steps = append(r.Steps, int(st))
+		}
+		runs = append(runs, r)
 	}
+	all := []bool{true, true, true, true, true, true, true}
 	for _, tol := range []float64{1e-6, 1e-2} {
-		for _, p := range []MultiPowerParams{mpowTruth, {L0: 2.9, A: 0.6, Alpha: 0.45, B: 700, C: 0.4, Beta: 0.15, Gamma: 0.9}} {
-			obj := newMpowObjective(context.Background(), curves, delta)
-			obj.tol = tol
-			obj.freeze(p)
-			x := mpowToX(p)
-			grad := make([]float64, mpowDims)
-			obj.value(x, grad)
-			for i := range x {
-				h := 1e-6
-				xp, xm := append([]float64(nil), x...), append([]float64(nil), x...)
-				xp[i] += h
-				xm[i] -= h
-				fd := (obj.value(xp, nil) - obj.value(xm, nil)) / (2 * h)
-				if math.Abs(fd-grad[i]) > 1e-5*math.Abs(fd)+1e-12 {
-					t.Errorf("tol %g %+v: d/dx[%d] = %.9g, central difference %.9g", tol, p, i, grad[i], fd)
+		for _, p := range []Params{truth, {L0: 2.9, A: 0.6, Alpha: 0.45, B: 700, C: 0.4, Beta: 0.15, Gamma: 0.9}} {
+			bound, _ := Law.Bind(runs, lawcore.BindOptions{Free: all})
+			m := bound.(*model)
+			m.tol = tol
+			theta, _ := spec.Theta(p.Values())
+			m.Anchor(theta, true)
+			n, d := m.Points(), len(theta)
+			pred, jac := make([]float64, n), make([]float64, n*d)
+			m.Eval(theta, 0, pred, jac)
+			up, down := make([]float64, n), make([]float64, n)
+			for j := range theta {
+				h := 1e-6 * theta[j]
+				tp, tm := append([]float64(nil), theta...), append([]float64(nil), theta...)
+				tp[j] += h
+				tm[j] -= h
+				m.Eval(tp, 0, up, nil)
+				m.Eval(tm, 0, down, nil)
+				for k := 0; k < n; k += 37 {
+					fd := (up[k] - down[k]) / (2 * h)
+					if got := jac[k*d+j]; math.Abs(fd-got) > 1e-5*math.Abs(fd)+1e-9 {
+						t.Errorf("tol %g %+v point %d: d pred/d %s = %.9g, central difference %.9g", tol, p, k, spec.Params[j].Name, got, fd)
+						break
+					}
 				}
 			}
 		}
@@ -117,18 +157,18 @@ func TestMultiPowerGradient(t *testing.T) {
 
 // The loss-drop derivatives of single changes and of groups agree with differences of the
 // loss drop itself, over schedules with rises, jumps and decays.
-func TestMultiPowerLossDropDerivatives(t *testing.T) {
-	for name, lr := range mpowTestSchedules(t) {
-		s := newMpowSeries(lr, 0, WarmupActual)
-		var steps []mpowStep
+func TestLossDropDerivatives(t *testing.T) {
+	for name, lr := range testSchedules(t) {
+		s := newSeries(lr)
+		var steps []stepRef
 		for st := 50; st < len(lr); st += len(lr) / 7 {
-			steps = append(steps, mpowStep{t: st})
+			steps = append(steps, stepRef{t: st})
 		}
-		for _, p := range mpowTestParams {
-			f := newMpowFrozen([]*mpowSeries{s}, steps, newMpowShape(p.C, p.Beta, p.Gamma, 1e-3))
-			at := func(c, beta, gamma float64) []mpowDrop {
-				out := make([]mpowDrop, len(steps))
-				f.eval(newMpowShape(c, beta, gamma, 0), out, true)
+		for _, p := range testParams {
+			f := newFrozen([]*series{s}, steps, newShape(p.C, p.Beta, p.Gamma, 1e-3))
+			at := func(c, beta, gamma float64) []drop {
+				out := make([]drop, len(steps))
+				f.eval(newShape(c, beta, gamma, 0), out, true)
 				return out
 			}
 			base := at(p.C, p.Beta, p.Gamma)
@@ -138,13 +178,12 @@ func TestMultiPowerLossDropDerivatives(t *testing.T) {
 			gp, gm := at(p.C, p.Beta, p.Gamma+h), at(p.C, p.Beta, p.Gamma-h)
 			for i := range steps {
 				for _, c := range []struct {
-					what     string
-					got, fd  float64
-					baseline float64
+					what    string
+					got, fd float64
 				}{
-					{"d/dlnC", base[i].dLnC, (cp[i].ld - cm[i].ld) / (2 * h), base[i].ld},
-					{"d/dbeta", base[i].dBeta, (bp[i].ld - bm[i].ld) / (2 * h), base[i].ld},
-					{"d/dgamma", base[i].dGamma, (gp[i].ld - gm[i].ld) / (2 * h), base[i].ld},
+					{"d/dlnC", base[i].dLnC, (cp[i].ld - cm[i].ld) / (2 * h)},
+					{"d/dbeta", base[i].dBeta, (bp[i].ld - bm[i].ld) / (2 * h)},
+					{"d/dgamma", base[i].dGamma, (gp[i].ld - gm[i].ld) / (2 * h)},
 				} {
 					if math.Abs(c.got-c.fd) > 1e-6*(math.Abs(c.fd)+1e-3) {
 						t.Errorf("%s %+v step %d: %s = %.9g, central difference %.9g", name, p, steps[i].t, c.what, c.got, c.fd)
@@ -155,90 +194,99 @@ func TestMultiPowerLossDropDerivatives(t *testing.T) {
 	}
 }
 
-// Bad requests fail with the annealing law's errors, word for word: the curves are prepared
-// by the same code. Lambda, which the Multi-Power Law does not use, is not checked.
-func TestMultiPowerFitErrors(t *testing.T) {
-	sched := func() *Schedule { return &Schedule{Kind: KindConstant, Total: 100, Peak: 1e-3} }
-	curve := func(f func(*Curve)) Curve {
-		c := Curve{Name: "run", Steps: []float64{10, 20, 30}, Loss: []float64{3, 2.9, 2.8}, Schedule: sched()}
+// Bad requests fail with the annealing law's errors, word for word: the engine prepares the
+// curves of every law by the same code. Lambda, which this law does not have, is not checked.
+func TestFitErrors(t *testing.T) {
+	sched := func() *lawcore.Schedule { return &lawcore.Schedule{Kind: lawcore.KindConstant, Total: 100, Peak: 1e-3} }
+	curve := func(f func(*lawcore.Curve)) lawcore.Curve {
+		c := lawcore.Curve{Name: "run", Steps: []float64{10, 20, 30}, Loss: []float64{3, 2.9, 2.8}, Schedule: sched()}
 		f(&c)
 		return c
 	}
-	one := func(f func(*Curve)) FitRequest { return FitRequest{Curves: []Curve{curve(f)}} }
-	cases := []FitRequest{
+	one := func(f func(*lawcore.Curve)) lawcore.FitRequest { return lawcore.FitRequest{Curves: []lawcore.Curve{curve(f)}} }
+	cases := []lawcore.FitRequest{
 		{},
-		one(func(c *Curve) { c.Steps, c.Loss = nil, nil }),
-		one(func(c *Curve) { c.Loss = c.Loss[:2] }),
-		one(func(c *Curve) { c.Loss[1] = -1 }),
-		one(func(c *Curve) { c.Loss[1] = 0 }),
-		one(func(c *Curve) { c.Loss[2] = math.NaN() }),
-		one(func(c *Curve) { c.Loss[0] = math.Inf(1) }),
-		one(func(c *Curve) { c.Steps[2] = 15 }),
-		one(func(c *Curve) { c.Steps[2] = 20 }),
-		one(func(c *Curve) { c.Steps[0] = 1.5 }),
-		one(func(c *Curve) { c.Steps[0] = 0 }),
-		one(func(c *Curve) { c.Steps[2] = 300 }),
-		one(func(c *Curve) { c.Schedule = nil }),
-		one(func(c *Curve) { c.LR = []float64{1} }),
-		one(func(c *Curve) { c.Schedule, c.LR = nil, make([]float64, 101) }),
-		one(func(c *Curve) { c.Schedule, c.LR = nil, []float64{1, -1} }),
-		one(func(c *Curve) { c.Schedule, c.LR = nil, []float64{1, math.NaN()} }),
-		one(func(c *Curve) { c.Schedule.Kind = "zigzag" }),
-		one(func(c *Curve) { c.Schedule.Warmup = 200 }),
-		{WarmupSteps: 50, Curves: []Curve{curve(func(c *Curve) { c.Schedule, c.LR = nil, []float64{1, 1, 1} })}},
-		{WarmupSteps: -1, Curves: []Curve{curve(func(*Curve) {})}},
-		{WarmupConvention: "during", Curves: []Curve{curve(func(*Curve) {})}},
-		{HuberDelta: -1, Curves: []Curve{curve(func(*Curve) {})}},
-		{HuberDelta: math.Inf(1), Curves: []Curve{curve(func(*Curve) {})}},
-		one(func(c *Curve) { c.Role = "train" }),
-		one(func(c *Curve) { c.Role = RoleValidate }),
-		one(func(c *Curve) { c.Name = ""; c.Loss[0] = -2 }),
-		one(func(c *Curve) {
+		one(func(c *lawcore.Curve) { c.Steps, c.Loss = nil, nil }),
+		one(func(c *lawcore.Curve) { c.Loss = c.Loss[:2] }),
+		one(func(c *lawcore.Curve) { c.Loss[1] = -1 }),
+		one(func(c *lawcore.Curve) { c.Loss[1] = 0 }),
+		one(func(c *lawcore.Curve) { c.Loss[2] = math.NaN() }),
+		one(func(c *lawcore.Curve) { c.Loss[0] = math.Inf(1) }),
+		one(func(c *lawcore.Curve) { c.Steps[2] = 15 }),
+		one(func(c *lawcore.Curve) { c.Steps[2] = 20 }),
+		one(func(c *lawcore.Curve) { c.Steps[0] = 1.5 }),
+		one(func(c *lawcore.Curve) { c.Steps[0] = 0 }),
+		one(func(c *lawcore.Curve) { c.Steps[2] = 300 }),
+		one(func(c *lawcore.Curve) { c.Schedule = nil }),
+		one(func(c *lawcore.Curve) { c.LR = []float64{1} }),
+		one(func(c *lawcore.Curve) { c.Schedule, c.LR = nil, make([]float64, 101) }),
+		one(func(c *lawcore.Curve) { c.Schedule, c.LR = nil, []float64{1, -1} }),
+		one(func(c *lawcore.Curve) { c.Schedule, c.LR = nil, []float64{1, math.NaN()} }),
+		one(func(c *lawcore.Curve) { c.Schedule.Kind = "zigzag" }),
+		one(func(c *lawcore.Curve) { c.Schedule.Warmup = 200 }),
+		{WarmupSteps: 50, Curves: []lawcore.Curve{curve(func(c *lawcore.Curve) { c.Schedule, c.LR = nil, []float64{1, 1, 1} })}},
+		{WarmupSteps: -1, Curves: []lawcore.Curve{curve(func(*lawcore.Curve) {})}},
+		{WarmupConvention: "during", Curves: []lawcore.Curve{curve(func(*lawcore.Curve) {})}},
+		{HuberDelta: -1, Curves: []lawcore.Curve{curve(func(*lawcore.Curve) {})}},
+		{HuberDelta: math.Inf(1), Curves: []lawcore.Curve{curve(func(*lawcore.Curve) {})}},
+		one(func(c *lawcore.Curve) { c.Role = "train" }),
+		one(func(c *lawcore.Curve) { c.Role = lawcore.RoleValidate }),
+		one(func(c *lawcore.Curve) { c.Name = ""; c.Loss[0] = -2 }),
+		one(func(c *lawcore.Curve) {
 			c.Schedule, c.LR = nil, append(make([]float64, 11), 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
 		}),
 		// a validate curve's error is found too, after the fit curves'
-		{Curves: []Curve{curve(func(*Curve) {}), curve(func(c *Curve) {
-			c.Name, c.Role, c.Schedule, c.LR = "held out", RoleValidate, nil, append(make([]float64, 21), 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+		{Curves: []lawcore.Curve{curve(func(*lawcore.Curve) {}), curve(func(c *lawcore.Curve) {
+			c.Name, c.Role, c.Schedule, c.LR = "held out", lawcore.RoleValidate, nil, append(make([]float64, 21), 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
 		})}},
 	}
 	for i, req := range cases {
-		_, want := Fit(context.Background(), req, nil)
-		_, err := FitMultiPower(context.Background(), req, nil)
-		var ie *InputError
+		_, want := lawcore.Fit(context.Background(), req, nil)
+		req.Law = Name
+		_, err := lawcore.Fit(context.Background(), req, nil)
+		var ie *lawcore.InputError
 		if want == nil || !errors.As(err, &ie) || err.Error() != want.Error() {
 			t.Errorf("case %d: got %v, want the annealing law's %v", i, err, want)
 		}
 	}
 	// lambda is the annealing law's alone
-	req := FitRequest{Lambda: FixedLambda(2), Curves: []Curve{curve(func(*Curve) {})}}
-	if _, err := FitMultiPower(context.Background(), req, nil); err != nil {
+	req := lawcore.FitRequest{Law: Name, Lambda: lawcore.FixedLambda(2), Curves: []lawcore.Curve{curve(func(*lawcore.Curve) {})}}
+	if _, err := lawcore.Fit(context.Background(), req, nil); err != nil {
 		t.Errorf("lambda 2: %v", err)
 	}
+	req.Search = "fastest"
+	if _, err := lawcore.Fit(context.Background(), req, nil); err == nil || !strings.Contains(err.Error(), `search: must be "optimum" or "release", got "fastest"`) {
+		t.Errorf("unknown search: %v", err)
+	}
 }
 
-func TestMultiPowerFitCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := FitMultiPower(ctx, mpowSyntheticRequest(t, mpowTruth, 0, 500), nil); !errors.Is(err, context.Canceled) {
-		t.Errorf("got %v, want context.Canceled", err)
-	}
-	// cancelled while running: after the first progress report past the grid
-	ctx, cancel = context.WithCancel(context.Background())
-	defer cancel()
-	_, err := FitMultiPower(ctx, mpowSyntheticRequest(t, mpowTruth, 0, 500), func(f float64) {
-		if f > 0.2 {
-			cancel()
+func TestFitCancelled(t *testing.T) {
+	for _, search := range []string{"", SearchRelease} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		req := syntheticRequest(t, truth, 0, 500)
+		req.Search = search
+		if _, err := lawcore.Fit(ctx, req, nil); !errors.Is(err, context.Canceled) {
+			t.Errorf("%q: got %v, want context.Canceled", search, err)
 		}
-	})
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("got %v, want context.Canceled", err)
+		// cancelled while running: after the first progress report past the start search
+		ctx, cancel = context.WithCancel(context.Background())
+		_, err := lawcore.Fit(ctx, req, func(f float64) {
+			if f > 0.2 {
+				cancel()
+			}
+		})
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%q: got %v, want context.Canceled", search, err)
+		}
 	}
 }
 
-func TestMultiPowerFitProgress(t *testing.T) {
+func TestFitProgress(t *testing.T) {
 	var last float64
 	calls := 0
-	if _, err := FitMultiPower(context.Background(), mpowSyntheticRequest(t, mpowTruth, 1e-4, 200), func(f float64) {
+	if _, err := lawcore.Fit(context.Background(), syntheticRequest(t, truth, 1e-4, 200), func(f float64) {
 		if f < last || f > 1 {
 			t.Errorf("progress went from %g to %g", last, f)
 		}
@@ -252,9 +300,9 @@ func TestMultiPowerFitProgress(t *testing.T) {
 	}
 }
 
-// The result is shaped like the annealing law's, with a model field.
-func TestMultiPowerResultJSON(t *testing.T) {
-	res, err := FitMultiPower(context.Background(), mpowSyntheticRequest(t, mpowTruth, 1e-4, 500), nil)
+// The result is shaped like every law's, with this law's name and parameters.
+func TestResultJSON(t *testing.T) {
+	res, err := lawcore.Fit(context.Background(), syntheticRequest(t, truth, 1e-4, 500), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,62 +314,58 @@ func TestMultiPowerResultJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"model", "params", "objective", "curves", "fitMetrics", "validateMetrics", "settings", "search", "elapsedMs"} {
+	for _, key := range []string{"law", "params", "objective", "curves", "fitMetrics", "validateMetrics", "settings", "search", "elapsedMs"} {
 		if _, ok := m[key]; !ok {
 			t.Errorf("no %q in %s", key, b)
 		}
 	}
-	if m["model"] != ModelMultiPower || !strings.Contains(string(b), `"gamma":`) || !strings.Contains(string(b), `"warmupConvention":"actual"`) {
+	if m["law"] != Name || !strings.Contains(string(b), `"gamma":`) || !strings.Contains(string(b), `"warmupConvention":"actual"`) {
 		t.Errorf("unexpected JSON %s", b)
 	}
-	var p MultiPowerParams
+	var p Params
 	pb, _ := json.Marshal(m["params"])
-	if err := json.Unmarshal(pb, &p); err != nil || p != res.Params {
+	if err := json.Unmarshal(pb, &p); err != nil || p != fitted(t, res) {
 		t.Errorf("params do not round-trip: %s", pb)
 	}
 }
 
-func TestPredictMultiPower(t *testing.T) {
-	lr, _ := Schedule{Kind: KindWSD, Total: 3000, Peak: 1e-3, Final: 1e-4, Warmup: 100, Decay: "linear", DecayFraction: 0.3}.LR()
-	dense, err := PredictMultiPower(mpowTruth, lr, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+func TestPredict(t *testing.T) {
+	lr, _ := lawcore.Schedule{Kind: lawcore.KindWSD, Total: 3000, Peak: 1e-3, Final: 1e-4, Warmup: 100, Decay: "linear", DecayFraction: 0.3}.LR()
+	dense := predict(t, truth, lr, nil)
 	// step 0 (LR 0 in the warmup from 0) has no value: every other step is predicted
 	if len(dense.Steps) != 3000 || dense.Steps[0] != 1 || dense.Steps[2999] != 3000 {
-		t.Fatalf("dense steps %d..%d (%d)", dense.Steps[0], dense.Steps[len(dense.Steps)-1], len(dense.Steps))
+		t.Fatalf("dense steps %v..%v (%d)", dense.Steps[0], dense.Steps[len(dense.Steps)-1], len(dense.Steps))
 	}
 	for k, st := range dense.Steps {
-		want, mass := mpowNaive(mpowTruth, lr, st)
-		if math.Abs(dense.LDTerm[k]-want) > MultiPowerTolerance*mass+1e-12 ||
-			math.Abs(dense.Loss[k]-(mpowTruth.L0+dense.S1Term[k]-dense.LDTerm[k])) > 1e-12 {
-			t.Fatalf("step %d: LD %.12g, direct %.12g (bound %.3g)", st, dense.LDTerm[k], want, MultiPowerTolerance*mass)
+		want, mass := naiveDrop(truth, lr, int(st))
+		if math.Abs(dense.S2Term[k]-want) > Tolerance*mass+1e-12 ||
+			math.Abs(dense.Loss[k]-(truth.L0+dense.S1Term[k]-dense.S2Term[k])) > 1e-12 {
+			t.Fatalf("step %v: LD %.12g, direct %.12g (bound %.3g)", st, dense.S2Term[k], want, Tolerance*mass)
 		}
 	}
-	some, err := mpowTruth.Loss(lr, []int{10, 2000, 3000})
-	if err != nil || some[0] != dense.Loss[9] || some[2] != dense.Loss[2999] {
-		t.Errorf("Loss at steps: %v %v", some, err)
+	some := predict(t, truth, lr, []int{10, 2000, 3000})
+	if some.Loss[0] != dense.Loss[9] || some.Loss[2] != dense.Loss[2999] || some.FinalLoss != dense.FinalLoss {
+		t.Errorf("loss at steps: %v, final %v (dense %v)", some.Loss, some.FinalLoss, dense.FinalLoss)
 	}
 	bad := []struct {
-		p     MultiPowerParams
+		p     lawcore.Values
 		lr    []float64
-		steps []int
+		steps []float64
 		want  string
 	}{
-		{MultiPowerParams{L0: math.NaN()}, lr, nil, "params: L0"},
-		{MultiPowerParams{Gamma: -1}, lr, nil, "params: gamma"},
-		{MultiPowerParams{B: math.Inf(1)}, lr, nil, "params: B"},
-		{mpowTruth, nil, nil, "lr: no learning rates"},
-		{mpowTruth, []float64{1, -1}, nil, "lr[1]"},
-		{mpowTruth, []float64{1, math.Inf(1)}, nil, "lr[1]"},
-		{mpowTruth, lr, []int{0}, "steps[0]"},
-		{mpowTruth, lr, []int{3001}, "steps[0]"},
-		{mpowTruth, lr, []int{5, 5}, "steps[1]: steps must increase"},
-		{mpowTruth, []float64{0, 0, 1}, []int{1}, "the learning rate is zero up to step 1"},
+		{Params{L0: math.NaN()}.Values(), lr, nil, "params: L0"},
+		{Params{Gamma: -1}.Values(), lr, nil, "params: gamma"},
+		{Params{B: math.Inf(1)}.Values(), lr, nil, "params: B"},
+		{lawcore.Values{"L0": 3}, lr, nil, "params: A: missing"},
+		{lawcore.Values{"L0": 3, "A": 1, "alpha": 1, "B": 1, "C": 1, "beta": 1, "gamma": 1, "lambda": 0.9}, lr, nil, `params: lambda: the Multi-Power Law has no parameter "lambda"`},
+		{truth.Values(), []float64{1, -1}, nil, "lr[1]"},
+		{truth.Values(), []float64{1, math.Inf(1)}, nil, "lr[1]"},
+		{truth.Values(), lr, []float64{3001}, "steps[0]"},
+		{truth.Values(), lr, []float64{5, 5}, "steps[1]"},
 	}
 	for _, c := range bad {
-		_, err := PredictMultiPower(c.p, c.lr, c.steps)
-		var ie *InputError
+		_, err := lawcore.Predict(lawcore.PredictRequest{Law: Name, Params: c.p, Curves: []lawcore.PredictCurve{{Name: "c", LR: c.lr, Steps: c.steps}}})
+		var ie *lawcore.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v %v: got %v, want an *InputError containing %q", c.p, c.steps, err, c.want)
 		}
@@ -330,15 +374,14 @@ func TestPredictMultiPower(t *testing.T) {
 
 // No input makes the evaluation panic or return NaN where the law has a value: zero and
 // huge parameters, zero learning rates, LR that drops to zero, one-step schedules.
-func TestMultiPowerExtremes(t *testing.T) {
+func TestExtremes(t *testing.T) {
 	lrs := [][]float64{
-		{1},
 		{1, 1},
 		{0, 1, 0, 0, 1},
 		{1e-300, 1e300, 0, 5},
 		append(make([]float64, 10), 1e-3, 1e-3, 0, 0, 0),
 	}
-	for name, lr := range mpowTestSchedules(t) {
+	for name, lr := range testSchedules(t) {
 		if name == "cosine-to-0" || name == "cyclic" {
 			lrs = append(lrs, lr)
 		}
@@ -346,28 +389,32 @@ func TestMultiPowerExtremes(t *testing.T) {
 	values := []float64{0, 1e-300, 1e-6, 0.5, 1, 3, 1e6, 1e300}
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, lr := range lrs {
+		// about 200 steps with something trained (every step of the short ones)
+		run := lawcore.Run{Name: "extreme", LR: lr}
+		sum, next := 0.0, 0
+		for st := 1; st < len(lr); st += 1 + len(lr)/200 {
+			for ; next <= st; next++ {
+				sum += lr[next]
+			}
+			if sum > 0 {
+				run.Steps = append(run.Steps, st)
+			}
+		}
+		m, err := Law.Bind([]lawcore.Run{run}, lawcore.BindOptions{Predict: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pred, jac := make([]float64, m.Points()), make([]float64, 7*m.Points())
 		for i := 0; i < 40; i++ {
 			v := func() float64 { return values[rng.IntN(len(values))] }
-			p := MultiPowerParams{L0: v(), A: v(), Alpha: v(), B: v(), C: v(), Beta: v(), Gamma: v()}
-			var steps []int
-			for st := 1; st < len(lr); st += 1 + len(lr)/200 {
-				steps = append(steps, st)
-			}
-			pr, err := PredictMultiPower(p, lr, steps)
-			if len(lr) == 5 && lr[0] == 0 {
-				pr, err = PredictMultiPower(p, lr, nil) // every step
-			}
-			if err != nil {
-				var ie *InputError
-				if !errors.As(err, &ie) {
-					t.Errorf("%+v: %v", p, err)
-				}
-				continue
-			}
-			for k, l := range pr.Loss {
+			p := Params{L0: v(), A: v(), Alpha: v(), B: v(), C: v(), Beta: v(), Gamma: v()}
+			theta, _ := spec.Theta(p.Values())
+			m.Eval(theta, 0, pred, jac)
+			for k, l := range pred {
+				s1, ld := p.A*jac[k*7+iA], -p.B*jac[k*7+iB]
 				// (a term may overflow to infinity; both at once leave no value)
-				if math.IsNaN(l) && !(math.IsInf(pr.S1Term[k], 0) && math.IsInf(pr.LDTerm[k], 0)) {
-					t.Errorf("%+v on %d steps: NaN at step %d (S1 term %g, LD %g)", p, len(lr), pr.Steps[k], pr.S1Term[k], pr.LDTerm[k])
+				if math.IsNaN(l) && !(math.IsInf(s1, 0) && math.IsInf(ld, 0)) {
+					t.Errorf("%+v on %d steps: NaN at step %d (S1 term %g, LD %g)", p, len(lr), run.Steps[k], s1, ld)
 					break
 				}
 			}
@@ -375,76 +422,85 @@ func TestMultiPowerExtremes(t *testing.T) {
 	}
 }
 
-func TestFitLinesMultiPower(t *testing.T) {
-	req := mpowSyntheticRequest(t, mpowTruth, 0, 1000)
+func TestFitLines(t *testing.T) {
+	req := syntheticRequest(t, truth, 0, 1000)
 	req.Points = 500
-	lines, err := FitLinesMultiPower(req, mpowTruth)
+	res := &lawcore.FitResult{Law: Name, Params: truth.Values(), Settings: lawcore.FitSettings{WarmupConvention: lawcore.WarmupActual}}
+	lines, err := lawcore.FitLines(req, res)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, l := range lines {
 		c := req.Curves[i]
 		lr, _ := c.Schedule.LR()
-		if l.Name != c.Name || len(l.Steps) < 400 || len(l.Steps) > 600 || l.Steps[len(l.Steps)-1] != len(lr)-1 {
-			t.Errorf("%s: %d steps, last %d", l.Name, len(l.Steps), l.Steps[len(l.Steps)-1])
+		last := l.Steps[len(l.Steps)-1]
+		if l.Name != c.Name || len(l.Steps) < 400 || len(l.Steps) > 600 || last != float64(len(lr)-1) {
+			t.Errorf("%s: %d steps, last %v", l.Name, len(l.Steps), last)
 		}
-		want, _ := PredictMultiPower(mpowTruth, lr, l.Steps)
+		steps := make([]int, len(l.Steps))
+		for k, st := range l.Steps {
+			steps[k] = int(st)
+		}
+		want := predict(t, truth, lr, steps)
 		for k := range l.Steps {
-			if l.Loss[k] != want.Loss[k] || l.LR[k] != lr[l.Steps[k]] {
-				t.Fatalf("%s step %d: %v, PredictMultiPower %v", l.Name, l.Steps[k], l.Loss[k], want.Loss[k])
+			if l.Loss[k] != want.Loss[k] || l.LR[k] != lr[steps[k]] {
+				t.Fatalf("%s step %v: %v, Predict %v", l.Name, l.Steps[k], l.Loss[k], want.Loss[k])
 			}
 		}
 	}
 	// the warmup at its peak: no loss drop from the warmup, and a larger area
-	req.WarmupConvention = string(WarmupPeak)
-	peak, err := FitLinesMultiPower(req, mpowTruth)
-	if err != nil || peak[1].LR[0] != 3e-4 || !(peak[1].Loss[len(peak[1].Loss)-1] < lines[1].Loss[len(lines[1].Loss)-1]) {
+	res.Settings.WarmupConvention = lawcore.WarmupPeak
+	peak, err := lawcore.FitLines(req, res)
+	if err != nil || !(peak[1].Loss[len(peak[1].Loss)-1] < lines[1].Loss[len(lines[1].Loss)-1]) {
 		t.Errorf("peak convention: %v", err)
 	}
-	if _, err := FitLinesMultiPower(FitRequest{WarmupConvention: "x"}, mpowTruth); err == nil {
-		t.Error("bad convention accepted")
-	}
-	if _, err := FitLinesMultiPower(req, MultiPowerParams{A: -1}); err == nil {
-		t.Error("bad params accepted")
+	// without points, the law's own LinePoints
+	req.Points = 0
+	if dflt, err := lawcore.FitLines(req, res); err != nil || len(dflt[0].Steps) > spec.LinePoints+1 {
+		t.Errorf("default points: %d steps, %v", len(dflt[0].Steps), err)
 	}
 }
 
 // Odd but valid requests fit without panicking, to finite parameters or an *InputError.
-func TestMultiPowerFitOddInputs(t *testing.T) {
+func TestFitOddInputs(t *testing.T) {
 	constant := make([]float64, 1001)
 	for i := range constant {
 		constant[i] = 1e-3
 	}
-	cosine := func(peak float64) *Schedule {
-		return &Schedule{Kind: KindCosine, Total: 2000, Peak: peak, Warmup: 100}
+	cosine := func(peak float64) *lawcore.Schedule {
+		return &lawcore.Schedule{Kind: lawcore.KindCosine, Total: 2000, Peak: peak, Warmup: 100}
 	}
-	cases := map[string]FitRequest{
-		"one point":        {Curves: []Curve{{Name: "a", Steps: []float64{500}, Loss: []float64{3}, Schedule: cosine(1e-3)}}},
-		"no LR change":     {Curves: []Curve{{Name: "a", Steps: []float64{10, 100, 1000}, Loss: []float64{4, 3.5, 3}, LR: constant}}},
-		"rising loss":      {Curves: []Curve{{Name: "a", Steps: []float64{200, 800, 1600, 2000}, Loss: []float64{3, 3.2, 3.5, 4}, Schedule: cosine(1e-3)}}},
-		"equal losses":     {Curves: []Curve{{Name: "a", Steps: []float64{200, 800, 1600, 2000}, Loss: []float64{3, 3, 3, 3}, Schedule: cosine(1e-3)}}},
-		"tiny LR":          {Curves: []Curve{{Name: "a", Steps: []float64{200, 800, 1600, 2000}, Loss: []float64{5, 4, 3.5, 3}, Schedule: cosine(1e-9)}}},
-		"huge LR":          {Curves: []Curve{{Name: "a", Steps: []float64{200, 800, 1600, 2000}, Loss: []float64{5, 4, 3.5, 3}, Schedule: cosine(10)}}},
-		"huge loss":        {Curves: []Curve{{Name: "a", Steps: []float64{200, 800, 1600, 2000}, Loss: []float64{5e30, 4e30, 3.5e30, 3e30}, Schedule: cosine(1e-3)}}},
-		"tiny loss":        {Curves: []Curve{{Name: "a", Steps: []float64{200, 800, 1600, 2000}, Loss: []float64{5e-30, 4e-30, 3.5e-30, 3e-30}, Schedule: cosine(1e-3)}}},
-		"peak convention":  {WarmupConvention: "peak", Curves: []Curve{{Name: "a", Steps: []float64{50, 800, 1600, 2000}, Loss: []float64{5, 4, 3.5, 3}, Schedule: cosine(1e-3)}}},
-		"warmup to a step": {WarmupSteps: 999, Curves: []Curve{{Name: "a", Steps: []float64{1, 2, 1000}, Loss: []float64{9, 8, 3}, LR: constant}}},
+	curve := func(steps, loss []float64, s *lawcore.Schedule) []lawcore.Curve {
+		return []lawcore.Curve{{Name: "a", Steps: steps, Loss: loss, Schedule: s}}
+	}
+	cases := map[string]lawcore.FitRequest{
+		"one point":        {Curves: curve([]float64{500}, []float64{3}, cosine(1e-3))},
+		"no LR change":     {Curves: []lawcore.Curve{{Name: "a", Steps: []float64{10, 100, 1000}, Loss: []float64{4, 3.5, 3}, LR: constant}}},
+		"rising loss":      {Curves: curve([]float64{200, 800, 1600, 2000}, []float64{3, 3.2, 3.5, 4}, cosine(1e-3))},
+		"equal losses":     {Curves: curve([]float64{200, 800, 1600, 2000}, []float64{3, 3, 3, 3}, cosine(1e-3))},
+		"tiny LR":          {Curves: curve([]float64{200, 800, 1600, 2000}, []float64{5, 4, 3.5, 3}, cosine(1e-9))},
+		"huge LR":          {Curves: curve([]float64{200, 800, 1600, 2000}, []float64{5, 4, 3.5, 3}, cosine(10))},
+		"huge loss":        {Curves: curve([]float64{200, 800, 1600, 2000}, []float64{5e30, 4e30, 3.5e30, 3e30}, cosine(1e-3))},
+		"tiny loss":        {Curves: curve([]float64{200, 800, 1600, 2000}, []float64{5e-30, 4e-30, 3.5e-30, 3e-30}, cosine(1e-3))},
+		"peak convention":  {WarmupConvention: "peak", Curves: curve([]float64{50, 800, 1600, 2000}, []float64{5, 4, 3.5, 3}, cosine(1e-3))},
+		"warmup to a step": {WarmupSteps: 999, Curves: []lawcore.Curve{{Name: "a", Steps: []float64{1, 2, 1000}, Loss: []float64{9, 8, 3}, LR: constant}}},
 	}
 	for name, req := range cases {
-		for _, fit := range []func(context.Context, FitRequest, func(float64)) (*MultiPowerResult, error){FitMultiPower, FitMultiPowerRelease} {
-			res, err := fit(context.Background(), req, nil)
+		for _, search := range []string{"", SearchRelease} {
+			req.Law, req.Search = Name, search
+			res, err := lawcore.Fit(context.Background(), req, nil)
 			if err != nil {
-				var ie *InputError
+				var ie *lawcore.InputError
 				if !errors.As(err, &ie) {
-					t.Errorf("%s: %v", name, err)
+					t.Errorf("%s %q: %v", name, search, err)
 				}
 				continue
 			}
-			if err := res.Params.Validate(); err != nil || math.IsNaN(res.Objective) {
-				t.Errorf("%s: %+v, objective %v", name, res.Params, res.Objective)
+			if _, err := ParamsOf(res.Params); err != nil || math.IsNaN(res.Objective) {
+				t.Errorf("%s %q: %+v, objective %v", name, search, res.Params, res.Objective)
 			}
 			if _, err := json.Marshal(res); err != nil {
-				t.Errorf("%s: %v", name, err)
+				t.Errorf("%s %q: %v", name, search, err)
 			}
 		}
 	}

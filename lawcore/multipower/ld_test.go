@@ -1,13 +1,16 @@
-package lawcore
+package multipower
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 )
 
-// mpowNaive is the loss-drop sum as the release computes it: every step k = 1..t.
-func mpowNaive(p MultiPowerParams, lr []float64, t int) (ld, mass float64) {
+// naiveDrop is the loss-drop sum as the release computes it: every step k = 1..t.
+func naiveDrop(p Params, lr []float64, t int) (ld, mass float64) {
 	prefix := make([]float64, t+1)
 	sum := 0.0
 	for i := 0; i <= t; i++ {
@@ -33,18 +36,18 @@ func mpowNaive(p MultiPowerParams, lr []float64, t int) (ld, mass float64) {
 	return p.B * ld, p.B * mass
 }
 
-// mpowTestSchedules are schedules with every kind of LR change: smooth decays, a jump, a
+// testSchedules are schedules with every kind of LR change: smooth decays, a jump, a
 // staircase, rises and falls (cyclic), a decay to zero and noise.
-func mpowTestSchedules(t testing.TB) map[string][]float64 {
-	scheds := map[string]Schedule{
-		"cosine":       {Kind: KindCosine, Total: 24000, Peak: 3e-4, Final: 3e-5, Warmup: 2160},
-		"cosine-to-0":  {Kind: KindCosine, Total: 20000, Peak: 1e-3, Warmup: 500},
-		"wsd-1-sqrt":   {Kind: KindWSD, Total: 30000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
-		"wsd-exp":      mplSchedule("wsd_20000_24000"),
-		"wsdcon":       mplSchedule("wsdcon_9"),
-		"multistep":    {Kind: KindMultistep, Total: 20000, Peak: 6e-4, Warmup: 300, Stages: []float64{0.8, 0.1, 0.1}, Levels: []float64{1, 0.316, 0.1}},
-		"cyclic":       {Kind: KindCyclic, Total: 20000, Peak: 5e-4, Final: 1e-4, StepSize: 1500, Warmup: 200},
-		"inverse-sqrt": {Kind: KindInverseSqrt, Total: 50000, Peak: 1e-3, Warmup: 1000},
+func testSchedules(t testing.TB) map[string][]float64 {
+	scheds := map[string]lawcore.Schedule{
+		"cosine":       {Kind: lawcore.KindCosine, Total: 24000, Peak: 3e-4, Final: 3e-5, Warmup: 2160},
+		"cosine-to-0":  {Kind: lawcore.KindCosine, Total: 20000, Peak: 1e-3, Warmup: 500},
+		"wsd-1-sqrt":   {Kind: lawcore.KindWSD, Total: 30000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
+		"wsd-exp":      testcurves.MPLSchedule("wsd_20000_24000"),
+		"wsdcon":       testcurves.MPLSchedule("wsdcon_9"),
+		"multistep":    {Kind: lawcore.KindMultistep, Total: 20000, Peak: 6e-4, Warmup: 300, Stages: []float64{0.8, 0.1, 0.1}, Levels: []float64{1, 0.316, 0.1}},
+		"cyclic":       {Kind: lawcore.KindCyclic, Total: 20000, Peak: 5e-4, Final: 1e-4, StepSize: 1500, Warmup: 200},
+		"inverse-sqrt": {Kind: lawcore.KindInverseSqrt, Total: 50000, Peak: 1e-3, Warmup: 1000},
 	}
 	out := map[string][]float64{}
 	for name, s := range scheds {
@@ -63,23 +66,23 @@ func mpowTestSchedules(t testing.TB) map[string][]float64 {
 	return out
 }
 
-var mpowTestParams = []MultiPowerParams{
+var testParams = []Params{
 	{L0: 3.04, A: 0.525, Alpha: 0.508, B: 363.788, C: 2.066, Beta: 0.583, Gamma: 0.641}, // the release's 25M
 	{L0: 2.5, A: 0.4, Alpha: 0.4, B: 800, C: 0.05, Beta: 1.7, Gamma: 0.2},
 	{L0: 2.5, A: 0.4, Alpha: 0.4, B: 100, C: 50, Beta: 0.2, Gamma: 1.1},
 }
 
 // The grouped sum agrees with the direct double loop within the stated bound.
-func TestMultiPowerGroupedMatchesNaive(t *testing.T) {
-	for name, lr := range mpowTestSchedules(t) {
-		for pi, p := range mpowTestParams {
-			for _, tol := range []float64{mpowFitTolerance, 1e-4, MultiPowerTolerance, 1e-6} {
-				s := newMpowSeries(lr, 0, WarmupActual)
-				law := newMpowLaw(p, tol)
+func TestGroupedMatchesNaive(t *testing.T) {
+	for name, lr := range testSchedules(t) {
+		for pi, p := range testParams {
+			for _, tol := range []float64{fitTolerance, 1e-4, Tolerance, 1e-6} {
+				s := newSeries(lr)
+				law := newStepLaw(p, tol)
 				worst, terms, points := 0.0, 0, 0
 				for t1 := 1; t1 < len(lr); t1 += 97 + t1/7 {
 					_, ld := law.eval(s, t1)
-					want, mass := mpowNaive(p, lr, t1)
+					want, mass := naiveDrop(p, lr, t1)
 					err := math.Abs(ld - want)
 					if bound := tol*mass + 1e-12*math.Max(mass, 1); err > bound {
 						t.Errorf("%s params %d tol %g step %d: LD %.12g, direct sum %.12g: error %.3g over the bound %.3g",
@@ -99,22 +102,22 @@ func TestMultiPowerGroupedMatchesNaive(t *testing.T) {
 	}
 }
 
-// mpowLaw evaluates the law one step at a time, counting the terms (for measuring).
-type mpowLaw struct {
-	p     MultiPowerParams
-	shape *mpowShape
+// stepLaw evaluates the law one step at a time, counting the terms (for measuring).
+type stepLaw struct {
+	p     Params
+	shape *shape
 	refs  []int32
 	stack []int32
 	count int // terms evaluated (statistics)
 }
 
-func newMpowLaw(p MultiPowerParams, tol float64) *mpowLaw {
-	return &mpowLaw{p: p, shape: newMpowShape(p.C, p.Beta, p.Gamma, tol)}
+func newStepLaw(p Params, tol float64) *stepLaw {
+	return &stepLaw{p: p, shape: newShape(p.C, p.Beta, p.Gamma, tol)}
 }
 
 // eval returns A*(S1+S_W)^(-alpha) and LD at step t of s (s.prefix[t] > 0).
-func (l *mpowLaw) eval(s *mpowSeries, t int) (s1Term, ld float64) {
-	s1Term = mpowS1Term(l.p, s.prefix[t])
+func (l *stepLaw) eval(s *series, t int) (s1Term, ld float64) {
+	s1Term = l.p.A * math.Pow(s.prefix[t], -l.p.Alpha)
 	if l.p.B == 0 {
 		return s1Term, 0
 	}
@@ -124,8 +127,8 @@ func (l *mpowLaw) eval(s *mpowSeries, t int) (s1Term, ld float64) {
 }
 
 // lossDrop sums the referenced groups at step t: LD(t)/B and, if grad, its derivatives.
-func (s *mpowSeries) lossDrop(t int, refs []int32, sh *mpowShape, grad bool) mpowDrop {
-	var out mpowDrop
+func (s *series) lossDrop(t int, refs []int32, sh *shape, grad bool) drop {
+	var out drop
 	pt := s.prefix[t]
 	for _, ref := range refs {
 		tm := s.term(ref, pt)
@@ -136,6 +139,6 @@ func (s *mpowSeries) lossDrop(t int, refs []int32, sh *mpowShape, grad bool) mpo
 
 // add adds the term tm (w times G, with its second-order spread correction) to out, and
 // its derivatives if grad.
-func (sh *mpowShape) add(out *mpowDrop, tm *mpowTerm, grad bool) {
+func (sh *shape) add(out *drop, tm *groupTerm, grad bool) {
 	sh.addY(out, tm, sh.factor(tm.a)*tm.r, grad)
 }

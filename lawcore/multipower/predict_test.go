@@ -1,16 +1,18 @@
-package lawcore
+package multipower
 
 import (
 	"errors"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
 )
 
-// Predict with model "multi-power": a one-drop schedule against the Multi-Power Law's formula
-// by hand, and a WSD schedule against PredictMultiPower.
-func TestPredictWithTheMultiPowerLaw(t *testing.T) {
-	p := MultiPowerParams{L0: 2, A: 0.5, Alpha: 0.5, B: 400, C: 2, Beta: 0.6, Gamma: 0.5}
+// Predict with this law: a one-drop schedule against the law's formula by hand, and a WSD
+// schedule by its description, thinned, against the law on its LR at every step.
+func TestPredictByHand(t *testing.T) {
+	p := Params{L0: 2, A: 0.5, Alpha: 0.5, B: 400, C: 2, Beta: 0.6, Gamma: 0.5}
 	// LR 1e-3 at steps 0..100, then 1e-4 to step 200: one drop, at step 101.
 	lr := make([]float64, 201)
 	for i := range lr {
@@ -19,15 +21,11 @@ func TestPredictWithTheMultiPowerLaw(t *testing.T) {
 			lr[i] = 1e-4
 		}
 	}
-	got, err := Predict(PredictRequest{Model: ModelMultiPower, MultiPower: &p, Curves: []PredictCurve{{Name: "drop", LR: lr, Steps: []float64{50, 200}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := predict(t, p, lr, []int{50, 200})
 	// Step 50: no drop yet, L = L0 + A*(51e-3)^-alpha. Step 200: S1 = 101e-3 + 100e-4 = 0.111;
 	// LD = B*(1e-3 - 1e-4)*G(x), x = (1e-4)^-gamma * 100e-4 = 1, G(1) = 1 - 3^-0.6.
 	ld := 400 * 9e-4 * (1 - math.Pow(3, -0.6))
 	want := []float64{2 + 0.5/math.Sqrt(0.051), 2 + 0.5/math.Sqrt(0.111) - ld}
-	c := got[0]
 	if len(c.Loss) != 2 || math.Abs(c.Loss[0]-want[0]) > 1e-12 || math.Abs(c.Loss[1]-want[1]) > 1e-9 {
 		t.Fatalf("loss %v, want %v", c.Loss, want)
 	}
@@ -38,44 +36,39 @@ func TestPredictWithTheMultiPowerLaw(t *testing.T) {
 		t.Errorf("final areas %v %v, want 0.111 and 0", c.FinalS1, c.FinalS2)
 	}
 
-	// A WSD schedule with a warmup from 0, by its description and thinned: the same values as
-	// PredictMultiPower on its LR (warmup as run, the Multi-Power Law's default).
-	sched := Schedule{Kind: KindWSD, Total: 3000, Peak: 1e-3, Final: 1e-4, Warmup: 100, Decay: "linear", DecayFraction: 0.3}
+	sched := lawcore.Schedule{Kind: lawcore.KindWSD, Total: 3000, Peak: 1e-3, Final: 1e-4, Warmup: 100, Decay: "linear", DecayFraction: 0.3}
 	wsdLR, _ := sched.LR()
-	dense, err := PredictMultiPower(p, wsdLR, nil)
+	dense := predict(t, p, wsdLR, nil)
+	got, err := lawcore.Predict(lawcore.PredictRequest{Law: Name, Params: p.Values(), Points: 300, Curves: []lawcore.PredictCurve{{Name: "wsd", Schedule: &sched}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err = Predict(PredictRequest{Model: ModelMultiPower, MultiPower: &p, Points: 300, Curves: []PredictCurve{{Name: "wsd", Schedule: &sched}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c = got[0]
+	c = &got[0]
 	if len(c.Steps) != 300 || c.Steps[299] != 3000 || c.FinalLoss != dense.Loss[2999] {
 		t.Fatalf("%d steps, last %v, final %v (want %v)", len(c.Steps), c.Steps[len(c.Steps)-1], c.FinalLoss, dense.Loss[2999])
 	}
 	for k, st := range c.Steps {
 		if d := c.Loss[k] - dense.Loss[int(st)-1]; math.Abs(d) > 1e-12 {
-			t.Fatalf("step %v: %v, PredictMultiPower %v", st, c.Loss[k], dense.Loss[int(st)-1])
+			t.Fatalf("step %v: %v, every step %v", st, c.Loss[k], dense.Loss[int(st)-1])
 		}
 	}
 	// Counted at the peak, the warmup lowers the loss drop's negative terms: a lower loss.
-	peak, err := Predict(PredictRequest{Model: ModelMultiPower, MultiPower: &p, WarmupConvention: "peak", Curves: []PredictCurve{{Name: "wsd", Schedule: &sched}}})
+	peak, err := lawcore.Predict(lawcore.PredictRequest{Law: Name, Params: p.Values(), WarmupConvention: "peak", Curves: []lawcore.PredictCurve{{Name: "wsd", Schedule: &sched}}})
 	if err != nil || !(peak[0].FinalLoss < c.FinalLoss) {
 		t.Errorf("peak convention: final %v, as run %v (%v)", peak[0].FinalLoss, c.FinalLoss, err)
 	}
 
 	bad := []struct {
-		req  PredictRequest
+		req  lawcore.PredictRequest
 		want string
 	}{
-		{PredictRequest{Model: ModelMultiPower, Curves: []PredictCurve{{Name: "x", LR: lr}}}, "multiPower: the Multi-Power Law's parameters are missing"},
-		{PredictRequest{Model: ModelMultiPower, MultiPower: &MultiPowerParams{Beta: -1}, Curves: []PredictCurve{{Name: "x", LR: lr}}}, "params: beta"},
-		{PredictRequest{Model: "chinchilla", Params: Params{L0: 2, A: 0.5, Alpha: 0.5, C: 1, Lambda: 0.999}}, `model: must be "annealing" or "multi-power", got "chinchilla"`},
+		{lawcore.PredictRequest{Law: Name, Curves: []lawcore.PredictCurve{{Name: "x", LR: lr}}}, "params: L0: missing: the Multi-Power Law needs L0, A, alpha, B, C, beta, gamma"},
+		{lawcore.PredictRequest{Law: Name, Params: Params{Beta: -1}.Values(), Curves: []lawcore.PredictCurve{{Name: "x", LR: lr}}}, "params: beta"},
+		{lawcore.PredictRequest{Law: "chinchilla", Params: p.Values()}, `law: unknown law "chinchilla"`},
 	}
 	for _, b := range bad {
-		_, err := Predict(b.req)
-		var ie *InputError
+		_, err := lawcore.Predict(b.req)
+		var ie *lawcore.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), b.want) {
 			t.Errorf("got %v, want an *InputError containing %q", err, b.want)
 		}
@@ -84,18 +77,14 @@ func TestPredictWithTheMultiPowerLaw(t *testing.T) {
 
 // Parameters too large for float64 give a message naming the curve, not an infinite loss.
 func TestPredictOverflowNamesTheCurve(t *testing.T) {
-	sched := &Schedule{Kind: KindConstant, Total: 100, Peak: 1e-4}
-	for _, req := range []PredictRequest{
-		{Params: Params{L0: 1e308, A: 1e308, Alpha: 0.5, C: 0, Lambda: 0.999}, Curves: []PredictCurve{{Name: "big", Schedule: sched}}},
-		{Model: ModelMultiPower, MultiPower: &MultiPowerParams{L0: 1e308, A: 1e308, Alpha: 0.5, B: 1, C: 1, Beta: 0.5, Gamma: 0.5}, Curves: []PredictCurve{{Name: "big", Schedule: sched}}},
+	sched := &lawcore.Schedule{Kind: lawcore.KindConstant, Total: 100, Peak: 1e-4}
+	for _, req := range []lawcore.PredictRequest{
+		{Params: lawcore.Params{L0: 1e308, A: 1e308, Alpha: 0.5, C: 0, Lambda: 0.999}.Values(), Curves: []lawcore.PredictCurve{{Name: "big", Schedule: sched}}},
+		{Law: Name, Params: Params{L0: 1e308, A: 1e308, Alpha: 0.5, B: 1, C: 1, Beta: 0.5, Gamma: 0.5}.Values(), Curves: []lawcore.PredictCurve{{Name: "big", Schedule: sched}}},
 	} {
-		_, err := Predict(req)
+		_, err := lawcore.Predict(req)
 		if err == nil || !strings.HasPrefix(err.Error(), `curve "big": the predicted loss is not a finite number at step 100`) {
-			t.Errorf("%s: got %v", req.Model, err)
+			t.Errorf("%s: got %v", req.Law, err)
 		}
-	}
-	if _, err := Predict(PredictRequest{Params: Params{L0: 1, A: 1, Alpha: 0.5, C: 1, Lambda: 0.999}, Curves: []PredictCurve{{Name: "lr", Schedule: &Schedule{Kind: KindConstant, Total: 100, Peak: 1e305}}}}); err == nil ||
-		err.Error() != `curve "lr": schedule.peak: 1e+305 is not a learning rate (at most 1000): give it in raw units, such as 3e-4` {
-		t.Errorf("a learning rate of 1e305: %v", err)
 	}
 }

@@ -1,11 +1,12 @@
-package lawcore
+package multipower
 
 import (
 	"context"
 	"math"
 	"sort"
-	"time"
 
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -26,7 +27,7 @@ import (
 //     stores them just after the optimiser's step, which is reproduced).
 //
 // This run stops long before the objective's minimum: on the release's split the minimum
-// (FitMultiPower) is two (25M) to fourteen (100M) times lower, yet predicts the held-out
+// (the engine's search) is two (25M) to fourteen (100M) times lower, yet predicts the held-out
 // curves worse (mean PredE 0.00137 and 0.00165 against the release's 0.00110 and 0.00142).
 // The early stop acts as a prior that keeps C, beta and gamma near their starting values.
 // The step sizes are in the parameters' own units, tuned to curves like the release's
@@ -35,74 +36,56 @@ import (
 
 // Settings of the release's procedure.
 const (
-	mpowReleaseSteps    = 200
-	mpowReleasePatience = 20
-	mpowReleaseLR1      = 5e-2 // L0, A, B, C
-	mpowReleaseLR2      = 5e-3 // alpha, beta, gamma
-	mpowReleaseDecay    = 0.01
-	mpowReleaseGradStop = 1e-5
-	// mpowReleaseInitPolish is how many of the initial grid's best points are polished: on
-	// the release's curves every good grid point reaches the same minimum.
-	mpowReleaseInitPolish = 3
+	releaseSteps    = 200
+	releasePatience = 20
+	releaseLR1      = 5e-2 // L0, A, B, C
+	releaseLR2      = 5e-3 // alpha, beta, gamma
+	releaseDecay    = 0.01
+	releaseGradStop = 1e-5
+	// releaseInitPolish is how many of the initial grid's best points are polished: on the
+	// release's curves every good grid point reaches the same minimum.
+	releaseInitPolish = 3
 )
 
-// FitMultiPowerRelease fits the Multi-Power Law as the MultiPowerLaw release does (see the
-// top of this file) and scores every curve, like FitMultiPower, whose request and result it
-// shares (Search.Starts counts the initial grid's points). On the release's curves it
-// reproduces the release's parameters to five or six digits, and so its published metrics.
-func FitMultiPowerRelease(ctx context.Context, req FitRequest, progress func(fraction float64)) (*MultiPowerResult, error) {
-	began := time.Now()
-	if progress == nil {
-		progress = func(float64) {}
-	}
-	curves, conv, delta, err := mpowPrepare(req)
-	if err != nil {
-		return nil, err
-	}
-	obj := newMpowObjective(ctx, curves, delta)
-	init, grid := obj.releaseInit(curves)
+// SearchRelease names the release's procedure as a search of this law.
+const SearchRelease = "release"
+
+func (law) Searches() []string { return []string{SearchRelease} }
+
+// Search runs the release's procedure (see the top of this file) on the fit's objective. On
+// the release's curves it reproduces the release's parameters to five or six digits, and so
+// its published metrics.
+func (law) Search(ctx context.Context, name string, obj *lawcore.Objective, progress func(float64)) ([]float64, error) {
+	m := obj.Model().(*model)
+	init := releaseInit(obj, m)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	progress(0.2)
-	p := obj.releaseAdamW(init, func(step int) { progress(0.2 + 0.75*float64(step)/mpowReleaseSteps) })
-	if obj.cancelled || ctx.Err() != nil {
+	theta := releaseAdamW(obj, init, func(step int) { progress(0.2 + 0.75*float64(step)/releaseSteps) })
+	if obj.Cancelled() || ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	if p.Validate() != nil {
-		return nil, Errorf("", "curves", "the Multi-Power Law could not be fitted to these curves")
-	}
-	res := obj.result(curves, p, conv, delta, req.WarmupSteps)
-	res.Search.Starts = grid
-	progress(1)
-	res.ElapsedMs = float64(time.Since(began).Microseconds()) / 1000
-	return res, nil
+	return theta, nil
 }
 
-// releaseInit is step 1: L0, A, alpha and B of the simpler law. It returns them and the
-// number of grid points.
-func (o *mpowObjective) releaseInit(curves []*mpowCurve) ([4]float64, int) {
+// releaseInit is step 1: L0, A, alpha and B of the simpler law.
+func releaseInit(obj *lawcore.Objective, m *model) [4]float64 {
 	minLoss, peak := math.Inf(1), 0.0
-	var lnS, obs, drop []float64 // per fit point: ln S1, observed loss, peak - eta_t
-	for _, c := range curves {
-		if c.role != RoleFit {
-			continue
-		}
-		for _, e := range c.series.eta {
+	for _, s := range m.series {
+		for _, e := range s.eta {
 			peak = math.Max(peak, e)
 		}
-		for k, t := range c.index {
-			minLoss = math.Min(minLoss, c.loss[k])
-			lnS = append(lnS, math.Log(c.series.prefix[t]))
-			obs = append(obs, c.loss[k])
-		}
 	}
-	for _, c := range curves {
-		if c.role == RoleFit {
-			for _, t := range c.index {
-				drop = append(drop, peak-c.series.eta[t])
-			}
-		}
+	// per fit point: ln S1, observed loss, peak - eta_t
+	n := obj.Points()
+	lnS, obs, drop := make([]float64, n), make([]float64, n), make([]float64, n)
+	for k, st := range m.steps {
+		s := m.series[st.curve]
+		lnS[k] = math.Log(s.prefix[st.t])
+		obs[k] = math.Exp(obj.LogObserved(k))
+		drop[k] = peak - s.eta[st.t]
+		minLoss = math.Min(minLoss, obs[k])
 	}
 	// the straight line through (ln S1, ln(loss - min + 0.01))
 	var mx, my float64
@@ -144,9 +127,9 @@ func (o *mpowObjective) releaseInit(curves []*mpowCurve) ([4]float64, int) {
 				return math.Inf(1)
 			}
 			r := math.Log(obs[i]) - math.Log(pred)
-			f += Huber(r, o.delta)
+			f += numeric.Huber(r, obj.Delta())
 			if grad != nil {
-				g := -huberSlope(r, o.delta) / pred
+				g := -numeric.HuberSlope(r, obj.Delta()) / pred
 				grad[0] += g
 				grad[1] += g * u
 				grad[2] -= g * q[1] * u * lnS[i]
@@ -172,8 +155,8 @@ func (o *mpowObjective) releaseInit(curves []*mpowCurve) ([4]float64, int) {
 	}
 	sort.Slice(grid, func(i, j int) bool { return grid[i].f < grid[j].f })
 	best := grid[0]
-	for _, c := range grid[:mpowReleaseInitPolish] {
-		if math.IsInf(c.f, 1) || o.ctx.Err() != nil {
+	for _, c := range grid[:releaseInitPolish] {
+		if math.IsInf(c.f, 1) || obj.Cancelled() {
 			break
 		}
 		problem := optimize.Problem{
@@ -185,38 +168,29 @@ func (o *mpowObjective) releaseInit(curves []*mpowCurve) ([4]float64, int) {
 			best = cand{[4]float64(res.X), res.F}
 		}
 	}
-	return best.q, len(grid)
+	return best.q
 }
 
 // releaseAdamW is step 2, from the initial L0, A, alpha, B. step is called after every step.
-func (o *mpowObjective) releaseAdamW(init [4]float64, step func(int)) MultiPowerParams {
-	p := [mpowDims]float64{mpowL0: init[0], mpowA: init[1], mpowAlpha: init[2], mpowB: init[3], mpowC: 1, mpowBeta: 0.5, mpowGamma: 0.5}
+func releaseAdamW(obj *lawcore.Objective, init [4]float64, step func(int)) []float64 {
+	const dims = iGamma + 1
+	p := []float64{iL0: init[0], iA: init[1], iAlpha: init[2], iB: init[3], iC: 1, iBeta: 0.5, iGamma: 0.5}
 	for i := range p {
 		p[i] = math.Max(p[i], paramFloor)
 	}
-	rate := [mpowDims]float64{mpowL0: mpowReleaseLR1, mpowA: mpowReleaseLR1, mpowB: mpowReleaseLR1, mpowC: mpowReleaseLR1,
-		mpowAlpha: mpowReleaseLR2, mpowBeta: mpowReleaseLR2, mpowGamma: mpowReleaseLR2}
-	toParams := func(p [mpowDims]float64) MultiPowerParams {
-		return MultiPowerParams{L0: p[mpowL0], A: p[mpowA], Alpha: p[mpowAlpha], B: p[mpowB], C: p[mpowC], Beta: p[mpowBeta], Gamma: p[mpowGamma]}
-	}
-	var m, v [mpowDims]float64
+	rate := [dims]float64{iL0: releaseLR1, iA: releaseLR1, iB: releaseLR1, iC: releaseLR1,
+		iAlpha: releaseLR2, iBeta: releaseLR2, iGamma: releaseLR2}
+	var m, v [dims]float64
 	bestF, minF, still := math.Inf(1), math.Inf(1), 0
-	best := toParams(p)
-	frozenAt := p
-	o.freeze(best)
-	gx := make([]float64, mpowDims)
-	for k := 0; k < mpowReleaseSteps && !o.cancelled; k++ {
-		if mpowMovedFrom(p, frozenAt) {
-			frozenAt = p
-			o.freeze(toParams(p))
-		}
-		x := mpowToX(toParams(p))
-		f := o.value(x, gx)
+	best := append([]float64(nil), p...)
+	obj.Anchor(p, true)
+	g := make([]float64, dims)
+	for k := 0; k < releaseSteps && !obj.Cancelled(); k++ {
+		obj.Anchor(p, false) // a new grouping when C, beta or gamma moved far
 		// the gradient in the parameters themselves, as torch computes it
+		f := obj.Value(p, g)
 		norm := 0.0
-		var g [mpowDims]float64
 		for i := range g {
-			g[i] = gx[i] / p[i]
 			norm += g[i] * g[i]
 		}
 		if math.IsNaN(norm) || math.IsInf(norm, 0) || math.IsInf(f, 0) {
@@ -225,7 +199,7 @@ func (o *mpowObjective) releaseAdamW(init [4]float64, step func(int)) MultiPower
 		// AdamW's step (decoupled weight decay, bias-corrected moments)
 		t := float64(k + 1)
 		for i := range p {
-			p[i] -= rate[i] * mpowReleaseDecay * p[i]
+			p[i] -= rate[i] * releaseDecay * p[i]
 			m[i] = 0.9*m[i] + 0.1*g[i]
 			v[i] = 0.999*v[i] + 0.001*g[i]*g[i]
 			mh, vh := m[i]/(1-math.Pow(0.9, t)), v[i]/(1-math.Pow(0.999, t))
@@ -239,26 +213,20 @@ func (o *mpowObjective) releaseAdamW(init [4]float64, step func(int)) MultiPower
 		} else {
 			still++
 		}
-		if k > mpowReleasePatience && still >= mpowReleasePatience {
+		if k > releasePatience && still >= releasePatience {
 			break
 		}
-		if math.Sqrt(norm) < mpowReleaseGradStop {
+		if math.Sqrt(norm) < releaseGradStop {
 			break
 		}
 		if f < bestF {
 			// the release stores the parameters after the step that this objective preceded
-			bestF, best = f, toParams(p)
+			bestF = f
+			copy(best, p)
 		}
 	}
 	return best
 }
 
-// mpowMovedFrom says whether C, beta or gamma moved by more than mpowRefreeze in log.
-func mpowMovedFrom(p, q [mpowDims]float64) bool {
-	for _, i := range []int{mpowC, mpowBeta, mpowGamma} {
-		if math.Abs(math.Log(p[i]/q[i])) > mpowRefreeze {
-			return true
-		}
-	}
-	return false
-}
+// paramFloor keeps the parameters strictly positive, as the law needs.
+const paramFloor = 1e-10

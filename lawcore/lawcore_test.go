@@ -1,0 +1,21 @@
+package lawcore_test
+
+import (
+	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
+)
+
+// closeRel reports whether a and b agree to a relative tolerance (absolute near zero).
+var closeRel = lawcore.CloseRel
+
+// annealingParams types the parameters of an annealing-law fit, failing the test if they are
+// not the annealing law's.
+func annealingParams(t testing.TB, res *lawcore.FitResult) lawcore.Params {
+	t.Helper()
+	p, err := lawcore.AnnealingParams(res.Params)
+	if err != nil {
+		t.Fatalf("%s fit: %v", res.Law, err)
+	}
+	return p
+}
