@@ -52,99 +52,45 @@ type annealingLaw struct{}
 func (annealingLaw) Spec() *Spec { return annealingSpec }
 
 func (annealingLaw) Bind(runs []Run, opts BindOptions) (Model, error) {
-	m := &annealingModel{runs: runs, every: 1, lambda: math.NaN(),
-		withDerivative: len(opts.Free) > annLambda && opts.Free[annLambda]}
-	for _, r := range runs {
-		m.n += len(r.Steps)
-	}
-	m.logS1, m.s2 = make([]float64, m.n), make([]float64, m.n)
-	if m.withDerivative {
-		m.ds2 = make([]float64, m.n)
-	}
-	return m, nil
+	withDerivative := len(opts.Free) > annLambda && opts.Free[annLambda]
+	return &annealingModel{areas: NewAreaTable(runs, withDerivative)}, nil
 }
 
-// annealingModel is the annealing law at the points of some runs (every every-th point of
-// their steps, flattened run by run). It holds the areas at those points for the lambda it
-// last saw, and walks the schedules again when lambda changes: O(steps) per new lambda.
+// annealingModel is the annealing law at the points of some runs.
 type annealingModel struct {
-	runs           []Run
-	every, n       int
-	withDerivative bool
-	lambda         float64 // the lambda the areas hold
-	logS1, s2, ds2 []float64
+	areas *AreaTable
 }
 
-func (m *annealingModel) Points() int { return m.n }
+func (m *annealingModel) Points() int { return m.areas.Points() }
 
-func (m *annealingModel) Thin(every int) Model {
-	t := &annealingModel{runs: m.runs, every: m.every * every, withDerivative: m.withDerivative, lambda: math.NaN()}
-	t.n = (m.n + every - 1) / every
-	t.logS1, t.s2 = make([]float64, t.n), make([]float64, t.n)
-	if t.withDerivative {
-		t.ds2 = make([]float64, t.n)
-	}
-	return t
-}
-
-// setLambda walks every run once and keeps the areas at the model's points.
-func (m *annealingModel) setLambda(lambda float64) {
-	if lambda == m.lambda {
-		return
-	}
-	m.lambda = lambda
-	k, flat := 0, 0
-	for _, r := range m.runs {
-		w := NewAreaWalker(lambda)
-		next := 0
-		for i, eta := range r.LR {
-			if next == len(r.Steps) {
-				break
-			}
-			w.Add(eta)
-			if i != r.Steps[next] {
-				continue
-			}
-			if flat%m.every == 0 {
-				m.logS1[k] = math.Log(w.S1)
-				m.s2[k] = w.S2
-				if m.withDerivative {
-					m.ds2[k] = w.DS2
-				}
-				k++
-			}
-			flat++
-			next++
-		}
-	}
-}
+func (m *annealingModel) Thin(every int) Model { return &annealingModel{areas: m.areas.Thin(every)} }
 
 func (m *annealingModel) Eval(theta []float64, from int, pred, jac []float64) {
-	m.setLambda(theta[annLambda])
+	t := m.areas.At(theta[annLambda])
 	l0, a, alpha, c := theta[annL0], theta[annA], theta[annAlpha], theta[annC]
 	d := len(theta)
 	for i := range pred {
 		k := from + i
-		u := math.Exp(-alpha * m.logS1[k])
-		pred[i] = l0 + a*u - c*m.s2[k]
+		u := math.Exp(-alpha * t.LogS1[k])
+		pred[i] = l0 + a*u - c*t.S2[k]
 		if jac == nil {
 			continue
 		}
 		row := jac[i*d : i*d+d]
 		row[annL0] = 1
 		row[annA] = u
-		row[annAlpha] = -a * u * m.logS1[k]
-		row[annC] = -m.s2[k]
+		row[annAlpha] = -a * u * t.LogS1[k]
+		row[annC] = -t.S2[k]
 		row[annLambda] = 0
-		if m.withDerivative {
-			row[annLambda] = -c * m.ds2[k]
+		if t.DS2 != nil {
+			row[annLambda] = -c * t.DS2[k]
 		}
 	}
 }
 
 func (m *annealingModel) StartGrid(base []float64) StartGrid {
 	lambdas := []float64{base[annLambda]}
-	if m.withDerivative {
+	if m.areas.withDerivative {
 		lambdas = lambdaGrid
 	}
 	var g StartGrid

@@ -1,5 +1,7 @@
 package lawcore
 
+import "math"
+
 // Convention says how learning rates during warmup enter the areas S1 and S2.
 type Convention string
 
@@ -115,4 +117,78 @@ func checkLambda(lambda float64) error {
 		return Errorf("", "lambda", "must be in [0, 1), got %v", lambda)
 	}
 	return nil
+}
+
+// AreaTable holds the areas of some runs at their steps (every every-th point, flattened run
+// by run): ln S1, S2 and, when asked for, dS2/dlambda, for the lambda it last computed them
+// with. Laws built on the areas (the annealing law, its variants, the model-size law) share
+// it; it walks the schedules again only when lambda changes, O(steps).
+type AreaTable struct {
+	// LogS1, S2 and DS2 (nil without the derivative) are the areas at the points.
+	LogS1, S2, DS2 []float64
+
+	runs           []Run
+	every, n       int
+	withDerivative bool
+	lambda         float64
+}
+
+// NewAreaTable prepares the areas of runs at their steps; withDerivative asks for dS2/dlambda
+// too (for fitting lambda).
+func NewAreaTable(runs []Run, withDerivative bool) *AreaTable {
+	n := 0
+	for _, r := range runs {
+		n += len(r.Steps)
+	}
+	return newAreaTable(runs, 1, n, withDerivative)
+}
+
+func newAreaTable(runs []Run, every, n int, withDerivative bool) *AreaTable {
+	t := &AreaTable{runs: runs, every: every, n: n, withDerivative: withDerivative, lambda: math.NaN(),
+		LogS1: make([]float64, n), S2: make([]float64, n)}
+	if withDerivative {
+		t.DS2 = make([]float64, n)
+	}
+	return t
+}
+
+// Points is the number of points.
+func (t *AreaTable) Points() int { return t.n }
+
+// Thin returns the table of every every-th point.
+func (t *AreaTable) Thin(every int) *AreaTable {
+	return newAreaTable(t.runs, t.every*every, (t.n+every-1)/every, t.withDerivative)
+}
+
+// At returns the table with its areas computed for lambda.
+func (t *AreaTable) At(lambda float64) *AreaTable {
+	if lambda == t.lambda {
+		return t
+	}
+	t.lambda = lambda
+	k, flat := 0, 0
+	for _, r := range t.runs {
+		w := NewAreaWalker(lambda)
+		next := 0
+		for i, eta := range r.LR {
+			if next == len(r.Steps) {
+				break
+			}
+			w.Add(eta)
+			if i != r.Steps[next] {
+				continue
+			}
+			if flat%t.every == 0 {
+				t.LogS1[k] = math.Log(w.S1)
+				t.S2[k] = w.S2
+				if t.withDerivative {
+					t.DS2[k] = w.DS2
+				}
+				k++
+			}
+			flat++
+			next++
+		}
+	}
+	return t
 }

@@ -84,3 +84,23 @@ func TestAreasWarmupConventions(t *testing.T) {
 		t.Error("lambda 1 accepted")
 	}
 }
+
+// FinalAreas is the last entry of ComputeAreas, for every kind of schedule and both
+// conventions.
+func TestFinalAreasMatchesComputeAreas(t *testing.T) {
+	for _, p := range Presets() {
+		for _, conv := range []Convention{WarmupPeak, WarmupActual} {
+			lr, err := p.Schedule.LR()
+			if err != nil {
+				t.Fatal(p.ID, err)
+			}
+			counted := CountedLR(lr, p.Schedule.WarmupSteps(), conv)
+			a, _ := ComputeAreas(counted, 0.999)
+			s1, s2 := FinalAreas(counted, 0.999)
+			n := len(lr) - 1
+			if !closeRel(s1, a.S1[n], 1e-12) || !closeRel(s2, a.S2[n], 1e-12) {
+				t.Errorf("%s %s: FinalAreas (%g, %g), ComputeAreas (%g, %g)", p.ID, conv, s1, s2, a.S1[n], a.S2[n])
+			}
+		}
+	}
+}

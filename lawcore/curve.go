@@ -77,11 +77,7 @@ func expandSchedule(where string, sched *Schedule, lr []float64, defaultWarmup i
 			}
 			return nil, 0, Within(where, err)
 		}
-		warmup := s.Warmup
-		if s.Kind == KindConcat && len(s.Segments) > 0 {
-			warmup = s.Segments[0].Warmup
-		}
-		return out, warmup, nil
+		return out, s.WarmupSteps(), nil
 	case len(lr) > 0:
 		s := Schedule{Kind: KindExplicit, Values: lr}
 		if err := s.validate(""); err != nil {

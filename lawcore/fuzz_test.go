@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"testing"
 	"time"
 )
@@ -69,6 +70,40 @@ func FuzzFitRequest(f *testing.F) {
 		}
 		if _, err := json.Marshal(res); err != nil {
 			t.Fatalf("result does not encode: %v", err)
+		}
+	})
+}
+
+// FuzzFill checks that Schedule.LR (whose common kinds are filled by recurrences) agrees with
+// the definitions evaluated step by step on any valid schedule of those kinds.
+func FuzzFill(f *testing.F) {
+	for _, p := range Presets() {
+		b, _ := json.Marshal(p.Schedule)
+		f.Add(b)
+	}
+	f.Add([]byte(`{"kind":"wsd","total":1000,"peak":1,"final":0.01,"decay":"exponential","decayFraction":0.3,"warmup":7,"warmupFrom":0.1}`))
+	f.Add([]byte(`{"kind":"cosine","total":999,"peak":1,"cycle":300,"after":"continue","final":0.2}`))
+	f.Add([]byte(`{"kind":"multistep","total":999,"peak":1,"stages":[0.5,0.5],"levels":[1,0.1],"transition":30}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := DecodeSchedule(data)
+		if err != nil || s.Length() > fuzzMaxSteps {
+			return
+		}
+		switch s.Kind {
+		case KindConstant, KindCosine, KindWSD, KindMultistep:
+		default:
+			return
+		}
+		got, err := s.LR()
+		if err != nil {
+			t.Fatal(err)
+		}
+		scale := s.PeakLR()
+		for i := range got {
+			want := referenceLR(s, i)
+			if math.Abs(got[i]-want) > 1e-9*math.Max(scale, math.Abs(want)) && !(math.IsNaN(got[i]) && math.IsNaN(want)) {
+				t.Fatalf("step %d: Schedule.LR %.17g, the definition %.17g", i, got[i], want)
+			}
 		}
 	})
 }

@@ -98,7 +98,7 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 			return nil, err
 		}
 		run := Run{Name: c.Name, LR: CountedLR(lr, warmup, conv), Steps: steps, Size: c.Size}
-		if out[i], err = predictRun(law, theta, run, lr); err != nil {
+		if out[i], err = PredictRun(law, theta, run, lr); err != nil {
 			return nil, Within(where, err)
 		}
 		if err := out[i].checkFinite(where); err != nil {
@@ -112,9 +112,12 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 // the terms' derivatives).
 const predictChunk = 4096
 
-// predictRun evaluates law at the steps of run where something has been trained, and at its
-// last step; asRun are the learning rates as run, for the LR column.
-func predictRun(law Law, theta []float64, run Run, asRun []float64) (Prediction, error) {
+// PredictRun evaluates law with the parameter vector theta at the steps of run where
+// something has been trained, and at its last step (FinalLoss); asRun are the learning rates
+// as run, for the LR column (run.LR as counted by the warmup convention). It is Predict
+// without the request: for callers that build many schedules themselves, such as the
+// analyses.
+func PredictRun(law Law, theta []float64, run Run, asRun []float64) (Prediction, error) {
 	spec := law.Spec()
 	last := len(run.LR) - 1
 	pr := Prediction{Name: run.Name, Total: last}

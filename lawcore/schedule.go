@@ -129,6 +129,28 @@ func (s Schedule) LR() ([]float64, error) {
 	return lr, nil
 }
 
+// FillLR is LR into a buffer: it validates the schedule and writes its learning rates into
+// lr, which must hold Length() values. Sweeps over many schedules reuse one buffer this way.
+func (s Schedule) FillLR(lr []float64) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	if len(lr) != s.Length() {
+		return Errorf("schedule", "", "a buffer of %d steps for a schedule of %d", len(lr), s.Length())
+	}
+	s.fill(lr)
+	return nil
+}
+
+// WarmupSteps is the warmup the warmup convention applies to: the schedule's own, or for a
+// concatenation its first segment's.
+func (s Schedule) WarmupSteps() int {
+	if s.Kind == KindConcat && len(s.Segments) > 0 {
+		return s.Segments[0].Warmup
+	}
+	return s.Warmup
+}
+
 // Length is the number of steps the schedule covers (its last step + 1). It assumes a valid
 // schedule.
 func (s Schedule) Length() int {

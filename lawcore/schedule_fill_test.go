@@ -87,7 +87,12 @@ func TestFillMatchesDefinitions(t *testing.T) {
 				with(func(s *Schedule) { s.Kind = KindCosine; s.Cycle = warmup + (total-warmup)/2 + 1 }),
 				with(func(s *Schedule) { s.Kind = KindCosine; s.Cycle = 2*total + 3; s.Final = 1e-5 }),
 				with(func(s *Schedule) { s.Kind = KindCosine; s.Cycle = warmup + (total-warmup)/3 + 1; s.After = "continue" }),
-				with(func(s *Schedule) { s.Kind = KindCosine; s.Cycle = warmup + (total-warmup)/3 + 1; s.After = "restart"; s.Final = 2e-5 }),
+				with(func(s *Schedule) {
+					s.Kind = KindCosine
+					s.Cycle = warmup + (total-warmup)/3 + 1
+					s.After = "restart"
+					s.Final = 2e-5
+				}),
 			)
 			for _, shape := range DecayShapes {
 				for _, frac := range []float64{0.001, 0.1, 0.5, 1} {

@@ -110,4 +110,3 @@ func fitAndPredict(ctx context.Context, req FitRequest, i int, progress func(flo
 	}
 	return res.Curves[i].Predicted, res.Curves[i].Metrics, nil
 }
-

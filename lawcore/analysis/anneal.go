@@ -1,8 +1,11 @@
-package lawcore
+package analysis
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
 // Annealing function (the paper's Sec. 5.6, Fig. 13): which decay shape of a WSD schedule
@@ -12,7 +15,7 @@ import (
 // AnnealFunctionOptions asks for the final loss of WSD schedules of several decay shapes
 // across annealing ratios.
 type AnnealFunctionOptions struct {
-	AnalysisSetup
+	Setup
 	// Total is the runs' last step (default 50000).
 	Total int `json:"total"`
 	// Shapes are the decay shapes compared (default cosine, 1-sqrt, 1-square, linear,
@@ -31,9 +34,9 @@ type AnnealFunctionOptions struct {
 
 // DefaultAnnealFunctionOptions is the paper's Fig. 13 setting.
 func DefaultAnnealFunctionOptions() AnnealFunctionOptions {
-	return AnnealFunctionOptions{AnalysisSetup: DefaultAnalysisSetup(), Total: 50000,
+	return AnnealFunctionOptions{Setup: DefaultSetup(), Total: 50000,
 		Shapes: []string{"cosine", "1-sqrt", "1-square", "linear", "exponential"},
-		Ratios: linspace(0.05, 0.6, 12), ExponentialFloor: 0.01, CurveRatios: []float64{0.1, 0.5}}
+		Ratios: numeric.Linspace(0.05, 0.6, 12), ExponentialFloor: 0.01, CurveRatios: []float64{0.1, 0.5}}
 }
 
 // AnnealWinner is the shape that ends lowest at one ratio.
@@ -53,14 +56,14 @@ type AnnealFunctionResult struct {
 	// Winners has one entry per ratio.
 	Winners []AnnealWinner `json:"winners"`
 	// Curves are each shape's loss curve at each of CurveRatios.
-	Curves []LossCurve   `json:"curves"`
-	Table  Table         `json:"table"`
-	Setup  AnalysisSetup `json:"setup"`
+	Curves []LossCurve `json:"curves"`
+	Table  Table       `json:"table"`
+	Setup  Setup       `json:"setup"`
 }
 
 // AnnealFunction compares the decay shapes across ratios.
 func AnnealFunction(o AnnealFunctionOptions) (*AnnealFunctionResult, error) {
-	conv, points, err := o.check()
+	e, points, err := o.evaluator()
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +71,7 @@ func AnnealFunction(o AnnealFunctionOptions) (*AnnealFunctionResult, error) {
 		return nil, err
 	}
 	if len(o.Shapes) == 0 || len(o.Shapes) > len(wsdShapes) {
-		return nil, Errorf("", "shapes", "give from 1 to %d decay shapes, got %d", len(wsdShapes), len(o.Shapes))
+		return nil, lawcore.Errorf("", "shapes", "give from 1 to %d decay shapes, got %d", len(wsdShapes), len(o.Shapes))
 	}
 	if err := checkFraction("floor", o.Floor, 0, 1); err != nil {
 		return nil, err
@@ -91,7 +94,7 @@ func AnnealFunction(o AnnealFunctionOptions) (*AnnealFunctionResult, error) {
 		return nil, err
 	}
 	if len(o.CurveRatios) > 5 {
-		return nil, Errorf("", "curveRatios", "at most 5 ratios, got %d", len(o.CurveRatios))
+		return nil, lawcore.Errorf("", "curveRatios", "at most 5 ratios, got %d", len(o.CurveRatios))
 	}
 	if len(o.CurveRatios) > 0 {
 		if err := checkList("curveRatios", o.CurveRatios, 1/float64(o.Total), maxRatio, 5); err != nil {
@@ -101,18 +104,17 @@ func AnnealFunction(o AnnealFunctionOptions) (*AnnealFunctionResult, error) {
 	if err := checkBudget("ratios", float64(len(o.Shapes)*(len(o.Ratios)+len(o.CurveRatios)))*float64(o.Total)); err != nil {
 		return nil, err
 	}
-	e := &evaluator{p: o.Params, conv: conv}
-	build := func(k int, ratio float64) Schedule {
+	build := func(k int, ratio float64) lawcore.Schedule {
 		return wsdSchedule(o.Total, o.Peak, o.Warmup, o.Shapes[k], floors[k], int(math.Round(ratio*float64(o.Total))))
 	}
-	res := &AnnealFunctionResult{Setup: o.AnalysisSetup, Table: Table{Columns: append(append([]string{"ratio"}, o.Shapes...), "lowest")}}
+	res := &AnnealFunctionResult{Setup: o.Setup, Table: Table{Columns: append(append([]string{"ratio"}, o.Shapes...), "lowest")}}
 	loss := make([][]float64, len(o.Shapes))
 	for k, shape := range o.Shapes {
 		s := Series{Name: shape, X: o.Ratios, Y: make([]float64, len(o.Ratios))}
 		for i, r := range o.Ratios {
 			out, err := e.final(build(k, r))
 			if err != nil {
-				return nil, Within(fmt.Sprintf("ratios[%d]", i), err)
+				return nil, lawcore.Within(fmt.Sprintf("ratios[%d]", i), err)
 			}
 			s.Y[i] = out.Loss
 		}

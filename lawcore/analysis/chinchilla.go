@@ -1,9 +1,13 @@
-package lawcore
+package analysis
 
 import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/lawcalc/annealing/lawcore"
+
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
 // Reduction to the Chinchilla law (the paper's Sec. 6.1, Table 2): the final losses this law
@@ -16,7 +20,7 @@ import (
 
 // ChinchillaOptions asks for the reduction over random parameter tuples.
 type ChinchillaOptions struct {
-	AnalysisSetup
+	Setup
 	// Tuples is the number of random parameter tuples (default 1000, at most 20000).
 	Tuples int `json:"tuples"`
 	// Seed seeds the random tuples (the same seed gives the same tuples).
@@ -42,8 +46,8 @@ func DefaultChinchillaOptions() ChinchillaOptions {
 	for i := range totals {
 		totals[i] = 5000 * (i + 1)
 	}
-	return ChinchillaOptions{AnalysisSetup: DefaultAnalysisSetup(), Tuples: 1000, Seed: 1, Totals: totals, WSDRatio: 0.1,
-		L0: [2]float64{1, 3}, A: [2]float64{0.3, 0.5}, C: [2]float64{0.2, 0.6}, Alpha: [2]float64{0.4, 0.6}, HuberDelta: DefaultHuberDelta}
+	return ChinchillaOptions{Setup: DefaultSetup(), Tuples: 1000, Seed: 1, Totals: totals, WSDRatio: 0.1,
+		L0: [2]float64{1, 3}, A: [2]float64{0.3, 0.5}, C: [2]float64{0.2, 0.6}, Alpha: [2]float64{0.4, 0.6}, HuberDelta: lawcore.DefaultHuberDelta}
 }
 
 // ChinchillaParams are the parameters of L = L0 + A*D^(-alpha).
@@ -78,37 +82,37 @@ type ChinchillaSummary struct {
 type ChinchillaResult struct {
 	Summaries []ChinchillaSummary `json:"summaries"`
 	// ExampleParams is the first tuple.
-	ExampleParams Params        `json:"exampleParams"`
-	Table         Table         `json:"table"`
-	Setup         AnalysisSetup `json:"setup"`
+	ExampleParams lawcore.Params `json:"exampleParams"`
+	Table         Table          `json:"table"`
+	Setup         Setup          `json:"setup"`
 }
 
 // checkRange reports a range that is not low <= high, both finite and at least min.
 func checkRange(field string, r [2]float64, lo float64) error {
 	if !(r[0] >= lo && r[1] >= r[0]) || math.IsInf(r[1], 0) {
-		return Errorf("", field, "must be a range [low, high] with %g <= low <= high, got %v", lo, r)
+		return lawcore.Errorf("", field, "must be a range [low, high] with %g <= low <= high, got %v", lo, r)
 	}
 	return nil
 }
 
 // ChinchillaReduction draws the tuples, predicts the final losses and fits the Chinchilla law.
 func ChinchillaReduction(o ChinchillaOptions) (*ChinchillaResult, error) {
-	conv, _, err := o.check()
+	e, setup, _, err := o.annealing("reduction to Chinchilla")
 	if err != nil {
 		return nil, err
 	}
 	if o.Tuples < 1 || o.Tuples > 20000 {
-		return nil, Errorf("", "tuples", "must be from 1 to 20000, got %d", o.Tuples)
+		return nil, lawcore.Errorf("", "tuples", "must be from 1 to 20000, got %d", o.Tuples)
 	}
-	if err := checkSteps("totals", o.Totals, o.Warmup+1, MaxScheduleSteps-1, 200); err != nil {
+	if err := checkSteps("totals", o.Totals, o.Warmup+1, lawcore.MaxScheduleSteps-1, 200); err != nil {
 		return nil, err
 	}
 	if len(o.Totals) < 4 {
-		return nil, Errorf("", "totals", "a three-parameter fit needs at least 4 totals, got %d", len(o.Totals))
+		return nil, lawcore.Errorf("", "totals", "a three-parameter fit needs at least 4 totals, got %d", len(o.Totals))
 	}
 	for i := 1; i < len(o.Totals); i++ {
 		if o.Totals[i] <= o.Totals[i-1] {
-			return nil, Errorf("", fmt.Sprintf("totals[%d]", i), "totals must increase, got %d after %d", o.Totals[i], o.Totals[i-1])
+			return nil, lawcore.Errorf("", fmt.Sprintf("totals[%d]", i), "totals must increase, got %d after %d", o.Totals[i], o.Totals[i-1])
 		}
 	}
 	if err := checkFraction("wsdRatio", o.WSDRatio, 1e-6, 1); err != nil {
@@ -123,11 +127,11 @@ func ChinchillaReduction(o ChinchillaOptions) (*ChinchillaResult, error) {
 		}
 	}
 	if !(o.A[0] > 0 && o.Alpha[0] > 0) {
-		return nil, Errorf("", "A", "the ranges of A and alpha must be positive, got %v and %v", o.A, o.Alpha)
+		return nil, lawcore.Errorf("", "A", "the ranges of A and alpha must be positive, got %v and %v", o.A, o.Alpha)
 	}
 	delta := o.HuberDelta
 	if delta == 0 {
-		delta = DefaultHuberDelta
+		delta = lawcore.DefaultHuberDelta
 	}
 	if err := checkPositive("huberDelta", delta); err != nil {
 		return nil, err
@@ -141,14 +145,15 @@ func ChinchillaReduction(o ChinchillaOptions) (*ChinchillaResult, error) {
 	}
 
 	// The areas do not depend on L0, A, C, alpha: compute them once per run.
-	e := &evaluator{p: o.Params, conv: conv}
 	kinds := []struct {
 		name  string
-		build func(total int) Schedule
+		build func(total int) lawcore.Schedule
 	}{
-		{"cosine", func(t int) Schedule { return Schedule{Kind: KindCosine, Total: t, Peak: o.Peak, Warmup: o.Warmup} }},
-		{fmt.Sprintf("WSD (%g%% cosine)", 100*o.WSDRatio), func(t int) Schedule {
-			return Schedule{Kind: KindWSD, Total: t, Peak: o.Peak, Warmup: o.Warmup, Decay: "cosine", DecaySteps: max(1, int(math.Round(o.WSDRatio*float64(t))))}
+		{"cosine", func(t int) lawcore.Schedule {
+			return lawcore.Schedule{Kind: lawcore.KindCosine, Total: t, Peak: o.Peak, Warmup: o.Warmup}
+		}},
+		{fmt.Sprintf("WSD (%g%% cosine)", 100*o.WSDRatio), func(t int) lawcore.Schedule {
+			return lawcore.Schedule{Kind: lawcore.KindWSD, Total: t, Peak: o.Peak, Warmup: o.Warmup, Decay: "cosine", DecaySteps: max(1, int(math.Round(o.WSDRatio*float64(t))))}
 		}},
 	}
 	s1 := make([][]float64, len(kinds))
@@ -158,9 +163,9 @@ func ChinchillaReduction(o ChinchillaOptions) (*ChinchillaResult, error) {
 			s := kind.build(t)
 			lr, warmup, err := e.expand(&s)
 			if err != nil {
-				return nil, Within("totals", err)
+				return nil, lawcore.Within("totals", err)
 			}
-			a, b := FinalAreas(lr, o.Params.Lambda, warmup, conv)
+			a, b := lawcore.FinalAreas(e.run("", lr, warmup, nil).LR, setup.Lambda)
 			s1[k], s2[k] = append(s1[k], a), append(s2[k], b)
 		}
 	}
@@ -172,7 +177,7 @@ func ChinchillaReduction(o ChinchillaOptions) (*ChinchillaResult, error) {
 		d[i] = float64(t)
 	}
 	fitter := newChinchillaFitter(d, delta)
-	res := &ChinchillaResult{Setup: o.AnalysisSetup,
+	res := &ChinchillaResult{Setup: o.Setup,
 		Table: Table{Columns: []string{"schedule", "mean R2", "std R2", "min R2", "mean Huber loss"}}}
 	sums := make([]ChinchillaSummary, len(kinds))
 	for k := range kinds {
@@ -180,7 +185,7 @@ func ChinchillaReduction(o ChinchillaOptions) (*ChinchillaResult, error) {
 	}
 	loss := make([]float64, len(o.Totals))
 	for n := 0; n < o.Tuples; n++ {
-		p := Params{L0: draw(o.L0), A: draw(o.A), C: draw(o.C), Alpha: draw(o.Alpha), Lambda: o.Params.Lambda}
+		p := lawcore.Params{L0: draw(o.L0), A: draw(o.A), C: draw(o.C), Alpha: draw(o.Alpha), Lambda: setup.Lambda}
 		if n == 0 {
 			res.ExampleParams = p
 		}
@@ -196,7 +201,7 @@ func ChinchillaReduction(o ChinchillaOptions) (*ChinchillaResult, error) {
 			if n == 0 {
 				sm.Example = Series{Name: kinds[k].name, X: append([]float64(nil), d...), Y: append([]float64(nil), loss...)}
 				sm.ExampleLaw = law
-				sm.ExampleFit = Series{Name: "Chinchilla fit", X: logspace(d[0], d[len(d)-1], 100)}
+				sm.ExampleFit = Series{Name: "Chinchilla fit", X: numeric.Logspace(d[0], d[len(d)-1], 100)}
 				for _, x := range sm.ExampleFit.X {
 					sm.ExampleFit.Y = append(sm.ExampleFit.Y, law.Loss(x))
 				}
@@ -221,7 +226,11 @@ func ChinchillaReduction(o ChinchillaOptions) (*ChinchillaResult, error) {
 	return res, nil
 }
 
-// chinchillaFitter fits L = L0 + A*D^(-alpha) to losses at fixed D, reusing its buffers.
+// chinchillaFitter fits L = L0 + A*D^(-alpha) to losses at fixed D, reusing its buffers. It
+// is not lawcore's fit engine: it fits Chinchilla's law of the run's length D, not a law of
+// schedules, a thousand times over twelve points each, where a three-parameter
+// Levenberg-Marquardt on the shared numerics (the Huber loss, the non-negative least squares
+// of the profile's starts, the damped step) takes microseconds.
 type chinchillaFitter struct {
 	d, logD []float64
 	delta   float64
@@ -229,12 +238,15 @@ type chinchillaFitter struct {
 	powers  [][]float64 // D^(-alpha) for each alpha of the profile grid
 }
 
+// chinchillaAlphas are the alphas of the profile that starts each fit.
+var chinchillaAlphas = numeric.Logspace(0.01, 4, 48)
+
 func newChinchillaFitter(d []float64, delta float64) *chinchillaFitter {
 	f := &chinchillaFitter{d: d, delta: delta, logD: make([]float64, len(d)), logObs: make([]float64, len(d))}
 	for i, x := range d {
 		f.logD[i] = math.Log(x)
 	}
-	for _, alpha := range alphaGrid {
+	for _, alpha := range chinchillaAlphas {
 		row := make([]float64, len(d))
 		for i := range d {
 			row[i] = math.Exp(-alpha * f.logD[i])
@@ -249,8 +261,8 @@ func (f *chinchillaFitter) objective(x []float64) float64 {
 	l0, a, alpha := math.Exp(x[0]), math.Exp(x[1]), math.Exp(x[2])
 	v := 0.0
 	for i, logObs := range f.logObs {
-		logPred, _ := safeLog(l0 + a*math.Exp(-alpha*f.logD[i]))
-		v += Huber(logObs-logPred, f.delta)
+		logPred, _ := numeric.SafeLog(l0 + a*math.Exp(-alpha*f.logD[i]))
+		v += numeric.Huber(logObs-logPred, f.delta)
 	}
 	return v
 }
@@ -260,75 +272,55 @@ func (f *chinchillaFitter) objective(x []float64) float64 {
 // the weighted squares have the Huber loss's gradient.
 func (f *chinchillaFitter) step(x []float64, mu float64) ([]float64, bool) {
 	l0, a, alpha := math.Exp(x[0]), math.Exp(x[1]), math.Exp(x[2])
-	var jtj [3][3]float64
-	var jtr [3]float64
+	h, g := numeric.Square(3), make([]float64, 3)
 	for i, logObs := range f.logObs {
 		term := a * math.Exp(-alpha*f.logD[i])
-		logPred, dlog := safeLog(l0 + term)
+		logPred, dlog := numeric.SafeLog(l0 + term)
 		r := logObs - logPred
-		w := 1.0
-		if ar := math.Abs(r); ar > f.delta {
-			w = f.delta / ar
-		}
-		// d logPred / d x
-		j := [3]float64{dlog * l0, dlog * term, dlog * term * -f.logD[i] * alpha}
+		w := math.Min(1, f.delta/math.Abs(r))
+		// d r / d x
+		j := [3]float64{-dlog * l0, -dlog * term, dlog * term * f.logD[i] * alpha}
 		for p := 0; p < 3; p++ {
-			jtr[p] += w * j[p] * r
+			g[p] += w * j[p] * r
 			for q := 0; q < 3; q++ {
-				jtj[p][q] += w * j[p] * j[q]
+				h[p][q] += w * j[p] * j[q]
 			}
 		}
 	}
-	var m [4][5]float64
-	for p := 0; p < 3; p++ {
-		for q := 0; q < 3; q++ {
-			m[p][q] = jtj[p][q]
-		}
-		m[p][p] += mu*jtj[p][p] + 1e-300
-		m[p][3] = jtr[p]
-	}
-	d, ok := solveSmall(&m, 3)
-	if !ok {
+	d := make([]float64, 3)
+	if !numeric.DampedStep(h, g, mu, d) {
 		return nil, false
 	}
 	return []float64{x[0] + d[0], x[1] + d[1], x[2] + d[2]}, true
 }
 
 // fit fits the law to loss (one value per D) and returns it, its summed Huber loss and R^2.
-// Starts come from a profile over alpha (weighted least squares for L0, A >= 0 on relative
-// residuals, ranked by their residual); the best is polished by Levenberg-Marquardt.
+// Starts come from a profile over alpha (least squares for L0, A >= 0 on relative residuals,
+// ranked by their residual); the best is polished by Levenberg-Marquardt.
 func (f *chinchillaFitter) fit(loss []float64) (ChinchillaParams, float64, float64) {
 	for i, l := range loss {
 		f.logObs[i] = math.Log(l)
 	}
 	bestX, bestRSS := []float64{0, 0, 0}, math.Inf(1)
 	n := float64(len(loss))
-	for g, alpha := range alphaGrid {
-		var s00, s01, s11, r0, r1 float64
+	b := make([]float64, 2)
+	for g, alpha := range chinchillaAlphas {
+		var gram [numeric.MaxNNLSColumns][numeric.MaxNNLSColumns]float64
+		var rhs [numeric.MaxNNLSColumns]float64
 		for i, l := range loss {
 			w := 1 / l
 			u := f.powers[g][i] * w
-			s00 += w * w
-			s01 += w * u
-			s11 += u * u
-			r0 += w // the target is l/l = 1
-			r1 += u
+			gram[0][0] += w * w
+			gram[0][1] += w * u
+			gram[1][1] += u * u
+			rhs[0] += w // the target is l/l = 1
+			rhs[1] += u
 		}
-		l0, a := 0.0, 0.0
-		if det := s00*s11 - s01*s01; det > 1e-14*s00*s11 {
-			l0, a = (r0*s11-r1*s01)/det, (r1*s00-r0*s01)/det
-		}
-		gain := l0*r0 + a*r1
-		if !(l0 > 0 && a > 0) { // one column alone
-			if r1*r1/s11 > r0*r0/s00 {
-				l0, a, gain = 0, r1/s11, r1*r1/s11
-			} else {
-				l0, a, gain = r0/s00, 0, r0*r0/s00
-			}
-		}
+		gram[1][0] = gram[0][1]
+		gain := numeric.NNLS(&gram, &rhs, b)
 		if rss := n - gain; rss < bestRSS {
 			bestRSS = rss
-			bestX = []float64{math.Log(math.Max(l0, paramFloor)), math.Log(math.Max(a, paramFloor)), math.Log(alpha)}
+			bestX = []float64{math.Log(math.Max(b[0], 1e-10)), math.Log(math.Max(b[1], 1e-10)), math.Log(alpha)}
 		}
 	}
 	x, v := bestX, f.objective(bestX)
@@ -356,7 +348,7 @@ func (f *chinchillaFitter) fit(loss []float64) (ChinchillaParams, float64, float
 	for i, d := range f.d {
 		pred[i] = law.Loss(d)
 	}
-	m := ComputeMetrics(loss, pred)
+	m := lawcore.ComputeMetrics(loss, pred)
 	r2 := 1.0
 	if m.R2 != nil {
 		r2 = *m.R2

@@ -1,8 +1,11 @@
-package lawcore
+package analysis
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
 // Constant against cosine (the paper's Sec. 5.3, Fig. 9): for few total steps a constant
@@ -13,7 +16,7 @@ import (
 // ConstantVsCosineOptions asks for the final losses of a constant and a cosine schedule over
 // a range of total steps.
 type ConstantVsCosineOptions struct {
-	AnalysisSetup
+	Setup
 	// MinTotal and MaxTotal bound the totals, Count of them evenly spaced in log (defaults
 	// 2000, 200000, 40).
 	MinTotal int `json:"minTotal"`
@@ -27,7 +30,7 @@ type ConstantVsCosineOptions struct {
 
 // DefaultConstantVsCosineOptions is the paper's Fig. 9 setting.
 func DefaultConstantVsCosineOptions() ConstantVsCosineOptions {
-	return ConstantVsCosineOptions{AnalysisSetup: DefaultAnalysisSetup(), MinTotal: 2000, MaxTotal: 200000, Count: 40,
+	return ConstantVsCosineOptions{Setup: DefaultSetup(), MinTotal: 2000, MaxTotal: 200000, Count: 40,
 		CurveTotals: []int{10000, 100000}}
 }
 
@@ -51,15 +54,15 @@ type ConstantVsCosineResult struct {
 	// Note says what the range shows when there is no crossover.
 	Note string `json:"note,omitempty"`
 	// Curves are the constant and cosine loss curves at each of CurveTotals.
-	Curves []LossCurve   `json:"curves"`
-	Table  Table         `json:"table"`
-	Setup  AnalysisSetup `json:"setup"`
+	Curves []LossCurve `json:"curves"`
+	Table  Table       `json:"table"`
+	Setup  Setup       `json:"setup"`
 }
 
 // ConstantVsCosine computes the final loss of both schedules over the totals and bisects for
 // the crossover.
 func ConstantVsCosine(o ConstantVsCosineOptions) (*ConstantVsCosineResult, error) {
-	conv, points, err := o.check()
+	e, points, err := o.evaluator()
 	if err != nil {
 		return nil, err
 	}
@@ -70,16 +73,16 @@ func ConstantVsCosine(o ConstantVsCosineOptions) (*ConstantVsCosineResult, error
 		return nil, err
 	}
 	if o.MaxTotal <= o.MinTotal {
-		return nil, Errorf("", "maxTotal", "must be more than minTotal (%d), got %d", o.MinTotal, o.MaxTotal)
+		return nil, lawcore.Errorf("", "maxTotal", "must be more than minTotal (%d), got %d", o.MinTotal, o.MaxTotal)
 	}
 	if o.Count < 2 || o.Count > 500 {
-		return nil, Errorf("", "count", "must be from 2 to 500, got %d", o.Count)
+		return nil, lawcore.Errorf("", "count", "must be from 2 to 500, got %d", o.Count)
 	}
 	if err := checkFraction("floor", o.Floor, 0, 1); err != nil {
 		return nil, err
 	}
 	if len(o.CurveTotals) > 10 {
-		return nil, Errorf("", "curveTotals", "at most 10 totals, got %d", len(o.CurveTotals))
+		return nil, lawcore.Errorf("", "curveTotals", "at most 10 totals, got %d", len(o.CurveTotals))
 	}
 	for i, t := range o.CurveTotals {
 		if err := checkTotal(fmt.Sprintf("curveTotals[%d]", i), t, o.Warmup); err != nil {
@@ -89,22 +92,21 @@ func ConstantVsCosine(o ConstantVsCosineOptions) (*ConstantVsCosineResult, error
 	if err := checkBudget("maxTotal", 2*float64(o.Count)*float64(o.MaxTotal)); err != nil {
 		return nil, err
 	}
-	e := &evaluator{p: o.Params, conv: conv}
-	constant := func(total int) Schedule {
-		return Schedule{Kind: KindConstant, Total: total, Peak: o.Peak, Warmup: o.Warmup}
+	constant := func(total int) lawcore.Schedule {
+		return lawcore.Schedule{Kind: lawcore.KindConstant, Total: total, Peak: o.Peak, Warmup: o.Warmup}
 	}
-	cosine := func(total int) Schedule {
-		return Schedule{Kind: KindCosine, Total: total, Peak: o.Peak, Final: o.Floor * o.Peak, Warmup: o.Warmup}
+	cosine := func(total int) lawcore.Schedule {
+		return lawcore.Schedule{Kind: lawcore.KindCosine, Total: total, Peak: o.Peak, Final: o.Floor * o.Peak, Warmup: o.Warmup}
 	}
 	// gap is the cosine's final loss minus the constant's
 	gap := func(total int) (float64, float64, float64) {
 		a, b := e.finalLoss(constant(total)), e.finalLoss(cosine(total))
 		return b - a, a, b
 	}
-	res := &ConstantVsCosineResult{Constant: Series{Name: "constant"}, Cosine: Series{Name: "cosine"}, Setup: o.AnalysisSetup,
+	res := &ConstantVsCosineResult{Constant: Series{Name: "constant"}, Cosine: Series{Name: "cosine"}, Setup: o.Setup,
 		Table: Table{Columns: []string{"total steps", "constant", "cosine", "cosine - constant", "lower"}}}
 	prevTotal, prevGap := 0, math.NaN()
-	for _, x := range logspace(float64(o.MinTotal), float64(o.MaxTotal), o.Count) {
+	for _, x := range numeric.Logspace(float64(o.MinTotal), float64(o.MaxTotal), o.Count) {
 		total := int(math.Round(x))
 		if total == prevTotal {
 			continue
@@ -134,7 +136,7 @@ func ConstantVsCosine(o ConstantVsCosineOptions) (*ConstantVsCosineResult, error
 	for _, total := range o.CurveTotals {
 		for _, s := range []struct {
 			name string
-			sch  Schedule
+			sch  lawcore.Schedule
 		}{{"constant", constant(total)}, {"cosine", cosine(total)}} {
 			c, err := e.trace(fmt.Sprintf("%s, %d steps", s.name, total), s.sch, points)
 			if err != nil {

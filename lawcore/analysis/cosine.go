@@ -1,8 +1,11 @@
-package lawcore
+package analysis
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
 // Cosine cycle length and floor (the paper's Sec. 5.2, Fig. 8): over a run of Total steps, a
@@ -12,7 +15,7 @@ import (
 
 // CosineCycleOptions asks for the final loss over a grid of cosine cycle lengths and floors.
 type CosineCycleOptions struct {
-	AnalysisSetup
+	Setup
 	// Total is the run's last step (default 50000).
 	Total int `json:"total"`
 	// Cycles are the cycle lengths T as fractions of Total (default 0.5 to 2 by 0.125).
@@ -36,8 +39,8 @@ type CosineVariant struct {
 
 // DefaultCosineCycleOptions is the paper's comparison over a 50K-step run.
 func DefaultCosineCycleOptions() CosineCycleOptions {
-	return CosineCycleOptions{AnalysisSetup: DefaultAnalysisSetup(), Total: 50000,
-		Cycles: linspace(0.5, 2, 13), Floors: []float64{0, 0.05, 0.1, 0.2, 0.3},
+	return CosineCycleOptions{Setup: DefaultSetup(), Total: 50000,
+		Cycles: numeric.Linspace(0.5, 2, 13), Floors: []float64{0, 0.05, 0.1, 0.2, 0.3},
 		Curves: []CosineVariant{{0.5, 0}, {1, 0}, {2, 0}, {1, 0.1}}}
 }
 
@@ -54,21 +57,21 @@ type CosineCycleResult struct {
 	Best     CosineVariant `json:"best"`
 	BestLoss float64       `json:"bestLoss"`
 	// Curves are the loss curves of the chosen variants.
-	Curves []LossCurve   `json:"curves"`
-	Table  Table         `json:"table"`
-	Setup  AnalysisSetup `json:"setup"`
+	Curves []LossCurve `json:"curves"`
+	Table  Table       `json:"table"`
+	Setup  Setup       `json:"setup"`
 }
 
 // cosineVariant builds the cosine of a variant.
-func (o CosineCycleOptions) cosineVariant(v CosineVariant) Schedule {
-	return Schedule{Kind: KindCosine, Total: o.Total, Peak: o.Peak, Final: v.Floor * o.Peak, Warmup: o.Warmup,
+func (o CosineCycleOptions) cosineVariant(v CosineVariant) lawcore.Schedule {
+	return lawcore.Schedule{Kind: lawcore.KindCosine, Total: o.Total, Peak: o.Peak, Final: v.Floor * o.Peak, Warmup: o.Warmup,
 		Cycle: int(math.Round(v.Cycle * float64(o.Total))), After: o.After}
 }
 
 // CosineCycle computes the final loss over the grid of cycles and floors, and the chosen
 // curves.
 func CosineCycle(o CosineCycleOptions) (*CosineCycleResult, error) {
-	conv, points, err := o.check()
+	e, points, err := o.evaluator()
 	if err != nil {
 		return nil, err
 	}
@@ -83,13 +86,12 @@ func CosineCycle(o CosineCycleOptions) (*CosineCycleResult, error) {
 		return nil, err
 	}
 	if len(o.Curves) > 20 {
-		return nil, Errorf("", "curves", "at most 20 curves, got %d", len(o.Curves))
+		return nil, lawcore.Errorf("", "curves", "at most 20 curves, got %d", len(o.Curves))
 	}
 	if err := checkBudget("cycles", float64(len(o.Cycles)*len(o.Floors)+len(o.Curves))*float64(o.Total)); err != nil {
 		return nil, err
 	}
-	e := &evaluator{p: o.Params, conv: conv}
-	res := &CosineCycleResult{Cycles: o.Cycles, Floors: o.Floors, BestLoss: math.Inf(1), Setup: o.AnalysisSetup,
+	res := &CosineCycleResult{Cycles: o.Cycles, Floors: o.Floors, BestLoss: math.Inf(1), Setup: o.Setup,
 		Table: Table{Columns: []string{"cycle / total", "floor / peak", "final loss", "S1", "S2"}}}
 	for fi, floor := range o.Floors {
 		row := make([]float64, len(o.Cycles))
@@ -97,7 +99,7 @@ func CosineCycle(o CosineCycleOptions) (*CosineCycleResult, error) {
 			v := CosineVariant{Cycle: cycle, Floor: floor}
 			out, err := e.final(o.cosineVariant(v))
 			if err != nil {
-				return nil, Within(fmt.Sprintf("cycles[%d], floors[%d]", ci, fi), err)
+				return nil, lawcore.Within(fmt.Sprintf("cycles[%d], floors[%d]", ci, fi), err)
 			}
 			row[ci] = out.Loss
 			if out.Loss < res.BestLoss {
@@ -117,7 +119,7 @@ func CosineCycle(o CosineCycleOptions) (*CosineCycleResult, error) {
 		}
 		c, err := e.trace(fmt.Sprintf("T = %g x total, floor %g x peak", v.Cycle, v.Floor), o.cosineVariant(v), points)
 		if err != nil {
-			return nil, Within(fmt.Sprintf("curves[%d]", i), err)
+			return nil, lawcore.Within(fmt.Sprintf("curves[%d]", i), err)
 		}
 		res.Curves = append(res.Curves, c)
 	}

@@ -1,8 +1,10 @@
-package lawcore
+package analysis
 
 import (
 	"sort"
 	"strconv"
+
+	"github.com/lawcalc/annealing/lawcore"
 )
 
 // Decomposition (the paper's Sec. 5.1 and 5.4, Figs. 7 and 10): the law's two terms apart
@@ -11,13 +13,13 @@ import (
 
 // NamedSchedule is a schedule with a name to show.
 type NamedSchedule struct {
-	Name     string   `json:"name"`
-	Schedule Schedule `json:"schedule"`
+	Name     string           `json:"name"`
+	Schedule lawcore.Schedule `json:"schedule"`
 }
 
 // DecompositionOptions asks for the two terms of the law along schedules.
 type DecompositionOptions struct {
-	AnalysisSetup
+	Setup
 	// Schedules are the schedules to decompose. A schedule without a warmup gets the setup's.
 	// Empty: the paper's three, cosine to 0, WSD with a 20% cosine decay and multi-step
 	// (80% + 10% + 10% at 1, 0.316, 0.1 of the peak), each Total steps long.
@@ -28,7 +30,7 @@ type DecompositionOptions struct {
 
 // DefaultDecompositionOptions is the paper's comparison at 60K steps.
 func DefaultDecompositionOptions() DecompositionOptions {
-	return DecompositionOptions{AnalysisSetup: DefaultAnalysisSetup(), Total: 60000}
+	return DecompositionOptions{Setup: DefaultSetup(), Total: 60000}
 }
 
 // AnnealingStage is what the two terms do during a schedule's annealing stage: from the last
@@ -52,23 +54,23 @@ type DecompositionResult struct {
 	Stages []AnnealingStage `json:"stages"`
 	Final  []Outcome        `json:"final"`
 	Table  Table            `json:"table"`
-	Setup  AnalysisSetup    `json:"setup"`
+	Setup  Setup            `json:"setup"`
 }
 
 // PaperComparisonSchedules are the paper's cosine (to 0), WSD (20% cosine decay) and
 // multi-step (80% + 10% + 10% at 1, 0.316, 0.1) schedules, total steps long.
 func PaperComparisonSchedules(total int, peak float64, warmup int) []NamedSchedule {
 	return []NamedSchedule{
-		{"cosine", Schedule{Kind: KindCosine, Total: total, Peak: peak, Warmup: warmup}},
-		{"WSD (20% cosine)", Schedule{Kind: KindWSD, Total: total, Peak: peak, Warmup: warmup, Decay: "cosine", DecayFraction: 0.2}},
-		{"multi-step (80/10/10)", Schedule{Kind: KindMultistep, Total: total, Peak: peak, Warmup: warmup,
+		{"cosine", lawcore.Schedule{Kind: lawcore.KindCosine, Total: total, Peak: peak, Warmup: warmup}},
+		{"WSD (20% cosine)", lawcore.Schedule{Kind: lawcore.KindWSD, Total: total, Peak: peak, Warmup: warmup, Decay: "cosine", DecayFraction: 0.2}},
+		{"multi-step (80/10/10)", lawcore.Schedule{Kind: lawcore.KindMultistep, Total: total, Peak: peak, Warmup: warmup,
 			Stages: []float64{0.8, 0.1, 0.1}, Levels: []float64{1, 0.316, 0.1}}},
 	}
 }
 
 // Decompose computes the law's terms along each schedule.
 func Decompose(o DecompositionOptions) (*DecompositionResult, error) {
-	conv, points, err := o.check()
+	e, points, err := o.evaluator()
 	if err != nil {
 		return nil, err
 	}
@@ -80,16 +82,15 @@ func Decompose(o DecompositionOptions) (*DecompositionResult, error) {
 		scheds = PaperComparisonSchedules(o.Total, o.Peak, o.Warmup)
 	}
 	if len(scheds) > 50 {
-		return nil, Errorf("", "schedules", "at most 50 schedules, got %d", len(scheds))
+		return nil, lawcore.Errorf("", "schedules", "at most 50 schedules, got %d", len(scheds))
 	}
-	e := &evaluator{p: o.Params, conv: conv}
-	res := &DecompositionResult{Setup: o.AnalysisSetup,
+	res := &DecompositionResult{Setup: o.Setup,
 		Table: Table{Columns: []string{"schedule", "final loss", "S1", "S2", "A*S1^-alpha", "C*S2",
 			"annealing from step", "S1-term drop while annealing", "S2-term drop while annealing"}}}
 	total := 0.0
 	for i, ns := range scheds {
 		s := ns.Schedule
-		if s.Warmup == 0 && s.Kind != KindConcat {
+		if s.Warmup == 0 && s.Kind != lawcore.KindConcat {
 			s.Warmup = o.Warmup
 		}
 		name := ns.Name
@@ -98,15 +99,18 @@ func Decompose(o DecompositionOptions) (*DecompositionResult, error) {
 		}
 		lr, warmup, err := e.expand(&s)
 		if err != nil {
-			return nil, Within("schedules["+strconv.Itoa(i)+"]", err)
+			return nil, lawcore.Within("schedules["+strconv.Itoa(i)+"]", err)
 		}
-		if total += float64(len(lr)); total > MaxAnalysisSteps {
+		if total += float64(len(lr)); total > MaxSteps {
 			return nil, checkBudget("schedules", total)
 		}
 		start := annealingStart(lr, warmup)
-		c := traceLR(name, o.Params, lr, warmup, conv, points, start)
+		c, err := e.traceLR(name, lr, warmup, points, start)
+		if err != nil {
+			return nil, lawcore.Within("schedules["+strconv.Itoa(i)+"]", err)
+		}
 		if !(c.Final.S1 > 0) {
-			return nil, Errorf("schedules["+strconv.Itoa(i)+"]", "schedule", "the learning rate is zero throughout: the law has no value")
+			return nil, lawcore.Errorf("schedules["+strconv.Itoa(i)+"]", "schedule", "the learning rate is zero throughout: the law has no value")
 		}
 		st := AnnealingStage{Name: name, Start: start, End: c.Final.Total}
 		if k := stepIndex(c.Steps, start); k >= 0 {

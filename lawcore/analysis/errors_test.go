@@ -1,15 +1,18 @@
-package lawcore
+package analysis
 
 import (
 	"errors"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
 // Bad options give an *InputError naming the field, never a panic.
 func TestAnalysisErrorsNameTheField(t *testing.T) {
-	setup := func(f func(*AnalysisSetup)) AnalysisSetup { s := DefaultAnalysisSetup(); f(&s); return s }
+	setup := func(f func(*Setup)) Setup { s := DefaultSetup(); f(&s); return s }
 	cases := []struct {
 		name  string
 		run   func() error
@@ -17,13 +20,13 @@ func TestAnalysisErrorsNameTheField(t *testing.T) {
 	}{
 		{"negative A", func() error {
 			o := DefaultWSDRatioOptions()
-			o.AnalysisSetup = setup(func(s *AnalysisSetup) { s.Params.A = -1 })
+			o.Setup = setup(func(s *Setup) { s.Params["A"] = -1 })
 			_, err := WSDRatio(o)
 			return err
 		}, "A"},
 		{"lambda 1", func() error {
 			o := DefaultDecompositionOptions()
-			o.Params.Lambda = 1
+			o.Params["lambda"] = 1
 			_, err := Decompose(o)
 			return err
 		}, "lambda"},
@@ -78,7 +81,7 @@ func TestAnalysisErrorsNameTheField(t *testing.T) {
 		{"too many steps", func() error {
 			o := DefaultWSDRatioOptions()
 			o.Totals = []int{9_000_000, 9_000_000}
-			o.Ratios = linspace(0.01, 0.9, 200)
+			o.Ratios = numeric.Linspace(0.01, 0.9, 200)
 			_, err := WSDRatio(o)
 			return err
 		}, "totals"},
@@ -102,7 +105,7 @@ func TestAnalysisErrorsNameTheField(t *testing.T) {
 		}, "lengths[1]"},
 		{"params per lambda", func() error {
 			o := DefaultLambdaOptions()
-			o.ParamsByLambda = []Params{Fig2Params()}
+			o.ParamsByLambda = []lawcore.Params{Fig2Params()}
 			_, err := Lambda(o)
 			return err
 		}, "paramsByLambda"},
@@ -110,7 +113,7 @@ func TestAnalysisErrorsNameTheField(t *testing.T) {
 			o := DefaultLambdaOptions()
 			bad := Fig2Params()
 			bad.C = -1
-			o.ParamsByLambda = []Params{Fig2Params(), bad}
+			o.ParamsByLambda = []lawcore.Params{Fig2Params(), bad}
 			_, err := Lambda(o)
 			return err
 		}, "C"},
@@ -150,7 +153,7 @@ func TestAnalysisErrorsNameTheField(t *testing.T) {
 		}, "n"},
 		{"bad schedule", func() error {
 			o := DefaultDecompositionOptions()
-			o.Schedules = []NamedSchedule{{Name: "mine", Schedule: Schedule{Kind: KindWSD, Total: 1000, Peak: 1e-4, DecayFraction: 2}}}
+			o.Schedules = []NamedSchedule{{Name: "mine", Schedule: lawcore.Schedule{Kind: lawcore.KindWSD, Total: 1000, Peak: 1e-4, DecayFraction: 2}}}
 			_, err := Decompose(o)
 			return err
 		}, "schedule.decayFraction"},
@@ -165,7 +168,7 @@ func TestAnalysisErrorsNameTheField(t *testing.T) {
 			}()
 			err = c.run()
 		}()
-		var ie *InputError
+		var ie *lawcore.InputError
 		if !errors.As(err, &ie) {
 			t.Errorf("%s: error %v, want an *InputError", c.name, err)
 			continue

@@ -1,38 +1,20 @@
-package lawcore
+package analysis
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
-)
 
-// FinalAreas is the last entry of FillAreas, for every kind of schedule and both conventions.
-func TestFinalAreasMatchesFillAreas(t *testing.T) {
-	for _, p := range Presets() {
-		for _, conv := range []Convention{WarmupPeak, WarmupActual} {
-			s := p.Schedule
-			lr, err := s.LR()
-			if err != nil {
-				t.Fatal(p.ID, err)
-			}
-			warmup := scheduleWarmup(&s)
-			a, _ := ComputeAreas(lr, 0.999, warmup, conv)
-			s1, s2 := FinalAreas(lr, 0.999, warmup, conv)
-			n := len(lr) - 1
-			if !closeRel(s1, a.S1[n], 1e-12) || !closeRel(s2, a.S2[n], 1e-12) {
-				t.Errorf("%s %s: FinalAreas (%g, %g), FillAreas (%g, %g)", p.ID, conv, s1, s2, a.S1[n], a.S2[n])
-			}
-		}
-	}
-}
+	"github.com/lawcalc/annealing/lawcore"
+)
 
 // A constant schedule: S1 = eta*(s+1) (the sums include step 0), S2 = 0, so the final loss is
 // L0 + A*(eta*(total+1))^-alpha; under the peak convention the warmup counts at eta.
 func TestEvaluatorConstantClosedForm(t *testing.T) {
 	p := Fig2Params()
-	e := &evaluator{p: p, conv: WarmupPeak}
+	e := annealingEvaluator(p, lawcore.WarmupPeak)
 	for _, total := range []int{1, 999, 10000, 100000} {
-		out, err := e.final(Schedule{Kind: KindConstant, Total: total, Peak: 2e-4, Warmup: min(500, total-1)})
+		out, err := e.final(lawcore.Schedule{Kind: lawcore.KindConstant, Total: total, Peak: 2e-4, Warmup: min(500, total-1)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,8 +26,8 @@ func TestEvaluatorConstantClosedForm(t *testing.T) {
 	}
 	// actual convention: a linear warmup from 0 over W steps runs eta*i/W at step i < W, so
 	// it removes eta*(W+1)/2 of area
-	e.conv = WarmupActual
-	out, _ := e.final(Schedule{Kind: KindConstant, Total: 1000, Peak: 1, Warmup: 100})
+	e.conv = lawcore.WarmupActual
+	out, _ := e.final(lawcore.Schedule{Kind: lawcore.KindConstant, Total: 1000, Peak: 1, Warmup: 100})
 	if want := 1001.0 - 50.5; !closeRel(out.S1, want, 1e-12) {
 		t.Errorf("actual convention: S1 = %g, want %g", out.S1, want)
 	}
@@ -54,10 +36,10 @@ func TestEvaluatorConstantClosedForm(t *testing.T) {
 // A hand-checked case: lr = 1, 1, 0.5, 0.5 with lambda 0.5 gives m = 0, 0, 0.5, 0.25, so
 // S1 = 3 and S2 = 0.75; and S2 = 1.75*eta_0 - (0.25*eta_1 + 0.5*eta_2 + eta_3).
 func TestFinalLossGradientHandChecked(t *testing.T) {
-	p := Params{L0: 1, A: 2, Alpha: 0.5, C: 0.1, Lambda: 0.5}
+	p := lawcore.Params{L0: 1, A: 2, Alpha: 0.5, C: 0.1, Lambda: 0.5}
 	lr := []float64{1, 1, 0.5, 0.5}
 	grad := make([]float64, 4)
-	loss := FinalLossGradient(p, lr, 0, WarmupActual, grad)
+	loss := FinalLossGradient(p, lr, 0, lawcore.WarmupActual, grad)
 	if want := 1 + 2/math.Sqrt(3) - 0.1*0.75; !closeRel(loss, want, 1e-14) {
 		t.Errorf("loss %.15g, want %.15g", loss, want)
 	}
@@ -81,12 +63,15 @@ func TestFinalLossGradientFiniteDifferences(t *testing.T) {
 	for _, c := range []struct {
 		lambda float64
 		warmup int
-		conv   Convention
-	}{{0.99, 0, WarmupActual}, {0.999, 50, WarmupPeak}, {0.95, 50, WarmupActual}, {0, 10, WarmupPeak}} {
-		p := Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: c.lambda}
+		conv   lawcore.Convention
+	}{{0.99, 0, lawcore.WarmupActual}, {0.999, 50, lawcore.WarmupPeak}, {0.95, 50, lawcore.WarmupActual}, {0, 10, lawcore.WarmupPeak}} {
+		p := lawcore.Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: c.lambda}
 		grad := make([]float64, len(lr))
 		FinalLossGradient(p, lr, c.warmup, c.conv, grad)
-		loss := func() float64 { s1, s2 := FinalAreas(lr, c.lambda, c.warmup, c.conv); return p.Loss(s1, s2) }
+		loss := func() float64 {
+			s1, s2 := lawcore.FinalAreas(lawcore.CountedLR(lr, c.warmup, c.conv), c.lambda)
+			return p.Loss(s1, s2)
+		}
 		for _, j := range []int{0, 1, 9, c.warmup, c.warmup + 1, 200, 398, 399} {
 			h := 1e-7
 			keep := lr[j]
@@ -103,12 +88,12 @@ func TestFinalLossGradientFiniteDifferences(t *testing.T) {
 	}
 }
 
-// traceLR agrees with Predict at the steps it keeps, keeps about points steps, the last step
+// A trace agrees with Predict at the steps it keeps, keeps about points steps, the last step
 // and the extra steps asked for.
 func TestTraceMatchesPredict(t *testing.T) {
 	p := Fig2Params()
-	s := Schedule{Kind: KindWSD, Total: 20000, Peak: 2e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2}
-	e := &evaluator{p: p, conv: WarmupPeak}
+	s := lawcore.Schedule{Kind: lawcore.KindWSD, Total: 20000, Peak: 2e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2}
+	e := annealingEvaluator(p, lawcore.WarmupPeak)
 	c, err := e.trace("wsd", s, 100, 16001, 16002)
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +104,7 @@ func TestTraceMatchesPredict(t *testing.T) {
 	if c.Steps[len(c.Steps)-1] != 20000 || stepIndex(c.Steps, 16001) < 0 || stepIndex(c.Steps, 16002) < 0 {
 		t.Errorf("the last step or an extra step is missing: %v", c.Steps)
 	}
-	preds, err := Predict(PredictRequest{Params: p, Curves: []PredictCurve{{Schedule: &s, Steps: c.Steps}}})
+	preds, err := lawcore.Predict(lawcore.PredictRequest{Params: p.Values(), Curves: []lawcore.PredictCurve{{Schedule: &s, Steps: c.Steps}}})
 	if err != nil {
 		t.Fatal(err)
 	}

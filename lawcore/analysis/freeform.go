@@ -1,9 +1,10 @@
-package lawcore
+package analysis
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/lawcalc/annealing/lawcore"
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -24,15 +25,15 @@ import (
 type freeForm struct {
 	total, warmup int
 	peak          float64
-	conv          Convention
-	p             Params
+	conv          lawcore.Convention
+	p             lawcore.Params
 	knots         []int // K+1 steps, knots[0] = warmup, knots[K] = total
 	lr, grad      []float64
 	v, g          []float64 // knot values and dL/dv
 }
 
 // newFreeForm lays out k knots (k <= total - warmup).
-func newFreeForm(p Params, conv Convention, total, warmup int, peak float64, k int) *freeForm {
+func newFreeForm(p lawcore.Params, conv lawcore.Convention, total, warmup int, peak float64, k int) *freeForm {
 	f := &freeForm{total: total, warmup: warmup, peak: peak, conv: conv, p: p,
 		knots: make([]int, k+1), lr: make([]float64, total+1), grad: make([]float64, total+1),
 		v: make([]float64, k+1), g: make([]float64, k+1)}
@@ -92,7 +93,7 @@ func (f *freeForm) setKnots(z []float64) {
 func (f *freeForm) value(z, grad []float64) float64 {
 	f.setKnots(z)
 	if grad == nil {
-		s1, s2 := FinalAreas(f.lr, f.p.Lambda, f.warmup, f.conv)
+		s1, s2 := lawcore.FinalAreas(lawcore.CountedLR(f.lr, f.warmup, f.conv), f.p.Lambda)
 		return f.p.Loss(s1, s2)
 	}
 	loss := FinalLossGradient(f.p, f.lr, f.warmup, f.conv, f.grad)
@@ -132,13 +133,13 @@ func (f *freeForm) zFor(target func(step int) float64) []float64 {
 }
 
 // schedule is the explicit schedule through the knots at z.
-func (f *freeForm) schedule(z []float64) Schedule {
+func (f *freeForm) schedule(z []float64) lawcore.Schedule {
 	f.setKnots(z)
 	steps := make([]float64, len(f.knots))
 	for j, k := range f.knots {
 		steps[j] = float64(k)
 	}
-	return Schedule{Kind: KindExplicit, Total: f.total, Warmup: f.warmup, Steps: steps, Values: append([]float64(nil), f.v...)}
+	return lawcore.Schedule{Kind: lawcore.KindExplicit, Total: f.total, Warmup: f.warmup, Steps: steps, Values: append([]float64(nil), f.v...)}
 }
 
 // minimize runs L-BFGS from z0 and returns the best z and its loss.
@@ -166,7 +167,8 @@ func (f *freeForm) minimize(z0 []float64, evals *int) ([]float64, float64) {
 
 func (z *optimizer) free() OptimizedSchedule {
 	o := z.o
-	f := newFreeForm(o.Params, z.e.conv, o.Total, o.Warmup, o.Peak, o.Knots)
+	p, _ := z.e.annealing()
+	f := newFreeForm(p, z.e.conv, o.Total, o.Warmup, o.Peak, o.Knots)
 	tail := func(frac float64) func(int) float64 {
 		return func(step int) float64 { return float64(o.Total-step) / (frac * float64(o.Total)) }
 	}

@@ -1,8 +1,11 @@
-package lawcore
+package analysis
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
 // The decay factor lambda (the paper's Sec. 7.1, Figs. 15 and 16): the annealing momentum
@@ -23,12 +26,12 @@ import (
 
 // LambdaOptions asks for the ratio sweep and the delays under several lambdas.
 type LambdaOptions struct {
-	AnalysisSetup
+	Setup
 	// Lambdas are the decay factors compared (default 0.99 and 0.999).
 	Lambdas []float64 `json:"lambdas"`
 	// ParamsByLambda, if given, are the parameters to use with each lambda, in order (their
 	// own Lambda field is ignored).
-	ParamsByLambda []Params `json:"paramsByLambda,omitempty"`
+	ParamsByLambda []lawcore.Params `json:"paramsByLambda,omitempty"`
 	// Totals, Ratios, Decay and Floor are the WSD ratio sweep's (see WSDRatioOptions;
 	// defaults 50000, 0.02 to 0.8 by 0.02, cosine, 0).
 	Totals []int     `json:"totals"`
@@ -48,8 +51,8 @@ type LambdaOptions struct {
 
 // DefaultLambdaOptions compares lambda 0.99 and 0.999 as the paper does.
 func DefaultLambdaOptions() LambdaOptions {
-	return LambdaOptions{AnalysisSetup: DefaultAnalysisSetup(), Lambdas: []float64{0.99, 0.999},
-		Totals: []int{50000}, Ratios: linspace(0.02, 0.8, 40), Decay: "cosine",
+	return LambdaOptions{Setup: DefaultSetup(), Lambdas: []float64{0.99, 0.999},
+		Totals: []int{50000}, Ratios: numeric.Linspace(0.02, 0.8, 40), Decay: "cosine",
 		DelayStable: 20000, DelayDecays: []int{100, 500, 1000, 2000}, DelayRise: 5000, DelayFloor: 0.1, DropRatio: 0.2}
 }
 
@@ -93,26 +96,26 @@ type LambdaResult struct {
 	// DropCurves are the loss curves of the WSD runs, in the order of Drops.
 	DropCurves []LossCurve `json:"dropCurves"`
 	// Params are the parameters used with each lambda.
-	Params []Params      `json:"params"`
-	Table  Table         `json:"table"`
-	Setup  AnalysisSetup `json:"setup"`
+	Params []lawcore.Params `json:"params"`
+	Table  Table            `json:"table"`
+	Setup  Setup            `json:"setup"`
 }
 
 // DelaySchedule is the delay experiment's schedule: warmup, stable steps at peak, a linear
 // fall to floor x peak over decay steps, a linear rise back to the peak over rise steps, and
 // rise more steps at the peak.
-func DelaySchedule(peak float64, warmup, stable, decay, rise int, floor float64) Schedule {
+func DelaySchedule(peak float64, warmup, stable, decay, rise int, floor float64) lawcore.Schedule {
 	start := float64(warmup + stable)
 	low := start + float64(decay)
 	top := low + float64(rise)
-	return Schedule{Kind: KindExplicit, Warmup: warmup, Total: int(top) + rise,
+	return lawcore.Schedule{Kind: lawcore.KindExplicit, Warmup: warmup, Total: int(top) + rise,
 		Steps:  []float64{float64(warmup), start, low, top},
 		Values: []float64{peak, peak, floor * peak, peak}}
 }
 
 // Lambda runs the ratio sweep, the delay experiment and the WSD drop for each lambda.
 func Lambda(o LambdaOptions) (*LambdaResult, error) {
-	conv, points, err := o.check()
+	base, setup, points, err := o.annealing("lambda")
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +123,7 @@ func Lambda(o LambdaOptions) (*LambdaResult, error) {
 		return nil, err
 	}
 	if len(o.ParamsByLambda) > 0 && len(o.ParamsByLambda) != len(o.Lambdas) {
-		return nil, Errorf("", "paramsByLambda", "needs one entry per lambda (%d), got %d", len(o.Lambdas), len(o.ParamsByLambda))
+		return nil, lawcore.Errorf("", "paramsByLambda", "needs one entry per lambda (%d), got %d", len(o.Lambdas), len(o.ParamsByLambda))
 	}
 	if o.Decay == "" {
 		o.Decay = "cosine"
@@ -128,10 +131,10 @@ func Lambda(o LambdaOptions) (*LambdaResult, error) {
 	if err := checkWSDRatio(o.Totals, o.Ratios, o.Warmup, o.Decay, o.Floor); err != nil {
 		return nil, err
 	}
-	if o.DelayStable < 1 || o.DelayRise < 1 || o.DelayStable+o.DelayRise > MaxScheduleSteps/4 {
-		return nil, Errorf("", "delayStable", "delayStable and delayRise must be positive numbers of steps, got %d and %d", o.DelayStable, o.DelayRise)
+	if o.DelayStable < 1 || o.DelayRise < 1 || o.DelayStable+o.DelayRise > lawcore.MaxScheduleSteps/4 {
+		return nil, lawcore.Errorf("", "delayStable", "delayStable and delayRise must be positive numbers of steps, got %d and %d", o.DelayStable, o.DelayRise)
 	}
-	if err := checkSteps("delayDecays", o.DelayDecays, 1, MaxScheduleSteps/4, 10); err != nil {
+	if err := checkSteps("delayDecays", o.DelayDecays, 1, lawcore.MaxScheduleSteps/4, 10); err != nil {
 		return nil, err
 	}
 	if err := checkFraction("delayFloor", o.DelayFloor, 0, 0.999); err != nil {
@@ -140,19 +143,19 @@ func Lambda(o LambdaOptions) (*LambdaResult, error) {
 	if err := checkFraction("dropRatio", o.DropRatio, 1/float64(o.Totals[0]), float64(o.Totals[0]-o.Warmup)/float64(o.Totals[0])); err != nil {
 		return nil, err
 	}
-	res := &LambdaResult{Setup: o.AnalysisSetup,
+	res := &LambdaResult{Setup: o.Setup,
 		Table: Table{Columns: []string{"lambda", "measure", "setting", "value"}}}
 	for li, lambda := range o.Lambdas {
-		p := o.Params
+		p := setup
 		if len(o.ParamsByLambda) > 0 {
 			p = o.ParamsByLambda[li]
 		}
 		p.Lambda = lambda
 		if err := p.Validate(); err != nil {
-			return nil, Within(fmt.Sprintf("paramsByLambda[%d]", li), err)
+			return nil, lawcore.Within(fmt.Sprintf("paramsByLambda[%d]", li), err)
 		}
 		res.Params = append(res.Params, p)
-		e := &evaluator{p: p, conv: conv}
+		e := base.withAnnealing(p)
 		for _, total := range o.Totals {
 			byRatio, _, opt := wsdSweep(e, total, o.Peak, o.Warmup, o.Decay, o.Floor, o.Ratios)
 			byRatio.Name = fmt.Sprintf("lambda %g, %d steps", lambda, total)
@@ -164,33 +167,48 @@ func Lambda(o LambdaOptions) (*LambdaResult, error) {
 			s := DelaySchedule(o.Peak, o.Warmup, o.DelayStable, decay, o.DelayRise, o.DelayFloor)
 			lr, warmup, err := e.expand(&s)
 			if err != nil {
-				return nil, Within("delayDecays", err)
+				return nil, lawcore.Within("delayDecays", err)
 			}
 			d := DelayMeasure{Lambda: lambda, DecaySteps: decay, LRMinStep: o.Warmup + o.DelayStable + decay}
 			extra := []int{d.LRMinStep}
 			value := math.NaN()
-			if turn := lossTurn(p, lr, warmup, conv, o.Warmup+o.DelayStable); turn >= 0 {
+			dense, err := e.dense(lr, warmup)
+			if err != nil {
+				return nil, lawcore.Within("delayDecays", err)
+			}
+			if turn := lossTurn(dense, o.Warmup+o.DelayStable); turn >= 0 {
 				delay := turn - d.LRMinStep
 				d.TurnStep, d.Delay = &turn, &delay
 				extra = sortedSteps(d.LRMinStep, turn)
 				value = float64(delay)
 			}
+			c, err := e.traceLR(fmt.Sprintf("lambda %g, %d-step fall", lambda, decay), lr, warmup, points, extra...)
+			if err != nil {
+				return nil, lawcore.Within("delayDecays", err)
+			}
 			res.Delays = append(res.Delays, d)
-			res.DelayCurves = append(res.DelayCurves, traceLR(fmt.Sprintf("lambda %g, %d-step fall", lambda, decay),
-				p, lr, warmup, conv, points, extra...))
+			res.DelayCurves = append(res.DelayCurves, c)
 			res.Table.addRow(lambda, "delay (steps)", fmt.Sprintf("%d-step fall", decay), value)
 		}
 		total := o.Totals[0]
 		s := wsdSchedule(total, o.Peak, o.Warmup, o.Decay, o.Floor, int(math.Round(o.DropRatio*float64(total))))
 		lr, warmup, err := e.expand(&s)
 		if err != nil {
-			return nil, Within("dropRatio", err)
+			return nil, lawcore.Within("dropRatio", err)
 		}
-		dl := fastestDrop(p, lr, warmup, conv)
+		dense, err := e.dense(lr, warmup)
+		if err != nil {
+			return nil, lawcore.Within("dropRatio", err)
+		}
+		dl := fastestDrop(lr, dense, warmup)
 		dl.Lambda = lambda
+		c, err := e.traceLR(fmt.Sprintf("lambda %g, WSD %g%% %s", lambda, 100*o.DropRatio, o.Decay), lr, warmup, points,
+			sortedSteps(dl.DecayStart, dl.LRFastestStep, dl.LossFastestStep)...)
+		if err != nil {
+			return nil, lawcore.Within("dropRatio", err)
+		}
 		res.Drops = append(res.Drops, dl)
-		res.DropCurves = append(res.DropCurves, traceLR(fmt.Sprintf("lambda %g, WSD %g%% %s", lambda, 100*o.DropRatio, o.Decay),
-			p, lr, warmup, conv, points, sortedSteps(dl.DecayStart, dl.LRFastestStep, dl.LossFastestStep)...))
+		res.DropCurves = append(res.DropCurves, c)
 		res.Table.addRow(lambda, "fastest loss drop after decay start (steps)", fmt.Sprintf("WSD %d steps, %g%%", total, 100*o.DropRatio), float64(dl.Lag))
 	}
 	return res, nil
@@ -214,56 +232,29 @@ func sortedSteps(steps ...int) []int {
 	return out[:k]
 }
 
-// lossTurn is the loss's first turning point at or after step from: the first step whose
-// loss is below the next step's; -1 when the loss never rises.
-func lossTurn(p Params, lr []float64, warmup int, conv Convention, from int) int {
-	var s1, s2, m, prev float64
-	prevLoss := math.Inf(1)
-	for i, eta := range lr {
-		if conv == WarmupPeak && i < warmup && warmup < len(lr) {
-			eta = lr[warmup]
-		}
-		if i > 0 {
-			m = p.Lambda*m + (prev - eta)
-		}
-		prev = eta
-		s1 += eta
-		s2 += m
-		l := p.Loss(s1, s2)
-		if i > from && l > prevLoss {
+// lossTurn is the loss's first turning point after step from: the first step whose loss is
+// below the next step's, given the loss at every step; -1 when the loss never rises.
+func lossTurn(dense []float64, from int) int {
+	for i := from + 1; i < len(dense); i++ {
+		if dense[i] > dense[i-1] {
 			return i - 1
 		}
-		prevLoss = l
 	}
 	return -1
 }
 
 // fastestDrop locates, after the last step at the peak, the steps where the learning rate and
-// the predicted loss fall most in one step.
-func fastestDrop(p Params, lr []float64, warmup int, conv Convention) DropLag {
+// the predicted loss (given at every step) fall most in one step.
+func fastestDrop(lr, dense []float64, warmup int) DropLag {
 	d := DropLag{DecayStart: annealingStart(lr, warmup)}
-	var s1, s2, m, prev, prevLoss float64
 	lrDrop, lossDrop := math.Inf(-1), math.Inf(-1)
-	for i, eta := range lr {
-		if conv == WarmupPeak && i < warmup && warmup < len(lr) {
-			eta = lr[warmup]
+	for i := d.DecayStart + 1; i < len(lr); i++ {
+		if drop := lr[i-1] - lr[i]; drop > lrDrop {
+			d.LRFastestStep, lrDrop = i, drop
 		}
-		if i > 0 {
-			m = p.Lambda*m + (prev - eta)
+		if drop := dense[i-1] - dense[i]; drop > lossDrop {
+			d.LossFastestStep, lossDrop = i, drop
 		}
-		if i > d.DecayStart {
-			if drop := prev - eta; drop > lrDrop {
-				d.LRFastestStep, lrDrop = i, drop
-			}
-		}
-		prev = eta
-		s1 += eta
-		s2 += m
-		l := p.Loss(s1, s2)
-		if i > d.DecayStart && prevLoss-l > lossDrop {
-			d.LossFastestStep, lossDrop = i, prevLoss-l
-		}
-		prevLoss = l
 	}
 	d.Lag = d.LossFastestStep - d.DecayStart
 	return d

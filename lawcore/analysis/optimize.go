@@ -1,10 +1,12 @@
-package lawcore
+package analysis
 
 import (
 	"fmt"
 	"math"
 	"strings"
 
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -43,7 +45,7 @@ var OptimizeFamilies = []string{FamilyWSD, FamilyCosine, FamilyMultistep, Family
 
 // OptimizeOptions asks for the best schedule of each family for a budget of steps.
 type OptimizeOptions struct {
-	AnalysisSetup
+	Setup
 	// Total is the budget: the run's last step (default 50000).
 	Total int `json:"total"`
 	// Families are the families to optimise (default all of OptimizeFamilies).
@@ -57,7 +59,7 @@ type OptimizeOptions struct {
 
 // DefaultOptimizeOptions optimises every family for a 50K-step run.
 func DefaultOptimizeOptions() OptimizeOptions {
-	return OptimizeOptions{AnalysisSetup: DefaultAnalysisSetup(), Total: 50000,
+	return OptimizeOptions{Setup: DefaultSetup(), Total: 50000,
 		Families: append([]string(nil), OptimizeFamilies...), Knots: 40, ExponentialFloor: 0.01}
 }
 
@@ -69,7 +71,7 @@ type OptimizedSchedule struct {
 	// Settings are the chosen values by name (such as "ratio", "floor", "cycle").
 	Settings map[string]float64 `json:"settings"`
 	// Schedule is the schedule itself, to predict or plot elsewhere.
-	Schedule Schedule `json:"schedule"`
+	Schedule lawcore.Schedule `json:"schedule"`
 	// Final is the law at the last step.
 	Final Outcome `json:"final"`
 	// Evaluations is how many schedules the search evaluated.
@@ -82,14 +84,14 @@ type OptimizedSchedule struct {
 type OptimizeResult struct {
 	Best []OptimizedSchedule `json:"best"`
 	// Ranking lists the families from the lowest final loss.
-	Ranking []string      `json:"ranking"`
-	Table   Table         `json:"table"`
-	Setup   AnalysisSetup `json:"setup"`
+	Ranking []string `json:"ranking"`
+	Table   Table    `json:"table"`
+	Setup   Setup    `json:"setup"`
 }
 
 // OptimizeSchedule finds the best schedule of each family.
 func OptimizeSchedule(o OptimizeOptions) (*OptimizeResult, error) {
-	conv, points, err := o.check()
+	e, points, err := o.evaluator()
 	if err != nil {
 		return nil, err
 	}
@@ -99,14 +101,18 @@ func OptimizeSchedule(o OptimizeOptions) (*OptimizeResult, error) {
 	if err := checkBudget("total", 2000*float64(o.Total)); err != nil {
 		return nil, err
 	}
+	_, annealing := e.annealing()
 	if len(o.Families) == 0 {
 		o.Families = OptimizeFamilies
+		if !annealing { // free and step-drop need the annealing law's gradient
+			o.Families = []string{FamilyWSD, FamilyCosine, FamilyMultistep}
+		}
 	}
 	if o.Knots == 0 {
 		o.Knots = 40
 	}
 	if o.Knots < 4 || o.Knots > 200 || o.Knots > o.Total-o.Warmup {
-		return nil, Errorf("", "knots", "must be from 4 to 200 (and no more than the steps after warmup), got %d", o.Knots)
+		return nil, lawcore.Errorf("", "knots", "must be from 4 to 200 (and no more than the steps after warmup), got %d", o.Knots)
 	}
 	if o.ExponentialFloor == 0 {
 		o.ExponentialFloor = 0.01
@@ -114,8 +120,8 @@ func OptimizeSchedule(o OptimizeOptions) (*OptimizeResult, error) {
 	if err := checkFraction("exponentialFloor", o.ExponentialFloor, 1e-12, 1); err != nil {
 		return nil, err
 	}
-	opt := &optimizer{o: o, e: &evaluator{p: o.Params, conv: conv}}
-	res := &OptimizeResult{Setup: o.AnalysisSetup,
+	opt := &optimizer{o: o, e: e}
+	res := &OptimizeResult{Setup: o.Setup,
 		Table: Table{Columns: []string{"family", "best", "final loss", "S1", "S2", "evaluations"}}}
 	for i, fam := range o.Families {
 		var best OptimizedSchedule
@@ -127,12 +133,17 @@ func OptimizeSchedule(o OptimizeOptions) (*OptimizeResult, error) {
 			best = opt.cosine()
 		case FamilyMultistep:
 			best = opt.multistep()
-		case FamilyFree:
-			best = opt.free()
-		case FamilyStepDrop:
-			best = opt.stepDrop()
+		case FamilyFree, FamilyStepDrop:
+			if !annealing {
+				return nil, lawcore.Errorf("", fmt.Sprintf("families[%d]", i), "the %s family needs the annealing law's closed-form gradient; the %s has none here (use wsd, cosine or multistep)", fam, e.law.Spec().Title)
+			}
+			if fam == FamilyFree {
+				best = opt.free()
+			} else {
+				best = opt.stepDrop()
+			}
 		default:
-			return nil, Errorf("", fmt.Sprintf("families[%d]", i), "must be one of %s, got %q", strings.Join(OptimizeFamilies, ", "), fam)
+			return nil, lawcore.Errorf("", fmt.Sprintf("families[%d]", i), "must be one of %s, got %q", strings.Join(OptimizeFamilies, ", "), fam)
 		}
 		best.Family = fam
 		best.Evaluations = opt.evaluations
@@ -167,7 +178,7 @@ type optimizer struct {
 }
 
 // loss is the final loss of s (+Inf if it does not validate), counted.
-func (z *optimizer) loss(s Schedule) float64 {
+func (z *optimizer) loss(s lawcore.Schedule) float64 {
 	z.evaluations++
 	return z.e.finalLoss(s)
 }
@@ -181,10 +192,10 @@ func (z *optimizer) wsd() OptimizedSchedule {
 		if shape == "exponential" {
 			floor = o.ExponentialFloor
 		}
-		build := func(d int) Schedule { return wsdSchedule(o.Total, o.Peak, o.Warmup, shape, floor, d) }
+		build := func(d int) lawcore.Schedule { return wsdSchedule(o.Total, o.Peak, o.Warmup, shape, floor, d) }
 		var grid []int
 		var values []float64
-		for _, r := range linspace(0.02, 1, 33) {
+		for _, r := range numeric.Linspace(0.02, 1, 33) {
 			d := int(math.Round(r * float64(o.Total)))
 			if d < 1 || d > maxD || (len(grid) > 0 && d == grid[len(grid)-1]) {
 				continue
@@ -223,13 +234,13 @@ func (z *optimizer) cosine() OptimizedSchedule {
 	o := z.o
 	const maxCycle = 2.0
 	minCycle := float64(o.Warmup+1) / float64(o.Total)
-	build := func(floor, cycle float64) Schedule {
-		return Schedule{Kind: KindCosine, Total: o.Total, Peak: o.Peak, Final: floor * o.Peak, Warmup: o.Warmup,
+	build := func(floor, cycle float64) lawcore.Schedule {
+		return lawcore.Schedule{Kind: lawcore.KindCosine, Total: o.Total, Peak: o.Peak, Final: floor * o.Peak, Warmup: o.Warmup,
 			Cycle: int(math.Round(cycle * float64(o.Total)))}
 	}
 	bestF, bestC, bestL := 0.0, 1.0, math.Inf(1)
-	for _, floor := range linspace(0, 0.5, 6) {
-		for _, cycle := range linspace(math.Max(minCycle, 0.5), 1.5, 11) {
+	for _, floor := range numeric.Linspace(0, 0.5, 6) {
+		for _, cycle := range numeric.Linspace(math.Max(minCycle, 0.5), 1.5, 11) {
 			if l := z.loss(build(floor, cycle)); l < bestL {
 				bestF, bestC, bestL = floor, cycle, l
 			}
@@ -260,9 +271,9 @@ func (z *optimizer) multistep() OptimizedSchedule {
 		l2 := sin2(x[2])
 		return stages, []float64{1, l2, l2 * sin2(x[3])}
 	}
-	build := func(x []float64) Schedule {
+	build := func(x []float64) lawcore.Schedule {
 		stages, levels := decode(x)
-		return Schedule{Kind: KindMultistep, Total: o.Total, Peak: o.Peak, Warmup: o.Warmup, Stages: stages, Levels: levels}
+		return lawcore.Schedule{Kind: lawcore.KindMultistep, Total: o.Total, Peak: o.Peak, Warmup: o.Warmup, Stages: stages, Levels: levels}
 	}
 	encode := func(stages, levels []float64) []float64 {
 		return []float64{math.Log(stages[1] / stages[0]), math.Log(stages[2] / stages[0]), asin2(levels[1]), asin2(levels[2] / levels[1])}
@@ -281,7 +292,7 @@ func (z *optimizer) multistep() OptimizedSchedule {
 	}
 	stages, levels := decode(bestX)
 	levels[1], levels[2] = tidy(levels[1]), tidy(levels[2])
-	bestSchedule := Schedule{Kind: KindMultistep, Total: o.Total, Peak: o.Peak, Warmup: o.Warmup, Stages: stages, Levels: levels}
+	bestSchedule := lawcore.Schedule{Kind: lawcore.KindMultistep, Total: o.Total, Peak: o.Peak, Warmup: o.Warmup, Stages: stages, Levels: levels}
 	return OptimizedSchedule{
 		Description: fmt.Sprintf("multi-step %.1f/%.1f/%.1f%% at 1, %.3g, %.3g x peak", 100*stages[0], 100*stages[1], 100*stages[2], levels[1], levels[2]),
 		Settings:    map[string]float64{"stage1": stages[0], "stage2": stages[1], "stage3": stages[2], "level2": levels[1], "level3": levels[2]},
@@ -300,23 +311,23 @@ func tidy(v float64) float64 {
 }
 
 // stepDropSchedule is the peak until drop steps before the end, then 0.
-func stepDropSchedule(total int, peak float64, warmup, drop int) Schedule {
+func stepDropSchedule(total int, peak float64, warmup, drop int) lawcore.Schedule {
 	last := total - drop // the last step at the peak
 	if last <= warmup {
-		return Schedule{Kind: KindExplicit, Total: total, Warmup: warmup,
+		return lawcore.Schedule{Kind: lawcore.KindExplicit, Total: total, Warmup: warmup,
 			Steps: []float64{float64(warmup), float64(warmup + 1)}, Values: []float64{peak, 0}}
 	}
-	return Schedule{Kind: KindExplicit, Total: total, Warmup: warmup,
+	return lawcore.Schedule{Kind: lawcore.KindExplicit, Total: total, Warmup: warmup,
 		Steps: []float64{float64(warmup), float64(last), float64(last + 1)}, Values: []float64{peak, peak, 0}}
 }
 
 func (z *optimizer) stepDrop() OptimizedSchedule {
 	o := z.o
-	build := func(k int) Schedule { return stepDropSchedule(o.Total, o.Peak, o.Warmup, k) }
+	build := func(k int) lawcore.Schedule { return stepDropSchedule(o.Total, o.Peak, o.Warmup, k) }
 	maxK := o.Total - o.Warmup
 	var grid []int
 	var values []float64
-	for _, x := range logspace(1, float64(maxK), 60) {
+	for _, x := range numeric.Logspace(1, float64(maxK), 60) {
 		k := int(math.Round(x))
 		if len(grid) > 0 && k == grid[len(grid)-1] {
 			continue

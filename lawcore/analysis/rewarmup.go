@@ -1,8 +1,10 @@
-package lawcore
+package analysis
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/lawcalc/annealing/lawcore"
 )
 
 // Continual pre-training (the paper's Sec. 5.7 and 5.8, Fig. 14): a run that annealed to 0
@@ -14,7 +16,7 @@ import (
 // RewarmupOptions asks for continual pre-training runs: a cosine to 0 over FirstTotal steps,
 // then a linear re-warmup from 0 to a new peak and a cosine to 0 over SecondTotal steps.
 type RewarmupOptions struct {
-	AnalysisSetup
+	Setup
 	// FirstTotal is the first run's length: a cosine from the setup's peak to 0 (default 50000).
 	FirstTotal int `json:"firstTotal"`
 	// SecondTotal is the continual pre-training's length, re-warmup included (default 50000).
@@ -33,7 +35,7 @@ type RewarmupOptions struct {
 
 // DefaultRewarmupOptions is the paper's Fig. 14 setting.
 func DefaultRewarmupOptions() RewarmupOptions {
-	return RewarmupOptions{AnalysisSetup: DefaultAnalysisSetup(), FirstTotal: 50000, SecondTotal: 50000,
+	return RewarmupOptions{Setup: DefaultSetup(), FirstTotal: 50000, SecondTotal: 50000,
 		Peaks: []float64{0.25, 0.5, 1, 1.5, 2}, RewarmupSteps: 500, Lengths: []int{100, 500, 1000, 2000, 5000}, LengthPeak: 1}
 }
 
@@ -60,24 +62,24 @@ type RewarmupResult struct {
 	ByLength       []RewarmupRun `json:"byLength"`
 	ByLengthCurves []LossCurve   `json:"byLengthCurves"`
 	// SwitchStep is the step where the first run ends and re-warmup starts.
-	SwitchStep int           `json:"switchStep"`
-	Table      Table         `json:"table"`
-	Setup      AnalysisSetup `json:"setup"`
+	SwitchStep int   `json:"switchStep"`
+	Table      Table `json:"table"`
+	Setup      Setup `json:"setup"`
 }
 
 // RewarmupSchedule is the continual pre-training schedule: a cosine from peak to 0 over
 // firstTotal steps (with the setup's warmup), then a linear re-warmup from 0 to newPeak over
 // rewarmup steps and a cosine to 0, secondTotal steps in all.
-func RewarmupSchedule(peak float64, warmup, firstTotal int, newPeak float64, rewarmup, secondTotal int) Schedule {
-	return Schedule{Kind: KindConcat, Segments: []Schedule{
-		{Kind: KindCosine, Total: firstTotal, Peak: peak, Warmup: warmup},
-		{Kind: KindCosine, Total: secondTotal, Peak: newPeak, Warmup: rewarmup},
+func RewarmupSchedule(peak float64, warmup, firstTotal int, newPeak float64, rewarmup, secondTotal int) lawcore.Schedule {
+	return lawcore.Schedule{Kind: lawcore.KindConcat, Segments: []lawcore.Schedule{
+		{Kind: lawcore.KindCosine, Total: firstTotal, Peak: peak, Warmup: warmup},
+		{Kind: lawcore.KindCosine, Total: secondTotal, Peak: newPeak, Warmup: rewarmup},
 	}}
 }
 
 // Rewarmup computes both comparisons.
 func Rewarmup(o RewarmupOptions) (*RewarmupResult, error) {
-	conv, points, err := o.check()
+	e, points, err := o.evaluator()
 	if err != nil {
 		return nil, err
 	}
@@ -104,8 +106,7 @@ func Rewarmup(o RewarmupOptions) (*RewarmupResult, error) {
 	if err := checkBudget("peaks", 2*float64(len(o.Peaks)+len(o.Lengths))*float64(o.FirstTotal+o.SecondTotal)); err != nil {
 		return nil, err
 	}
-	e := &evaluator{p: o.Params, conv: conv}
-	res := &RewarmupResult{SwitchStep: o.FirstTotal, Setup: o.AnalysisSetup,
+	res := &RewarmupResult{SwitchStep: o.FirstTotal, Setup: o.Setup,
 		Table: Table{Columns: []string{"comparison", "re-warmup peak", "re-warmup steps", "loss at switch",
 			"highest loss after", "at step", "final loss", "S1", "S2"}}}
 	run := func(comparison string, frac float64, steps int) (RewarmupRun, LossCurve, error) {
@@ -116,8 +117,15 @@ func Rewarmup(o RewarmupOptions) (*RewarmupResult, error) {
 			return RewarmupRun{}, LossCurve{}, err
 		}
 		r := RewarmupRun{Name: fmt.Sprintf("peak %g x, %d re-warmup steps", frac, steps), Peak: newPeak, RewarmupSteps: steps}
-		r.StartLoss, r.BumpStep, r.BumpLoss = highestLossAfter(o.Params, lr, warmup, conv, o.FirstTotal)
-		c := traceLR(r.Name, o.Params, lr, warmup, conv, points, o.FirstTotal, r.BumpStep)
+		dense, err := e.dense(lr, warmup)
+		if err != nil {
+			return RewarmupRun{}, LossCurve{}, err
+		}
+		r.StartLoss, r.BumpStep, r.BumpLoss = highestLossAfter(dense, o.FirstTotal)
+		c, err := e.traceLR(r.Name, lr, warmup, points, sortedSteps(o.FirstTotal, r.BumpStep)...)
+		if err != nil {
+			return RewarmupRun{}, LossCurve{}, err
+		}
 		r.Final = c.Final
 		res.Table.addRow(comparison, newPeak, float64(steps), r.StartLoss, r.BumpLoss, float64(r.BumpStep), r.Final.Loss, r.Final.S1, r.Final.S2)
 		return r, c, nil
@@ -125,14 +133,14 @@ func Rewarmup(o RewarmupOptions) (*RewarmupResult, error) {
 	for i, frac := range o.Peaks {
 		r, c, err := run("by peak", frac, o.RewarmupSteps)
 		if err != nil {
-			return nil, Within(fmt.Sprintf("peaks[%d]", i), err)
+			return nil, lawcore.Within(fmt.Sprintf("peaks[%d]", i), err)
 		}
 		res.ByPeak, res.ByPeakCurves = append(res.ByPeak, r), append(res.ByPeakCurves, c)
 	}
 	for i, steps := range o.Lengths {
 		r, c, err := run("by length", o.LengthPeak, steps)
 		if err != nil {
-			return nil, Within(fmt.Sprintf("lengths[%d]", i), err)
+			return nil, lawcore.Within(fmt.Sprintf("lengths[%d]", i), err)
 		}
 		res.ByLength, res.ByLengthCurves = append(res.ByLength, r), append(res.ByLengthCurves, c)
 	}
@@ -140,24 +148,11 @@ func Rewarmup(o RewarmupOptions) (*RewarmupResult, error) {
 }
 
 // highestLossAfter returns the loss at step from and the step and value of the highest loss
-// from there on (from itself when the loss never rises), in one pass.
-func highestLossAfter(p Params, lr []float64, warmup int, conv Convention, from int) (startLoss float64, step int, loss float64) {
-	var s1, s2, m, prev float64
+// from there on (from itself when the loss never rises), given the loss at every step.
+func highestLossAfter(dense []float64, from int) (startLoss float64, step int, loss float64) {
 	loss, step = math.Inf(-1), from
-	for i, eta := range lr {
-		if conv == WarmupPeak && i < warmup && warmup < len(lr) {
-			eta = lr[warmup]
-		}
-		if i > 0 {
-			m = p.Lambda*m + (prev - eta)
-		}
-		prev = eta
-		s1 += eta
-		s2 += m
-		if i < from {
-			continue
-		}
-		l := p.Loss(s1, s2)
+	for i := from; i < len(dense); i++ {
+		l := dense[i]
 		if i == from {
 			startLoss = l
 		}

@@ -1,44 +1,41 @@
-package lawcore
+package analysis
 
 import (
 	"math"
 	"strconv"
-)
 
-// The paper's analyses (Sec. 5 "Takeaways", Sec. 6 "Comparison with Chinchilla", Sec. 7.1 on
-// lambda) are functions of given parameters: each takes an options struct that embeds an
-// [AnalysisSetup] and returns a JSON-serialisable result with its curves thinned to about
-// Points values, a Table field holding a [Table] of the numbers, and a Setup field holding the
-// setup used. They compute final losses in one O(n) pass per
-// schedule into reused buffers, so that a sweep of a hundred 100K-step schedules takes a
-// fraction of a second.
+	"github.com/lawcalc/annealing/lawcore"
+)
 
 // Defaults of an analysis setup: the paper's Fig. 2 fit, peak LR and warmup.
 const (
-	// DefaultAnalysisPeak is the peak learning rate of the paper's runs.
-	DefaultAnalysisPeak = 2e-4
-	// DefaultAnalysisWarmup is the warmup of the paper's runs, in steps.
-	DefaultAnalysisWarmup = 500
-	// DefaultAnalysisPoints is how many points a drawn curve is thinned to.
-	DefaultAnalysisPoints = 400
-	// MaxAnalysisPoints bounds Points, so that an answer stays small.
-	MaxAnalysisPoints = 20000
-	// MaxAnalysisSteps bounds the steps one analysis may evaluate in all (a sweep of many
+	// DefaultPeak is the peak learning rate of the paper's runs.
+	DefaultPeak = 2e-4
+	// DefaultWarmup is the warmup of the paper's runs, in steps.
+	DefaultWarmup = 500
+	// DefaultPoints is how many points a drawn curve is thinned to.
+	DefaultPoints = 400
+	// MaxPoints bounds Points, so that an answer stays small.
+	MaxPoints = 20000
+	// MaxSteps bounds the steps one analysis may evaluate in all (a sweep of many
 	// long schedules), so that a typo cannot freeze a page for minutes.
-	MaxAnalysisSteps = 2_000_000_000
+	MaxSteps = 2_000_000_000
 )
 
 // Fig2Params are the parameters the paper fits to its Fig. 2 (constant and cosine, 20K steps,
 // peak 2e-4, warmup 500 counted at peak, lambda 0.999).
-func Fig2Params() Params {
-	return Params{L0: 2.628, A: 0.430, Alpha: 0.550, C: 0.411, Lambda: 0.999}
+func Fig2Params() lawcore.Params {
+	return lawcore.Params{L0: 2.628, A: 0.430, Alpha: 0.550, C: 0.411, Lambda: 0.999}
 }
 
-// AnalysisSetup is what every analysis shares: the law's parameters and how the schedules it
+// Setup is what every analysis shares: the law and its parameters, and how the schedules it
 // builds start.
-type AnalysisSetup struct {
-	// Params are the law's parameters; Params.Lambda is the decay factor the areas use.
-	Params Params `json:"params"`
+type Setup struct {
+	// Law names the law (see lawcore.Lookup); empty is the annealing law.
+	Law string `json:"law,omitempty"`
+	// Params are the law's parameters by name (the annealing law's lambda is the decay
+	// factor its areas use).
+	Params lawcore.Values `json:"params"`
 	// Peak is the peak learning rate of the schedules the analysis builds (raw units).
 	Peak float64 `json:"peak"`
 	// Warmup is the number of linear warmup steps (from 0) of every schedule built.
@@ -49,45 +46,68 @@ type AnalysisSetup struct {
 	Points int `json:"points,omitempty"`
 }
 
-// DefaultAnalysisSetup is the paper's setting: the Fig. 2 parameters, peak 2e-4, warmup 500
-// counted at peak.
-func DefaultAnalysisSetup() AnalysisSetup {
-	return AnalysisSetup{Params: Fig2Params(), Peak: DefaultAnalysisPeak, Warmup: DefaultAnalysisWarmup,
-		WarmupConvention: string(WarmupPeak), Points: DefaultAnalysisPoints}
+// DefaultSetup is the paper's setting: the annealing law with the Fig. 2 parameters, peak
+// 2e-4, warmup 500 counted at peak.
+func DefaultSetup() Setup {
+	return Setup{Law: lawcore.LawAnnealing, Params: Fig2Params().Values(), Peak: DefaultPeak, Warmup: DefaultWarmup,
+		WarmupConvention: string(lawcore.WarmupPeak), Points: DefaultPoints}
 }
 
-// check validates the setup and returns its convention and the number of points to draw.
-func (s AnalysisSetup) check() (Convention, int, error) {
-	if err := s.Params.Validate(); err != nil {
-		return "", 0, err
-	}
-	if !(s.Params.A > 0) || !(s.Params.Alpha > 0) {
-		return "", 0, Errorf("params", "A", "A and alpha must be positive for an analysis, got A=%v alpha=%v", s.Params.A, s.Params.Alpha)
-	}
-	conv, err := ParseConvention(s.WarmupConvention)
+// evaluator validates the setup and returns the evaluator of its law and parameters, and the
+// number of points to draw.
+func (s Setup) evaluator() (*evaluator, int, error) {
+	law, err := lawcore.Lookup(s.Law)
 	if err != nil {
-		return "", 0, err
+		return nil, 0, err
+	}
+	spec := law.Spec()
+	theta, err := spec.Theta(s.Params)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, name := range []string{"A", "alpha"} {
+		if i := spec.Index(name); i >= 0 && !(theta[i] > 0) {
+			return nil, 0, lawcore.Errorf("params", name, "A and alpha must be positive for an analysis, got %s=%v", name, theta[i])
+		}
+	}
+	conv, err := lawcore.ParseConvention(s.WarmupConvention, spec.Convention)
+	if err != nil {
+		return nil, 0, err
 	}
 	if err := checkPositive("peak", s.Peak); err != nil {
-		return "", 0, err
+		return nil, 0, err
 	}
 	if s.Warmup < 0 {
-		return "", 0, Errorf("", "warmup", "must be zero or more steps, got %d", s.Warmup)
+		return nil, 0, lawcore.Errorf("", "warmup", "must be zero or more steps, got %d", s.Warmup)
 	}
 	points := s.Points
 	switch {
 	case points == 0:
-		points = DefaultAnalysisPoints
-	case points < 2 || points > MaxAnalysisPoints:
-		return "", 0, Errorf("", "points", "must be from 2 to %d, got %d", MaxAnalysisPoints, points)
+		points = DefaultPoints
+	case points < 2 || points > MaxPoints:
+		return nil, 0, lawcore.Errorf("", "points", "must be from 2 to %d, got %d", MaxPoints, points)
 	}
-	return conv, points, nil
+	return &evaluator{law: law, theta: theta, conv: conv}, points, nil
+}
+
+// annealing returns the evaluator of a setup that must be of the annealing law (an analysis
+// of its lambda, or of its closed-form gradient), and the typed parameters.
+func (s Setup) annealing(analysis string) (*evaluator, lawcore.Params, int, error) {
+	e, points, err := s.evaluator()
+	if err != nil {
+		return nil, lawcore.Params{}, 0, err
+	}
+	p, ok := e.annealing()
+	if !ok {
+		return nil, lawcore.Params{}, 0, lawcore.Errorf("", "law", "the %s analysis is of the annealing law; got the %s", analysis, e.law.Spec().Title)
+	}
+	return e, p, points, nil
 }
 
 // checkPositive reports a field that is not a positive finite number.
 func checkPositive(field string, v float64) error {
 	if !(v > 0) || math.IsInf(v, 0) {
-		return Errorf("", field, "must be a positive number, got %v", v)
+		return lawcore.Errorf("", field, "must be a positive number, got %v", v)
 	}
 	return nil
 }
@@ -95,7 +115,7 @@ func checkPositive(field string, v float64) error {
 // checkFraction reports a field outside [lo, hi] (or not finite).
 func checkFraction(field string, v, lo, hi float64) error {
 	if !(v >= lo && v <= hi) {
-		return Errorf("", field, "must be from %g to %g, got %v", lo, hi, v)
+		return lawcore.Errorf("", field, "must be from %g to %g, got %v", lo, hi, v)
 	}
 	return nil
 }
@@ -104,19 +124,19 @@ func checkFraction(field string, v, lo, hi float64) error {
 // long.
 func checkTotal(field string, total, warmup int) error {
 	if total <= warmup {
-		return Errorf("", field, "must be more steps than the warmup (%d), got %d", warmup, total)
+		return lawcore.Errorf("", field, "must be more steps than the warmup (%d), got %d", warmup, total)
 	}
-	if total >= MaxScheduleSteps {
-		return Errorf("", field, "%d is too large: a schedule runs at most %d steps (a total of at most %d)", total, MaxScheduleSteps, MaxScheduleSteps-1)
+	if total >= lawcore.MaxScheduleSteps {
+		return lawcore.Errorf("", field, "%d is too large: a schedule runs at most %d steps (a total of at most %d)", total, lawcore.MaxScheduleSteps, lawcore.MaxScheduleSteps-1)
 	}
 	return nil
 }
 
-// checkBudget reports an analysis that would evaluate more than MaxAnalysisSteps steps.
+// checkBudget reports an analysis that would evaluate more than MaxSteps steps.
 func checkBudget(field string, steps float64) error {
-	if steps > MaxAnalysisSteps {
-		return Errorf("", field, "this asks for %.3g steps of schedules in all; the most is %.3g: use fewer or shorter schedules",
-			steps, float64(MaxAnalysisSteps))
+	if steps > MaxSteps {
+		return lawcore.Errorf("", field, "this asks for %.3g steps of schedules in all; the most is %.3g: use fewer or shorter schedules",
+			steps, float64(MaxSteps))
 	}
 	return nil
 }
@@ -157,39 +177,17 @@ func finiteOrNil(v float64) *float64 {
 	return &v
 }
 
-// linspace returns n evenly spaced values from a to b (a alone when n is 1).
-func linspace(a, b float64, n int) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		if n == 1 {
-			out[i] = a
-			continue
-		}
-		out[i] = a + (b-a)*float64(i)/float64(n-1)
-	}
-	return out
-}
-
-// logspace returns n values from a to b evenly spaced in log (a, b > 0).
-func logspace(a, b float64, n int) []float64 {
-	out := linspace(math.Log(a), math.Log(b), n)
-	for i := range out {
-		out[i] = math.Exp(out[i])
-	}
-	return out
-}
-
 // checkList reports an empty or too long list, or a value outside [lo, hi].
 func checkList(field string, v []float64, lo, hi float64, maxLen int) error {
 	if len(v) == 0 {
-		return Errorf("", field, "give at least one value")
+		return lawcore.Errorf("", field, "give at least one value")
 	}
 	if len(v) > maxLen {
-		return Errorf("", field, "at most %d values, got %d", maxLen, len(v))
+		return lawcore.Errorf("", field, "at most %d values, got %d", maxLen, len(v))
 	}
 	for i, x := range v {
 		if !(x >= lo && x <= hi) {
-			return Errorf("", field+"["+strconv.Itoa(i)+"]", "must be from %g to %g, got %v", lo, hi, x)
+			return lawcore.Errorf("", field+"["+strconv.Itoa(i)+"]", "must be from %g to %g, got %v", lo, hi, x)
 		}
 	}
 	return nil
@@ -198,14 +196,14 @@ func checkList(field string, v []float64, lo, hi float64, maxLen int) error {
 // checkSteps reports an empty or too long list of step counts, or one outside [lo, hi].
 func checkSteps(field string, v []int, lo, hi, maxLen int) error {
 	if len(v) == 0 {
-		return Errorf("", field, "give at least one value")
+		return lawcore.Errorf("", field, "give at least one value")
 	}
 	if len(v) > maxLen {
-		return Errorf("", field, "at most %d values, got %d", maxLen, len(v))
+		return lawcore.Errorf("", field, "at most %d values, got %d", maxLen, len(v))
 	}
 	for i, x := range v {
 		if x < lo || x > hi {
-			return Errorf("", field+"["+strconv.Itoa(i)+"]", "must be from %d to %d steps, got %d", lo, hi, x)
+			return lawcore.Errorf("", field+"["+strconv.Itoa(i)+"]", "must be from %d to %d steps, got %d", lo, hi, x)
 		}
 	}
 	return nil

@@ -1,9 +1,12 @@
-package lawcore
+package analysis
 
 import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
 // WSD annealing ratio (the paper's Sec. 5.5, Fig. 11): a warmup-stable-decay schedule of a
@@ -15,7 +18,7 @@ import (
 // WSDRatioOptions asks for the final loss of WSD schedules against the annealing ratio, for
 // several totals.
 type WSDRatioOptions struct {
-	AnalysisSetup
+	Setup
 	// Totals are the runs' last steps (default 10K, 20K, 50K, 100K, 200K).
 	Totals []int `json:"totals"`
 	// Ratios are the annealing ratios, decay steps / total (default 0.02 to 0.8 by 0.02). A
@@ -30,8 +33,8 @@ type WSDRatioOptions struct {
 
 // DefaultWSDRatioOptions is the paper's Fig. 11 setting (cosine decay to 0).
 func DefaultWSDRatioOptions() WSDRatioOptions {
-	return WSDRatioOptions{AnalysisSetup: DefaultAnalysisSetup(), Totals: []int{10000, 20000, 50000, 100000, 200000},
-		Ratios: linspace(0.02, 0.8, 40), Decay: "cosine"}
+	return WSDRatioOptions{Setup: DefaultSetup(), Totals: []int{10000, 20000, 50000, 100000, 200000},
+		Ratios: numeric.Linspace(0.02, 0.8, 40), Decay: "cosine"}
 }
 
 // WSDOptimum is the best annealing ratio of one total.
@@ -54,9 +57,9 @@ type WSDRatioResult struct {
 	// Optima has one entry per total.
 	Optima []WSDOptimum `json:"optima"`
 	// Curves are the loss curves of the optimal schedules.
-	Curves []LossCurve   `json:"curves"`
-	Table  Table         `json:"table"`
-	Setup  AnalysisSetup `json:"setup"`
+	Curves []LossCurve `json:"curves"`
+	Table  Table       `json:"table"`
+	Setup  Setup       `json:"setup"`
 }
 
 // wsdShapes are the decay shapes the analyses take (half-life needs its own parameter).
@@ -67,23 +70,23 @@ func checkShape(field, shape string, floor float64) error {
 	for _, s := range wsdShapes {
 		if s == shape {
 			if shape == "exponential" && !(floor > 0) {
-				return Errorf("", "floor", "an exponential decay needs a positive floor, got %v", floor)
+				return lawcore.Errorf("", "floor", "an exponential decay needs a positive floor, got %v", floor)
 			}
 			return nil
 		}
 	}
-	return Errorf("", field, "must be one of %s, got %q", strings.Join(wsdShapes, ", "), shape)
+	return lawcore.Errorf("", field, "must be one of %s, got %q", strings.Join(wsdShapes, ", "), shape)
 }
 
 // wsdSchedule builds a WSD schedule with the given decay steps.
-func wsdSchedule(total int, peak float64, warmup int, shape string, floor float64, decaySteps int) Schedule {
-	return Schedule{Kind: KindWSD, Total: total, Peak: peak, Final: floor * peak, Warmup: warmup, Decay: shape, DecaySteps: decaySteps}
+func wsdSchedule(total int, peak float64, warmup int, shape string, floor float64, decaySteps int) lawcore.Schedule {
+	return lawcore.Schedule{Kind: lawcore.KindWSD, Total: total, Peak: peak, Final: floor * peak, Warmup: warmup, Decay: shape, DecaySteps: decaySteps}
 }
 
 // wsdSweep is the ratio sweep of one total: the final losses at the feasible ratios and the
 // refined optimum.
 func wsdSweep(e *evaluator, total int, peak float64, warmup int, shape string, floor float64, ratios []float64) (byRatio, byS1 Series, opt WSDOptimum) {
-	build := func(d int) Schedule { return wsdSchedule(total, peak, warmup, shape, floor, d) }
+	build := func(d int) lawcore.Schedule { return wsdSchedule(total, peak, warmup, shape, floor, d) }
 	label := fmt.Sprintf("%d steps", total)
 	byRatio, byS1 = Series{Name: label}, Series{Name: label}
 	var grid []int
@@ -113,7 +116,7 @@ func wsdSweep(e *evaluator, total int, peak float64, warmup int, shape string, f
 
 // checkWSDRatio validates the sweep's options shared with the lambda analysis.
 func checkWSDRatio(totals []int, ratios []float64, warmup int, shape string, floor float64) error {
-	if err := checkSteps("totals", totals, warmup+1, MaxScheduleSteps-1, 20); err != nil {
+	if err := checkSteps("totals", totals, warmup+1, lawcore.MaxScheduleSteps-1, 20); err != nil {
 		return err
 	}
 	if err := checkList("ratios", ratios, 0, 1, 500); err != nil {
@@ -134,7 +137,7 @@ func checkWSDRatio(totals []int, ratios []float64, warmup int, shape string, flo
 
 // WSDRatio sweeps the annealing ratio for each total and refines each optimum.
 func WSDRatio(o WSDRatioOptions) (*WSDRatioResult, error) {
-	conv, points, err := o.check()
+	e, points, err := o.evaluator()
 	if err != nil {
 		return nil, err
 	}
@@ -144,13 +147,12 @@ func WSDRatio(o WSDRatioOptions) (*WSDRatioResult, error) {
 	if err := checkWSDRatio(o.Totals, o.Ratios, o.Warmup, o.Decay, o.Floor); err != nil {
 		return nil, err
 	}
-	e := &evaluator{p: o.Params, conv: conv}
-	res := &WSDRatioResult{Setup: o.AnalysisSetup,
+	res := &WSDRatioResult{Setup: o.Setup,
 		Table: Table{Columns: []string{"total steps", "best ratio", "decay steps", "final loss", "S1", "S2"}}}
 	for _, total := range o.Totals {
 		byRatio, byS1, opt := wsdSweep(e, total, o.Peak, o.Warmup, o.Decay, o.Floor, o.Ratios)
 		if len(byRatio.X) == 0 {
-			return nil, Errorf("", "ratios", "no ratio leaves room for the warmup (%d steps) in a run of %d steps", o.Warmup, total)
+			return nil, lawcore.Errorf("", "ratios", "no ratio leaves room for the warmup (%d steps) in a run of %d steps", o.Warmup, total)
 		}
 		res.ByRatio, res.ByS1, res.Optima = append(res.ByRatio, byRatio), append(res.ByS1, byS1), append(res.Optima, opt)
 		res.Table.addRow(float64(total), opt.Ratio, float64(opt.DecaySteps), opt.Final.Loss, opt.Final.S1, opt.Final.S2)

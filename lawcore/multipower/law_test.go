@@ -203,7 +203,9 @@ func TestFitErrors(t *testing.T) {
 		f(&c)
 		return c
 	}
-	one := func(f func(*lawcore.Curve)) lawcore.FitRequest { return lawcore.FitRequest{Curves: []lawcore.Curve{curve(f)}} }
+	one := func(f func(*lawcore.Curve)) lawcore.FitRequest {
+		return lawcore.FitRequest{Curves: []lawcore.Curve{curve(f)}}
+	}
 	cases := []lawcore.FitRequest{
 		{},
 		one(func(c *lawcore.Curve) { c.Steps, c.Loss = nil, nil }),

@@ -1,32 +1,191 @@
-package lawcore
-
-import (
-	"math"
-	"strconv"
-)
-
-// The model-size extension of the law (the paper's Sec. 4.4, Eq. 5):
+// Package sizelaw is the model-size extension of the annealing law (the paper's Sec. 4.4,
+// Eq. 5), as a law of lawcore's fit engine:
 //
 //	L(s, N) = L0 + A*S1^(-alpha) + B*N^(-beta) - C*S2*N^gamma
 //
-// with N the number of non-embedding parameters. At a fixed N it is the plain law with
-// L0' = L0 + B*N^(-beta) and C' = C*N^gamma (SizeParams.At), so everything that predicts
-// with Params predicts a size too.
+// with N the number of non-embedding parameters, given with each curve (lawcore.Curve.Size).
+// At a fixed N it is the plain law with L0' = L0 + B*N^(-beta) and C' = C*N^gamma (see
+// Params.At), so everything that predicts with the annealing law predicts a size too.
 //
 // Identifiability: the data only see L0 + B*N^(-beta) at the fitted sizes. With curves of two
 // sizes, three numbers (L0, B, beta) must explain two, so beta cannot be fitted; the fit then
-// holds beta at SizeFitRequest.Beta (default DefaultSizeBeta, the Chinchilla paper's exponent
-// of N) and says so. Predictions at the fitted sizes do not depend on that choice;
-// predictions at other sizes do. Curves of one size cannot fit B, beta or gamma at all.
+// holds beta (at DefaultBeta, the Chinchilla paper's exponent of N, or at the request's
+// fixed value) and says so in its note. Predictions at the fitted sizes do not depend on that
+// choice; predictions at other sizes do. Curves of one size cannot fit B, beta or gamma at
+// all: the fit refuses them.
+package sizelaw
 
-// DefaultSizeBeta is the exponent of N held fixed when only two sizes are fitted: Hoffmann
-// et al. (2022) fit L = E + A/N^0.34 + B/D^0.28.
-const DefaultSizeBeta = 0.34
+import (
+	"fmt"
+	"math"
 
-// SizeParams are the parameters of the model-size law.
-type SizeParams struct {
-	// L0, A, Alpha, B, Beta, C and Gamma are the law's constants; Lambda is the decay factor
-	// the areas use.
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+)
+
+// Name names the model-size law in requests and results.
+const Name = "size"
+
+// DefaultBeta is the exponent of N held fixed when only two sizes are fitted: Hoffmann et al.
+// (2022) fit L = E + A/N^0.34 + B/D^0.28.
+const DefaultBeta = 0.34
+
+// Law is the model-size law. It registers itself with lawcore when the package is imported.
+var Law lawcore.Law = law{}
+
+func init() { lawcore.Register(Law) }
+
+// Indices of the parameter vector.
+const (
+	iL0 = iota
+	iA
+	iAlpha
+	iB
+	iBeta
+	iC
+	iGamma
+	iLambda
+)
+
+// The start grid over the parameters the law is not linear in.
+var (
+	alphaGrid = numeric.Logspace(0.01, 4, 24)
+	betaGrid  = numeric.Logspace(0.02, 2, 12)
+	gammaGrid = numeric.Logspace(0.002, 1.5, 16)
+)
+
+var spec = &lawcore.Spec{
+	Name:      Name,
+	Title:     "model-size law",
+	Formula:   "L(s, N) = L0 + A·S1(s)^(−α) + B·N^(−β) − C·S2(s)·N^γ",
+	Reference: "Tissue et al., Scaling Law with Learning Rate Annealing, Sec. 4.4, Eq. 5",
+	Params: []lawcore.Param{
+		{Name: "L0", Symbol: "L0", Meaning: "the loss with unlimited training and an unlimited model", Domain: lawcore.Positive, Default: 1.9, Linear: true},
+		{Name: "A", Symbol: "A", Meaning: "the scale of the power law in the forward area S1", Domain: lawcore.Positive, Default: 0.45, Linear: true},
+		{Name: "alpha", Symbol: "α", Meaning: "the exponent of the power law in S1", Domain: lawcore.Positive, Default: 0.5, Grid: alphaGrid},
+		{Name: "B", Symbol: "B", Meaning: "the scale of the power law in the model size N", Domain: lawcore.Positive, Default: 40, Linear: true},
+		{Name: "beta", Symbol: "β", Meaning: "the exponent of the power law in N", Domain: lawcore.Positive, Default: DefaultBeta, Grid: betaGrid},
+		{Name: "C", Symbol: "C", Meaning: "the loss drop per unit of annealing area, at N = 1", Domain: lawcore.Positive, Default: 0.01, Linear: true},
+		{Name: "gamma", Symbol: "γ", Meaning: "how the annealing term grows with N", Domain: lawcore.Positive, Default: 0.2, Grid: gammaGrid},
+		{Name: "lambda", Symbol: "λ", Meaning: "the decay factor of the annealing momentum", Domain: lawcore.UnitInterval, Default: lawcore.DefaultLambda, Held: true},
+	},
+	Terms:      [2]lawcore.Term{{Param: "A", Label: "A·S1^(−α)"}, {Param: "C", Label: "C·S2·N^γ"}},
+	Convention: lawcore.WarmupPeak,
+}
+
+type law struct{}
+
+func (law) Spec() *lawcore.Spec { return spec }
+
+// checkSizes reports a run without a usable model size.
+func checkSizes(runs []lawcore.Run) error {
+	for _, r := range runs {
+		if !(r.Size > 0) || math.IsInf(r.Size, 0) {
+			return lawcore.Errorf(fmt.Sprintf("curve %q", r.Name), "size", "the model size N must be a positive number of parameters (such as 25e6), got %v", r.Size)
+		}
+	}
+	return nil
+}
+
+// Hold holds beta when the fitted runs have two sizes, and refuses runs of one size.
+func (law) Hold(runs []lawcore.Run) ([]string, string, error) {
+	if err := checkSizes(runs); err != nil {
+		return nil, "", err
+	}
+	sizes := map[float64]bool{}
+	for _, r := range runs {
+		sizes[r.Size] = true
+	}
+	switch len(sizes) {
+	case 1:
+		return nil, "", lawcore.Errorf("", "curves", "every fitted curve has the model size %g: the model-size law needs fitted curves of at least two sizes (fit one size with the plain law)", runs[0].Size)
+	case 2:
+		return []string{"beta"}, fmt.Sprintf("two sizes cannot separate L0, B and beta: beta is held at %g (give \"fixed\": {\"beta\": ...} to choose it); "+
+			"predictions at the two fitted sizes do not depend on it, predictions at other sizes do", DefaultBeta), nil
+	}
+	return nil, "", nil
+}
+
+func (law) Bind(runs []lawcore.Run, opts lawcore.BindOptions) (lawcore.Model, error) {
+	if err := checkSizes(runs); err != nil {
+		return nil, err
+	}
+	free := func(i int) bool { return len(opts.Free) > i && opts.Free[i] }
+	m := &model{areas: lawcore.NewAreaTable(runs, free(iLambda)), fitBeta: free(iBeta)}
+	for _, r := range runs {
+		for range r.Steps {
+			m.logN = append(m.logN, math.Log(r.Size))
+		}
+	}
+	return m, nil
+}
+
+// model is the model-size law at the points of some runs.
+type model struct {
+	areas   *lawcore.AreaTable
+	logN    []float64 // ln N at each point
+	fitBeta bool
+}
+
+func (m *model) Points() int { return m.areas.Points() }
+
+func (m *model) Thin(every int) lawcore.Model {
+	t := &model{areas: m.areas.Thin(every), fitBeta: m.fitBeta}
+	for k := 0; k < len(m.logN); k += every {
+		t.logN = append(t.logN, m.logN[k])
+	}
+	return t
+}
+
+func (m *model) Eval(theta []float64, from int, pred, jac []float64) {
+	t := m.areas.At(theta[iLambda])
+	l0, a, alpha, b, beta, c, gamma := theta[iL0], theta[iA], theta[iAlpha], theta[iB], theta[iBeta], theta[iC], theta[iGamma]
+	d := len(theta)
+	for i := range pred {
+		k := from + i
+		u := math.Exp(-alpha * t.LogS1[k])
+		nb := math.Exp(-beta * m.logN[k]) // N^-beta
+		ng := math.Exp(gamma * m.logN[k]) // N^gamma
+		pred[i] = l0 + a*u + b*nb - c*t.S2[k]*ng
+		if jac == nil {
+			continue
+		}
+		row := jac[i*d : i*d+d]
+		row[iL0] = 1
+		row[iA] = u
+		row[iAlpha] = -a * u * t.LogS1[k]
+		row[iB] = nb
+		row[iBeta] = -b * nb * m.logN[k]
+		row[iC] = -t.S2[k] * ng
+		row[iGamma] = -c * t.S2[k] * ng * m.logN[k]
+		row[iLambda] = 0
+		if t.DS2 != nil {
+			row[iLambda] = -c * t.DS2[k] * ng
+		}
+	}
+}
+
+func (m *model) StartGrid(base []float64) lawcore.StartGrid {
+	betas := []float64{base[iBeta]}
+	if m.fitBeta {
+		betas = betaGrid
+	}
+	var g lawcore.StartGrid
+	for _, alpha := range alphaGrid {
+		for _, beta := range betas {
+			for _, gamma := range gammaGrid {
+				cell := append([]float64(nil), base...)
+				cell[iAlpha], cell[iBeta], cell[iGamma] = alpha, beta, gamma
+				g.Cells = append(g.Cells, cell)
+			}
+		}
+	}
+	g.Run = len(gammaGrid)
+	return g
+}
+
+// Params are the model-size law's parameters, typed.
+type Params struct {
 	L0     float64 `json:"L0"`
 	A      float64 `json:"A"`
 	Alpha  float64 `json:"alpha"`
@@ -37,104 +196,26 @@ type SizeParams struct {
 	Lambda float64 `json:"lambda"`
 }
 
+// Values are the parameters by name, as lawcore's requests and results carry them.
+func (p Params) Values() lawcore.Values {
+	return lawcore.Values{"L0": p.L0, "A": p.A, "alpha": p.Alpha, "B": p.B, "beta": p.Beta, "C": p.C, "gamma": p.Gamma, "lambda": p.Lambda}
+}
+
+// ParamsOf types parameters given by name, checking them.
+func ParamsOf(v lawcore.Values) (Params, error) {
+	theta, err := spec.Theta(v)
+	if err != nil {
+		return Params{}, err
+	}
+	return Params{L0: theta[iL0], A: theta[iA], Alpha: theta[iAlpha], B: theta[iB], Beta: theta[iBeta], C: theta[iC], Gamma: theta[iGamma], Lambda: theta[iLambda]}, nil
+}
+
 // Loss is the law at areas s1, s2 and size n.
-func (p SizeParams) Loss(s1, s2, n float64) float64 {
+func (p Params) Loss(s1, s2, n float64) float64 {
 	return p.L0 + p.A*math.Pow(s1, -p.Alpha) + p.B*math.Pow(n, -p.Beta) - p.C*s2*math.Pow(n, p.Gamma)
 }
 
-// At returns the plain law at size n: L0 + B*n^(-beta) as L0 and C*n^gamma as C.
-func (p SizeParams) At(n float64) Params {
-	return Params{L0: p.L0 + p.B*math.Pow(n, -p.Beta), A: p.A, Alpha: p.Alpha, C: p.C * math.Pow(n, p.Gamma), Lambda: p.Lambda}
-}
-
-// Validate checks that every parameter is finite, L0, A, alpha, B, beta, C are not negative,
-// and lambda is in [0, 1). Gamma may be any finite number.
-func (p SizeParams) Validate() error {
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"L0", p.L0}, {"A", p.A}, {"alpha", p.Alpha}, {"B", p.B}, {"beta", p.Beta}, {"C", p.C}} {
-		if math.IsNaN(f.v) || math.IsInf(f.v, 0) || f.v < 0 {
-			return Errorf("params", f.name, "must be a finite number, zero or more, got %v", f.v)
-		}
-	}
-	if math.IsNaN(p.Gamma) || math.IsInf(p.Gamma, 0) {
-		return Errorf("params", "gamma", "must be a finite number, got %v", p.Gamma)
-	}
-	if err := checkLambda(p.Lambda); err != nil {
-		return Within("params", err)
-	}
-	return nil
-}
-
-// SizeCurve is an observed curve of a model of Size non-embedding parameters.
-type SizeCurve struct {
-	Curve
-	// Size is N, the model's number of non-embedding parameters (such as 25e6).
-	Size float64 `json:"size"`
-}
-
-// SizeFitRequest is a fit of the model-size law: curves tagged with their model size and the
-// settings of a fit request (lambda is fixed: a number, default 0.999).
-type SizeFitRequest struct {
-	// Curves are the observed curves; those with role "fit" enter the objective, those with
-	// role "validate" (of any size, fitted or not) are predicted and scored.
-	Curves []SizeCurve `json:"curves"`
-	// Lambda is the decay factor (fixed; default 0.999).
-	Lambda *float64 `json:"lambda,omitempty"`
-	// WarmupSteps is the warmup of LR-list curves and the default warmup of schedules.
-	WarmupSteps int `json:"warmupSteps"`
-	// WarmupConvention is "peak" (default) or "actual".
-	WarmupConvention string `json:"warmupConvention,omitempty"`
-	// HuberDelta is the Huber loss delta (default 1e-3).
-	HuberDelta float64 `json:"huberDelta,omitempty"`
-	// Beta, if given, holds beta at this value. With fewer than three fitted sizes beta is
-	// held at this value or DefaultSizeBeta.
-	Beta *float64 `json:"beta,omitempty"`
-	// Points thins the fitted lines of SizeFitLines to about this many steps (0: every step).
-	Points int `json:"points,omitempty"`
-}
-
-// DecodeSizeFitRequest parses a model-size fit request's JSON, rejecting unknown fields.
-func DecodeSizeFitRequest(data []byte) (SizeFitRequest, error) {
-	var r SizeFitRequest
-	if err := decodeStrict(data, &r); err != nil {
-		return SizeFitRequest{}, &InputError{Where: "sizefit request", Msg: err.Error()}
-	}
-	return r, nil
-}
-
-// lambda returns the request's lambda, checked.
-func (r SizeFitRequest) lambda() (float64, error) {
-	if r.Lambda == nil {
-		return DefaultLambda, nil
-	}
-	return *r.Lambda, checkLambda(*r.Lambda)
-}
-
-// checkSize reports a model size that is not a positive finite number.
-func checkSize(i int, c SizeCurve) error {
-	if !(c.Size > 0) || math.IsInf(c.Size, 0) {
-		return Errorf(curveLabel(i, c.Name), "size", "the model size N must be a positive number of parameters (such as 25e6), got %v", c.Size)
-	}
-	return nil
-}
-
-// SizeFitLines predicts every curve of a size fit request at its own size, at every step (or
-// about req.Points steps): the lines a page draws through the observed points.
-func SizeFitLines(req SizeFitRequest, p SizeParams) ([]Prediction, error) {
-	var out []Prediction
-	for i, c := range req.Curves {
-		if err := checkSize(i, c); err != nil {
-			return nil, err
-		}
-		pr := PredictRequest{Params: p.At(c.Size), WarmupSteps: req.WarmupSteps, WarmupConvention: req.WarmupConvention,
-			Points: req.Points, Curves: []PredictCurve{{Name: c.Name, Schedule: c.Schedule, LR: c.LR}}}
-		got, err := Predict(pr)
-		if err != nil {
-			return nil, Within("curves["+strconv.Itoa(i)+"]", err)
-		}
-		out = append(out, got...)
-	}
-	return out, nil
+// At returns the plain annealing law at size n: L0 + B*n^(-beta) as L0 and C*n^gamma as C.
+func (p Params) At(n float64) lawcore.Params {
+	return lawcore.Params{L0: p.L0 + p.B*math.Pow(n, -p.Beta), A: p.A, Alpha: p.Alpha, C: p.C * math.Pow(n, p.Gamma), Lambda: p.Lambda}
 }

@@ -1,33 +1,36 @@
-package lawcore
+package sizelaw
 
 import (
 	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 )
 
 // sizeRequest generates curves from known model-size parameters: cosine, constant and WSD
 // (20% 1-sqrt) runs of 20K steps at each fitted size, observed every 100 steps with
 // multiplicative noise, and the same three at each validated size.
-func sizeRequest(truth SizeParams, noise float64, fitSizes, validateSizes []float64) SizeFitRequest {
+func sizeRequest(truth Params, noise float64, fitSizes, validateSizes []float64) lawcore.FitRequest {
 	rng := rand.New(rand.NewPCG(5, 6))
-	scheds := []Schedule{
-		{Kind: KindCosine, Total: 20000, Peak: 3e-4, Warmup: 500},
-		{Kind: KindConstant, Total: 20000, Peak: 3e-4, Warmup: 500},
-		{Kind: KindWSD, Total: 20000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
+	scheds := []lawcore.Schedule{
+		{Kind: lawcore.KindCosine, Total: 20000, Peak: 3e-4, Warmup: 500},
+		{Kind: lawcore.KindConstant, Total: 20000, Peak: 3e-4, Warmup: 500},
+		{Kind: lawcore.KindWSD, Total: 20000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
 	}
-	lambda := truth.Lambda
-	req := SizeFitRequest{Lambda: &lambda}
+	req := lawcore.FitRequest{Law: Name, Lambda: lawcore.FixedLambda(truth.Lambda)}
 	add := func(sizes []float64, role string) {
 		for _, n := range sizes {
 			for i := range scheds {
 				s := scheds[i]
 				lr, _ := s.LR()
-				a, _ := ComputeAreas(lr, truth.Lambda, s.Warmup, WarmupPeak)
-				c := SizeCurve{Curve: Curve{Name: s.Kind, Role: role, Schedule: &s}, Size: n}
+				a, _ := lawcore.ComputeAreas(lawcore.CountedLR(lr, s.Warmup, lawcore.WarmupPeak), truth.Lambda)
+				c := lawcore.Curve{Name: s.Kind, Role: role, Schedule: &s, Size: n}
 				for st := 100; st <= s.Total; st += 100 {
 					c.Steps = append(c.Steps, float64(st))
 					c.Loss = append(c.Loss, truth.Loss(a.S1[st], a.S2[st], n)*(1+noise*rng.NormFloat64()))
@@ -36,14 +39,24 @@ func sizeRequest(truth SizeParams, noise float64, fitSizes, validateSizes []floa
 			}
 		}
 	}
-	add(fitSizes, RoleFit)
-	add(validateSizes, RoleValidate)
+	add(fitSizes, lawcore.RoleFit)
+	add(validateSizes, lawcore.RoleValidate)
 	return req
 }
 
-var sizeTruth = SizeParams{L0: 1.9, A: 0.45, Alpha: 0.5, B: 40, Beta: 0.3, C: 0.01, Gamma: 0.2, Lambda: 0.999}
+// fitted types a fit's parameters.
+func fitted(t testing.TB, res *lawcore.FitResult) Params {
+	t.Helper()
+	p, err := ParamsOf(res.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
 
-func checkSizeParams(t *testing.T, got, want SizeParams, tol float64, skip ...string) {
+var sizeTruth = Params{L0: 1.9, A: 0.45, Alpha: 0.5, B: 40, Beta: 0.3, C: 0.01, Gamma: 0.2, Lambda: 0.999}
+
+func checkSizeParams(t *testing.T, got, want Params, tol float64, skip ...string) {
 	t.Helper()
 	for _, c := range []struct {
 		name      string
@@ -62,25 +75,25 @@ func checkSizeParams(t *testing.T, got, want SizeParams, tol float64, skip ...st
 // Three sizes identify every parameter; a fourth, larger size is predicted.
 func TestSizeFitRecoversKnownParameters(t *testing.T) {
 	req := sizeRequest(sizeTruth, 0, []float64{50e6, 150e6, 500e6}, []float64{1.5e9})
-	res, err := FitSize(context.Background(), req, nil)
+	res, err := lawcore.Fit(context.Background(), req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%+v objective %.3g, %d evaluations, %.1f ms; predicted size: PredE %.2g", res.Params, res.Objective, res.Search.Evaluations, res.ElapsedMs, res.ValidateMetrics.PredE)
-	if res.BetaFixed {
-		t.Errorf("beta held with three sizes: %s", res.Note)
+	if len(res.Held) != 1 {
+		t.Errorf("held %v with three sizes: %s", res.Held, res.Note)
 	}
-	checkSizeParams(t, res.Params, sizeTruth, 0.02)
+	checkSizeParams(t, fitted(t, res), sizeTruth, 0.02)
 	if res.ValidateMetrics.PredE > 1e-4 {
 		t.Errorf("the unseen size is predicted with PredE %.3g", res.ValidateMetrics.PredE)
 	}
 	// with noise, still close
-	noisy, err := FitSize(context.Background(), sizeRequest(sizeTruth, 2e-4, []float64{50e6, 150e6, 500e6}, []float64{1.5e9}), nil)
+	noisy, err := lawcore.Fit(context.Background(), sizeRequest(sizeTruth, 2e-4, []float64{50e6, 150e6, 500e6}, []float64{1.5e9}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("noise 2e-4: %+v; predicted size: PredE %.2g", noisy.Params, noisy.ValidateMetrics.PredE)
-	checkSizeParams(t, noisy.Params, sizeTruth, 0.15, "B", "beta")
+	checkSizeParams(t, fitted(t, noisy), sizeTruth, 0.15, "B", "beta")
 	if noisy.ValidateMetrics.PredE > 2e-3 {
 		t.Errorf("noisy: the unseen size is predicted with PredE %.3g", noisy.ValidateMetrics.PredE)
 	}
@@ -89,32 +102,31 @@ func TestSizeFitRecoversKnownParameters(t *testing.T) {
 // Two sizes: beta is held (at the truth here), and the rest is recovered; the note says so.
 func TestSizeFitTwoSizesHoldsBeta(t *testing.T) {
 	req := sizeRequest(sizeTruth, 0, []float64{50e6, 500e6}, nil)
-	res, err := FitSize(context.Background(), req, nil)
+	res, err := lawcore.Fit(context.Background(), req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.BetaFixed || res.Params.Beta != DefaultSizeBeta || !strings.Contains(res.Note, "beta") {
-		t.Errorf("two sizes: beta fixed %v at %v, note %q", res.BetaFixed, res.Params.Beta, res.Note)
+	if !slices.Contains(res.Held, "beta") || res.Params["beta"] != DefaultBeta || !strings.Contains(res.Note, "beta") {
+		t.Errorf("two sizes: held %v, beta %v, note %q", res.Held, res.Params["beta"], res.Note)
 	}
 	// the fitted sizes are predicted exactly whatever beta is held at
 	if res.FitMetrics.WorstE > 1e-5 {
 		t.Errorf("worst error %.3g at the fitted sizes", res.FitMetrics.WorstE)
 	}
-	beta := sizeTruth.Beta
-	req.Beta = &beta
-	res, err = FitSize(context.Background(), req, nil)
+	req.Fixed = lawcore.Values{"beta": sizeTruth.Beta}
+	res, err = lawcore.Fit(context.Background(), req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("beta held at the truth: %+v", res.Params)
-	checkSizeParams(t, res.Params, sizeTruth, 0.02)
+	checkSizeParams(t, fitted(t, res), sizeTruth, 0.02)
 }
 
 // At(n) is the plain law at size n.
 func TestSizeParamsAt(t *testing.T) {
 	p := sizeTruth
 	q := p.At(3e8)
-	if got, want := q.Loss(12.5, 0.8), p.Loss(12.5, 0.8, 3e8); !closeRel(got, want, 1e-14) {
+	if got, want := q.Loss(12.5, 0.8), p.Loss(12.5, 0.8, 3e8); math.Abs(got-want) > 1e-14*want {
 		t.Errorf("At: %.15g, Loss: %.15g", got, want)
 	}
 }
@@ -123,29 +135,27 @@ func TestSizeFitErrors(t *testing.T) {
 	oneSize := sizeRequest(sizeTruth, 0, []float64{50e6}, nil)
 	badSize := sizeRequest(sizeTruth, 0, []float64{50e6, 500e6}, nil)
 	badSize.Curves[2].Size = -1
+	noSize := sizeRequest(sizeTruth, 0, []float64{50e6, 500e6}, []float64{1e9})
+	noSize.Curves[len(noSize.Curves)-1].Size = 0
 	negBeta := sizeRequest(sizeTruth, 0, []float64{50e6, 500e6}, nil)
-	b := -0.5
-	negBeta.Beta = &b
+	negBeta.Fixed = lawcore.Values{"beta": -0.5}
 	badLambda := sizeRequest(sizeTruth, 0, []float64{50e6, 500e6}, nil)
-	l := 1.5
-	badLambda.Lambda = &l
+	badLambda.Lambda = lawcore.FixedLambda(1.5)
 	for _, c := range []struct {
 		name  string
-		req   SizeFitRequest
+		req   lawcore.FitRequest
 		field string
-	}{{"one size", oneSize, "curves"}, {"negative size", badSize, "size"}, {"negative beta", negBeta, "beta"}, {"lambda", badLambda, "lambda"}} {
-		_, err := FitSize(context.Background(), c.req, nil)
-		var ie *InputError
+	}{{"one size", oneSize, "curves"}, {"negative size", badSize, "size"}, {"a validated curve without a size", noSize, "size"},
+		{"negative beta", negBeta, "beta"}, {"lambda", badLambda, "lambda"}} {
+		_, err := lawcore.Fit(context.Background(), c.req, nil)
+		var ie *lawcore.InputError
 		if !errors.As(err, &ie) || ie.Field != c.field {
 			t.Errorf("%s: %v, want an *InputError on %q", c.name, err, c.field)
 		}
 	}
-	if _, err := DecodeSizeFitRequest([]byte(`{"curves": [], "bogus": 1}`)); err == nil {
-		t.Errorf("an unknown field decodes")
-	}
-	r, err := DecodeSizeFitRequest([]byte(`{"curves": [{"name": "a", "size": 25e6, "steps": [1], "loss": [3],
-		"schedule": {"kind": "constant", "total": 10, "peak": 1e-4}}], "beta": 0.3}`))
-	if err != nil || r.Curves[0].Size != 25e6 || r.Curves[0].Name != "a" || *r.Beta != 0.3 {
+	r, err := lawcore.DecodeFitRequest([]byte(`{"law": "size", "curves": [{"name": "a", "size": 25e6, "steps": [1], "loss": [3],
+		"schedule": {"kind": "constant", "total": 10, "peak": 1e-4}}], "fixed": {"beta": 0.3}}`))
+	if err != nil || r.Curves[0].Size != 25e6 || r.Curves[0].Name != "a" || r.Fixed["beta"] != 0.3 {
 		t.Errorf("decode: %+v %v", r, err)
 	}
 }
@@ -155,18 +165,18 @@ func TestSizeFitErrors(t *testing.T) {
 // The plain law fitted per size reaches mean PredE 0.0021 (25M) and 0.0020 (100M); the joint
 // law shares A and alpha across sizes and holds beta (two sizes), and does a little worse.
 func TestSizeFitMPL(t *testing.T) {
-	build := func(roles map[string]map[string]string) SizeFitRequest {
-		req := SizeFitRequest{HuberDelta: 1e-3}
+	build := func(roles map[string]map[string]string) lawcore.FitRequest {
+		req := lawcore.FitRequest{Law: Name, HuberDelta: 1e-3}
 		for _, size := range []string{"25", "100"} {
 			n := map[string]float64{"25": 25e6, "100": 100e6}[size]
-			for _, name := range append(append([]string{}, mplFitNames...), mplTestNames...) {
+			for _, name := range testcurves.MPLNames() {
 				role, ok := roles[size][name]
 				if !ok {
 					continue
 				}
-				steps, _, loss := readMPL(t, size, name)
-				s := mplSchedule(name)
-				req.Curves = append(req.Curves, SizeCurve{Curve: Curve{Name: size + "M " + name, Role: role, Steps: steps, Loss: loss, Schedule: &s}, Size: n})
+				steps, _, loss := testcurves.ReadMPL(t, size, name)
+				s := testcurves.MPLSchedule(name)
+				req.Curves = append(req.Curves, lawcore.Curve{Name: size + "M " + name, Role: role, Steps: steps, Loss: loss, Schedule: &s, Size: n})
 			}
 		}
 		return req
@@ -174,26 +184,26 @@ func TestSizeFitMPL(t *testing.T) {
 	split := func(fit, validate []string) map[string]string {
 		m := map[string]string{}
 		for _, n := range fit {
-			m[n] = RoleFit
+			m[n] = lawcore.RoleFit
 		}
 		for _, n := range validate {
-			m[n] = RoleValidate
+			m[n] = lawcore.RoleValidate
 		}
 		return m
 	}
-	meanPredE := func(res *SizeFitResult, prefix string) float64 {
-		var ms []Metrics
+	meanPredE := func(res *lawcore.FitResult, prefix string) float64 {
+		var ms []lawcore.Metrics
 		for _, c := range res.Curves {
-			if c.Role == RoleValidate && strings.HasPrefix(c.Name, prefix) {
+			if c.Role == lawcore.RoleValidate && strings.HasPrefix(c.Name, prefix) {
 				ms = append(ms, c.Metrics)
 			}
 		}
-		return MeanMetrics(ms).PredE
+		return lawcore.MeanMetrics(ms).PredE
 	}
-	for _, conv := range []Convention{WarmupPeak, WarmupActual} {
-		req := build(map[string]map[string]string{"25": split(mplFitNames, mplTestNames), "100": split(mplFitNames, mplTestNames)})
+	for _, conv := range []lawcore.Convention{lawcore.WarmupPeak, lawcore.WarmupActual} {
+		req := build(map[string]map[string]string{"25": split(testcurves.MPLFitNames, testcurves.MPLTestNames), "100": split(testcurves.MPLFitNames, testcurves.MPLTestNames)})
 		req.WarmupConvention = string(conv)
-		res, err := FitSize(context.Background(), req, nil)
+		res, err := lawcore.Fit(context.Background(), req, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,7 +216,7 @@ func TestSizeFitMPL(t *testing.T) {
 	}
 	// a new size from one run of it: every 25M curve and 100M's cosine_24000 fitted, the
 	// other eight 100M curves predicted
-	all := append(append([]string{}, mplFitNames...), mplTestNames...)
+	all := testcurves.MPLNames()
 	var rest []string
 	for _, n := range all {
 		if n != "cosine_24000" {
@@ -214,7 +224,7 @@ func TestSizeFitMPL(t *testing.T) {
 		}
 	}
 	req := build(map[string]map[string]string{"25": split(all, nil), "100": split([]string{"cosine_24000"}, rest)})
-	res, err := FitSize(context.Background(), req, nil)
+	res, err := lawcore.Fit(context.Background(), req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,5 +232,24 @@ func TestSizeFitMPL(t *testing.T) {
 		res.ValidateMetrics.PredE, res.ValidateMetrics.WorstE, res.Params)
 	if res.ValidateMetrics.PredE > 0.01 {
 		t.Errorf("PredE %.5f", res.ValidateMetrics.PredE)
+	}
+}
+
+// BenchmarkFitMPL fits the law to the release's nine curves of both sizes.
+func BenchmarkFitMPL(b *testing.B) {
+	req := lawcore.FitRequest{Law: Name, HuberDelta: 1e-3}
+	for _, size := range []string{"25", "100"} {
+		for _, name := range testcurves.MPLNames() {
+			steps, _, loss := testcurves.ReadMPL(b, size, name)
+			s := testcurves.MPLSchedule(name)
+			req.Curves = append(req.Curves, lawcore.Curve{Name: name, Steps: steps, Loss: loss, Schedule: &s,
+				Size: map[string]float64{"25": 25e6, "100": 100e6}[size]})
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := lawcore.Fit(context.Background(), req, nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
