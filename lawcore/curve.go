@@ -15,20 +15,21 @@ const (
 )
 
 // Curve is one observed loss curve and the schedule it was trained with: either Schedule, or
-// LR, the learning rate of every step from step 0.
+// LR, the learning rate of every step from step 0. Its large arrays may cross to JavaScript
+// as typed arrays instead of JSON: the column tags name them (see the bridge).
 type Curve struct {
 	// Name identifies the curve in results and error messages.
 	Name string `json:"name"`
 	// Role is RoleFit (the default) or RoleValidate.
 	Role string `json:"role,omitempty"`
 	// Steps are the observed steps, whole numbers in increasing order.
-	Steps []float64 `json:"steps"`
+	Steps []float64 `json:"steps" column:"steps"`
 	// Loss is the observed loss at each step.
-	Loss []float64 `json:"loss"`
+	Loss []float64 `json:"loss" column:"loss"`
 	// Schedule describes the learning-rate schedule.
 	Schedule *Schedule `json:"schedule,omitempty"`
 	// LR is the learning rate of every step from 0, when no Schedule is given.
-	LR []float64 `json:"lr,omitempty"`
+	LR []float64 `json:"lr,omitempty" column:"lr"`
 	// Size is the model's number of non-embedding parameters N, for laws that take it (the
 	// model-size law); 0 when not given.
 	Size float64 `json:"size,omitempty"`

@@ -57,7 +57,7 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 	if err != nil {
 		return nil, err
 	}
-	model, err := job.law.Bind(job.fitRuns, BindOptions{Free: job.freeMask()})
+	model, err := job.law.Bind(job.fitRuns, BindOptions{Free: job.freeMask(), Theta: job.base})
 	if err != nil {
 		return nil, err
 	}
@@ -84,6 +84,11 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 		return nil, err
 	}
 	res.Search = search
+	if req.Lines {
+		if res.Lines, err = FitLines(req, res); err != nil {
+			return nil, err
+		}
+	}
 	progress(1)
 	res.ElapsedMs = float64(time.Since(began).Microseconds()) / 1000
 	return res, nil
@@ -290,7 +295,7 @@ func (j *fitJob) score(theta []float64) (*FitResult, error) {
 		}
 		runs[i] = run
 	}
-	model, err := j.law.Bind(runs, BindOptions{Predict: true})
+	model, err := j.law.Bind(runs, BindOptions{Predict: true, Theta: theta})
 	if err != nil {
 		return nil, err
 	}

@@ -187,6 +187,10 @@ type BindOptions struct {
 	// Predict asks for the accuracy of a prediction rather than of a fit's search, for laws
 	// that trade the two (the Multi-Power Law's loss-drop grouping).
 	Predict bool
+	// Theta is the parameter vector the model will first be evaluated at (a fit's defaults
+	// and held values, a prediction's parameters): a law whose values are not defined
+	// everywhere may check the runs against it.
+	Theta []float64
 }
 
 // A Model is a law bound to the steps of some runs: a function of the law's parameters at

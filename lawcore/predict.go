@@ -13,9 +13,9 @@ type PredictCurve struct {
 	// Schedule describes the learning-rate schedule.
 	Schedule *Schedule `json:"schedule,omitempty"`
 	// LR is the learning rate of every step from 0, when no Schedule is given.
-	LR []float64 `json:"lr,omitempty"`
+	LR []float64 `json:"lr,omitempty" column:"lr"`
 	// Steps, if given, are the only steps predicted (whole, increasing, within the schedule).
-	Steps []float64 `json:"steps,omitempty"`
+	Steps []float64 `json:"steps,omitempty" column:"steps"`
 	// Size is the model's size N, for laws that take it.
 	Size float64 `json:"size,omitempty"`
 }
@@ -33,7 +33,7 @@ type PredictRequest struct {
 	// WarmupConvention is "peak" or "actual"; empty means the law's own.
 	WarmupConvention string `json:"warmupConvention,omitempty"`
 	// Curves are the schedules to predict.
-	Curves []PredictCurve `json:"curves"`
+	Curves []PredictCurve `json:"curves" columns:"each"`
 	// Points thins each curve to about this many evenly spaced steps (0: every step).
 	Points int `json:"points,omitempty"`
 }
@@ -61,7 +61,11 @@ type Prediction struct {
 
 	// Steps are the predicted steps; LR (as run), Loss and the law's two terms (Spec.Terms)
 	// are their values there, so that Loss = constant + S1Term - S2Term.
-	Steps, LR, Loss, S1Term, S2Term []float64 `json:"-"`
+	Steps  []float64 `json:"-" column:"steps"`
+	LR     []float64 `json:"-" column:"lr"`
+	Loss   []float64 `json:"-" column:"loss"`
+	S1Term []float64 `json:"-" column:"s1Term"`
+	S2Term []float64 `json:"-" column:"s2Term"`
 }
 
 // Predict evaluates the request's law on every curve of the request. Steps where nothing has
@@ -143,7 +147,7 @@ func PredictRun(law Law, theta []float64, run Run, asRun []float64) (Prediction,
 	if i := spec.Index("lambda"); i >= 0 {
 		_, pr.FinalS2 = FinalAreas(run.LR, theta[i])
 	}
-	model, err := law.Bind([]Run{{Name: run.Name, LR: run.LR, Steps: at, Size: run.Size}}, BindOptions{Predict: true})
+	model, err := law.Bind([]Run{{Name: run.Name, LR: run.LR, Steps: at, Size: run.Size}}, BindOptions{Predict: true, Theta: theta})
 	if err != nil {
 		return Prediction{}, err
 	}

@@ -65,7 +65,7 @@ type FitRequest struct {
 	// Law names the law to fit (see Lookup): "annealing" (the default), "multi-power", ...
 	Law string `json:"law,omitempty"`
 	// Curves are the observed curves; those with role "fit" enter the objective.
-	Curves []Curve `json:"curves"`
+	Curves []Curve `json:"curves" columns:"each"`
 	// Lambda is the decay factor of laws that have one: fixed, or fitted.
 	Lambda LambdaSetting `json:"lambda"`
 	// Fixed holds parameters at the values given, by name (such as {"beta": 0.34}).
@@ -76,7 +76,10 @@ type FitRequest struct {
 	WarmupConvention string `json:"warmupConvention,omitempty"`
 	// HuberDelta is the Huber loss delta (default 1e-3).
 	HuberDelta float64 `json:"huberDelta,omitempty"`
-	// Points thins each fitted line returned by FitLines to about this many steps (0: every step).
+	// Lines asks the fit to predict every curve along its whole schedule too (FitResult.Lines).
+	Lines bool `json:"lines,omitempty"`
+	// Points thins each of those lines to about this many steps (0: every step, or the law's
+	// Spec.LinePoints).
 	Points int `json:"points,omitempty"`
 	// Auto picks the law and its settings by how well they predict (see FitAuto); Law,
 	// Lambda and WarmupConvention are then ignored.

@@ -23,6 +23,9 @@ type FitResult struct {
 	Search Search `json:"search"`
 	// Note says what the law decided about the data, such as which parameters it held and why.
 	Note string `json:"note,omitempty"`
+	// Lines, when the request asked for them, predict every curve along its schedule with the
+	// fitted parameters: the lines a page draws through the observed points.
+	Lines []Prediction `json:"-" columns:"each"`
 	// Auto, set when the request asked for "auto", says what was picked and why.
 	Auto *AutoChoice `json:"auto,omitempty"`
 	// ElapsedMs is the time the fit took, in milliseconds.
@@ -53,14 +56,4 @@ type Search struct {
 	Strategy    string `json:"strategy"`
 	Starts      int    `json:"starts"`
 	Evaluations int    `json:"evaluations"`
-}
-
-// Theta is the fitted parameter vector of the law res.Law.
-func (res *FitResult) theta() []float64 {
-	law, err := Lookup(res.Law)
-	if err != nil {
-		return nil
-	}
-	theta, _ := law.Spec().Theta(res.Params)
-	return theta
 }

@@ -77,9 +77,9 @@ type Schedule struct {
 	Segments []Schedule `json:"segments,omitempty"`
 
 	// Steps are the steps of a sparse explicit schedule (explicit).
-	Steps []float64 `json:"steps,omitempty"`
+	Steps []float64 `json:"steps,omitempty" column:"scheduleSteps"`
 	// Values are the explicit learning rates: one per step from 0, or one per entry of Steps.
-	Values []float64 `json:"lr,omitempty"`
+	Values []float64 `json:"lr,omitempty" column:"scheduleLR"`
 }
 
 // Schedule kinds.

@@ -109,7 +109,8 @@ func (s *Schedule) cycle() int {
 func halfCosine(u float64) float64 { return 0.5 * (1 + math.Cos(math.Pi*u)) }
 
 // cosineRun writes base + amp*halfCosine(u) for u = u0 + k*du into out[k], by rotating the
-// angle pi*u (recomputed exactly every anchorEvery steps).
+// angle pi*u (recomputed exactly every anchorEvery steps). The half cosine is clamped to
+// [0, 1], so that rounding never takes a rate past its ends (a cosine to 0 ending at -1e-19).
 func cosineRun(out []float64, base, amp, u0, du float64) {
 	sd, cd := math.Sincos(math.Pi * du)
 	var s, c float64
@@ -119,7 +120,7 @@ func cosineRun(out []float64, base, amp, u0, du float64) {
 		} else {
 			s, c = s*cd+c*sd, c*cd-s*sd
 		}
-		out[k] = base + amp*0.5*(1+c)
+		out[k] = base + amp*min(1, max(0, 0.5*(1+c)))
 	}
 }
 

@@ -123,6 +123,9 @@ func TestFillMatchesDefinitions(t *testing.T) {
 			t.Fatal(name, err)
 		}
 		for i := range got {
+			if got[i] < 0 { // the rounding of a recurrence must not cross 0 (an LR list is then refused)
+				t.Fatalf("%s: step %d: a negative rate %g", name, i, got[i])
+			}
 			want := referenceLR(s, i)
 			if !closeRel(got[i], want, 1e-12) && !closeRel(got[i]/3e-4, want/3e-4, 1e-12) {
 				t.Fatalf("%s: step %d: Schedule.LR %.17g, the definition %.17g", name, i, got[i], want)

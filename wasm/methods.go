@@ -2,208 +2,223 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/analysis"
 	"github.com/lawcalc/annealing/lawcore/importer"
+	_ "github.com/lawcalc/annealing/lawcore/laws" // every law, by name
 )
 
-// columns are the large arrays of one curve, by name ("steps", "loss", "lr", ...).
-type columns map[string][]float64
+// The bridge's methods. Each decodes its request strictly into a lawcore type (unknown fields
+// are errors), binds the columns the request's type declares (see columns.go), calls lawcore
+// and answers its result, whose declared columns cross back as typed arrays. The methods hold
+// no maths and no policy: what a call does is what its request says. This file is plain Go,
+// tested natively; main.go only moves values across to JavaScript.
 
 // answer is what a method returns: a JSON-serialisable result and the large arrays, one set
-// per curve.
+// per item.
 type answer struct {
 	result  any
 	columns []columns
 }
 
-// call runs one method on a JSON request whose curves' missing arrays come from in; file is
-// the bytes of the file an `import` reads (nil: the request's text). It is plain Go, so that it
-// is tested natively; main.go only moves values across to JavaScript.
-func call(ctx context.Context, method string, request []byte, in []columns, file []byte, progress func(float64)) (answer, error) {
-	switch method {
-	case "schedule":
-		return schedule(request)
-	case "predict":
-		return predict(request, in)
-	case "fit":
-		return fit(ctx, request, in, progress)
-	case "parse":
-		return parse(request)
-	case "validate":
-		return validate(ctx, request, in, progress)
-	case "import":
-		return importFile(request, file)
-	case "pairlr":
-		return pairLR(request, in)
-	case "analyze":
-		return analyze(request)
-	case "sizefit":
-		return sizefit(ctx, request, in, progress)
-	case "presets":
-		return answer{result: map[string]any{
-			"presets": lawcore.Presets(), "kinds": lawcore.Kinds, "decayShapes": lawcore.DecayShapes,
-			"version": lawcore.Version,
-		}}, nil
-	}
-	return answer{}, fmt.Errorf("unknown method %q: one of schedule, predict, fit, validate, parse, import, pairlr, analyze, sizefit, presets", method)
+// input is one call's input besides its method: the request JSON, its columns, the bytes of
+// the file an import reads, and the progress callback.
+type input struct {
+	request  []byte
+	columns  []columns
+	file     []byte
+	progress func(float64)
 }
 
-// fillCurves fills each curve's missing arrays from the columns.
-func fillCurves(req *lawcore.FitRequest, in []columns) {
-	for i := range req.Curves {
-		c := &req.Curves[i]
-		c.Steps = fill(c.Steps, in, i, "steps")
-		c.Loss = fill(c.Loss, in, i, "loss")
-		c.LR = fill(c.LR, in, i, "lr")
-		fillSchedule(c.Schedule, in, i)
+// method runs one kind of call.
+type method func(ctx context.Context, in input) (any, error)
+
+// methods are the bridge's methods by name (set in init: schema lists them).
+var methods map[string]method
+
+func init() {
+	methods = map[string]method{
+		"schema":   typed("schema", schemaMethod),
+		"schedule": typed("schedule", scheduleMethod),
+		"predict":  typed("predict", predictMethod),
+		"fit":      typed("fit", fitMethod),
+		"validate": typed("validate", validateMethod),
+		"import":   typed("import", importMethod),
+		"pairlr":   typed("pairlr", pairLRMethod),
+		"analyze":  func(_ context.Context, in input) (any, error) { return analysis.Run(in.request) },
 	}
 }
 
-// fillSchedule fills an explicit schedule's points from the columns scheduleSteps and
-// scheduleLR when its JSON left them out: an LR file's million points cost seconds as JSON.
-func fillSchedule(s *lawcore.Schedule, in []columns, i int) {
-	if s == nil || s.Kind != lawcore.KindExplicit {
-		return
+// methodNames lists the methods, sorted.
+func methodNames() []string {
+	names := make([]string, 0, len(methods))
+	for name := range methods {
+		names = append(names, name)
 	}
-	s.Steps = fill(s.Steps, in, i, "scheduleSteps")
-	s.Values = fill(s.Values, in, i, "scheduleLR")
+	sort.Strings(names)
+	return names
 }
 
-// fill returns have when it is set, else the column from in (when there is one).
-func fill(have []float64, in []columns, i int, name string) []float64 {
-	if have != nil || i >= len(in) {
-		return have
+// call runs one method and collects the columns of its answer.
+func call(ctx context.Context, name string, request []byte, cols []columns, file []byte, progress func(float64)) (answer, error) {
+	m, ok := methods[name]
+	if !ok {
+		return answer{}, fmt.Errorf("unknown method %q: one of %s", name, strings.Join(methodNames(), ", "))
 	}
-	return in[i][name]
-}
-
-func schedule(request []byte) (answer, error) {
-	s, err := lawcore.DecodeSchedule(request)
+	if progress == nil {
+		progress = func(float64) {}
+	}
+	res, err := m(ctx, input{request: request, columns: cols, file: file, progress: progress})
 	if err != nil {
 		return answer{}, err
 	}
+	return answer{result: res, columns: answerColumns(res)}, nil
+}
+
+// typed makes a method of f, whose request it decodes strictly into a Req and whose columns
+// it binds.
+func typed[Req any, Res any](name string, f func(context.Context, *Req, input) (Res, error)) method {
+	return func(ctx context.Context, in input) (any, error) {
+		var req Req
+		if err := lawcore.DecodeJSON(in.request, &req); err != nil {
+			return nil, &lawcore.InputError{Where: name + " request", Msg: err.Error()}
+		}
+		bindColumns(&req, in.columns)
+		return f(ctx, &req, in)
+	}
+}
+
+// schema is what a page needs to know of the engine, asked once at start-up: the laws with
+// their parameters and formulas, the schedule kinds and presets, the analyses, the limits.
+type schema struct {
+	Version     string           `json:"version"`
+	Methods     []string         `json:"methods"`
+	Laws        []*lawcore.Spec  `json:"laws"`
+	Kinds       []string         `json:"kinds"`
+	DecayShapes []string         `json:"decayShapes"`
+	Presets     []lawcore.Preset `json:"presets"`
+	Analyses    []string         `json:"analyses"`
+	Limits      map[string]int   `json:"limits"`
+	Defaults    map[string]any   `json:"defaults"`
+}
+
+func schemaMethod(context.Context, *struct{}, input) (*schema, error) {
+	s := &schema{Version: lawcore.Version, Methods: methodNames(), Kinds: lawcore.Kinds, DecayShapes: lawcore.DecayShapes,
+		Presets: lawcore.Presets(), Analyses: analysis.Names(),
+		Limits: map[string]int{"maxScheduleSteps": lawcore.MaxScheduleSteps, "maxLR": lawcore.MaxLR, "maxWarmup": lawcore.MaxScheduleSteps,
+			"maxImportBytes": importer.MaxBytes, "maxRows": importer.MaxRows, "maxAnalysisPoints": analysis.MaxPoints},
+		Defaults: map[string]any{"lambda": lawcore.DefaultLambda, "huberDelta": lawcore.DefaultHuberDelta, "bandLevel": lawcore.DefaultBandLevel}}
+	for _, l := range lawcore.Laws() {
+		s.Laws = append(s.Laws, l.Spec())
+	}
+	return s, nil
+}
+
+// expansion is a schedule expanded for drawing: its summary, and one item of columns, the
+// steps 0..total and the learning rate at each.
+type expansion struct {
+	Total  int          `json:"total"`
+	Peak   float64      `json:"peak"`
+	Final  float64      `json:"final"`
+	Warmup int          `json:"warmup"`
+	Rates  []stepsAndLR `json:"-" columns:"each"`
+}
+
+type stepsAndLR struct {
+	Steps []float64 `column:"steps"`
+	LR    []float64 `column:"lr"`
+}
+
+func scheduleMethod(_ context.Context, s *lawcore.Schedule, _ input) (*expansion, error) {
 	lr, err := s.LR()
 	if err != nil {
-		return answer{}, err
+		return nil, err
 	}
 	steps := make([]float64, len(lr))
 	for i := range steps {
 		steps[i] = float64(i)
 	}
-	return answer{
-		result:  map[string]any{"total": len(lr) - 1, "peak": s.PeakLR(), "final": lr[len(lr)-1], "warmup": s.Warmup},
-		columns: []columns{{"steps": steps, "lr": lr}},
-	}, nil
+	return &expansion{Total: len(lr) - 1, Peak: s.PeakLR(), Final: lr[len(lr)-1], Warmup: s.WarmupSteps(),
+		Rates: []stepsAndLR{{Steps: steps, LR: lr}}}, nil
 }
 
-func predict(request []byte, in []columns) (answer, error) {
-	req, err := lawcore.DecodePredictRequest(request)
-	if err != nil {
-		return answer{}, err
-	}
-	for i := range req.Curves {
-		c := &req.Curves[i]
-		c.LR = fill(c.LR, in, i, "lr")
-		c.Steps = fill(c.Steps, in, i, "steps")
-		fillSchedule(c.Schedule, in, i)
-	}
-	preds, err := lawcore.Predict(req)
-	if err != nil {
-		return answer{}, err
-	}
-	return answer{result: map[string]any{"curves": preds}, columns: predictionColumns(preds)}, nil
+// predictions is predict's answer: one predicted curve per request curve.
+type predictions struct {
+	Curves []lawcore.Prediction `json:"curves" columns:"each"`
 }
 
-func predictionColumns(preds []lawcore.Prediction) []columns {
-	out := make([]columns, len(preds))
-	for i, p := range preds {
-		out[i] = columns{"steps": p.Steps, "lr": p.LR, "loss": p.Loss, "s1Term": p.S1Term, "s2Term": p.S2Term}
+func predictMethod(_ context.Context, req *lawcore.PredictRequest, _ input) (*predictions, error) {
+	preds, err := lawcore.Predict(*req)
+	if err != nil {
+		return nil, err
 	}
-	return out
+	return &predictions{Curves: preds}, nil
 }
 
-func fit(ctx context.Context, request []byte, in []columns, progress func(float64)) (answer, error) {
-	req, err := lawcore.DecodeFitRequest(request)
-	if err != nil {
-		return answer{}, err
-	}
-	fillCurves(&req, in)
-	model, err := req.CheckModel()
-	if err != nil {
-		return answer{}, err
-	}
-	if model == lawcore.ModelMultiPower {
-		return fitMultiPower(ctx, req, progress)
-	}
-	res, err := lawcore.Fit(ctx, req, progress)
-	if err != nil {
-		return answer{}, err
-	}
-	lines, err := lawcore.FitLines(req, res.Params)
-	if err != nil {
-		return answer{}, err
-	}
-	return answer{result: res, columns: fittedColumns(lines)}, nil
+func fitMethod(ctx context.Context, req *lawcore.FitRequest, in input) (*lawcore.FitResult, error) {
+	return lawcore.Fit(ctx, *req, in.progress)
 }
 
-// fittedColumns turns fitted lines into the answer's columns {steps, lr, fitted, s1Term,
-// s2Term}, one per curve: what the page draws without predicting the fitted curves again.
-func fittedColumns(lines []lawcore.Prediction) []columns {
-	cols := make([]columns, len(lines))
-	for i, l := range lines {
-		cols[i] = columns{"steps": l.Steps, "lr": l.LR, "fitted": l.Loss, "s1Term": l.S1Term, "s2Term": l.S2Term}
-	}
-	return cols
+// validateRequest is a fit request plus the laws to compare and the band's coverage.
+type validateRequest struct {
+	lawcore.FitRequest
+	Laws  []string `json:"laws"`
+	Level float64  `json:"level"`
 }
 
-func fitMultiPower(ctx context.Context, req lawcore.FitRequest, progress func(float64)) (answer, error) {
-	fitter := lawcore.FitMultiPower
-	if req.Search == "release" {
-		fitter = lawcore.FitMultiPowerRelease
+func validateMethod(ctx context.Context, req *validateRequest, in input) (*lawcore.LeaveOneOutResult, error) {
+	return lawcore.LeaveOneScheduleOut(ctx, req.FitRequest, req.Laws, req.Level, in.progress)
+}
+
+// importRequest names a file and settles its ambiguity; the file is the call's bytes (the
+// page's way: a large file never goes through JSON), or else the request's text.
+type importRequest struct {
+	Name   string          `json:"name"`
+	Text   string          `json:"text"`
+	Choice importer.Choice `json:"choice"`
+}
+
+func importMethod(_ context.Context, req *importRequest, in input) (*importer.Result, error) {
+	data := in.file
+	switch {
+	case in.file != nil && req.Text != "":
+		return nil, &lawcore.InputError{Where: "import request", Msg: "give the file as text or as bytes, not both"}
+	case in.file == nil:
+		data = []byte(req.Text)
 	}
-	res, err := fitter(ctx, req, progress)
-	if err != nil {
-		return answer{}, err
-	}
-	if req.Points == 0 {
-		req.Points = 2000 // every step of a long run costs seconds under this law
-	}
-	lines, err := lawcore.FitLinesMultiPower(req, res.Params)
-	if err != nil {
-		return answer{}, err
-	}
-	cols := make([]columns, len(lines))
-	for i, l := range lines {
-		steps := make([]float64, len(l.Steps))
-		for k, s := range l.Steps {
-			steps[k] = float64(s)
+	return importer.Read(req.Name, data, req.Choice)
+}
+
+// pairRequest lists curves as import described them (name, file, run, hasLoss, hasLR), their
+// steps as columns.
+type pairRequest struct {
+	Curves []*importer.Curve `json:"curves" columns:"each"`
+}
+
+// pairs is pairlr's answer: which learning-rate curves are the schedules of which loss curves
+// (indices), and what could not be paired.
+type pairs struct {
+	Pairs []importer.LRPair `json:"pairs"`
+	Notes []string          `json:"notes"`
+}
+
+func pairLRMethod(_ context.Context, req *pairRequest, _ input) (*pairs, error) {
+	for i, c := range req.Curves {
+		if c == nil {
+			return nil, &lawcore.InputError{Where: "pairlr request", Msg: fmt.Sprintf("curves[%d] is null", i)}
 		}
-		cols[i] = columns{"steps": steps, "lr": l.LR, "fitted": l.Loss, "s1Term": l.S1Term, "s2Term": l.LDTerm}
 	}
-	return answer{result: res, columns: cols}, nil
-}
-
-// parseRequest is the `parse` method's request: a file's name and text.
-type parseRequest struct {
-	Name string `json:"name"`
-	Text string `json:"text"`
-}
-
-func parse(request []byte) (answer, error) {
-	var req parseRequest
-	if err := json.Unmarshal(request, &req); err != nil {
-		return answer{}, &lawcore.InputError{Where: "parse request", Msg: err.Error()}
+	p, notes := importer.PairLR(req.Curves)
+	out := &pairs{Pairs: p, Notes: notes}
+	if out.Pairs == nil {
+		out.Pairs = []importer.LRPair{}
 	}
-	pc, err := importer.ParseCurveCSV(req.Name, []byte(req.Text))
-	if err != nil {
-		return answer{}, err
+	if out.Notes == nil {
+		out.Notes = []string{}
 	}
-	cols := columns{"steps": pc.Steps, "loss": pc.Loss}
-	if pc.HasLR {
-		cols["lr"] = pc.LR
-	}
-	return answer{result: pc, columns: []columns{cols}}, nil
+	return out, nil
 }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -29,7 +31,7 @@ func fig2Request(t *testing.T) ([]byte, []columns) {
 	req := `{"curves":[
 		{"name":"cosine","schedule":{"kind":"cosine","total":20000,"peak":2e-4,"warmup":500}},
 		{"name":"constant","schedule":{"kind":"constant","total":20000,"peak":2e-4,"warmup":500}}],
-		"lambda":0.999,"warmupConvention":"peak","points":100}`
+		"lambda":0.999,"warmupConvention":"peak","lines":true,"points":100}`
 	return []byte(req), []columns{{"steps": f.Steps, "loss": f.Loss["cosine"]}, {"steps": f.Steps, "loss": f.Loss["constant"]}}
 }
 
@@ -40,10 +42,10 @@ func TestCallFitWithColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := ans.result.(*lawcore.FitResult)
-	if got := math.Round(res.Params.L0*1000) / 1000; got != 2.628 {
-		t.Errorf("L0 = %v, want 2.628", res.Params.L0)
+	if got := math.Round(res.Params["L0"]*1000) / 1000; got != 2.628 {
+		t.Errorf("L0 = %v, want 2.628", res.Params["L0"])
 	}
-	if len(ans.columns) != 2 || len(ans.columns[0]["steps"]) != 100 || len(ans.columns[0]["fitted"]) != 100 {
+	if len(ans.columns) != 2 || len(ans.columns[0]["steps"]) != 100 || len(ans.columns[0]["loss"]) != 100 || len(ans.columns[0]["s2Term"]) != 100 {
 		t.Fatalf("fitted lines: %d curves, %d steps", len(ans.columns), len(ans.columns[0]["steps"]))
 	}
 	if last := ans.columns[0]["steps"][99]; last != 20000 {
@@ -70,13 +72,11 @@ func TestCallScheduleAndPredict(t *testing.T) {
 	}
 }
 
-func TestCallParseAndErrors(t *testing.T) {
-	ans, err := call(context.Background(), "parse", []byte(`{"name":"a.csv","text":"step,loss,lr\n1,3,0.1\n2,2.9,0.1\n"}`), nil, nil, nil)
-	if err != nil || len(ans.columns[0]["lr"]) != 2 {
-		t.Fatalf("parse: %v %v", err, ans.columns)
-	}
+func TestCallErrors(t *testing.T) {
 	for _, c := range []struct{ method, req, want string }{
-		{"parse", `{"name":"b.csv","text":"step,loss\n1,x\n"}`, `b.csv: line 2, column 2 (loss): "x" is not a number`},
+		{"import", `{"name":"b.csv","text":"step,loss\n1,x\n"}`, `b.csv: line 2, column 2 (loss): "x" is not a number`},
+		{"fit", `{"law":"astrology","curves":[]}`, `law: unknown law "astrology"`},
+		{"predict", `{"params":{}, "curves":[], "extra":1}`, `predict request: not valid JSON for this request: json: unknown field "extra"`},
 		{"fit", `{"curves":[{"name":"r","steps":[1],"loss":[0],"lr":[1,1]}]}`, `curve "r": loss[0]`},
 		{"predict", `{"params":{"L0":-1}}`, "params: L0"},
 		{"schedule", `{"kind":"cosine"}`, "schedule.total"},
@@ -108,38 +108,24 @@ func TestCallImportWandB(t *testing.T) {
 	if imp.Format != "wandb" || len(ans.columns) != 2 || ans.columns[1]["loss"][1] != 3.3 {
 		t.Errorf("format %s, %d curves, columns %v", imp.Format, len(ans.columns), ans.columns)
 	}
-	lrText := "step,lr\n0,0\n100,1e-4\n300,1e-4\n"
-	req, _ = json.Marshal(map[string]any{"name": "loss.csv", "text": "step,loss\n100,3.5\n200,3.2\n",
-		"lrFile": map[string]any{"name": "lr.csv", "text": lrText}})
-	ans, err = call(context.Background(), "import", req, nil, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if lr := ans.columns[0]["lr"]; len(lr) != 2 || lr[1] != 1e-4 {
-		t.Errorf("merged lr %v", lr)
-	}
 }
 
 func TestCallFitMultiPower(t *testing.T) {
 	req, in := fig2Request(t)
-	req = []byte(strings.Replace(string(req), `"lambda":0.999,`, `"model":"multi-power",`, 1))
+	req = []byte(strings.Replace(string(req), `"lambda":0.999,`, `"law":"multi-power",`, 1))
 	ans, err := call(context.Background(), "fit", req, in, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := ans.result.(*lawcore.MultiPowerResult)
-	if res.Model != lawcore.ModelMultiPower || *res.FitMetrics.R2 < 0.999 || len(ans.columns[0]["fitted"]) != 100 {
-		t.Errorf("model %s, R2 %v, %d fitted points", res.Model, *res.FitMetrics.R2, len(ans.columns[0]["fitted"]))
-	}
-	bad := []byte(strings.Replace(string(req), `"model":"multi-power"`, `"model":"chinchilla"`, 1))
-	if _, err := call(context.Background(), "fit", bad, in, nil, nil); err == nil || !strings.Contains(err.Error(), "model: must be") {
-		t.Errorf("unknown model: %v", err)
+	res := ans.result.(*lawcore.FitResult)
+	if res.Law != "multi-power" || *res.FitMetrics.R2 < 0.999 || len(ans.columns[0]["loss"]) != 100 {
+		t.Errorf("law %s, R2 %v, %d fitted points", res.Law, *res.FitMetrics.R2, len(ans.columns[0]["loss"]))
 	}
 }
 
 func TestCallValidate(t *testing.T) {
 	req, in := fig2Request(t)
-	req = []byte(strings.Replace(string(req), `"lambda":0.999,`, `"lambda":0.999,"models":["annealing"],"level":0.8,`, 1))
+	req = []byte(strings.Replace(string(req), `"lambda":0.999,`, `"lambda":0.999,"laws":["annealing"],"level":0.8,`, 1))
 	ans, err := call(context.Background(), "validate", req, in, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -187,9 +173,8 @@ func TestCallPairLR(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := json.Marshal(ans.result)
-	want := `{"notes":["lr.csv holds learning rates only, and which loss curve they belong to is not clear: ` +
-		`give one loss file with its learning-rate file at a time, or name both after the run (TensorBoard: run-\u003crun\u003e-tag-\u003ctag\u003e)"],` +
-		`"pairs":[{"loss":1,"lr":0}]}`
+	want := `{"pairs":[{"loss":1,"lr":0}],"notes":["lr.csv holds learning rates only, and which loss curve they belong to is not clear: ` +
+		`give one loss file with its learning-rate file at a time, or name both after the run (TensorBoard: run-\u003crun\u003e-tag-\u003ctag\u003e)"]}`
 	if string(got) != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -218,7 +203,7 @@ func TestCallFitScheduleColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := ans.result.(*lawcore.FitResult).Params
-	if math.Abs(p.L0-2.6278) > 1e-3 || math.Abs(p.Alpha-0.5498) > 1e-3 {
+	if math.Abs(p["L0"]-2.6278) > 1e-3 || math.Abs(p["alpha"]-0.5498) > 1e-3 {
 		t.Errorf("params %+v, want Fig. 2's (L0 2.628, alpha 0.550)", p)
 	}
 
@@ -227,7 +212,83 @@ func TestCallFitScheduleColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := ans.result.(map[string]any)["curves"].([]lawcore.Prediction)[0].Total; got != 100 {
+	if got := ans.result.(*predictions).Curves[0].Total; got != 100 {
 		t.Errorf("the schedule from columns ends at step %d, want 100", got)
 	}
+}
+
+// The model-size law is a law like the others: fit with "law": "size", each curve's size in
+// the request, its arrays as columns.
+func TestCallFitSizeLaw(t *testing.T) {
+	req := `{"law":"size","lines":true,"points":100,"curves":[
+		{"name":"25M cosine","size":25e6,"schedule":{"kind":"cosine","total":24000,"peak":3e-4,"final":3e-5,"warmup":2160}},
+		{"name":"25M constant","size":25e6,"schedule":{"kind":"constant","total":24000,"peak":3e-4,"warmup":2160}},
+		{"name":"100M cosine","size":100e6,"schedule":{"kind":"cosine","total":24000,"peak":3e-4,"final":3e-5,"warmup":2160}},
+		{"name":"100M constant","size":100e6,"schedule":{"kind":"constant","total":24000,"peak":3e-4,"warmup":2160}}]}`
+	var in []columns
+	for _, p := range []string{"25/cosine_24000", "25/constant_24000", "100/cosine_24000", "100/constant_24000"} {
+		size, name, _ := strings.Cut(p, "/")
+		in = append(in, readReleaseColumns(t, "../site/examples/mpl/csv_"+size+"/"+name+".csv"))
+	}
+	ans, err := call(context.Background(), "fit", []byte(req), in, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := ans.result.(*lawcore.FitResult)
+	t.Logf("%+v fit PredE %.5f, %s", res.Params, res.FitMetrics.PredE, res.Note)
+	if len(res.Held) != 2 || res.FitMetrics.PredE > 0.005 {
+		t.Errorf("held %v, fit PredE %.5f", res.Held, res.FitMetrics.PredE)
+	}
+	if len(ans.columns) != 4 || len(ans.columns[2]["loss"]) < 90 {
+		t.Errorf("fitted lines: %d", len(ans.columns))
+	}
+}
+
+// The schema lists every method, law, schedule kind and preset.
+func TestCallSchema(t *testing.T) {
+	ans, err := call(context.Background(), "schema", []byte(`{}`), nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := ans.result.(*schema)
+	if len(s.Laws) < 4 || len(s.Kinds) != len(lawcore.Kinds) || len(s.Presets) == 0 || s.Limits["maxScheduleSteps"] != lawcore.MaxScheduleSteps {
+		t.Errorf("%+v", s)
+	}
+	b, _ := json.Marshal(s)
+	for _, want := range []string{`"name":"annealing"`, `"formula":"L(s) = L0 + A·S1(s)^(−α) − C·S2(s)"`, `"name":"multi-power"`, `"symbol":"λ"`, `"analyze"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("no %s in the schema", want)
+		}
+	}
+}
+
+// The analyses run through analyze, the request passed as it is.
+func TestCallAnalyze(t *testing.T) {
+	ans, err := call(context.Background(), "analyze", []byte(`{"analysis":"compute","n":10,"interval":500}`), nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := json.Marshal(ans.result); err != nil {
+		t.Error(err)
+	}
+}
+
+// readReleaseColumns reads a release CSV (step,lr,loss) as columns.
+func readReleaseColumns(t *testing.T, path string) columns {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := columns{}
+	for _, row := range rows[1:] {
+		st, _ := strconv.ParseFloat(row[0], 64)
+		l, _ := strconv.ParseFloat(row[2], 64)
+		cols["steps"], cols["loss"] = append(cols["steps"], st), append(cols["loss"], l)
+	}
+	return cols
 }

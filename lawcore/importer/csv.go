@@ -11,7 +11,7 @@ import (
 	"github.com/lawcalc/annealing/lawcore"
 )
 
-// tableReader reads a CSV or TSV file with ParseCurveCSV's conventions: the delimiter
+// tableReader reads a CSV or TSV file with the conventions of a CSV export: the delimiter
 // sniffed from the first line, # comments, blank lines skipped, errors naming line and
 // character.
 type tableReader struct {
@@ -84,7 +84,7 @@ func readTable(set *fileReader, data []byte) error {
 }
 
 // readCSV reads a CSV or TSV file whose header names a step column, loss columns, perhaps
-// a learning-rate column and a run column. It is strict, as ParseCurveCSV is, except that an
+// a learning-rate column and a run column. It is strict, except that an
 // empty cell means no value at that step (so that a validation loss logged every so many steps
 // can share a file with the training loss).
 func readCSV(set *fileReader, t *tableReader) error {

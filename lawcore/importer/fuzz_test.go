@@ -142,23 +142,3 @@ func checkResult(t *testing.T, imp *Result, err error) {
 		}
 	}
 }
-
-func FuzzParseCurveCSV(f *testing.F) {
-	f.Add([]byte("step,loss,lr\n1,3.5,1e-4\n2,3.4,2e-4\n"))
-	f.Add([]byte("\ufeffStep\tval_loss\r\n1\t3.5\r\n"))
-	f.Add([]byte("# c\niteration;lm loss\n100;3.5\n"))
-	f.Add([]byte("step,loss\n1,\"3.5\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		pc, err := ParseCurveCSV("fuzz.csv", data)
-		if err != nil {
-			var ie *lawcore.InputError
-			if !errors.As(err, &ie) {
-				t.Fatalf("error %v is not an *lawcore.InputError", err)
-			}
-			return
-		}
-		if len(pc.Steps) != pc.Rows || len(pc.Loss) != pc.Rows || (pc.HasLR && len(pc.LR) != pc.Rows) {
-			t.Fatalf("rows %d, steps %d, loss %d, lr %d", pc.Rows, len(pc.Steps), len(pc.Loss), len(pc.LR))
-		}
-	})
-}

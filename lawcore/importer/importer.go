@@ -49,7 +49,7 @@ type Result struct {
 	// Format is one of the Format constants.
 	Format string `json:"format"`
 	// Curves are the curves read, one per chosen run; empty when Ambiguity is set.
-	Curves []*Curve `json:"curves"`
+	Curves []*Curve `json:"curves" columns:"each"`
 	// Ambiguity, when set, lists the columns and runs to choose from.
 	Ambiguity *Ambiguity `json:"ambiguity,omitempty"`
 	// Notes say what the reader did that the user may want to know: values skipped, steps
@@ -79,8 +79,11 @@ type Curve struct {
 	Source Source `json:"source"`
 
 	// Steps are whole numbers in strictly increasing order; Loss (positive) and LR (zero or
-	// more) have one value per step.
-	Steps, Loss, LR []float64 `json:"-"`
+	// more) have one value per step. They cross to JavaScript as typed arrays (the column
+	// tags name them), not as JSON.
+	Steps []float64 `json:"-" column:"steps"`
+	Loss  []float64 `json:"-" column:"loss"`
+	LR    []float64 `json:"-" column:"lr"`
 }
 
 // Source names the columns (or log fields, or JSON keys) a curve was read from; LR is

@@ -224,7 +224,7 @@ func TestReadCSVRunsAndLR(t *testing.T) {
 	wantCurve(t, imp.Curves[0], "lr_schedule", []float64{0, 100, 200, 400}, nil, []float64{0, 3e-4, 2.8e-4, 2e-4})
 	wantNote(t, imp, "no loss: a learning-rate file, to merge with a loss file on step")
 
-	// The same conventions as ParseCurveCSV.
+	// The table conventions (TestReadTableConventions).
 	imp, err := Read("p.csv", []byte("\ufeff# exported\nIteration;lm loss;Learning_Rate\r\n\r\n100;3.5;0.1\r\n200;3.4;0.2\r\n"), Choice{})
 	if err != nil {
 		t.Fatal(err)
@@ -310,7 +310,7 @@ func TestReadErrors(t *testing.T) {
 		{"\x1f\x8b\x08\x00", Choice{}, "bad: this is a gzip-compressed file"},
 		{"\xff\xfes\x00t\x00", Choice{}, "bad: this is UTF-16 text: save it as UTF-8"},
 		{"hello world\n", Choice{}, "bad: line 1: not a format I know"},
-		// Tables, as ParseCurveCSV.
+		// Tables (TestReadTableErrors).
 		{"1,3.5\n2,3.4\n", Choice{}, "bad: line 1: the first line should be a header"},
 		{"time,value\n1,2\n", Choice{}, `bad: line 1: no step column: the header has "time", "value"`},
 		{"step,loss\n", Choice{}, "bad: the file has a header but no data rows"},

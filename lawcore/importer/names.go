@@ -5,14 +5,14 @@ import "strings"
 // The importers recognise columns (and JSON keys, and log fields) by name, lower-cased.
 
 // stepNamesAll are the names of step columns, in order of preference: those of
-// ParseCurveCSV and a few more.
+// the table reader's and a few more.
 var stepNamesAll = append(append([]string(nil), stepNames...),
 	"trainer/global_step", "global step", "train/step", "iters", "iterations")
 
 // runNames are the names of a column naming the run of each row, in order of preference.
 var runNames = []string{"run", "run_name", "run name", "runname", "run_id", "run id", "experiment", "name"}
 
-// isLossName reports whether a column name looks like a loss: one of ParseCurveCSV's
+// isLossName reports whether a column name looks like a loss: one of the table reader's
 // loss names, or a name containing "loss" that is not a loss scale, a perplexity, or a W&B
 // minimum or maximum.
 func isLossName(name string) bool {
@@ -54,7 +54,7 @@ func isLRName(name string) bool {
 	return strings.Contains(l, "learning_rate") || strings.Contains(l, "learning rate") || strings.Contains(l, "learning-rate")
 }
 
-// lrPreference ranks learning-rate names: ParseCurveCSV's names first, in their order.
+// lrPreference ranks learning-rate names: the table reader's names first, in their order.
 func lrPreference(name string) int {
 	l := strings.ToLower(strings.TrimSpace(name))
 	for i, n := range lrNames {

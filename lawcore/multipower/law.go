@@ -62,7 +62,8 @@ var spec = &lawcore.Spec{
 		{Name: "A", Symbol: "A", Meaning: "the scale of the power law in the learning-rate area", Domain: lawcore.Positive, Default: 0.52, Linear: true},
 		{Name: "alpha", Symbol: "α", Meaning: "the exponent of that power law", Domain: lawcore.Positive, Default: 0.51, Grid: alphaGrid},
 		{Name: "B", Symbol: "B", Meaning: "the scale of the loss drop", Domain: lawcore.Positive, Default: 364, Linear: true},
-		{Name: "C", Symbol: "C", Meaning: "how fast the loss drop saturates with the area after a decrease", Domain: lawcore.Positive, Default: 2.07},
+		{Name: "C", Symbol: "C", Meaning: "how fast the loss drop saturates with the area after a decrease", Domain: lawcore.Positive, Default: 2.07,
+			Grid: stepGrid}, // times peak^(gamma-1): see StartGrid
 		{Name: "beta", Symbol: "β", Meaning: "the power of the saturation G", Domain: lawcore.Positive, Default: 0.58, Grid: betaGrid},
 		{Name: "gamma", Symbol: "γ", Meaning: "how the saturation depends on the learning rate reached", Domain: lawcore.Positive, Default: 0.64, Grid: gammaGrid},
 	},

@@ -9,7 +9,8 @@ import (
 	"github.com/lawcalc/annealing/lawcore"
 )
 
-func TestParseCurveCSV(t *testing.T) {
+// CSV and TSV conventions: columns in any order, tabs, semicolons, a BOM, CRLF, comments.
+func TestReadTableConventions(t *testing.T) {
 	cases := []struct {
 		name, text string
 		steps      []float64
@@ -21,33 +22,35 @@ func TestParseCurveCSV(t *testing.T) {
 		{"semicolons, comments, blank lines", "# exported\niteration;lm loss\n\n100;3.5\n200;3.4\n", []float64{100, 200}, []float64{3.5, 3.4}, nil},
 	}
 	for _, c := range cases {
-		pc, err := ParseCurveCSV(c.name+".csv", []byte(c.text))
-		if err != nil {
+		res, err := Read(c.name+".csv", []byte(c.text), Choice{})
+		if err != nil || len(res.Curves) != 1 {
 			t.Errorf("%s: %v", c.name, err)
 			continue
 		}
+		pc := res.Curves[0]
 		if !equalFloats(pc.Steps, c.steps) || !equalFloats(pc.Loss, c.loss) || !equalFloats(pc.LR, c.lr) || pc.HasLR != (c.lr != nil) {
 			t.Errorf("%s: got steps %v loss %v lr %v", c.name, pc.Steps, pc.Loss, pc.LR)
 		}
 	}
 }
 
-func TestParseMPLFile(t *testing.T) {
+func TestReadMPLFile(t *testing.T) {
 	data, err := os.ReadFile("../../site/examples/mpl/csv_25/cosine_24000.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	pc, err := ParseCurveCSV("cosine_24000.csv", data)
+	res, err := Read("cosine_24000.csv", data, Choice{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pc.Rows != 171 || pc.Steps[0] != 2160 || pc.Loss[0] != 4.1114 || pc.LR[0] != 3e-4 {
-		t.Errorf("rows %d, first row %v %v %v", pc.Rows, pc.Steps[0], pc.Loss[0], pc.LR[0])
+	pc := res.Curves[0]
+	if pc.Points != 171 || pc.Steps[0] != 2160 || pc.Loss[0] != 4.1114 || pc.LR[0] != 3e-4 {
+		t.Errorf("rows %d, first row %v %v %v", pc.Points, pc.Steps[0], pc.Loss[0], pc.LR[0])
 	}
 }
 
 // Each bad file gives an *lawcore.InputError naming the file and, where there is one, line and column.
-func TestParseCurveCSVErrors(t *testing.T) {
+func TestReadTableErrors(t *testing.T) {
 	cases := []struct {
 		text, want string
 	}{
@@ -56,7 +59,6 @@ func TestParseCurveCSVErrors(t *testing.T) {
 		{"step,loss\n", "bad.csv: the file has a header but no data rows"},
 		{"1,3.5\n2,3.4\n", "bad.csv: line 1: the first line should be a header"},
 		{"time,value\n1,2\n", `bad.csv: line 1: no step column: the header has "time", "value"`},
-		{"step,value\n1,2\n", `no loss column`},
 		{"step,loss\n1,3.5\n2,3.4,9\n", "bad.csv: line 3, character 1: this row has a different number of columns"},
 		{"step,loss\n1,3.5\n2,abc\n", `bad.csv: line 3, column 2 (loss): "abc" is not a number`},
 		{"step,loss\n1,3.5\n2,NaN\n", `line 3, column 2 (loss): "NaN" is not a finite number`},
@@ -71,7 +73,7 @@ func TestParseCurveCSVErrors(t *testing.T) {
 		{"step,loss\n1,3,5\n", "line 2, character 1: this row has a different number of columns"},
 	}
 	for _, c := range cases {
-		_, err := ParseCurveCSV("bad.csv", []byte(c.text))
+		_, err := Read("bad.csv", []byte(c.text), Choice{})
 		var ie *lawcore.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: got %v, want an *lawcore.InputError containing %q", c.text, err, c.want)

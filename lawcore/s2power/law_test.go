@@ -1,0 +1,101 @@
+package s2power
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
+)
+
+// With zeta 1 the law is the annealing law.
+func TestZetaOneIsTheAnnealingLaw(t *testing.T) {
+	sched := lawcore.Schedule{Kind: lawcore.KindWSD, Total: 20000, Peak: 3e-4, Warmup: 500, Decay: "linear", DecayFraction: 0.3}
+	ann := lawcore.Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: 0.999}
+	v := ann.Values()
+	v["zeta"] = 1
+	got, err := lawcore.Predict(lawcore.PredictRequest{Law: Name, Params: v, Points: 200, Curves: []lawcore.PredictCurve{{Name: "wsd", Schedule: &sched}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := lawcore.Predict(lawcore.PredictRequest{Params: ann.Values(), Points: 200, Curves: []lawcore.PredictCurve{{Name: "wsd", Schedule: &sched}}})
+	for k := range want[0].Loss {
+		if math.Abs(got[0].Loss[k]-want[0].Loss[k]) > 1e-12 {
+			t.Fatalf("step %v: %.12g, the annealing law %.12g", want[0].Steps[k], got[0].Loss[k], want[0].Loss[k])
+		}
+	}
+}
+
+// A re-warmup makes S2 negative: the law refuses the curve, naming it and the step.
+func TestNegativeAreaNamesTheCurve(t *testing.T) {
+	rewarmup := lawcore.Schedule{Kind: lawcore.KindConcat, Segments: []lawcore.Schedule{
+		{Kind: lawcore.KindCosine, Total: 10000, Peak: 3e-4, Warmup: 500},
+		{Kind: lawcore.KindCosine, Total: 10000, Peak: 6e-4, Warmup: 1000},
+	}}
+	v := lawcore.Values{"L0": 2.6, "A": 0.43, "alpha": 0.55, "C": 0.41, "zeta": 1.1, "lambda": 0.999}
+	_, err := lawcore.Predict(lawcore.PredictRequest{Law: Name, Params: v, Points: 100, Curves: []lawcore.PredictCurve{{Name: "continual", Schedule: &rewarmup}}})
+	var ie *lawcore.InputError
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), `curve "continual"`) || !strings.Contains(err.Error(), "S2 is negative at step") {
+		t.Errorf("got %v", err)
+	}
+	// the warmup counted as run is a re-warmup for the law
+	constant := lawcore.Schedule{Kind: lawcore.KindConstant, Total: 5000, Peak: 3e-4, Warmup: 500}
+	req := lawcore.FitRequest{Law: Name, WarmupConvention: "actual", Curves: []lawcore.Curve{{Name: "run", Steps: []float64{1000, 3000, 5000}, Loss: []float64{4, 3.5, 3.3}, Schedule: &constant}}}
+	if _, err := lawcore.Fit(context.Background(), req, nil); err == nil || !strings.Contains(err.Error(), `curve "run"`) {
+		t.Errorf("warmup as run: got %v", err)
+	}
+}
+
+// Noise-free curves from the law come back with their parameters, zeta included.
+func TestRecoversKnownParameters(t *testing.T) {
+	truth := lawcore.Values{"L0": 2.4, "A": 0.5, "alpha": 0.45, "C": 0.5, "zeta": 1.2, "lambda": 0.999}
+	scheds := []lawcore.Schedule{
+		{Kind: lawcore.KindCosine, Total: 30000, Peak: 3e-4, Warmup: 500},
+		{Kind: lawcore.KindConstant, Total: 30000, Peak: 3e-4, Warmup: 500},
+		{Kind: lawcore.KindWSD, Total: 30000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
+	}
+	req := lawcore.FitRequest{Law: Name}
+	for i := range scheds {
+		var steps []float64
+		for st := 1000; st <= 30000; st += 250 {
+			steps = append(steps, float64(st))
+		}
+		pr, err := lawcore.Predict(lawcore.PredictRequest{Law: Name, Params: truth, Curves: []lawcore.PredictCurve{{Name: "c", Schedule: &scheds[i], Steps: steps}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Curves = append(req.Curves, lawcore.Curve{Name: scheds[i].Kind, Steps: steps, Loss: pr[0].Loss, Schedule: &scheds[i]})
+	}
+	res, err := lawcore.Fit(context.Background(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%v, objective %.3g, %d evaluations", res.Params, res.Objective, res.Search.Evaluations)
+	for _, name := range []string{"L0", "A", "alpha", "C", "zeta"} {
+		if got, want := res.Params[name], truth[name]; math.Abs(got-want) > 0.01*want {
+			t.Errorf("%s = %.5g, want %.5g within 1%%", name, got, want)
+		}
+	}
+}
+
+// On the paper's Fig. 2 the variant fits at least as well as the annealing law (it contains
+// it), with zeta near 1, as the paper found.
+func TestFig2(t *testing.T) {
+	req := testcurves.Fig2(t)
+	ann, err := lawcore.Fit(context.Background(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Law = Name
+	res, err := lawcore.Fit(context.Background(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("Fig. 2: %v objective %.5g (annealing law %.5g)", res.Params, res.Objective, ann.Objective)
+	if res.Objective > ann.Objective*(1+1e-6) {
+		t.Errorf("objective %.6g, above the annealing law's %.6g", res.Objective, ann.Objective)
+	}
+}
