@@ -2,16 +2,19 @@
 // lawcore.mjs: the calculator's core from the command line, through the same lawcore.wasm and
 // bridge as the page.
 //
-//   node scripts/lawcore.mjs <fit|predict|schedule|parse|presets> [request.json] [--no-columns]
+//   node scripts/lawcore.mjs <method> [request.json] [--no-columns]
 //
-// The request is read from the file argument, or from stdin when there is none (or it is "-").
-// `presets` needs no request. For `parse` the input may also be the CSV/TSV file itself, which
-// is then sent as {"name": <file name>, "text": <its contents>}.
+// Every method of the bridge: fit, predict, schedule, validate, import, pairlr, analyze and
+// schema; and laws and presets, which print those parts of the schema. The request is read
+// from the file argument, or from stdin when there is none (or it is "-"). schema, laws and
+// presets need no request. For `import` the input may also be the log file itself, whose
+// bytes are then read as they are.
 //
 // The answer is printed to stdout as JSON: the result of lawcore.run with the large arrays of
 // the answer (its columns) merged in as plain arrays: into each curve of the result for
-// `predict` (steps, lr, loss, s1Term, s2Term) and `fit` (fittedSteps, fitted), into the top
-// object for `schedule` (steps, lr) and `parse` (steps, loss, lr). --no-columns leaves them out.
+// `predict` and `import`, as each curve's `line` for `fit` (steps, lr, loss, s1Term, s2Term:
+// a fit request is sent with "lines": true unless it says otherwise), into the top object for
+// `schedule` (steps, lr). --no-columns leaves them out.
 //
 // Exit codes: 0 done; 1 bad input or any failure (the message on stderr); 2 bad usage.
 // LAWCORE_WASM names another lawcore.wasm (default: build/site/lawcore.wasm next to this
@@ -22,7 +25,9 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
-const METHODS = ['fit', 'predict', 'schedule', 'parse', 'presets'];
+const METHODS = ['fit', 'predict', 'schedule', 'validate', 'import', 'pairlr', 'analyze', 'schema', 'laws', 'presets'];
+/** SCHEMA_PARTS are the commands that print a part of the schema. */
+const SCHEMA_PARTS = { laws: 'laws', presets: 'presets' };
 const USAGE = `usage: node scripts/lawcore.mjs <${METHODS.join('|')}> [request.json] [--no-columns]
   The request is read from the file, or from stdin without one. Prints the answer as JSON.`;
 
@@ -51,7 +56,7 @@ function parseArgs(args) {
   return { method, file: file === '-' ? undefined : file, columns };
 }
 
-/** readRequest returns the request text for method, from file or stdin. */
+/** readRequest returns {request: JSON text, file?: bytes} for method, from file or stdin. */
 async function readRequest(method, file) {
   let text;
   let name = 'stdin';
@@ -63,19 +68,29 @@ async function readRequest(method, file) {
     }
     name = basename(file);
   } else if (process.stdin.isTTY) {
-    if (method === 'presets') return '{}';
+    if (method === 'schema' || SCHEMA_PARTS[method]) return { request: '{}' };
     throw new UsageError('no request file given and stdin is a terminal');
   } else {
     const chunks = [];
     for await (const chunk of process.stdin) chunks.push(chunk);
     text = Buffer.concat(chunks).toString('utf8');
   }
-  if (method === 'presets' && text.trim() === '') return '{}';
-  if (method === 'parse' && !text.trimStart().startsWith('{')) {
-    // A CSV/TSV file given as is.
-    return JSON.stringify({ name, text });
+  if ((method === 'schema' || SCHEMA_PARTS[method]) && text.trim() === '') return { request: '{}' };
+  if (method === 'import' && !text.trimStart().startsWith('{')) {
+    // A log file given as is: its bytes, read as they are.
+    return { request: JSON.stringify({ name }), file: file !== undefined ? readFileSync(file) : Buffer.from(text, 'utf8') };
   }
-  return text;
+  if (method === 'fit') {
+    let req;
+    try {
+      req = JSON.parse(text);
+    } catch (err) {
+      throw new Error(`the request is not JSON: ${err.message}`);
+    }
+    if (req && typeof req === 'object' && !('lines' in req)) req.lines = true;
+    return { request: JSON.stringify(req) };
+  }
+  return { request: text };
 }
 
 /** startLawcore loads wasm_exec.js and lawcore.wasm, runs the Go program and returns globalThis.lawcore. */
@@ -119,17 +134,22 @@ async function startLawcore() {
 /** mergeColumns returns result with the typed-array columns of the answer merged in as plain arrays. */
 function mergeColumns(method, result, columns) {
   if (!Array.isArray(columns) || columns.length === 0) return result;
-  const rename = method === 'fit' ? { steps: 'fittedSteps' } : {};
   const merge = (target, col) => {
     if (!target || typeof target !== 'object' || !col) return;
     for (const [key, value] of Object.entries(col)) {
-      let name = rename[key] || key;
+      let name = key;
       if (Object.hasOwn(target, name)) name += 'Column'; // never overwrite a field of the result
       target[name] = ArrayBuffer.isView(value) ? Array.from(value) : value;
     }
   };
-  if (method === 'schedule' || method === 'parse') {
+  if (method === 'schedule') {
     merge(result, columns[0]);
+    return result;
+  }
+  if (method === 'fit') {
+    columns.forEach((col, i) => {
+      if (result.curves && result.curves[i]) merge((result.curves[i].line = {}), col);
+    });
     return result;
   }
   const curves = Array.isArray(result) ? result : result && result.curves;
@@ -169,16 +189,18 @@ async function main() {
     return exit(2);
   }
   try {
-    const request = await readRequest(args.method, args.file);
+    const { request, file } = await readRequest(args.method, args.file);
     const { lawcore, exited } = await startLawcore();
-    const answer = await Promise.race([lawcore.run(args.method, request), exited]);
+    const method = SCHEMA_PARTS[args.method] ? 'schema' : args.method;
+    const answer = await Promise.race([lawcore.run(method, request, file ? [new Uint8Array(file)] : undefined), exited]);
     let result;
     try {
       result = JSON.parse(answer.result);
     } catch (err) {
       throw new Error(`lawcore returned a result that is not JSON: ${err.message}`);
     }
-    if (args.columns) result = mergeColumns(args.method, result, answer.columns);
+    if (SCHEMA_PARTS[args.method]) result = result[SCHEMA_PARTS[args.method]];
+    else if (args.columns) result = mergeColumns(args.method, result, answer.columns);
     process.stdout.write(format(result) + '\n');
     exit(0);
   } catch (err) {

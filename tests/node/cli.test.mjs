@@ -119,11 +119,12 @@ function checkFig2Fit(res) {
     assert.ok(c.metrics.R2 > 0.99, `curve ${name}: R2 ${c.metrics.R2}`);
     assert.equal(c.predicted.length, fig2.steps.length, `curve ${name}: predicted`);
     // The fitted line, from the answer's columns, at every step.
-    assert.ok(Array.isArray(c.fittedSteps) && Array.isArray(c.fitted), `curve ${name}: fittedSteps/fitted`);
-    assert.equal(c.fittedSteps.length, c.fitted.length);
-    assert.equal(c.fittedSteps.at(-1), TOTAL);
+    const line = c.line;
+    assert.ok(line && Array.isArray(line.steps) && Array.isArray(line.loss), `curve ${name}: line.steps/line.loss`);
+    assert.equal(line.steps.length, line.loss.length);
+    assert.equal(line.steps.at(-1), TOTAL);
     const last = fig2.loss[name].at(-1);
-    assert.ok(Math.abs(c.fitted.at(-1) - last) < 0.01, `curve ${name}: fitted end ${c.fitted.at(-1)} vs ${last}`);
+    assert.ok(Math.abs(line.loss.at(-1) - last) < 0.01, `curve ${name}: fitted end ${line.loss.at(-1)} vs ${last}`);
   }
   assert.equal(typeof res.fitMetrics, 'object');
 }
@@ -215,17 +216,27 @@ test('presets lists schedules, with no request', () => {
   assert.equal(new Set(res.map((p) => p.id)).size, res.length, 'preset ids are unique');
 });
 
-test('parse reads a CSV file given as is, and a {name, text} request', () => {
+test('import reads a log file given as is, and a {name, text} request', () => {
   const csv = 'step,loss,lr\n0,10.5,0\n100,4.25,1e-4\n200,3.5,2e-4\n';
-  for (const res of [ok(['parse', writeTmp('run.csv', csv)]), ok(['parse'], JSON.stringify({ name: 'run.csv', text: csv }))]) {
+  for (const res of [ok(['import', writeTmp('run.csv', csv)]), ok(['import'], JSON.stringify({ name: 'run.csv', text: csv }))]) {
     assert.equal(res.name, 'run.csv');
-    assert.equal(res.rows, 3);
-    assert.equal(res.hasLR, true);
-    assert.ok(Array.isArray(res.columns), 'columns names');
-    assert.deepEqual(res.steps, [0, 100, 200]);
-    assert.deepEqual(res.loss, [10.5, 4.25, 3.5]);
-    assert.deepEqual(res.lr, [0, 1e-4, 2e-4]);
+    assert.equal(res.format, 'csv');
+    const c = res.curves[0];
+    assert.equal(c.points, 3);
+    assert.equal(c.hasLR, true);
+    assert.deepEqual(c.steps, [0, 100, 200]);
+    assert.deepEqual(c.loss, [10.5, 4.25, 3.5]);
+    assert.deepEqual(c.lr, [0, 1e-4, 2e-4]);
   }
+});
+
+test('laws lists every law with its parameters and formula', () => {
+  const laws = ok(['laws']);
+  const names = laws.map((l) => l.name);
+  for (const want of ['annealing', 'multi-power', 'lr-weighted', 's2-power', 'size']) assert.ok(names.includes(want), `no ${want} in ${names}`);
+  const ann = laws.find((l) => l.name === 'annealing');
+  assert.deepEqual(ann.params.map((p) => p.name), ['L0', 'A', 'alpha', 'C', 'lambda']);
+  assert.match(ann.formula, /S1/);
 });
 
 test('a curve with a negative loss is refused, naming the curve and the field', () => {
