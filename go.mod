@@ -2,9 +2,10 @@ module github.com/lawcalc/annealing
 
 go 1.26.8
 
-require gonum.org/v1/gonum v0.17.0
-
 require (
-	github.com/hack-pad/safejs v0.1.0 // indirect
-	golang.org/x/tools v0.30.0 // indirect
+	github.com/hack-pad/safejs v0.1.0
+	gonum.org/v1/gonum v0.17.0
+	google.golang.org/protobuf v1.36.12
 )
+
+require golang.org/x/tools v0.30.0 // indirect

@@ -307,7 +307,7 @@ func TestReadErrors(t *testing.T) {
 		{"", Choice{}, "bad: the file is empty"},
 		{"\ufeff \n\t", Choice{}, "bad: the file is empty"},
 		{"\x00\x01\x02", Choice{}, "bad: this is a binary file"},
-		{"\x1f\x8b\x08\x00", Choice{}, "bad: this is a gzip-compressed file"},
+		{"\x1f\x8b\x08\x00", Choice{}, "bad: the gzip file is cut short"},
 		{"\xff\xfes\x00t\x00", Choice{}, "bad: this is UTF-16 text: save it as UTF-8"},
 		{"hello world\n", Choice{}, "bad: line 1: not a format I know"},
 		// Tables, as ParseCurveCSV.
