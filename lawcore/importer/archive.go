@@ -52,12 +52,13 @@ func newExpander() *expander {
 	return &expander{left: MaxBytes}
 }
 
-// pastLimit says that what (a file, a member) expands past the budget left.
-func (ex *expander) pastLimit(what string) string {
+// pastLimit says that what (a file, a member) expands past the budget left, and what to do:
+// verb it (decompress it, extract it) and thin the curve.
+func (ex *expander) pastLimit(what, verb string) string {
 	if ex.left < MaxBytes {
 		return fmt.Sprintf("%s expands past %d MB, with the files decompressed before it: give fewer files at a time", what, MaxBytes>>20)
 	}
-	return fmt.Sprintf("%s expands past %d MB: decompress it and thin the curve first", what, MaxBytes>>20)
+	return fmt.Sprintf("%s expands past %d MB: %s it and thin the curve first", what, MaxBytes>>20, verb)
 }
 
 // gunzip decompresses a gzip file (of one or more members) within the budget.
@@ -67,7 +68,7 @@ func (ex *expander) gunzip(where string, data []byte) ([]byte, error) {
 		return nil, gzipError(where, err)
 	}
 	if n > ex.left {
-		return nil, &lawcore.InputError{Where: where, Msg: ex.pastLimit("the gzip file")}
+		return nil, &lawcore.InputError{Where: where, Msg: ex.pastLimit("the gzip file", "decompress")}
 	}
 	out := bytes.NewBuffer(make([]byte, 0, n))
 	if _, err := gunzipTo(out, data, n); err != nil {
@@ -147,7 +148,7 @@ func (ex *expander) unzip(where, prefix string, data []byte) ([]File, []skip, er
 			skipped = append(skipped, skip{p, "encrypted: extract it first"})
 			continue
 		case f.UncompressedSize64 > uint64(ex.left):
-			skipped = append(skipped, skip{p, ex.pastLimit("it")})
+			skipped = append(skipped, skip{p, ex.pastLimit("the member", "extract")})
 			continue
 		}
 		b, err := readMember(f)

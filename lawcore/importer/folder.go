@@ -193,6 +193,7 @@ func (u *unit) read(choice Choice) (*fileReader, error) {
 	case unitEvents:
 		set := newFileReader(u.label, u.label, choice)
 		er := newEventReader(set)
+		er.nameFiles = len(u.entries) > 1
 		for _, e := range u.entries {
 			set.where = e.path
 			if err := er.read(e.data); err != nil {
@@ -673,6 +674,9 @@ func skippedSummary(skipped []skip) string {
 		return "no files"
 	}
 	notes := skippedNotes(skipped)
+	for i, n := range notes {
+		notes[i] = strings.TrimPrefix(n, "skipped ")
+	}
 	s := strings.Join(notes[:min(len(notes), maxSkippedListed)], "; ")
 	if len(notes) > maxSkippedListed {
 		s += fmt.Sprintf("; and %d more", len(notes)-maxSkippedListed)

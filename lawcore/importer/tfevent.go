@@ -85,6 +85,8 @@ type eventReader struct {
 	skipSeen map[string]bool
 	records  int // complete records read, over all files
 	files    int // files read
+	// nameFiles names the file in notes (a run read from several files).
+	nameFiles bool
 }
 
 func newEventReader(set *fileReader) *eventReader {
@@ -118,10 +120,13 @@ func (er *eventReader) read(data []byte) error {
 		var cut *cutRecord
 		if errors.As(err, &cut) {
 			if cut.record == 1 {
-				return lawcore.Errorf(set.where, r.place(), "%s: the event file is cut short and holds no complete record", cut.Error())
+				return lawcore.Errorf(set.where, r.place(), "the file ends %d bytes into its first record: the event file is cut short and holds no complete record", cut.have)
 			}
-			set.notes = append(set.notes, fmt.Sprintf("%s: %s, as in a log copied while its run was writing it: that record is left out and the %d complete records before it are read",
-				set.where, cut.Error(), cut.record-1))
+			note := fmt.Sprintf("%s, as when a log is copied while its run is writing it: that record is left out, and the %d complete records before it are read", cut.Error(), cut.record-1)
+			if er.nameFiles {
+				note = set.where + ": " + note
+			}
+			set.notes = append(set.notes, note)
 			return nil
 		}
 		if err != nil {
@@ -242,11 +247,11 @@ func (er *eventReader) finish() error {
 		what = "the event files"
 	}
 	if len(er.skipped) > 0 {
-		return lawcore.Errorf(set.where, "", "%s with no scalars (%s in %d records): only histograms, images, text or other tensors (tags %s)",
-			what, plural(er.records, "events", "event"), er.records, quoteNames(er.skipped))
+		return lawcore.Errorf(set.where, "", "%s with no scalars: its %s only histograms, images, text or other tensors (tags %s)",
+			what, plural(er.records, "records hold", "record holds"), quoteNames(er.skipped))
 	}
-	return lawcore.Errorf(set.where, "", "%s with no scalars: its %s hold no summary values (is it a TFRecord file of something else?)",
-		what, plural(er.records, "records", "record"))
+	return lawcore.Errorf(set.where, "", "%s with no scalars: its %s no summary values (is it a TFRecord file of something else?)",
+		what, plural(er.records, "records hold", "record holds"))
 }
 
 // summaryValue is what is read of a Summary.Value.

@@ -62,9 +62,9 @@ type cutRecord struct {
 
 func (c *cutRecord) Error() string {
 	if c.want == 0 {
-		return fmt.Sprintf("the file ends %d bytes into record %d (byte %d), inside its %d-byte header", c.have, c.record, c.offset, tfRecordHeader)
+		return fmt.Sprintf("record %d (byte %d) is cut short: the file ends %d bytes into its %d-byte header", c.record, c.offset, c.have, tfRecordHeader)
 	}
-	return fmt.Sprintf("the file ends %d bytes into record %d (byte %d), of %d", c.have, c.record, c.offset, c.want)
+	return fmt.Sprintf("record %d (byte %d) is cut short: the file ends %d bytes into its %d", c.record, c.offset, c.have, c.want)
 }
 
 // next returns the data of the next record (a slice of the file's bytes). At the end of the
