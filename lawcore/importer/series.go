@@ -77,17 +77,17 @@ type fileReader struct {
 	notes []string
 	// allRuns takes every run of a file holding several, instead of asking which (a file read
 	// with its folder).
-	allRuns bool
-	noLoss     error  // the error when the file has no loss values at all
-	series     []*valueSeries
-	byKey      map[[2]string]*valueSeries
-	points     int
-	rows       int
-	others     []string // value columns not named like a loss or LR: offered by name
-	columns    []string // the value columns read, whether or not they hold values
-	declared   map[string]bool
-	wanted     map[string]bool // wants, remembered
-	offered    map[string]bool
+	allRuns  bool
+	noLoss   error // the error when the file has no loss values at all
+	series   []*valueSeries
+	byKey    map[[2]string]*valueSeries
+	points   int
+	rows     int
+	others   []string // value columns not named like a loss or LR: offered by name
+	columns  []string // the value columns read, whether or not they hold values
+	declared map[string]bool
+	wanted   map[string]bool // wants, remembered
+	offered  map[string]bool
 }
 
 func newFileReader(name, where string, choice Choice) *fileReader {
