@@ -427,7 +427,7 @@ func resolveInFolder(u *unit, set *fileReader, choice Choice) (*Result, error) {
 		}
 		return nil, lawcore.Errorf(u.label, "", "found no loss values")
 	}
-	set.choice, set.allRuns = ch, true
+	set.choice, set.inFolder = ch, true
 	res, err := set.resolve()
 	if err != nil {
 		return nil, err
@@ -495,7 +495,7 @@ func nameCurves(done []unitRead, mlflowNames map[string]string) {
 	seen := map[string]int{}
 	for _, d := range done {
 		run := runs[d.u.dir]
-		if run == "" && d.u.kind == unitEvents {
+		if run == "" && d.set.format == FormatTensorBoardEvents {
 			run = fileStem(d.u.entries[0].path)
 		}
 		for _, c := range d.curves {

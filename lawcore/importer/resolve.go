@@ -46,6 +46,9 @@ func (set *fileReader) resolve() (*Result, error) {
 		}
 	case len(lrMetrics) > 0:
 		metric, asLR = bestLR(), true
+		if set.inFolder {
+			break
+		}
 		imp.Notes = append(imp.Notes, fmt.Sprintf("the file holds learning rates (%q) and no loss: a learning-rate file, to merge with a loss file on step", metric))
 	case len(set.others) > 0:
 		columnMessage = fmt.Sprintf("no column of %s is named like a loss (loss, val_loss, eval_loss, lm loss, ...): choose the column holding the loss", set.where)
@@ -91,7 +94,7 @@ func (set *fileReader) resolve() (*Result, error) {
 			picked[r] = true
 			chosenRuns = append(chosenRuns, r)
 		}
-	} else if len(runs) > 1 && !set.allRuns {
+	} else if len(runs) > 1 && !set.inFolder {
 		runsOpen = true
 	} else {
 		chosenRuns = runs

@@ -75,9 +75,10 @@ type fileReader struct {
 	nameByMetric bool
 	// notes are said of the file as a whole, before the notes of its curves.
 	notes []string
-	// allRuns takes every run of a file holding several, instead of asking which (a file read
-	// with its folder).
-	allRuns  bool
+	// inFolder reads the file as part of a folder (ReadFiles): every run of a file holding
+	// several is taken instead of asking which, and learning-rate files are joined to their
+	// loss by the folder.
+	inFolder bool
 	noLoss   error // the error when the file has no loss values at all
 	series   []*valueSeries
 	byKey    map[[2]string]*valueSeries
