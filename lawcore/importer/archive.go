@@ -123,7 +123,10 @@ type skip struct {
 // members, members that expand past the budget or are corrupt are skipped.
 func (ex *expander) unzip(where, prefix string, data []byte) ([]File, []skip, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+	switch {
+	case errors.Is(err, zip.ErrFormat):
+		return nil, nil, lawcore.Errorf(where, "", "not a valid zip archive: its directory is missing or damaged")
+	case err != nil && !errors.Is(err, zip.ErrInsecurePath):
 		return nil, nil, lawcore.Errorf(where, "", "not a valid zip archive: %s", strings.TrimPrefix(err.Error(), "zip: "))
 	}
 	if len(zr.File) > maxArchiveFiles {
