@@ -7,6 +7,7 @@
 //
 // The importer's tests read every file through importer.Read, and scripts/badcorpus writes the
 // files to a directory for the browser test, which feeds each through the page: both check
-// the same expectations. The package imports nothing of lawcore, so that the importer's own
+// the same expectations. The package imports nothing of lawcore (only the importer's fixture
+// writer, internal/logwrite, which imports nothing of it either), so that the importer's own
 // tests can use it.
 package badinput
