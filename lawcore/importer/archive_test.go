@@ -66,7 +66,7 @@ func TestReadZip(t *testing.T) {
 	if f := imp.Curves[1].File; f != "logs.zip/wsd/metrics.csv.gz" {
 		t.Errorf("file %q", f)
 	}
-	wantNote(t, imp, "skipped logs.zip/wsd/hparams.yaml: line 1: not a format I know")
+	wantNote(t, imp, "skipped logs.zip/wsd/hparams.yaml: not a log format I know")
 	wantNote(t, imp, "skipped logs.zip/__MACOSX/wsd/._metrics.csv.gz: macOS metadata")
 	wantNote(t, imp, "skipped logs.zip/old.zip: an archive inside an archive: extract it first")
 }
@@ -95,7 +95,7 @@ func TestReadArchiveErrors(t *testing.T) {
 		{"empty.zip", lw.Zip(), "empty.zip: the zip archive is empty"},
 		{"dirs.zip", lw.Zip(lw.File{Name: "a/"}, lw.File{Name: "a/b/"}), "dirs.zip: the zip archive is empty"},
 		{"junk.zip", lw.Zip(lw.File{Name: "a.png", Data: []byte("\x89PNG\r\n\x1a\n\x00")}, lw.File{Name: "b.txt", Data: []byte("hello\n")}),
-			"junk.zip: the archive holds no log I can read: junk.zip/a.png: this is a binary file"},
+			"junk.zip: the archive holds no log I can read: junk.zip/a.png: a binary file, not a log; junk.zip/b.txt: not a log format I know"},
 		{"broken.zip", []byte("PK\x03\x04 this is not really a zip archive"), "broken.zip: not a valid zip archive"},
 		{"twice.gz", lw.Gzip(lw.Gzip([]byte("step,loss\n1,2\n"))), "twice.gz: a gzip file inside a gzip file: decompress it first"},
 		{"cut.gz", lw.Gzip([]byte(strings.Repeat("step,loss\n1,2\n", 100)))[:40], "cut.gz: the gzip file is cut short"},

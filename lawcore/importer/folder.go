@@ -144,7 +144,7 @@ func (ex *expander) expandAll(members []File) ([]entry, []skip) {
 }
 
 // skipOf is a file skipped for an error: the error's file (which may be the file inside an
-// archive, or one file of a run) and what it says.
+// archive, or one file of a run) and what it says; a file that is no log, in few words.
 func skipOf(p string, err error) skip {
 	ie, ok := err.(*lawcore.InputError)
 	if !ok {
@@ -154,7 +154,12 @@ func skipOf(p string, err error) skip {
 	if ie.Where != "" {
 		s.path = ie.Where
 	}
-	if ie.Field != "" {
+	switch {
+	case ie.Msg == unknownFormatMsg:
+		s.reason = "not a log format I know"
+	case ie.Msg == binaryFileMsg:
+		s.reason = "a binary file, not a log"
+	case ie.Field != "":
 		s.reason = ie.Field + ": " + ie.Msg
 	}
 	return s

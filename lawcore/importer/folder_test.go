@@ -74,7 +74,7 @@ func TestReadFiles(t *testing.T) {
 	}
 	for _, n := range []string{
 		`runs/cosine: "train/loss": 1 step was logged again (the first at record 2 of runs/cosine/events.out.tfevents.1700000900.host.7.0: step 30 after step 30)`,
-		"skipped 2 files (line 1: not a format I know: expected a CSV or TSV file whose header names a step and a loss column, a W&B or TensorBoard export, a trainer_state.json, or a Megatron-LM, nanoGPT or modded-nanogpt log): runs/notes.md, runs/wsd/version_0/hparams.yaml",
+		"skipped 2 files (not a log format I know): runs/notes.md, runs/wsd/version_0/hparams.yaml",
 		"skipped 4 files (MLflow run metadata, not a metric): runs/mlruns/0/9f1c/tags/mlflow.runName, runs/mlruns/0/9f1c/params/lr, runs/mlruns/0/9f1c/meta.yaml, runs/mlruns/0/meta.yaml",
 	} {
 		wantNote(t, imp, n)
@@ -169,7 +169,7 @@ func TestReadFilesErrors(t *testing.T) {
 	}{
 		{nil, "the files given: no files given"},
 		{[]File{{"x/a.png", []byte("\x89PNG\r\n\x1a\n\x00")}, {"x/b.txt", []byte("hello\n")}},
-			"x: found no log I can read: x/a.png: this is a binary file"},
+			"x: found no log I can read: x/a.png: a binary file, not a log; x/b.txt: not a log format I know"},
 		{[]File{{"x/events.out.tfevents.1.h", lw.EventFile(lw.Event(1, lw.Scalar{Tag: "accuracy", Value: 1}))}},
 			`x: found no log I can read: x/events.out.tfevents.1.h: no column is named like a loss or a learning rate: the file has "accuracy"`},
 		{[]File{{"x/a.csv", []byte("step,loss,val_loss\n1,2,3\n")}}, ""}, // a question

@@ -223,6 +223,12 @@ func readSeries(name, where string, data []byte, choice Choice) (*fileReader, er
 	return set, err
 }
 
+// The messages for a file that is no log: a folder (ReadFiles) says so in fewer words.
+const (
+	binaryFileMsg    = "this is a binary file, not a CSV, JSON or log text, nor a TensorBoard event file"
+	unknownFormatMsg = "not a format I know: expected a CSV or TSV file whose header names a step and a loss column, a W&B or TensorBoard export, a TensorBoard event file, a trainer_state.json, an MLflow metric file, or a Megatron-LM, nanoGPT or modded-nanogpt log"
+)
+
 // checkSize rejects empty and oversized files.
 func checkSize(where string, data []byte) error {
 	switch {
@@ -249,7 +255,7 @@ func checkBytes(name, where string, data []byte) error {
 	case bytes.IndexByte(data, 0) >= 0 && strings.Contains(path.Base(name), "tfevents"):
 		return &lawcore.InputError{Where: where, Msg: "named like a TensorBoard event file, but the checksum of its first record's length does not match: it is corrupt, or not an event file"}
 	case bytes.IndexByte(data, 0) >= 0:
-		return &lawcore.InputError{Where: where, Msg: "this is a binary file, not a CSV, JSON or log text, nor a TensorBoard event file"}
+		return &lawcore.InputError{Where: where, Msg: binaryFileMsg}
 	}
 	return nil
 }
@@ -272,7 +278,7 @@ func readText(set *fileReader, data []byte) error {
 	}
 	line := firstContentLineNumber(data)
 	return lawcore.Errorf(set.where, lineField(line, ""),
-		"not a format I know: expected a CSV or TSV file whose header names a step and a loss column, a W&B or TensorBoard export, a trainer_state.json, or a Megatron-LM, nanoGPT or modded-nanogpt log")
+		"%s", unknownFormatMsg)
 }
 
 // sniffHeader reads the first record of data as CSV, if it can.
