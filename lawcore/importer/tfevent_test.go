@@ -162,6 +162,7 @@ func TestReadEventFileDamage(t *testing.T) {
 			last, len(data)-7-last, len(data)-last), true},
 		{"cut in the last record's header", data[:last+5], fmt.Sprintf("record 4 (byte %d) is cut short: the file ends 5 bytes into its 12-byte header", last), true},
 		{"cut in the last record's footer", data[:len(data)-2], "record 4", true},
+		{"cut in the footer of a last record of no data", append(append([]byte(nil), data...), lw.Record(nil)[:14]...), "record 5", true},
 		{"cut in the first record", data[:20], "e: record 1 (byte 0): the file ends 20 bytes into its first record: the event file is cut short and holds no complete record", false},
 		{"data checksum", flip(recordAt(3) + 14), fmt.Sprintf("e: record 3 (byte %d): the data's checksum does not match: the file is corrupt", recordAt(3)), false},
 		{"length checksum", flip(recordAt(2) + 9), fmt.Sprintf("e: record 2 (byte %d): the length's checksum does not match: the file is corrupt", recordAt(2)), false},
@@ -174,7 +175,7 @@ func TestReadEventFileDamage(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 		case c.note:
 			wantNote(t, imp, c.want)
-			if n := imp.Curves[0].Points; n != 2 && n != 3 {
+			if n := imp.Curves[0].Points; n < 2 {
 				t.Errorf("%s: %d points", c.name, n)
 			}
 		case err == nil || !strings.HasPrefix(err.Error(), c.want):

@@ -83,7 +83,7 @@ func (r *tfRecordReader) next() ([]byte, error) {
 		return nil, r.corrupt("the length's checksum does not match: the file is corrupt")
 	}
 	length := binary.LittleEndian.Uint64(rest[:8])
-	if length > uint64(len(rest)-tfRecordHeader-tfRecordFooter) {
+	if avail := len(rest) - tfRecordHeader - tfRecordFooter; avail < 0 || length > uint64(avail) {
 		want := uint64(tfRecordHeader+tfRecordFooter) + min(length, 1<<62)
 		return nil, &cutRecord{record: r.n, offset: r.off, have: len(rest), want: int(min(want, uint64(maxInt)))}
 	}
