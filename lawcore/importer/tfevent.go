@@ -87,6 +87,8 @@ type eventReader struct {
 	files    int // files read
 	// nameFiles names the file in notes (a run read from several files).
 	nameFiles bool
+	tags      map[string]string // the tags seen, so that each is one string
+	counted   bool              // the event being read is counted as a row
 }
 
 func newEventReader(set *fileReader) *eventReader {
@@ -94,7 +96,7 @@ func newEventReader(set *fileReader) *eventReader {
 	set.unit = "record"
 	set.stepSource, set.stepField = "step", "step"
 	set.nameByMetric = true
-	return &eventReader{set: set, plugins: map[string]string{}, skipSeen: map[string]bool{}}
+	return &eventReader{set: set, plugins: map[string]string{}, skipSeen: map[string]bool{}, tags: map[string]string{}}
 }
 
 // readEventFile reads a TensorBoard event file into set.
@@ -117,8 +119,7 @@ func (er *eventReader) read(data []byte) error {
 		if err == io.EOF {
 			return nil
 		}
-		var cut *cutRecord
-		if errors.As(err, &cut) {
+		if cut, ok := err.(*cutRecord); ok {
 			if cut.record == 1 {
 				return lawcore.Errorf(set.where, r.place(), "the file ends %d bytes into its first record: the event file is cut short and holds no complete record", cut.have)
 			}
@@ -139,77 +140,89 @@ func (er *eventReader) read(data []byte) error {
 	}
 }
 
-// event reads one Event, the data of record r.n.
+// event reads one Event, the data of record r.n: its step first, then its summaries (a
+// writer may put the step after them).
 func (er *eventReader) event(r *tfRecordReader, rec []byte) error {
+	var step int64
+	summaries := 0
+	f := fields{b: rec}
+	for f.next() {
+		switch f.num {
+		case eventStep:
+			if x, ok := f.varint("Event.step"); ok {
+				step = int64(x)
+			}
+		case eventSummary:
+			if _, ok := f.bytes("Event.summary"); ok {
+				summaries++
+			}
+		}
+	}
+	if f.err != nil {
+		return lawcore.Errorf(er.set.where, r.place(), "not a TensorBoard event: %v", f.err)
+	}
+	if summaries == 0 {
+		return nil
+	}
+	er.counted = false
+	for f = (fields{b: rec}); f.next(); {
+		if f.num != eventSummary {
+			continue
+		}
+		summary, _ := f.bytes("Event.summary")
+		if err := er.summary(r, step, summary); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// summary reads the scalars of a Summary logged at step, counting the event as a row at its
+// first scalar.
+func (er *eventReader) summary(r *tfRecordReader, step int64, summary []byte) error {
 	set := er.set
 	n := r.n
-	var step int64
-	var summaries [][]byte
-	err := eachField(rec, func(num protowire.Number, typ protowire.Type, v []byte) error {
-		switch num {
-		case eventStep:
-			if typ != protowire.VarintType {
-				return errWireType("Event.step")
-			}
-			x, _ := protowire.ConsumeVarint(v)
-			step = int64(x)
-		case eventSummary:
-			if typ != protowire.BytesType {
-				return errWireType("Event.summary")
-			}
-			b, _ := protowire.ConsumeBytes(v)
-			summaries = append(summaries, b)
+	f := fields{b: summary}
+	for f.next() {
+		if f.num != summaryValues {
+			continue
 		}
-		return nil
-	})
-	if err != nil {
-		return lawcore.Errorf(set.where, r.place(), "not a TensorBoard event: %v", err)
-	}
-	counted := false
-	for _, summary := range summaries {
-		err := eachField(summary, func(num protowire.Number, typ protowire.Type, v []byte) error {
-			if num != summaryValues {
-				return nil
-			}
-			if typ != protowire.BytesType {
-				return errWireType("Summary.value")
-			}
-			b, _ := protowire.ConsumeBytes(v)
-			sv, err := parseSummaryValue(b)
-			if err != nil {
-				return err
-			}
-			if !er.isScalar(sv) {
-				return nil
-			}
-			if !counted {
-				counted = true
-				if err := set.row(n); err != nil {
-					return err
-				}
-			}
-			s, err := set.checkStep(n, float64(step))
-			if err != nil {
-				return err
-			}
-			if !set.wants(sv.tag) {
-				set.offer(sv.tag)
-				return nil
-			}
-			set.declare(sv.tag)
-			series, err := set.seriesFor("", sv.tag, sv.tag, "")
-			if err != nil {
-				return err
-			}
-			return set.add(series, n, s, sv.value, "")
-		})
+		b, ok := f.bytes("Summary.value")
+		if !ok {
+			break
+		}
+		sv, err := er.parseSummaryValue(b)
 		if err != nil {
-			var ie *lawcore.InputError
-			if errors.As(err, &ie) {
-				return err
-			}
 			return lawcore.Errorf(set.where, r.place(), "the event's summary does not parse: %v", err)
 		}
+		if !er.isScalar(sv) {
+			continue
+		}
+		if !er.counted {
+			er.counted = true
+			if err := set.row(n); err != nil {
+				return err
+			}
+		}
+		s, err := set.checkStep(n, float64(step))
+		if err != nil {
+			return err
+		}
+		if !set.wants(sv.tag) {
+			set.offer(sv.tag)
+			continue
+		}
+		set.declare(sv.tag)
+		series, err := set.seriesFor("", sv.tag, sv.tag, "")
+		if err != nil {
+			return err
+		}
+		if err := set.add(series, n, s, sv.value, ""); err != nil {
+			return err
+		}
+	}
+	if f.err != nil {
+		return lawcore.Errorf(set.where, r.place(), "the event's summary does not parse: %v", f.err)
 	}
 	return nil
 }
@@ -264,54 +277,59 @@ type summaryValue struct {
 }
 
 // parseSummaryValue reads a Summary.Value.
-func parseSummaryValue(b []byte) (summaryValue, error) {
+func (er *eventReader) parseSummaryValue(b []byte) (summaryValue, error) {
 	var sv summaryValue
 	var nodeName string
-	err := eachField(b, func(num protowire.Number, typ protowire.Type, v []byte) error {
-		switch num {
-		case valueTag, valueNodeName:
-			if typ != protowire.BytesType {
-				return errWireType("Value.tag")
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
+		case valueTag:
+			if t, ok := f.bytes("Value.tag"); ok {
+				sv.tag = er.tag(t)
 			}
-			s, _ := protowire.ConsumeBytes(v)
-			if num == valueTag {
-				sv.tag = tagString(s)
-			} else {
-				nodeName = tagString(s)
+		case valueNodeName:
+			if t, ok := f.bytes("Value.node_name"); ok {
+				nodeName = er.tag(t)
 			}
 		case valueSimple:
-			if typ != protowire.Fixed32Type {
-				return errWireType("Value.simple_value")
+			if x, ok := f.fixed32("Value.simple_value"); ok {
+				sv.value, sv.scalar, sv.fromTensor = float64(math.Float32frombits(x)), true, false
 			}
-			x, _ := protowire.ConsumeFixed32(v)
-			sv.value, sv.scalar, sv.fromTensor = float64(math.Float32frombits(x)), true, false
 		case valueTensor:
-			if typ != protowire.BytesType {
-				return errWireType("Value.tensor")
+			if t, ok := f.bytes("Value.tensor"); ok {
+				x, scalar, err := parseScalarTensor(t)
+				if err != nil {
+					return sv, err
+				}
+				sv.value, sv.scalar, sv.fromTensor = x, scalar, true
 			}
-			t, _ := protowire.ConsumeBytes(v)
-			x, ok, err := parseScalarTensor(t)
-			if err != nil {
-				return err
-			}
-			sv.value, sv.scalar, sv.fromTensor = x, ok, true
 		case valueMetadata:
-			if typ != protowire.BytesType {
-				return errWireType("Value.metadata")
+			if m, ok := f.bytes("Value.metadata"); ok {
+				p, err := er.parsePluginName(m)
+				if err != nil {
+					return sv, err
+				}
+				sv.plugin = p
 			}
-			m, _ := protowire.ConsumeBytes(v)
-			p, err := parsePluginName(m)
-			if err != nil {
-				return err
-			}
-			sv.plugin = p
 		}
-		return nil
-	})
+	}
 	if sv.tag == "" {
 		sv.tag = nodeName
 	}
-	return sv, err
+	return sv, f.err
+}
+
+// tag returns a tag's (or a plugin's) name, the same string for the same name: a file
+// repeats a few in every event.
+func (er *eventReader) tag(b []byte) string {
+	if t, ok := er.tags[string(b)]; ok {
+		return t
+	}
+	t := tagString(b)
+	if len(er.tags) < maxSeries {
+		er.tags[string(b)] = t
+	}
+	return t
 }
 
 // tagString turns a tag's bytes into a string, invalid UTF-8 replaced.
@@ -323,25 +341,29 @@ func tagString(b []byte) string {
 }
 
 // parsePluginName reads the plugin name of a SummaryMetadata.
-func parsePluginName(b []byte) (string, error) {
+func (er *eventReader) parsePluginName(b []byte) (string, error) {
 	name := ""
-	err := eachField(b, func(num protowire.Number, typ protowire.Type, v []byte) error {
-		if num != metadataPluginData {
-			return nil
+	f := fields{b: b}
+	for f.next() {
+		if f.num != metadataPluginData {
+			continue
 		}
-		if typ != protowire.BytesType {
-			return errWireType("SummaryMetadata.plugin_data")
+		pd, ok := f.bytes("SummaryMetadata.plugin_data")
+		if !ok {
+			break
 		}
-		pd, _ := protowire.ConsumeBytes(v)
-		return eachField(pd, func(num protowire.Number, typ protowire.Type, v []byte) error {
-			if num == pluginDataName && typ == protowire.BytesType {
-				s, _ := protowire.ConsumeBytes(v)
-				name = tagString(s)
+		g := fields{b: pd}
+		for g.next() {
+			if g.num == pluginDataName && g.typ == protowire.BytesType {
+				p, _ := g.bytes("PluginData.plugin_name")
+				name = er.tag(p)
 			}
-			return nil
-		})
-	})
-	return name, err
+		}
+		if g.err != nil {
+			return "", g.err
+		}
+	}
+	return name, f.err
 }
 
 // parseScalarTensor reads a TensorProto holding one float or double; ok is false for any
@@ -350,133 +372,167 @@ func parseScalarTensor(b []byte) (value float64, ok bool, err error) {
 	var dtype uint64
 	one := true // every dimension (if any) has size 1
 	var content []byte
-	var floats, doubles []float64
-	err = eachField(b, func(num protowire.Number, typ protowire.Type, v []byte) error {
-		switch num {
+	var floats, doubles fixedValues
+	f := fields{b: b}
+	for f.next() {
+		switch f.num {
 		case tensorDtype:
-			if typ != protowire.VarintType {
-				return errWireType("TensorProto.dtype")
-			}
-			dtype, _ = protowire.ConsumeVarint(v)
+			dtype, _ = f.varint("TensorProto.dtype")
 		case tensorShape:
-			if typ != protowire.BytesType {
-				return errWireType("TensorProto.tensor_shape")
+			if shape, ok := f.bytes("TensorProto.tensor_shape"); ok {
+				all, err := dimsAllOne(shape)
+				if err != nil {
+					return 0, false, err
+				}
+				one = one && all
 			}
-			shape, _ := protowire.ConsumeBytes(v)
-			all, err := dimsAllOne(shape)
-			if err != nil {
-				return err
-			}
-			one = one && all
 		case tensorContent:
-			if typ != protowire.BytesType {
-				return errWireType("TensorProto.tensor_content")
-			}
-			content, _ = protowire.ConsumeBytes(v)
+			content, _ = f.bytes("TensorProto.tensor_content")
 		case tensorFloat:
-			vals, err := appendFixed(floats, typ, v, 4)
-			if err != nil {
-				return err
-			}
-			floats = vals
+			floats.read(&f, 4)
 		case tensorDouble:
-			vals, err := appendFixed(doubles, typ, v, 8)
-			if err != nil {
-				return err
-			}
-			doubles = vals
+			doubles.read(&f, 8)
 		}
-		return nil
-	})
-	if err != nil || !one {
-		return 0, false, err
+	}
+	if f.err != nil || !one {
+		return 0, false, f.err
 	}
 	switch {
-	case dtype == dtFloat && len(floats) == 1:
-		return floats[0], true, nil
-	case dtype == dtFloat && len(floats) == 0 && len(content) == 4:
+	case dtype == dtFloat && floats.n == 1:
+		return floats.first, true, nil
+	case dtype == dtFloat && floats.n == 0 && len(content) == 4:
 		return float64(math.Float32frombits(binary.LittleEndian.Uint32(content))), true, nil
-	case dtype == dtDouble && len(doubles) == 1:
-		return doubles[0], true, nil
-	case dtype == dtDouble && len(doubles) == 0 && len(content) == 8:
+	case dtype == dtDouble && doubles.n == 1:
+		return doubles.first, true, nil
+	case dtype == dtDouble && doubles.n == 0 && len(content) == 8:
 		return math.Float64frombits(binary.LittleEndian.Uint64(content)), true, nil
 	}
 	return 0, false, nil
 }
 
-// appendFixed appends the floats (size 4) or doubles (size 8) of a repeated field, packed or
-// not, keeping at most two: a scalar has one.
-func appendFixed(vals []float64, typ protowire.Type, v []byte, size int) ([]float64, error) {
+// fixedValues counts the values of a repeated float or double field and keeps the first: a
+// scalar has one.
+type fixedValues struct {
+	n     int
+	first float64
+}
+
+// read reads the field at f, packed or not, of floats (size 4) or doubles (size 8).
+func (fv *fixedValues) read(f *fields, size int) {
 	decode := func(b []byte) float64 {
 		if size == 4 {
 			return float64(math.Float32frombits(binary.LittleEndian.Uint32(b)))
 		}
 		return math.Float64frombits(binary.LittleEndian.Uint64(b))
 	}
+	var b []byte
 	switch {
-	case typ == protowire.BytesType:
-		packed, _ := protowire.ConsumeBytes(v)
-		if len(packed)%size != 0 {
-			return vals, errors.New("a packed " + strconv.Itoa(size*8) + "-bit float field has a length that is not a multiple of " + strconv.Itoa(size))
+	case f.typ == protowire.BytesType:
+		b, _ = protowire.ConsumeBytes(f.v)
+		if len(b)%size != 0 {
+			f.err = fmt.Errorf("a packed field of %d-bit floats has a length (%d) that is not a multiple of %d", size*8, len(b), size)
+			return
 		}
-		for i := 0; i < len(packed) && len(vals) < 2; i += size {
-			vals = append(vals, decode(packed[i:i+size]))
-		}
-	case typ == protowire.Fixed32Type && size == 4, typ == protowire.Fixed64Type && size == 8:
-		if len(vals) < 2 {
-			vals = append(vals, decode(v))
-		}
+	case f.typ == protowire.Fixed32Type && size == 4, f.typ == protowire.Fixed64Type && size == 8:
+		b = f.v
 	default:
-		return vals, errWireType("TensorProto values")
+		f.err = errWireType("TensorProto values")
+		return
 	}
-	return vals, nil
+	if fv.n == 0 && len(b) > 0 {
+		fv.first = decode(b)
+	}
+	fv.n += len(b) / size
 }
 
 // dimsAllOne reports whether every dimension of a TensorShapeProto has size 1 (true for rank 0).
 func dimsAllOne(shape []byte) (bool, error) {
 	all := true
-	err := eachField(shape, func(num protowire.Number, typ protowire.Type, v []byte) error {
-		if num != shapeDim {
-			return nil
+	f := fields{b: shape}
+	for f.next() {
+		if f.num != shapeDim {
+			continue
 		}
-		if typ != protowire.BytesType {
-			return errWireType("TensorShapeProto.dim")
+		dim, ok := f.bytes("TensorShapeProto.dim")
+		if !ok {
+			break
 		}
-		dim, _ := protowire.ConsumeBytes(v)
 		size := uint64(0)
-		err := eachField(dim, func(num protowire.Number, typ protowire.Type, v []byte) error {
-			if num == dimSize && typ == protowire.VarintType {
-				size, _ = protowire.ConsumeVarint(v)
+		g := fields{b: dim}
+		for g.next() {
+			if g.num == dimSize && g.typ == protowire.VarintType {
+				size, _ = g.varint("Dim.size")
 			}
-			return nil
-		})
-		if size != 1 {
-			all = false
 		}
-		return err
-	})
-	return all, err
+		if g.err != nil {
+			return false, g.err
+		}
+		all = all && size == 1
+	}
+	return all, f.err
 }
 
-// eachField calls fn with every field of the protobuf message b: its number, its wire type
-// and its value (the bytes after the tag, as the protowire Consume functions take them).
-func eachField(b []byte, fn func(num protowire.Number, typ protowire.Type, v []byte) error) error {
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		m := protowire.ConsumeFieldValue(num, typ, b)
-		if m < 0 {
-			return protowire.ParseError(m)
-		}
-		if err := fn(num, typ, b[:m]); err != nil {
-			return err
-		}
-		b = b[m:]
+// fields iterates over the fields of a protobuf message, with protowire:
+//
+//	for f := (fields{b: msg}); f.next(); { switch f.num { ... } }
+//
+// then f.err says whether the message parsed. The typed getters check the field's wire type,
+// stopping the iteration with an error naming the field when it is not the one expected.
+type fields struct {
+	b   []byte           // the rest of the message
+	num protowire.Number // the field's number
+	typ protowire.Type   // its wire type
+	v   []byte           // its value, as the protowire Consume functions take it
+	err error
+}
+
+// next moves to the next field: false at the end of the message, or at an error.
+func (f *fields) next() bool {
+	if len(f.b) == 0 || f.err != nil {
+		return false
 	}
-	return nil
+	num, typ, n := protowire.ConsumeTag(f.b)
+	if n < 0 {
+		f.err = protowire.ParseError(n)
+		return false
+	}
+	m := protowire.ConsumeFieldValue(num, typ, f.b[n:])
+	if m < 0 {
+		f.err = protowire.ParseError(m)
+		return false
+	}
+	f.num, f.typ, f.v, f.b = num, typ, f.b[n:n+m], f.b[n+m:]
+	return true
+}
+
+// bytes returns the field's bytes (a string, a message), if it is length-delimited.
+func (f *fields) bytes(name string) ([]byte, bool) {
+	if f.typ != protowire.BytesType {
+		f.err = errWireType(name)
+		return nil, false
+	}
+	b, _ := protowire.ConsumeBytes(f.v)
+	return b, true
+}
+
+// varint returns the field's value, if it is a varint.
+func (f *fields) varint(name string) (uint64, bool) {
+	if f.typ != protowire.VarintType {
+		f.err = errWireType(name)
+		return 0, false
+	}
+	x, _ := protowire.ConsumeVarint(f.v)
+	return x, true
+}
+
+// fixed32 returns the field's value, if it is a fixed32 (a float).
+func (f *fields) fixed32(name string) (uint32, bool) {
+	if f.typ != protowire.Fixed32Type {
+		f.err = errWireType(name)
+		return 0, false
+	}
+	x, _ := protowire.ConsumeFixed32(f.v)
+	return x, true
 }
 
 // errWireType reports a field of the wrong wire type.
