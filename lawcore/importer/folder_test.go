@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -176,15 +177,7 @@ func TestReadFilesErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		imp, err := ReadFiles(c.files, Choice{})
-		if c.want == "" {
-			if err != nil || imp.Ambiguity == nil {
-				t.Errorf("%v: got %v, want a question", c.files, err)
-			}
-			continue
-		}
-		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
-			t.Errorf("got %v, want %s", err, c.want)
-		}
+		wantRefused(t, fmt.Sprint(len(c.files), " files"), imp, err, c.want)
 	}
 	// A corrupt file among good ones is skipped, and says why.
 	files := append(runFolder(), File{"runs/broken/events.out.tfevents.1.h", []byte("\x17\x00\x00\x00\x00\x00\x00\x00garbage")})

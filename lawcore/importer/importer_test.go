@@ -63,6 +63,18 @@ func wantNote(t *testing.T, imp *Result, part string) {
 	t.Errorf("no note containing %q in %q", part, imp.Notes)
 }
 
+// wantRefused checks what a bad file gave: an error starting with want, or, when want is "",
+// a question to the user (an Ambiguity).
+func wantRefused(t *testing.T, what string, imp *Result, err error, want string) {
+	t.Helper()
+	switch {
+	case want == "" && (err != nil || imp.Ambiguity == nil):
+		t.Errorf("%s: got %v, want a question", what, err)
+	case want != "" && (err == nil || !strings.HasPrefix(err.Error(), want)):
+		t.Errorf("%s: got %v, want %s", what, err, want)
+	}
+}
+
 func TestReadWandB(t *testing.T) {
 	imp := importSample(t, "wandb_export.csv", Choice{})
 	if imp.Format != FormatWandB || len(imp.Curves) != 0 || imp.Ambiguity == nil || imp.Ambiguity.Columns != nil {

@@ -1,7 +1,6 @@
 package importer
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -50,15 +49,7 @@ func TestReadMLflowErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		imp, err := Read(c.name, []byte(c.text), Choice{})
-		if c.want == "" {
-			if err != nil || imp.Ambiguity == nil {
-				t.Errorf("%s: got %v, want a question", c.text, err)
-			}
-			continue
-		}
-		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
-			t.Errorf("%q: got %v, want %s", c.text, err, c.want)
-		}
+		wantRefused(t, c.text, imp, err, c.want)
 	}
 }
 

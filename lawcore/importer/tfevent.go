@@ -149,7 +149,8 @@ func (er *eventReader) event(r *tfRecordReader, rec []byte) error {
 	for f.next() {
 		switch f.num {
 		case eventStep:
-			if x, ok := f.varint("Event.step"); ok {
+			if f.want("Event.step", protowire.VarintType) {
+				x, _ := protowire.ConsumeVarint(f.v)
 				step = int64(x)
 			}
 		case eventSummary:
@@ -165,11 +166,11 @@ func (er *eventReader) event(r *tfRecordReader, rec []byte) error {
 		return nil
 	}
 	er.counted = false
-	for f = (fields{b: rec}); f.next(); {
-		if f.num != eventSummary {
-			continue
+	for f = (fields{b: rec}); ; {
+		summary, ok := f.nextBytes(eventSummary, "Event.summary")
+		if !ok {
+			break
 		}
-		summary, _ := f.bytes("Event.summary")
 		if err := er.summary(r, step, summary); err != nil {
 			return err
 		}
@@ -183,11 +184,8 @@ func (er *eventReader) summary(r *tfRecordReader, step int64, summary []byte) er
 	set := er.set
 	n := r.n
 	f := fields{b: summary}
-	for f.next() {
-		if f.num != summaryValues {
-			continue
-		}
-		b, ok := f.bytes("Summary.value")
+	for {
+		b, ok := f.nextBytes(summaryValues, "Summary.value")
 		if !ok {
 			break
 		}
@@ -292,7 +290,8 @@ func (er *eventReader) parseSummaryValue(b []byte) (summaryValue, error) {
 				nodeName = er.tag(t)
 			}
 		case valueSimple:
-			if x, ok := f.fixed32("Value.simple_value"); ok {
+			if f.want("Value.simple_value", protowire.Fixed32Type) {
+				x, _ := protowire.ConsumeFixed32(f.v)
 				sv.value, sv.scalar, sv.fromTensor = float64(math.Float32frombits(x)), true, false
 			}
 		case valueTensor:
@@ -344,11 +343,8 @@ func tagString(b []byte) string {
 func (er *eventReader) parsePluginName(b []byte) (string, error) {
 	name := ""
 	f := fields{b: b}
-	for f.next() {
-		if f.num != metadataPluginData {
-			continue
-		}
-		pd, ok := f.bytes("SummaryMetadata.plugin_data")
+	for {
+		pd, ok := f.nextBytes(metadataPluginData, "SummaryMetadata.plugin_data")
 		if !ok {
 			break
 		}
@@ -377,7 +373,9 @@ func parseScalarTensor(b []byte) (value float64, ok bool, err error) {
 	for f.next() {
 		switch f.num {
 		case tensorDtype:
-			dtype, _ = f.varint("TensorProto.dtype")
+			if f.want("TensorProto.dtype", protowire.VarintType) {
+				dtype, _ = protowire.ConsumeVarint(f.v)
+			}
 		case tensorShape:
 			if shape, ok := f.bytes("TensorProto.tensor_shape"); ok {
 				all, err := dimsAllOne(shape)
@@ -449,11 +447,8 @@ func (fv *fixedValues) read(f *fields, size int) {
 func dimsAllOne(shape []byte) (bool, error) {
 	all := true
 	f := fields{b: shape}
-	for f.next() {
-		if f.num != shapeDim {
-			continue
-		}
-		dim, ok := f.bytes("TensorShapeProto.dim")
+	for {
+		dim, ok := f.nextBytes(shapeDim, "TensorShapeProto.dim")
 		if !ok {
 			break
 		}
@@ -461,7 +456,7 @@ func dimsAllOne(shape []byte) (bool, error) {
 		g := fields{b: dim}
 		for g.next() {
 			if g.num == dimSize && g.typ == protowire.VarintType {
-				size, _ = g.varint("Dim.size")
+				size, _ = protowire.ConsumeVarint(g.v)
 			}
 		}
 		if g.err != nil {
@@ -505,34 +500,34 @@ func (f *fields) next() bool {
 	return true
 }
 
+// want reports whether the field has wire type typ, stopping the iteration with an error
+// naming the field when it has not.
+func (f *fields) want(name string, typ protowire.Type) bool {
+	if f.typ != typ {
+		f.err = errWireType(name)
+		return false
+	}
+	return true
+}
+
+// nextBytes moves to the next field numbered num and returns its bytes, if it is
+// length-delimited: false at the end of the message, or at an error.
+func (f *fields) nextBytes(num protowire.Number, name string) ([]byte, bool) {
+	for f.next() {
+		if f.num == num {
+			return f.bytes(name)
+		}
+	}
+	return nil, false
+}
+
 // bytes returns the field's bytes (a string, a message), if it is length-delimited.
 func (f *fields) bytes(name string) ([]byte, bool) {
-	if f.typ != protowire.BytesType {
-		f.err = errWireType(name)
+	if !f.want(name, protowire.BytesType) {
 		return nil, false
 	}
 	b, _ := protowire.ConsumeBytes(f.v)
 	return b, true
-}
-
-// varint returns the field's value, if it is a varint.
-func (f *fields) varint(name string) (uint64, bool) {
-	if f.typ != protowire.VarintType {
-		f.err = errWireType(name)
-		return 0, false
-	}
-	x, _ := protowire.ConsumeVarint(f.v)
-	return x, true
-}
-
-// fixed32 returns the field's value, if it is a fixed32 (a float).
-func (f *fields) fixed32(name string) (uint32, bool) {
-	if f.typ != protowire.Fixed32Type {
-		f.err = errWireType(name)
-		return 0, false
-	}
-	x, _ := protowire.ConsumeFixed32(f.v)
-	return x, true
 }
 
 // errWireType reports a field of the wrong wire type.

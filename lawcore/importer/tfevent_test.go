@@ -203,15 +203,7 @@ func TestReadEventFileErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		imp, err := Read(c.name, c.data, Choice{})
-		if c.want == "" {
-			if err != nil || imp.Ambiguity == nil {
-				t.Errorf("%s: got %v, want a question", c.name, err)
-			}
-			continue
-		}
-		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
-			t.Errorf("%s: got %v, want %s", c.name, err, c.want)
-		}
+		wantRefused(t, c.name, imp, err, c.want)
 	}
 	data := lw.EventFile(lw.Event(3, lw.Scalar{Tag: "loss", Value: 2}))
 	imp, err := Read("run.log", data, Choice{})
