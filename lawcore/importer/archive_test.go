@@ -69,6 +69,17 @@ func TestReadZip(t *testing.T) {
 	wantNote(t, imp, "skipped logs.zip/wsd/hparams.yaml: not a log format I know")
 	wantNote(t, imp, "skipped logs.zip/__MACOSX/wsd/._metrics.csv.gz: macOS metadata")
 	wantNote(t, imp, "skipped logs.zip/old.zip: an archive inside an archive: extract it first")
+
+	// Files at the archive's top are named after themselves, as files given one by one.
+	imp, err = Read("two.zip", lw.Zip(lw.File{Name: "a.csv", Data: []byte("step,loss\n1,3\n")}, lw.File{Name: "b.csv", Data: []byte("step,loss\n1,4\n")}), Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCurve(t, imp.Curves[0], "a", []float64{1}, []float64{3}, nil)
+	wantCurve(t, imp.Curves[1], "b", []float64{1}, []float64{4}, nil)
+	if imp.Curves[1].File != "two.zip/b.csv" {
+		t.Errorf("file %q", imp.Curves[1].File)
+	}
 }
 
 // Archives that expand past the limits, or hold nothing to read, are refused naming the file.

@@ -71,7 +71,7 @@ func ReadFiles(files []File, choice Choice) (*Result, error) {
 		es, sk := ex.expand(p, f.Data, false)
 		entries, skipped = append(entries, es...), append(skipped, sk...)
 	}
-	imp, err := readFolder(label, "found no log I can read", entries, skipped, choice)
+	imp, err := readFolder(label, "", "found no log I can read", entries, skipped, choice)
 	if err != nil {
 		return nil, err
 	}
@@ -81,12 +81,13 @@ func ReadFiles(files []File, choice Choice) (*Result, error) {
 
 // readArchive reads a zip archive given to Read, as a folder named after it.
 func readArchive(name, where string, data []byte, choice Choice, ex *expander) (*Result, error) {
-	members, skipped, err := ex.unzip(where, path.Base(strings.ReplaceAll(where, `\`, "/")), data)
+	root := path.Base(strings.ReplaceAll(where, `\`, "/"))
+	members, skipped, err := ex.unzip(where, root, data)
 	if err != nil {
 		return nil, err
 	}
 	entries, sk := ex.expandAll(members)
-	imp, err := readFolder(where, "the archive holds no log I can read", entries, append(skipped, sk...), choice)
+	imp, err := readFolder(where, root, "the archive holds no log I can read", entries, append(skipped, sk...), choice)
 	if err != nil {
 		return nil, err
 	}
@@ -245,9 +246,10 @@ func (u *unit) files(set *fileReader, c *Curve) []string {
 }
 
 // groupUnits groups the files into units: the event files of each directory, the metric files
-// of each MLflow run, every other file alone. It returns the MLflow runs' names (from
-// tags/mlflow.runName) by run directory, and MLflow's bookkeeping files as skipped.
-func groupUnits(entries []entry) ([]*unit, map[string]string, []skip) {
+// of each MLflow run, every other file alone; the files in root are at the top, as if given
+// without a directory. It returns the MLflow runs' names (from tags/mlflow.runName) by run
+// directory, and MLflow's bookkeeping files as skipped.
+func groupUnits(entries []entry, root string) ([]*unit, map[string]string, []skip) {
 	mlflowRuns := map[string]bool{}
 	for _, e := range entries {
 		if rd, _, ok := mlflowMetricKey(e.path); ok && !isTFRecord(e.data) && looksLikeMLflow(e.data) {
@@ -260,6 +262,9 @@ func groupUnits(entries []entry) ([]*unit, map[string]string, []skip) {
 	events, mlflow := map[string]*unit{}, map[string]*unit{}
 	for _, e := range entries {
 		dir := dirOf(e.path)
+		if dir == root {
+			dir = ""
+		}
 		if rd, ok := mlflowRunOf(e.path, mlflowRuns); ok {
 			if strings.TrimPrefix(e.path, rd+"/") == mlflowRunNameTag {
 				names[rd] = mlflowRunName(e.data)
@@ -358,10 +363,11 @@ type unitAmbiguity struct {
 	columns []Option
 }
 
-// readFolder reads the files of a folder (or archive) named where; nothing says what it is
+// readFolder reads the files of a folder (or archive) named where, whose paths start with
+// the directory root ("" for none: the files at root are at the top); nothing says what it is
 // when no file can be read.
-func readFolder(where, nothing string, entries []entry, skipped []skip, choice Choice) (*Result, error) {
-	units, mlflowNames, sk := groupUnits(entries)
+func readFolder(where, root, nothing string, entries []entry, skipped []skip, choice Choice) (*Result, error) {
+	units, mlflowNames, sk := groupUnits(entries, root)
 	skipped = append(skipped, sk...)
 	imp := &Result{Name: where, Curves: []*Curve{}, Notes: []string{}}
 	var done []unitRead

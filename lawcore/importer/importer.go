@@ -49,7 +49,8 @@ const (
 	FormatFolder = "folder"
 )
 
-// MaxBytes bounds the size of an imported file.
+// MaxBytes bounds the size of an imported file, and what one call to Read or ReadFiles
+// decompresses (gzip files and zip archives) over all its files.
 const MaxBytes = 512 << 20
 
 // Result is what [Read] read from a file: either the curves, or, when the file holds
@@ -66,7 +67,8 @@ type Result struct {
 	// Ambiguity, when set, lists the columns and runs to choose from.
 	Ambiguity *Ambiguity `json:"ambiguity,omitempty"`
 	// Notes say what the reader did that the user may want to know: values skipped, steps
-	// logged twice, learning rates interpolated.
+	// logged twice, learning rates interpolated, an event file's last record cut short; and,
+	// for a folder or an archive, the files skipped and why.
 	Notes []string `json:"notes"`
 }
 

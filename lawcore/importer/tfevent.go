@@ -419,9 +419,11 @@ type fixedValues struct {
 func (fv *fixedValues) read(f *fields, size int) {
 	decode := func(b []byte) float64 {
 		if size == 4 {
-			return float64(math.Float32frombits(binary.LittleEndian.Uint32(b)))
+			x, _ := protowire.ConsumeFixed32(b)
+			return float64(math.Float32frombits(x))
 		}
-		return math.Float64frombits(binary.LittleEndian.Uint64(b))
+		x, _ := protowire.ConsumeFixed64(b)
+		return math.Float64frombits(x)
 	}
 	var b []byte
 	switch {
