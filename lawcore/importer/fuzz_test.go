@@ -1,11 +1,13 @@
 package importer
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -246,3 +248,28 @@ func eventSeeds() [][][]byte {
 		{lw.Event(10, lw.Scalar{Tag: "loss", Value: 3}), lw.Event(5, lw.Scalar{Tag: "loss", Value: math.NaN()}), lw.Event(5, lw.Scalar{Tag: "loss", Value: 2})},
 	}
 }
+
+// FuzzReadFiles fuzzes folders: the files' paths (joined by "|") and contents (joined by
+// fuzzFileSeparator) are both mutated, so that runs group, pair and name in every way.
+func FuzzReadFiles(f *testing.F) {
+	var paths []string
+	var contents [][]byte
+	for _, file := range runFolder() {
+		paths, contents = append(paths, file.Path), append(contents, file.Data)
+	}
+	f.Add(strings.Join(paths, "|"), bytes.Join(contents, []byte(fuzzFileSeparator)), "")
+	f.Add("a/metrics.csv|a/lr.csv|b/version_0/metrics.csv", []byte("step,loss\n1,3\n2,2\n"+fuzzFileSeparator+"step,lr\n0,1\n5,0\n"+fuzzFileSeparator+
+		"epoch,step,train_loss,val_loss\n0,1,3,\n0,1,,4\n"), "val_loss")
+	f.Fuzz(func(t *testing.T, pathList string, data []byte, column string) {
+		ps := strings.Split(pathList, "|")
+		var files []File
+		for i, content := range bytes.SplitN(data, []byte(fuzzFileSeparator), 16) {
+			files = append(files, File{Path: ps[i%len(ps)], Data: content})
+		}
+		imp, err := ReadFiles(files, Choice{Column: column})
+		checkResult(t, imp, err)
+	})
+}
+
+// fuzzFileSeparator separates the files of FuzzReadFiles's input.
+const fuzzFileSeparator = "\x00\xff\x00"
