@@ -79,16 +79,18 @@ func readTable(set *fileReader, data []byte) error {
 		return readTensorBoardCSV(set, t)
 	case wandbHeader(t.header):
 		return readWandB(set, t)
+	case lightningHeader(t.header):
+		return readCSV(set, t, FormatLightning, false)
 	}
-	return readCSV(set, t)
+	return readCSV(set, t, FormatCSV, true)
 }
 
 // readCSV reads a CSV or TSV file whose header names a step column, loss columns, perhaps
-// a learning-rate column and a run column. It is strict, except that an
-// empty cell means no value at that step (so that a validation loss logged every so many steps
-// can share a file with the training loss).
-func readCSV(set *fileReader, t *tableReader) error {
-	set.format, set.strict = FormatCSV, true
+// a learning-rate column and a run column, as format. A strict file (hand-made) is read
+// strictly, except that an empty cell means no value at that step (so that a validation loss
+// logged every so many steps can share a file with the training loss).
+func readCSV(set *fileReader, t *tableReader, format string, strict bool) error {
+	set.format, set.strict = format, strict
 	header := t.header
 	stepCol := findColumn(header, stepNamesAll)
 	if stepCol < 0 {

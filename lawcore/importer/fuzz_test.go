@@ -1,14 +1,19 @@
 package importer
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protowire"
+
 	"github.com/lawcalc/annealing/lawcore"
+	lw "github.com/lawcalc/annealing/lawcore/importer/internal/logwrite"
 )
 
 // FuzzReadAny feeds Read arbitrary files, names and choices, seeded with every sample
@@ -142,3 +147,109 @@ func checkResult(t *testing.T, imp *Result, err error) {
 		}
 	}
 }
+
+// FuzzReadEventFile fuzzes TensorBoard event files as files: framing, checksums and what
+// they frame.
+func FuzzReadEventFile(f *testing.F) {
+	for _, seed := range eventSeeds() {
+		data := lw.EventFile(seed...)
+		f.Add(data, "", false)
+		f.Add(data[:len(data)-3], "", false)
+		f.Add(append(data, lw.Record(nil)[:14]...), "", false) // cut in the footer of an empty record
+	}
+	f.Fuzz(func(t *testing.T, data []byte, column string, asLR bool) {
+		imp, err := Read("events.out.tfevents.1700000000.host.1.0", data, Choice{Column: column, AsLR: asLR})
+		checkResult(t, imp, err)
+	})
+}
+
+// FuzzReadEventRecords fuzzes the Event protobufs an event file frames: the input is the
+// records' data, each length-delimited (a varint length, then the bytes), framed with the
+// checksums right so that mutations reach the protobuf reader.
+func FuzzReadEventRecords(f *testing.F) {
+	for _, seed := range eventSeeds() {
+		var b []byte
+		for _, e := range append([][]byte{lw.FileVersion()}, seed...) {
+			b = protowire.AppendBytes(b, e)
+		}
+		f.Add(b, "", false)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, column string, asLR bool) {
+		var file []byte
+		for len(data) > 0 {
+			rec, n := protowire.ConsumeBytes(data)
+			if n < 0 {
+				rec, n = data, len(data)
+			}
+			file, data = append(file, lw.Record(rec)...), data[n:]
+		}
+		imp, err := Read("events.out.tfevents.1700000000.host.1.0", file, Choice{Column: column, AsLR: asLR})
+		checkResult(t, imp, err)
+	})
+}
+
+// FuzzReadArchive fuzzes zip archives and gzip files, and so the folder reader behind a zip.
+func FuzzReadArchive(f *testing.F) {
+	events := eventSeeds()
+	csv := []byte("step,loss,lr\n1,3.5,1e-4\n2,3.4,9e-5\n")
+	for _, data := range [][]byte{
+		lw.Zip(lw.File{Name: "a/events.out.tfevents.1.h", Data: lw.EventFile(events[0]...)},
+			lw.File{Name: "b/version_0/metrics.csv", Data: []byte("epoch,step,train_loss,val_loss,lr-AdamW\n0,1,3,,0.1\n0,1,,3.5,\n")},
+			lw.File{Name: "c/metrics/loss", Data: []byte("1700000000000 3.5 10\n1700000000100 3.25 20\n")},
+			lw.File{Name: "c/metrics/lr", Data: []byte("1700000000000 0.1 10\n")},
+			lw.File{Name: "c/tags/mlflow.runName", Data: []byte("run c")},
+			lw.File{Name: "d/run-x-tag-lr.csv.gz", Data: lw.Gzip([]byte("Wall time,Step,Value\n1,0,0.1\n"))}),
+		lw.Zip(lw.File{Name: "loss.csv", Data: csv}),
+		lw.Zip(),
+		lw.ZipBomb("x.csv", 1, false),
+		lw.Gzip(csv),
+		lw.Gzip(lw.EventFile(events[1]...)),
+		lw.Gzip(lw.Zip(lw.File{Name: "loss.csv", Data: csv})),
+	} {
+		f.Add(data, "", false)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, column string, asLR bool) {
+		imp, err := Read("logs.zip", data, Choice{Column: column, AsLR: asLR})
+		checkResult(t, imp, err)
+	})
+}
+
+// eventSeeds are the events of a few event files: a run with loss and learning rate, two
+// losses and things that are not scalars, a restart.
+func eventSeeds() [][][]byte {
+	run, _, _, _ := runEvents(4)
+	return [][][]byte{
+		run,
+		{
+			lw.Event(1, lw.Scalar{Tag: "train/loss", Value: 4}, lw.Scalar{Tag: "eval/loss", Value: 4.5, As: lw.TensorFloat}),
+			lw.Event(2, lw.Scalar{Tag: "train/loss", Value: 3, As: lw.TensorFloatContent}, lw.Scalar{Tag: "lr", Value: 0.1, As: lw.TensorDoubleContent}),
+			lw.Event(2, lw.Scalar{Tag: "w", Value: 1, As: lw.Histogram}, lw.Scalar{Tag: "hp", Value: 1, As: lw.HParams}),
+		},
+		{lw.Event(10, lw.Scalar{Tag: "loss", Value: 3}), lw.Event(5, lw.Scalar{Tag: "loss", Value: math.NaN()}), lw.Event(5, lw.Scalar{Tag: "loss", Value: 2})},
+	}
+}
+
+// FuzzReadFiles fuzzes folders: the files' paths (joined by "|") and contents (joined by
+// fuzzFileSeparator) are both mutated, so that runs group, pair and name in every way.
+func FuzzReadFiles(f *testing.F) {
+	var paths []string
+	var contents [][]byte
+	for _, file := range runFolder() {
+		paths, contents = append(paths, file.Path), append(contents, file.Data)
+	}
+	f.Add(strings.Join(paths, "|"), bytes.Join(contents, []byte(fuzzFileSeparator)), "")
+	f.Add("a/metrics.csv|a/lr.csv|b/version_0/metrics.csv", []byte("step,loss\n1,3\n2,2\n"+fuzzFileSeparator+"step,lr\n0,1\n5,0\n"+fuzzFileSeparator+
+		"epoch,step,train_loss,val_loss\n0,1,3,\n0,1,,4\n"), "val_loss")
+	f.Fuzz(func(t *testing.T, pathList string, data []byte, column string) {
+		ps := strings.Split(pathList, "|")
+		var files []File
+		for i, content := range bytes.SplitN(data, []byte(fuzzFileSeparator), 16) {
+			files = append(files, File{Path: ps[i%len(ps)], Data: content})
+		}
+		imp, err := ReadFiles(files, Choice{Column: column})
+		checkResult(t, imp, err)
+	})
+}
+
+// fuzzFileSeparator separates the files of FuzzReadFiles's input.
+const fuzzFileSeparator = "\x00\xff\x00"

@@ -34,9 +34,23 @@ const (
 	FormatNanoGPT = "nanogpt"
 	// FormatModdedNanoGPT is a modded-nanogpt training log (`step:N/M val_loss:...`).
 	FormatModdedNanoGPT = "modded-nanogpt"
+	// FormatTensorBoardEvents is a TensorBoard event file (`events.out.tfevents.*`, written by
+	// TensorFlow, PyTorch's SummaryWriter, tensorboardX, JAX/Flax): its scalar tags.
+	FormatTensorBoardEvents = "tensorboard-events"
+	// FormatMLflow is an MLflow metric file (mlruns/<experiment>/<run>/metrics/<key>): lines
+	// `timestamp value step`.
+	FormatMLflow = "mlflow"
+	// FormatLightning is PyTorch Lightning's CSVLogger metrics.csv: `epoch`, `step` and the
+	// metrics, with empty cells where a metric was not logged.
+	FormatLightning = "lightning-csv"
+	// FormatZip is a zip archive of logs, read as a folder (see ReadFiles).
+	FormatZip = "zip"
+	// FormatFolder is the result of ReadFiles: the logs of a folder, or of several files.
+	FormatFolder = "folder"
 )
 
-// MaxBytes bounds the size of an imported file.
+// MaxBytes bounds the size of an imported file, and what one call to Read or ReadFiles
+// decompresses (gzip files and zip archives) over all its files.
 const MaxBytes = 512 << 20
 
 // Result is what [Read] read from a file: either the curves, or, when the file holds
@@ -53,7 +67,8 @@ type Result struct {
 	// Ambiguity, when set, lists the columns and runs to choose from.
 	Ambiguity *Ambiguity `json:"ambiguity,omitempty"`
 	// Notes say what the reader did that the user may want to know: values skipped, steps
-	// logged twice, learning rates interpolated.
+	// logged twice, learning rates interpolated, an event file's last record cut short; and,
+	// for a folder or an archive, the files skipped and why.
 	Notes []string `json:"notes"`
 }
 
@@ -77,6 +92,9 @@ type Curve struct {
 	HasLR   bool `json:"hasLR"`
 	// Source names the columns or fields used.
 	Source Source `json:"source"`
+	// Files are the paths of the files the curve was read from, its loss's and its learning
+	// rates', when it was read from a folder or an archive ([ReadFiles], or [Read] of a zip).
+	Files []string `json:"files,omitempty"`
 
 	// Steps are whole numbers in strictly increasing order; Loss (positive) and LR (zero or
 	// more) have one value per step. They cross to JavaScript as typed arrays (the column
@@ -134,48 +152,115 @@ type Choice struct {
 }
 
 // Read recognises the format of a file by its content (CSV or TSV with named columns, a
-// W&B panel export, a TensorBoard scalar export as CSV or JSON, a Hugging Face
-// trainer_state.json, JSON records, a Megatron-LM, nanoGPT or modded-nanogpt log) and reads
-// its loss curves. When the file holds several candidate loss columns or several runs and
-// choice does not settle which to take, the result has an Ambiguity and no curves. Errors are
-// *lawcore.InputError naming the file and the line (and column or field where there is one).
+// W&B panel export, a TensorBoard scalar export as CSV or JSON, a TensorBoard event file, a
+// Hugging Face trainer_state.json, JSON records, a Megatron-LM, nanoGPT or modded-nanogpt
+// log, an MLflow metric file, a PyTorch Lightning metrics.csv) and reads its loss curves. A
+// gzip file is read as the file it holds; a zip archive as a folder of files, as [ReadFiles]
+// reads them. When the file holds several candidate loss columns or several runs and choice
+// does not settle which to take, the result has an Ambiguity and no curves. Errors are
+// *lawcore.InputError naming the file and the line or record (and column or field where there
+// is one).
 func Read(name string, data []byte, choice Choice) (*Result, error) {
 	where := name
 	if where == "" {
 		where = "pasted data"
 	}
-	if err := checkBytes(where, data); err != nil {
+	if err := checkSize(where, data); err != nil {
 		return nil, err
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	set := newFileReader(name, where, choice)
-	var err error
-	if looksLikeJSON(data) {
-		err = readJSON(set, data)
-	} else {
-		err = readText(set, data)
+	ex := newExpander()
+	switch {
+	case isGzip(data):
+		inner, err := ex.gunzip(where, data)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case isGzip(inner):
+			return nil, lawcore.Errorf(where, "", "a gzip file inside a gzip file: decompress it first")
+		case isZip(inner):
+			return readArchive(name, where, inner, choice, ex)
+		}
+		imp, err := readPlain(gunzippedName(name), where, inner, choice)
+		if err != nil {
+			return nil, err
+		}
+		imp.Name = name
+		for _, c := range imp.Curves {
+			c.File = name
+		}
+		return imp, nil
+	case isZip(data):
+		return readArchive(name, where, data, choice, ex)
 	}
+	return readPlain(name, where, data, choice)
+}
+
+// readPlain reads a file that is neither compressed nor an archive.
+func readPlain(name, where string, data []byte, choice Choice) (*Result, error) {
+	set, err := readSeries(name, where, data, choice)
 	if err != nil {
 		return nil, err
 	}
 	return set.resolve()
 }
 
-// checkBytes rejects empty, oversized, binary, compressed and UTF-16 files.
-func checkBytes(where string, data []byte) error {
+// readSeries reads the series of a file that is neither compressed nor an archive: an event
+// file, JSON, or text.
+func readSeries(name, where string, data []byte, choice Choice) (*fileReader, error) {
+	if err := checkSize(where, data); err != nil {
+		return nil, err
+	}
+	set := newFileReader(name, where, choice)
+	if isTFRecord(data) {
+		return set, readEventFile(set, data)
+	}
+	if err := checkBytes(name, where, data); err != nil {
+		return nil, err
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var err error
+	if looksLikeJSON(data) {
+		err = readJSON(set, data)
+	} else {
+		err = readText(set, data)
+	}
+	return set, err
+}
+
+// The messages for a file that is no log: a folder (ReadFiles) says so in fewer words.
+const (
+	binaryFileMsg    = "this is a binary file, not a CSV, JSON or log text, nor a TensorBoard event file"
+	unknownFormatMsg = "not a format I know: expected a CSV or TSV file whose header names a step and a loss column, a W&B or TensorBoard export, a TensorBoard event file, a trainer_state.json, an MLflow metric file, or a Megatron-LM, nanoGPT or modded-nanogpt log"
+)
+
+// checkSize rejects empty and oversized files.
+func checkSize(where string, data []byte) error {
 	switch {
 	case len(data) > MaxBytes:
 		return lawcore.Errorf(where, "", "the file is larger than %d MB: thin the curve first", MaxBytes>>20)
 	case len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))) == 0:
 		return &lawcore.InputError{Where: where, Msg: "the file is empty"}
-	case bytes.HasPrefix(data, []byte{0x1f, 0x8b}):
+	}
+	return nil
+}
+
+// checkBytes rejects binary, compressed and UTF-16 files that are not read (an event file,
+// a gzip file and a zip archive are read before this).
+func checkBytes(name, where string, data []byte) error {
+	switch {
+	case isGzip(data):
 		return &lawcore.InputError{Where: where, Msg: "this is a gzip-compressed file: decompress it first"}
-	case bytes.HasPrefix(data, []byte{0x50, 0x4b, 0x03, 0x04}):
+	case isZip(data):
 		return &lawcore.InputError{Where: where, Msg: "this is a zip archive: extract the file first"}
+	case isTar(data):
+		return &lawcore.InputError{Where: where, Msg: "this is a tar archive: extract it, or give it as a zip"}
 	case bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}):
 		return &lawcore.InputError{Where: where, Msg: "this is UTF-16 text: save it as UTF-8"}
+	case bytes.IndexByte(data, 0) >= 0 && strings.Contains(path.Base(name), "tfevents"):
+		return &lawcore.InputError{Where: where, Msg: "named like a TensorBoard event file, but the checksum of its first record's length does not match: it is corrupt, or not an event file"}
 	case bytes.IndexByte(data, 0) >= 0:
-		return &lawcore.InputError{Where: where, Msg: "this is a binary file, not a CSV, JSON or log text"}
+		return &lawcore.InputError{Where: where, Msg: binaryFileMsg}
 	}
 	return nil
 }
@@ -184,6 +269,9 @@ func checkBytes(where string, data []byte) error {
 // first line is a header naming a step column, else a training log, else a table anyway so
 // that the error says what the header lacks.
 func readText(set *fileReader, data []byte) error {
+	if looksLikeMLflow(data) {
+		return readMLflow(set, mlflowFileMetric(set.name), data)
+	}
 	if header, ok := sniffHeader(data); ok && (tensorBoardHeader(header) || findColumn(header, stepNamesAll) >= 0) {
 		return readTable(set, data)
 	}
@@ -195,7 +283,7 @@ func readText(set *fileReader, data []byte) error {
 	}
 	line := firstContentLineNumber(data)
 	return lawcore.Errorf(set.where, lineField(line, ""),
-		"not a format I know: expected a CSV or TSV file whose header names a step and a loss column, a W&B or TensorBoard export, a trainer_state.json, or a Megatron-LM, nanoGPT or modded-nanogpt log")
+		"%s", unknownFormatMsg)
 }
 
 // sniffHeader reads the first record of data as CSV, if it can.

@@ -63,6 +63,18 @@ func wantNote(t *testing.T, imp *Result, part string) {
 	t.Errorf("no note containing %q in %q", part, imp.Notes)
 }
 
+// wantRefused checks what a bad file gave: an error starting with want, or, when want is "",
+// a question to the user (an Ambiguity).
+func wantRefused(t *testing.T, what string, imp *Result, err error, want string) {
+	t.Helper()
+	switch {
+	case want == "" && (err != nil || imp.Ambiguity == nil):
+		t.Errorf("%s: got %v, want a question", what, err)
+	case want != "" && (err == nil || !strings.HasPrefix(err.Error(), want)):
+		t.Errorf("%s: got %v, want %s", what, err, want)
+	}
+}
+
 func TestReadWandB(t *testing.T) {
 	imp := importSample(t, "wandb_export.csv", Choice{})
 	if imp.Format != FormatWandB || len(imp.Curves) != 0 || imp.Ambiguity == nil || imp.Ambiguity.Columns != nil {
@@ -307,7 +319,7 @@ func TestReadErrors(t *testing.T) {
 		{"", Choice{}, "bad: the file is empty"},
 		{"\ufeff \n\t", Choice{}, "bad: the file is empty"},
 		{"\x00\x01\x02", Choice{}, "bad: this is a binary file"},
-		{"\x1f\x8b\x08\x00", Choice{}, "bad: this is a gzip-compressed file"},
+		{"\x1f\x8b\x08\x00", Choice{}, "bad: the gzip file is cut short"},
 		{"\xff\xfes\x00t\x00", Choice{}, "bad: this is UTF-16 text: save it as UTF-8"},
 		{"hello world\n", Choice{}, "bad: line 1: not a format I know"},
 		// Tables (TestReadTableErrors).

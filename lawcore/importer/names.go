@@ -30,11 +30,18 @@ func isLossName(name string) bool {
 }
 
 // isLRName reports whether a column name looks like a learning rate: lr,
-// learning_rate, train/learning_rate, lr-AdamW (PyTorch Lightning), learning rate (Megatron).
+// learning_rate, train/learning_rate, lr-AdamW and lr-SGD/pg1 (PyTorch Lightning), learning
+// rate (Megatron); not the momentum or weight decay Lightning logs beside it
+// (lr-AdamW-momentum, lr-AdamW-weight_decay).
 func isLRName(name string) bool {
 	l := strings.ToLower(strings.TrimSpace(name))
 	if strings.HasSuffix(l, "__min") || strings.HasSuffix(l, "__max") {
 		return false
+	}
+	for _, s := range []string{"momentum", "weight_decay", "weight-decay", "beta"} {
+		if strings.Contains(l, s) {
+			return false
+		}
 	}
 	for _, n := range lrNames {
 		if l == n {

@@ -12,21 +12,9 @@ import (
 // returns an Ambiguity when the file holds several and the choice does not say which, and
 // turns the chosen series into curves.
 func (set *fileReader) resolve() (*Result, error) {
-	imp := &Result{Name: set.name, Format: set.format, Curves: []*Curve{}, Notes: []string{}}
+	imp := &Result{Name: set.name, Format: set.format, Curves: []*Curve{}, Notes: append([]string{}, set.notes...)}
 	ch := set.choice
-	var lossMetrics, lrMetrics []string
-	seen := map[string]bool{}
-	for _, s := range set.series {
-		if seen[s.metric] {
-			continue
-		}
-		seen[s.metric] = true
-		if s.isLR {
-			lrMetrics = append(lrMetrics, s.metric)
-		} else {
-			lossMetrics = append(lossMetrics, s.metric)
-		}
-	}
+	lossMetrics, lrMetrics := set.metrics()
 	bestLR := func() string {
 		best := ""
 		for _, m := range lrMetrics {
@@ -58,6 +46,9 @@ func (set *fileReader) resolve() (*Result, error) {
 		}
 	case len(lrMetrics) > 0:
 		metric, asLR = bestLR(), true
+		if set.inFolder {
+			break
+		}
 		imp.Notes = append(imp.Notes, fmt.Sprintf("the file holds learning rates (%q) and no loss: a learning-rate file, to merge with a loss file on step", metric))
 	case len(set.others) > 0:
 		columnMessage = fmt.Sprintf("no column of %s is named like a loss (loss, val_loss, eval_loss, lm loss, ...): choose the column holding the loss", set.where)
@@ -103,7 +94,7 @@ func (set *fileReader) resolve() (*Result, error) {
 			picked[r] = true
 			chosenRuns = append(chosenRuns, r)
 		}
-	} else if len(runs) > 1 {
+	} else if len(runs) > 1 && !set.inFolder {
 		runsOpen = true
 	} else {
 		chosenRuns = runs
@@ -138,6 +129,23 @@ func (set *fileReader) resolve() (*Result, error) {
 		imp.Curves = append(imp.Curves, c)
 	}
 	return imp, nil
+}
+
+// metrics lists the columns read, in order: the candidate losses, and the learning rates.
+func (set *fileReader) metrics() (loss, lr []string) {
+	seen := map[string]bool{}
+	for _, s := range set.series {
+		if seen[s.metric] {
+			continue
+		}
+		seen[s.metric] = true
+		if s.isLR {
+			lr = append(lr, s.metric)
+		} else {
+			loss = append(loss, s.metric)
+		}
+	}
+	return loss, lr
 }
 
 // findMetric finds the column the choice names: exactly, else ignoring case.
@@ -229,7 +237,11 @@ func (set *fileReader) curve(s *valueSeries, asLR bool, notes *[]string) (*Curve
 	}
 	c := &Curve{Name: s.run, File: set.name, Run: s.run, Metric: s.metric,
 		Source: Source{Step: set.stepSource}}
-	if c.Name == "" {
+	switch {
+	case c.Name != "":
+	case set.nameByMetric:
+		c.Name = s.metric
+	default:
 		c.Name = fileStem(set.name)
 	}
 	steps, values, err := set.checked(s, asLR, notes)
@@ -290,12 +302,12 @@ func (set *fileReader) curve(s *valueSeries, asLR bool, notes *[]string) (*Curve
 // them with a note. It also notes the values skipped or replaced while reading.
 func (set *fileReader) checked(s *valueSeries, asLR bool, notes *[]string) ([]float64, []float64, error) {
 	if s.repeated > 0 {
-		*notes = append(*notes, fmt.Sprintf("%s: %s logged again (the first at line %d: step %v after step %v): kept the last value of each step",
-			s.label(), plural(s.repeated, "steps were", "step was"), s.repeatLine, s.repeatStep, s.repeatAfter))
+		*notes = append(*notes, fmt.Sprintf("%s: %s logged again (the first at %s: step %v after step %v): kept the last value of each step",
+			s.label(), plural(s.repeated, "steps were", "step was"), set.atIn(s.repeatWhere, s.repeatLine), s.repeatStep, s.repeatAfter))
 	}
 	if s.nonFinite > 0 {
-		*notes = append(*notes, fmt.Sprintf("%s: skipped %s not finite (the first at line %d)",
-			s.label(), plural(s.nonFinite, "values that are", "value that is"), s.nonFiniteLine))
+		*notes = append(*notes, fmt.Sprintf("%s: skipped %s not finite (the first at %s)",
+			s.label(), plural(s.nonFinite, "values that are", "value that is"), set.atIn(s.nonFiniteWhere, s.nonFiniteLine)))
 	}
 	steps := make([]float64, 0, len(s.steps))
 	values := make([]float64, 0, len(s.values))
@@ -307,7 +319,7 @@ func (set *fileReader) checked(s *valueSeries, asLR bool, notes *[]string) ([]fl
 		}
 		if !ok {
 			if set.strict {
-				at := lineField(int(s.lines[i]), s.field)
+				at := set.at(int(s.lines[i]), s.field)
 				if asLR {
 					return nil, nil, lawcore.Errorf(set.where, at, "a learning rate cannot be negative, got %v", v)
 				}
@@ -327,7 +339,7 @@ func (set *fileReader) checked(s *valueSeries, asLR bool, notes *[]string) ([]fl
 		if asLR {
 			what = plural(bad, "negative learning rates", "negative learning rate")
 		}
-		*notes = append(*notes, fmt.Sprintf("%s: skipped %s (the first at line %d)", s.label(), what, badLine))
+		*notes = append(*notes, fmt.Sprintf("%s: skipped %s (the first at %s %d)", s.label(), what, set.unitName(), badLine))
 	}
 	if len(steps) == 0 {
 		kind := "loss values (positive numbers)"

@@ -30,6 +30,7 @@ const (
 // each value.
 type valueSeries struct {
 	run, metric string
+	file        string // the file it was first read from (where, at the time)
 	source      string // the column or key, for Source
 	field       string // names the field after "line L, " in messages ("" for none)
 	isLR        bool   // named like a learning rate
@@ -40,9 +41,11 @@ type valueSeries struct {
 
 	repeated                int // steps logged again (lenient formats): the last value is kept
 	repeatLine              int
+	repeatWhere             string // the file of repeatLine
 	repeatStep, repeatAfter float64
 	nonFinite               int // values skipped as not finite (lenient formats)
 	nonFiniteLine           int
+	nonFiniteWhere          string // the file of nonFiniteLine
 }
 
 // label names the series in notes and messages.
@@ -64,16 +67,28 @@ type fileReader struct {
 	strict     bool
 	stepSource string // the step column's name, for Source
 	stepField  string // the step column in messages, such as "column 1 (step)"
-	noLoss     error  // the error when the file has no loss values at all
-	series     []*valueSeries
-	byKey      map[[2]string]*valueSeries
-	points     int
-	rows       int
-	others     []string // value columns not named like a loss or LR: offered by name
-	columns    []string // the value columns read, whether or not they hold values
-	declared   map[string]bool
-	wanted     map[string]bool // wants, remembered
-	offered    map[string]bool
+	// unit names what the numbers of positions count in messages: "line" (the default) for
+	// text, "record" for an event file.
+	unit string
+	// nameByMetric names curves after their column (an event file's name says nothing of
+	// what it holds) instead of after the file.
+	nameByMetric bool
+	// notes are said of the file as a whole, before the notes of its curves.
+	notes []string
+	// inFolder reads the file as part of a folder (ReadFiles): every run of a file holding
+	// several is taken instead of asking which, and learning-rate files are joined to their
+	// loss by the folder.
+	inFolder bool
+	noLoss   error // the error when the file has no loss values at all
+	series   []*valueSeries
+	byKey    map[[2]string]*valueSeries
+	points   int
+	rows     int
+	others   []string // value columns not named like a loss or LR: offered by name
+	columns  []string // the value columns read, whether or not they hold values
+	declared map[string]bool
+	wanted   map[string]bool // wants, remembered
+	offered  map[string]bool
 }
 
 func newFileReader(name, where string, choice Choice) *fileReader {
@@ -126,7 +141,7 @@ func (set *fileReader) seriesFor(run, metric, source, field string) (*valueSerie
 	if len(set.series) >= maxSeries {
 		return nil, lawcore.Errorf(set.where, "", "more than %d columns or runs: export fewer", maxSeries)
 	}
-	s := &valueSeries{run: run, metric: metric, source: source, field: field, isLR: isLRName(metric) && !isLossName(metric)}
+	s := &valueSeries{run: run, metric: metric, file: set.where, source: source, field: field, isLR: isLRName(metric) && !isLossName(metric)}
 	set.series = append(set.series, s)
 	set.byKey[key] = s
 	return s, nil
@@ -136,7 +151,7 @@ func (set *fileReader) seriesFor(run, metric, source, field string) (*valueSerie
 func (set *fileReader) row(line int) error {
 	set.rows++
 	if set.rows > MaxRows {
-		return lawcore.Errorf(set.where, lineField(line, ""), "more than %d rows: thin the curve first", MaxRows)
+		return lawcore.Errorf(set.where, set.at(line, ""), "more than %d rows: thin the curve first", MaxRows)
 	}
 	return nil
 }
@@ -145,7 +160,7 @@ func (set *fileReader) row(line int) error {
 func (set *fileReader) parseStep(line int, text string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, lawcore.Errorf(set.where, lineField(line, set.stepField), "%s is not a number", lawcore.Quote(text))
+		return 0, lawcore.Errorf(set.where, set.at(line, set.stepField), "%s is not a number", lawcore.Quote(text))
 	}
 	return set.checkStep(line, v)
 }
@@ -154,9 +169,9 @@ func (set *fileReader) parseStep(line int, text string) (float64, error) {
 func (set *fileReader) checkStep(line int, v float64) (float64, error) {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0) || v != math.Trunc(v) || v < 0:
-		return 0, lawcore.Errorf(set.where, lineField(line, set.stepField), "a step must be a whole number, zero or more, got %v", v)
+		return 0, lawcore.Errorf(set.where, set.at(line, set.stepField), "a step must be a whole number, zero or more, got %v", v)
 	case v > maxStep:
-		return 0, lawcore.Errorf(set.where, lineField(line, set.stepField), "step %v is too large", v)
+		return 0, lawcore.Errorf(set.where, set.at(line, set.stepField), "step %v is too large", v)
 	}
 	return v, nil
 }
@@ -168,7 +183,7 @@ func (set *fileReader) addText(s *valueSeries, line int, step float64, text stri
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		if s.err == nil {
-			s.err = lawcore.Errorf(set.where, lineField(line, s.field), "%s is not a number", lawcore.Quote(text))
+			s.err = lawcore.Errorf(set.where, set.at(line, s.field), "%s is not a number", lawcore.Quote(text))
 		}
 		return nil
 	}
@@ -185,11 +200,11 @@ func (set *fileReader) add(s *valueSeries, line int, step, v float64, text strin
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		if set.strict {
-			s.err = lawcore.Errorf(set.where, lineField(line, s.field), "%s is not a finite number", lawcore.Quote(text))
+			s.err = lawcore.Errorf(set.where, set.at(line, s.field), "%s is not a finite number", lawcore.Quote(text))
 			return nil
 		}
 		if s.nonFinite == 0 {
-			s.nonFiniteLine = line
+			s.nonFiniteLine, s.nonFiniteWhere = line, set.where
 		}
 		s.nonFinite++
 		return nil
@@ -197,7 +212,7 @@ func (set *fileReader) add(s *valueSeries, line int, step, v float64, text strin
 	if n := len(s.steps); n > 0 && step <= s.steps[n-1] {
 		last := s.steps[n-1]
 		if set.strict {
-			at := lineField(line, set.stepField)
+			at := set.at(line, set.stepField)
 			if step == last {
 				s.err = lawcore.Errorf(set.where, at, "step %v appears twice", step)
 			} else {
@@ -207,7 +222,7 @@ func (set *fileReader) add(s *valueSeries, line int, step, v float64, text strin
 		}
 		k := sort.SearchFloat64s(s.steps, step)
 		if s.repeated == 0 {
-			s.repeatLine, s.repeatStep, s.repeatAfter = line, step, last
+			s.repeatLine, s.repeatWhere, s.repeatStep, s.repeatAfter = line, set.where, step, last
 		}
 		s.repeated += n - k
 		set.points -= n - k
@@ -215,12 +230,40 @@ func (set *fileReader) add(s *valueSeries, line int, step, v float64, text strin
 	}
 	set.points++
 	if set.points > maxPoints {
-		return lawcore.Errorf(set.where, lineField(line, ""), "more than %d values: thin the curves or export fewer runs", maxPoints)
+		return lawcore.Errorf(set.where, set.at(line, ""), "more than %d values: thin the curves or export fewer runs", maxPoints)
 	}
 	s.steps = append(s.steps, step)
 	s.values = append(s.values, v)
 	s.lines = append(s.lines, int32(min(line, math.MaxInt32)))
 	return nil
+}
+
+// at names a position (a line, or a record) and, when there is one, a field at it:
+// "line 3, column 2 (loss)", "record 17, step".
+func (set *fileReader) at(n int, field string) string {
+	s := set.unitName() + " " + strconv.Itoa(n)
+	if field != "" {
+		s += ", " + field
+	}
+	return s
+}
+
+// atIn names a position (as at does) in file where, naming the file when it is not the one
+// the reader as a whole is named by (a run read from several files).
+func (set *fileReader) atIn(where string, n int) string {
+	s := set.at(n, "")
+	if where != "" && where != set.where {
+		s += " of " + where
+	}
+	return s
+}
+
+// unitName is what positions count: "line" or "record".
+func (set *fileReader) unitName() string {
+	if set.unit == "" {
+		return "line"
+	}
+	return set.unit
 }
 
 // quoteNames quotes names and joins them with commas, giving at most 20.

@@ -12,7 +12,7 @@ const jsonNesting = 100_000
 // Files returns the corpus. The file with too many rows holds maxRows+1 data rows (pass
 // importer.MaxRows).
 func Files(maxRows int) []File {
-	return []File{
+	return append([]File{
 		text("empty.csv", "", "empty"),
 		text("spaces.csv", "  \n\n\t\n", "empty"),
 		text("binary.csv", "\x00\x01\x02\x03\xff\xfe", "binary"),
@@ -66,7 +66,7 @@ func Files(maxRows int) []File {
 		text("log-nonsense.log", "hello world\nthis is not a training log\n", ""),
 		text("only-comments.csv", "# a comment\n# another\n", ""),
 		{Name: "too-many-rows.csv", Data: tooManyRows(maxRows)},
-	}
+	}, rawLogs()...)
 }
 
 // text is a File whose content is s.
