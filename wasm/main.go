@@ -118,12 +118,12 @@ func settle(args []safejs.Value, resolve, reject safejs.Value) {
 		cancel()
 	}()
 
-	method, request, in, file, onProgress, err := readArgs(args)
+	method, request, in, files, onProgress, err := readArgs(args)
 	if err != nil {
 		rejectWith(reject, err.Error())
 		return
 	}
-	ans, err := call(ctx, method, request, in, file, progressReporter(onProgress))
+	ans, err := call(ctx, method, request, in, files, progressReporter(onProgress))
 	if ctx.Err() != nil {
 		rejectWith(reject, "cancelled")
 		return
@@ -140,10 +140,10 @@ func settle(args []safejs.Value, resolve, reject safejs.Value) {
 	_, _ = resolve.Invoke(out)
 }
 
-// readArgs reads run's arguments: method, request JSON, columns (for `import`: [file bytes]),
-// progress callback.
-func readArgs(args []safejs.Value) (method string, request []byte, in []columns, file []byte, onProgress safejs.Value, err error) {
-	fail := func(e error) (string, []byte, []columns, []byte, safejs.Value, error) {
+// readArgs reads run's arguments: method, request JSON, columns (for `import`: the files'
+// bytes, [Uint8Array, ...]), progress callback.
+func readArgs(args []safejs.Value) (method string, request []byte, in []columns, files [][]byte, onProgress safejs.Value, err error) {
+	fail := func(e error) (string, []byte, []columns, [][]byte, safejs.Value, error) {
 		return "", nil, nil, nil, onProgress, e
 	}
 	if len(args) < 2 {
@@ -158,7 +158,7 @@ func readArgs(args []safejs.Value) (method string, request []byte, in []columns,
 	}
 	if len(args) > 2 && !args[2].IsUndefined() && !args[2].IsNull() {
 		if method == "import" {
-			file, err = readFile(args[2])
+			files, err = readFiles(args[2])
 		} else {
 			in, err = readColumns(args[2])
 		}
@@ -169,24 +169,27 @@ func readArgs(args []safejs.Value) (method string, request []byte, in []columns,
 	if len(args) > 3 {
 		onProgress = args[3]
 	}
-	return method, []byte(text), in, file, onProgress, nil
+	return method, []byte(text), in, files, onProgress, nil
 }
 
-// readFile reads import's third argument: [Uint8Array], the file's bytes.
-func readFile(v safejs.Value) ([]byte, error) {
-	const want = "an import's third argument must be [Uint8Array], the file's bytes"
-	if n, err := v.Length(); err != nil || n != 1 {
+// readFiles reads import's third argument: [Uint8Array, ...], the files' bytes.
+func readFiles(v safejs.Value) ([][]byte, error) {
+	const want = "an import's third argument must be [Uint8Array, ...], the files' bytes"
+	n, err := v.Length()
+	if err != nil || n < 1 {
 		return nil, fmt.Errorf(want)
 	}
-	bytes, err := v.Index(0)
-	if err != nil {
-		return nil, err
+	files := make([][]byte, n)
+	for i := range files {
+		item, err := v.Index(i)
+		if err != nil {
+			return nil, err
+		}
+		if files[i], err = toGoBytes(item); err != nil {
+			return nil, fmt.Errorf("%s: %v", want, err)
+		}
 	}
-	out, err := toGoBytes(bytes)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", want, err)
-	}
-	return out, nil
+	return files, nil
 }
 
 // readColumns reads an array of {name: Float64Array} objects.

@@ -26,11 +26,11 @@ type answer struct {
 }
 
 // input is one call's input besides its method: the request JSON, its columns, the bytes of
-// the file an import reads, and the progress callback.
+// the files an import reads, and the progress callback.
 type input struct {
 	request  []byte
 	columns  []columns
-	file     []byte
+	files    [][]byte
 	progress func(float64)
 }
 
@@ -64,7 +64,7 @@ func methodNames() []string {
 }
 
 // call runs one method and collects the columns of its answer.
-func call(ctx context.Context, name string, request []byte, cols []columns, file []byte, progress func(float64)) (answer, error) {
+func call(ctx context.Context, name string, request []byte, cols []columns, files [][]byte, progress func(float64)) (answer, error) {
 	m, ok := methods[name]
 	if !ok {
 		return answer{}, fmt.Errorf("unknown method %q: one of %s", name, strings.Join(methodNames(), ", "))
@@ -72,7 +72,7 @@ func call(ctx context.Context, name string, request []byte, cols []columns, file
 	if progress == nil {
 		progress = func(float64) {}
 	}
-	res, err := m(ctx, input{request: request, columns: cols, file: file, progress: progress})
+	res, err := m(ctx, input{request: request, columns: cols, files: files, progress: progress})
 	if err != nil {
 		return answer{}, err
 	}
@@ -175,22 +175,35 @@ func validateMethod(ctx context.Context, req *validateRequest, in input) (*lawco
 }
 
 // importRequest names a file and settles its ambiguity; the file is the call's bytes (the
-// page's way: a large file never goes through JSON), or else the request's text.
+// page's way: a large file never goes through JSON), or else the request's text. With Paths,
+// the call's files are a folder's (a directory upload, or several files at once), each at its
+// path, read together by importer.ReadFiles.
 type importRequest struct {
 	Name   string          `json:"name"`
 	Text   string          `json:"text"`
+	Paths  []string        `json:"paths"`
 	Choice importer.Choice `json:"choice"`
 }
 
 func importMethod(_ context.Context, req *importRequest, in input) (*importer.Result, error) {
-	data := in.file
 	switch {
-	case in.file != nil && req.Text != "":
+	case req.Paths != nil:
+		if len(req.Paths) != len(in.files) || req.Text != "" {
+			return nil, &lawcore.InputError{Where: "import request", Msg: fmt.Sprintf("%d paths for %d files: give one path per file's bytes", len(req.Paths), len(in.files))}
+		}
+		files := make([]importer.File, len(req.Paths))
+		for i, p := range req.Paths {
+			files[i] = importer.File{Path: p, Data: in.files[i]}
+		}
+		return importer.ReadFiles(files, req.Choice)
+	case len(in.files) > 1:
+		return nil, &lawcore.InputError{Where: "import request", Msg: "several files need their paths"}
+	case len(in.files) == 1 && req.Text != "":
 		return nil, &lawcore.InputError{Where: "import request", Msg: "give the file as text or as bytes, not both"}
-	case in.file == nil:
-		data = []byte(req.Text)
+	case len(in.files) == 1:
+		return importer.Read(req.Name, in.files[0], req.Choice)
 	}
-	return importer.Read(req.Name, data, req.Choice)
+	return importer.Read(req.Name, []byte(req.Text), req.Choice)
 }
 
 // pairRequest lists curves as import described them (name, file, run, hasLoss, hasLR), their

@@ -139,22 +139,22 @@ func TestCallValidate(t *testing.T) {
 // An import may carry the file as bytes (the page's way: no trip through JSON); the bytes are
 // read as they are, a byte-order mark and invalid UTF-8 included.
 func TestCallImportBytes(t *testing.T) {
-	ans, err := call(context.Background(), "import", []byte(`{"name":"run.csv"}`), nil, []byte("\ufeffstep,loss\r\n1,3.5\r\n2,3.25\r\n"), nil)
+	ans, err := call(context.Background(), "import", []byte(`{"name":"run.csv"}`), nil, [][]byte{[]byte("\ufeffstep,loss\r\n1,3.5\r\n2,3.25\r\n")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if loss := ans.columns[0]["loss"]; len(loss) != 2 || loss[1] != 3.25 {
 		t.Errorf("loss %v", loss)
 	}
-	_, err = call(context.Background(), "import", []byte(`{"name":"bad.csv"}`), nil, []byte("step,loss\n1,\xff\xfe\n"), nil)
+	_, err = call(context.Background(), "import", []byte(`{"name":"bad.csv"}`), nil, [][]byte{[]byte("step,loss\n1,\xff\xfe\n")}, nil)
 	if err == nil || !strings.HasPrefix(err.Error(), "bad.csv: line 2") {
 		t.Errorf("invalid UTF-8: %v", err)
 	}
-	_, err = call(context.Background(), "import", []byte(`{"name":"empty.csv"}`), nil, []byte{}, nil)
+	_, err = call(context.Background(), "import", []byte(`{"name":"empty.csv"}`), nil, [][]byte{{}}, nil)
 	if err == nil || !strings.HasPrefix(err.Error(), "empty.csv") {
 		t.Errorf("an empty file: %v", err)
 	}
-	_, err = call(context.Background(), "import", []byte(`{"name":"both.csv","text":"step,loss\n1,3\n"}`), nil, []byte("step,loss\n1,3\n"), nil)
+	_, err = call(context.Background(), "import", []byte(`{"name":"both.csv","text":"step,loss\n1,3\n"}`), nil, [][]byte{[]byte("step,loss\n1,3\n")}, nil)
 	if err == nil || !strings.Contains(err.Error(), "not both") {
 		t.Errorf("text and bytes: %v", err)
 	}
@@ -291,4 +291,22 @@ func readReleaseColumns(t *testing.T, path string) columns {
 		cols["steps"], cols["loss"] = append(cols["steps"], st), append(cols["loss"], l)
 	}
 	return cols
+}
+
+// A folder's files, each with its path, are read together: a run's loss and learning rate
+// from two CSV files of its directory pair up.
+func TestCallImportFolder(t *testing.T) {
+	req := `{"paths":["runs/a/loss.csv","runs/a/lr.csv"]}`
+	ans, err := call(context.Background(), "import", []byte(req), nil,
+		[][]byte{[]byte("step,loss\n100,3.5\n200,3.2\n"), []byte("step,lr\n0,1e-4\n300,1e-4\n")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := ans.result.(*importer.Result)
+	if res.Format != importer.FormatFolder || len(ans.columns) != 1 || len(ans.columns[0]["lr"]) != 2 {
+		t.Errorf("%+v, columns %v", res, ans.columns)
+	}
+	if _, err := call(context.Background(), "import", []byte(`{"paths":["a"]}`), nil, nil, nil); err == nil {
+		t.Error("a path without a file accepted")
+	}
 }
