@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"testing"
 
@@ -185,4 +186,84 @@ func ReleaseRequest(tb testing.TB, size string) lawcore.FitRequest {
 	add(MPLFitNames, lawcore.RoleFit)
 	add(MPLTestNames, lawcore.RoleValidate)
 	return req
+}
+
+// CooldownRun is one run of the cooldown-length study (testdata/lrsched-124m-lr1e-4, MIT,
+// its README has the protocol): its curve (validation loss, steps from 1) and schedule, and
+// what it is.
+type CooldownRun struct {
+	Curve lawcore.Curve
+	// Total is the run's length T; Fraction the cooldown's share of it (0 for the stable run).
+	Total    int
+	Fraction float64
+}
+
+// cooldownPeak and cooldownWarmup are the study's peak LR and warmup (from 1% of the peak).
+const (
+	cooldownPeak   = 1e-4
+	cooldownWarmup = 300
+)
+
+// CooldownSchedule is the study's schedule of a linear cooldown over the fraction f of a
+// run of total steps (f = 0: constant): lr(s) = peak*(0.01 + 0.99*s/300) for s < 300, then
+// the peak, then from c = (1-f)*total a linear fall to 0 at total.
+func CooldownSchedule(total int, f float64) lawcore.Schedule {
+	if f == 0 {
+		return lawcore.Schedule{Kind: lawcore.KindConstant, Total: total, Peak: cooldownPeak, Warmup: cooldownWarmup, WarmupFrom: 0.01 * cooldownPeak}
+	}
+	return lawcore.Schedule{Kind: lawcore.KindWSD, Total: total, Peak: cooldownPeak, Warmup: cooldownWarmup, WarmupFrom: 0.01 * cooldownPeak,
+		Decay: "linear", DecaySteps: int(math.Round(f * float64(total)))}
+}
+
+// Cooldown reads the study's stable run and its linear cooldowns, by file name without
+// extension ("stable-50k", "wsd-linear-0.2-25k", ...). A cooldown's file holds only its
+// cooldown (before it the run is the stable run); step 0 is left out (nothing trained).
+func Cooldown(tb testing.TB) map[string]CooldownRun {
+	tb.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "testdata", "lrsched-124m-lr1e-4")
+	out := map[string]CooldownRun{}
+	names := []string{"stable-50k"}
+	for _, t := range []string{"25k", "50k"} {
+		for _, f := range []string{"0.1", "0.2", "0.4", "0.6", "0.8", "0.9"} {
+			names = append(names, "wsd-linear-"+f+"-"+t)
+		}
+	}
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join(dir, name+".json"))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var run struct {
+			Config struct {
+				Iterations int     `json:"iterations"`
+				Fraction   float64 `json:"wsd_fract_decay"`
+			} `json:"config"`
+			Val struct {
+				Iter []float64 `json:"iter"`
+				Loss []float64 `json:"val_loss"`
+			} `json:"val"`
+		}
+		if err := json.Unmarshal(data, &run); err != nil {
+			tb.Fatal(name, err)
+		}
+		s := CooldownSchedule(run.Config.Iterations, run.Config.Fraction)
+		c := lawcore.Curve{Name: name, Schedule: &s}
+		// restarted jobs logged some steps twice: the last value of each step stands
+		last := map[float64]float64{}
+		for k, st := range run.Val.Iter {
+			last[st] = run.Val.Loss[k]
+		}
+		for st := range last {
+			if st >= 1 {
+				c.Steps = append(c.Steps, st)
+			}
+		}
+		sort.Float64s(c.Steps)
+		for _, st := range c.Steps {
+			c.Loss = append(c.Loss, last[st])
+		}
+		out[name] = CooldownRun{Curve: c, Total: run.Config.Iterations, Fraction: run.Config.Fraction}
+	}
+	return out
 }

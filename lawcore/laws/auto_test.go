@@ -1,0 +1,144 @@
+package laws_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
+)
+
+// The development scenarios of the auto choice: each fits some curves and holds others out
+// (role "validate"), which auto never sees while it chooses.
+type scenario struct {
+	name string
+	req  lawcore.FitRequest
+}
+
+func scenarios(t testing.TB) []scenario {
+	var out []scenario
+	// the cooldown-length study: the stable run and one 20% cooldown at 25K fitted, the other
+	// eleven linear cooldowns predicted
+	runs := testcurves.Cooldown(t)
+	cool := lawcore.FitRequest{WarmupSteps: 300}
+	for _, name := range sortedNames(runs) {
+		c := runs[name].Curve
+		c.Role = lawcore.RoleValidate
+		if name == "stable-50k" || name == "wsd-linear-0.2-25k" {
+			c.Role = lawcore.RoleFit
+		}
+		cool.Curves = append(cool.Curves, c)
+	}
+	out = append(out, scenario{"cooldown study", cool})
+	for _, size := range []string{"25", "100"} {
+		out = append(out, scenario{"release split " + size + "M", testcurves.MPLRequest(t, size, lawcore.FixedLambda(lawcore.DefaultLambda), "")})
+		one := testcurves.MPLRequest(t, size, lawcore.FixedLambda(lawcore.DefaultLambda), "")
+		for i := range one.Curves {
+			one.Curves[i].Role = lawcore.RoleValidate
+			if one.Curves[i].Name == "cosine_24000" {
+				one.Curves[i].Role = lawcore.RoleFit
+			}
+		}
+		out = append(out, scenario{"one run " + size + "M", one})
+	}
+	return out
+}
+
+func sortedNames(m map[string]testcurves.CooldownRun) []string {
+	var names []string
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// TestAutoScenarios runs auto on every development scenario and prints the table of
+// scenario x candidate (held-out PredE of the scenario's own validate curves, which auto
+// never sees), with auto's pick. Set AUTO_TABLE=path to also write it as Markdown
+// (scripts/auto-table.sh does).
+func TestAutoScenarios(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits every law many times")
+	}
+	var rows []string
+	var header []string
+	sums := map[string]float64{}
+	autoSum := 0.0
+	for _, sc := range scenarios(t) {
+		req := sc.req
+		req.Auto = true
+		res, err := lawcore.Fit(context.Background(), req, nil)
+		if err != nil {
+			t.Fatal(sc.name, err)
+		}
+		a := res.Auto
+		byLabel := map[string]lawcore.CandidateScore{}
+		for _, c := range a.Candidates {
+			byLabel[c.Label] = c
+		}
+		if header == nil {
+			for _, c := range lawcore.Candidates() {
+				header = append(header, c.Label)
+			}
+		}
+		bestHindsight := math.Inf(1)
+		cells := []string{sc.name}
+		for _, label := range header {
+			c := byLabel[label]
+			if c.Validate == nil {
+				cells = append(cells, "–")
+				continue
+			}
+			v := c.Validate.PredE
+			bestHindsight = math.Min(bestHindsight, v)
+			sums[label] += v
+			mark := ""
+			if label == a.Chosen.Label {
+				mark = " ◀"
+			}
+			cells = append(cells, fmt.Sprintf("%.5f%s", v, mark))
+		}
+		got := res.ValidateMetrics.PredE
+		autoSum += got
+		cells = append(cells, fmt.Sprintf("%.5f", got))
+		rows = append(rows, "| "+strings.Join(cells, " | ")+" |")
+		t.Logf("%s: auto picks %s (%s): held-out PredE %.5f, best in hindsight %.5f (%.0f%% above)\n  %s",
+			sc.name, a.Chosen.Label, a.Design, got, bestHindsight, 100*(got/bestHindsight-1), a.Reason)
+		for _, c := range a.Candidates {
+			v := math.NaN()
+			if c.Validate != nil {
+				v = c.Validate.PredE
+			}
+			t.Logf("    %-62s auto's held-out %.5f ± %.5f  folds %v  in-sample %.5f  scenario %.5f %s", c.Label, c.HeldOut, c.StdErr, fmtFolds(c.Folds), c.InSample, v, c.Error)
+		}
+	}
+	head := "| scenario | " + strings.Join(header, " | ") + " | auto |"
+	sep := strings.Repeat("| --- ", len(header)+2) + "|"
+	var means []string
+	n := float64(len(rows))
+	for _, label := range header {
+		means = append(means, fmt.Sprintf("%.5f", sums[label]/n))
+	}
+	meanRow := "| mean | " + strings.Join(means, " | ") + fmt.Sprintf(" | %.5f |", autoSum/n)
+	table := strings.Join(append(append([]string{head, sep}, rows...), meanRow), "\n")
+	t.Logf("\n%s", table)
+	if path := os.Getenv("AUTO_TABLE"); path != "" {
+		if err := os.WriteFile(path, []byte(table+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func fmtFolds(f []float64) string {
+	s := make([]string, len(f))
+	for i, v := range f {
+		s[i] = fmt.Sprintf("%.5f", v)
+	}
+	return "[" + strings.Join(s, " ") + "]"
+}
