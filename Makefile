@@ -1,6 +1,7 @@
 # make serve   build everything and serve the calculator on http://127.0.0.1:8080
-# make test    every test: Go natively, Go as wasm under node, fuzz smoke runs, the node CLI,
-#              the page in headless Chromium
+# make test    every test: Go natively, Go as wasm under node (-short: the long statistical
+#              tests run natively only), fuzz smoke runs, the node CLI, the page in headless
+#              Chromium
 # make fuzz    every Fuzz target for 60s      make bench   benchmarks and the site's size
 # make clean   remove build/                  make distclean   also node_modules/
 #
@@ -41,7 +42,7 @@ test: deps build
 	go vet ./...
 	$(GO_WASM) vet ./lawcore/... ./wasm/...
 	go test ./...
-	$(GO_WASM) test -exec="$(WASM_EXEC)" ./lawcore/... ./wasm/...
+	$(GO_WASM) test -short -exec="$(WASM_EXEC)" ./lawcore/... ./wasm/...
 	scripts/fuzz.sh 50000x lawcore
 ifeq ($(NODE_TESTS),)
 	@echo "test: no tests in tests/node/"
