@@ -222,6 +222,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	report := func(f float64) { progress((float64(done) + f) / float64(jobs)) }
 	scores := make([]CandidateScore, len(cands))
 	results := make([]*FitResult, len(cands))
+	samples := make([][]bandSample, len(cands))
 	for ci, c := range cands {
 		sc := CandidateScore{Candidate: c}
 		full, err := Fit(ctx, c.apply(req), report)
@@ -252,6 +253,11 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 				break
 			}
 			sc.Folds = append(sc.Folds, res.ValidateMetrics.PredE)
+			held, err := heldOutSamples(c.apply(f.req), res)
+			if err != nil {
+				return nil, err
+			}
+			samples[ci] = append(samples[ci], held...)
 		}
 		if sc.Error == "" {
 			sc.HeldOut, sc.StdErr = meanAndStdErr(sc.Folds)
@@ -279,6 +285,11 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	}
 	res.Auto = &AutoChoice{Chosen: chosen.Candidate, Candidates: sorted, Design: design, Folds: labels,
 		Reason: autoReason(scores, best, design, len(folds))}
+	if len(samples[best]) > 0 {
+		band := calibrateBand(samples[best], DefaultBandLevel)
+		band.Reach = res.Reach
+		res.Band = &band
+	}
 	if req.Lines {
 		lines, err := FitLines(chosen.apply(req), res)
 		if err != nil {

@@ -279,7 +279,7 @@ func optimum(obj *Objective, progress func(float64)) ([]float64, Search, error) 
 // score evaluates the law with theta on every curve of the job: the fitted or predicted loss
 // at each observed point, the metrics, and the objective over the fitted points.
 func (j *fitJob) score(theta []float64) (*FitResult, error) {
-	res := &FitResult{Law: j.spec.Name, Params: j.spec.Values(theta), Held: j.held, Note: j.note,
+	res := &FitResult{Law: j.spec.Name, Params: j.spec.Values(theta), Held: j.held, Note: j.note, Reach: j.reach(),
 		Settings: FitSettings{Lambda: j.lambda, WarmupSteps: j.warmup, WarmupConvention: j.conv, HuberDelta: j.delta}}
 	if res.Held == nil {
 		res.Held = []string{}

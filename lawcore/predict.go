@@ -36,6 +36,9 @@ type PredictRequest struct {
 	Curves []PredictCurve `json:"curves" columns:"each"`
 	// Points thins each curve to about this many evenly spaced steps (0: every step).
 	Points int `json:"points,omitempty"`
+	// Band, when given (a fit's or a validation's), adds the band's Lower and Upper at each
+	// predicted step, wider the farther the step lies beyond the fitted data.
+	Band *Band `json:"band,omitempty"`
 }
 
 // DecodePredictRequest parses a predict request's JSON, rejecting unknown fields.
@@ -66,6 +69,9 @@ type Prediction struct {
 	Loss   []float64 `json:"-" column:"loss"`
 	S1Term []float64 `json:"-" column:"s1Term"`
 	S2Term []float64 `json:"-" column:"s2Term"`
+	// Lower and Upper bound the band, when the request gave one.
+	Lower []float64 `json:"-" column:"lower"`
+	Upper []float64 `json:"-" column:"upper"`
 }
 
 // Predict evaluates the request's law on every curve of the request. Steps where nothing has
@@ -104,6 +110,9 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 		run := Run{Name: c.Name, LR: CountedLR(lr, warmup, conv), Steps: steps, Size: c.Size}
 		if out[i], err = PredictRun(law, theta, run, lr); err != nil {
 			return nil, Within(where, err)
+		}
+		if req.Band != nil {
+			out[i].addBand(*req.Band, CountedLR(lr, warmup, WarmupPeak))
 		}
 		if err := out[i].checkFinite(where); err != nil {
 			return nil, err
@@ -174,6 +183,22 @@ func PredictRun(law Law, theta []float64, run Run, asRun []float64) (Prediction,
 	}
 	pr.Loss, pr.S1Term, pr.S2Term = loss[:m:m], s1Term[:m:m], s2Term[:m:m]
 	return pr, nil
+}
+
+// addBand sets Lower and Upper from the band, at each predicted step's distance from the
+// band's reach (counted are the learning rates with the warmup at its peak, as the reach
+// counts them).
+func (pr *Prediction) addBand(b Band, counted []float64) {
+	pr.Lower, pr.Upper = make([]float64, len(pr.Steps)), make([]float64, len(pr.Steps))
+	w := NewAreaWalker(DefaultLambda)
+	i := 0
+	for k, st := range pr.Steps {
+		for ; i <= int(st); i++ {
+			w.Add(counted[i])
+		}
+		h := b.HalfWidth(b.Reach.Distance(w.S1, w.S2))
+		pr.Lower[k], pr.Upper[k] = pr.Loss[k]*(1-h), pr.Loss[k]*(1+h)
+	}
 }
 
 // checkFinite reports a prediction whose loss is not a finite number anywhere (parameters or

@@ -21,11 +21,17 @@ type FitResult struct {
 	Settings FitSettings `json:"settings"`
 	// Search says how the parameters were found.
 	Search Search `json:"search"`
+	// Reach is how far the fitted data go (the largest areas among the fitted points): a
+	// prediction band widens with the distance beyond it.
+	Reach Reach `json:"reach"`
 	// Note says what the law decided about the data, such as which parameters it held and why.
 	Note string `json:"note,omitempty"`
 	// Lines, when the request asked for them, predict every curve along its schedule with the
 	// fitted parameters: the lines a page draws through the observed points.
 	Lines []Prediction `json:"-" columns:"each"`
+	// Band, set by an auto fit, is the prediction band its held-out errors calibrate (pass it
+	// to Predict to draw it).
+	Band *Band `json:"band,omitempty"`
 	// Auto, set when the request asked for "auto", says what was picked and why.
 	Auto *AutoChoice `json:"auto,omitempty"`
 	// ElapsedMs is the time the fit took, in milliseconds.

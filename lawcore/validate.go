@@ -3,10 +3,8 @@ package lawcore
 import (
 	"context"
 	"fmt"
-	"math"
+	"slices"
 	"time"
-
-	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
 // LeaveOneOutRow is one curve predicted by one law fitted on all the other curves.
@@ -23,10 +21,10 @@ type LeaveOneOutSummary struct {
 	Law string `json:"law"`
 	// Mean is MeanMetrics over the rows of this law.
 	Mean Metrics `json:"mean"`
-	// BandLevel and BandHalfWidth: the relative error that BandLevel of the held-out points
-	// (each curve weighing the same) stay within. A prediction band of this law is then
-	// pred*(1 - BandHalfWidth) .. pred*(1 + BandHalfWidth): the errors of schedules the fit
-	// has not seen, measured on this user's own schedules, calibrate it.
+	// Band is the prediction band the held-out errors calibrate (each curve weighing the
+	// same), widening with the distance from the fitted data; BandLevel and BandHalfWidth are
+	// its level and its half-width within the data's reach: pred*(1 ± BandHalfWidth).
+	Band          Band    `json:"band"`
 	BandLevel     float64 `json:"bandLevel"`
 	BandHalfWidth float64 `json:"bandHalfWidth"`
 }
@@ -42,9 +40,11 @@ type LeaveOneOutResult struct {
 const DefaultBandLevel = 0.9
 
 // LeaveOneScheduleOut fits each law in laws (by name; none: the request's) on every curve of
-// the request but one and
-// predicts the one left out, for each curve in turn (roles are ignored: every curve is left
-// out once). It needs two curves or more. level is the band's coverage (0: DefaultBandLevel).
+// the request but one and predicts the one left out, for each curve in turn (roles are
+// ignored: every curve is left out once). It needs two curves or more. Each law's prediction
+// band is calibrated on those held-out errors and on the forecasts of each curve's last
+// third and last half from its first part and the others (auto's folds: the band then knows
+// how fast errors grow beyond the data); level is its coverage (0: DefaultBandLevel).
 func LeaveOneScheduleOut(ctx context.Context, req FitRequest, laws []string, level float64, progress func(float64)) (*LeaveOneOutResult, error) {
 	began := time.Now()
 	if progress == nil {
@@ -69,44 +69,43 @@ func LeaveOneScheduleOut(ctx context.Context, req FitRequest, laws []string, lev
 		}
 		laws[i] = law.Spec().Name
 	}
+	// every curve is fitted: the folds are auto's (each curve left out, then each curve's tail
+	// forecast), and the band is calibrated on all of them
+	all := req
+	all.Curves = slices.Clone(req.Curves)
+	for k := range all.Curves {
+		all.Curves[k].Role = RoleFit
+	}
+	_, folds := autoFolds(all)
 	out := &LeaveOneOutResult{}
-	jobs, done := len(laws)*len(req.Curves), 0
+	jobs, done := len(laws)*len(folds), 0
 	for _, law := range laws {
 		var rows []Metrics
-		var errs []numeric.Weighted
-		for i := range req.Curves {
-			sub := req
+		var samples []bandSample
+		for fi, f := range folds {
+			sub := f.req
 			sub.Law = law
-			sub.Curves = append([]Curve(nil), req.Curves...)
-			for k := range sub.Curves {
-				sub.Curves[k].Role = RoleFit
-			}
-			sub.Curves[i].Role = RoleValidate
-			report := func(f float64) { progress((float64(done) + f) / float64(jobs)) }
-			pred, m, err := fitAndPredict(ctx, sub, i, report)
+			report := func(x float64) { progress((float64(done) + x) / float64(jobs)) }
+			res, err := Fit(ctx, sub, report)
 			if err != nil {
 				return nil, err
 			}
+			held, err := heldOutSamples(sub, res)
+			if err != nil {
+				return nil, err
+			}
+			samples = append(samples, held...)
 			done++
-			out.Rows = append(out.Rows, LeaveOneOutRow{Curve: req.Curves[i].Name, Law: law, Metrics: m})
-			rows = append(rows, m)
-			obs := req.Curves[i].Loss
-			for k, p := range pred {
-				errs = append(errs, numeric.Weighted{Value: math.Abs(p-obs[k]) / obs[k], Weight: 1 / float64(len(pred))})
+			if fi < len(req.Curves) { // the leave-one-out folds come first, in curve order
+				m := *res.ValidateMetrics
+				out.Rows = append(out.Rows, LeaveOneOutRow{Curve: req.Curves[fi].Name, Law: law, Metrics: m})
+				rows = append(rows, m)
 			}
 		}
+		band := calibrateBand(samples, level)
 		out.Summaries = append(out.Summaries, LeaveOneOutSummary{Law: law, Mean: MeanMetrics(rows),
-			BandLevel: level, BandHalfWidth: numeric.WeightedQuantile(errs, level)})
+			Band: band, BandLevel: level, BandHalfWidth: band.Base})
 	}
 	out.ElapsedMs = float64(time.Since(began).Microseconds()) / 1000
 	return out, nil
-}
-
-// fitAndPredict fits req and returns curve i's predicted losses and metrics.
-func fitAndPredict(ctx context.Context, req FitRequest, i int, progress func(float64)) ([]float64, Metrics, error) {
-	res, err := Fit(ctx, req, progress)
-	if err != nil {
-		return nil, Metrics{}, err
-	}
-	return res.Curves[i].Predicted, res.Curves[i].Metrics, nil
 }

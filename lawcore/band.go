@@ -1,0 +1,198 @@
+package lawcore
+
+import (
+	"math"
+	"sort"
+
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+)
+
+// Prediction bands. A band is calibrated on held-out errors (curves left out, or the tails of
+// curves forecast from their first part), and it widens with the distance of a predicted
+// point from the data the law was fitted on: predictions far beyond what the fit has seen
+// (a run three times as long, an annealing area never reached) miss by more, and a band of
+// one width either overstates the near ones or understates the far ones.
+//
+// The distance of a point is how far its areas go beyond those of the nearest fitted point
+// that reached as far in both: d = min over fitted points q of max(ln(S1/S1q), (S2 -
+// S2q)/S2max, 0), with the annealing law's areas at lambda 0.999, the warmup counted at its
+// peak (so that S2 measures annealing alone), as coordinates of schedules that every law
+// shares. A long slow cosine is far
+// from both a long constant run (no annealing area) and a short cosine (a third of the
+// forward area), though neither area alone exceeds the data's. The band's half-width at
+// distance d is Base*(1 + Growth*d), relative to the prediction.
+
+// Band is a calibrated prediction band: at a predicted point at distance d from the fitted
+// data, the loss lies within pred*(1 ± Base*(1+Growth*d)) for the share Level of held-out
+// points.
+type Band struct {
+	Level  float64 `json:"level"`
+	Base   float64 `json:"base"`
+	Growth float64 `json:"growth"`
+	// Reach is how far the fitted data go.
+	Reach Reach `json:"reach"`
+}
+
+// Reach is how far the fitted points go in the areas (lambda 0.999): the largest forward and
+// annealing areas, and the frontier of points that no other point exceeds in both.
+type Reach struct {
+	S1       float64      `json:"S1"`
+	S2       float64      `json:"S2"`
+	Frontier [][2]float64 `json:"frontier"`
+}
+
+// newReach is the reach of points (S1, S2).
+func newReach(s1, s2 []float64) Reach {
+	r := Reach{S1: math.Inf(-1), S2: math.Inf(-1)}
+	idx := make([]int, len(s1))
+	for i := range idx {
+		idx[i] = i
+		r.S1, r.S2 = math.Max(r.S1, s1[i]), math.Max(r.S2, s2[i])
+	}
+	if len(s1) == 0 {
+		r.S1, r.S2 = 0, 0
+	}
+	// the frontier: by S1 descending, each point whose S2 exceeds every point's before it
+	sort.Slice(idx, func(a, b int) bool { return s1[idx[a]] > s1[idx[b]] })
+	top := math.Inf(-1)
+	for _, i := range idx {
+		if s2[i] > top {
+			r.Frontier = append(r.Frontier, [2]float64{s1[i], s2[i]})
+			top = s2[i]
+		}
+	}
+	return r
+}
+
+// Distance is how far the areas s1, s2 go beyond the reach (0 within it).
+func (r Reach) Distance(s1, s2 float64) float64 {
+	d := math.Inf(1)
+	for _, q := range r.Frontier {
+		dq := 0.0
+		if q[0] > 0 && s1 > q[0] {
+			dq = math.Log(s1 / q[0])
+		}
+		if r.S2 > 0 && s2 > q[1] {
+			dq = math.Max(dq, (s2-q[1])/r.S2)
+		}
+		d = math.Min(d, dq)
+	}
+	if math.IsInf(d, 1) {
+		return 0 // no fitted points: nothing to measure from
+	}
+	return d
+}
+
+// HalfWidth is the band's relative half-width at distance d.
+func (b Band) HalfWidth(d float64) float64 { return b.Base * (1 + b.Growth*d) }
+
+// defaultGrowth is the least growth of a band (and its growth when every held-out point lies
+// within the fitted data's reach, which says nothing of farther ones): the band doubles at one
+// e-fold of area beyond the data (three times the steps of the longest fitted run widens it
+// 2.1-fold).
+const defaultGrowth = 1
+
+// growthGrid are the growths a calibration tries.
+var growthGrid = []float64{0, 0.25, 0.5, 1, 2, 4, 8, 16}
+
+// bandSample is one held-out point: its relative error, its distance from the data its fit
+// saw, and its weight (each held-out curve weighing the same).
+type bandSample struct{ err, dist, weight float64 }
+
+// calibrateBand fits a band to held-out samples: the smallest growth, at least
+// defaultGrowth, whose band, its base set to cover the share level of all samples, also
+// covers that share of the samples beyond the fitted reach (so that far points are not left
+// out for the near ones' sake). The floor is a prior: held-out curves of the user's own
+// cannot show an extrapolation harder than the hardest among them, and the one a user asks
+// for usually is.
+func calibrateBand(samples []bandSample, level float64) Band {
+	b := Band{Level: level, Growth: defaultGrowth}
+	far := false
+	for _, s := range samples {
+		far = far || s.dist > 0
+	}
+	base := func(g float64) float64 {
+		ws := make([]numeric.Weighted, len(samples))
+		for i, s := range samples {
+			ws[i] = numeric.Weighted{Value: s.err / (1 + g*s.dist), Weight: s.weight}
+		}
+		return numeric.WeightedQuantile(ws, level)
+	}
+	if !far {
+		b.Base = base(b.Growth)
+		return b
+	}
+	for _, g := range growthGrid {
+		if g < defaultGrowth {
+			continue
+		}
+		b.Growth, b.Base = g, base(g)
+		covered, total := 0.0, 0.0
+		for _, s := range samples {
+			if s.dist > 0 {
+				total += s.weight
+				if s.err <= b.HalfWidth(s.dist) {
+					covered += s.weight
+				}
+			}
+		}
+		if covered >= level*total {
+			break
+		}
+	}
+	return b
+}
+
+// pointAreas are the areas of a band's distance (lambda 0.999, the warmup at its peak) at a
+// curve's observed steps.
+func (p *preparedCurve) pointAreas() (s1, s2 []float64) {
+	lr := CountedLR(p.lr, p.warmup, WarmupPeak)
+	w := NewAreaWalker(DefaultLambda)
+	next := 0
+	s1, s2 = make([]float64, len(p.index)), make([]float64, len(p.index))
+	for i, eta := range lr {
+		if next == len(p.index) {
+			break
+		}
+		w.Add(eta)
+		if i == p.index[next] {
+			s1[next], s2[next] = w.S1, w.S2
+			next++
+		}
+	}
+	return s1, s2
+}
+
+// reach is how far the job's fit curves go.
+func (j *fitJob) reach() Reach {
+	var s1, s2 []float64
+	for _, c := range j.curves {
+		if c.role == RoleFit {
+			a, b := c.pointAreas()
+			s1, s2 = append(s1, a...), append(s2, b...)
+		}
+	}
+	return newReach(s1, s2)
+}
+
+// heldOutSamples are the band samples of a fit's validate curves: each point's relative
+// error and its distance from the fit curves' reach.
+func heldOutSamples(req FitRequest, res *FitResult) ([]bandSample, error) {
+	job, err := req.job()
+	if err != nil {
+		return nil, err
+	}
+	reach := job.reach()
+	var out []bandSample
+	for i, c := range job.curves {
+		if c.role != RoleValidate {
+			continue
+		}
+		s1, s2 := c.pointAreas()
+		pred := res.Curves[i].Predicted
+		for k, obs := range c.loss {
+			out = append(out, bandSample{err: math.Abs(pred[k]-obs) / obs, dist: reach.Distance(s1[k], s2[k]), weight: 1 / float64(len(c.loss))})
+		}
+	}
+	return out, nil
+}
