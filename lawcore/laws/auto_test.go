@@ -60,8 +60,11 @@ func sortedNames(m map[string]testcurves.CooldownRun) []string {
 
 // TestAutoScenarios runs auto on every development scenario and prints the table of
 // scenario x candidate (held-out PredE of the scenario's own validate curves, which auto
-// never sees), with auto's pick. Set AUTO_TABLE=path to also write it as Markdown
-// (scripts/auto-table.sh does).
+// never sees), with auto's pick, and each scenario's band coverage. Set AUTO_TABLE=path to
+// also write the table as Markdown (scripts/auto-table.sh does). It asserts the cooldown
+// study's decision (the figures: the best cooldown at both lengths within evaluation
+// noise, last losses within 0.005, PredE within 0.0015); the other scenarios' targets are not
+// all reached and are reported, not asserted.
 func TestAutoScenarios(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits every law many times")
@@ -106,6 +109,11 @@ func TestAutoScenarios(t *testing.T) {
 		}
 		got := res.ValidateMetrics.PredE
 		autoSum += got
+		cov, worst, worstName := bandCoverage(t, req, res)
+		t.Logf("%s: auto's 90%% band covers %.2f of the held-out points on average, worst %.2f (%s)", sc.name, cov, worst, worstName)
+		if sc.name == "cooldown study" {
+			cooldownDecision(t, sc.req, res)
+		}
 		cells = append(cells, fmt.Sprintf("%.5f", got))
 		rows = append(rows, "| "+strings.Join(cells, " | ")+" |")
 		t.Logf("%s: auto picks %s (%s): held-out PredE %.5f, best in hindsight %.5f (%.0f%% above)\n  %s",
@@ -141,4 +149,87 @@ func fmtFolds(f []float64) string {
 		s[i] = fmt.Sprintf("%.5f", v)
 	}
 	return "[" + strings.Join(s, " ") + "]"
+}
+
+// bandCoverage predicts the scenario's validate curves with the auto fit's band and returns
+// the mean share of their points inside it, and the worst curve's.
+func bandCoverage(t *testing.T, req lawcore.FitRequest, res *lawcore.FitResult) (mean, worst float64, worstName string) {
+	t.Helper()
+	worst, n := 1.0, 0
+	for _, c := range req.Curves {
+		if c.Role != lawcore.RoleValidate {
+			continue
+		}
+		pr, err := lawcore.Predict(lawcore.PredictRequest{Law: res.Law, Params: res.Params, WarmupSteps: req.WarmupSteps,
+			WarmupConvention: string(res.Settings.WarmupConvention), Band: res.Band,
+			Curves: []lawcore.PredictCurve{{Name: c.Name, Schedule: c.Schedule, LR: c.LR, Steps: c.Steps}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := 0
+		for k, obs := range c.Loss {
+			if obs >= pr[0].Lower[k] && obs <= pr[0].Upper[k] {
+				in++
+			}
+		}
+		share := float64(in) / float64(len(c.Loss))
+		mean += share
+		n++
+		if share < worst {
+			worst, worstName = share, c.Name
+		}
+	}
+	return mean / float64(n), worst, worstName
+}
+
+// cooldownDecision scores the auto fit on the cooldown study's question, as its README
+// states the protocol: for each length T, the cooldown fraction with the lowest predicted
+// last loss against the real best (the regret), and the mean error of the last losses.
+func cooldownDecision(t *testing.T, req lawcore.FitRequest, res *lawcore.FitResult) {
+	t.Helper()
+	type pick struct {
+		name       string
+		pred, real float64
+	}
+	byT := map[string][]pick{}
+	finalErr, n := 0.0, 0
+	for i, c := range req.Curves {
+		if !strings.HasPrefix(c.Name, "wsd-linear-") {
+			continue
+		}
+		last := len(c.Loss) - 1
+		p := pick{c.Name, res.Curves[i].Predicted[last], c.Loss[last]}
+		tk := c.Name[strings.LastIndex(c.Name, "-")+1:]
+		byT[tk] = append(byT[tk], p)
+		if c.Role == lawcore.RoleValidate {
+			finalErr += math.Abs(p.pred - p.real)
+			n++
+		}
+	}
+	for _, tk := range []string{"25k", "50k"} {
+		ps := byT[tk]
+		chosen, best := ps[0], ps[0]
+		for _, p := range ps {
+			if p.pred < chosen.pred {
+				chosen = p
+			}
+			if p.real < best.real {
+				best = p
+			}
+		}
+		t.Logf("cooldown study, %s: auto picks %s (real last loss %.4f), the best is %s (%.4f): regret %.4f",
+			tk, chosen.name, chosen.real, best.name, best.real, chosen.real-best.real)
+		// differences under 0.001 are evaluation noise (the study's README)
+		if chosen.real-best.real > 0.001 {
+			t.Errorf("cooldown study, %s: auto picks %s, a regret of %.4f", tk, chosen.name, chosen.real-best.real)
+		}
+	}
+	mean := finalErr / float64(n)
+	t.Logf("cooldown study: mean |error| of the eleven predicted last losses %.4f", mean)
+	if mean > 0.005 {
+		t.Errorf("cooldown study: the last losses are predicted with a mean error of %.4f", mean)
+	}
+	if res.ValidateMetrics.PredE > 0.0015 {
+		t.Errorf("cooldown study: held-out PredE %.5f", res.ValidateMetrics.PredE)
+	}
 }
