@@ -1,7 +1,7 @@
 // The question an imported file may raise: which loss column (radio buttons) and which runs
 // (checkboxes) to take; a file may leave both open. askImport resolves to lawcore's `choice`
 // ({column?, runs?}) or null when cancelled.
-import { $, h } from './dom.js';
+import { $, h } from '../dom.js';
 
 const describe = (o) => `${o.points} points, steps ${o.firstStep}–${o.lastStep}${o.kind ? `, ${o.kind}` : ''}`;
 
