@@ -11,6 +11,11 @@ export const SETUP_KEYS = ['params', 'peak', 'warmup', 'warmupConvention', 'poin
 const curveLines = (curves, field = 'loss', dash = null) => curves.map((c, i) => ({ label: c.name, x: c.steps, y: c[field], color: PALETTE[i % PALETTE.length], dash }));
 const seriesLines = (series, start = 0) => series.map((s, i) => ({ label: s.name, x: s.x, y: s.y, color: PALETTE[(i + start) % PALETTE.length] }));
 const marks = (label, pts, color = '@fg') => ({ label, x: pts.map((p) => p[0]), y: pts.map((p) => p[1]), points: true, color });
+/** ratioSweep draws a sweep's final loss against the annealing ratio, one line per series, with each optimum marked. */
+const ratioSweep = (r, xLabel, optimumLabel, note) => ({
+  xLabel, yLabel: 'final loss', note,
+  lines: [...seriesLines(r.byRatio), marks(optimumLabel, r.optima.map((o) => [o.ratio, o.final.loss]), '#d00')],
+});
 
 /**
  * VIEWS: id, label, the analysis it runs, and chart(result) -> {xLabel, yLabel, logX, lines, note}.
@@ -51,11 +56,8 @@ export const VIEWS = [
   },
   {
     id: 'wsd-ratio', analysis: 'wsd-ratio', label: 'WSD annealing ratio: final loss vs ratio',
-    chart: (r) => ({
-      xLabel: 'annealing ratio (decay steps / total)', yLabel: 'final loss',
-      lines: [...seriesLines(r.byRatio), marks('optimum per total', r.optima.map((o) => [o.ratio, o.final.loss]), '#d00')],
-      note: 'One line per total; the marks are the optimal ratios (grid, then golden-section search on whole decay steps).',
-    }),
+    chart: (r) => ratioSweep(r, 'annealing ratio (decay steps / total)', 'optimum per total',
+      'One line per total; the marks are the optimal ratios (grid, then golden-section search on whole decay steps).'),
   },
   {
     id: 'wsd-s1', analysis: 'wsd-ratio', label: 'WSD annealing ratio: final loss vs S1',
@@ -82,11 +84,8 @@ export const VIEWS = [
   },
   {
     id: 'lambda', analysis: 'lambda', label: 'λ comparison: WSD ratio sweep per λ',
-    chart: (r) => ({
-      xLabel: 'annealing ratio', yLabel: 'final loss',
-      lines: [...seriesLines(r.byRatio), marks('optimum per λ', r.optima.map((o) => [o.ratio, o.final.loss]), '#d00')],
-      note: 'A smaller λ forgets the annealing momentum faster: a shorter best decay and a shorter delay (table).',
-    }),
+    chart: (r) => ratioSweep(r, 'annealing ratio', 'optimum per λ',
+      'A smaller λ forgets the annealing momentum faster: a shorter best decay and a shorter delay (table).'),
   },
   {
     id: 'lambda-delay', analysis: 'lambda', label: 'λ: delay of the loss after the LR turns',

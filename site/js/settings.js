@@ -2,7 +2,7 @@
 // asks for, and the checks of what was typed (pure: the forms hand in their raw text), each
 // throwing an Error that names the field.
 import { LAW_NAMES, LAWS, MAX_SCHEDULE_STEPS } from './schema.js';
-import { parseDecimal } from './format.js';
+import { parseDecimal, steps } from './format.js';
 
 /** DEFAULT_SETTINGS are the paper's: lambda 0.999, 500 warmup steps counted at the peak LR. */
 export const DEFAULT_SETTINGS = {
@@ -41,7 +41,7 @@ export function parseSettings(fields, previousLambda) {
   return {
     lambda: fields.fitLambda ? previousLambda : num('lambda', 'λ (between 0 and 1)', (x) => x > 0 && x < 1),
     fitLambda: fields.fitLambda,
-    warmupSteps: num('warmupSteps', 'Warmup steps (a whole number from 0 to 10,000,000)', (x) => x >= 0 && x <= MAX_SCHEDULE_STEPS && Number.isInteger(x)),
+    warmupSteps: num('warmupSteps', `Warmup steps (a whole number from 0 to ${steps(MAX_SCHEDULE_STEPS)})`, (x) => x >= 0 && x <= MAX_SCHEDULE_STEPS && Number.isInteger(x)),
     warmupConvention: fields.warmupConvention,
     huberDelta: num('huberDelta', 'Huber δ (> 0)', (x) => x > 0),
     law: fields.law,

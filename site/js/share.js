@@ -223,7 +223,7 @@ function checkView(v) {
     params = {};
     for (const [k, x] of Object.entries(v.params)) params[k] = finite(x, `params.${k}`);
     for (const k of LAWS.annealing.params) if (!(k in params)) fail('params', `${k} is missing`);
-    for (const k of ['L0', 'A', 'alpha', 'C']) if (params[k] < 0) fail(`params.${k}`, 'must be zero or more');
+    for (const k of LAWS.annealing.params.filter((x) => x !== 'lambda')) if (params[k] < 0) fail(`params.${k}`, 'must be zero or more');
     if (!(params.lambda > 0 && params.lambda < 1)) fail('params.lambda', 'must be between 0 and 1');
   }
   let multiPower = null;

@@ -68,7 +68,7 @@ function renderParams(current, origin) {
   $('#param-alpha').textContent = fmt.fixed(p.alpha, 3);
   $('#param-C').textContent = fmt.fixed(p.C, 3);
   $('#param-lambda').textContent = p.lambda === undefined ? '–' : String(Number(p.lambda.toPrecision(6)));
-  for (const key of ['L0', 'A', 'alpha', 'C', 'lambda']) {
+  for (const key of LAWS.annealing.params) {
     const el = $(`#param-${key}`);
     if (Number.isFinite(p[key])) el.dataset.value = String(p[key]);
     else delete el.dataset.value;
