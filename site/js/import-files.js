@@ -18,12 +18,6 @@ export function explicitSchedule(steps, lr) {
   return { kind: 'explicit', total: steps[steps.length - 1], steps: Array.from(steps), lr: Array.from(lr) };
 }
 
-/**
- * MAX_FILE_BYTES is the largest file the page reads: lawcore's own limit, checked before reading
- * so that a larger file is never loaded. A file's bytes go to the worker as they are (not as
- * JSON text): a 500 MB file loads in about 7 s and leaves the worker's memory at about 1.1 GB.
- */
-export const MAX_FILE_BYTES = MAX_IMPORT_BYTES;
 
 /**
  * importText reads one file through the engine's import (CSV/TSV, W&B, TensorBoard,
@@ -119,10 +113,14 @@ export async function pairLearningRates(engine, lossCurves, lrCurves) {
   return { pairs, notes: [...notes, ...result.notes] };
 }
 
-/** fileBytes reads a File's bytes, refusing one larger than MAX_FILE_BYTES unread. */
+/**
+ * fileBytes reads a File's bytes, refusing one larger than lawcore's limit (MAX_IMPORT_BYTES)
+ * unread. The bytes go to the worker as they are (not as JSON text): a 500 MB file loads in
+ * about 7 s and leaves the worker's memory at about 1.1 GB.
+ */
 export async function fileBytes(file) {
-  if (file.size > MAX_FILE_BYTES) {
-    throw new Error(`${file.name}: the file is ${Math.round(file.size / 2 ** 20)} MB, larger than ${MAX_FILE_BYTES / 2 ** 20} MB: thin the curve first (keep every 10th row, say)`);
+  if (file.size > MAX_IMPORT_BYTES) {
+    throw new Error(`${file.name}: the file is ${Math.round(file.size / 2 ** 20)} MB, larger than ${MAX_IMPORT_BYTES / 2 ** 20} MB: thin the curve first (keep every 10th row, say)`);
   }
   return new Uint8Array(await file.arrayBuffer());
 }

@@ -14,6 +14,7 @@ function optionGroup(legend, name, options, multiple) {
       h('span', { text: o.name }), h('span', { class: 'muted', text: describe(o) }))));
 }
 
+/** askImport asks which column and runs of fileName to import (ambiguity: the import's question); it resolves to the choice, or null. */
 export function askImport(ambiguity, fileName) {
   const dialog = $('#import-dialog');
   $('#import-dialog-title').textContent = `Import ${fileName}`;
