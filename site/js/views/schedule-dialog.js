@@ -7,7 +7,7 @@ import * as fmt from '../format.js';
 import { createChart } from '../chart-factory.js';
 import { askImport } from './import-dialog.js';
 
-/** service: {expand(desc) -> {result, steps, lr}, presets() -> [...], learningRates(file, ask) -> {lrCurves, skipped}, onRestart(fn)}. */
+/** service: {expand(desc) -> {result, steps, lr}, presets() -> [...], learningRates(file, ask) -> {schedule, run} or {skipped}, onRestart(fn)}. */
 let service = null;
 let presets = [];
 let preview = null;
