@@ -68,7 +68,10 @@ export function createEngine(client) {
       return { response: result, lines };
     },
 
-    /** validate leaves each curve out in turn, fits each of laws on the others and predicts it: the `validate` answer. */
+    /**
+     * validate leaves each curve out in turn, fits each of laws on the others and predicts it:
+     * {rows: [{curve, law, metrics}], summaries: [{law, mean, bandLevel, bandHalfWidth}], elapsedMs}.
+     */
     async validate(laws, curves, settings, level, onProgress) {
       const request = {
         curves: curves.map((c) => ({ ...curveRequest(c), role: 'fit' })),
@@ -80,7 +83,9 @@ export function createEngine(client) {
         models: laws,
         level,
       };
-      return (await call('validate', request, curves.map(curveColumns), onProgress)).result;
+      const { result } = await call('validate', request, curves.map(curveColumns), onProgress);
+      const named = ({ model, ...rest }) => ({ law: model, ...rest });
+      return { ...result, rows: result.rows.map(named), summaries: result.summaries.map(named) };
     },
 
     /**

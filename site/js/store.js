@@ -44,6 +44,23 @@ export function initialState() {
   };
 }
 
+/**
+ * keptLines are the predicted lines of state with results ([{law, source, byName}]) added:
+ * lines predicted with parameters no longer in use, or for a schedule since changed, are not kept.
+ */
+function keptLines(state, results) {
+  const lines = { ...state.lines };
+  const itemOf = new Map([...state.curves, ...state.predictions].map((x) => [x.name, x]));
+  for (const { law, source, byName } of results) {
+    const p = paramsOf(state, law);
+    if (!p || p.source !== source) continue;
+    const kept = lines[law] && lines[law].source === source ? new Map(lines[law].byName) : new Map();
+    for (const [name, line] of byName) if (itemOf.get(name)?.schedule === line.schedule) kept.set(name, line);
+    lines[law] = { source, byName: kept };
+  }
+  return lines;
+}
+
 /** createStore returns {state, subscribe(fn(state, previous)) -> unsubscribe, ...actions}. */
 export function createStore(initial = initialState()) {
   let state = initial;
@@ -211,38 +228,31 @@ export function createStore(initial = initialState()) {
     },
     /**
      * fitted keeps new fits (law -> fit record) in place of every earlier fit, parameters entered
-     * by hand and validation; stale says whether curves or settings changed while it ran.
+     * by hand and validation, with the lines predicted with them (results, as linesPredicted
+     * takes them); stale says whether curves or settings changed while it ran.
      */
-    fitted(fits, { stale, status }) {
-      set({ fits, manual: null, validation: null, band: null, stale, status });
+    fitted(fits, { stale, status }, results = []) {
+      set({ fits, manual: null, lines: keptLines({ ...state, fits, manual: null }, results), validation: null, band: null, stale, status });
     },
     /** validated keeps a `validate` answer and the annealing law's prediction band from it. */
     validated(validation, status) {
-      const ann = validation.summaries.find((s) => s.model === 'annealing');
+      const ann = validation.summaries.find((s) => s.law === 'annealing');
       const band = ann && Number.isFinite(ann.bandHalfWidth) ? { halfWidth: ann.bandHalfWidth, level: ann.bandLevel } : null;
       set({ validation, band, status });
     },
     /**
-     * linesPredicted keeps predicted lines: results is [{law, source, byName}]. Lines predicted
-     * with parameters no longer in use, or for a schedule since changed, are dropped. A message a
-     * failed prediction left goes away.
+     * linesPredicted keeps predicted lines: results is [{law, source, byName}] (see keptLines). A
+     * message a failed prediction left goes away.
      */
     linesPredicted(results) {
-      const lines = { ...state.lines };
-      const itemOf = new Map([...state.curves, ...state.predictions].map((x) => [x.name, x]));
-      for (const { law, source, byName } of results) {
-        const p = paramsOf(state, law);
-        if (!p || p.source !== source) continue;
-        const kept = lines[law] && lines[law].source === source ? new Map(lines[law].byName) : new Map();
-        for (const [name, line] of byName) if (itemOf.get(name)?.schedule === line.schedule) kept.set(name, line);
-        lines[law] = { source, byName: kept };
-      }
-      set({ lines, message: state.message && state.message.from === 'predict' ? null : state.message });
+      set({ lines: keptLines(state, results), message: state.message && state.message.from === 'predict' ? null : state.message });
     },
-    /** useManual puts parameters entered by hand or from a link ({params: {law: params}, settings, from}) in use. */
+    /**
+     * useManual puts parameters entered by hand or from a link ({params: {law: params}, settings,
+     * from}) in use, with the lines predicted with them (results, as linesPredicted takes them).
+     */
     useManual(manual, results = []) {
-      set({ manual });
-      if (results.length) actions.linesPredicted(results);
+      set({ manual, lines: keptLines({ ...state, manual }, results) });
     },
 
     // ---- share links, charts and the engine --------------------------------------------------

@@ -43,7 +43,7 @@ test('one law: observed points, fitted and held-out lines, the schedules predict
 
 test('two laws: the Multi-Power Law\'s lines dotted beside the annealing law\'s, one LR line each, the band on the annealing law\'s', () => {
   const store = fitted(['annealing', 'multi-power']);
-  store.validated({ rows: [], summaries: [{ model: 'annealing', bandHalfWidth: 0.01, bandLevel: 0.9 }] }, '');
+  store.validated({ rows: [], summaries: [{ law: 'annealing', bandHalfWidth: 0.01, bandLevel: 0.9 }] }, '');
   const { lr, loss, terms } = resultCharts(store.state);
   assert.deepEqual(labels(loss).slice(2), [
     'a (fitted)', 'a band lower', 'a band upper', 'b (predicted)', 'b band lower', 'b band upper', 'p', 'p band lower', 'p band upper',

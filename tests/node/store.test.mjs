@@ -114,12 +114,16 @@ test('predicted lines are kept only for the parameters in use and the schedules 
   assert.deepEqual(names(missingLines(store.state, 'annealing')), ['p'], 'a late line of the old schedule is not kept');
 });
 
-test('a fit draws its own lines; a curve whose schedule changed since is predicted', () => {
+test('a fit draws its own lines and comes with the schedules\' lines; a curve whose schedule changed since is predicted', () => {
   const store = createStore();
-  store.loadView({ settings: DEFAULT_SETTINGS, curves: [curve('a')] });
+  store.loadView({ settings: DEFAULT_SETTINGS, curves: [curve('a')], predictions: [{ name: 'p', schedule: { kind: 'constant', total: 9, peak: 1e-4 } }] });
   const [a] = store.state.curves;
+  const [p] = store.state.predictions;
   const fit = { law: 'annealing', params: { L0: 2 }, settings: DEFAULT_SETTINGS, response: { curves: [] }, lines: new Map([['a', { steps: [1, 2], loss: [3, 2.9] }]]), curves: new Map([['a', a]]) };
-  store.fitted({ annealing: fit }, { stale: false, status: 'Fitted.' });
+  const updates = [];
+  store.subscribe((s) => updates.push(s));
+  store.fitted({ annealing: fit }, { stale: false, status: 'Fitted.' }, [{ law: 'annealing', source: fit, byName: new Map([['p', { schedule: p.schedule, steps: [1], loss: [3], finalLoss: 3 }]]) }]);
+  assert.equal(updates.length, 1, 'one update: the charts redraw once');
   assert.equal(store.state.status, 'Fitted.');
   assert.deepEqual(missingLines(store.state, 'annealing'), []);
   store.setRole('a', 'validate');

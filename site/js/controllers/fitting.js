@@ -54,6 +54,14 @@ export function createFitting({ store, engine, predicting, analyses }) {
         const got = await engine.fit(law, curves, settings, (f) => store.fitProgress(f, `Fitting the ${label}… ${Math.round(f * 100)}%`));
         fits[law] = fitRecord(law, got, curves, settings);
       }
+      // The lines of the schedules come with the fit, so that the charts redraw once.
+      let lines = [];
+      let refused = null;
+      try {
+        lines = await predicting.linesFor({ ...store.state, fits, manual: null });
+      } catch (err) {
+        refused = err;
+      }
       const now = store.state.curves;
       if (now.length !== curves.length || now.some((c, i) => !sameData(c, curves[i]))) {
         store.setStatus('The curves changed while the fit ran: its result is set aside. Fit again.');
@@ -65,9 +73,10 @@ export function createFitting({ store, engine, predicting, analyses }) {
       store.fitted(fits, {
         stale: store.state.edits !== editsAtStart, // a role or a setting changed while it ran
         status: `Fitted ${laws.length === 2 ? 'both laws to ' : ''}${first.curves.length - nVal} curve(s)${nVal ? `, predicted ${nVal} held out` : ''} in ${fmt.ms(elapsed)}.`,
-      });
+      }, lines);
+      if (refused) store.showMessage(`Predict: ${refused.message}`, 'error', 'predict');
       analyses.refresh();
-      await predicting.update();
+      await predicting.update(); // a schedule added meanwhile
     } catch (err) {
       failed(err, 'Fit', { cancelled: 'Fit cancelled; the previous results are kept.', status: 'The fit failed.' });
     }

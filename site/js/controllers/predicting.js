@@ -8,12 +8,16 @@ import { paramsOf, missingLines } from '../selectors.js';
 /** DRAWN_POINTS thins each predicted line to about this many steps: enough to draw. */
 const DRAWN_POINTS = 2000;
 
-/** createPredicting returns {update() -> ok, applyManual(params, settings), useLink(manual)}. */
+/** createPredicting returns {update() -> ok, linesFor(state), applyManual(params, settings), useLink(manual)}. */
 export function createPredicting({ store, engine, analyses }) {
   let seq = 0;
 
-  /** predictAll predicts items of each job ({law, p, items}) and resolves to linesPredicted's results. */
-  async function predictAll(jobs) {
+  /**
+   * linesFor predicts the lines state (the store's, or as it is about to be) is missing; it
+   * resolves to the results linesPredicted, fitted and useManual take.
+   */
+  async function linesFor(state) {
+    const jobs = LAW_NAMES.map((law) => ({ law, p: paramsOf(state, law), items: missingLines(state, law) })).filter((j) => j.items.length);
     const maps = await Promise.all(jobs.map((j) => engine.predict(j.law, j.p, j.items, DRAWN_POINTS)));
     return jobs.map((j, i) => ({ law: j.law, source: j.p.source, byName: maps[i] }));
   }
@@ -23,12 +27,10 @@ export function createPredicting({ store, engine, analyses }) {
    * says why; a later update's answer wins).
    */
   async function update() {
-    const state = store.state;
-    const jobs = LAW_NAMES.map((law) => ({ law, p: paramsOf(state, law), items: missingLines(state, law) })).filter((j) => j.items.length);
-    if (!jobs.length) return true;
+    if (!LAW_NAMES.some((law) => missingLines(store.state, law).length)) return true;
     const my = ++seq;
     try {
-      store.linesPredicted(await predictAll(jobs));
+      store.linesPredicted(await linesFor(store.state));
       return true;
     } catch (err) {
       if (my === seq) store.showMessage(`Predict: ${err.message}`, 'error', 'predict');
@@ -38,16 +40,15 @@ export function createPredicting({ store, engine, analyses }) {
 
   return {
     update,
+    linesFor,
     /** applyManual predicts with the annealing law's parameters typed by hand, and uses them if lawcore could. */
     async applyManual(params, settings) {
       store.clearMessage();
       const manual = { params: { annealing: params }, settings, from: 'hand' };
-      const state = store.state;
-      const items = [...state.curves.filter((c) => c.schedule), ...state.predictions];
       store.setStatus('Predicting with the parameters entered by hand.');
       let results;
       try {
-        results = items.length ? await predictAll([{ law: 'annealing', p: { params, settings, source: manual }, items }]) : [];
+        results = await linesFor({ ...store.state, manual });
       } catch (err) {
         // lawcore refused them (a loss that overflows, say): the view stays as it was.
         store.showMessage(`Predict: ${err.message}`, 'error', 'predict');
@@ -57,10 +58,17 @@ export function createPredicting({ store, engine, analyses }) {
       store.useManual(manual, results);
       analyses.refresh();
     },
-    /** useLink puts a link's parameters in use and predicts with them. */
+    /** useLink puts a link's parameters in use and predicts with them (a refusal is shown, the parameters stay). */
     async useLink(manual) {
-      store.useManual(manual);
-      await update();
+      let results = [];
+      let refused = null;
+      try {
+        results = await linesFor({ ...store.state, manual });
+      } catch (err) {
+        refused = err;
+      }
+      store.useManual(manual, results);
+      if (refused) store.showMessage(`Predict: ${refused.message}`, 'error', 'predict');
     },
   };
 }

@@ -117,31 +117,32 @@ function renderMetrics(fits, colors) {
 
 const lawLabel = (m) => (LAWS[m] ? LAWS[m].label : m);
 
-/** renderValidation fills #validate-table from a `validate` answer: held-out errors per curve and law. */
+/** renderValidation fills #validate-table from a validation (engine.validate): held-out errors per curve and law. */
 function renderValidation(result, colors) {
   $('#validate-result').hidden = !result;
   if (!result) return;
-  const models = result.summaries.map((s) => s.model);
+  const laws = result.summaries.map((s) => s.law);
   const keys = [['PredE', 'PredE', 3], ['WorstE', 'WorstE', 3], ['FinalErr', 'FinalErr', 3], ['R2', 'R²', 5]];
   $('#validate-table thead').replaceChildren(h('tr', {},
     h('th', { scope: 'col', text: 'held-out curve' }),
-    models.flatMap((m) => keys.map(([, label]) => h('th', { scope: 'col', class: 'num', text: models.length > 1 ? `${label} (${lawLabel(m)})` : label })))));
+    laws.flatMap((law) => keys.map(([, label]) => h('th', { scope: 'col', class: 'num', text: laws.length > 1 ? `${label} (${lawLabel(law)})` : label })))));
   const curves = [...new Set(result.rows.map((r) => r.curve))];
-  const cell = (m, key, digits) => h('td', { class: 'num', dataset: { model: m.model || m, metric: key, value: Number.isFinite(m.metrics?.[key]) ? String(m.metrics[key]) : '' }, text: fmt.sig(m.metrics?.[key], digits) });
+  // data-model names the law (the tests' hook).
+  const cell = (row, key, digits) => h('td', { class: 'num', dataset: { model: row.law, metric: key, value: Number.isFinite(row.metrics?.[key]) ? String(row.metrics[key]) : '' }, text: fmt.sig(row.metrics?.[key], digits) });
   const body = curves.map((name) => h('tr', { dataset: { curveName: name } },
     h('th', { scope: 'row' }, h('span', { class: 'swatch', style: { background: colors.get(name) || 'transparent' } }), name),
-    models.flatMap((model) => {
-      const row = result.rows.find((r) => r.curve === name && r.model === model) || { model };
+    laws.flatMap((law) => {
+      const row = result.rows.find((r) => r.curve === name && r.law === law) || { law };
       return keys.map(([key, , digits]) => cell(row, key, digits));
     })));
   body.push(h('tr', { class: 'mean', dataset: { summary: 'validate' } },
     h('th', { scope: 'row', text: `mean of ${curves.length}` }),
-    models.flatMap((model) => {
-      const sum = result.summaries.find((x) => x.model === model);
-      return keys.map(([key, , digits]) => cell({ model, metrics: sum.mean }, key, digits));
+    laws.flatMap((law) => {
+      const sum = result.summaries.find((x) => x.law === law);
+      return keys.map(([key, , digits]) => cell({ law, metrics: sum.mean }, key, digits));
     })));
   $('#validate-table tbody').replaceChildren(...body);
-  $('#validate-note').textContent = result.summaries.map((x) => `${lawLabel(x.model)}: ${Math.round(x.bandLevel * 100)}% of held-out points within ±${fmt.sig(x.bandHalfWidth * 100, 3)}% of the prediction`).join(' · ')
+  $('#validate-note').textContent = result.summaries.map((x) => `${lawLabel(x.law)}: ${Math.round(x.bandLevel * 100)}% of held-out points within ±${fmt.sig(x.bandHalfWidth * 100, 3)}% of the prediction`).join(' · ')
     + '. Each curve marked fit is left out in turn, the law fitted on the others and the left-out curve predicted. The band is drawn around the annealing law’s curves.';
 }
 
