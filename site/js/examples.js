@@ -36,22 +36,22 @@ export async function loadFig2() {
   }));
 }
 
-/** MPL_FILES are the nine MultiPowerLaw runs; the release fits the first three and predicts the rest. */
-export const MPL_FILES = [
+/** RELEASE_RUNS are the MultiPowerLaw release's nine runs; the release fits the first three and predicts the rest. */
+export const RELEASE_RUNS = [
   ['cosine_24000', 'fit'], ['constant_24000', 'fit'], ['wsdcon_9', 'fit'],
   ['constant_72000', 'validate'], ['cosine_72000', 'validate'], ['wsd_20000_24000', 'validate'],
   ['wsdld_20000_24000', 'validate'], ['wsdcon_3', 'validate'], ['wsdcon_18', 'validate'],
 ];
 
-/** MPL_SETTINGS: warmup of 2160 steps counted as run, which predicts these curves best. */
-export const MPL_SETTINGS = { lambda: 0.999, fitLambda: false, warmupSteps: 2160, warmupConvention: 'actual', huberDelta: 0.001 };
+/** RELEASE_SETTINGS: warmup of 2160 steps counted as run, which predicts these curves best. */
+export const RELEASE_SETTINGS = { lambda: 0.999, fitLambda: false, warmupSteps: 2160, warmupConvention: 'actual', huberDelta: 0.001 };
 
-/** fetchMPL returns [{file, text, role}] for one model size (25 or 100). */
-export async function fetchMPL(size) {
-  return Promise.all(MPL_FILES.map(async ([name, role]) => {
+/** fetchReleaseRuns returns the release's runs of one model size (25 or 100): [{name, file, text, role}]. */
+export async function fetchReleaseRuns(size) {
+  return Promise.all(RELEASE_RUNS.map(async ([name, role]) => {
     const file = `examples/mpl/csv_${size}/${name}.csv`;
     const response = await fetch(file);
     if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
-    return { file: `${name}.csv`, text: await response.text(), role };
+    return { name, file: `${name}.csv`, text: await response.text(), role };
   }));
 }

@@ -1,6 +1,8 @@
 // The schedule kinds of the README's "Schedule descriptions" table, as data the builder renders
-// fields from, and a one-line summary of a description for lists.
+// fields from (labels and hints; the kinds and their choices are lawcore's, from schema.js),
+// the steps a description runs, and a one-line summary of a description for lists.
 import * as fmt from './format.js';
+import { SCHEDULE_KINDS, SCHEDULE_CHOICES } from './schema.js';
 
 /** COMMON_FIELDS belong to every kind. */
 export const COMMON_FIELDS = [
@@ -12,8 +14,8 @@ export const COMMON_FIELDS = [
 
 const final = { key: 'final', label: 'Final LR', type: 'number', hint: 'LR reached at the end' };
 
-/** KINDS maps each kind to its label and its own fields. */
-export const KINDS = {
+/** KIND_FIELDS maps each kind to its label and its own fields. */
+const KIND_FIELDS = {
   constant: { label: 'Constant', fields: [] },
   linear: { label: 'Linear decay', fields: [final] },
   cosine: {
@@ -21,14 +23,14 @@ export const KINDS = {
     fields: [
       final,
       { key: 'cycle', label: 'Cycle length T', type: 'int', hint: 'step at which the cosine reaches final (default total)' },
-      { key: 'after', label: 'After the cycle', type: 'select', options: ['hold', 'continue', 'restart'] },
+      { key: 'after', label: 'After the cycle', type: 'select', options: SCHEDULE_CHOICES.after },
     ],
   },
   wsd: {
     label: 'Warmup-stable-decay (WSD)',
     fields: [
       final,
-      { key: 'decay', label: 'Decay shape', type: 'select', options: ['cosine', 'linear', '1-sqrt', '1-square', 'exponential', 'half-life'] },
+      { key: 'decay', label: 'Decay shape', type: 'select', options: SCHEDULE_CHOICES.decay },
       { key: 'decayFraction', label: 'Decay fraction', type: 'number', hint: 'of total, e.g. 0.2' },
       { key: 'decaySteps', label: 'Decay steps', type: 'int', hint: 'instead of the fraction' },
       { key: 'halfLife', label: 'Half-life steps', type: 'int', hint: 'for half-life decay' },
@@ -47,7 +49,7 @@ export const KINDS = {
     fields: [
       { ...final, label: 'Base LR' },
       { key: 'stepSize', label: 'Step size', type: 'int', hint: 'steps from base to peak' },
-      { key: 'mode', label: 'Mode', type: 'select', options: ['triangular', 'triangular2'] },
+      { key: 'mode', label: 'Mode', type: 'select', options: SCHEDULE_CHOICES.mode },
     ],
   },
   'inverse-sqrt': {
@@ -64,7 +66,7 @@ export const KINDS = {
       { key: 'pctStart', label: 'pct_start', type: 'number', hint: 'default 0.3' },
       { key: 'divFactor', label: 'div_factor', type: 'number', hint: 'default 25' },
       { key: 'finalDivFactor', label: 'final_div_factor', type: 'number', hint: 'default 1e4' },
-      { key: 'anneal', label: 'Anneal', type: 'select', options: ['cos', 'linear'] },
+      { key: 'anneal', label: 'Anneal', type: 'select', options: SCHEDULE_CHOICES.anneal },
     ],
   },
   concat: {
@@ -80,8 +82,8 @@ export const KINDS = {
   },
 };
 
-/** MAX_SCHEDULE_STEPS is lawcore's MaxScheduleSteps: no schedule, nor warmup, runs longer. */
-export const MAX_SCHEDULE_STEPS = 10_000_000;
+/** KINDS maps each of lawcore's kinds, in its order, to its label and its own fields. */
+export const KINDS = Object.fromEntries(SCHEDULE_KINDS.map((kind) => [kind, KIND_FIELDS[kind] || { label: kind, fields: [] }]));
 
 /** scheduleSteps is about how many steps a schedule description runs (0 when it does not say). */
 export function scheduleSteps(s) {

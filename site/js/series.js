@@ -1,6 +1,10 @@
 // Aligning curves for uPlot, which draws every series of a chart against one shared x array.
 // Each curve has its own steps; the chart's x is the union of them, and each series is either
-// interpolated onto it (lines) or placed at its own steps only (observed points).
+// interpolated onto it (lines) or placed at its own steps only (observed points). Long curves
+// are thinned first, by the one thinning routine of the page (drawnIndices).
+
+/** MAX_DRAWN_POINTS is the most points of one curve a chart draws. */
+export const MAX_DRAWN_POINTS = 4000;
 
 /** unionSteps returns the sorted distinct values of several step arrays, keeping x >= min. */
 export function unionSteps(arrays, min = -Infinity) {
@@ -74,4 +78,31 @@ export function drawnIndices(values, max) {
   }
   out.push(n - 1);
   return out;
+}
+
+/** thinned keeps the points of (x, y) drawnIndices picks: all of them when there are at most max. */
+export function thinned(x, y, max = MAX_DRAWN_POINTS) {
+  const keep = drawnIndices(y, max);
+  return keep ? { x: keep.map((i) => x[i]), y: keep.map((i) => y[i]) } : { x, y };
+}
+
+/**
+ * alignLines turns a chart's lines ({x, y, points?, from?, to?}) into uPlot's data: the union
+ * of their x at or above xMin, then each line's y on it. A line keeps only its x within
+ * [from, to] and is thinned to MAX_DRAWN_POINTS.
+ */
+export function alignLines(lines, xMin = -Infinity) {
+  const drawn = lines.map((l) => {
+    let x = l.x;
+    let y = l.y;
+    if (l.from !== undefined || l.to !== undefined) {
+      const keep = [];
+      for (let i = 0; i < x.length; i++) if (x[i] >= (l.from ?? -Infinity) && x[i] <= (l.to ?? Infinity)) keep.push(i);
+      x = keep.map((i) => x[i]);
+      y = keep.map((i) => y[i]);
+    }
+    return { ...thinned(x, y), points: l.points };
+  });
+  const xs = unionSteps(drawn.map((d) => d.x), xMin);
+  return [xs, ...drawn.map((d) => (d.points ? exactOnto(xs, d.x, d.y) : interpolateOnto(xs, d.x, d.y)))];
 }

@@ -8,7 +8,9 @@
 // an Error that says what is wrong; it never evaluates anything. Names from a link are only ever
 // shown through textContent.
 
-import { scheduleSteps, MAX_SCHEDULE_STEPS } from './schedule-kinds.js';
+import { scheduleSteps } from './schedule-kinds.js';
+import { MAX_SCHEDULE_STEPS, SCHEDULE_KINDS, WARMUP_CONVENTIONS, ROLES, MULTI_POWER_SEARCHES, LAWS } from './schema.js';
+import { LAW_CHOICES } from './settings.js';
 
 /** SHARE_VERSION is the version links are written in; version 2 added the Multi-Power Law's parameters. */
 export const SHARE_VERSION = 2;
@@ -27,12 +29,9 @@ const MAX_POINTS = 200000;
 export const MAX_LINK_STEPS = 20_000_000;
 /** Control characters and bidirectional overrides: a name holding one could pass for another, or break an SVG. */
 const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-const PARAM_KEYS = ['L0', 'A', 'alpha', 'C', 'lambda', 'B', 'beta', 'gamma'];
-const MULTI_POWER_KEYS = ['L0', 'A', 'alpha', 'B', 'C', 'beta', 'gamma'];
-const LAWS = ['annealing', 'multi-power', 'both'];
-const CONVENTIONS = ['peak', 'actual'];
-const ROLES = ['fit', 'validate'];
-const KINDS = ['constant', 'linear', 'cosine', 'wsd', 'multistep', 'cyclic', 'inverse-sqrt', 'polynomial', 'one-cycle', 'concat', 'explicit'];
+/** PARAM_KEYS are the fields a link's `params` may hold: the parameter names of the laws. */
+const PARAM_KEYS = [...new Set([...LAWS.annealing.params, ...LAWS['multi-power'].params])];
+const MULTI_POWER_KEYS = LAWS['multi-power'].params;
 
 // ---- encoding -------------------------------------------------------------------------------
 
@@ -160,9 +159,9 @@ function checkSettings(s) {
   if (typeof s.auto !== 'boolean') fail('settings.auto', 'not true or false');
   return {
     lambda, fitLambda: s.fitLambda, warmupSteps, huberDelta, auto: s.auto,
-    warmupConvention: oneOf(s.warmupConvention, CONVENTIONS, 'settings.warmupConvention'),
-    law: oneOf(s.law, LAWS, 'settings.law'),
-    mplSearch: s.mplSearch === undefined ? 'optimum' : oneOf(s.mplSearch, ['optimum', 'release'], 'settings.mplSearch'),
+    warmupConvention: oneOf(s.warmupConvention, WARMUP_CONVENTIONS, 'settings.warmupConvention'),
+    law: oneOf(s.law, LAW_CHOICES, 'settings.law'),
+    mplSearch: s.mplSearch === undefined ? 'optimum' : oneOf(s.mplSearch, MULTI_POWER_SEARCHES, 'settings.mplSearch'),
   };
 }
 
@@ -174,7 +173,7 @@ function checkSettings(s) {
 function checkSchedule(s, where, depth = 0) {
   if (depth > 4) fail(where, 'nested too deeply');
   if (!isObject(s)) fail(where, 'not an object');
-  oneOf(s.kind, KINDS, `${where}.kind`);
+  oneOf(s.kind, SCHEDULE_KINDS, `${where}.kind`);
   const out = {};
   for (const [k, v] of Object.entries(s)) {
     const w = `${where}.${k.slice(0, 40)}`;
@@ -223,8 +222,8 @@ function checkView(v) {
     onlyKeys(v.params, PARAM_KEYS, 'params');
     params = {};
     for (const [k, x] of Object.entries(v.params)) params[k] = finite(x, `params.${k}`);
-    for (const k of ['L0', 'A', 'alpha', 'C', 'lambda']) if (!(k in params)) fail('params', `${k} is missing`);
-    for (const k of ['L0', 'A', 'alpha', 'C']) if (params[k] < 0) fail(`params.${k}`, 'must be zero or more');
+    for (const k of LAWS.annealing.params) if (!(k in params)) fail('params', `${k} is missing`);
+    for (const k of LAWS.annealing.params.filter((x) => x !== 'lambda')) if (params[k] < 0) fail(`params.${k}`, 'must be zero or more');
     if (!(params.lambda > 0 && params.lambda < 1)) fail('params.lambda', 'must be between 0 and 1');
   }
   let multiPower = null;

@@ -84,7 +84,7 @@ export function chartSVG(u, title) {
     const yData = u.data[i] || [];
     const sc = u.scales[s.scale || 'y'] || ys; // a series on a second y axis has its own scale
     const ySeriesLog = sc.distr === 3;
-    const isPoints = s.kind === 'points'; // plots.js marks its point series
+    const isPoints = s.kind === 'points'; // chart-factory.js marks its point series
     const label = esc(s.label || `series ${i}`);
     if (isPoints) {
       let d = '';

@@ -74,7 +74,7 @@ test('exports JSON, CSV and PNG', async () => {
       ctx.drawImage(bitmap, 0, 0);
       const chart = document.querySelector('#chart-loss canvas');
       const ratio = chart.width / chart.clientWidth;
-      // export.js draws the chart at (12, 28) CSS pixels.
+      // chart-png.js draws the chart at (12, 28) CSS pixels.
       const got = ctx.getImageData(Math.round(12 * ratio), Math.round(28 * ratio), chart.width, chart.height).data;
       const shown = chart.getContext('2d').getImageData(0, 0, chart.width, chart.height).data;
       // The chart's canvas is transparent but for what is drawn: compare its opaque pixels.

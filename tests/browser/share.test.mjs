@@ -67,26 +67,17 @@ test('a share link restores the settings, curves, parameters and predictions', a
   }
 });
 
-test('corrupted, oversized and wrong-version links are refused; the page still works', async () => {
+test('corrupted and wrong-version links are refused; the page still works', async () => {
+  // Every check of a link opened (oversized, deflate bombs, bad types, unexpected fields, ...)
+  // is decodeShare's, tested under node (tests/node/share.test.mjs); here, that the page shows
+  // the refusal and opens the default example instead.
   const { context, page } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
     const wrongVersion = await encodeIn(page, JSON.stringify({ v: 3, settings: {}, curves: [], predictions: [] }));
-    const badType = await encodeIn(page, JSON.stringify({ v: 1, settings: { lambda: 'x' }, curves: [], predictions: [] }));
-    const notJSON = await encodeIn(page, '{"v":1, nope');
-    const bomb = await encodeIn(page, ' '.repeat(9 * 1024 * 1024));
-    const extraField = await encodeIn(page, JSON.stringify({ v: 1, settings: { lambda: 0.999, fitLambda: false, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001, law: 'annealing', auto: false }, curves: [], predictions: [], __proto__x: 1 }));
-    const infinite = await encodeIn(page, '{"v":1,"settings":{"lambda":0.999,"fitLambda":false,"warmupSteps":500,"warmupConvention":"peak","huberDelta":1e999,"law":"annealing","auto":false},"curves":[],"predictions":[]}');
     const cases = [
       ['corrupted', 'AAAA____not-deflate', /corrupt|decompress/i],
-      ['bad characters', '%3Cscript%3E', /base64url/i],
-      ['oversized', 'A'.repeat(210 * 1024), /too large/i],
       ['wrong version', wrongVersion, /version 3 is not supported.*versions 1 and 2/i],
-      ['bad type', badType, /settings/i],
-      ['not JSON', notJSON, /not JSON/i],
-      ['deflate bomb', bomb, /expands to more than/i],
-      ['unexpected field', extraField, /unexpected field "__proto__x"/],
-      ['infinite number', infinite, /huberDelta: not a finite number/],
     ];
     for (const [what, payload, re] of cases) {
       const p = await context.newPage();

@@ -1,6 +1,55 @@
-// The fitted law in numbers and the metrics table (fit and validate curves apart, with means).
-import { $, h } from './dom.js';
-import * as fmt from './format.js';
+// The results panel: the fitted law in numbers and where they come from, whether they are
+// stale, what "auto" picked, the metrics table (fit and validate curves apart, with means, one
+// group per law) and the leave-one-schedule-out table.
+import { $, h } from '../dom.js';
+import * as fmt from '../format.js';
+import { watch } from '../store.js';
+import { LAWS } from '../schema.js';
+import { paramsOf, shownFits, lawTitle } from '../selectors.js';
+
+/** showResults draws the results panel from the store. */
+export function showResults(store) {
+  renderMetricsHead();
+  watch(store, ['fits', 'manual', 'stale', 'curves', 'validation'], (state) => {
+    const annealing = paramsOf(state, 'annealing');
+    const multiPower = paramsOf(state, 'multi-power');
+    renderParams(annealing || (multiPower ? { params: {}, settings: multiPower.settings } : null), originText(state));
+    const fits = shownFits(state);
+    $('#stale-note').hidden = !(fits.length && state.stale);
+    const auto = state.fits.annealing && state.fits.annealing.response.auto;
+    $('#auto-note').hidden = !auto;
+    $('#auto-note').textContent = auto
+      ? `Auto picked the warmup counted ${auto.warmupConvention === 'peak' ? 'at the peak LR' : 'as run'} and λ = ${fmt.sig(auto.lambda, 6)}: ${auto.reason}`
+      : '';
+    const colors = new Map(state.curves.map((c) => [c.name, c.color]));
+    renderMetrics(fits.map((f) => ({ law: f.law, label: lawTitle(f.law), response: f.response })), colors);
+    renderValidation(state.validation, colors);
+  });
+}
+
+/** originText says where the parameters shown come from: a fit (on which curves, how), a link, or by hand. */
+function originText(state) {
+  let origin = '';
+  const fit = state.fits.annealing;
+  if (state.manual) origin = state.manual.from === 'link' ? 'Parameters from a shared link.' : 'Parameters entered by hand.';
+  else if (fit) {
+    const r = fit.response;
+    const fitNames = r.curves.filter((c) => c.role === 'fit').map((c) => c.name);
+    origin = `Fitted on ${fitNames.join(', ')} · objective ${fmt.sig(r.objective, 3)}`
+      + (r.search ? ` · ${r.search.starts} starts, ${r.search.evaluations} evaluations` : '')
+      + ` · ${fmt.ms(r.elapsedMs)}`;
+  }
+  const multiPower = paramsOf(state, 'multi-power');
+  if (multiPower) {
+    const p = multiPower.params;
+    const shown = { L0: 'L0', A: 'A', alpha: 'α', B: 'B', C: 'C', beta: 'β', gamma: 'γ' };
+    const fitted = !state.manual && state.fits['multi-power'];
+    origin += `${origin ? ' · ' : ''}Multi-Power Law${paramsOf(state, 'annealing') ? ' (dotted)' : ''}: `
+      + LAWS['multi-power'].params.map((k) => `${shown[k]} ${fmt.sig(p[k], 4)}`).join(', ')
+      + (fitted ? ` · objective ${fmt.sig(fitted.response.objective, 3)}` : '');
+  }
+  return origin;
+}
 
 const METRICS = [
   ['R2', 'R²', 'coefficient of determination', 5],
@@ -11,7 +60,7 @@ const METRICS = [
 ];
 
 /** renderParams shows the equation with its numbers, or dashes before any fit. */
-export function renderParams(current, origin) {
+function renderParams(current, origin) {
   const p = current ? current.params : {};
   const s = current ? current.settings : null;
   $('#param-L0').textContent = fmt.fixed(p.L0, 3);
@@ -19,7 +68,7 @@ export function renderParams(current, origin) {
   $('#param-alpha').textContent = fmt.fixed(p.alpha, 3);
   $('#param-C').textContent = fmt.fixed(p.C, 3);
   $('#param-lambda').textContent = p.lambda === undefined ? '–' : String(Number(p.lambda.toPrecision(6)));
-  for (const key of ['L0', 'A', 'alpha', 'C', 'lambda']) {
+  for (const key of LAWS.annealing.params) {
     const el = $(`#param-${key}`);
     if (Number.isFinite(p[key])) el.dataset.value = String(p[key]);
     else delete el.dataset.value;
@@ -35,7 +84,7 @@ export function renderParams(current, origin) {
  * renderMetrics fills #metrics-table from fit responses: fits is [{law, label, response}], one per
  * law fitted (a row group per law and role when there are two).
  */
-export function renderMetrics(fits, colors) {
+function renderMetrics(fits, colors) {
   const body = $('#metrics-table tbody');
   body.replaceChildren();
   const any = fits.length > 0;
@@ -66,33 +115,34 @@ export function renderMetrics(fits, colors) {
   }
 }
 
-const LAW_LABELS = { annealing: 'annealing law', 'multi-power': 'Multi-Power Law' };
+const lawLabel = (m) => (LAWS[m] ? LAWS[m].label : m);
 
-/** renderValidation fills #validate-table from a `validate` answer: held-out errors per curve and law. */
-export function renderValidation(result, colors) {
+/** renderValidation fills #validate-table from a validation (engine.validate): held-out errors per curve and law. */
+function renderValidation(result, colors) {
   $('#validate-result').hidden = !result;
   if (!result) return;
-  const models = result.summaries.map((s) => s.model);
+  const laws = result.summaries.map((s) => s.law);
   const keys = [['PredE', 'PredE', 3], ['WorstE', 'WorstE', 3], ['FinalErr', 'FinalErr', 3], ['R2', 'R²', 5]];
   $('#validate-table thead').replaceChildren(h('tr', {},
     h('th', { scope: 'col', text: 'held-out curve' }),
-    models.flatMap((m) => keys.map(([, label]) => h('th', { scope: 'col', class: 'num', text: models.length > 1 ? `${label} (${LAW_LABELS[m] || m})` : label })))));
+    laws.flatMap((law) => keys.map(([, label]) => h('th', { scope: 'col', class: 'num', text: laws.length > 1 ? `${label} (${lawLabel(law)})` : label })))));
   const curves = [...new Set(result.rows.map((r) => r.curve))];
-  const cell = (m, key, digits) => h('td', { class: 'num', dataset: { model: m.model || m, metric: key, value: Number.isFinite(m.metrics?.[key]) ? String(m.metrics[key]) : '' }, text: fmt.sig(m.metrics?.[key], digits) });
+  // data-model names the law (the tests' hook).
+  const cell = (row, key, digits) => h('td', { class: 'num', dataset: { model: row.law, metric: key, value: Number.isFinite(row.metrics?.[key]) ? String(row.metrics[key]) : '' }, text: fmt.sig(row.metrics?.[key], digits) });
   const body = curves.map((name) => h('tr', { dataset: { curveName: name } },
     h('th', { scope: 'row' }, h('span', { class: 'swatch', style: { background: colors.get(name) || 'transparent' } }), name),
-    models.flatMap((model) => {
-      const row = result.rows.find((r) => r.curve === name && r.model === model) || { model };
+    laws.flatMap((law) => {
+      const row = result.rows.find((r) => r.curve === name && r.law === law) || { law };
       return keys.map(([key, , digits]) => cell(row, key, digits));
     })));
   body.push(h('tr', { class: 'mean', dataset: { summary: 'validate' } },
     h('th', { scope: 'row', text: `mean of ${curves.length}` }),
-    models.flatMap((model) => {
-      const sum = result.summaries.find((x) => x.model === model);
-      return keys.map(([key, , digits]) => cell({ model, metrics: sum.mean }, key, digits));
+    laws.flatMap((law) => {
+      const sum = result.summaries.find((x) => x.law === law);
+      return keys.map(([key, , digits]) => cell({ law, metrics: sum.mean }, key, digits));
     })));
   $('#validate-table tbody').replaceChildren(...body);
-  $('#validate-note').textContent = result.summaries.map((x) => `${LAW_LABELS[x.model] || x.model}: ${Math.round(x.bandLevel * 100)}% of held-out points within ±${fmt.sig(x.bandHalfWidth * 100, 3)}% of the prediction`).join(' · ')
+  $('#validate-note').textContent = result.summaries.map((x) => `${lawLabel(x.law)}: ${Math.round(x.bandLevel * 100)}% of held-out points within ±${fmt.sig(x.bandHalfWidth * 100, 3)}% of the prediction`).join(' · ')
     + '. Each curve marked fit is left out in turn, the law fitted on the others and the left-out curve predicted. The band is drawn around the annealing law’s curves.';
 }
 
@@ -100,8 +150,8 @@ function metricCell(key, value, digits) {
   return h('td', { class: 'num', dataset: { metric: key, value: Number.isFinite(value) ? String(value) : '' }, text: fmt.sig(value, digits) });
 }
 
-/** metricsHeader builds the table head once. */
-export function renderMetricsHead() {
+/** renderMetricsHead builds the table head once. */
+function renderMetricsHead() {
   $('#metrics-table thead').replaceChildren(h('tr', {},
     h('th', { scope: 'col', text: 'curve' }),
     h('th', { scope: 'col', class: 'num', text: 'points' }),

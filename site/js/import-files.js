@@ -1,5 +1,7 @@
-// Reading loss curves from files, drops and pastes: lawcore's `parse` method does the parsing,
-// so errors name the file, line and column.
+// Reading loss curves from files, drops and pastes through lawcore's `import` (so errors name
+// the file, line and column), and pairing files of learning rates with the loss curves they
+// belong to (lawcore's `pairlr`). Curves come out as the page keeps them.
+import { MAX_IMPORT_BYTES } from './schema.js';
 
 /**
  * curveName turns "runs/cosine_24000.csv" into "cosine_24000", and a TensorBoard download's
@@ -11,64 +13,32 @@ export function curveName(fileName) {
   return (tensorBoard ? `${tensorBoard[1]} ${tensorBoard[2]}` : stem) || 'curve';
 }
 
-/**
- * parseCurve parses one file's text. The curve's schedule is the file's LR column when it has
- * one (an explicit schedule through the sampled points), else null: the user picks one.
- */
-export async function parseCurve(client, fileName, text) {
-  const { result, columns } = await client.call('parse', { name: fileName, text });
-  const col = columns[0] || {};
-  if (!col.steps || !col.loss || col.steps.length === 0) throw new Error(`${fileName}: no data rows`);
-  const curve = {
-    name: curveName(result.name || fileName),
-    steps: col.steps,
-    loss: col.loss,
-    source: fileName,
-    schedule: null,
-    scheduleSource: 'builder',
-  };
-  if (result.hasLR && col.lr) {
-    curve.lr = col.lr;
-    curve.schedule = explicitSchedule(col.steps, col.lr);
-    curve.scheduleSource = 'file';
-  }
-  return curve;
-}
-
 /** explicitSchedule joins the sampled (step, lr) points linearly; warmup comes from the settings. */
 export function explicitSchedule(steps, lr) {
   return { kind: 'explicit', total: steps[steps.length - 1], steps: Array.from(steps), lr: Array.from(lr) };
 }
 
-/**
- * MAX_FILE_BYTES is the largest file the page reads: lawcore's own limit (MaxImportBytes),
- * checked before reading so that a larger file is never loaded. A file's bytes go to the worker
- * as they are (not as JSON text): a 500 MB file loads in about 7 s and leaves the worker's
- * memory at about 1.1 GB.
- */
-export const MAX_FILE_BYTES = 512 * 1024 * 1024;
 
 /**
- * importText reads one file through lawcore's `import` (CSV/TSV, W&B, TensorBoard,
+ * importText reads one file through the engine's import (CSV/TSV, W&B, TensorBoard,
  * trainer_state.json, Megatron/nanoGPT logs): content is its text (a paste) or its bytes (a
  * file, read by lawcore as they are). When the file holds several runs or loss columns,
  * ask(ambiguity, fileName) resolves to a choice ({column} or {runs}) or null (skip the file);
- * choice starts the request ({asLR: true} reads the file's learning rates instead of its loss).
+ * without ask, the question is an error. choice starts the request ({asLR: true} reads the
+ * file's learning rates instead of its loss).
  * It returns {curves, lrCurves, notes}: curves as the page keeps them (steps >= 1 only; an LR
  * column becomes an explicit schedule through its points), and the curves of a file holding
  * learning rates only ({name, file, run, steps, lr}), for pairLearningRates; skipped is set
  * when the user declined the question.
  */
-export async function importText(client, fileName, content, ask, choice = {}) {
-  const bytes = content instanceof Uint8Array;
-  const send = (request) => client.call('import', bytes ? request : { ...request, text: content }, bytes ? [content] : undefined);
-  let { result, columns } = await send({ name: fileName, choice });
+export async function importText(engine, fileName, content, ask = null, choice = {}) {
+  let { result, columns } = await engine.importFile(fileName, content, choice);
   for (let asked = 0; result.ambiguity; asked++) {
-    if (asked === 3) throw new Error(result.ambiguity.message);
+    if (asked === 3 || !ask) throw new Error(result.ambiguity.message);
     const answer = await ask(result.ambiguity, fileName);
     if (!answer) return { curves: [], lrCurves: [], notes: [`${fileName}: skipped.`], skipped: true };
     choice = { ...choice, ...answer };
-    ({ result, columns } = await send({ name: fileName, choice }));
+    ({ result, columns } = await engine.importFile(fileName, content, choice));
   }
   const notes = (result.notes || []).map((n) => `${fileName}: ${n}`);
   const curves = [];
@@ -125,32 +95,32 @@ export async function importText(client, fileName, content, ask, choice = {}) {
 }
 
 /**
- * pairLearningRates makes the learning rates of a file that holds only them the schedule of the
- * loss curves they belong to (lawcore's pairlr: by run, else one file with one curve). The
- * schedule is explicit through the LR file's own points. It changes the curves it pairs and
- * returns {paired, notes}: how many it paired, and what was paired or could not be and why.
+ * pairLearningRates finds the loss curves the learning rates of files holding only them belong
+ * to (lawcore's pairlr: by run, else one file with one curve). It returns {pairs, notes}: for
+ * each loss curve paired, its index in lossCurves and its new schedule fields ({schedule,
+ * scheduleSource, lrFile, lr}: an explicit schedule through the LR file's own points), and what
+ * was paired or could not be and why. It changes no curve.
  */
-export async function pairLearningRates(client, lossCurves, lrCurves) {
-  if (!lrCurves.length) return { paired: 0, notes: [] };
-  const all = [...lossCurves, ...lrCurves];
-  const describe = (c, i) => ({ name: c.name, file: c.file || '', run: c.run || '', hasLoss: i < lossCurves.length, hasLR: i >= lossCurves.length });
-  const { result } = await client.call('pairlr', { curves: all.map(describe) }, all.map((c) => ({ steps: c.steps })));
-  const notes = result.pairs.map(({ loss, lr }) => {
-    const curve = all[loss];
+export async function pairLearningRates(engine, lossCurves, lrCurves) {
+  if (!lrCurves.length) return { pairs: [], notes: [] };
+  const all = [...lossCurves.map((c) => ({ ...c, isLoss: true })), ...lrCurves.map((c) => ({ ...c, isLoss: false }))];
+  const result = await engine.pairLearningRates(all);
+  const pairs = result.pairs.map(({ loss, lr }) => {
     const from = all[lr];
-    curve.lr = from.lr;
-    curve.schedule = explicitSchedule(from.steps, from.lr);
-    curve.scheduleSource = 'file';
-    curve.lrFile = from.file;
-    return `${curve.name}: the schedule is the learning rates of ${from.file}.`;
+    return { index: loss, name: all[loss].name, change: { lr: from.lr, schedule: explicitSchedule(from.steps, from.lr), scheduleSource: 'file', lrFile: from.file } };
   });
-  return { paired: result.pairs.length, notes: [...notes, ...result.notes] };
+  const notes = pairs.map((p) => `${p.name}: the schedule is the learning rates of ${p.change.lrFile}.`);
+  return { pairs, notes: [...notes, ...result.notes] };
 }
 
-/** fileBytes reads a File's bytes, refusing one larger than MAX_FILE_BYTES unread. */
+/**
+ * fileBytes reads a File's bytes, refusing one larger than lawcore's limit (MAX_IMPORT_BYTES)
+ * unread. The bytes go to the worker as they are (not as JSON text): a 500 MB file loads in
+ * about 7 s and leaves the worker's memory at about 1.1 GB.
+ */
 export async function fileBytes(file) {
-  if (file.size > MAX_FILE_BYTES) {
-    throw new Error(`${file.name}: the file is ${Math.round(file.size / 2 ** 20)} MB, larger than ${MAX_FILE_BYTES / 2 ** 20} MB: thin the curve first (keep every 10th row, say)`);
+  if (file.size > MAX_IMPORT_BYTES) {
+    throw new Error(`${file.name}: the file is ${Math.round(file.size / 2 ** 20)} MB, larger than ${MAX_IMPORT_BYTES / 2 ** 20} MB: thin the curve first (keep every 10th row, say)`);
   }
   return new Uint8Array(await file.arrayBuffer());
 }
@@ -160,11 +130,11 @@ export async function fileBytes(file) {
  * curves, the curves of files holding learning rates only (lrCurves), the notes, and the error
  * messages of the files that failed, so that one bad file never stops the rest.
  */
-export async function importFiles(client, files, ask) {
+export async function importFiles(engine, files, ask) {
   const out = { curves: [], lrCurves: [], notes: [], errors: [] };
   for (const file of files) {
     try {
-      const got = await importText(client, file.name, await fileBytes(file), ask);
+      const got = await importText(engine, file.name, await fileBytes(file), ask);
       out.curves.push(...got.curves);
       out.lrCurves.push(...got.lrCurves);
       out.notes.push(...got.notes);

@@ -1,15 +1,14 @@
 // The schedule builder: a dialog that edits a schedule description field by field (or as JSON),
-// offers lawcore's presets, and previews the LR curve with the `schedule` method.
-import uPlot from '../vendor/uPlot.esm.js';
-import { $, h } from './dom.js';
-import { KINDS, fieldsOf } from './schedule-kinds.js';
-import { plotColors } from './theme.js';
-import * as fmt from './format.js';
-import { MIN_CHART_WIDTH } from './plots.js';
+// offers lawcore's presets, previews the LR curve lawcore expands, and takes the learning rates
+// of a file. What needs lawcore goes through the service it is given (controllers/schedules.js).
+import { $, h } from '../dom.js';
+import { KINDS, fieldsOf } from '../schedule-kinds.js';
+import * as fmt from '../format.js';
+import { createChart } from '../chart-factory.js';
 import { askImport } from './import-dialog.js';
-import { explicitSchedule, importText, fileBytes } from './parse-files.js';
 
-let client = null;
+/** service: {expand(desc) -> {result, steps, lr}, presets() -> [...], learningRates(file, ask) -> {schedule, run} or {skipped}, onRestart(fn)}. */
+let service = null;
 let presets = [];
 let preview = null;
 let previewTimer = 0;
@@ -23,9 +22,10 @@ let session = 0;
 /** jsonError says why the JSON editor's text is not a schedule ('' when it is, or was not edited). */
 let jsonError = '';
 
-/** initScheduleDialog wires the dialog once; presets are fetched from lawcore. */
-export function initScheduleDialog(lawClient) {
-  client = lawClient;
+/** initScheduleDialog wires the dialog once; presets are fetched through the service when lawcore is ready. */
+export function initScheduleDialog(scheduleService, ready) {
+  service = scheduleService;
+  preview = createChart($('#schedule-preview'), { compact: true });
   const kind = $('#schedule-kind');
   for (const [key, k] of Object.entries(KINDS)) kind.append(h('option', { value: key, text: k.label }));
   kind.addEventListener('change', () => {
@@ -77,16 +77,14 @@ export function initScheduleDialog(lawClient) {
   $('#schedule-name').addEventListener('input', (e) => { e.target.dataset.auto = 'false'; });
   $('#schedule-form').addEventListener('submit', onSubmit);
   $('#schedule-cancel').addEventListener('click', () => $('#schedule-dialog').close('cancel'));
-  client.ready.then(loadPresets, () => {});
-  client.addEventListener('restart', () => client.ready.then(loadPresets, () => {}));
+  ready.then(loadPresets, () => {});
+  service.onRestart(() => ready.then(loadPresets, () => {}));
 }
 
 async function loadPresets() {
   if (presets.length) return;
   try {
-    const { result } = await client.call('presets', {});
-    // README: an array of presets; the bridge wraps it as {presets, kinds, ...}: take either.
-    presets = (Array.isArray(result) ? result : result && result.presets) || [];
+    presets = await service.presets();
   } catch (err) {
     console.warn('presets:', err.message);
     return;
@@ -145,7 +143,7 @@ async function onSubmit(event) {
     return showInfo(err.message, true);
   }
   try {
-    await client.call('schedule', withFallback(desc));
+    await service.expand(withFallback(desc));
   } catch (err) {
     if (mine === session) showInfo(err.message, true);
     return;
@@ -167,17 +165,14 @@ async function readLRFile(file) {
       const choice = await askImport(ambiguity, name);
       return choice && { ...choice, runs: choice.runs && choice.runs.slice(0, 1) };
     };
-    const { lrCurves, skipped } = await importText(client, file.name, await fileBytes(file), askOneRun, { asLR: true });
+    const { schedule: desc, run, skipped } = await service.learningRates(file, askOneRun);
     if (skipped) return showInfo(`${file.name}: skipped.`, false);
-    const [lr] = lrCurves;
-    if (!lr) throw new Error(`${file.name}: found no learning rates`);
-    const desc = explicitSchedule(lr.steps, lr.lr);
     $('#schedule-kind').value = desc.kind;
     renderFields(desc.kind);
     writeFields(desc);
     changed();
     fromFile = file.name;
-    $('#schedule-origin').textContent = `The learning rates of ${file.name}${lr.run ? `, run ${lr.run}` : ''}: ${fmt.steps(desc.steps.length)} points, steps ${fmt.steps(desc.steps[0])}–${fmt.steps(desc.total)}.`;
+    $('#schedule-origin').textContent = `The learning rates of ${file.name}${run ? `, run ${run}` : ''}: ${fmt.steps(desc.steps.length)} points, steps ${fmt.steps(desc.steps[0])}–${fmt.steps(desc.total)}.`;
   } catch (err) {
     showInfo(err.message, true);
   }
@@ -304,55 +299,17 @@ async function drawPreview(desc) {
   const seq = ++previewSeq;
   let answer;
   try {
-    answer = await client.call('schedule', withFallback(desc));
+    answer = await service.expand(withFallback(desc));
   } catch (err) {
     if (seq === previewSeq) showInfo(err.message, true);
     return;
   }
   if (seq !== previewSeq) return; // the fields changed since: a newer preview or error stands
-  const { result, columns } = answer;
+  const { result, steps, lr } = answer;
   const info = [`${fmt.steps(result.total)} steps`, `peak ${fmt.lr(result.peak)}`, `final ${fmt.lr(result.final)}`, `warmup ${fmt.steps(result.warmup)}`];
   showInfo(info.join(' · '), false);
-  const col = columns[0];
-  if (!col) return;
-  const { steps, lr } = thin(col.steps, col.lr, 1500);
-  const box = $('#schedule-preview');
-  const colors = plotColors();
-  if (preview) preview.destroy();
-  box.replaceChildren();
-  preview = new uPlot({
-    width: Math.max(MIN_CHART_WIDTH, box.clientWidth), height: 140,
-    legend: { show: false }, cursor: { show: false },
-    scales: { x: { time: false } },
-    axes: [
-      { stroke: colors.fg, grid: { stroke: colors.grid }, ticks: { stroke: colors.grid }, font: '10px system-ui, sans-serif' },
-      { stroke: colors.fg, grid: { stroke: colors.grid }, ticks: { stroke: colors.grid }, size: 52, font: '10px system-ui, sans-serif', values: (u, t) => t.map(fmt.lr) },
-    ],
-    series: [{}, { stroke: '#0072b2', width: 1.5, points: { show: false } }],
-  }, [Array.from(steps), Array.from(lr)], box);
-}
-
-/** thin keeps about n points of a long curve, always the extremes of each bucket. */
-function thin(steps, lr, n) {
-  if (steps.length <= n * 2) return { steps, lr };
-  const every = Math.ceil(steps.length / n);
-  const s = [];
-  const l = [];
-  for (let i = 0; i < steps.length; i += every) {
-    let lo = i;
-    let hi = i;
-    for (let j = i; j < Math.min(i + every, steps.length); j++) {
-      if (lr[j] < lr[lo]) lo = j;
-      if (lr[j] > lr[hi]) hi = j;
-    }
-    for (const j of lo < hi ? [lo, hi] : lo === hi ? [lo] : [hi, lo]) {
-      s.push(steps[j]);
-      l.push(lr[j]);
-    }
-  }
-  s.push(steps[steps.length - 1]);
-  l.push(lr[lr.length - 1]);
-  return { steps: s, lr: l };
+  if (!steps) return;
+  preview.update({ height: 140, yTicks: fmt.lr, lines: [{ label: 'learning rate', color: '#0072b2', width: 1.5, x: steps, y: lr }] });
 }
 
 function showInfo(text, isError) {

@@ -1,7 +1,7 @@
 // The question an imported file may raise: which loss column (radio buttons) and which runs
 // (checkboxes) to take; a file may leave both open. askImport resolves to lawcore's `choice`
 // ({column?, runs?}) or null when cancelled.
-import { $, h } from './dom.js';
+import { $, h } from '../dom.js';
 
 const describe = (o) => `${o.points} points, steps ${o.firstStep}–${o.lastStep}${o.kind ? `, ${o.kind}` : ''}`;
 
@@ -14,6 +14,7 @@ function optionGroup(legend, name, options, multiple) {
       h('span', { text: o.name }), h('span', { class: 'muted', text: describe(o) }))));
 }
 
+/** askImport asks which column and runs of fileName to import (ambiguity: the import's question); it resolves to the choice, or null. */
 export function askImport(ambiguity, fileName) {
   const dialog = $('#import-dialog');
   $('#import-dialog-title').textContent = `Import ${fileName}`;

@@ -1,0 +1,220 @@
+// The Analyses panel's views, as data: for each view the analysis it runs (lawcore's `analyze`,
+// or the model-size law's `sizefit`) and the chart spec (see chart-model.js) and note drawn
+// from its answer; the options each analysis shows; model sizes guessed from names. Pure: no
+// DOM, no engine.
+import { PALETTE } from './theme.js';
+import * as fmt from './format.js';
+
+/** SETUP_KEYS are the options every analysis takes from the page, not from the options box. */
+export const SETUP_KEYS = ['params', 'peak', 'warmup', 'warmupConvention', 'points'];
+
+const curveLines = (curves, field = 'loss', dash = null) => curves.map((c, i) => ({ label: c.name, x: c.steps, y: c[field], color: PALETTE[i % PALETTE.length], dash }));
+const seriesLines = (series, start = 0) => series.map((s, i) => ({ label: s.name, x: s.x, y: s.y, color: PALETTE[(i + start) % PALETTE.length] }));
+const marks = (label, pts, color = '@fg') => ({ label, x: pts.map((p) => p[0]), y: pts.map((p) => p[1]), points: true, color });
+/** ratioSweep draws a sweep's final loss against the annealing ratio, one line per series, with each optimum marked. */
+const ratioSweep = (r, xLabel, optimumLabel, note) => ({
+  xLabel, yLabel: 'final loss', note,
+  lines: [...seriesLines(r.byRatio), marks(optimumLabel, r.optima.map((o) => [o.ratio, o.final.loss]), '#d00')],
+});
+
+/**
+ * VIEWS: id, label, the analysis it runs, and chart(result) -> {xLabel, yLabel, logX, lines, note}.
+ * Several views share one analysis (and its cached answer).
+ */
+export const VIEWS = [
+  {
+    id: 'decomposition', analysis: 'decomposition', label: 'Decomposition: the S1 and S2 terms (cosine, WSD, multi-step)',
+    chart: (r) => ({
+      xLabel: 'step', yLabel: 'term of the loss',
+      lines: r.curves.flatMap((c, i) => [
+        { label: `${c.name}: A·S1^−α`, x: c.steps, y: c.s1Term, color: PALETTE[i], from: 1000 },
+        { label: `${c.name}: C·S2`, x: c.steps, y: c.s2Term, color: PALETTE[i], dash: [6, 4], scale: 'y2' },
+      ]),
+      y2Label: 'C·S2 (dashed)',
+      note: 'Solid, left axis: A·S1^−α (falls with the forward area). Dashed, right axis: C·S2 (the drop annealing brings). The table gives each schedule’s final terms and how much each term lowers the loss during its annealing stage.',
+    }),
+  },
+  {
+    id: 'cosine-cycle', analysis: 'cosine-cycle', label: 'Cosine cycle length and floor (grid)',
+    chart: (r) => ({
+      xLabel: 'cosine cycle T / total steps', yLabel: 'final loss',
+      lines: [...seriesLines(r.byFloor), marks(`best: T = ${r.best.cycle} × total, floor ${r.best.floor} × peak`, [[r.best.cycle, r.bestLoss]], '#d00')],
+      note: `Final loss after ${fmt.steps(r.curves?.[0]?.final?.total)} steps for each cycle length and floor. Lowest: cycle ${r.best.cycle} × total, floor ${r.best.floor} × peak (${fmt.fixed(r.bestLoss, 4)}).`,
+    }),
+  },
+  {
+    id: 'constant-vs-cosine', analysis: 'constant-vs-cosine', label: 'Constant vs cosine: final loss vs total steps',
+    chart: (r) => ({
+      xLabel: 'total steps', yLabel: 'final loss', logX: true,
+      lines: [...seriesLines([r.constant, r.cosine]),
+        ...(r.crossover ? [marks(`crossover at ${fmt.steps(r.crossover.total)} steps`, [[r.crossover.total, r.crossover.cosineLoss]], '#d00')] : [])],
+      note: r.crossover
+        ? `Crossover: from ${fmt.steps(r.crossover.total)} total steps on, cosine ends at least as low as constant (loss ${fmt.fixed(r.crossover.cosineLoss, 4)}).`
+        : `No crossover in the range. ${r.note || ''}`,
+      crossover: r.crossover,
+    }),
+  },
+  {
+    id: 'wsd-ratio', analysis: 'wsd-ratio', label: 'WSD annealing ratio: final loss vs ratio',
+    chart: (r) => ratioSweep(r, 'annealing ratio (decay steps / total)', 'optimum per total',
+      'One line per total; the marks are the optimal ratios (grid, then golden-section search on whole decay steps).'),
+  },
+  {
+    id: 'wsd-s1', analysis: 'wsd-ratio', label: 'WSD annealing ratio: final loss vs S1',
+    chart: (r) => ({
+      xLabel: 'forward area S1 at the end', yLabel: 'final loss',
+      lines: [...seriesLines(r.byS1), marks('optimum per total', r.optima.map((o) => [o.final.S1, o.final.loss]), '#d00')],
+      note: 'The same sweep against S1: a longer decay trades forward area for annealing area.',
+    }),
+  },
+  {
+    id: 'anneal-function', analysis: 'anneal-function', label: 'Annealing function: winner per ratio',
+    chart: (r) => ({
+      xLabel: 'annealing ratio', yLabel: 'final loss', lines: seriesLines(r.byShape),
+      note: `Lowest final loss per ratio: ${r.winners.map((w) => `${+w.ratio.toFixed(3)} ${w.shape}`).join(', ')}.`,
+    }),
+  },
+  {
+    id: 'rewarmup-peak', analysis: 'rewarmup', label: 'Continual pre-training: re-warmup peak',
+    chart: (r) => ({ xLabel: 'step', yLabel: 'loss', lines: curveLines(r.byPeakCurves).map((l) => ({ ...l, from: r.switchStep * 0.8 })), note: `A second run starts at step ${fmt.steps(r.switchStep)}: re-warmup to each peak, then cosine to 0.` }),
+  },
+  {
+    id: 'rewarmup-length', analysis: 'rewarmup', label: 'Continual pre-training: re-warmup length',
+    chart: (r) => ({ xLabel: 'step', yLabel: 'loss', lines: curveLines(r.byLengthCurves).map((l) => ({ ...l, from: r.switchStep * 0.8 })), note: `A second run starts at step ${fmt.steps(r.switchStep)}: re-warmup over each length, then cosine to 0.` }),
+  },
+  {
+    id: 'lambda', analysis: 'lambda', label: 'λ comparison: WSD ratio sweep per λ',
+    chart: (r) => ratioSweep(r, 'annealing ratio', 'optimum per λ',
+      'A smaller λ forgets the annealing momentum faster: a shorter best decay and a shorter delay (table).'),
+  },
+  {
+    id: 'lambda-delay', analysis: 'lambda', label: 'λ: delay of the loss after the LR turns',
+    chart: (r) => ({
+      xLabel: 'step', yLabel: 'loss', lines: curveLines(r.delayCurves).map((l) => ({ ...l, from: 15000, to: 32000 })),
+      note: 'The LR falls, then rises again: the loss keeps falling for a while (the delay, in the table).',
+    }),
+  },
+  {
+    id: 'optimize', analysis: 'optimize', label: 'Schedule optimiser',
+    chart: (r) => ({
+      xLabel: 'step', yLabel: 'learning rate', lines: r.best.map((b, i) => ({ label: `${b.family}: ${fmt.fixed(b.final.loss, 4)}`, x: b.curve.steps, y: b.curve.lr, color: PALETTE[i] })),
+      yTicks: fmt.lr,
+      note: 'Best schedule of each family. Note: over free-form schedules the law’s optimum is a sudden drop to 0 at the end (“step-drop”), which is where the law is least tested: treat it as the law’s extrapolation, not a recommendation.',
+    }),
+  },
+  {
+    id: 'chinchilla', analysis: 'chinchilla', label: 'Chinchilla reduction (final losses fit a power law)',
+    chart: (r) => ({
+      xLabel: 'total steps', yLabel: 'final loss',
+      lines: r.summaries.flatMap((s, i) => [
+        { ...marks(`${s.schedule}: law`, Array.from(s.example.x, (x, k) => [x, s.example.y[k]]), PALETTE[i]) },
+        { label: `${s.schedule}: Chinchilla fit`, x: s.exampleFit.x, y: s.exampleFit.y, color: PALETTE[i] },
+      ]),
+      note: 'Final losses of random parameter tuples, each fitted by L0 + A·S^−α: the table gives the R² (one example drawn).',
+    }),
+  },
+  {
+    id: 'compute', analysis: 'compute', label: 'Compute to fit (steps of training needed)', noSetup: true,
+    chart: (r) => ({
+      xLabel: 'row', yLabel: '% of Chinchilla with cosine', bars: true,
+      lines: [{ label: '% of Chinchilla with cosine', x: r.rows.map((_, i) => i + 1), y: r.rows.map((x) => x.percent), color: PALETTE[0], points: true }],
+      note: 'Training steps each law needs to fit (Sec. 6.2): Chinchilla needs one run per total, this law one run.',
+    }),
+  },
+  { id: 'sizefit', label: 'Model-size law (curves tagged with N; predict an unseen N)', sizefit: true },
+];
+
+
+/** viewById is the view with id, else the first. */
+export function viewById(id) {
+  return VIEWS.find((v) => v.id === id) || VIEWS[0];
+}
+
+/**
+ * chartSpec completes a view's chart for the chart factory: the analysis chart's size and
+ * formats, and point sizes by how many points there are.
+ */
+export function chartSpec(chart) {
+  const format = chart.yTicks ? fmt.lr : (v) => fmt.sig(v, 5);
+  return {
+    ...chart, height: 340, xMin: chart.logX ? Number.MIN_VALUE : -Infinity, xFormat: (v) => fmt.sig(v, 6), empty: '',
+    lines: chart.lines.map((l) => ({ ...l, format, ...(l.points ? { size: l.x.length > 300 ? 2 : l.x.length > 50 ? 4 : 7 } : {}) })),
+  };
+}
+
+/**
+ * optionsText is what the options box shows for view: the options typed for its analysis, else
+ * lawcore's defaults (without the setup the page gives), one option a line.
+ */
+export function optionsText(analysis, view) {
+  const saved = analysis.options[view.analysis];
+  if (saved !== undefined) return saved;
+  if (!analysis.defaults || !analysis.defaults[view.analysis]) return '{}';
+  const opts = { ...analysis.defaults[view.analysis] };
+  for (const k of SETUP_KEYS) delete opts[k];
+  const round = (v) => (typeof v === 'number' ? Number(v.toPrecision(10)) : v);
+  const lines = Object.entries(opts).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v, (key, x) => round(x))}`);
+  return `{\n${lines.join(',\n')}\n}`;
+}
+
+// ---- the model-size law ---------------------------------------------------------------------
+
+/** sizeOf guesses N from a name like "25M cosine" or "1.3B": null when there is none. */
+export function sizeOf(name) {
+  const m = /(\d+(?:\.\d+)?)\s*([MB])\b/i.exec(name || '');
+  return m ? Number(m[1]) * (m[2].toUpperCase() === 'B' ? 1e9 : 1e6) : null;
+}
+
+/** sizeOfCurve is a curve's model size: as tagged (null: none), else guessed from its name or source. */
+export function sizeOfCurve(c) {
+  return c.size !== undefined ? c.size : sizeOf(c.name) ?? sizeOf(c.source);
+}
+
+/** sizeName writes a model size: 25M, 1.3B. */
+export function sizeName(n) {
+  return n >= 1e9 ? `${+(n / 1e9).toPrecision(3)}B` : `${+(n / 1e6).toPrecision(3)}M`;
+}
+
+/** SIZE_EXAMPLE_RUNS are the MultiPowerLaw release's runs the model-size example fits (and holds out), at 25M and 100M. */
+export const SIZE_EXAMPLE_RUNS = [['cosine_24000', 'fit'], ['constant_24000', 'fit'], ['wsdcon_9', 'fit'], ['wsd_20000_24000', 'validate'], ['cosine_72000', 'validate']];
+
+/**
+ * sizefitView is the model-size view's chart, table and note: the curves observed and fitted
+ * (a colour per size) and, red dotted, predicted at the unseen size targetN.
+ */
+export function sizefitView({ response, lines, curves, predicted, targetN, warmup, example }) {
+  const p = response.params;
+  const colorOfSize = new Map([...new Set(curves.map((c) => c.size))].map((n, i) => [n, PALETTE[i % PALETTE.length]]));
+  const chart = { xLabel: 'step', yLabel: 'loss', lines: [] };
+  for (const c of curves) {
+    const color = colorOfSize.get(c.size);
+    const fitted = lines.get(c.name);
+    chart.lines.push({ label: `${c.name} (observed)`, x: c.steps, y: c.loss, color, points: true, from: warmup });
+    chart.lines.push({ label: `${c.name} (${c.role === 'fit' ? 'fitted' : 'predicted'})`, x: fitted.steps, y: fitted.loss, color, dash: c.role === 'fit' ? null : [6, 4], from: warmup });
+  }
+  for (const [name, line] of predicted) chart.lines.push({ label: name, x: line.steps, y: line.loss, color: '#d00', dash: [2, 3], from: warmup });
+  const rows = response.curves.map((c) => [c.name, c.size, c.role, c.metrics.R2, c.metrics.PredE, c.metrics.FinalErr, c.predicted ? c.predicted[c.predicted.length - 1] : null]);
+  for (const [name, line] of predicted) rows.push([name, targetN, 'predicted (unseen N)', null, null, null, line.finalLoss]);
+  return {
+    chart,
+    table: { columns: ['curve', 'N', 'role', 'R2', 'PredE', 'FinalErr', 'final loss (law)'], rows },
+    note: `L(s, N) = ${fmt.fixed(p.L0, 3)} + ${fmt.fixed(p.A, 3)}·S1^−${fmt.fixed(p.alpha, 3)} + ${fmt.sig(p.B, 4)}·N^−${fmt.fixed(p.beta, 3)} − ${fmt.sig(p.C, 4)}·S2·N^${fmt.fixed(p.gamma, 3)} (λ ${p.lambda}).`
+      + `${response.note ? ` Note: ${response.note}.` : ''} Red dotted: predicted at N = ${sizeName(targetN)}.`,
+    source: `${example ? 'MultiPowerLaw 25M + 100M' : 'your curves'} · ${response.sizes.map(sizeName).join(', ')}`,
+  };
+}
+
+/** atSize are the law's parameters at a fixed N: the plain law with L0 + B·N^-beta and C·N^gamma. */
+export function atSize(p, n) {
+  return { L0: p.L0 + p.B * n ** -p.beta, A: p.A, alpha: p.alpha, C: p.C * n ** p.gamma, lambda: p.lambda };
+}
+
+/** unseenSchedules are the schedules to predict at the unseen size n: one per run (the name without its size). */
+export function unseenSchedules(curves, n) {
+  const seen = new Map();
+  for (const c of curves) {
+    const base = c.name.replace(/^\S+\s+/, '');
+    if (!seen.has(base)) seen.set(base, { name: `N=${sizeName(n)} ${base}`, schedule: c.schedule });
+  }
+  return [...seen.values()];
+}

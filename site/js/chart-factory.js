@@ -1,0 +1,173 @@
+// The one uPlot setup of the page: a chart slot in a container draws chart specs (see
+// chart-model.js), creating its uPlot when the series' shape changes and otherwise handing it
+// the new data with setData. Charts of one group share the cursor and the x zoom (drag to zoom,
+// double-click to reset).
+import uPlot from '../vendor/uPlot.esm.js';
+import { alignLines } from './series.js';
+import { plotColors } from './theme.js';
+import * as fmt from './format.js';
+
+/** MIN_CHART_WIDTH is the narrowest a chart gets: a 320 px phone window less the panels' padding. */
+export const MIN_CHART_WIDTH = 200;
+
+/** groups maps a group's name to its charts' uPlot instances. */
+const groups = new Map();
+
+/** stepLabel writes an x tick: 12.5K, or the value with four significant digits. */
+const stepLabel = (t) => (Math.abs(t) >= 1000 ? `${+(t / 1000).toFixed(1)}K` : String(+t.toPrecision(4)));
+
+/**
+ * createChart returns a chart slot in container: {update(spec), chart() -> uPlot | null}.
+ * options: group (charts sharing cursor and zoom), compact (a small preview: no legend, no
+ * cursor, small type).
+ */
+export function createChart(container, { group = null, compact = false } = {}) {
+  let u = null;
+  let shape = '';
+  const members = group ? groups.get(group) || groups.set(group, new Set()).get(group) : null;
+
+  function destroy() {
+    if (!u) return;
+    if (members) members.delete(u);
+    u.destroy();
+    u = null;
+    shape = '';
+  }
+
+  new ResizeObserver(() => {
+    const w = Math.max(MIN_CHART_WIDTH, container.clientWidth);
+    if (u && Math.abs(w - u.width) > 2) u.setSize({ width: w, height: u.height });
+  }).observe(container);
+
+  return {
+    chart: () => u,
+    /** update draws spec (null: nothing). */
+    update(spec) {
+      const lines = spec ? spec.lines : [];
+      container.dataset.series = lines.map((l) => l.label).join('|');
+      const data = alignLines(lines, spec ? spec.xMin : -Infinity);
+      container.dataset.points = String(data[0].length);
+      if (!data[0].length || !lines.length) {
+        destroy();
+        container.replaceChildren();
+        if (spec && spec.empty) container.append(Object.assign(document.createElement('p'), { className: 'empty-chart', textContent: spec.empty }));
+        return;
+      }
+      const colors = plotColors();
+      const next = JSON.stringify([colors, spec.height, spec.logX, spec.logY, spec.xLabel, spec.yLabel, spec.y2Label,
+        lines.map((l) => [l.label, l.color, l.dash, l.width, !!l.points, l.size, l.scale])]);
+      if (u && next === shape) {
+        u.setData(data);
+        return;
+      }
+      destroy();
+      container.replaceChildren();
+      u = new uPlot(options(spec, colors, container, { group, compact }), data, container);
+      shape = next;
+      if (members) {
+        members.add(u);
+        const mine = u;
+        u.over.addEventListener('dblclick', () => resetX(members, mine));
+      }
+    },
+  };
+}
+
+/** options are uPlot's options for spec. */
+function options(spec, colors, container, { group, compact }) {
+  const color = (c) => (c && c.startsWith('@') ? colors[c.slice(1)] : c);
+  const font = compact ? '10px system-ui, sans-serif' : '11px system-ui, sans-serif';
+  const axis = (label, values, size) => ({
+    ...(compact ? {} : { label, labelFont: '12px system-ui, sans-serif' }),
+    stroke: colors.fg, grid: { stroke: colors.grid, width: 1 }, ticks: { stroke: colors.grid, width: 1 }, font,
+    ...(values ? { values } : {}), ...(size ? { size } : {}),
+  });
+  const ticks = (format) => format && ((u, ts) => ts.map(format));
+  const series = spec.lines.map((l) => {
+    const stroke = color(l.color);
+    const format = l.format || ((v) => fmt.sig(v, 5));
+    const value = (u, v) => (v == null ? '–' : format(v));
+    if (l.points) {
+      const size = l.size || 5;
+      return { label: l.label, stroke, width: 1, paths: () => null, kind: 'points', points: { show: true, size, width: size > 3 ? 1 : 0, stroke, fill: stroke }, value };
+    }
+    return { label: l.label, stroke, width: l.width || 1.75, dash: l.dash || undefined, points: { show: false }, spanGaps: true, scale: l.scale || 'y', value };
+  });
+  const y2 = spec.lines.some((l) => l.scale === 'y2');
+  return {
+    width: Math.max(MIN_CHART_WIDTH, container.clientWidth),
+    height: spec.height,
+    scales: {
+      // uPlot widens a log axis to whole decades, which squeezes a loss curve (2.5 to 4) into a
+      // sliver: a log axis spans the data instead.
+      x: { time: false, distr: spec.logX ? 3 : 1, log: 10, ...(spec.logX ? { range: (u, min, max) => [min, max] } : {}) },
+      y: { distr: spec.logY ? 3 : 1, log: 10, ...(spec.logY ? { range: (u, min, max) => [min / 1.01, max * 1.01] } : {}) },
+      ...(y2 ? { y2: { auto: true } } : {}),
+    },
+    axes: [
+      spec.logX ? { ...axis(spec.xLabel), ...logTicks(stepLabel) } : axis(spec.xLabel, ticks(stepLabel)),
+      spec.logY && !spec.yTicks ? { ...axis(spec.yLabel, null, 64), ...logTicks((t) => String(+t.toPrecision(3))) } : axis(spec.yLabel, ticks(spec.yTicks), compact ? 52 : 64),
+      ...(y2 ? [{ ...axis(spec.y2Label, null, 64), scale: 'y2', side: 1, grid: { show: false } }] : []),
+    ],
+    series: [{ label: spec.xLabel, value: (u, v) => (v == null ? '–' : (spec.xFormat || fmt.steps)(v)) }, ...series],
+    cursor: compact ? { show: false } : { ...(group ? { sync: { key: group } } : {}), drag: { x: true, y: false }, points: { size: 6 } },
+    legend: compact ? { show: false } : { live: true },
+    hooks: group ? { setSelect: [(u) => { if (u.select.width > 0) syncX(groups.get(group), u); }] } : {},
+  };
+}
+
+/**
+ * logTicks places the ticks of a log axis: over a decade or more at 1..9 x 10^k, labelled at
+ * 1, 2 and 5; over less (a loss from 2.5 to 4) at about five round values, all labelled, where
+ * decade ticks would leave one label or none.
+ */
+export function logTicks(format) {
+  const spansDecade = (u, ai) => {
+    const sc = u.scales[u.axes[ai].scale];
+    return sc.max / sc.min >= 10;
+  };
+  return {
+    splits: (u, ai, min, max) => (max / min >= 10 ? decadeTicks(min, max) : roundTicks(min, max, 5)),
+    values: (u, ts, ai) => (spansDecade(u, ai)
+      ? ts.map((t) => ([1, 2, 5].includes(Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9))) ? format(t) : ''))
+      : ts.map(format)),
+  };
+}
+
+/** decadeTicks are the values m x 10^k (m = 1..9) between min and max. */
+function decadeTicks(min, max) {
+  const out = [];
+  for (let k = Math.floor(Math.log10(min)); 10 ** k <= max; k++) {
+    for (let m = 1; m <= 9; m++) {
+      const v = +(m * 10 ** k).toPrecision(12);
+      if (v >= min && v <= max) out.push(v);
+    }
+  }
+  return out;
+}
+
+/** roundTicks are about n evenly spaced round values (steps of 1, 2, 2.5 or 5 x 10^k) between min and max. */
+export function roundTicks(min, max, n) {
+  const raw = (max - min) / n;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw);
+  const out = [];
+  for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step) out.push(+v.toPrecision(12));
+  return out;
+}
+
+/** syncX applies the x range a user dragged on one chart to the others of its group. */
+function syncX(members, from) {
+  const min = from.posToVal(from.select.left, 'x');
+  const max = from.posToVal(from.select.left + from.select.width, 'x');
+  for (const u of members) if (u !== from) u.setScale('x', { min, max });
+}
+
+/** resetX shows the whole x range of the group's other charts again (after a double-click on one). */
+function resetX(members, from) {
+  for (const u of members) {
+    if (u === from) continue;
+    const xs = u.data[0];
+    if (xs.length) u.setScale('x', { min: xs[0], max: xs[xs.length - 1] });
+  }
+}

@@ -1,0 +1,135 @@
+// The result charts' view model: from the page state to what each chart draws (learning rate,
+// loss, residuals, the two terms), as chart specs the uPlot factory (chart-factory.js) draws.
+// Pure: no DOM, so that node tests it.
+//
+// A chart spec: {xLabel, yLabel, height, logX, logY, xMin, empty, yTicks?, lines}; a line:
+// {label, color, dash, width?, points?, size?, x, y, format}. Colours starting with "@" name
+// the theme's colours (@fg, @muted).
+import { LAWS, LAW_NAMES } from './schema.js';
+import { paramsOf, lineOf, fitCovers, shownFits } from './selectors.js';
+import * as fmt from './format.js';
+
+/** DEFAULT_LAW is the page's own law: its lines carry no law in their labels. */
+const DEFAULT_LAW = LAW_NAMES[0];
+const DOTTED = [2, 3];
+const DASHED = [6, 4];
+
+const sig = (n) => (v) => fmt.sig(v, n);
+
+/** pointSize draws dense observations smaller, so that the lines stay visible. */
+const pointSize = (n) => (n > 1000 ? 3 : 5);
+
+/**
+ * lawLines lists every line the laws draw, law by law (the annealing law first), each curve
+ * with data then each schedule to predict: {law, item, curve (is it a curve with data), line,
+ * name, label, color, dash, showLR, showTerms, band}. A law's line of an item another law drew
+ * already is dotted, and only the first gives the item's learning rate; the terms are those of
+ * the first law that draws anything.
+ */
+export function lawLines(state) {
+  const out = [];
+  const drawnBefore = new Set();
+  let primary = null;
+  for (const law of LAW_NAMES) {
+    if (!paramsOf(state, law)) continue;
+    const tag = law === DEFAULT_LAW ? '' : LAWS[law].label;
+    const mine = [];
+    for (const [item, curve] of [...state.curves.map((c) => [c, true]), ...state.predictions.map((p) => [p, false])]) {
+      const line = lineOf(state, law, item);
+      if (!line || !line.steps) continue;
+      const role = curve ? (item.role === 'fit' ? 'fitted' : 'predicted') : '';
+      const suffix = [tag, role].filter(Boolean).join(', ');
+      const again = drawnBefore.has(item.name);
+      mine.push({
+        law, item, curve, line,
+        name: tag ? `${item.name} (${tag})` : item.name,
+        label: suffix ? `${item.name} (${suffix})` : item.name,
+        color: item.color,
+        dash: again ? DOTTED : curve && item.role === 'validate' ? DASHED : null,
+        showLR: !again && !!line.lr,
+        band: law === DEFAULT_LAW && state.band ? state.band.halfWidth : null,
+      });
+    }
+    if (mine.length && !primary) primary = law;
+    for (const l of mine) {
+      l.showTerms = law === primary && !!l.line.s1Term;
+      drawnBefore.add(l.item.name);
+      out.push(l);
+    }
+  }
+  return out;
+}
+
+/**
+ * residualsOf is observed minus fitted loss at each observed step of curve, from the first law
+ * fitted (null when no fit in use covers the curve).
+ */
+function residualsOf(state, curve) {
+  const [fit] = shownFits(state);
+  if (!fit || !fitCovers(fit, curve)) return null;
+  const f = fit.response.curves.find((r) => r.name === curve.name);
+  if (!f || !f.predicted || f.predicted.length !== curve.loss.length) return null;
+  return Array.from(curve.loss, (y, i) => y - f.predicted[i]);
+}
+
+/**
+ * xStart is the first step of the loss and terms charts: like the paper's figures, after the
+ * warmup (the law's first steps dwarf the rest), unless the warmup runs past every line; never
+ * before the first observation.
+ */
+function xStart(state, lines) {
+  const firstObserved = Math.min(...state.curves.map((c) => c.steps[0]));
+  const withParams = LAW_NAMES.map((law) => paramsOf(state, law)).find(Boolean);
+  const settings = withParams ? withParams.settings : state.settings;
+  const ends = [...lines.map((l) => l.line.steps), ...state.curves.map((c) => c.steps)].map((s) => s && s[s.length - 1]).filter(Number.isFinite);
+  const afterWarmup = settings.warmupSteps < Math.max(0, ...ends) ? settings.warmupSteps : 0;
+  return Math.max(Number.isFinite(firstObserved) ? firstObserved : 1, afterWarmup);
+}
+
+/** resultCharts is what the four result charts draw: {lr, loss, residuals, terms}, each a chart spec. */
+export function resultCharts(state) {
+  const { logX, logY } = state.chart;
+  const lines = lawLines(state);
+  const start = xStart(state, lines);
+  const minX = logX ? Math.max(1, start) : start;
+  const fromOne = logX ? 1 : -Infinity;
+  const base = { xLabel: 'step', logX, logY: false, empty: 'Nothing to draw yet.' };
+
+  const lr = {
+    ...base, yLabel: 'learning rate', height: 220, xMin: fromOne, yTicks: fmt.lr,
+    lines: lines.filter((l) => l.showLR).map((l) => ({ label: l.name, color: l.color, dash: l.dash, x: l.line.steps, y: l.line.lr, format: fmt.lr })),
+  };
+
+  const loss = { ...base, yLabel: 'loss', height: 360, xMin: minX, logY, lines: [] };
+  for (const c of state.curves) {
+    loss.lines.push({ label: `${c.name} (observed)`, color: c.color, points: true, size: pointSize(c.steps.length), x: c.steps, y: c.loss, format: sig(5) });
+  }
+  for (const l of lines) {
+    loss.lines.push({ label: l.label, color: l.color, dash: l.dash, x: l.line.steps, y: l.line.loss, format: sig(5) });
+    if (l.band) {
+      // The prediction band pred·(1 ± half-width), as two thin lines.
+      for (const [side, k] of [['lower', -1], ['upper', 1]]) {
+        const y = Array.from(l.line.loss, (v) => v * (1 + k * l.band));
+        loss.lines.push({ label: `${l.name} band ${side}`, color: l.color, dash: [1, 3], width: 1, x: l.line.steps, y, format: sig(5) });
+      }
+    }
+  }
+
+  const observed = state.curves.map((c) => ({ c, residual: residualsOf(state, c) })).filter((o) => o.residual);
+  const residualSteps = observed.flatMap(({ c }) => [c.steps[0], c.steps[c.steps.length - 1]]);
+  const residuals = {
+    ...base, yLabel: 'observed − law', height: 220, xMin: fromOne, empty: 'Residuals appear after a fit.',
+    lines: [
+      { label: 'zero', color: '@muted', width: 1, dash: [4, 4], x: residualSteps.length ? [Math.min(...residualSteps), Math.max(...residualSteps)] : [], y: residualSteps.length ? [0, 0] : [] },
+      ...observed.map(({ c, residual }) => ({ label: c.name, color: c.color, points: true, size: pointSize(c.steps.length), x: c.steps, y: residual, format: sig(3) })),
+    ],
+  };
+
+  const terms = { ...base, yLabel: 'term of the loss', height: 260, xMin: minX, lines: [] };
+  for (const l of lines.filter((x) => x.showTerms)) {
+    const [s1, s2] = LAWS[l.law].terms;
+    terms.lines.push({ label: `${l.name}: ${s1}`, color: l.color, x: l.line.steps, y: l.line.s1Term, format: sig(4) });
+    terms.lines.push({ label: `${l.name}: ${s2}`, color: l.color, dash: DASHED, x: l.line.steps, y: l.line.s2Term, format: sig(4) });
+  }
+  return { lr, loss, residuals, terms };
+}

@@ -1,0 +1,134 @@
+// Fitting and validating: the laws of the settings fitted to the curves marked "fit" (the
+// others predicted), or each curve left out in turn. One runs at a time; an example or a link
+// that replaces the curves cancels the running one first. A fit's result is kept only if the
+// curves it fitted are still there.
+import { LAWS } from '../schema.js';
+import { lawsOf } from '../settings.js';
+import * as fmt from '../format.js';
+
+/** sameData says whether a curve still holds the data and schedule it had (its role may differ). */
+const sameData = (a, b) => a.name === b.name && a.steps === b.steps && a.loss === b.loss && a.schedule === b.schedule;
+
+/** createFitting returns {fit({keepMessage, replace}), validate(), cancel()}. */
+export function createFitting({ store, engine, predicting, analyses }) {
+  /** running is the fit or validation under way (it never rejects), or null. */
+  let running = null;
+
+  /** exclusive runs job as the one fit or validation under way. */
+  async function exclusive(job) {
+    running = job().catch(() => {});
+    try {
+      await running;
+    } finally {
+      running = null;
+      store.fitEnded();
+    }
+  }
+
+  /** failed reports a fit's or validation's error (what: "Fit" or "Validate"); a cancel is no error. */
+  function failed(err, what, { cancelled, status }) {
+    if (/cancel/i.test(err.message)) return store.setStatus(cancelled);
+    store.setStatus(status);
+    store.showMessage(`${what}: ${err.message}`);
+  }
+
+  /** fitRecord is what the page keeps of law's fit of curves with settings. */
+  function fitRecord(law, { response, lines }, curves, settings) {
+    const auto = response.auto;
+    const used = auto ? { ...settings, warmupConvention: auto.warmupConvention, lambda: auto.lambda, fitLambda: true } : { ...settings };
+    return { law, params: response.params, response, lines, settings: used, curves: new Map(curves.map((c) => [c.name, c])) };
+  }
+
+  async function runFit(settings) {
+    const curves = store.state.curves;
+    const editsAtStart = store.state.edits;
+    const laws = lawsOf(settings);
+    const nFit = curves.filter((c) => c.role === 'fit').length;
+    const started = performance.now();
+    store.fitStarted(`Fitting the ${LAWS[laws[0]].label} to ${nFit} curve(s)…`);
+    try {
+      const fits = {};
+      for (const law of laws) {
+        const label = LAWS[law].label;
+        store.fitProgress(0, `Fitting the ${label} to ${nFit} curve(s)…`);
+        const got = await engine.fit(law, curves, settings, (f) => store.fitProgress(f, `Fitting the ${label}… ${Math.round(f * 100)}%`));
+        fits[law] = fitRecord(law, got, curves, settings);
+      }
+      // The lines of the schedules come with the fit, so that the charts redraw once.
+      let lines = [];
+      let refused = null;
+      try {
+        lines = await predicting.linesFor({ ...store.state, fits, manual: null });
+      } catch (err) {
+        refused = err;
+      }
+      const now = store.state.curves;
+      if (now.length !== curves.length || now.some((c, i) => !sameData(c, curves[i]))) {
+        store.setStatus('The curves changed while the fit ran: its result is set aside. Fit again.');
+        return;
+      }
+      const first = fits[laws[0]].response;
+      const nVal = first.curves.length - first.curves.filter((c) => c.role === 'fit').length;
+      const elapsed = laws.reduce((t, law) => t + (fits[law].response.elapsedMs ?? 0), 0) || performance.now() - started;
+      store.fitted(fits, {
+        stale: store.state.edits !== editsAtStart, // a role or a setting changed while it ran
+        status: `Fitted ${laws.length === 2 ? 'both laws to ' : ''}${first.curves.length - nVal} curve(s)${nVal ? `, predicted ${nVal} held out` : ''} in ${fmt.ms(elapsed)}.`,
+      }, lines);
+      if (refused) store.showMessage(`Predict: ${refused.message}`, 'error', 'predict');
+      analyses.refresh();
+      await predicting.update(); // a schedule added meanwhile
+    } catch (err) {
+      failed(err, 'Fit', { cancelled: 'Fit cancelled; the previous results are kept.', status: 'The fit failed.' });
+    }
+  }
+
+  return {
+    /**
+     * fit fits the laws of the settings to the curves marked fit and predicts the rest. While a
+     * fit runs it does nothing, unless replace is set (an example or a link replaced the
+     * curves): the running fit is cancelled first.
+     */
+    async fit({ keepMessage = false, replace = false } = {}) {
+      if (running && !replace) return;
+      while (running) {
+        engine.cancel();
+        await running;
+      }
+      if (!keepMessage) store.clearMessage();
+      const { curves, settings } = store.state;
+      const problems = [];
+      if (!curves.length) problems.push('Add at least one loss curve (drop a CSV file, paste, or load an example).');
+      else if (!curves.some((c) => c.role === 'fit')) problems.push('Mark at least one curve as "fit".');
+      const missing = curves.filter((c) => !c.schedule).map((c) => c.name);
+      if (missing.length) problems.push(`These curves need a schedule (button "Schedule…"): ${missing.join(', ')}.`);
+      if (problems.length) return store.showMessage(problems);
+      await exclusive(() => runFit(settings));
+    },
+
+    /** validate leaves each curve marked fit out in turn, fits each law of the settings on the others and predicts it. */
+    async validate() {
+      if (running) return;
+      store.clearMessage();
+      const { settings } = store.state;
+      // The curves marked fit are left out in turn (the held-out curves are predicted by the fit
+      // itself); every fold refits, so this keeps the cost at one fit per fitting curve.
+      const curves = store.state.curves.filter((c) => c.schedule && c.role === 'fit');
+      if (curves.length < 2) return store.showMessage('Validation needs at least two curves marked "fit" (with schedules).');
+      await exclusive(async () => {
+        store.fitStarted(`Validating: ${curves.length} fits per law, each leaving one curve out…`);
+        try {
+          const result = await engine.validate(lawsOf(settings), curves, settings, 0.9, (f) => store.fitProgress(f));
+          store.validated(result, `Validated ${curves.length} curve(s) in ${fmt.ms(result.elapsedMs)}.`);
+        } catch (err) {
+          failed(err, 'Validate', { cancelled: 'Validation cancelled.', status: 'The validation failed.' });
+        }
+      });
+    },
+
+    /** cancel stops the running fit or validation. */
+    cancel() {
+      store.setStatus('Cancelling…');
+      engine.cancel();
+    },
+  };
+}

@@ -1,0 +1,110 @@
+// Reading the page state: which parameters each law predicts with, which curves a fit covers,
+// which predicted lines are current, and the analyses' setup. Pure functions of the state, so
+// that views, controllers and the chart model derive the same answers.
+import { LAW_NAMES, LAWS } from './schema.js';
+
+/**
+ * paramsOf is the law's parameters predictions use: {params, settings, source}, from the
+ * parameters entered by hand (or from a link) when there are any, else from the law's latest
+ * fit; null when the law has none. source is the record they come from: lines predicted with
+ * other parameters are not current.
+ */
+export function paramsOf(state, law) {
+  if (state.manual) {
+    const params = state.manual.params[law];
+    return params ? { params, settings: state.manual.settings, source: state.manual } : null;
+  }
+  const fit = state.fits[law];
+  return fit ? { params: fit.params, settings: fit.settings, source: fit } : null;
+}
+
+/** lawsWithParams lists the laws that have parameters, in LAW_NAMES order. */
+export function lawsWithParams(state) {
+  return LAW_NAMES.filter((law) => paramsOf(state, law));
+}
+
+/** shownFits are the fits whose results the page shows (none while parameters entered by hand are used). */
+export function shownFits(state) {
+  return state.manual ? [] : LAW_NAMES.filter((law) => state.fits[law]).map((law) => state.fits[law]);
+}
+
+/**
+ * fitCovers says whether a fit's lines still hold for curve: it was fitted with the same data
+ * and schedule (its role may have changed since).
+ */
+export function fitCovers(fit, curve) {
+  const f = fit && fit.curves.get(curve.name);
+  return !!f && f.steps === curve.steps && f.loss === curve.loss && f.schedule === curve.schedule;
+}
+
+/** fitLine is the fitted (or, held out, predicted) line of curve from the law's fit in use, or null. */
+export function fitLine(state, law, curve) {
+  const fit = state.manual ? null : state.fits[law];
+  return fit && fitCovers(fit, curve) ? fit.lines.get(curve.name) || null : null;
+}
+
+/** predictedLine is the law's current predicted line of item (a curve or a schedule), or null. */
+export function predictedLine(state, law, item) {
+  const p = paramsOf(state, law);
+  const lines = state.lines[law];
+  if (!p || !lines || lines.source !== p.source) return null;
+  const line = lines.byName.get(item.name);
+  return line && line.schedule === item.schedule ? line : null;
+}
+
+/** lineOf is the line the law draws for item: its fit's, else its prediction's; null when there is none yet. */
+export function lineOf(state, law, item) {
+  return fitLine(state, law, item) || predictedLine(state, law, item);
+}
+
+/** missingLines lists the curves with schedules and the schedules to predict the law has no line for yet. */
+export function missingLines(state, law) {
+  if (!paramsOf(state, law)) return [];
+  return [...state.curves.filter((c) => c.schedule), ...state.predictions].filter((item) => !lineOf(state, law, item));
+}
+
+/** finalLosses maps each schedule to predict to the law's predicted final loss (when it has one). */
+export function finalLosses(state, law) {
+  const out = new Map();
+  for (const p of state.predictions) {
+    const line = predictedLine(state, law, p);
+    if (line && Number.isFinite(line.finalLoss)) out.set(p.name, line.finalLoss);
+  }
+  return out;
+}
+
+/** lawTitle is a law's label as a title: "Annealing law". */
+export function lawTitle(law) {
+  const label = LAWS[law] ? LAWS[law].label : law;
+  return label[0].toUpperCase() + label.slice(1);
+}
+
+/** analysisPeak is the peak LR of the curves' schedules (a schedule's peak, else its largest LR). */
+function analysisPeak(state) {
+  for (const c of [...state.curves, ...state.predictions]) {
+    if (!c.schedule) continue;
+    if (c.schedule.peak) return c.schedule.peak;
+    if (Array.isArray(c.schedule.lr) && c.schedule.lr.length) return Math.max(...c.schedule.lr);
+  }
+  return 2e-4;
+}
+
+/** guessPeak is the peak LR a new schedule starts from: the first schedule's that has one. */
+export function guessPeak(state) {
+  const withPeak = [...state.curves, ...state.predictions].find((c) => c.schedule && c.schedule.peak);
+  return withPeak ? withPeak.schedule.peak : 3e-4;
+}
+
+/** analysisSetup: the annealing law's parameters and the settings the analyses start from, and where they come from. */
+export function analysisSetup(state) {
+  const cur = paramsOf(state, 'annealing');
+  const s = cur ? cur.settings : state.settings;
+  const p = cur && Number.isFinite(cur.params.C) ? cur.params : null;
+  return {
+    params: p ? { L0: p.L0, A: p.A, alpha: p.alpha, C: p.C, lambda: p.lambda } : undefined,
+    peak: analysisPeak(state),
+    warmup: s.warmupSteps,
+    warmupConvention: s.warmupConvention,
+    source: p ? (state.manual ? 'parameters entered by hand' : 'fitted parameters') : 'the paper’s Fig. 2 parameters (no fit yet)',
+  };
+}

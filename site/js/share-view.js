@@ -1,0 +1,77 @@
+// The page's view as a share link holds it (README, "Share links"), both ways: shareView writes
+// the link's JSON from the page state, linkView turns a checked link into what the page loads.
+// The link format names the annealing law's parameters `params` and the Multi-Power Law's
+// `multiPower`. Pure: no DOM.
+import { SHARE_VERSION } from './share.js';
+import { DEFAULT_SETTINGS } from './settings.js';
+import { paramsOf } from './selectors.js';
+import { drawnIndices } from './series.js';
+
+/** LINK_KEYS maps each law to the link's field of its parameters. */
+const LINK_KEYS = { annealing: 'params', 'multi-power': 'multiPower' };
+
+/** MAX_LINK_SCHEDULE_POINTS is the most points of an explicit schedule a link without data keeps. */
+const MAX_LINK_SCHEDULE_POINTS = 2000;
+
+/**
+ * thinSchedule keeps at most MAX_LINK_SCHEDULE_POINTS points of an explicit schedule (a file's
+ * LR column; the lowest and highest of each run, as the charts draw it), so that a link without
+ * the curves' data stays small; other schedules are descriptions and stay as they are.
+ */
+export function thinSchedule(schedule) {
+  const keep = schedule && schedule.kind === 'explicit' && Array.isArray(schedule.steps) ? drawnIndices(schedule.lr, MAX_LINK_SCHEDULE_POINTS) : null;
+  if (!keep) return schedule || null;
+  return { ...schedule, steps: keep.map((k) => schedule.steps[k]), lr: keep.map((k) => schedule.lr[k]) };
+}
+
+/** shareView is the page's view as a share link's JSON: with the curves' data, or (withData false) their schedules only. */
+export function shareView(state, withData) {
+  const finite = (params) => Object.fromEntries(Object.entries(params).filter(([, x]) => Number.isFinite(x)));
+  const annealing = paramsOf(state, 'annealing');
+  const multiPower = paramsOf(state, 'multi-power');
+  return {
+    v: SHARE_VERSION,
+    settings: { ...DEFAULT_SETTINGS, ...state.settings, law: state.settings.law || 'annealing', auto: !!state.settings.auto },
+    [LINK_KEYS.annealing]: annealing ? finite(annealing.params) : null,
+    ...(multiPower ? { [LINK_KEYS['multi-power']]: finite(multiPower.params) } : {}),
+    source: annealing || multiPower ? (state.manual ? 'manual' : 'fit') : null,
+    curves: state.curves.map((c) => ({
+      name: c.name, role: c.role, schedule: withData ? c.schedule || null : thinSchedule(c.schedule),
+      ...(withData ? { steps: Array.from(c.steps), loss: Array.from(c.loss) } : {}),
+    })),
+    predictions: state.predictions.map((p) => ({ name: p.name, schedule: p.schedule })),
+  };
+}
+
+/**
+ * linkView is what the page opens from a checked link: {settings, curves (with data),
+ * predictions (a curve without data comes back as a schedule to predict), notes (what was
+ * left out), refit (the link's parameters came from a fit of its data: fit again), manual (the
+ * parameters to use otherwise: {params: {law: params}, settings, from}, or null)}.
+ */
+export function linkView(link) {
+  const curves = [];
+  const predictions = [];
+  const notes = [];
+  for (const c of link.curves) {
+    if (c.steps) {
+      curves.push({ name: c.name, role: c.role, steps: c.steps, loss: c.loss, schedule: c.schedule, scheduleSource: c.schedule && c.schedule.kind === 'explicit' ? 'file' : 'builder', source: 'shared link' });
+    } else if (c.schedule) {
+      predictions.push({ name: c.name, schedule: c.schedule });
+      notes.push(`${c.name}: the link holds no data for this curve; its schedule is predicted.`);
+    } else {
+      notes.push(`${c.name}: the link holds neither data nor a schedule for this curve; it is left out.`);
+    }
+  }
+  predictions.push(...link.predictions.map((p) => ({ name: p.name, schedule: p.schedule })));
+  const canFit = curves.some((c) => c.role === 'fit') && curves.every((c) => c.schedule);
+  const params = {};
+  for (const [law, key] of Object.entries(LINK_KEYS)) if (link[key]) params[law] = link[key];
+  if (params.annealing) {
+    const p = params.annealing;
+    params.annealing = { L0: p.L0, A: p.A, alpha: p.alpha, C: p.C, lambda: p.lambda };
+  }
+  const refit = link.source === 'fit' && canFit;
+  const manual = !refit && Object.keys(params).length ? { params, settings: { ...link.settings }, from: link.source === 'fit' ? 'link' : 'hand' } : null;
+  return { settings: link.settings, curves, predictions, notes, refit, manual };
+}

@@ -1,0 +1,311 @@
+// The page state and its actions. Every change goes through an action, which replaces the
+// changed parts of the state (never edits them in place) and tells the subscribers, so that a
+// view compares references to know what to redraw. lawcore is stateless: everything the page
+// shows is derived from this state. No DOM here (node's tests create stores).
+import { nextColor } from './theme.js';
+import { DEFAULT_SETTINGS, sameSettings } from './settings.js';
+import { paramsOf } from './selectors.js';
+
+/** MAX_UNDO is how many changes can be undone; older ones are forgotten. */
+export const MAX_UNDO = 20;
+
+/** VIEW_KEYS are the parts of the state an example or a link replaces, and an undo of that brings back. */
+const VIEW_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'lines', 'validation', 'band', 'stale'];
+
+/**
+ * initialState is the empty page:
+ *   curves       curves with data: {name, role: 'fit'|'validate', steps, loss, lr?, schedule,
+ *                scheduleSource: 'file'|'builder', lrFile?, file?, run?, size?, color, source}
+ *   predictions  schedules without data, to predict: {name, schedule, color}
+ *   fits         law -> its latest fit: {law, params, response, lines (Map name -> line),
+ *                settings, curves (Map name -> the curve as fitted)}
+ *   manual       parameters entered by hand or from a link, used instead of the fits:
+ *                {params: {law: params}, settings, from: 'hand'|'link'}, or null
+ *   lines        law -> predicted lines: {source (the parameters' record), byName: Map name ->
+ *                {schedule, steps, lr, loss, s1Term, s2Term, finalLoss}}
+ *   validation   the latest `validate` answer; band: the annealing law's {halfWidth, level}
+ *   stale        curves or settings changed since the latest fit; edits counts those changes
+ *   fitting      {progress} while a fit or validation runs, else null
+ *   message      {lines, kind: 'error'|'notice', from?} or null; status: the status line
+ *   undo         the changes that can be undone, the latest last: {text, restore, focusLabel}
+ *   share        the latest share link and what it holds: {link, note}
+ *   chart        {logX, logY, scheme}: how the result charts are drawn
+ *   engine       {version, memory}: lawcore's version and its worker's memory
+ *   analysis     the Analyses panel: {open, view, options (analysis -> text), optionsRevision,
+ *                defaults, result, error, status, sizeTarget}
+ */
+export function initialState() {
+  return {
+    curves: [], predictions: [], settings: { ...DEFAULT_SETTINGS },
+    fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: 0,
+    fitting: null, message: null, status: '', undo: [], share: { link: '', note: '' },
+    chart: { logX: false, logY: false, scheme: 'light' }, engine: { version: '', memory: 0 },
+    analysis: { open: false, view: 'decomposition', options: {}, optionsRevision: 0, defaults: null, result: null, error: '', status: '', sizeTarget: '400e6' },
+  };
+}
+
+/**
+ * keptLines are the predicted lines of state with results ([{law, source, byName}]) added:
+ * lines predicted with parameters no longer in use, or for a schedule since changed, are not kept.
+ */
+function keptLines(state, results) {
+  const lines = { ...state.lines };
+  const itemOf = new Map([...state.curves, ...state.predictions].map((x) => [x.name, x]));
+  for (const { law, source, byName } of results) {
+    const p = paramsOf(state, law);
+    if (!p || p.source !== source) continue;
+    const kept = lines[law] && lines[law].source === source ? new Map(lines[law].byName) : new Map();
+    for (const [name, line] of byName) if (itemOf.get(name)?.schedule === line.schedule) kept.set(name, line);
+    lines[law] = { source, byName: kept };
+  }
+  return lines;
+}
+
+/** createStore returns {state, subscribe(fn(state, previous)) -> unsubscribe, ...actions}. */
+export function createStore(initial = initialState()) {
+  let state = initial;
+  const listeners = new Set();
+
+  function set(patch) {
+    const previous = state;
+    state = { ...state, ...patch };
+    for (const fn of listeners) fn(state, previous);
+  }
+
+  /** touched is the patch of a change to the curves, schedules or settings: the latest fit is stale. */
+  const touched = () => ({ stale: true, edits: state.edits + 1 });
+
+  /** uniqueName returns name, or name (2), name (3)... so that no curve or schedule shares it. */
+  function uniqueName(name, taken) {
+    if (!taken.has(name)) return name;
+    for (let i = 2; ; i++) if (!taken.has(`${name} (${i})`)) return `${name} (${i})`;
+  }
+
+  /** named gives new items unique names and colours next to those already there. */
+  function named(items, existing) {
+    const taken = new Set(existing.map((c) => c.name));
+    const colors = existing.map((c) => c.color);
+    return items.map((item) => {
+      const out = { ...item, name: uniqueName(item.name, taken), color: nextColor(colors) };
+      taken.add(out.name);
+      colors.push(out.color);
+      return out;
+    });
+  }
+
+  const all = () => [...state.curves, ...state.predictions];
+  const listOf = (name) => (state.curves.some((c) => c.name === name) ? 'curves' : 'predictions');
+  const replaceItem = (list, name, change) => state[list].map((x) => (x.name === name ? { ...x, ...change } : x));
+
+  /**
+   * undoable applies patch (a change that can be undone) and keeps restore(state) -> patch. When
+   * nothing else changed in between, the undo also puts back whether the fit was stale: undoing
+   * the last change restores the page as it was.
+   */
+  function undoable(text, focusLabel, patch, restore) {
+    const stale = state.stale;
+    const edits = state.edits + 1;
+    const entry = {
+      text, focusLabel,
+      restore: (s) => ({ ...restore(s), ...(s.edits === edits ? { stale, edits: edits - 1 } : { stale: true, edits: s.edits + 1 }) }),
+    };
+    set({ ...patch, stale: true, edits, undo: [...state.undo, entry].slice(-MAX_UNDO) });
+  }
+
+  const actions = {
+    // ---- messages ----------------------------------------------------------------------------
+
+    /** showMessage shows errors (or a notice); from names what raised it ('predict' is cleared by the next prediction). */
+    showMessage(lines, kind = 'error', from = null) {
+      set({ message: { lines: Array.isArray(lines) ? lines : [lines], kind, from } });
+    },
+    clearMessage() {
+      if (state.message) set({ message: null });
+    },
+    setStatus(status) {
+      set({ status });
+    },
+
+    // ---- curves and schedules ----------------------------------------------------------------
+
+    /** addCurves adds curves with data under unique names, each with a colour; it returns them as added. */
+    addCurves(curves) {
+      if (!curves.length) return [];
+      const added = named(curves.map((c) => ({ role: 'fit', scheduleSource: 'builder', ...c })), all());
+      set({ curves: [...state.curves, ...added], ...touched() });
+      return added;
+    },
+    setRole(name, role) {
+      set({ curves: replaceItem('curves', name, { role }), ...touched() });
+    },
+    /** setSchedule gives a curve its schedule: change is {schedule, scheduleSource, lrFile?, lr?}. */
+    setSchedule(name, change) {
+      set({ curves: replaceItem('curves', name, { lrFile: undefined, ...change }), ...touched() });
+    },
+    /** setCurveSize tags a curve with its model size N (null: none), for the model-size law. */
+    setCurveSize(name, size) {
+      set({ curves: replaceItem('curves', name, { size }) });
+    },
+    /** addPrediction adds a schedule to predict under a unique name; it returns it. */
+    addPrediction(name, schedule) {
+      const [p] = named([{ name, schedule }], all());
+      set({ predictions: [...state.predictions, p] });
+      return p;
+    },
+    /** editPrediction renames a schedule to predict (keeping the name unique) and changes its schedule. */
+    editPrediction(name, { name: newName, schedule }) {
+      const taken = new Set(all().filter((x) => x.name !== name).map((x) => x.name));
+      set({ predictions: replaceItem('predictions', name, { name: uniqueName(newName, taken), schedule }) });
+    },
+    /** remove takes a curve or a schedule to predict off the page; Undo puts it back in its place. */
+    remove(name) {
+      const list = listOf(name);
+      const item = state[list].find((x) => x.name === name);
+      if (!item) return;
+      const at = state[list].indexOf(item);
+      undoable(`Removed ${name}.`, `Remove ${name}`, { [list]: state[list].filter((x) => x !== item) }, (s) => {
+        if (s[list].includes(item)) return {};
+        const back = [...s[list]];
+        back.splice(Math.min(at, back.length), 0, item);
+        return { [list]: back };
+      });
+    },
+    /** removeAllCurves takes every curve with data off the page; Undo puts them back. */
+    removeAllCurves() {
+      const removed = state.curves;
+      if (!removed.length) return;
+      undoable(`Removed all ${removed.length} curve(s).`, null, { curves: [] },
+        (s) => ({ curves: [...removed.filter((c) => !s.curves.includes(c)), ...s.curves] }));
+    },
+
+    // ---- the view as a whole -----------------------------------------------------------------
+
+    /** loadView replaces the view (an example, a link): settings, curves and schedules, and no results. */
+    loadView({ settings, curves = [], predictions = [] }) {
+      const added = named(curves.map((c) => ({ role: 'fit', scheduleSource: 'builder', ...c })), []);
+      set({
+        settings: { ...DEFAULT_SETTINGS, ...settings }, curves: added, predictions: named(predictions, added),
+        fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: state.edits + 1,
+      });
+    },
+    /** snapshotView returns what puts the view back as it is now (the undo of loading an example). */
+    snapshotView() {
+      const saved = Object.fromEntries(VIEW_KEYS.map((k) => [k, state[k]]));
+      return (s) => ({ ...saved, edits: s.edits + 1 });
+    },
+    /** offerUndo keeps restore (from snapshotView) on the undo stack under text. */
+    offerUndo(text, restore) {
+      set({ undo: [...state.undo, { text, restore, focusLabel: null }].slice(-MAX_UNDO) });
+    },
+    /** undo puts back the latest change that can be undone; it returns it ({text, focusLabel}), or null. */
+    undo() {
+      const entry = state.undo[state.undo.length - 1];
+      if (!entry) return null;
+      set({ ...entry.restore(state), undo: state.undo.slice(0, -1) });
+      return entry;
+    },
+
+    // ---- settings ----------------------------------------------------------------------------
+
+    /** setSettings takes the settings form; a change makes the latest fit stale. */
+    setSettings(settings) {
+      if (sameSettings(settings, state.settings)) return;
+      set({ settings, ...touched() });
+    },
+
+    // ---- fits, validations and predictions ---------------------------------------------------
+
+    /** fitStarted: a fit or validation runs (status says what). */
+    fitStarted(status) {
+      set({ fitting: { progress: 0 }, status });
+    },
+    /** fitProgress shows how far it is (status, when given, replaces the status line). */
+    fitProgress(progress, status = state.status) {
+      set({ fitting: { progress }, status });
+    },
+    fitEnded() {
+      set({ fitting: null });
+    },
+    /**
+     * fitted keeps new fits (law -> fit record) in place of every earlier fit, parameters entered
+     * by hand and validation, with the lines predicted with them (results, as linesPredicted
+     * takes them); stale says whether curves or settings changed while it ran.
+     */
+    fitted(fits, { stale, status }, results = []) {
+      set({ fits, manual: null, lines: keptLines({ ...state, fits, manual: null }, results), validation: null, band: null, stale, status });
+    },
+    /** validated keeps a `validate` answer and the annealing law's prediction band from it. */
+    validated(validation, status) {
+      const ann = validation.summaries.find((s) => s.law === 'annealing');
+      const band = ann && Number.isFinite(ann.bandHalfWidth) ? { halfWidth: ann.bandHalfWidth, level: ann.bandLevel } : null;
+      set({ validation, band, status });
+    },
+    /**
+     * linesPredicted keeps predicted lines: results is [{law, source, byName}] (see keptLines). A
+     * message a failed prediction left goes away.
+     */
+    linesPredicted(results) {
+      set({ lines: keptLines(state, results), message: state.message && state.message.from === 'predict' ? null : state.message });
+    },
+    /**
+     * useManual puts parameters entered by hand or from a link ({params: {law: params}, settings,
+     * from}) in use, with the lines predicted with them (results, as linesPredicted takes them).
+     */
+    useManual(manual, results = []) {
+      set({ manual, lines: keptLines({ ...state, manual }, results) });
+    },
+
+    // ---- share links, charts and the engine --------------------------------------------------
+
+    setShare(share) {
+      set({ share });
+    },
+    /** setChartOption sets how the result charts are drawn: logX, logY or scheme ('light'|'dark'). */
+    setChartOption(key, value) {
+      set({ chart: { ...state.chart, [key]: value } });
+    },
+    engineReady(version) {
+      set({ engine: { ...state.engine, version } });
+    },
+    engineMemory(memory) {
+      set({ engine: { ...state.engine, memory } });
+    },
+
+    // ---- the Analyses panel ------------------------------------------------------------------
+
+    /** analysisChanged changes the Analyses panel's state; showOptions: the options box shows the view's options again. */
+    analysisChanged(change, { showOptions = false } = {}) {
+      const a = state.analysis;
+      set({ analysis: { ...a, ...change, optionsRevision: a.optionsRevision + (showOptions ? 1 : 0) } });
+    },
+    /** setAnalysisOptions keeps the options typed for an analysis (undefined: its defaults again). */
+    setAnalysisOptions(analysis, text, { showOptions = false } = {}) {
+      const options = { ...state.analysis.options };
+      if (text === undefined) delete options[analysis];
+      else options[analysis] = text;
+      actions.analysisChanged({ options }, { showOptions });
+    },
+  };
+
+  return {
+    get state() {
+      return state;
+    },
+    subscribe(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+    ...actions,
+  };
+}
+
+/**
+ * watch calls render(state) now and after every change to one of keys (the parts of the state
+ * render reads): how a view follows the store.
+ */
+export function watch(store, keys, render) {
+  render(store.state);
+  return store.subscribe((state, previous) => {
+    if (keys.some((k) => state[k] !== previous[k])) render(state);
+  });
+}

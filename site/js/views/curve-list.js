@@ -1,0 +1,88 @@
+// The two lists of the data panel: curves with data (role, schedule, remove) and schedules to
+// predict (edit, remove, predicted final loss under each law).
+import { $, h } from '../dom.js';
+import { summary } from '../schedule-kinds.js';
+import * as fmt from '../format.js';
+import { watch } from '../store.js';
+import { finalLosses } from '../selectors.js';
+
+/**
+ * showLists draws both lists from the store. on: {role(name, role), schedule(name),
+ * edit(name), remove(name)}; after a removal the focus goes to the next row's remove button,
+ * else the previous row's, else Undo.
+ */
+export function showLists(store, on) {
+  const removing = (list) => (name) => {
+    const buttons = () => [...document.querySelectorAll(`${list} button.remove`)];
+    const at = buttons().findIndex((b) => b.getAttribute('aria-label') === `Remove ${name}`);
+    on.remove(name);
+    const left = buttons();
+    (left[Math.min(Math.max(at, 0), left.length - 1)] || $('#undo-button')).focus();
+  };
+  const curveHandlers = { role: on.role, schedule: on.schedule, remove: removing('#curve-list') };
+  const predictionHandlers = { edit: on.edit, remove: removing('#predict-list') };
+  watch(store, ['curves'], (state) => renderCurves(state.curves, curveHandlers));
+  watch(store, ['predictions', 'lines', 'fits', 'manual'], (state) => {
+    renderPredictions(state.predictions, finalLosses(state, 'annealing'), finalLosses(state, 'multi-power'), predictionHandlers);
+  });
+}
+
+/** renderCurves draws one row per curve with data. */
+function renderCurves(curves, on) {
+  replaceRows($('#curve-list'), curves.map((c) => {
+    const role = h('select', { class: 'role-select', 'aria-label': `Role of ${c.name}`, dataset: { testid: 'curve-role' } },
+      h('option', { value: 'fit', text: 'fit', selected: c.role === 'fit' }),
+      h('option', { value: 'validate', text: 'validate', selected: c.role === 'validate' }));
+    role.addEventListener('change', () => on.role(c.name, role.value));
+    const sched = c.scheduleSource === 'file' ? `LR from ${c.lrFile || 'the file'}` : summary(c.schedule);
+    return h('li', { class: `row ${c.schedule ? '' : 'needs-schedule'}`, dataset: { curveName: c.name, role: c.role } },
+      h('span', { class: 'swatch', style: { background: c.color }, 'aria-hidden': 'true' }),
+      h('div', { class: 'row-name', text: c.name, title: c.source ? `${c.name} (${c.source})` : c.name }),
+      role,
+      h('button', { type: 'button', class: 'icon-button', text: 'Schedule…', 'aria-label': `Schedule of ${c.name}`, on: { click: () => on.schedule(c.name) } }),
+      h('button', { type: 'button', class: 'icon-button remove', text: '✕', title: `Remove ${c.name}`, 'aria-label': `Remove ${c.name}`, on: { click: () => on.remove(c.name) } }),
+      h('div', { class: 'row-sub', title: c.schedule ? sched : '' },
+        `${c.steps.length} points, steps ${fmt.steps(c.steps[0])}–${fmt.steps(c.steps[c.steps.length - 1])} · `,
+        h('span', { class: c.schedule ? '' : 'warn', text: c.schedule ? sched : 'needs a schedule' })));
+  }));
+  $('#curves-empty').hidden = curves.length > 0;
+  $('#curve-count').textContent = curves.length ? `(${curves.length})` : '';
+}
+
+/**
+ * renderPredictions draws one row per schedule to predict, with its predicted final loss under
+ * each law that has one: annealing and multiPower map a schedule's name to it. on: {edit(name),
+ * remove(name)}.
+ */
+function renderPredictions(predictions, annealing, multiPower, on) {
+  replaceRows($('#predict-list'), predictions.map((p) => {
+    const final = annealing.get(p.name) ?? null;
+    const finalMultiPower = multiPower.get(p.name) ?? null;
+    const shown = [];
+    if (final !== null || finalMultiPower === null) shown.push(h('span', { class: 'muted', text: 'final ' }), h('strong', { text: final === null ? '–' : fmt.fixed(final, 4) }));
+    if (finalMultiPower !== null) {
+      shown.push(h('span', { class: 'muted', text: final === null ? 'final (MPL) ' : ' · MPL ' }), h('strong', { class: 'mpl-final', text: fmt.fixed(finalMultiPower, 4) }));
+    }
+    // data-final-loss-mpl: the Multi-Power Law's (the tests' hook).
+    return h('li', { class: 'row', dataset: { scheduleName: p.name, finalLoss: final === null ? '' : String(final), finalLossMpl: finalMultiPower === null ? '' : String(finalMultiPower) } },
+      h('span', { class: 'swatch', style: { background: p.color }, 'aria-hidden': 'true' }),
+      h('div', { class: 'row-name', text: p.name, title: p.name }),
+      h('div', { class: 'final-loss', title: 'predicted loss at the last step (MPL: the Multi-Power Law)' }, ...shown),
+      h('button', { type: 'button', class: 'icon-button', text: 'Edit…', 'aria-label': `Edit ${p.name}`, on: { click: () => on.edit(p.name) } }),
+      h('button', { type: 'button', class: 'icon-button remove', text: '✕', title: `Remove ${p.name}`, 'aria-label': `Remove ${p.name}`, on: { click: () => on.remove(p.name) } }),
+      h('div', { class: 'row-sub', text: summary(p.schedule), title: JSON.stringify(p.schedule) }));
+  }));
+  $('#predict-empty').hidden = predictions.length > 0;
+}
+
+/**
+ * replaceRows puts new rows in a list and keeps the focus where it was: on the control with the
+ * same accessible name (the rows are rebuilt on every change, a dialog returns the focus to
+ * the button that opened it, and a keyboard user must not be sent back to the top).
+ */
+function replaceRows(list, rows) {
+  const active = document.activeElement;
+  const label = active && list.contains(active) ? active.getAttribute('aria-label') : null;
+  list.replaceChildren(...rows);
+  if (label) list.querySelector(`[aria-label="${CSS.escape(label)}"]`)?.focus();
+}

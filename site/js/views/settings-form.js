@@ -1,0 +1,43 @@
+// The fit settings form: shows the store's settings, and reads what was typed (checked by
+// settings.js, which names the field that is wrong).
+import { $ } from '../dom.js';
+import { watch } from '../store.js';
+import { parseSettings } from '../settings.js';
+
+/** SETTING_FIELDS are the form's controls, each changing the settings. */
+export const SETTING_FIELDS = ['#lambda', '#fit-lambda', '#warmup-steps', '#warmup-convention', '#huber-delta', '#law', '#auto', '#mpl-search'];
+
+/** showSettings writes the store's settings into the form whenever they change. */
+export function showSettings(store) {
+  watch(store, ['settings'], ({ settings: s }) => {
+    $('#lambda').value = String(s.lambda);
+    $('#fit-lambda').checked = s.fitLambda;
+    $('#lambda').disabled = s.fitLambda;
+    $('#warmup-steps').value = String(s.warmupSteps);
+    $('#warmup-convention').value = s.warmupConvention;
+    $('#huber-delta').value = String(s.huberDelta);
+    $('#law').value = s.law || 'annealing';
+    $('#auto').checked = !!s.auto;
+    $('#mpl-search').value = s.mplSearch || 'optimum';
+  });
+}
+
+/** readSettings reads the form; it throws an Error naming the bad field. With λ fitted, previousLambda is kept. */
+export function readSettings(previousLambda) {
+  const text = (id) => ({ value: $(id).value, badInput: $(id).validity.badInput });
+  return parseSettings({
+    lambda: text('#lambda'),
+    fitLambda: $('#fit-lambda').checked,
+    warmupSteps: text('#warmup-steps'),
+    warmupConvention: $('#warmup-convention').value,
+    huberDelta: text('#huber-delta'),
+    law: $('#law').value,
+    auto: $('#auto').checked,
+    mplSearch: $('#mpl-search').value,
+  }, previousLambda);
+}
+
+/** lockLambda disables the λ field while "fit λ too" is checked (at once, even before the form reads well). */
+export function lockLambda() {
+  $('#lambda').disabled = $('#fit-lambda').checked;
+}

@@ -1,0 +1,80 @@
+// The result charts' view model (site/js/chart-model.js) under node: which lines each chart
+// draws, their labels and styles, the band, the residuals and where the x axis starts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resultCharts } from '../../site/js/chart-model.js';
+import { createStore } from '../../site/js/store.js';
+import { DEFAULT_SETTINGS } from '../../site/js/settings.js';
+
+const schedule = { kind: 'constant', total: 3000, peak: 1e-4 };
+const line = (extra = {}) => ({ steps: [1000, 2000, 3000], lr: [1e-4, 1e-4, 1e-4], loss: [3, 2.9, 2.8], s1Term: [1, 0.9, 0.8], s2Term: [0, 0, 0], ...extra });
+const labels = (spec) => spec.lines.map((l) => l.label);
+
+/** fitted is a store holding curves a (fit) and b (validate), fitted with laws, and a schedule p predicted with each. */
+function fitted(laws) {
+  const store = createStore();
+  store.loadView({
+    settings: DEFAULT_SETTINGS,
+    curves: ['a', 'b'].map((name, i) => ({ name, role: i ? 'validate' : 'fit', steps: [1000, 2000, 3000], loss: [3.1, 2.9, 2.8], schedule })),
+    predictions: [{ name: 'p', schedule }],
+  });
+  const { curves } = store.state;
+  const fits = Object.fromEntries(laws.map((law) => [law, {
+    law, params: {}, settings: DEFAULT_SETTINGS, lines: new Map(curves.map((c) => [c.name, line()])), curves: new Map(curves.map((c) => [c.name, c])),
+    response: { curves: curves.map((c) => ({ name: c.name, role: c.role, predicted: [3, 2.9, 2.8] })) },
+  }]));
+  store.fitted(fits, { stale: false, status: '' });
+  store.linesPredicted(laws.map((law) => ({ law, source: fits[law], byName: new Map([['p', { schedule, ...line(), finalLoss: 2.8 }]]) })));
+  return store;
+}
+
+test('one law: observed points, fitted and held-out lines, the schedules predicted, their LR and terms', () => {
+  const { lr, loss, residuals, terms } = resultCharts(fitted(['annealing']).state);
+  assert.deepEqual(labels(loss), ['a (observed)', 'b (observed)', 'a (fitted)', 'b (predicted)', 'p']);
+  assert.deepEqual(loss.lines.map((l) => l.dash || null), [null, null, null, [6, 4], null], 'held-out curves dashed');
+  assert.ok(loss.lines[0].points && !loss.lines[2].points);
+  assert.deepEqual(labels(lr), ['a', 'b', 'p']);
+  assert.deepEqual(labels(terms), ['a: A·S1^−α', 'a: C·S2', 'b: A·S1^−α', 'b: C·S2', 'p: A·S1^−α', 'p: C·S2']);
+  assert.deepEqual(labels(residuals), ['zero', 'a', 'b']);
+  assert.ok(Math.abs(residuals.lines[1].y[0] - 0.1) < 1e-12, 'observed minus fitted');
+  // After the 500 warmup steps, and not before the first observation.
+  assert.equal(loss.xMin, 1000);
+});
+
+test('two laws: the Multi-Power Law\'s lines dotted beside the annealing law\'s, one LR line each, the band on the annealing law\'s', () => {
+  const store = fitted(['annealing', 'multi-power']);
+  store.validated({ rows: [], summaries: [{ law: 'annealing', bandHalfWidth: 0.01, bandLevel: 0.9 }] }, '');
+  const { lr, loss, terms } = resultCharts(store.state);
+  assert.deepEqual(labels(loss).slice(2), [
+    'a (fitted)', 'a band lower', 'a band upper', 'b (predicted)', 'b band lower', 'b band upper', 'p', 'p band lower', 'p band upper',
+    'a (Multi-Power Law, fitted)', 'b (Multi-Power Law, predicted)', 'p (Multi-Power Law)',
+  ]);
+  const band = loss.lines.find((l) => l.label === 'a band upper');
+  assert.ok(Math.abs(band.y[0] - 3.03) < 1e-12);
+  assert.ok(loss.lines.filter((l) => /Multi-Power/.test(l.label)).every((l) => l.dash.join() === '2,3'));
+  assert.deepEqual(labels(lr), ['a', 'b', 'p'], 'the learning rate once per curve');
+  assert.ok(labels(terms).every((l) => !/Multi-Power/.test(l)), 'the terms of the first law only');
+});
+
+test('the Multi-Power Law alone draws its own LR and terms; nothing to draw says so', () => {
+  const { lr, terms, loss } = resultCharts(fitted(['multi-power']).state);
+  assert.deepEqual(labels(lr), ['a (Multi-Power Law)', 'b (Multi-Power Law)', 'p (Multi-Power Law)']);
+  assert.deepEqual(labels(terms).slice(0, 2), ['a (Multi-Power Law): A·(S1+S_W)^−α', 'a (Multi-Power Law): LD']);
+  assert.equal(loss.lines.find((l) => l.label === 'b (Multi-Power Law, predicted)').dash.join(), '6,4');
+
+  const empty = resultCharts(createStore().state);
+  assert.deepEqual(labels(empty.loss), []);
+  assert.equal(empty.residuals.empty, 'Residuals appear after a fit.');
+  assert.deepEqual(empty.residuals.lines[0].x, [], 'no residuals: an empty zero line');
+});
+
+test('parameters entered by hand: no residuals, every curve predicted; log axes start at step 1 or later', () => {
+  const store = fitted(['annealing']);
+  store.useManual({ params: { annealing: { L0: 2 } }, settings: { ...DEFAULT_SETTINGS, warmupSteps: 0 }, from: 'hand' });
+  store.setChartOption('logX', true);
+  const { loss, residuals, lr } = resultCharts(store.state);
+  assert.deepEqual(labels(loss), ['a (observed)', 'b (observed)'], 'no lines until predicted with them');
+  assert.deepEqual(labels(residuals), ['zero']);
+  assert.equal(lr.xMin, 1);
+  assert.equal(loss.xMin, 1000);
+});

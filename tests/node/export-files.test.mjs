@@ -1,0 +1,68 @@
+// The files the page exports (site/js/export-files.js) under node: predicted curves as CSV
+// (with the band), observed points with each law's fitted loss, an analysis's table, and the
+// parameters' JSON; and how long a predicted-curves CSV may get.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { predictionCSV, observedCSV, tableCSV, fitDocument } from '../../site/js/export-files.js';
+import { csvPoints, MAX_CSV_ROWS } from '../../site/js/controllers/exports.js';
+import { createStore } from '../../site/js/store.js';
+import { DEFAULT_SETTINGS } from '../../site/js/settings.js';
+import { LAWS } from '../../site/js/schema.js';
+
+const lines = async (blob) => (await blob.text()).trimEnd().split('\n');
+
+test('predicted curves: one row per curve, law and step; the band on the annealing law\'s rows', async () => {
+  const curves = [
+    { name: 'a, "quoted"', law: 'annealing', steps: [1, 2], lr: [1e-4, 1e-4], loss: [3, 2], s1Term: [1.5, 0.5], s2Term: [0.5, 0.5] },
+    { name: 'b', law: 'multi-power', steps: [1], lr: [2e-4], loss: [4], s1Term: [2], s2Term: [0] },
+  ];
+  assert.deepEqual(await lines(predictionCSV(curves)), [
+    'curve,law,step,lr,loss,s1_term,s2_term',
+    '"a, ""quoted""",annealing,1,0.0001,3,1.5,0.5',
+    '"a, ""quoted""",annealing,2,0.0001,2,0.5,0.5',
+    'b,multi-power,1,0.0002,4,2,0',
+  ]);
+  const banded = await lines(predictionCSV(curves, 0.5));
+  assert.equal(banded[0], 'curve,law,step,lr,loss,s1_term,s2_term,lower,upper');
+  assert.equal(banded[1], '"a, ""quoted""",annealing,1,0.0001,3,1.5,0.5,1.5,4.5');
+  assert.equal(banded[3], 'b,multi-power,1,0.0002,4,2,0,,', 'the Multi-Power Law has no band');
+});
+
+test('a predicted-curves CSV past a million rows thins each curve evenly', () => {
+  assert.equal(csvPoints(MAX_CSV_ROWS, 7), 0);
+  // Two laws' nine curves of 20,339,998 steps in all: about 111,111 steps each.
+  assert.equal(csvPoints(20_339_998, 9), 111_111);
+  assert.equal(csvPoints(1e9, 1e6), 100, 'never fewer than 100 steps');
+});
+
+test('observed points with each law\'s fitted loss, and an analysis table', async () => {
+  const store = createStore();
+  store.loadView({ settings: DEFAULT_SETTINGS, curves: [{ name: 'a', steps: [1, 2], loss: [3, 2.9], schedule: { kind: 'constant', total: 2, peak: 1e-4 } }] });
+  const [a] = store.state.curves;
+  const fit = (law, predicted) => ({ law, params: {}, settings: DEFAULT_SETTINGS, lines: new Map(), curves: new Map([['a', a]]), response: { curves: [{ name: 'a', role: 'fit', predicted }] } });
+  assert.deepEqual(await lines(observedCSV(store.state)), ['curve,role,step,observed', 'a,fit,1,3', 'a,fit,2,2.9']);
+  store.fitted({ annealing: fit('annealing', [3.01, 2.91]), 'multi-power': fit('multi-power', [3.02, 2.92]) }, { stale: false, status: '' });
+  assert.deepEqual(await lines(observedCSV(store.state)), ['curve,role,step,observed,fitted,fitted_multi_power', 'a,fit,1,3,3.01,3.02', 'a,fit,2,2.9,2.91,2.92']);
+  store.fitted({ 'multi-power': fit('multi-power', [3.02, 2.92]) }, { stale: false, status: '' });
+  assert.equal((await lines(observedCSV(store.state)))[0], 'curve,role,step,observed,fitted_multi_power');
+
+  assert.deepEqual(await lines(tableCSV({ columns: ['family', 'final loss'], rows: [['wsd, 1-sqrt', 2.5], ['free', null]] })), ['family,final loss', '"wsd, 1-sqrt",2.5', 'free,']);
+});
+
+test('the parameters\' JSON: each law\'s fit, the settings, the schedules and the predictions', () => {
+  const store = createStore();
+  assert.equal(fitDocument(store.state, '1.0.0'), null, 'nothing to export before a fit');
+  store.loadView({ settings: DEFAULT_SETTINGS, curves: [], predictions: [{ name: 'p', schedule: { kind: 'constant', total: 9, peak: 1e-4 } }] });
+  const params = { L0: 2.6, A: 0.4, alpha: 0.5, C: 0.4, lambda: 0.999 };
+  const manual = { params: { annealing: params }, settings: { ...DEFAULT_SETTINGS, fitLambda: true }, from: 'link' };
+  store.useManual(manual, [{ law: 'annealing', source: manual, byName: new Map([['p', { schedule: store.state.predictions[0].schedule, steps: [1], loss: [3], finalLoss: 2.75 }]]) }]);
+  const doc = fitDocument(store.state, '1.0.0', new Date(0));
+  assert.equal(doc.version, '1.0.0');
+  assert.equal(doc.exported, '1970-01-01T00:00:00.000Z');
+  assert.equal(doc.source, 'share link');
+  assert.equal(doc.law, LAWS.annealing.formula);
+  assert.deepEqual(doc.params, params);
+  assert.equal(doc.settings.lambda, 'fit');
+  assert.equal(doc.multiPower, undefined);
+  assert.deepEqual(doc.predictions, [{ name: 'p', schedule: { kind: 'constant', total: 9, peak: 1e-4 }, finalLoss: 2.75, finalLossMultiPower: undefined }]);
+});

@@ -1,0 +1,108 @@
+// Share links (site/js/share.js, site/js/share-view.js) under node: the fragment's encoding,
+// every check of a link opened, and the view written into a link and read back.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { encodeShare, decodeShare, checkShareable, MAX_FRAGMENT } from '../../site/js/share.js';
+import { shareView, linkView, thinSchedule } from '../../site/js/share-view.js';
+import { createStore } from '../../site/js/store.js';
+
+const SETTINGS = { lambda: 0.999, fitLambda: false, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001, law: 'annealing', auto: false, mplSearch: 'optimum' };
+const PARAMS = { L0: 2.6, A: 0.4, alpha: 0.5, C: 0.4, lambda: 0.999 };
+
+/** encode deflates text as a link's payload, as the page does. */
+async function encode(text) {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+  return Buffer.from(await new Response(stream).arrayBuffer()).toString('base64url');
+}
+
+test('a view goes into a link and comes back the same', async () => {
+  const view = {
+    v: 2, settings: SETTINGS, params: PARAMS, multiPower: { L0: 2.5, A: 0.5, alpha: 0.5, B: 400, C: 2, beta: 0.6, gamma: 0.5 }, source: 'fit',
+    curves: [{ name: 'cosine', role: 'fit', schedule: { kind: 'cosine', total: 20, peak: 2e-4 }, steps: [1, 2], loss: [3.5, 3.4] }],
+    predictions: [{ name: 'wsd', schedule: { kind: 'wsd', total: 100, peak: 2e-4, decay: 'cosine', decayFraction: 0.2 } }],
+  };
+  const got = await decodeShare(await encodeShare(view));
+  assert.deepEqual({ ...got, curves: got.curves.map((c) => ({ ...c, steps: Array.from(c.steps), loss: Array.from(c.loss) })) }, view);
+});
+
+test('corrupted, oversized, wrong-version and ill-typed links are refused, saying why', async () => {
+  const settings = { ...SETTINGS };
+  delete settings.mplSearch;
+  const cases = [
+    ['corrupted', 'AAAA____not-deflate', /corrupt|decompress/i],
+    ['bad characters', '%3Cscript%3E', /base64url/i],
+    ['oversized', 'A'.repeat(210 * 1024), /too large/i],
+    ['wrong version', await encode(JSON.stringify({ v: 3, settings: {}, curves: [], predictions: [] })), /version 3 is not supported.*versions 1 and 2/i],
+    ['bad type', await encode(JSON.stringify({ v: 1, settings: { lambda: 'x' }, curves: [], predictions: [] })), /settings/i],
+    ['not JSON', await encode('{"v":1, nope'), /not JSON/i],
+    ['deflate bomb', await encode(' '.repeat(9 * 1024 * 1024)), /expands to more than/i],
+    ['unexpected field', await encode(JSON.stringify({ v: 1, settings, curves: [], predictions: [], __proto__x: 1 })), /unexpected field "__proto__x"/],
+    ['infinite number', await encode('{"v":1,"settings":{"lambda":0.999,"fitLambda":false,"warmupSteps":500,"warmupConvention":"peak","huberDelta":1e999,"law":"annealing","auto":false},"curves":[],"predictions":[]}'), /huberDelta: not a finite number/],
+  ];
+  for (const [what, payload, want] of cases) await assert.rejects(decodeShare(payload), want, what);
+});
+
+test('links asking for too much, names with control characters and parameters out of range are refused', async () => {
+  const bomb = {
+    v: 2, settings: SETTINGS, params: PARAMS, source: 'manual', curves: [],
+    predictions: Array.from({ length: 100 }, (_, i) => ({ name: `p${i}`, schedule: { kind: 'cosine', total: 9999999, peak: 2e-4 } })),
+  };
+  const payload = await encode(JSON.stringify(bomb));
+  assert.ok(payload.length < 2000, `${payload.length} characters`);
+  await assert.rejects(decodeShare(payload), /its schedules run 999,999,900 steps in all, more than the 20,000,000 a link may ask for/);
+  for (const [view, want] of [
+    [{ ...bomb, predictions: [{ name: 'cos\u202eenis', schedule: { kind: 'constant', total: 100, peak: 1e-4 } }] }, /predictions\[0\]\.name: holds a control character/],
+    [{ ...bomb, predictions: [], params: { ...PARAMS, L0: -1 } }, /params\.L0: must be zero or more/],
+    [{ ...bomb, predictions: [], settings: { ...SETTINGS, warmupSteps: 1e300 } }, /settings\.warmupSteps: must be a whole number from 0 to 10000000/],
+    [{ ...bomb, predictions: [{ name: 'x', schedule: { kind: 'toString', total: 10 } }] }, /predictions\[0\]\.schedule\.kind: must be one of constant/],
+  ]) await assert.rejects(decodeShare(await encode(JSON.stringify(view))), want);
+  assert.throws(() => checkShareable({ ...bomb, predictions: [{ name: 'n'.repeat(240), schedule: { kind: 'constant', total: 10, peak: 1e-4 } }] }), /predictions\[0\]\.name: length must be 1\.\.200/);
+});
+
+test('the page writes its view into a link, with or without the data, and opens it back', async () => {
+  const store = createStore();
+  store.loadView({
+    settings: SETTINGS,
+    curves: [{ name: 'cosine', role: 'fit', steps: Float64Array.from([1, 2]), loss: Float64Array.from([3.5, 3.4]), schedule: { kind: 'cosine', total: 20, peak: 2e-4 } }],
+    predictions: [{ name: 'constant', schedule: { kind: 'constant', total: 40, peak: 2e-4 } }],
+  });
+  store.useManual({ params: { annealing: PARAMS }, settings: SETTINGS, from: 'hand' });
+  const withData = shareView(store.state, true);
+  checkShareable(withData);
+  assert.equal(withData.source, 'manual');
+  assert.deepEqual(withData.params, PARAMS);
+  assert.deepEqual(withData.curves[0].steps, [1, 2]);
+
+  const opened = linkView(await decodeShare(await encodeShare(withData)));
+  assert.equal(opened.refit, false);
+  assert.deepEqual(opened.manual.params, { annealing: PARAMS });
+  assert.equal(opened.manual.from, 'hand');
+  assert.deepEqual(opened.curves.map((c) => c.name), ['cosine']);
+  assert.deepEqual(opened.predictions.map((p) => p.name), ['constant']);
+
+  // Without data, a curve comes back as a schedule to predict, with a note.
+  const without = linkView(await decodeShare(await encodeShare(shareView(store.state, false))));
+  assert.deepEqual(without.curves, []);
+  assert.deepEqual(without.predictions.map((p) => p.name), ['cosine', 'constant']);
+  assert.match(without.notes[0], /cosine: the link holds no data for this curve/);
+
+  // A fit of the link's own data is refitted on opening.
+  const fitted = linkView(await decodeShare(await encodeShare({ ...withData, source: 'fit' })));
+  assert.equal(fitted.refit, true);
+  assert.equal(fitted.manual, null);
+});
+
+test('a link without data keeps at most 2000 points of an explicit schedule, spikes included', () => {
+  const n = 100_000;
+  const lr = Array.from({ length: n }, (_, i) => 2e-4 * (1 - i / n));
+  lr[54_321] = 5e-4;
+  const schedule = { kind: 'explicit', total: n - 1, steps: Array.from({ length: n }, (_, i) => i), lr };
+  const thin = thinSchedule(schedule);
+  assert.ok(thin.steps.length <= 2000 && thin.steps.length > 1900, `${thin.steps.length} points`);
+  assert.equal(thin.steps[0], 0);
+  assert.equal(thin.steps.at(-1), n - 1);
+  assert.ok(thin.steps.includes(54_321), 'the spike is kept');
+  const short = { kind: 'explicit', total: 3, steps: [0, 3], lr: [1e-4, 2e-4] };
+  assert.equal(thinSchedule(short), short);
+  assert.ok(MAX_FRAGMENT === 200 * 1024);
+});
