@@ -32,7 +32,7 @@ var lambdaGrid = []float64{0.9, 0.95, 0.98, 0.99, 0.995, 0.998, 0.999, 0.9995}
 
 var annealingSpec = &Spec{
 	Name:      LawAnnealing,
-	Title:     "scaling law with learning-rate annealing",
+	Title:     "annealing law",
 	Formula:   "L(s) = L0 + A·S1(s)^(−α) − C·S2(s)",
 	Reference: "Tissue, Wang, Wang, et al., Scaling Law with Learning Rate Annealing, arXiv 2408.11029 (2024)",
 	Params: []Param{
@@ -43,7 +43,7 @@ var annealingSpec = &Spec{
 		{Name: "lambda", Symbol: "λ", Meaning: "the decay factor of the annealing momentum (about 1/(1−λ) steps of memory)", Domain: UnitInterval,
 			Default: DefaultLambda, Held: true, Grid: lambdaGrid},
 	},
-	Terms:      [2]Term{{Param: "A", Label: "A·S1^(−α)"}, {Param: "C", Label: "C·S2"}},
+	Terms:      [2]Term{{Param: "A", Label: "A·S1^−α"}, {Param: "C", Label: "C·S2"}},
 	Convention: WarmupPeak,
 }
 

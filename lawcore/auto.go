@@ -45,7 +45,8 @@ type Candidate struct {
 type CandidateScore struct {
 	Candidate
 	// HeldOut is the mean relative error of the held-out points over the folds; StdErr the
-	// standard error of that mean; Folds the error of each fold.
+	// standard error of that mean; Folds the error of each fold (all zero when Error says
+	// the candidate could not be scored).
 	HeldOut float64   `json:"heldOut"`
 	StdErr  float64   `json:"stdErr"`
 	Folds   []float64 `json:"folds"`
@@ -148,6 +149,25 @@ func candidateLabel(spec *Spec, conv Convention, lambda *LambdaSetting, search s
 	return s
 }
 
+// applicable keeps the candidates whose law can be fitted to req's curves at all: a law
+// fitted across model sizes needs every curve's size and two sizes among them.
+func applicable(cands []Candidate, req FitRequest) []Candidate {
+	sizes := map[float64]bool{}
+	sized := true
+	for _, c := range req.Curves {
+		sized = sized && c.Size > 0
+		sizes[c.Size] = true
+	}
+	var out []Candidate
+	for _, c := range cands {
+		if law, err := Lookup(c.Law); err == nil && law.Spec().NeedsSize && !(sized && len(sizes) >= 2) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
 // apply is req with the candidate's law and settings.
 func (c Candidate) apply(req FitRequest) FitRequest {
 	req.Auto, req.Law, req.WarmupConvention, req.Search = false, c.Law, string(c.Convention), c.Search
@@ -217,7 +237,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 		return nil, err
 	}
 	design, folds := autoFolds(req)
-	cands := Candidates()
+	cands := applicable(Candidates(), req)
 	jobs, done := len(cands)*(len(folds)+1), 0
 	report := func(f float64) { progress((float64(done) + f) / float64(jobs)) }
 	scores := make([]CandidateScore, len(cands))
@@ -231,7 +251,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 			return nil, ctx.Err()
 		}
 		if err != nil {
-			sc.Error, sc.HeldOut = err.Error(), math.Inf(1)
+			sc.Error = err.Error()
 			done += len(folds)
 			scores[ci] = sc
 			continue
@@ -249,7 +269,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 				if err != nil {
 					msg = err.Error()
 				}
-				sc.Error, sc.HeldOut = fmt.Sprintf("%s: %s", f.label, msg), math.Inf(1)
+				sc.Error, sc.Folds = fmt.Sprintf("%s: %s", f.label, msg), nil
 				break
 			}
 			sc.Folds = append(sc.Folds, res.ValidateMetrics.PredE)
@@ -274,7 +294,14 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return scores[order[a]].HeldOut < scores[order[b]].HeldOut })
+	// scored candidates first, best first; those that could not be scored last
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := scores[order[a]], scores[order[b]]
+		if (x.Error == "") != (y.Error == "") {
+			return x.Error == ""
+		}
+		return x.HeldOut < y.HeldOut
+	})
 	sorted := make([]CandidateScore, len(order))
 	for i, k := range order {
 		sorted[i] = scores[k]

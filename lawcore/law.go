@@ -45,6 +45,9 @@ type Spec struct {
 	Terms [2]Term `json:"terms"`
 	// Convention is the warmup convention the law uses unless told otherwise.
 	Convention Convention `json:"convention"`
+	// NeedsSize says every curve must carry its model size (Curve.Size), at least two
+	// sizes among them: the law is fitted across model sizes.
+	NeedsSize bool `json:"needsSize,omitempty"`
 	// LinePoints is how many steps a fitted line is thinned to when the request says
 	// nothing (0: every step), for a law whose every step is costly to evaluate.
 	LinePoints int `json:"-"`

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -101,8 +102,17 @@ const (
 var Kinds = []string{KindConstant, KindLinear, KindCosine, KindWSD, KindMultistep, KindCyclic,
 	KindInverseSqrt, KindPolynomial, KindOneCycle, KindConcat, KindExplicit}
 
-// WSD decay shapes.
+// DecayShapes are the shapes of a WSD decay.
 var DecayShapes = []string{"cosine", "linear", "1-sqrt", "1-square", "exponential", "half-life"}
+
+// Choices are the values of a schedule description's enumerated fields, by field (the
+// default first).
+var Choices = map[string][]string{
+	"decay":  DecayShapes,
+	"after":  {"hold", "continue", "restart"},
+	"mode":   {"triangular", "triangular2"},
+	"anneal": {"cos", "linear"},
+}
 
 // DecodeSchedule parses a JSON schedule description, rejecting unknown fields, and validates it.
 func DecodeSchedule(data []byte) (Schedule, error) {
@@ -267,9 +277,7 @@ func (s Schedule) validate(field string) error {
 		if c := s.cycle(); c <= s.Warmup {
 			return bad("cycle", "the cosine cycle must end after the warmup (step %d), got %d", s.Warmup, c)
 		}
-		switch s.After {
-		case "", "hold", "continue", "restart":
-		default:
+		if s.After != "" && !slices.Contains(Choices["after"], s.After) {
 			return bad("after", "must be hold, continue or restart, got %q", s.After)
 		}
 	case KindWSD:
@@ -280,7 +288,7 @@ func (s Schedule) validate(field string) error {
 		if s.StepSize <= 0 {
 			return bad("stepSize", "must be a positive number of steps, got %d", s.StepSize)
 		}
-		if s.Mode != "" && s.Mode != "triangular" && s.Mode != "triangular2" {
+		if s.Mode != "" && !slices.Contains(Choices["mode"], s.Mode) {
 			return bad("mode", "must be triangular or triangular2, got %q", s.Mode)
 		}
 	case KindInverseSqrt:
@@ -305,7 +313,7 @@ func (s Schedule) validate(field string) error {
 		if !(finalDiv > 0) || math.IsInf(finalDiv, 0) {
 			return bad("finalDivFactor", "must be positive, got %v", finalDiv)
 		}
-		if s.Anneal != "" && s.Anneal != "cos" && s.Anneal != "linear" {
+		if s.Anneal != "" && !slices.Contains(Choices["anneal"], s.Anneal) {
 			return bad("anneal", "must be cos or linear, got %q", s.Anneal)
 		}
 	}

@@ -95,25 +95,39 @@ func typed[Req any, Res any](name string, f func(context.Context, *Req, input) (
 // schema is what a page needs to know of the engine, asked once at start-up: the laws with
 // their parameters and formulas, the schedule kinds and presets, the analyses, the limits.
 type schema struct {
-	Version     string           `json:"version"`
-	Methods     []string         `json:"methods"`
-	Laws        []*lawcore.Spec  `json:"laws"`
-	Kinds       []string         `json:"kinds"`
-	DecayShapes []string         `json:"decayShapes"`
-	Presets     []lawcore.Preset `json:"presets"`
-	Analyses    []string         `json:"analyses"`
-	Limits      map[string]int   `json:"limits"`
-	Defaults    map[string]any   `json:"defaults"`
+	Version     string               `json:"version"`
+	Methods     []string             `json:"methods"`
+	Laws        []lawInfo            `json:"laws"`
+	Kinds       []string             `json:"kinds"`
+	DecayShapes []string             `json:"decayShapes"`
+	Choices     map[string][]string  `json:"choices"`
+	Conventions []lawcore.Convention `json:"conventions"`
+	Roles       []string             `json:"roles"`
+	Presets     []lawcore.Preset     `json:"presets"`
+	Analyses    []string             `json:"analyses"`
+	Limits      map[string]int       `json:"limits"`
+	Defaults    map[string]any       `json:"defaults"`
+}
+
+// lawInfo is a law's spec and its searches (the engine's "optimum" first).
+type lawInfo struct {
+	*lawcore.Spec
+	Searches []string `json:"searches"`
 }
 
 func schemaMethod(context.Context, *struct{}, input) (*schema, error) {
 	s := &schema{Version: lawcore.Version, Methods: methodNames(), Kinds: lawcore.Kinds, DecayShapes: lawcore.DecayShapes,
-		Presets: lawcore.Presets(), Analyses: analysis.Names(),
+		Choices: lawcore.Choices, Conventions: []lawcore.Convention{lawcore.WarmupPeak, lawcore.WarmupActual},
+		Roles: []string{lawcore.RoleFit, lawcore.RoleValidate}, Presets: lawcore.Presets(), Analyses: analysis.Names(),
 		Limits: map[string]int{"maxScheduleSteps": lawcore.MaxScheduleSteps, "maxLR": lawcore.MaxLR, "maxWarmup": lawcore.MaxScheduleSteps,
 			"maxImportBytes": importer.MaxBytes, "maxRows": importer.MaxRows, "maxAnalysisPoints": analysis.MaxPoints},
 		Defaults: map[string]any{"lambda": lawcore.DefaultLambda, "huberDelta": lawcore.DefaultHuberDelta, "bandLevel": lawcore.DefaultBandLevel}}
 	for _, l := range lawcore.Laws() {
-		s.Laws = append(s.Laws, l.Spec())
+		info := lawInfo{Spec: l.Spec(), Searches: []string{lawcore.SearchOptimum}}
+		if sr, ok := l.(lawcore.Searcher); ok {
+			info.Searches = append(info.Searches, sr.Searches()...)
+		}
+		s.Laws = append(s.Laws, info)
 	}
 	return s, nil
 }

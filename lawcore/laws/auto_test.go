@@ -2,6 +2,7 @@ package laws_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -232,4 +233,43 @@ func cooldownDecision(t *testing.T, req lawcore.FitRequest, res *lawcore.FitResu
 	if res.ValidateMetrics.PredE > 0.0015 {
 		t.Errorf("cooldown study: held-out PredE %.5f", res.ValidateMetrics.PredE)
 	}
+}
+
+// TestAutoAnswer checks what an auto answer says on the paper's Fig. 2 curves, where no
+// curve carries a model size: the size law is not a candidate, every candidate is scored on
+// the same folds, the answer encodes as JSON (the bridge and the CLI send it so), and the
+// chosen candidate is the best scored one or tied with it.
+func TestAutoAnswer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits every candidate on every fold")
+	}
+	req := testcurves.Fig2(t)
+	req.Auto = true
+	res, err := lawcore.Fit(context.Background(), req, func(float64) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := json.Marshal(res); err != nil {
+		t.Fatalf("the auto answer does not encode: %v", err)
+	}
+	a := res.Auto
+	// two curves: each left out, and each one's last third and last half forecast
+	if len(a.Folds) != 6 {
+		t.Errorf("%d folds, want 6: %q", len(a.Folds), a.Folds)
+	}
+	for i, c := range a.Candidates {
+		if c.Law == "size" {
+			t.Errorf("the size law is a candidate on curves without sizes")
+		}
+		if c.Error == "" && len(c.Folds) != len(a.Folds) {
+			t.Errorf("%s: %d fold errors, want %d", c.Label, len(c.Folds), len(a.Folds))
+		}
+		if i > 0 && c.Error == "" && a.Candidates[i-1].Error == "" && c.HeldOut < a.Candidates[i-1].HeldOut {
+			t.Errorf("candidates not sorted best first at %d", i)
+		}
+	}
+	if res.Law != a.Chosen.Law {
+		t.Errorf("the answer's law %q is not the chosen %q", res.Law, a.Chosen.Law)
+	}
+	t.Logf("chosen: %s — %s", a.Chosen.Label, a.Reason)
 }

@@ -54,7 +54,7 @@ var spec = &lawcore.Spec{
 		{Name: "epsilon", Symbol: "ε", Meaning: "the power of the learning rate that weights each momentum term (0: the annealing law)", Domain: lawcore.Positive, Default: 0.03, Grid: epsilonGrid},
 		{Name: "lambda", Symbol: "λ", Meaning: "the decay factor of the annealing momentum", Domain: lawcore.UnitInterval, Default: lawcore.DefaultLambda, Held: true, Grid: lambdaGrid},
 	},
-	Terms:      [2]lawcore.Term{{Param: "A", Label: "A·S1^(−α)"}, {Param: "C", Label: "C·S2_ε"}},
+	Terms:      [2]lawcore.Term{{Param: "A", Label: "A·S1^−α"}, {Param: "C", Label: "C·S2_ε"}},
 	Convention: lawcore.WarmupPeak,
 }
 

@@ -67,7 +67,7 @@ var spec = &lawcore.Spec{
 		{Name: "beta", Symbol: "β", Meaning: "the power of the saturation G", Domain: lawcore.Positive, Default: 0.58, Grid: betaGrid},
 		{Name: "gamma", Symbol: "γ", Meaning: "how the saturation depends on the learning rate reached", Domain: lawcore.Positive, Default: 0.64, Grid: gammaGrid},
 	},
-	Terms:      [2]lawcore.Term{{Param: "A", Label: "A·(S1+S_W)^(−α)"}, {Param: "B", Label: "LD(t)"}},
+	Terms:      [2]lawcore.Term{{Param: "A", Label: "A·(S1+S_W)^−α"}, {Param: "B", Label: "LD"}},
 	Convention: lawcore.WarmupActual,
 	// every step of a long run costs tens of grouped terms: a 72,000-step line takes about a
 	// second in the page

@@ -55,7 +55,7 @@ var spec = &lawcore.Spec{
 		{Name: "zeta", Symbol: "ζ", Meaning: "the power of the annealing area in the loss drop (1: the annealing law)", Domain: lawcore.Positive, Default: 1, Grid: zetaGrid},
 		{Name: "lambda", Symbol: "λ", Meaning: "the decay factor of the annealing momentum", Domain: lawcore.UnitInterval, Default: lawcore.DefaultLambda, Held: true, Grid: lambdaGrid},
 	},
-	Terms:      [2]lawcore.Term{{Param: "A", Label: "A·S1^(−α)"}, {Param: "C", Label: "C·S2^ζ"}},
+	Terms:      [2]lawcore.Term{{Param: "A", Label: "A·S1^−α"}, {Param: "C", Label: "C·S2^ζ"}},
 	Convention: lawcore.WarmupPeak,
 }
 

@@ -57,6 +57,7 @@ var (
 var spec = &lawcore.Spec{
 	Name:      Name,
 	Title:     "model-size law",
+	NeedsSize: true,
 	Formula:   "L(s, N) = L0 + A·S1(s)^(−α) + B·N^(−β) − C·S2(s)·N^γ",
 	Reference: "Tissue et al., Scaling Law with Learning Rate Annealing, Sec. 4.4, Eq. 5",
 	Params: []lawcore.Param{
@@ -69,7 +70,7 @@ var spec = &lawcore.Spec{
 		{Name: "gamma", Symbol: "γ", Meaning: "how the annealing term grows with N", Domain: lawcore.Positive, Default: 0.2, Grid: gammaGrid},
 		{Name: "lambda", Symbol: "λ", Meaning: "the decay factor of the annealing momentum", Domain: lawcore.UnitInterval, Default: lawcore.DefaultLambda, Held: true},
 	},
-	Terms:      [2]lawcore.Term{{Param: "A", Label: "A·S1^(−α)"}, {Param: "C", Label: "C·S2·N^γ"}},
+	Terms:      [2]lawcore.Term{{Param: "A", Label: "A·S1^−α"}, {Param: "C", Label: "C·S2·N^γ"}},
 	Convention: lawcore.WarmupPeak,
 }
 
