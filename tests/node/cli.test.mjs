@@ -28,7 +28,7 @@ before(() => {
 });
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** run runs the CLI with args, input on stdin, and returns {code, stdout, stderr, json}. */
+/** run runs the CLI with args, input on stdin, and returns {code, stdout, stderr}. */
 function run(args, input) {
   const out = spawnSync(process.execPath, [cli, ...args], {
     input: input ?? '',
@@ -37,22 +37,24 @@ function run(args, input) {
     timeout: 300_000,
   });
   assert.equal(out.error, undefined, `spawning the CLI: ${out.error}`);
-  let json;
-  if (out.status === 0) {
-    try {
-      json = JSON.parse(out.stdout);
-    } catch (err) {
-      assert.fail(`stdout is not JSON (${err.message}):\n${out.stdout.slice(0, 500)}`);
-    }
-  }
-  return { code: out.status, stdout: out.stdout, stderr: out.stderr, json };
+  return { code: out.status, stdout: out.stdout, stderr: out.stderr };
 }
 
-/** ok runs the CLI and asserts that it succeeded, returning the printed JSON. */
+/** ok runs the CLI and asserts that it succeeded, returning what it printed. */
 function ok(args, input) {
   const r = run(args, input);
   assert.equal(r.code, 0, `exit code ${r.code}, stderr:\n${r.stderr}`);
-  return r.json;
+  return r.stdout;
+}
+
+/** okJSON runs the CLI, asserts that it succeeded and returns the JSON it printed. */
+function okJSON(args, input) {
+  const stdout = ok(args, input);
+  try {
+    return JSON.parse(stdout);
+  } catch (err) {
+    assert.fail(`stdout is not JSON (${err.message}):\n${stdout.slice(0, 500)}`);
+  }
 }
 
 /** writeTmp writes a request to a temporary file and returns its path. */
@@ -130,13 +132,13 @@ function checkFig2Fit(res) {
 }
 
 test('fit of the paper Fig. 2 (schedules, request on stdin) gives the paper params', () => {
-  checkFig2Fit(ok(['fit'], JSON.stringify(fig2Request())));
+  checkFig2Fit(okJSON(['fit', '--json'], JSON.stringify(fig2Request())));
 });
 
 test('fit of the paper Fig. 2 with explicit lr lists (request file) gives the same params', () => {
   const req = fig2Request({ lrList: true });
   assert.equal(req.curves[1].lr.length, TOTAL + 1);
-  checkFig2Fit(ok(['fit', writeTmp('fig2-lr.json', req)]));
+  checkFig2Fit(okJSON(['fit', writeTmp('fig2-lr.json', req), '--json']));
 });
 
 test('predict gives the documented fields, per curve, with the columns merged', () => {
@@ -151,7 +153,7 @@ test('predict gives the documented fields, per curve, with the columns merged', 
     ],
     points: 2000,
   };
-  const res = ok(['predict', writeTmp('predict.json', req)]);
+  const res = okJSON(['predict', writeTmp('predict.json', req)]);
   const curves = Array.isArray(res) ? res : res.curves;
   assert.ok(Array.isArray(curves), `result has no curves: ${JSON.stringify(res).slice(0, 300)}`);
   assert.deepEqual(curves.map((c) => c.name), ['constant', 'cosine 60K', 'mine']);
@@ -191,7 +193,7 @@ test('predict gives the documented fields, per curve, with the columns merged', 
 });
 
 test('schedule gives the summary and the LR of steps 0..total', () => {
-  const res = ok(['schedule'], JSON.stringify({ kind: 'cosine', total: 1000, peak: 1e-3, warmup: 100, final: 1e-4 }));
+  const res = okJSON(['schedule'], JSON.stringify({ kind: 'cosine', total: 1000, peak: 1e-3, warmup: 100, final: 1e-4 }));
   assert.equal(res.total, 1000);
   assert.equal(res.peak, 1e-3);
   assert.equal(res.final, 1e-4);
@@ -205,7 +207,7 @@ test('schedule gives the summary and the LR of steps 0..total', () => {
 });
 
 test('presets lists schedules, with no request', () => {
-  const out = ok(['presets']);
+  const out = okJSON(['presets']);
   // README: an array; the bridge may wrap it as {presets: [...], kinds, ...}.
   const res = Array.isArray(out) ? out : out.presets;
   assert.ok(Array.isArray(res) && res.length > 0, `presets: ${JSON.stringify(out).slice(0, 200)}`);
@@ -218,7 +220,7 @@ test('presets lists schedules, with no request', () => {
 
 test('import reads a log file given as is, and a {name, text} request', () => {
   const csv = 'step,loss,lr\n0,10.5,0\n100,4.25,1e-4\n200,3.5,2e-4\n';
-  for (const res of [ok(['import', writeTmp('run.csv', csv)]), ok(['import'], JSON.stringify({ name: 'run.csv', text: csv }))]) {
+  for (const res of [okJSON(['import', writeTmp('run.csv', csv), '--json']), okJSON(['import', '--json'], JSON.stringify({ name: 'run.csv', text: csv }))]) {
     assert.equal(res.name, 'run.csv');
     assert.equal(res.format, 'csv');
     const c = res.curves[0];
@@ -231,7 +233,7 @@ test('import reads a log file given as is, and a {name, text} request', () => {
 });
 
 test('laws lists every law with its parameters and formula', () => {
-  const laws = ok(['laws']);
+  const laws = okJSON(['laws', '--json']);
   const names = laws.map((l) => l.name);
   for (const want of ['annealing', 'multi-power', 'lr-weighted', 's2-power', 'size']) assert.ok(names.includes(want), `no ${want} in ${names}`);
   const ann = laws.find((l) => l.name === 'annealing');

@@ -1,0 +1,65 @@
+// Text output of the command line: tables aligned in columns, and numbers as researchers read
+// them (losses to 4 decimals, errors as percentages).
+
+/** width is how many columns s takes on a terminal (one per code point). */
+function width(s) {
+  return [...s].length;
+}
+
+/** pad pads s with spaces to w columns, on the left when right is set. */
+function pad(s, w, right) {
+  const fill = ' '.repeat(Math.max(0, w - width(s)));
+  return right ? fill + s : s + fill;
+}
+
+/**
+ * table lays out rows (arrays of strings) under headers in columns two spaces apart. Columns
+ * named in `right` (by index) are aligned right, as numbers are; trailing spaces are trimmed.
+ */
+export function table(headers, rows, { right = [], indent = '' } = {}) {
+  const all = [headers, ...rows].map((r) => r.map((c) => (c === undefined || c === null ? '' : String(c))));
+  const widths = headers.map((_, i) => Math.max(...all.map((r) => width(r[i] ?? ''))));
+  const line = (r) => indent + r.map((c, i) => pad(c ?? '', widths[i], right.includes(i))).join('  ').trimEnd();
+  return all.map(line).join('\n');
+}
+
+/** isNum says whether x is a finite number. */
+export const isNum = (x) => typeof x === 'number' && Number.isFinite(x);
+
+/** loss writes a loss to 4 decimals ("—" when there is none). */
+export function loss(x) {
+  return isNum(x) ? x.toFixed(4) : '—';
+}
+
+/** percent writes a relative error as a percentage: 0.00186 -> "0.186%"; signed adds "+". */
+export function percent(x, { digits = 3, signed = false } = {}) {
+  if (!isNum(x)) return '—';
+  const s = (100 * x).toFixed(digits) + '%';
+  return signed && x >= 0 ? '+' + s : s;
+}
+
+/**
+ * num writes a number with 4 significant digits, plainly between 1e-3 and 1e6 (2.628, 0.4300,
+ * 20000) and in exponent form outside (2.000e-4); whole numbers are written whole.
+ */
+export function num(x, digits = 4) {
+  if (!isNum(x)) return x === null || x === undefined ? '—' : String(x);
+  if (Number.isInteger(x) && Math.abs(x) < 1e15) return String(x);
+  const a = Math.abs(x);
+  if (a !== 0 && (a < 1e-3 || a >= 1e6)) return x.toExponential(digits - 1);
+  return x.toPrecision(digits).replace(/(\.\d*?[1-9])0+$|\.0+$/, '$1').replace(/^(-?\d+)\.$/, '$1');
+}
+
+/** cell writes any value of an answer's table: numbers with num, lists joined, null as "—". */
+export function cell(v) {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'number') return num(v);
+  if (Array.isArray(v)) return v.map(cell).join(', ');
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** plural writes "1 curve" / "3 curves". */
+export function plural(n, word, many = word + 's') {
+  return `${n} ${n === 1 ? word : many}`;
+}
