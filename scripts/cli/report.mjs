@@ -1,7 +1,7 @@
 // Readable reports of lawcore's answers: the curves an import found, a fit, an auto fit's
 // candidates, a validation, the laws, an analysis.
 
-import { cell, isNum, loss, num, percent, plural, table } from './text.mjs';
+import { cell, isNum, loss, num, percent, plural, r2, seconds, table, wrap } from './text.mjs';
 
 /** stepRange writes a curve's first and last steps: "1000–20000". */
 function stepRange(first, last) {
@@ -95,7 +95,7 @@ function paramsTable(params, held, law) {
 function metricsRow(name, role, m, size) {
   const row = [name, role, String(m.points ?? '')];
   if (size !== undefined) row.push(size ? num(size) : '');
-  return [...row, m.R2 === null || m.R2 === undefined ? '—' : m.R2.toFixed(4), percent(m.PredE), percent(m.WorstE), percent(m.FinalErr, { signed: true })];
+  return [...row, r2(m.R2), percent(m.PredE), percent(m.WorstE), percent(m.FinalErr, { signed: true })];
 }
 
 /** curvesTable lists every curve's metrics, fit curves then validate curves, with the means. */
@@ -127,16 +127,16 @@ function autoReport(auto) {
   const hasValidate = auto.candidates.some((c) => c.validate);
   const rows = auto.candidates.map((c) => {
     const mark = c.label === chosen ? '*' : '';
-    const row = [mark, c.label, c.law, isNum(c.heldOut) && !c.error ? percent(c.heldOut) : '—'];
+    const row = [mark, c.label, isNum(c.heldOut) && !c.error ? percent(c.heldOut) : '—'];
     row.push(isNum(c.stdErr) && !c.error ? percent(c.stdErr) : '—', !c.error && isNum(c.inSample) ? percent(c.inSample) : '—');
     if (hasValidate) row.push(c.validate ? percent(c.validate.PredE) : '—');
     return row;
   });
-  const head = ['', 'candidate', 'law', 'held-out', 'std err', 'in-sample', ...(hasValidate ? ['validate PredE'] : [])];
+  const head = ['', 'candidate', 'held-out', 'std err', 'in-sample', ...(hasValidate ? ['validate PredE'] : [])];
   const failed = auto.candidates.filter((c) => c.error).map((c) => `${c.label}: ${c.error}`);
   return section(
-    `auto: chose ${chosen}\n  ${auto.reason}\n  held-out data: ${auto.design}, ${plural(auto.folds.length, 'fold')}`,
-    table(head, rows, { right: [3, 4, 5, 6] }),
+    `auto: chose ${chosen}\n${wrap(auto.reason, { indent: '  ' })}\n  held-out data: ${auto.design}, ${plural(auto.folds.length, 'fold')}`,
+    table(head, rows, { right: [2, 3, 4, 5] }),
     notesBlock(failed, 'not scored'),
   ).trimEnd();
 }
@@ -147,7 +147,7 @@ function autoReport(auto) {
  */
 export function fitReport(res, { law, predictions = [], notes = [] } = {}) {
   const s = res.search || {};
-  const search = `search: ${s.strategy}, ${plural(s.starts, 'start')}, ${plural(s.evaluations, 'evaluation')}; objective ${num(res.objective)}; ${num(res.elapsedMs / 1000, 3)} s`;
+  const search = `search: ${s.strategy}, ${plural(s.starts, 'start')}, ${plural(s.evaluations, 'evaluation')}; objective ${num(res.objective)}; ${seconds(res.elapsedMs)}`;
   return section(
     [lawHeader(law, res.law), settingsLine(res.settings, law), search, res.note ? `note: ${res.note}` : ''].filter(Boolean).join('\n'),
     paramsTable(res.params, res.held || [], law),
@@ -160,13 +160,13 @@ export function fitReport(res, { law, predictions = [], notes = [] } = {}) {
 
 /** validateReport lists each curve's held-out metrics under each law, and each law's mean and band. */
 export function validateReport(res) {
-  const rows = res.rows.map((r) => [r.curve, r.law, r.metrics.R2 === null ? '—' : num(r.metrics.R2), percent(r.metrics.PredE), percent(r.metrics.WorstE), percent(r.metrics.FinalErr, { signed: true })]);
+  const rows = res.rows.map((r) => [r.curve, r.law, r2(r.metrics.R2), percent(r.metrics.PredE), percent(r.metrics.WorstE), percent(r.metrics.FinalErr, { signed: true })]);
   const sums = res.summaries.map((s) => [s.law, percent(s.mean.PredE), percent(s.mean.WorstE), `± ${percent(s.bandHalfWidth)}`, `${Math.round(100 * s.bandLevel)}%`]);
   return section(
     'each curve left out in turn and predicted from the others:',
     table(['curve', 'law', 'R²', 'PredE', 'WorstE', 'final error'], rows, { right: [2, 3, 4, 5] }),
     table(['law', 'mean PredE', 'mean WorstE', 'band', 'level'], sums, { right: [1, 2, 3, 4] }),
-    `${num(res.elapsedMs / 1000, 3)} s`,
+    seconds(res.elapsedMs),
   );
 }
 
@@ -191,8 +191,15 @@ export function analysisReport(name, res) {
   const setup = res.setup
     ? `setup: ${res.setup.law} law, ${Object.entries(res.setup.params || {}).map(([k, v]) => `${k} ${num(v)}`).join(', ')}; peak ${num(res.setup.peak)}, warmup ${res.setup.warmup} counted ${res.setup.warmupConvention === 'actual' ? 'as run' : 'at the peak'}`
     : '';
-  const tab = res.table ? table(res.table.columns, res.table.rows.map((r) => r.map(cell)), { right: numericColumns(res.table.rows) }) : '';
+  const tab = res.table ? analysisTable(res.table) : '';
   return section(`analysis: ${name}`, setup, tab, res.note ? `note: ${res.note}` : '', '(--json gives every curve and series of the answer)');
+}
+
+/** analysisTable lays out an analysis answer's table: losses to 4 decimals, other numbers to 4 digits. */
+function analysisTable({ columns, rows }) {
+  const isLoss = columns.map((c) => /loss/i.test(c));
+  const text = rows.map((r) => r.map((v, i) => (isLoss[i] && typeof v === 'number' ? loss(v) : cell(v))));
+  return table(columns, text, { right: numericColumns(rows) });
 }
 
 /** numericColumns lists the columns whose values are all numbers (or missing). */

@@ -34,8 +34,14 @@ export function loss(x) {
 /** percent writes a relative error as a percentage: 0.00186 -> "0.186%"; signed adds "+". */
 export function percent(x, { digits = 3, signed = false } = {}) {
   if (!isNum(x)) return '—';
-  const s = (100 * x).toFixed(digits) + '%';
+  const p = 100 * x;
+  const s = (Math.abs(p) >= 1e4 ? p.toExponential(1) : p.toFixed(digits)) + '%';
   return signed && x >= 0 ? '+' + s : s;
+}
+
+/** r2 writes a coefficient of determination to 4 decimals ("—" when there is none). */
+export function r2(x) {
+  return isNum(x) ? x.toFixed(4) : '—';
 }
 
 /**
@@ -46,7 +52,7 @@ export function num(x, digits = 4) {
   if (!isNum(x)) return x === null || x === undefined ? '—' : String(x);
   if (Number.isInteger(x) && Math.abs(x) < 1e15) return String(x);
   const a = Math.abs(x);
-  if (a !== 0 && (a < 1e-3 || a >= 1e6)) return x.toExponential(digits - 1);
+  if (a !== 0 && (a < 1e-3 || a >= 1e6)) return x.toExponential(digits - 1).replace(/\.?0+e/, 'e');
   return x.toPrecision(digits).replace(/(\.\d*?[1-9])0+$|\.0+$/, '$1').replace(/^(-?\d+)\.$/, '$1');
 }
 
@@ -57,6 +63,26 @@ export function cell(v) {
   if (Array.isArray(v)) return v.map(cell).join(', ');
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
+}
+
+/** seconds writes a duration given in milliseconds: "18 ms", "2.4 s". */
+export function seconds(ms) {
+  if (!isNum(ms)) return '—';
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** wrap breaks text into lines of at most width columns (words longer than that stay whole), each after indent. */
+export function wrap(text, { width: max = 100, indent = '' } = {}) {
+  const lines = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && width(indent + line + ' ' + word) > max) {
+      lines.push(indent + line);
+      line = word;
+    } else line = line ? line + ' ' + word : word;
+  }
+  if (line) lines.push(indent + line);
+  return lines.join('\n');
 }
 
 /** plural writes "1 curve" / "3 curves". */
