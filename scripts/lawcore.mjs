@@ -257,7 +257,7 @@ async function fitCommand(ctx) {
     if (predicted.preds) {
       out.predictions = ctx.opts['no-columns'] ? predicted.preds : mergeColumns('predict', predicted.preds, predicted.columns);
     }
-    if (notes.length) out.cliNotes = notes;
+    if (notes.length) out.importNotes = notes;
     return formatJSON(out) + '\n';
   }
   const law = (await ctx.schema()).laws.find((l) => l.name === result.law);
