@@ -77,7 +77,7 @@ function settingsLine(settings, law) {
   const lambda = settings.lambda;
   if (law && law.params.some((p) => p.name === 'lambda')) parts.push(`λ ${lambda === 'fit' ? 'fitted' : num(lambda)}`);
   const conv = settings.warmupConvention === 'actual' ? 'as run' : 'at the peak';
-  parts.push(`warmup ${plural(settings.warmupSteps, 'step')} counted ${conv}`);
+  parts.push(`warmup counted ${conv} (warmupSteps ${settings.warmupSteps})`);
   parts.push(`Huber δ ${num(settings.huberDelta)}`);
   return `settings: ${parts.join(', ')}`;
 }

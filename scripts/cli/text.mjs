@@ -35,8 +35,9 @@ export function loss(x) {
 export function percent(x, { digits = 3, signed = false } = {}) {
   if (!isNum(x)) return '—';
   const p = 100 * x;
-  const s = (Math.abs(p) >= 1e4 ? p.toExponential(1) : p.toFixed(digits)) + '%';
-  return signed && x >= 0 ? '+' + s : s;
+  let s = Math.abs(p) >= 1e4 ? p.toExponential(1) : p.toFixed(digits);
+  if (Number(s) === 0) s = (0).toFixed(digits); // no "-0.000"
+  return (signed && Number(s) > 0 ? '+' : '') + s + '%';
 }
 
 /** r2 writes a coefficient of determination to 4 decimals ("—" when there is none). */
