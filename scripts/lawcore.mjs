@@ -216,11 +216,12 @@ async function fitRequest(ctx) {
 
 /**
  * predictSchedules predicts the --predict specs with a fit's law and parameters, its warmup
- * settings and band; each prediction gets bandHalf, the band's half-width at the last step.
+ * settings and band. Returns {preds, columns}: each prediction gets bandHalf, the band's half-width
+ * at the last step, when the fit has a band.
  */
 async function predictSchedules(ctx, res, peak) {
   const specs = ctx.opts.predict || [];
-  if (specs.length === 0) return [];
+  if (specs.length === 0) return { preds: [], columns: [] };
   const curves = specs.map((spec) => {
     const { schedule, size } = parseScheduleSpec(spec, { peak });
     if (typeof schedule.peak !== 'number' && schedule.kind !== 'explicit') {
@@ -254,14 +255,14 @@ async function fitCommand(ctx) {
   const predicted = await predictSchedules(ctx, result, peak);
   if (ctx.opts.json) {
     const out = ctx.opts['no-columns'] ? result : mergeColumns('fit', result, lines);
-    if (predicted.preds) {
+    if (predicted.preds.length) {
       out.predictions = ctx.opts['no-columns'] ? predicted.preds : mergeColumns('predict', predicted.preds, predicted.columns);
     }
     if (notes.length) out.importNotes = notes;
     return formatJSON(out) + '\n';
   }
   const law = (await ctx.schema()).laws.find((l) => l.name === result.law);
-  return fitReport(result, { law, predictions: predicted.preds || [], notes });
+  return fitReport(result, { law, predictions: predicted.preds, notes });
 }
 
 /** validateCommand scores each law on each curve left out. */
