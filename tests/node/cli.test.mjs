@@ -447,6 +447,11 @@ test('the auto report lists every candidate and the reason (a natively computed 
   assert.match(out, /not scored:\n  - model-size law/);
   assert.match(out, /^wsd-linear-0\.2-50k\s+validate\s+50\s/m);
   assert.match(predictionsTable([{ ...p, bandHalf: half }], answer.band), new RegExp(`${p.finalLoss.toFixed(4)} ± ${half.toFixed(4)}`));
+  // without validate curves (the paper's Fig. 2, both curves fitted), no validate column
+  const fig2Auto = JSON.parse(readFileSync(join(root, 'tests', 'node', 'fixtures', 'auto-fig2.json'), 'utf8')).answer;
+  const plain = fitReport(fig2Auto, { law: okJSON(['laws', '--json']).find((l) => l.name === fig2Auto.law) });
+  assert.match(plain, /^\s+candidate\s+held-out\s+std err\s+in-sample$/m);
+  assert.match(plain, new RegExp(`^\\*  ${fig2Auto.auto.chosen.label}\\s+0\\.186%`, 'm'));
 });
 
 test('--help explains every command with an example; help COMMAND and COMMAND --help too', () => {
