@@ -5,21 +5,16 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'scripts', 'lawcore.mjs');
-const wasm = process.env.LAWCORE_WASM || join(root, 'build', 'site', 'lawcore.wasm');
-const fig2 = JSON.parse(readFileSync(join(root, 'site', 'examples', 'paper-fig2.json'), 'utf8'));
+import { join } from 'node:path';
+import { crc32c, csv, eventFile, fig2, ok, okJSON, PAPER, paramsOfReport, root, run, wasm, writeFig2, writeFile } from './cli-helpers.mjs';
+import { parseScheduleSpec } from '../../scripts/cli/schedule-spec.mjs';
+import { fitReport, predictionsTable } from '../../scripts/cli/report.mjs';
 
 const PEAK = 2e-4;
 const TOTAL = 20000;
 const WARMUP = 500;
-const PAPER = { L0: 2.628, A: 0.43, C: 0.411, alpha: 0.55, lambda: 0.999 };
 
 let tmp;
 before(() => {
@@ -28,39 +23,8 @@ before(() => {
 });
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** run runs the CLI with args, input on stdin, and returns {code, stdout, stderr, json}. */
-function run(args, input) {
-  const out = spawnSync(process.execPath, [cli, ...args], {
-    input: input ?? '',
-    encoding: 'utf8',
-    maxBuffer: 256 << 20,
-    timeout: 300_000,
-  });
-  assert.equal(out.error, undefined, `spawning the CLI: ${out.error}`);
-  let json;
-  if (out.status === 0) {
-    try {
-      json = JSON.parse(out.stdout);
-    } catch (err) {
-      assert.fail(`stdout is not JSON (${err.message}):\n${out.stdout.slice(0, 500)}`);
-    }
-  }
-  return { code: out.status, stdout: out.stdout, stderr: out.stderr, json };
-}
-
-/** ok runs the CLI and asserts that it succeeded, returning the printed JSON. */
-function ok(args, input) {
-  const r = run(args, input);
-  assert.equal(r.code, 0, `exit code ${r.code}, stderr:\n${r.stderr}`);
-  return r.json;
-}
-
-/** writeTmp writes a request to a temporary file and returns its path. */
-function writeTmp(name, value) {
-  const path = join(tmp, name);
-  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
-  return path;
-}
+/** writeTmp writes a file (a request: JSON) in the temporary folder and returns its path. */
+const writeTmp = (name, value) => writeFile(tmp, name, value);
 
 /** fig2Request is the fit of the paper's Fig. 2, with schedules or (lrList) explicit LR lists. */
 function fig2Request({ lrList = false } = {}) {
@@ -130,13 +94,13 @@ function checkFig2Fit(res) {
 }
 
 test('fit of the paper Fig. 2 (schedules, request on stdin) gives the paper params', () => {
-  checkFig2Fit(ok(['fit'], JSON.stringify(fig2Request())));
+  checkFig2Fit(okJSON(['fit', '--json'], JSON.stringify(fig2Request())));
 });
 
 test('fit of the paper Fig. 2 with explicit lr lists (request file) gives the same params', () => {
   const req = fig2Request({ lrList: true });
   assert.equal(req.curves[1].lr.length, TOTAL + 1);
-  checkFig2Fit(ok(['fit', writeTmp('fig2-lr.json', req)]));
+  checkFig2Fit(okJSON(['fit', writeTmp('fig2-lr.json', req), '--json']));
 });
 
 test('predict gives the documented fields, per curve, with the columns merged', () => {
@@ -151,7 +115,7 @@ test('predict gives the documented fields, per curve, with the columns merged', 
     ],
     points: 2000,
   };
-  const res = ok(['predict', writeTmp('predict.json', req)]);
+  const res = okJSON(['predict', writeTmp('predict.json', req)]);
   const curves = Array.isArray(res) ? res : res.curves;
   assert.ok(Array.isArray(curves), `result has no curves: ${JSON.stringify(res).slice(0, 300)}`);
   assert.deepEqual(curves.map((c) => c.name), ['constant', 'cosine 60K', 'mine']);
@@ -191,7 +155,7 @@ test('predict gives the documented fields, per curve, with the columns merged', 
 });
 
 test('schedule gives the summary and the LR of steps 0..total', () => {
-  const res = ok(['schedule'], JSON.stringify({ kind: 'cosine', total: 1000, peak: 1e-3, warmup: 100, final: 1e-4 }));
+  const res = okJSON(['schedule'], JSON.stringify({ kind: 'cosine', total: 1000, peak: 1e-3, warmup: 100, final: 1e-4 }));
   assert.equal(res.total, 1000);
   assert.equal(res.peak, 1e-3);
   assert.equal(res.final, 1e-4);
@@ -205,7 +169,7 @@ test('schedule gives the summary and the LR of steps 0..total', () => {
 });
 
 test('presets lists schedules, with no request', () => {
-  const out = ok(['presets']);
+  const out = okJSON(['presets']);
   // README: an array; the bridge may wrap it as {presets: [...], kinds, ...}.
   const res = Array.isArray(out) ? out : out.presets;
   assert.ok(Array.isArray(res) && res.length > 0, `presets: ${JSON.stringify(out).slice(0, 200)}`);
@@ -217,8 +181,8 @@ test('presets lists schedules, with no request', () => {
 });
 
 test('import reads a log file given as is, and a {name, text} request', () => {
-  const csv = 'step,loss,lr\n0,10.5,0\n100,4.25,1e-4\n200,3.5,2e-4\n';
-  for (const res of [ok(['import', writeTmp('run.csv', csv)]), ok(['import'], JSON.stringify({ name: 'run.csv', text: csv }))]) {
+  const text = 'step,loss,lr\n0,10.5,0\n100,4.25,1e-4\n200,3.5,2e-4\n';
+  for (const res of [okJSON(['import', writeTmp('run.csv', text), '--json']), okJSON(['import', '--json'], JSON.stringify({ name: 'run.csv', text }))]) {
     assert.equal(res.name, 'run.csv');
     assert.equal(res.format, 'csv');
     const c = res.curves[0];
@@ -231,7 +195,7 @@ test('import reads a log file given as is, and a {name, text} request', () => {
 });
 
 test('laws lists every law with its parameters and formula', () => {
-  const laws = ok(['laws']);
+  const laws = okJSON(['laws', '--json']);
   const names = laws.map((l) => l.name);
   for (const want of ['annealing', 'multi-power', 'lr-weighted', 's2-power', 'size']) assert.ok(names.includes(want), `no ${want} in ${names}`);
   const ann = laws.find((l) => l.name === 'annealing');
@@ -274,4 +238,258 @@ test('usage errors exit 2, missing files exit 1', () => {
   const r = run(['fit', join(tmp, 'does-not-exist.json')]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /does-not-exist\.json/);
+});
+
+// The command line of researchers: log files in, readable reports out.
+
+const FIG2_SCHEDULES = ['--schedule', 'constant.csv=constant 20000 peak=2e-4', '--schedule', 'cosine.csv=cosine 20000 peak=2e-4', '--warmup', '500'];
+
+/** fig2Dir writes the Fig. 2 curves as CSV files in a folder of their own and returns it. */
+function fig2Dir(name) {
+  const dir = join(tmp, name);
+  writeFig2(dir);
+  return dir;
+}
+
+/** rowOf finds the line of a table that starts with name (after any indent). */
+function rowOf(text, name) {
+  const line = text.split('\n').find((l) => l.trimStart().startsWith(name + ' '));
+  assert.ok(line, `no row ${JSON.stringify(name)} in:\n${text}`);
+  return line.trim().split(/\s{2,}/);
+}
+
+test('the tests write CRC-32C right (the check value of "123456789")', () => {
+  assert.equal(crc32c(Buffer.from('123456789')), 0xe3069283);
+});
+
+test('import of a CSV prints a table of its curve; --json gives the arrays', () => {
+  const path = writeTmp('csv/run1.csv', csv([0, 100, 200, 300], { loss: [10.5, 4.25, 3.5, 3.25], lr: [0, 1e-4, 2e-4, 2e-4] }));
+  const out = ok(['import', path]);
+  assert.match(out, /run1\.csv: csv, 1 curve/);
+  assert.match(out, /^curve\s+format\s+points\s+steps\s+loss column\s+LR\s+files$/m);
+  assert.deepEqual(rowOf(out, 'run1'), ['run1', 'csv', '4', '0–300', 'loss', 'yes (lr)', 'run1.csv']);
+  const res = okJSON(['import', path, '--json']);
+  assert.equal(res.format, 'csv');
+  assert.deepEqual(res.curves[0].steps, [0, 100, 200, 300]);
+  assert.deepEqual(res.curves[0].loss, [10.5, 4.25, 3.5, 3.25]);
+  assert.deepEqual(res.curves[0].lr, [0, 1e-4, 2e-4, 2e-4]);
+});
+
+test('import of a TensorBoard event file (written in the real format) prints its curve; --json gives the arrays', () => {
+  const steps = Array.from({ length: 11 }, (_, i) => i * 100);
+  const loss = steps.map((s) => 2.5 + 8 / Math.sqrt(1 + s));
+  const lr = steps.map((s) => 3e-4 * Math.min(1, s / 200));
+  const path = writeTmp('tb/run/events.out.tfevents.1700000000.host', eventFile(steps, { 'train/loss': loss, 'train/learning_rate': lr }));
+  const out = ok(['import', path]);
+  assert.match(out, /events\.out\.tfevents\.1700000000\.host: tensorboard-events, 1 curve/);
+  const row = rowOf(out, out.split('\n')[3].trim().split(/\s{2,}/)[0]);
+  assert.deepEqual(row.slice(1, 6), ['tensorboard-events', '11', '0–1000', 'train/loss', 'yes (train/learning_rate)']);
+  const res = okJSON(['import', path, '--json']);
+  assert.equal(res.format, 'tensorboard-events');
+  const c = res.curves[0];
+  assert.equal(c.metric, 'train/loss');
+  assert.equal(c.hasLR, true);
+  assert.deepEqual(c.steps, steps);
+  assert.deepEqual(c.loss, loss.map(Math.fround), 'float32 losses as written');
+  assert.deepEqual(c.lr, lr.map(Math.fround), 'float32 learning rates as written');
+});
+
+test('import of a folder lists each run with its files; a question lists the choices and how to choose', () => {
+  const dir = join(tmp, 'runs');
+  const steps = [0, 100, 200];
+  writeFile(dir, 'a/events.out.tfevents.1700000000.host', eventFile(steps, { loss: [9, 4, 3.5] }));
+  writeFile(dir, 'b/metrics.csv', csv(steps, { loss: [9.5, 4.5, 3.75] }));
+  const out = ok(['import', dir]);
+  assert.match(out, /runs: folder, 2 curves/);
+  assert.match(out, /a\/events\.out\.tfevents\.1700000000\.host/);
+  assert.match(out, /b\/metrics\.csv/);
+
+  const two = writeTmp('two-losses.csv', csv(steps, { train_loss: [9, 4, 3.5], val_loss: [9.5, 4.5, 3.75] }));
+  const ask = ok(['import', two]);
+  assert.match(ask, /2 columns that may be the loss/);
+  assert.match(ask, /^train_loss\s+train\s+3\s+0–200$/m);
+  assert.match(ask, /^val_loss\s+validation\s+3\s+0–200$/m);
+  assert.match(ask, /--column NAME/);
+  const chosen = ok(['import', two, '--column', 'val_loss']);
+  assert.equal(rowOf(chosen, 'two-losses')[4], 'val_loss');
+  assert.ok(okJSON(['import', two, '--json']).ambiguity.columns.length === 2);
+  // fit cannot go on without the choice: it says so, with the choices
+  const r = run(['fit', '--fit', two, '--schedule', 'constant 200 peak=1e-4']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /val_loss/);
+  assert.match(r.stderr, /--column NAME/);
+});
+
+test('fit --fit a.csv --fit b.csv of the paper Fig. 2 gives the paper parameters and predicts cosine 60000', () => {
+  const dir = fig2Dir('fig2');
+  const args = ['fit', '--fit', 'constant.csv', '--fit', 'cosine.csv', ...FIG2_SCHEDULES, '--predict', 'cosine 60000'];
+  const out = ok(args, '', { cwd: dir });
+  const p = paramsOfReport(out);
+  const round3 = (x) => Math.round(x * 1000) / 1000;
+  assert.deepEqual({ L0: round3(p.L0), A: round3(p.A), C: round3(p.C), alpha: round3(p.alpha), lambda: p.lambda }, PAPER, out);
+  assert.match(out, /^law: annealing \(scaling law with learning-rate annealing\)$/m);
+  assert.match(out, /settings: λ 0\.999, warmup counted at the peak \(warmupSteps 500\)/);
+  assert.match(out, /^λ\s+lambda\s+0\.999\s+held/m);
+  assert.match(out, /search: optimum, .* objective /);
+  for (const name of ['constant', 'cosine']) {
+    const [, role, points, r2, predE, worstE, finalErr] = rowOf(out, name);
+    assert.deepEqual([role, points], ['fit', '20']);
+    assert.ok(Number(r2) > 0.99, `${name}: R² ${r2}`);
+    for (const e of [predE, worstE, finalErr]) assert.match(e, /^[-+]?\d+\.\d{3}%$/, `${name}: error ${e}`);
+  }
+  assert.match(out, /predicted final loss:/);
+  const [, total, final] = rowOf(out, 'cosine 60000');
+  assert.equal(total, '60000');
+  assert.match(final, /^\d\.\d{4}$/);
+
+  // --json: the same fit, and the prediction with its arrays; it is the law's value
+  const res = okJSON([...args, '--json', '--points', '100'], '', { cwd: dir });
+  assert.equal(round3(res.params.alpha), 0.55);
+  assert.deepEqual(res.curves.map((c) => [c.name, c.role]), [['constant', 'fit'], ['cosine', 'fit']]);
+  const [pred] = res.predictions;
+  assert.equal(pred.name, 'cosine 60000');
+  assert.equal(pred.total, 60000);
+  assert.equal(pred.finalLoss.toFixed(4), final);
+  assert.ok(pred.loss.length >= 50 && pred.loss.length <= 150, `${pred.loss.length} points for --points 100`);
+  const direct = okJSON(['predict', '--no-columns'], JSON.stringify({
+    params: res.params, warmupSteps: WARMUP, warmupConvention: 'peak',
+    curves: [{ name: 'c', schedule: { kind: 'cosine', total: 60000, peak: PEAK } }],
+  }));
+  assert.ok(Math.abs(direct.curves[0].finalLoss - pred.finalLoss) < 1e-12);
+});
+
+test('fit takes a curve\'s schedule from its learning rates (an event file) and scores --validate curves', () => {
+  const dir = fig2Dir('fig2-tb');
+  // the cosine run as TensorBoard logged it: the loss every 1000 steps, the LR every 100
+  const steps = Array.from({ length: TOTAL / 100 + 1 }, (_, i) => i * 100);
+  const lrAt = (s) => (s < WARMUP ? (PEAK * s) / WARMUP : PEAK * 0.5 * (1 + Math.cos((Math.PI * (s - WARMUP)) / (TOTAL - WARMUP))));
+  const lossAt = new Map(fig2.steps.map((s, i) => [s, fig2.loss.cosine[i]]));
+  writeFile(dir, 'cosine/events.out.tfevents.1700000000.host', eventFile(steps, { loss: steps.map((s) => lossAt.get(s) ?? null), lr: steps.map(lrAt) }));
+  const args = ['fit', '--fit', 'constant.csv', '--schedule', 'constant 20000 peak=2e-4', '--validate', 'cosine', '--warmup', '500', '--predict', 'wsd 0.2 60000'];
+  const out = ok(args, '', { cwd: dir });
+  const [, role, points, , predE] = rowOf(out, 'cosine');
+  assert.deepEqual([role, points], ['validate', '20']);
+  assert.ok(parseFloat(predE) < 2, `the cosine run predicted from the constant one: PredE ${predE}`);
+  assert.match(out, /^\s*wsd 0\.2 60000\s+60000\s+\d\.\d{4}$/m, 'the peak of the prediction comes from the curves');
+  const res = okJSON([...args, '--json', '--no-columns'], '', { cwd: dir });
+  assert.equal(res.curves[1].role, 'validate');
+  assert.equal(typeof res.validateMetrics.PredE, 'number');
+});
+
+test('validate reads log files too and reports each curve left out', () => {
+  const out = ok(['validate', '--fit', 'constant.csv', 'cosine.csv', ...FIG2_SCHEDULES, '--laws', 'annealing'], '', { cwd: fig2Dir('fig2-validate') });
+  assert.match(out, /each curve left out in turn/);
+  for (const name of ['constant', 'cosine']) assert.equal(rowOf(out, name)[1], 'annealing');
+  assert.match(out, /^annealing\s+\d+\.\d{3}%\s+\d+\.\d{3}%\s+± \d+\.\d{3}%\s+90%$/m);
+});
+
+test('schedule specs: kinds, totals, fractions and key=values', () => {
+  assert.deepEqual(parseScheduleSpec('constant 20000').schedule, { kind: 'constant', total: 20000 });
+  assert.deepEqual(parseScheduleSpec('cosine 60k final=2e-5', { peak: 3e-4 }).schedule, { kind: 'cosine', total: 60000, final: 2e-5, peak: 3e-4 });
+  assert.deepEqual(parseScheduleSpec('wsd 0.2 60000 decay=1-sqrt peak=1e-3 warmup=500').schedule, {
+    kind: 'wsd', decayFraction: 0.2, total: 60000, decay: '1-sqrt', peak: 1e-3, warmup: 500,
+  });
+  assert.deepEqual(parseScheduleSpec('multistep 1000 stages=0.8,0.1,0.1 levels=1,0.316,0.1').schedule, {
+    kind: 'multistep', total: 1000, stages: [0.8, 0.1, 0.1], levels: [1, 0.316, 0.1],
+  });
+  assert.deepEqual(parseScheduleSpec('linear 30000 size=25e6', { warmup: 100 }), { schedule: { kind: 'linear', total: 30000, warmup: 100 }, size: 25e6 });
+  assert.deepEqual(parseScheduleSpec('{"kind":"constant","total":5}').schedule, { kind: 'constant', total: 5 });
+  for (const bad of ['sideways 100', 'cosine', 'cosine 100 200', 'cosine abc', '{"kind":']) {
+    assert.throws(() => parseScheduleSpec(bad), undefined, bad);
+  }
+  // the command: the same schedule as its JSON description
+  const res = okJSON(['schedule', 'cosine 1000 peak=1e-3 warmup=100 final=1e-4', '--no-columns']);
+  assert.deepEqual(res, { total: 1000, peak: 1e-3, final: 1e-4, warmup: 100 });
+});
+
+test('laws prints every law with its formula and parameters', () => {
+  const out = ok(['laws']);
+  for (const law of ['annealing', 'multi-power', 'lr-weighted', 's2-power', 'size']) assert.match(out, new RegExp(`^${law}: `, 'm'), law);
+  assert.match(out, /L\(s\) = L0 \+ A·S1\(s\)\^\(−α\) − C·S2\(s\)/);
+  assert.match(out, /^\s+α\s+alpha\s+0\.55\s+positive/m);
+});
+
+test('analyze runs an analysis from --analysis and key=value options', () => {
+  const out = ok(['analyze', '--analysis', 'wsd-ratio', 'totals=50000,100000', 'decay=linear']);
+  assert.match(out, /^analysis: wsd-ratio$/m);
+  assert.match(out, /^total steps\s+best ratio\s+decay steps\s+final loss/m);
+  assert.match(out, /^\s+50000\s+0\.\d+\s+\d+\s+\d\.\d{4}\s/m);
+  assert.match(out, /^\s+100000\s/m);
+  const res = okJSON(['analyze', '--analysis', 'wsd-ratio', 'totals=50000', 'params.alpha=0.5', '--json']);
+  assert.equal(res.setup.params.alpha, 0.5);
+  assert.equal(res.optima.length, 1);
+  const r = run(['analyze', 'totals=50000']);
+  assert.equal(r.code, 2, 'no analysis named');
+});
+
+test('the auto report lists every candidate and the reason (a natively computed answer)', () => {
+  const { answer } = JSON.parse(readFileSync(join(root, 'tests', 'node', 'fixtures', 'auto-cooldown.json'), 'utf8'));
+  const law = okJSON(['laws', '--json']).find((l) => l.name === answer.law);
+  // the band reaches predict: its lower and upper columns
+  const predicted = okJSON(['predict'], JSON.stringify({
+    law: answer.law, params: answer.params, warmupSteps: 300, band: answer.band, points: 10,
+    curves: [{ name: 'wsd 0.2 50000', schedule: { kind: 'wsd', total: 50000, peak: 1e-4, decayFraction: 0.2, decay: 'linear' } }],
+  }));
+  const p = predicted.curves[0];
+  assert.equal(p.lower.length, p.loss.length);
+  const half = (p.upper.at(-1) - p.lower.at(-1)) / 2;
+  assert.ok(half > 0 && p.lower.at(-1) < p.finalLoss && p.finalLoss < p.upper.at(-1));
+  const out = fitReport(answer, { law, predictions: [{ ...p, bandHalf: half }] });
+  assert.match(out, new RegExp(`^auto: chose ${answer.auto.chosen.label}$`, 'm'));
+  assert.match(out.replace(/\n\s+/g, ' '), new RegExp(answer.auto.reason.slice(0, 60).replace(/[().^]/g, '\\$&')));
+  assert.match(out, /^\s+candidate\s+held-out\s+std err\s+in-sample\s+validate PredE$/m);
+  for (const c of answer.auto.candidates) {
+    const line = out.split('\n').find((l) => l.slice(3).startsWith(c.label + '  '));
+    assert.ok(line, `no row for ${c.label}`);
+    assert.equal(line.startsWith('*'), c.label === answer.auto.chosen.label, line);
+    if (!c.error) assert.ok(line.includes((100 * c.heldOut).toFixed(3) + '%') || Math.abs(c.heldOut) >= 100, line);
+  }
+  assert.match(out, /not scored:\n  - model-size law/);
+  assert.match(out, /^wsd-linear-0\.2-50k\s+validate\s+50\s/m);
+  assert.match(predictionsTable([{ ...p, bandHalf: half }], answer.band), new RegExp(`${p.finalLoss.toFixed(4)} ± ${half.toFixed(4)}`));
+  // without validate curves (the paper's Fig. 2, both curves fitted), no validate column
+  const fig2Auto = JSON.parse(readFileSync(join(root, 'tests', 'node', 'fixtures', 'auto-fig2.json'), 'utf8')).answer;
+  const plain = fitReport(fig2Auto, { law: okJSON(['laws', '--json']).find((l) => l.name === fig2Auto.law) });
+  assert.match(plain, /^\s+candidate\s+held-out\s+std err\s+in-sample$/m);
+  assert.match(plain, new RegExp(`^\\*  ${fig2Auto.auto.chosen.label}\\s+0\\.186%`, 'm'));
+});
+
+test('--help explains every command with an example; help COMMAND and COMMAND --help too', () => {
+  const out = ok(['--help']);
+  for (const c of ['import', 'fit', 'validate', 'predict', 'schedule', 'analyze', 'laws', 'presets', 'schema', 'pairlr']) {
+    assert.match(out, new RegExp(`^  ${c}\\s+\\S`, 'm'), c);
+    const help = ok(['help', c]);
+    assert.match(help, /^usage: /, c);
+    assert.match(help, /Example/, c);
+    assert.equal(ok([c, '--help']), help);
+  }
+  assert.match(ok(['help', 'fit']), /--predict SPEC/);
+});
+
+test('bad usage exits 2 with the command\'s usage; bad input exits 1 with lawcore\'s message', () => {
+  const dir = fig2Dir('fig2-bad');
+  const usage = [
+    ['fit', '--fit'],
+    ['fit', '--fit', 'constant.csv'],
+    ['fit', '--fit', 'constant.csv', '--schedule', 'sideways 100'],
+    ['fit', '--fit', 'constant.csv', ...FIG2_SCHEDULES, '--predict', 'cosine'],
+    ['fit', '--fit', 'constant.csv', ...FIG2_SCHEDULES, '--convention', 'sideways'],
+    ['fit', '--fit', 'constant.csv', '--schedule', 'nosuch.csv=constant 100'],
+    ['fit', 'request.json', '--fit', 'constant.csv'],
+    ['import', '--json=yes'],
+    ['help', 'nosuchcommand'],
+  ];
+  for (const args of usage) {
+    const r = run(args, '', { cwd: dir });
+    assert.equal(r.code, 2, `${JSON.stringify(args)}: exit code ${r.code}, stderr ${r.stderr}`);
+    assert.match(r.stderr, /usage:/, JSON.stringify(args));
+  }
+  assert.match(run(['fit', '--fit', 'constant.csv'], '', { cwd: dir }).stderr, /--schedule/);
+  const missing = run(['fit', '--fit', 'nosuch.csv'], '', { cwd: dir });
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /nosuch\.csv/);
+  writeFile(dir, 'bad.csv', 'step,loss\n1,3.5\n2,three\n');
+  const bad = run(['import', 'bad.csv'], '', { cwd: dir });
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /bad\.csv: line 3/);
 });
