@@ -200,21 +200,16 @@ export function sizefitView({ response, lines, curves, predicted, targetN, warmu
     table: { columns: ['curve', 'N', 'role', 'R2', 'PredE', 'FinalErr', 'final loss (law)'], rows },
     note: `L(s, N) = ${fmt.fixed(p.L0, 3)} + ${fmt.fixed(p.A, 3)}·S1^−${fmt.fixed(p.alpha, 3)} + ${fmt.sig(p.B, 4)}·N^−${fmt.fixed(p.beta, 3)} − ${fmt.sig(p.C, 4)}·S2·N^${fmt.fixed(p.gamma, 3)} (λ ${p.lambda}).`
       + `${response.note ? ` Note: ${response.note}.` : ''} Red dotted: predicted at N = ${sizeName(targetN)}.`,
-    source: `${example ? 'MultiPowerLaw 25M + 100M' : 'your curves'} · ${response.sizes.map(sizeName).join(', ')}`,
+    source: `${example ? 'MultiPowerLaw 25M + 100M' : 'your curves'} · ${[...new Set(response.curves.map((c) => c.size))].sort((a, b) => a - b).map(sizeName).join(', ')}`,
   };
 }
 
-/** atSize are the law's parameters at a fixed N: the plain law with L0 + B·N^-beta and C·N^gamma. */
-export function atSize(p, n) {
-  return { L0: p.L0 + p.B * n ** -p.beta, A: p.A, alpha: p.alpha, C: p.C * n ** p.gamma, lambda: p.lambda };
-}
-
-/** unseenSchedules are the schedules to predict at the unseen size n: one per run (the name without its size). */
+/** unseenSchedules are the schedules to predict at the unseen size n: one per run (the name without its size), each of size n. */
 export function unseenSchedules(curves, n) {
   const seen = new Map();
   for (const c of curves) {
     const base = c.name.replace(/^\S+\s+/, '');
-    if (!seen.has(base)) seen.set(base, { name: `N=${sizeName(n)} ${base}`, schedule: c.schedule });
+    if (!seen.has(base)) seen.set(base, { name: `N=${sizeName(n)} ${base}`, schedule: c.schedule, size: n });
   }
   return [...seen.values()];
 }

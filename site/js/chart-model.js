@@ -10,7 +10,7 @@ import { paramsOf, lineOf, fitCovers, shownFits } from './selectors.js';
 import * as fmt from './format.js';
 
 /** DEFAULT_LAW is the page's own law: its lines carry no law in their labels. */
-const DEFAULT_LAW = LAW_NAMES[0];
+const DEFAULT_LAW = 'annealing';
 const DOTTED = [2, 3];
 const DASHED = [6, 4];
 

@@ -1,9 +1,9 @@
 // The engine client: every call to lawcore (through the worker protocol of lawclient.js) is
 // made here, and every request is built here, from the page's curves, settings and parameters.
-// The bridge's request format is known to this module alone (laws named by `model`, the
-// annealing law's parameters as `params` and the Multi-Power Law's as `multiPower`, schedules'
-// points as columns), so that a change of that format is an edit of this file. Answers come
-// back in the page's shapes: a line is {steps, lr, loss, s1Term, s2Term}.
+// The bridge's request format is known to this module alone (laws by name as `law`, their
+// parameters by name as `params`, schedules' points as columns), so that a change of that
+// format is an edit of this file. Answers come back in the page's shapes: a line is
+// {steps, lr, loss, s1Term, s2Term}.
 import { scheduleForRequest, scheduleColumns } from './schedule-columns.js';
 
 /** FIT_LINE_POINTS thins each fitted line the fit returns to about this many steps (they are drawn). */
@@ -15,25 +15,24 @@ const curveColumns = (c) => ({ steps: c.steps, loss: c.loss, ...scheduleColumns(
 /** curveRequest is how a curve with data appears in a fit request (its arrays go as columns). */
 const curveRequest = (c) => ({ name: c.name, role: c.role, schedule: scheduleForRequest(c.schedule) });
 
-/** withLaw adds what names law to a fit or predict request (the annealing law is the default). */
-function withLaw(request, law, params) {
-  if (law === 'annealing') return params ? { ...request, params } : request;
-  if (law === 'multi-power') return { ...request, model: law, ...(params ? { multiPower: params } : {}) };
-  throw new Error(`unknown law "${law}"`);
-}
-
-/** curvesOf takes the per-curve results of `predict`: an array (README) or {curves} (bridge). */
-const curvesOf = (result) => (Array.isArray(result) ? result : (result && result.curves) || []);
+/** lineOf is a line of the answer's columns in the page's shape. */
+const lineOf = (col = {}) => ({ steps: col.steps, lr: col.lr, loss: col.loss, s1Term: col.s1Term, s2Term: col.s2Term });
 
 /**
  * createEngine wraps a LawClient. Its methods resolve to the page's shapes and reject with the
  * bridge's Error; on(event, fn) forwards the client's events ("ready", "restart", "memory",
- * "failed") with their detail.
+ * "failed") with their detail. ready resolves once lawcore is loaded and its schema handed to
+ * takeSchema (schema.js's setSchema), which everything that reads the schema waits for.
  */
-export function createEngine(client) {
+export function createEngine(client, takeSchema = () => {}) {
   const call = (method, request, columns, onProgress) => client.call(method, request, columns, onProgress);
+  const ready = client.ready.then(async (version) => {
+    takeSchema((await call('schema', {})).result);
+    return version;
+  });
+  ready.catch(() => {});
   return {
-    ready: client.ready,
+    ready,
     get version() {
       return client.version;
     },
@@ -47,24 +46,25 @@ export function createEngine(client) {
 
     /**
      * fit fits law to curves (every one with a schedule) with settings. It resolves to
-     * {response, lines: Map name -> line}, the lines fitted (or, held out, predicted).
+     * {response, lines: Map name -> line}, the lines fitted (or, held out, predicted). With
+     * settings.auto the engine picks the law and its settings by held-out error: the
+     * response's law says which.
      */
     async fit(law, curves, settings, onProgress) {
       const request = {
+        law,
         curves: curves.map(curveRequest),
         lambda: settings.fitLambda && law === 'annealing' ? 'fit' : settings.lambda,
         warmupSteps: settings.warmupSteps,
-        warmupConvention: settings.warmupConvention,
+        ...(settings.auto ? {} : { warmupConvention: settings.warmupConvention }),
         huberDelta: settings.huberDelta,
+        lines: true,
         points: FIT_LINE_POINTS,
-        ...(law === 'annealing' && settings.auto ? { auto: true } : {}),
-        ...(law === 'multi-power' ? { search: settings.mplSearch } : {}),
+        ...(settings.auto ? { auto: true } : {}),
+        ...(law === 'multi-power' && settings.mplSearch !== 'optimum' ? { search: settings.mplSearch } : {}),
       };
-      const { result, columns } = await call('fit', withLaw(request, law), curves.map(curveColumns), onProgress);
-      const lines = new Map(result.curves.map((c, i) => {
-        const col = columns[i] || {};
-        return [c.name, { steps: col.steps, lr: col.lr, loss: col.fitted, s1Term: col.s1Term, s2Term: col.s2Term }];
-      }));
+      const { result, columns } = await call('fit', request, curves.map(curveColumns), onProgress);
+      const lines = new Map(result.curves.map((c, i) => [c.name, lineOf(columns[i])]));
       return { response: result, lines };
     },
 
@@ -79,28 +79,28 @@ export function createEngine(client) {
         warmupSteps: settings.warmupSteps,
         warmupConvention: settings.warmupConvention,
         huberDelta: settings.huberDelta,
-        ...(settings.auto && laws.includes('annealing') ? { auto: true } : {}),
-        models: laws,
+        laws,
         level,
       };
-      const { result } = await call('validate', request, curves.map(curveColumns), onProgress);
-      const named = ({ model, ...rest }) => ({ law: model, ...rest });
-      return { ...result, rows: result.rows.map(named), summaries: result.summaries.map(named) };
+      return (await call('validate', request, curves.map(curveColumns), onProgress)).result;
     },
 
     /**
-     * predict computes law's line for each item ({name, schedule}) with {params, settings}, thinned
+     * predict computes law's line for each item ({name, schedule, size?: the model size, for
+     * the size law}) with {params, settings}, thinned
      * to about points steps (0: every step). It resolves to Map name -> {schedule, ...line, finalLoss}.
      */
     async predict(law, { params, settings }, items, points = 0) {
-      const request = withLaw({
+      const request = {
+        law,
+        params,
         warmupSteps: settings.warmupSteps,
         warmupConvention: settings.warmupConvention,
-        curves: items.map((c) => ({ name: c.name, schedule: scheduleForRequest(c.schedule) })),
+        curves: items.map((c) => ({ name: c.name, schedule: scheduleForRequest(c.schedule), ...(c.size ? { size: c.size } : {}) })),
         ...(points ? { points } : {}),
-      }, law, params);
+      };
       const { result, columns } = await call('predict', request, items.map((c) => scheduleColumns(c.schedule)));
-      return new Map(curvesOf(result).map((r, i) => [r.name, { schedule: items[i].schedule, ...columns[i], finalLoss: r.finalLoss }]));
+      return new Map(result.curves.map((r, i) => [r.name, { schedule: items[i].schedule, ...columns[i], finalLoss: r.finalLoss }]));
     },
 
     /**
@@ -127,20 +127,14 @@ export function createEngine(client) {
       return { result, steps: columns[0] && columns[0].steps, lr: columns[0] && columns[0].lr };
     },
 
-    /** presets are lawcore's named schedules: [{id, name, origin, schedule}]. */
-    async presets() {
-      const { result } = await call('presets', {});
-      // README: an array of presets; the bridge wraps it as {presets, kinds, ...}: take either.
-      return (Array.isArray(result) ? result : result && result.presets) || [];
-    },
 
     /**
-     * analyze runs one of the paper's analyses with options; setup ({params, peak, warmup,
+     * analyze runs one of the paper's analyses with options; setup ({law, params, peak, warmup,
      * warmupConvention}) is left out for analyses that take none (null).
      */
     async analyze(analysis, options, setup, points = 400) {
       const request = { analysis, ...options };
-      if (setup) Object.assign(request, { params: setup.params, peak: setup.peak, warmup: setup.warmup, warmupConvention: setup.warmupConvention, points });
+      if (setup) Object.assign(request, { law: setup.law, params: setup.params, peak: setup.peak, warmup: setup.warmup, warmupConvention: setup.warmupConvention, points });
       return (await call('analyze', request)).result;
     },
 
@@ -155,11 +149,12 @@ export function createEngine(client) {
      */
     async sizefit(curves, { lambda, warmupSteps, warmupConvention, huberDelta, points }) {
       const request = {
+        law: 'size',
         curves: curves.map((c) => ({ ...curveRequest(c), size: c.size })),
-        lambda, warmupSteps, warmupConvention, huberDelta, points,
+        lambda, warmupSteps, warmupConvention, huberDelta, lines: true, points,
       };
-      const { result, columns } = await call('sizefit', request, curves.map(curveColumns));
-      return { response: result, lines: new Map(result.curves.map((c, i) => [c.name, { steps: columns[i].steps, loss: columns[i].fitted }])) };
+      const { result, columns } = await call('fit', request, curves.map(curveColumns));
+      return { response: result, lines: new Map(result.curves.map((c, i) => [c.name, lineOf(columns[i])])) };
     },
   };
 }

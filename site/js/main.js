@@ -5,6 +5,7 @@
 import { $ } from './dom.js';
 import { LawClient } from './lawclient.js';
 import { createEngine } from './engine.js';
+import { setSchema } from './schema.js';
 import { createStore } from './store.js';
 import { parseManualParams } from './settings.js';
 import { createAnalyses } from './controllers/analyses.js';
@@ -18,7 +19,7 @@ import { createExports } from './controllers/exports.js';
 import { showMessages } from './views/messages.js';
 import { showEngine } from './views/footer.js';
 import { showFitting } from './views/fit-controls.js';
-import { showSettings, readSettings, lockLambda, SETTING_FIELDS } from './views/settings-form.js';
+import { showSettings, readSettings, lockLambda, fillLawChoices, SETTING_FIELDS } from './views/settings-form.js';
 import { showManualParams, manualTexts } from './views/manual-form.js';
 import { showResults } from './views/results.js';
 import { showLists } from './views/curve-list.js';
@@ -33,7 +34,7 @@ import { initScheduleDialog, editSchedule } from './views/schedule-dialog.js';
 const client = new LawClient('worker.js');
 // For the browser console (and the tests): the worker client.
 globalThis.lawcoreClient = client;
-const engine = createEngine(client);
+const engine = createEngine(client, setSchema);
 const store = createStore();
 
 // ---- controllers ----------------------------------------------------------------------------
@@ -166,6 +167,7 @@ engine.on('failed', (reason) => store.showMessage(`The calculator could not star
 
 engine.ready.then(async () => {
   performance.mark('lawcore-ready');
+  fillLawChoices();
   analyses.loadDefaults();
   if (await sharing.open(location.hash)) return;
   await examples.fig2({ keepMessage: true });

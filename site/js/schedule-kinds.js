@@ -23,14 +23,14 @@ const KIND_FIELDS = {
     fields: [
       final,
       { key: 'cycle', label: 'Cycle length T', type: 'int', hint: 'step at which the cosine reaches final (default total)' },
-      { key: 'after', label: 'After the cycle', type: 'select', options: SCHEDULE_CHOICES.after },
+      { key: 'after', label: 'After the cycle', type: 'select', get options() { return SCHEDULE_CHOICES.after; } },
     ],
   },
   wsd: {
     label: 'Warmup-stable-decay (WSD)',
     fields: [
       final,
-      { key: 'decay', label: 'Decay shape', type: 'select', options: SCHEDULE_CHOICES.decay },
+      { key: 'decay', label: 'Decay shape', type: 'select', get options() { return SCHEDULE_CHOICES.decay; } },
       { key: 'decayFraction', label: 'Decay fraction', type: 'number', hint: 'of total, e.g. 0.2' },
       { key: 'decaySteps', label: 'Decay steps', type: 'int', hint: 'instead of the fraction' },
       { key: 'halfLife', label: 'Half-life steps', type: 'int', hint: 'for half-life decay' },
@@ -49,7 +49,7 @@ const KIND_FIELDS = {
     fields: [
       { ...final, label: 'Base LR' },
       { key: 'stepSize', label: 'Step size', type: 'int', hint: 'steps from base to peak' },
-      { key: 'mode', label: 'Mode', type: 'select', options: SCHEDULE_CHOICES.mode },
+      { key: 'mode', label: 'Mode', type: 'select', get options() { return SCHEDULE_CHOICES.mode; } },
     ],
   },
   'inverse-sqrt': {
@@ -66,7 +66,7 @@ const KIND_FIELDS = {
       { key: 'pctStart', label: 'pct_start', type: 'number', hint: 'default 0.3' },
       { key: 'divFactor', label: 'div_factor', type: 'number', hint: 'default 25' },
       { key: 'finalDivFactor', label: 'final_div_factor', type: 'number', hint: 'default 1e4' },
-      { key: 'anneal', label: 'Anneal', type: 'select', options: SCHEDULE_CHOICES.anneal },
+      { key: 'anneal', label: 'Anneal', type: 'select', get options() { return SCHEDULE_CHOICES.anneal; } },
     ],
   },
   concat: {
@@ -82,8 +82,10 @@ const KIND_FIELDS = {
   },
 };
 
-/** KINDS maps each of lawcore's kinds, in its order, to its label and its own fields. */
-export const KINDS = Object.fromEntries(SCHEDULE_KINDS.map((kind) => [kind, KIND_FIELDS[kind] || { label: kind, fields: [] }]));
+/** kinds maps each of lawcore's kinds, in its order (from the engine's schema), to its label and its own fields. */
+export function kinds() {
+  return Object.fromEntries(SCHEDULE_KINDS.map((kind) => [kind, KIND_FIELDS[kind] || { label: kind, fields: [] }]));
+}
 
 /** scheduleSteps is about how many steps a schedule description runs (0 when it does not say). */
 export function scheduleSteps(s) {
@@ -95,7 +97,7 @@ export function scheduleSteps(s) {
 
 /** fieldsOf returns every field of a kind, the common ones first. */
 export function fieldsOf(kind) {
-  return [...COMMON_FIELDS, ...((KINDS[kind] && KINDS[kind].fields) || [])];
+  return [...COMMON_FIELDS, ...((KIND_FIELDS[kind] && KIND_FIELDS[kind].fields) || [])];
 }
 
 /** summary describes a schedule in one line: "cosine · 60,000 steps · 2e-4 → 2e-5 · warmup 500". */

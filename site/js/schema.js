@@ -1,53 +1,55 @@
 // What the page knows of lawcore's vocabulary: the laws (their names, parameters, formulas and
-// terms), the schedule kinds and their enumerations, the warmup conventions and roles, and
-// lawcore's limits. They are copies of Go constants: the engine will provide them (its `schema`
-// answer), and when it does, this module is the one place that reads that answer instead.
-
-/** MAX_SCHEDULE_STEPS is lawcore.MaxScheduleSteps: no schedule, nor the warmup setting, runs longer. */
-export const MAX_SCHEDULE_STEPS = 10_000_000;
-
-/** MAX_IMPORT_BYTES is lawcore.MaxImportBytes, the largest file `import` reads. */
-export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
-
-/** SCHEDULE_KINDS are lawcore.Kinds, in lawcore's order. */
-export const SCHEDULE_KINDS = ['constant', 'linear', 'cosine', 'wsd', 'multistep', 'cyclic', 'inverse-sqrt', 'polynomial', 'one-cycle', 'concat', 'explicit'];
-
-/** SCHEDULE_CHOICES are the values of a schedule description's enumerated fields, by field. */
-export const SCHEDULE_CHOICES = {
-  decay: ['cosine', 'linear', '1-sqrt', '1-square', 'exponential', 'half-life'], // lawcore.DecayShapes
-  after: ['hold', 'continue', 'restart'],
-  mode: ['triangular', 'triangular2'],
-  anneal: ['cos', 'linear'],
-};
-
-/** WARMUP_CONVENTIONS: "peak" counts the warmup at the peak LR (the paper's), "actual" as run. */
-export const WARMUP_CONVENTIONS = ['peak', 'actual'];
-
-/** ROLES a curve with data has in a fit: fitted, or held out and predicted. */
-export const ROLES = ['fit', 'validate'];
-
-/** MULTI_POWER_SEARCHES: how the Multi-Power Law is fitted (the objective's minimum, or the release's procedure). */
-export const MULTI_POWER_SEARCHES = ['optimum', 'release'];
+// terms), the schedule kinds and their enumerations, the warmup conventions and roles, the
+// presets and lawcore's limits. None of it is copied from Go: the engine answers its `schema`
+// once at start-up and setSchema fills these bindings (ES modules' exports are live, so every
+// importer sees them filled), before anything that reads them runs.
 
 /**
- * LAWS are the laws lawcore fits and predicts, by name, in the order the page draws and lists
- * them: label (in sentences), params (the names of its parameters), formula (as exported), and
- * terms (the names of s1Term and s2Term, the two parts of the loss below L0).
+ * LAWS are the laws lawcore fits and predicts, by name, in its order: {label (in sentences),
+ * params (the names of its parameters), symbols (name -> how formulas print it), formula,
+ * terms (the names of s1Term and s2Term, the two parts of the loss below L0), convention (its
+ * warmup convention), searches, needsSize}.
  */
-export const LAWS = {
-  annealing: {
-    label: 'annealing law',
-    params: ['L0', 'A', 'alpha', 'C', 'lambda'],
-    formula: 'L(s) = L0 + A*S1(s)^(-alpha) - C*S2(s); S1 = sum eta_i; m_i = lambda*m_{i-1} + (eta_{i-1} - eta_i); S2 = sum m_i',
-    terms: ['A·S1^−α', 'C·S2'],
-  },
-  'multi-power': {
-    label: 'Multi-Power Law',
-    params: ['L0', 'A', 'alpha', 'B', 'C', 'beta', 'gamma'],
-    formula: 'L(t) = L0 + A*(S1(t)+S_W)^(-alpha) - LD(t); LD(t) = B * sum_k (eta_{k-1} - eta_k) * (1 - (C*eta_k^(-gamma)*S_k(t) + 1)^(-beta))',
-    terms: ['A·(S1+S_W)^−α', 'LD'],
-  },
-};
+export let LAWS = {};
+/** LAW_NAMES are the laws' names, the annealing law first (laws that need model sizes are the analyses panel's). */
+export let LAW_NAMES = [];
+/** SIZE_LAWS are the laws that need each curve's model size. */
+export let SIZE_LAWS = [];
+/** SCHEDULE_KINDS are lawcore's schedule kinds, in its order; SCHEDULE_CHOICES the values of their enumerated fields. */
+export let SCHEDULE_KINDS = [];
+export let SCHEDULE_CHOICES = {};
+/** WARMUP_CONVENTIONS: "peak" counts the warmup at the peak LR (the paper's), "actual" as run. */
+export let WARMUP_CONVENTIONS = [];
+/** ROLES a curve with data has in a fit: fitted, or held out and predicted. */
+export let ROLES = [];
+/** MULTI_POWER_SEARCHES: how the Multi-Power Law is fitted (the objective's minimum, or the release's procedure). */
+export let MULTI_POWER_SEARCHES = [];
+/** PRESETS are lawcore's named schedules: [{id, name, origin, schedule}]. */
+export let PRESETS = [];
+/** MAX_SCHEDULE_STEPS: no schedule, nor the warmup setting, runs longer; MAX_IMPORT_BYTES: the largest file `import` reads. */
+export let MAX_SCHEDULE_STEPS = 0;
+export let MAX_IMPORT_BYTES = 0;
 
-/** LAW_NAMES are the laws' names, the annealing law first. */
-export const LAW_NAMES = Object.keys(LAWS);
+/** setSchema takes the engine's `schema` answer. */
+export function setSchema(s) {
+  LAWS = Object.fromEntries(s.laws.map((l) => [l.name, {
+    label: l.title,
+    params: l.params.map((p) => p.name),
+    symbols: Object.fromEntries(l.params.map((p) => [p.name, p.symbol])),
+    formula: l.formula,
+    terms: l.terms.map((t) => t.label),
+    convention: l.convention,
+    searches: l.searches,
+    needsSize: !!l.needsSize,
+  }]));
+  LAW_NAMES = s.laws.filter((l) => !l.needsSize).map((l) => l.name);
+  SIZE_LAWS = s.laws.filter((l) => l.needsSize).map((l) => l.name);
+  SCHEDULE_KINDS = s.kinds;
+  SCHEDULE_CHOICES = s.choices;
+  WARMUP_CONVENTIONS = s.conventions;
+  ROLES = s.roles;
+  MULTI_POWER_SEARCHES = (s.laws.find((l) => l.name === 'multi-power') || { searches: ['optimum'] }).searches;
+  PRESETS = s.presets;
+  MAX_SCHEDULE_STEPS = s.limits.maxScheduleSteps;
+  MAX_IMPORT_BYTES = s.limits.maxImportBytes;
+}

@@ -97,14 +97,17 @@ export function guessPeak(state) {
 
 /** analysisSetup: the annealing law's parameters and the settings the analyses start from, and where they come from. */
 export function analysisSetup(state) {
-  const cur = paramsOf(state, 'annealing');
+  // the annealing law's parameters when there are any, else the first law's (an auto fit may
+  // have picked another): the analyses run on any law
+  const law = lawsWithParams(state).sort((a, b) => (b === 'annealing') - (a === 'annealing'))[0];
+  const cur = law ? paramsOf(state, law) : null;
   const s = cur ? cur.settings : state.settings;
-  const p = cur && Number.isFinite(cur.params.C) ? cur.params : null;
   return {
-    params: p ? { L0: p.L0, A: p.A, alpha: p.alpha, C: p.C, lambda: p.lambda } : undefined,
+    law: cur ? law : undefined,
+    params: cur ? Object.fromEntries(LAWS[law].params.map((k) => [k, cur.params[k]])) : undefined,
     peak: analysisPeak(state),
     warmup: s.warmupSteps,
     warmupConvention: s.warmupConvention,
-    source: p ? (state.manual ? 'parameters entered by hand' : 'fitted parameters') : 'the paper’s Fig. 2 parameters (no fit yet)',
+    source: cur ? `${state.manual ? 'parameters entered by hand' : 'fitted parameters'}${law === 'annealing' ? '' : ` of the ${LAWS[law].label}`}` : 'the paper’s Fig. 2 parameters (no fit yet)',
   };
 }

@@ -16,12 +16,12 @@ export const DEFAULT_SETTINGS = {
   mplSearch: 'optimum',
 };
 
-/** LAW_CHOICES are the values of the law setting: one law, or every law side by side. */
-export const LAW_CHOICES = [...LAW_NAMES, 'both'];
+/** lawChoices are the values of the law setting: one law, or the annealing law and the Multi-Power Law side by side. */
+export const lawChoices = () => [...LAW_NAMES, 'both'];
 
 /** lawsOf is the list of laws the settings fit. */
 export function lawsOf(settings) {
-  return settings.law === 'both' ? [...LAW_NAMES] : [settings.law || 'annealing'];
+  return settings.law === 'both' ? ['annealing', 'multi-power'] : [settings.law || 'annealing'];
 }
 
 /**

@@ -10,7 +10,7 @@
 
 import { scheduleSteps } from './schedule-kinds.js';
 import { MAX_SCHEDULE_STEPS, SCHEDULE_KINDS, WARMUP_CONVENTIONS, ROLES, MULTI_POWER_SEARCHES, LAWS } from './schema.js';
-import { LAW_CHOICES } from './settings.js';
+import { lawChoices } from './settings.js';
 
 /** SHARE_VERSION is the version links are written in; version 2 added the Multi-Power Law's parameters. */
 export const SHARE_VERSION = 2;
@@ -29,9 +29,9 @@ const MAX_POINTS = 200000;
 export const MAX_LINK_STEPS = 20_000_000;
 /** Control characters and bidirectional overrides: a name holding one could pass for another, or break an SVG. */
 const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-/** PARAM_KEYS are the fields a link's `params` may hold: the parameter names of the laws. */
-const PARAM_KEYS = [...new Set([...LAWS.annealing.params, ...LAWS['multi-power'].params])];
-const MULTI_POWER_KEYS = LAWS['multi-power'].params;
+/** paramKeys are the fields a link's `params` may hold: the parameter names of the laws. */
+const paramKeys = () => [...new Set([...LAWS.annealing.params, ...LAWS['multi-power'].params])];
+const multiPowerKeys = () => LAWS['multi-power'].params;
 
 // ---- encoding -------------------------------------------------------------------------------
 
@@ -160,7 +160,7 @@ function checkSettings(s) {
   return {
     lambda, fitLambda: s.fitLambda, warmupSteps, huberDelta, auto: s.auto,
     warmupConvention: oneOf(s.warmupConvention, WARMUP_CONVENTIONS, 'settings.warmupConvention'),
-    law: oneOf(s.law, LAW_CHOICES, 'settings.law'),
+    law: oneOf(s.law, lawChoices(), 'settings.law'),
     mplSearch: s.mplSearch === undefined ? 'optimum' : oneOf(s.mplSearch, MULTI_POWER_SEARCHES, 'settings.mplSearch'),
   };
 }
@@ -219,7 +219,7 @@ function checkView(v) {
   let params = null;
   if (v.params !== null && v.params !== undefined) {
     if (!isObject(v.params)) fail('params', 'not an object');
-    onlyKeys(v.params, PARAM_KEYS, 'params');
+    onlyKeys(v.params, paramKeys(), 'params');
     params = {};
     for (const [k, x] of Object.entries(v.params)) params[k] = finite(x, `params.${k}`);
     for (const k of LAWS.annealing.params) if (!(k in params)) fail('params', `${k} is missing`);
@@ -229,9 +229,9 @@ function checkView(v) {
   let multiPower = null;
   if (v.multiPower !== null && v.multiPower !== undefined) {
     if (!isObject(v.multiPower)) fail('multiPower', 'not an object');
-    onlyKeys(v.multiPower, MULTI_POWER_KEYS, 'multiPower');
+    onlyKeys(v.multiPower, multiPowerKeys(), 'multiPower');
     multiPower = {};
-    for (const k of MULTI_POWER_KEYS) {
+    for (const k of multiPowerKeys()) {
       if (!(k in v.multiPower)) fail('multiPower', `${k} is missing`);
       multiPower[k] = finite(v.multiPower[k], `multiPower.${k}`);
       if (multiPower[k] < 0) fail(`multiPower.${k}`, 'must be zero or more');

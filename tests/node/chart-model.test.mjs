@@ -2,6 +2,7 @@
 // draws, their labels and styles, the band, the residuals and where the x axis starts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import './schema-setup.mjs';
 import { resultCharts } from '../../site/js/chart-model.js';
 import { createStore } from '../../site/js/store.js';
 import { DEFAULT_SETTINGS } from '../../site/js/settings.js';

@@ -327,7 +327,7 @@ test('fit --fit a.csv --fit b.csv of the paper Fig. 2 gives the paper parameters
   const p = paramsOfReport(out);
   const round3 = (x) => Math.round(x * 1000) / 1000;
   assert.deepEqual({ L0: round3(p.L0), A: round3(p.A), C: round3(p.C), alpha: round3(p.alpha), lambda: p.lambda }, PAPER, out);
-  assert.match(out, /^law: annealing \(scaling law with learning-rate annealing\)$/m);
+  assert.match(out, /^law: annealing \(annealing law\)$/m);
   assert.match(out, /settings: λ 0\.999, warmup counted at the peak \(warmupSteps 500\)/);
   assert.match(out, /^λ\s+lambda\s+0\.999\s+held/m);
   assert.match(out, /search: optimum, .* objective /);

@@ -3,6 +3,7 @@
 // parameters' JSON; and how long a predicted-curves CSV may get.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import './schema-setup.mjs';
 import { predictionCSV, observedCSV, tableCSV, fitDocument } from '../../site/js/export-files.js';
 import { csvPoints, MAX_CSV_ROWS } from '../../site/js/controllers/exports.js';
 import { createStore } from '../../site/js/store.js';

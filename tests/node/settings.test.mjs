@@ -2,6 +2,7 @@
 // each check names the field.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import './schema-setup.mjs';
 import { parseSettings, parseManualParams, lawsOf } from '../../site/js/settings.js';
 
 const fields = (over = {}) => ({

@@ -2,6 +2,7 @@
 // every check of a link opened, and the view written into a link and read back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import './schema-setup.mjs';
 import { encodeShare, decodeShare, checkShareable, MAX_FRAGMENT } from '../../site/js/share.js';
 import { shareView, linkView, thinSchedule } from '../../site/js/share-view.js';
 import { createStore } from '../../site/js/store.js';

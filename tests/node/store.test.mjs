@@ -3,6 +3,7 @@
 // predicted lines are kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import './schema-setup.mjs';
 import { createStore, watch, MAX_UNDO } from '../../site/js/store.js';
 import { DEFAULT_SETTINGS } from '../../site/js/settings.js';
 import { predictedLine, missingLines, lineOf } from '../../site/js/selectors.js';

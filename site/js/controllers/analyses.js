@@ -1,7 +1,7 @@
 // Running the Analyses panel's views: one of the paper's analyses (`analyze`) from the current
-// parameters, or the model-size law (`sizefit`, then `predict` at an unseen size), with the
+// parameters, or the model-size law (`fit` with law "size", then `predict` at an unseen size), with the
 // answers kept in the store for the panel to draw. Only the latest run's answer is kept.
-import { viewById, optionsText, chartSpec, sizeOfCurve, SIZE_EXAMPLE_RUNS, sizefitView, atSize, unseenSchedules } from '../analysis-views.js';
+import { viewById, optionsText, chartSpec, sizeOfCurve, SIZE_EXAMPLE_RUNS, sizefitView, unseenSchedules } from '../analysis-views.js';
 import { analysisSetup } from '../selectors.js';
 import { importText } from '../import-files.js';
 import * as fmt from '../format.js';
@@ -93,7 +93,7 @@ export function createAnalyses({ store, engine }) {
     const targetN = Number(target);
     if (!(targetN > 0)) throw new Error(`unseen model size N: "${target}" is not a positive number`);
     const schedules = unseenSchedules(curves, targetN);
-    const predicted = await engine.predict('annealing', { params: atSize(response.params, targetN), settings: { warmupSteps: warmup, warmupConvention } }, schedules, 400);
+    const predicted = await engine.predict('size', { params: response.params, settings: { warmupSteps: warmup, warmupConvention } }, schedules, 400);
     const out = sizefitView({ response, lines, curves, predicted, targetN, warmup, example: curves === sizeExample });
     return { ...out, elapsed: performance.now() - started };
   }

@@ -32,27 +32,36 @@ export function createFitting({ store, engine, predicting, analyses }) {
     store.showMessage(`${what}: ${err.message}`);
   }
 
-  /** fitRecord is what the page keeps of law's fit of curves with settings. */
-  function fitRecord(law, { response, lines }, curves, settings) {
-    const auto = response.auto;
-    const used = auto ? { ...settings, warmupConvention: auto.warmupConvention, lambda: auto.lambda, fitLambda: true } : { ...settings };
-    return { law, params: response.params, response, lines, settings: used, curves: new Map(curves.map((c) => [c.name, c])) };
+  /**
+   * fitRecord is what the page keeps of a fit of curves with settings. Its law is the answer's
+   * (auto picks one), and its settings those the fit used: auto's warmup convention and lambda.
+   */
+  function fitRecord({ response, lines }, curves, settings) {
+    const used = { ...settings, law: response.law, warmupConvention: response.settings.warmupConvention };
+    if (response.auto) {
+      const lambda = response.auto.chosen.lambda;
+      Object.assign(used, { fitLambda: lambda === 'fit', ...(typeof response.settings.lambda === 'number' ? { lambda: response.settings.lambda } : {}) });
+    }
+    return { law: response.law, params: response.params, response, lines, settings: used, curves: new Map(curves.map((c) => [c.name, c])) };
   }
 
   async function runFit(settings) {
     const curves = store.state.curves;
     const editsAtStart = store.state.edits;
-    const laws = lawsOf(settings);
+    // With auto, one request compares every law on held-out data and answers with the one it picks.
+    const laws = settings.auto ? ['auto'] : lawsOf(settings);
     const nFit = curves.filter((c) => c.role === 'fit').length;
     const started = performance.now();
-    store.fitStarted(`Fitting the ${LAWS[laws[0]].label} to ${nFit} curve(s)…`);
+    const labelOf = (law) => (law === 'auto' ? 'laws, choosing by held-out error,' : `the ${LAWS[law].label}`);
+    store.fitStarted(`Fitting ${labelOf(laws[0])} to ${nFit} curve(s)…`);
     try {
       const fits = {};
       for (const law of laws) {
-        const label = LAWS[law].label;
-        store.fitProgress(0, `Fitting the ${label} to ${nFit} curve(s)…`);
-        const got = await engine.fit(law, curves, settings, (f) => store.fitProgress(f, `Fitting the ${label}… ${Math.round(f * 100)}%`));
-        fits[law] = fitRecord(law, got, curves, settings);
+        const label = labelOf(law);
+        store.fitProgress(0, `Fitting ${label} to ${nFit} curve(s)…`);
+        const got = await engine.fit(law === 'auto' ? 'annealing' : law, curves, settings, (f) => store.fitProgress(f, `Fitting ${label}… ${Math.round(f * 100)}%`));
+        const record = fitRecord(got, curves, settings);
+        fits[record.law] = record;
       }
       // The lines of the schedules come with the fit, so that the charts redraw once.
       let lines = [];
@@ -67,12 +76,13 @@ export function createFitting({ store, engine, predicting, analyses }) {
         store.setStatus('The curves changed while the fit ran: its result is set aside. Fit again.');
         return;
       }
-      const first = fits[laws[0]].response;
+      const records = Object.values(fits);
+      const first = records[0].response;
       const nVal = first.curves.length - first.curves.filter((c) => c.role === 'fit').length;
-      const elapsed = laws.reduce((t, law) => t + (fits[law].response.elapsedMs ?? 0), 0) || performance.now() - started;
+      const elapsed = records.reduce((t, f) => t + (f.response.elapsedMs ?? 0), 0) || performance.now() - started;
       store.fitted(fits, {
         stale: store.state.edits !== editsAtStart, // a role or a setting changed while it ran
-        status: `Fitted ${laws.length === 2 ? 'both laws to ' : ''}${first.curves.length - nVal} curve(s)${nVal ? `, predicted ${nVal} held out` : ''} in ${fmt.ms(elapsed)}.`,
+        status: `Fitted ${records.length === 2 ? 'both laws to ' : first.auto ? `the ${LAWS[first.law].label} (picked by auto) to ` : ''}${first.curves.length - nVal} curve(s)${nVal ? `, predicted ${nVal} held out` : ''} in ${fmt.ms(elapsed)}.`,
       }, lines);
       if (refused) store.showMessage(`Predict: ${refused.message}`, 'error', 'predict');
       analyses.refresh();

@@ -28,6 +28,7 @@ export function createImports({ store, engine, predicting, ask }) {
       if (!files.length) return;
       store.clearMessage();
       store.setStatus(`Reading ${files.length} file(s)…`);
+      await engine.ready; // the limits come with the engine's schema
       const got = await importFiles(engine, files, ask);
       const { lrCurves, notes, errors } = got;
       let curves = got.curves;

@@ -2,6 +2,7 @@
 // through the schedule builder (editSchedule, a dialog), then predicted. And the builder's
 // service: what it asks lawcore (an expanded schedule, the presets, a file's learning rates).
 import { explicitSchedule, importText, fileBytes } from '../import-files.js';
+import { PRESETS } from '../schema.js';
 import { guessPeak } from '../selectors.js';
 
 /** createSchedules returns {editCurve(name), editPrediction(name), addPrediction(), service}. */
@@ -37,7 +38,10 @@ export function createSchedules({ store, engine, predicting, editSchedule }) {
     },
     service: {
       expand: (desc) => engine.schedule(desc),
-      presets: () => engine.presets(),
+      presets: async () => {
+        await engine.ready;
+        return PRESETS;
+      },
       onRestart: (fn) => engine.on('restart', fn),
       /** learningRates reads a file's learning rates as a schedule: {schedule, run} (of the first run chosen), or {skipped}. */
       async learningRates(file, ask) {

@@ -5,22 +5,18 @@ import { $, h } from '../dom.js';
 import * as fmt from '../format.js';
 import { watch } from '../store.js';
 import { LAWS } from '../schema.js';
-import { paramsOf, shownFits, lawTitle } from '../selectors.js';
+import { paramsOf, shownFits, lawTitle, lawsWithParams } from '../selectors.js';
 
 /** showResults draws the results panel from the store. */
 export function showResults(store) {
   renderMetricsHead();
   watch(store, ['fits', 'manual', 'stale', 'curves', 'validation'], (state) => {
     const annealing = paramsOf(state, 'annealing');
-    const multiPower = paramsOf(state, 'multi-power');
-    renderParams(annealing || (multiPower ? { params: {}, settings: multiPower.settings } : null), originText(state));
+    const other = lawsWithParams(state).find((law) => law !== 'annealing');
+    renderParams(annealing || (other ? { params: {}, settings: paramsOf(state, other).settings } : null), originText(state));
     const fits = shownFits(state);
     $('#stale-note').hidden = !(fits.length && state.stale);
-    const auto = state.fits.annealing && state.fits.annealing.response.auto;
-    $('#auto-note').hidden = !auto;
-    $('#auto-note').textContent = auto
-      ? `Auto picked the warmup counted ${auto.warmupConvention === 'peak' ? 'at the peak LR' : 'as run'} and λ = ${fmt.sig(auto.lambda, 6)}: ${auto.reason}`
-      : '';
+    renderAuto(fits.map((f) => f.response.auto).find(Boolean));
     const colors = new Map(state.curves.map((c) => [c.name, c.color]));
     renderMetrics(fits.map((f) => ({ law: f.law, label: lawTitle(f.law), response: f.response })), colors);
     renderValidation(state.validation, colors);
@@ -39,16 +35,48 @@ function originText(state) {
       + (r.search ? ` · ${r.search.starts} starts, ${r.search.evaluations} evaluations` : '')
       + ` · ${fmt.ms(r.elapsedMs)}`;
   }
-  const multiPower = paramsOf(state, 'multi-power');
-  if (multiPower) {
-    const p = multiPower.params;
-    const shown = { L0: 'L0', A: 'A', alpha: 'α', B: 'B', C: 'C', beta: 'β', gamma: 'γ' };
-    const fitted = !state.manual && state.fits['multi-power'];
-    origin += `${origin ? ' · ' : ''}Multi-Power Law${paramsOf(state, 'annealing') ? ' (dotted)' : ''}: `
-      + LAWS['multi-power'].params.map((k) => `${shown[k]} ${fmt.sig(p[k], 4)}`).join(', ')
+  // the other laws' parameters in one line each (the equation shows the annealing law's)
+  for (const law of lawsWithParams(state).filter((l) => l !== 'annealing')) {
+    const { params } = paramsOf(state, law);
+    const { label, params: names, symbols } = LAWS[law];
+    const fitted = !state.manual && state.fits[law];
+    origin += `${origin ? ' · ' : ''}${label[0].toUpperCase()}${label.slice(1)}${paramsOf(state, 'annealing') ? ' (dotted)' : ''}: `
+      + names.map((k) => `${symbols[k]} ${fmt.sig(params[k], 4)}`).join(', ')
       + (fitted ? ` · objective ${fmt.sig(fitted.response.objective, 3)}` : '');
   }
   return origin;
+}
+
+/**
+ * renderAuto says what an auto fit picked and why, with every candidate's held-out error beside
+ * its in-sample error: a law that fits well and predicts badly shows it there.
+ */
+function renderAuto(auto) {
+  const note = $('#auto-note');
+  note.hidden = !auto;
+  if (!auto) return note.replaceChildren();
+  const pct = (x) => (Number.isFinite(x) ? `${fmt.sig(100 * x, 3)}%` : '–');
+  const rows = auto.candidates.map((c) => h('tr', { class: c.label === auto.chosen.label ? 'chosen' : '', dataset: { candidate: c.label } },
+    h('th', { scope: 'row', text: c.label }),
+    h('td', { class: 'num', dataset: { metric: 'heldOut', value: c.error ? '' : String(c.heldOut) }, text: c.error ? '–' : `${pct(c.heldOut)} ± ${pct(c.stdErr)}` }),
+    h('td', { class: 'num', dataset: { metric: 'inSample' }, text: c.error ? '–' : pct(c.inSample) }),
+    h('td', { class: 'num', dataset: { metric: 'validate' }, text: c.validate ? pct(c.validate.PredE) : '' }),
+    h('td', { class: 'num', text: String(c.free) }),
+    h('td', { text: c.error || '' })));
+  note.replaceChildren(
+    h('p', { class: 'hint', text: `Auto picked the ${auto.chosen.label}. ${auto.reason}` }),
+    h('details', {},
+      h('summary', { text: `Every candidate: held-out error (${auto.design}, ${auto.folds.length} folds) beside in-sample error` }),
+      h('div', { class: 'table-wrap' }, h('table', { class: 'metrics auto-table' },
+        h('thead', {}, h('tr', {},
+          h('th', { scope: 'col', text: 'candidate' }),
+          h('th', { scope: 'col', class: 'num', title: 'mean relative error of the held-out points, over the folds, ± its standard error', text: 'held-out PredE' }),
+          h('th', { scope: 'col', class: 'num', title: 'mean relative error of the fit on every fit curve', text: 'in-sample PredE' }),
+          h('th', { scope: 'col', class: 'num', title: 'PredE on your curves marked validate (auto never sees them)', text: 'validate PredE' }),
+          h('th', { scope: 'col', class: 'num', title: 'parameters fitted', text: 'fitted' }),
+          h('th', { scope: 'col', text: '' }))),
+        h('tbody', {}, rows))),
+      h('p', { class: 'hint', text: `Held out: ${auto.folds.join('; ')}.` })));
 }
 
 const METRICS = [

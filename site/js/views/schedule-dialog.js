@@ -2,7 +2,7 @@
 // offers lawcore's presets, previews the LR curve lawcore expands, and takes the learning rates
 // of a file. What needs lawcore goes through the service it is given (controllers/schedules.js).
 import { $, h } from '../dom.js';
-import { KINDS, fieldsOf } from '../schedule-kinds.js';
+import { kinds, fieldsOf } from '../schedule-kinds.js';
 import * as fmt from '../format.js';
 import { createChart } from '../chart-factory.js';
 import { askImport } from './import-dialog.js';
@@ -27,7 +27,7 @@ export function initScheduleDialog(scheduleService, ready) {
   service = scheduleService;
   preview = createChart($('#schedule-preview'), { compact: true });
   const kind = $('#schedule-kind');
-  for (const [key, k] of Object.entries(KINDS)) kind.append(h('option', { value: key, text: k.label }));
+  for (const [key, k] of Object.entries(kinds())) kind.append(h('option', { value: key, text: k.label }));
   kind.addEventListener('change', () => {
     fromFile = null;
     const desc = safeRead();
@@ -52,7 +52,7 @@ export function initScheduleDialog(scheduleService, ready) {
       return jsonProblem('The JSON is not valid yet.');
     }
     if (!desc || typeof desc !== 'object' || Array.isArray(desc)) return jsonProblem('The JSON must be an object, such as {"kind": "cosine", ...}.');
-    if (!Object.hasOwn(KINDS, desc.kind)) return jsonProblem(`Unknown kind ${JSON.stringify(desc.kind)}: one of ${Object.keys(KINDS).join(', ')}.`);
+    if (!Object.hasOwn(kinds(), desc.kind)) return jsonProblem(`Unknown kind ${JSON.stringify(desc.kind)}: one of ${Object.keys(kinds()).join(', ')}.`);
     jsonError = '';
     kind.value = desc.kind;
     renderFields(desc.kind);

@@ -2,7 +2,8 @@
 // settings.js, which names the field that is wrong).
 import { $ } from '../dom.js';
 import { watch } from '../store.js';
-import { parseSettings } from '../settings.js';
+import { parseSettings, lawChoices } from '../settings.js';
+import { LAWS } from '../schema.js';
 
 /** SETTING_FIELDS are the form's controls, each changing the settings. */
 export const SETTING_FIELDS = ['#lambda', '#fit-lambda', '#warmup-steps', '#warmup-convention', '#huber-delta', '#law', '#auto', '#mpl-search'];
@@ -20,6 +21,22 @@ export function showSettings(store) {
     $('#auto').checked = !!s.auto;
     $('#mpl-search').value = s.mplSearch || 'optimum';
   });
+}
+
+/**
+ * fillLawChoices lists the laws of the engine's schema in the law field (once the engine is
+ * ready), keeping the choice made.
+ */
+export function fillLawChoices() {
+  const select = $('#law');
+  const chosen = select.value;
+  select.replaceChildren(...lawChoices().map((law) => {
+    const option = document.createElement('option');
+    option.value = law;
+    option.textContent = law === 'both' ? 'annealing law and Multi-Power Law' : LAWS[law].label;
+    return option;
+  }));
+  select.value = chosen;
 }
 
 /** readSettings reads the form; it throws an Error naming the bad field. With λ fitted, previousLambda is kept. */
