@@ -50,38 +50,45 @@ const exports = createExports({ store, engine, chartOf: (id) => (id === 'analysi
 
 // ---- views ----------------------------------------------------------------------------------
 
+// Messages, the engine's state and the fit controls show at once (a failure to start is a
+// message); the views that read lawcore's schema (the laws' parameters and terms) start once
+// the engine has answered it.
 showMessages(store);
 showEngine(store);
 showFitting(store);
-showSettings(store);
-showManualParams(store);
-showResults(store);
-showShare(store);
-showLists(store, {
-  role: (name, role) => store.setRole(name, role),
-  schedule: (name) => schedules.editCurve(name),
-  edit: (name) => schedules.editPrediction(name),
-  remove: (name) => store.remove(name),
-});
-const resultChart = showCharts(store);
-const analysisChart = showAnalyses(store, {
-  select: (id) => analyses.select(id),
-  run: () => analyses.run(),
-  reset: () => analyses.resetOptions(),
-  toggled: (open) => analyses.toggled(open),
-  example: () => analyses.run({ example: true }),
-  options: (analysis, text) => store.setAnalysisOptions(analysis, text),
-  size: (name, size) => store.setCurveSize(name, size),
-  target: (text) => store.analysisChanged({ sizeTarget: text }),
-  exportTable: () => exports.analysisTable(),
-});
-showUndo(store, () => {
-  const undone = store.undo();
-  predicting.update();
-  analyses.refresh();
-  return undone;
-});
-initScheduleDialog(schedules.service, engine.ready);
+let resultChart = () => null;
+let analysisChart = () => null;
+function showViews() {
+  showSettings(store);
+  showManualParams(store);
+  showResults(store);
+  showShare(store);
+  showLists(store, {
+    role: (name, role) => store.setRole(name, role),
+    schedule: (name) => schedules.editCurve(name),
+    edit: (name) => schedules.editPrediction(name),
+    remove: (name) => store.remove(name),
+  });
+  resultChart = showCharts(store);
+  analysisChart = showAnalyses(store, {
+    select: (id) => analyses.select(id),
+    run: () => analyses.run(),
+    reset: () => analyses.resetOptions(),
+    toggled: (open) => analyses.toggled(open),
+    example: () => analyses.run({ example: true }),
+    options: (analysis, text) => store.setAnalysisOptions(analysis, text),
+    size: (name, size) => store.setCurveSize(name, size),
+    target: (text) => store.analysisChanged({ sizeTarget: text }),
+    exportTable: () => exports.analysisTable(),
+  });
+  showUndo(store, () => {
+    const undone = store.undo();
+    predicting.update();
+    analyses.refresh();
+    return undone;
+  });
+  initScheduleDialog(schedules.service, engine.ready);
+}
 
 // ---- controls -------------------------------------------------------------------------------
 
@@ -168,6 +175,7 @@ engine.on('failed', (reason) => store.showMessage(`The calculator could not star
 engine.ready.then(async () => {
   performance.mark('lawcore-ready');
   fillLawChoices();
+  showViews();
   analyses.loadDefaults();
   if (await sharing.open(location.hash)) return;
   await examples.fig2({ keepMessage: true });

@@ -37,7 +37,7 @@ export function createFitting({ store, engine, predicting, analyses }) {
    * (auto picks one), and its settings those the fit used: auto's warmup convention and lambda.
    */
   function fitRecord({ response, lines }, curves, settings) {
-    const used = { ...settings, law: response.law, warmupConvention: response.settings.warmupConvention };
+    const used = { ...settings, warmupConvention: response.settings.warmupConvention };
     if (response.auto) {
       const lambda = response.auto.chosen.lambda;
       Object.assign(used, { fitLambda: lambda === 'fit', ...(typeof response.settings.lambda === 'number' ? { lambda: response.settings.lambda } : {}) });
