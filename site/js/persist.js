@@ -115,14 +115,14 @@ export function isEmptyWork(state) {
  * packWorkspace is what the browser stores of state: {record, arrays}, arrays mapping each id
  * the record refers to to a function giving its Float64Array. withData(curve) says which
  * curves keep their points (all by default; when storage is full, fewer): a curve without them
- * keeps its name, role and schedule (an LR file's thinned to 2,000 points) and no fit or line
- * is kept, since they need every curve's points.
+ * keeps its name, role and schedule (an LR file's thinned to 2,000 points). The fits and
+ * predicted lines are kept when results is set and every curve keeps its points.
  */
-export function packWorkspace(state, ids, { withData = () => true, savedAt = Date.now() } = {}) {
+export function packWorkspace(state, ids, { withData = () => true, results = true, savedAt = Date.now() } = {}) {
   const arrays = new Map();
   const pack = packer(ids, arrays);
   const inline = packer(null, null);
-  const complete = state.curves.every(withData);
+  const complete = results && state.curves.every(withData);
   const curves = state.curves.map((c) => {
     const out = {
       name: c.name, role: c.role, scheduleSource: c.scheduleSource || 'builder', color: c.color,
@@ -258,7 +258,11 @@ function readCurve(c, where) {
     scheduleSource: c.scheduleSource === undefined ? 'builder' : oneOf(c.scheduleSource, ['file', 'builder'], `${where}.scheduleSource`),
     color: c.color,
   };
-  for (const k of CURVE_TEXT) if (c[k] !== undefined) out[k] = text(c[k], `${where}.${k}`);
+  for (const k of CURVE_TEXT) {
+    if (c[k] === undefined) continue;
+    if (typeof c[k] !== 'string' || c[k].length > MAX_TEXT) fail(`${where}.${k}`, 'not a text');
+    out[k] = c[k];
+  }
   if (c.size !== undefined && c.size !== null) {
     if (!(Number.isFinite(c.size) && c.size > 0)) fail(`${where}.size`, 'not a model size');
     out.size = c.size;

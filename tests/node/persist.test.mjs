@@ -34,7 +34,7 @@ function workspace() {
   store.loadView({
     settings,
     curves: [
-      { name: 'cosine', role: 'fit', steps: range(N, (i) => (i + 1) * 10), loss: range(N, (i) => 4 - i / N), schedule: { kind: 'cosine', total: 10000, peak: 2e-4, final: 2e-5, warmup: 500 }, source: 'cosine.csv', file: 'cosine.csv' },
+      { name: 'cosine', role: 'fit', steps: range(N, (i) => (i + 1) * 10), loss: range(N, (i) => 4 - i / N), schedule: { kind: 'cosine', total: 10000, peak: 2e-4, final: 2e-5, warmup: 500 }, source: 'cosine.csv', file: 'cosine.csv', run: '' },
       { name: 'wsd <b>run</b>', role: 'validate', steps: range(N, (i) => (i + 1) * 10), loss: range(N, (i) => 3.9 - i / N), lr: range(N, () => 2e-4), schedule: { kind: 'explicit', total: 10000, steps: lrSteps, lr: lrSteps.map(() => 2e-4) }, scheduleSource: 'file', lrFile: 'lr.csv', size: 25e6 },
     ],
     predictions: [{ name: 'constant 60K', schedule: { kind: 'constant', total: 60000, peak: 2e-4, warmup: 500 } }],

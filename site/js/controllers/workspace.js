@@ -146,8 +146,8 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
     return true;
   }
 
-  /** pack is the stored form of state, with the curves withData keeps the points of. */
-  const pack = (state, savedAt, withData) => packWorkspace(state, ids, { savedAt, withData });
+  /** pack is the stored form of state, with the points of the curves withData says and, if results, the fits and lines. */
+  const pack = (state, savedAt, withData, results) => packWorkspace(state, ids, { savedAt, withData, results });
 
   /** saved: the work was written at savedAt. */
   function saved(savedAt) {
@@ -157,12 +157,13 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
 
   /**
    * saveWhatFits saves what the full storage takes: the settings, the schedules and the
-   * curves' names first, then each curve's points while they fit.
+   * curves' names first, then each curve's points while they fit (the fit, which needs them
+   * all, is left out).
    */
   async function saveWhatFits(state, savedAt) {
     const withData = new Set();
     const attempt = () => {
-      const { record, arrays } = pack(state, savedAt, (c) => withData.has(c));
+      const { record, arrays } = pack(state, savedAt, (c) => withData.has(c), false);
       return db.write(record, arrays);
     };
     try {
@@ -183,11 +184,14 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       }
     }
     const left = state.curves.filter((c) => !withData.has(c));
+    const fitted = Object.keys(state.fits).length > 0 || state.manual !== null;
     saved(savedAt);
-    if (!left.length) return; // the space came back meanwhile
+    if (!left.length && !fitted) return; // the space came back meanwhile
     say([
-      `The browser's storage for this page is full: the settings, the schedules and the curves' names are kept, but not the points of ${left.map((c) => c.name).join(', ')} (${pointsOf(left).toLocaleString('en')} points)`
-        + `${Object.keys(state.fits).length ? ', nor the fit' : ''}. After a reload they come back as schedules to predict.`,
+      left.length
+        ? `The browser's storage for this page is full: the settings, the schedules and the curves' names are kept, but not the points of ${left.map((c) => c.name).join(', ')} (${pointsOf(left).toLocaleString('en')} points)`
+          + `${fitted ? ', nor the fit' : ''}. After a reload they come back as schedules to predict.`
+        : 'The browser\'s storage for this page is full: the curves, schedules and settings are kept, but not the fit: after a reload, press Fit again.',
       'Free some space (or remove curves) to keep everything; the page works as usual.',
     ], 'warning');
   }
