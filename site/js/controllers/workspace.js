@@ -60,6 +60,7 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
     db.onclose = (why) => stopSaving(`This tab no longer saves your work: ${why}. Reload it to keep your work again.`);
     try {
       const { record, arrays } = await db.read(arrayRefs);
+      performance.mark('workspace-read'); // for tests/browser/measure-persist.mjs
       return record === null ? { kind: 'none' } : { kind: 'found', record, arrays };
     } catch (err) {
       return { kind: 'unavailable', error: err };
@@ -206,6 +207,7 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
         return;
       }
       const savedAt = Date.now();
+      const started = performance.now();
       const { record, arrays } = pack(state, savedAt, () => true);
       try {
         await db.write(record, arrays);
@@ -213,6 +215,7 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
         if (err.kind !== 'quota') throw err;
         return await saveWhatFits(state, savedAt);
       }
+      performance.measure('workspace-save', { start: started }); // for tests/browser/measure-persist.mjs
       saved(savedAt);
       const line = store.state.workspace.line;
       if (line && line.kind === 'warning' && /storage for this page is full|could not be saved/.test(line.text[0])) store.setWorkspace({ line: null });
@@ -262,6 +265,7 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
         return false;
       }
       kept = read;
+      performance.mark('workspace-restored');
       say([`Restored your work from ${when(read.savedAt)}: ${describeWork(read.view)}.`, ...read.notes], read.notes.length ? 'warning' : 'notice', ['start-empty']);
       return true;
     },
