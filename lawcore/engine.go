@@ -65,7 +65,11 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 	var theta []float64
 	var search Search
 	if job.strategy == SearchOptimum {
-		theta, search, err = optimum(obj, progress)
+		starts := maxStarts
+		if req.starts > 0 {
+			starts = req.starts
+		}
+		theta, search, err = optimum(obj, progress, starts)
 	} else {
 		theta, err = job.law.(Searcher).Search(ctx, job.strategy, obj, progress)
 		search = Search{Strategy: job.strategy, Evaluations: obj.evaluations}
@@ -224,9 +228,10 @@ func (s *Spec) checkFitted(theta []float64) error {
 	return nil
 }
 
-// optimum is the engine's own search: the start search, then the polish of each start (on
-// long curves on a thinned objective first), keeping the lowest objective.
-func optimum(obj *Objective, progress func(float64)) ([]float64, Search, error) {
+// optimum is the engine's own search: the start search, then the polish of each of the best
+// starts (at most most; on long curves on a thinned objective first), keeping the lowest
+// objective.
+func optimum(obj *Objective, progress func(float64), most int) ([]float64, Search, error) {
 	// progress: the start search is the first fifth, each polish an equal share of the rest
 	done, share, budget := 0.0, 0.2, 0
 	obj.tick = func() {
@@ -237,7 +242,7 @@ func optimum(obj *Objective, progress func(float64)) ([]float64, Search, error) 
 	if n := obj.Points(); n > thinAbove {
 		search = obj.thinned((n + searchPoints - 1) / searchPoints)
 	}
-	starts := searchStarts(search)
+	starts := searchStarts(search, most)
 	if search.cancelled || obj.ctx.Err() != nil {
 		return nil, Search{}, obj.ctx.Err()
 	}

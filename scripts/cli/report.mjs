@@ -124,19 +124,17 @@ export function predictionsTable(predictions, band) {
 /** autoReport says what an auto fit chose and why, and lists every candidate's scores. */
 function autoReport(auto) {
   const chosen = auto.chosen.label;
-  const hasValidate = auto.candidates.some((c) => c.validate);
   const rows = auto.candidates.map((c) => {
     const mark = c.label === chosen ? '*' : '';
     const row = [mark, c.label, isNum(c.heldOut) && !c.error ? percent(c.heldOut) : '—'];
     row.push(isNum(c.stdErr) && !c.error ? percent(c.stdErr) : '—', !c.error && isNum(c.inSample) ? percent(c.inSample) : '—');
-    if (hasValidate) row.push(c.validate ? percent(c.validate.PredE) : '—');
     return row;
   });
-  const head = ['', 'candidate', 'held-out', 'std err', 'in-sample', ...(hasValidate ? ['validate PredE'] : [])];
+  const head = ['', 'candidate', 'held-out', 'std err', 'in-sample'];
   const failed = auto.candidates.filter((c) => c.error).map((c) => `${c.label}: ${c.error}`);
   return section(
     `auto: chose ${chosen}\n${wrap(auto.reason, { indent: '  ' })}\n  held-out data: ${auto.design}, ${plural(auto.folds.length, 'fold')}`,
-    table(head, rows, { right: [2, 3, 4, 5] }),
+    table(head, rows, { right: [2, 3, 4] }),
     notesBlock(failed, 'not scored'),
   ).trimEnd();
 }
