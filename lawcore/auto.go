@@ -273,7 +273,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	for ci, c := range cands {
 		sc := CandidateScore{Candidate: c}
 		var inSample []float64
-		for _, f := range folds {
+		for fi, f := range folds {
 			fold := c.apply(f.req)
 			fold.starts = 1
 			res, err := Fit(ctx, fold, report)
@@ -292,7 +292,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 			}
 			sc.Folds = append(sc.Folds, math.Min(res.ValidateMetrics.PredE, maxFoldError))
 			inSample = append(inSample, res.FitMetrics.PredE)
-			held, err := heldOutSamples(fold, res)
+			held, err := heldOutSamples(fold, res, fi)
 			if err != nil {
 				return nil, err
 			}
@@ -343,7 +343,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 		Reason: autoReason(scores, best, design, len(folds))}
 	if len(samples[best]) > 0 {
 		band := calibrateBand(samples[best], DefaultBandLevel)
-		band.Reach = res.Reach
+		band.Reach, band.Design = res.Reach, design
 		res.Band = &band
 	}
 	progress(1)
