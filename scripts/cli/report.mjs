@@ -148,6 +148,7 @@ export function fitReport(res, { law, predictions = [], notes = [] } = {}) {
   const search = `search: ${s.strategy}, ${plural(s.starts, 'start')}, ${plural(s.evaluations, 'evaluation')}; objective ${num(res.objective)}; ${seconds(res.elapsedMs)}`;
   return section(
     [lawHeader(law, res.law), settingsLine(res.settings, law), search, res.note ? `note: ${res.note}` : ''].filter(Boolean).join('\n'),
+    notesBlock((res.warnings || []).map((w) => w.message), 'warnings'),
     paramsTable(res.params, res.held || [], law),
     curvesTable(res),
     res.auto ? autoReport(res.auto) : '',
