@@ -89,6 +89,11 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 	}
 	res.Search = search
 	res.Warnings = job.warnings(theta, res)
+	if req.Intervals {
+		if res.Intervals, err = job.intervals(ctx, theta); err != nil {
+			return nil, err
+		}
+	}
 	if req.Lines {
 		if res.Lines, err = FitLines(req, res); err != nil {
 			return nil, err

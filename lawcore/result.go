@@ -26,6 +26,9 @@ type FitResult struct {
 	Reach Reach `json:"reach"`
 	// Note says what the law decided about the data, such as which parameters it held and why.
 	Note string `json:"note,omitempty"`
+	// Intervals are the free parameters' 90% intervals, when the request asked for them
+	// (and the fit curves have twenty points or more each).
+	Intervals map[string]Interval `json:"intervals,omitempty"`
 	// Warnings say what to know before trusting the fit (a parameter on its bound, a curve
 	// fitted poorly, held-out error far above in-sample error).
 	Warnings []Warning `json:"warnings,omitempty"`
