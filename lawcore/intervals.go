@@ -33,16 +33,17 @@ const (
 	tQuantile     = 1.833113
 )
 
-// intervals computes the jackknife intervals of the free parameters around theta; nil when
+// intervals computes the jackknife intervals of the free parameters around theta, and the
+// refitted parameters they come from; nil when
 // the curves have too few points to cut (fewer than two points a block), or so many that ten
 // more polishes would take seconds (past thinAbove points in all).
-func (j *fitJob) intervals(ctx context.Context, theta []float64) (map[string]Interval, error) {
+func (j *fitJob) intervals(ctx context.Context, theta []float64) (map[string]Interval, []Values, error) {
 	if len(j.logObs) > thinAbove {
-		return nil, nil
+		return nil, nil, nil
 	}
 	for _, r := range j.fitRuns {
 		if len(r.Steps) < 2*intervalBlocks {
-			return nil, nil
+			return nil, nil, nil
 		}
 	}
 	var estimates [][]float64
@@ -65,15 +66,19 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64) (map[string]Int
 		}
 		model, err := j.law.Bind(runs, BindOptions{Free: j.freeMask(), Theta: theta})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		obj := newObjective(ctx, model, j.spec, logObs, j.delta, j.free, j.base)
 		obj.Anchor(theta, true)
 		got, err := (&polisher{obj: obj}).polish(start{theta: theta, f: obj.Value(theta, nil)})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		estimates = append(estimates, got.theta)
+	}
+	replicates := make([]Values, len(estimates))
+	for b, e := range estimates {
+		replicates[b] = j.spec.Values(e)
 	}
 	out := map[string]Interval{}
 	k := float64(intervalBlocks)
@@ -98,5 +103,5 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64) (map[string]Int
 		}
 		out[p.Name] = Interval{Low: lo, High: hi}
 	}
-	return out, nil
+	return out, replicates, nil
 }

@@ -29,6 +29,9 @@ type FitResult struct {
 	// Intervals are the free parameters' 90% intervals, when the request asked for them
 	// (and the fit curves have twenty points or more each).
 	Intervals map[string]Interval `json:"intervals,omitempty"`
+	// Replicates are the jackknife's refitted parameters behind Intervals, one set per block
+	// left out: an analysis given them says which choices the fit cannot tell apart.
+	Replicates []Values `json:"replicates,omitempty"`
 	// Warnings say what to know before trusting the fit (a parameter on its bound, a curve
 	// fitted poorly, held-out error far above in-sample error).
 	Warnings []Warning `json:"warnings,omitempty"`
