@@ -49,38 +49,6 @@ func TestNegativeAreaNamesTheCurve(t *testing.T) {
 	}
 }
 
-// Noise-free curves from the law come back with their parameters, zeta included.
-func TestRecoversKnownParameters(t *testing.T) {
-	truth := lawcore.Values{"L0": 2.4, "A": 0.5, "alpha": 0.45, "C": 0.5, "zeta": 1.2, "lambda": 0.999}
-	scheds := []lawcore.Schedule{
-		{Kind: lawcore.KindCosine, Total: 30000, Peak: 3e-4, Warmup: 500},
-		{Kind: lawcore.KindConstant, Total: 30000, Peak: 3e-4, Warmup: 500},
-		{Kind: lawcore.KindWSD, Total: 30000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
-	}
-	req := lawcore.FitRequest{Law: Name}
-	for i := range scheds {
-		var steps []float64
-		for st := 1000; st <= 30000; st += 250 {
-			steps = append(steps, float64(st))
-		}
-		pr, err := lawcore.Predict(lawcore.PredictRequest{Law: Name, Params: truth, Curves: []lawcore.PredictCurve{{Name: "c", Schedule: &scheds[i], Steps: steps}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Curves = append(req.Curves, lawcore.Curve{Name: scheds[i].Kind, Steps: steps, Loss: pr[0].Loss, Schedule: &scheds[i]})
-	}
-	res, err := lawcore.Fit(context.Background(), req, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%v, objective %.3g, %d evaluations", res.Params, res.Objective, res.Search.Evaluations)
-	for _, name := range []string{"L0", "A", "alpha", "C", "zeta"} {
-		if got, want := res.Params[name], truth[name]; math.Abs(got-want) > 0.01*want {
-			t.Errorf("%s = %.5g, want %.5g within 1%%", name, got, want)
-		}
-	}
-}
-
 // On the paper's Fig. 2 the variant fits at least as well as the annealing law (it contains
 // it), with zeta near 1, as the paper found.
 func TestFig2(t *testing.T) {
