@@ -113,6 +113,16 @@ export function createEngine(client, takeSchema = () => {}) {
     },
 
     /**
+     * importFolder reads a run folder with lawcore's `import`: paths are the files' paths
+     * relative to the folder (its directories say which run a file belongs to), bytes their
+     * contents (Uint8Array, one per path, sent as they are). It resolves to {result, columns}
+     * as the bridge answers.
+     */
+    importFolder(paths, bytes, choice = {}) {
+      return call('import', { paths, choice }, bytes);
+    },
+
+    /**
      * pairLearningRates asks which learning-rate curve belongs to which loss curve: curves are
      * {name, file, run, steps, isLoss}; it resolves to {pairs: [{loss, lr}] (indices), notes}.
      */

@@ -29,6 +29,7 @@ import { showUndo } from './views/undo-bar.js';
 import { showShare } from './views/share-box.js';
 import { acceptDrops } from './views/file-drop.js';
 import { askImport } from './views/import-dialog.js';
+import { pickedFolder } from './folder-files.js';
 import { initScheduleDialog, editSchedule } from './views/schedule-dialog.js';
 
 const client = new LawClient('worker.js');
@@ -133,7 +134,12 @@ on('#file-input', 'change', (e) => {
   e.target.value = '';
   imports.addFiles(files);
 });
-acceptDrops({ onFiles: (files) => imports.addFiles(files), onText: (text) => imports.addPasted(text, 'pasted') });
+on('#folder-input', 'change', (e) => {
+  const files = [...e.target.files];
+  e.target.value = '';
+  imports.addFolder(Promise.resolve().then(() => pickedFolder(files)));
+});
+acceptDrops({ onFiles: (files) => imports.addFiles(files), onFolder: (folder, files) => imports.addFolder(folder, files), onText: (text) => imports.addPasted(text, 'pasted') });
 on('#paste-add', 'click', async () => {
   if (await imports.addPasted($('#paste-text').value, $('#paste-name').value.trim())) $('#paste-text').value = '';
 });
