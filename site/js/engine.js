@@ -140,11 +140,13 @@ export function createEngine(client, takeSchema = () => {}) {
 
     /**
      * analyze runs one of the paper's analyses with options; setup ({law, params, peak, warmup,
-     * warmupConvention}) is left out for analyses that take none (null).
+     * warmupConvention}) is left out for analyses that take none (null). An option set in
+     * options (a peak LR typed in the form) wins over the setup's.
      */
     async analyze(analysis, options, setup, points = 400) {
-      const request = { analysis, ...options };
+      const request = { analysis };
       if (setup) Object.assign(request, { law: setup.law, params: setup.params, peak: setup.peak, warmup: setup.warmup, warmupConvention: setup.warmupConvention, points });
+      Object.assign(request, options);
       return (await call('analyze', request)).result;
     },
 
