@@ -13,12 +13,12 @@ const delta = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${fmt.sig(Mat
 const pct = (x) => `${fmt.fixed(x * 100, 1)}%`;
 
 /**
- * kSteps writes a count of steps short: 50K, 1.5M, 2,596 (below 10,000 or not round, with
- * separators).
+ * kSteps writes a count of steps short when it is round: 50K, 1.5M, 12.5K; else in full with
+ * separators: 2,596.
  */
 export function kSteps(n) {
   if (n >= 1e6 && n % 1e5 === 0) return `${n / 1e6}M`;
-  if (n >= 1e4 && n % 100 === 0) return `${n / 1e3}K`;
+  if (n >= 1e3 && n % 100 === 0) return `${n / 1e3}K`;
   return fmt.steps(n);
 }
 

@@ -8,7 +8,7 @@
 import { MAX_SCHEDULE_STEPS } from './schema.js';
 
 /** SETUP_KEYS are the options every analysis takes from the page, not from its own defaults. */
-export const SETUP_KEYS = ['params', 'peak', 'warmup', 'warmupConvention', 'points'];
+export const SETUP_KEYS = ['law', 'params', 'peak', 'warmup', 'warmupConvention', 'points'];
 
 /**
  * Field kinds: 'steps' (a whole number of steps: 50000, 50K, 5e4), 'int' (a whole number),
