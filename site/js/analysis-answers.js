@@ -2,8 +2,11 @@
 // fields of lawcore's answer (optima, crossover, winners, best, stages...) and the options it ran
 // with, never from its table's text. Losses are written with three decimals and differences of
 // loss with two significant digits, so that a cost of +0.0043 does not read as +0.004 or 0.
+// With the fit's uncertainty (the answer's ± and verdict), each loss stated carries its ±, the
+// choices within the band of the best are said, and lawcore's verdict follows the sentence.
 // Pure: no DOM, no engine.
 import * as fmt from './format.js';
+import { hasSpread, plusMinus, spanText } from './analysis-uncertainty.js';
 
 /** loss writes a loss: 2.678. */
 const loss = (x) => fmt.fixed(x, 3);
@@ -57,7 +60,10 @@ function wsdSentence(r, options) {
   const o = r.optima[k];
   const at10 = valueAt(r.byRatio[k], COMMON_COOLDOWN);
   const shape = options.decay || 'cosine';
-  let s = `At ${kSteps(o.total)} steps the best WSD cooldown (${shape} decay) is ${pct(o.ratio)} of the run (${fmt.steps(o.decaySteps)} steps, final loss ${loss(o.final.loss)})`;
+  const span = o.tied && spanText(o.tied);
+  const band = !hasSpread(r) || !o.tied ? ''
+    : / only$/.test(span) ? ` ± ${plusMinus(o.plusMinus)}; every other cooldown swept is told apart` : ` ± ${plusMinus(o.plusMinus)}; cooldowns of ${span} are within the band`;
+  let s = `At ${kSteps(o.total)} steps the best WSD cooldown (${shape} decay) is ${pct(o.ratio)} of the run (${fmt.steps(o.decaySteps)} steps, final loss ${loss(o.final.loss)}${band})`;
   if (at10 !== null && Math.abs(o.ratio - COMMON_COOLDOWN) >= 0.005) s += `; a 10% cooldown costs ${delta(at10 - o.final.loss)}`;
   if (r.optima.length > 1) {
     const first = r.optima[0];
@@ -104,7 +110,7 @@ const SENTENCES = {
     const best = r.winners[argmin(r.winners.map((w) => w.loss))];
     const runs = runsOf(r.winners).map((w) => `${w.shape} ${w.from === w.to ? `at ${ratioText(w.from)}` : `from ${ratioText(w.from)} to ${ratioText(w.to)}`}`);
     const total = r.curves?.[0]?.final.total ?? options.total;
-    return `At ${kSteps(total)} steps the shape with the lowest final loss is ${runs.join(', ')} (cooldown ratios); the lowest of all is ${best.shape} at ${ratioText(best.ratio)} (${loss(best.loss)}, ${fmt.sig(best.margin, 2)} below the next shape).`;
+    return `At ${kSteps(total)} steps the shape with the lowest final loss is ${runs.join(', ')} (cooldown ratios); the lowest of all is ${best.shape} at ${ratioText(best.ratio)} (${loss(best.loss)}, ${fmt.sig(best.margin, 2)}${hasSpread(r) && best.apart !== undefined ? ` ± ${plusMinus(best.marginPlusMinus)}` : ''} below the next shape${best.apart === false ? ', within the band' : ''}).`;
   },
 
   'cosine-cycle': (r, options) => {
@@ -152,8 +158,9 @@ const SENTENCES = {
   optimize: (r) => {
     const byFamily = new Map(r.best.map((b) => [b.family, b]));
     const [first, ...rest] = r.ranking.map((f) => byFamily.get(f));
-    const others = rest.map((b) => `${b.family} (${b.final.loss - first.final.loss < TIE ? 'a tie' : delta(b.final.loss - first.final.loss)})`);
-    return `Over ${kSteps(first.final.total)} steps the lowest final loss is the ${first.family} family's, ${loss(first.final.loss)} (${first.description})`
+    const spread = hasSpread(r);
+    const others = rest.map((b) => `${b.family} (${b.final.loss - first.final.loss < TIE ? 'a tie' : delta(b.final.loss - first.final.loss)}${spread && b.tiedWithBest ? ', within the band' : ''})`);
+    return `Over ${kSteps(first.final.total)} steps the lowest final loss is the ${first.family} family's, ${loss(first.final.loss)}${spread ? ` ± ${plusMinus(first.plusMinus)}` : ''} (${first.description})`
       + `${others.length ? `; the other families' best: ${others.join(', ')}` : ''}.`;
   },
 
@@ -182,9 +189,12 @@ const ALIASES = { 'wsd-s1': 'wsd-ratio', 'lambda-delay': 'lambda' };
 
 /**
  * answerSentence is the view's answer in one sentence, from lawcore's answer and the options it
- * ran with; '' for a view without one.
+ * ran with, followed by lawcore's verdict when the answer has the fit's uncertainty; '' for a
+ * view without one.
  */
 export function answerSentence(viewId, answer, options = {}) {
   const say = SENTENCES[viewId] || SENTENCES[ALIASES[viewId]];
-  return say ? say(answer, options) : '';
+  if (!say) return '';
+  const sentence = say(answer, options);
+  return hasSpread(answer) ? `${sentence} ${answer.verdict}` : sentence;
 }

@@ -6,6 +6,7 @@
 import { PALETTE } from './theme.js';
 import * as fmt from './format.js';
 import { argmin } from './analysis-answers.js';
+import { tiedPoints } from './analysis-uncertainty.js';
 
 const curveLines = (curves, field = 'loss', dash = null) => curves.map((c, i) => ({ label: c.name, x: c.steps, y: c[field], color: PALETTE[i % PALETTE.length], dash }));
 const seriesLines = (series, start = 0) => series.map((s, i) => ({ label: s.name, x: s.x, y: s.y, color: PALETTE[(i + start) % PALETTE.length] }));
@@ -17,10 +18,18 @@ const gridBest = (s) => {
 };
 /** sweepLines draws series each with its optimum: best(series, i) -> {x, y}, by default its lowest point. */
 const sweepLines = (series, best = gridBest) => seriesLines(series).map((l, i) => ({ ...l, best: best(series[i], i) }));
-/** ratioSweep draws a sweep's final loss against the annealing ratio, one line per series, each with its optimum as searched. */
+/** withTied gives each line of a WSD sweep the points within its optimum's band (tied: {x, y}), when the answer has them. */
+const withTied = (r, lines, series) => {
+  const tied = tiedPoints(r, series);
+  return lines.map((l, i) => (tied[i] ? { ...l, tied: tied[i] } : l));
+};
+/**
+ * ratioSweep draws a sweep's final loss against the annealing ratio, one line per series, each
+ * with its optimum as searched and, with the fit's uncertainty, the ratios within its band.
+ */
 const ratioSweep = (r, xLabel, note) => ({
   xLabel, yLabel: 'final loss', note, relative: true,
-  lines: sweepLines(r.byRatio, (s, i) => ({ x: r.optima[i].ratio, y: r.optima[i].final.loss })),
+  lines: withTied(r, sweepLines(r.byRatio, (s, i) => ({ x: r.optima[i].ratio, y: r.optima[i].final.loss })), r.byRatio),
 });
 
 /**
@@ -70,7 +79,7 @@ export const VIEWS = [
     id: 'wsd-s1', analysis: 'wsd-ratio', label: 'WSD annealing ratio: final loss vs S1',
     chart: (r) => ({
       xLabel: 'forward area S1 at the end', yLabel: 'final loss', relative: true,
-      lines: sweepLines(r.byS1, (s, i) => ({ x: r.optima[i].final.S1, y: r.optima[i].final.loss })),
+      lines: withTied(r, sweepLines(r.byS1, (s, i) => ({ x: r.optima[i].final.S1, y: r.optima[i].final.loss })), r.byS1),
       note: 'The same sweep against S1: a longer decay trades forward area for annealing area.',
     }),
   },
@@ -139,11 +148,14 @@ export function viewById(id) {
 
 /** BEST_SIZE is the size of the mark at each line's optimum: larger than the sweeps' grid points. */
 const BEST_SIZE = 9;
+/** BAND_SIZE is the size of the marks of a line's choices within its optimum's band. */
+const BAND_SIZE = 6;
 
 /**
  * chartSpec completes a view's chart for the chart factory: each line's optimum (best) marked
  * in its colour, the analysis chart's size and formats, and point sizes by how many points there
- * are. With relative (and a chart that allows it), every line with an optimum is drawn less its
+ * are; a line's choices within its optimum's band (tied: {x, y}) marked smaller in its colour,
+ * "<line>: within the band". With relative (and a chart that allows it), every line with an optimum is drawn less its
  * best value (the lower of its optimum and its lowest point), so that flat lines read and every
  * optimum sits at 0.
  */
@@ -151,6 +163,7 @@ export function chartSpec(chart, { relative = false } = {}) {
   const rel = relative && !!chart.relative;
   const lines = [];
   const bests = [];
+  const bands = [];
   for (const l of chart.lines) {
     if (!l.best) {
       lines.push(l);
@@ -163,12 +176,13 @@ export function chartSpec(chart, { relative = false } = {}) {
     }
     lines.push(base ? { ...l, y: Array.from(l.y, (v) => v - base) } : l);
     bests.push({ label: `${l.label}: best`, x: [l.best.x], y: [l.best.y - base], points: true, color: l.color, size: BEST_SIZE });
+    if (l.tied) bands.push({ label: `${l.label}: within the band`, x: l.tied.x, y: l.tied.y.map((v) => v - base), points: true, color: l.color, size: BAND_SIZE });
   }
   const format = chart.yTicks ? fmt.lr : (v) => fmt.sig(v, 5);
   return {
     ...chart, yLabel: rel ? `${chart.yLabel} − the line’s best` : chart.yLabel,
     height: 340, xMin: chart.logX ? Number.MIN_VALUE : -Infinity, xFormat: (v) => fmt.sig(v, 6), empty: '',
-    lines: [...lines, ...bests].map((l) => ({ ...l, format, ...(l.points ? { size: l.size || (l.x.length > 300 ? 2 : l.x.length > 50 ? 4 : 7) } : {}) })),
+    lines: [...lines, ...bests, ...bands].map((l) => ({ ...l, format, ...(l.points ? { size: l.size || (l.x.length > 300 ? 2 : l.x.length > 50 ? 4 : 7) } : {}) })),
   };
 }
 

@@ -60,6 +60,9 @@ export function createEngine(client, takeSchema = () => {}) {
         huberDelta: settings.huberDelta,
         lines: true,
         points: FIT_LINE_POINTS,
+        // each parameter's 90% interval, and the jackknife's refitted parameters behind it
+        // (response.replicates), from which the analyses say which choices the fit cannot tell apart
+        intervals: true,
         ...(settings.auto ? { auto: true } : {}),
         ...(law === 'multi-power' && settings.mplSearch !== 'optimum' ? { search: settings.mplSearch } : {}),
       };
@@ -140,12 +143,14 @@ export function createEngine(client, takeSchema = () => {}) {
 
     /**
      * analyze runs one of the paper's analyses with options; setup ({law, params, peak, warmup,
-     * warmupConvention}) is left out for analyses that take none (null). An option set in
-     * options (a peak LR typed in the form) wins over the setup's.
+     * warmupConvention, replicates?}) is left out for analyses that take none (null). An option set in
+     * options (a peak LR typed in the form) wins over the setup's. With replicates (a fit's
+     * jackknife parameter sets), the analyses that compare choices give each its ± and a verdict.
      */
     async analyze(analysis, options, setup, points = 400) {
       const request = { analysis };
       if (setup) Object.assign(request, { law: setup.law, params: setup.params, peak: setup.peak, warmup: setup.warmup, warmupConvention: setup.warmupConvention, points });
+      if (setup && setup.replicates) request.replicates = setup.replicates;
       Object.assign(request, options);
       return (await call('analyze', request)).result;
     },

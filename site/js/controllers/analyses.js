@@ -1,11 +1,13 @@
 // Running the Analyses panel's views: one of the paper's analyses (`analyze`) from the current
 // parameters, or the model-size law (`fit` with law "size", then `predict` at an unseen size), with the
-// answers kept in the store for the panel to draw. Only the latest run's answer is kept; an
+// answers kept in the store for the panel to draw. The analyses that compare choices get the
+// fit's replicates, and answer with each choice's ± and which cannot be told apart. Only the latest run's answer is kept; an
 // option typed wrong (in a field or the JSON view), or refused by lawcore, is named in the error
 // and the view's last answer stays on screen.
 import { viewById, sizeOfCurve, SIZE_EXAMPLE_RUNS, sizefitView, unseenSchedules } from '../analysis-views.js';
 import { fieldsOf, optionsInUse, withField, parseOptionsJSON, labelledError } from '../analysis-forms.js';
 import { answerSentence } from '../analysis-answers.js';
+import { UNCERTAIN_ANALYSES, uncertainTable } from '../analysis-uncertainty.js';
 import { analysisSetup } from '../selectors.js';
 import { importText } from '../import-files.js';
 import * as fmt from '../format.js';
@@ -64,6 +66,8 @@ export function createAnalyses({ store, engine }) {
   async function runAnalysis(v) {
     const options = optionsInUse(store.state.analysis, v.analysis);
     const setup = v.noSetup ? null : analysisSetup(store.state);
+    // the fit's replicates go to the analyses that compare choices: they answer with each one's ±
+    if (setup && !UNCERTAIN_ANALYSES.has(v.analysis)) delete setup.replicates;
     const key = JSON.stringify([v.analysis, options, setup]);
     if (!answers.has(key)) {
       const started = performance.now();
@@ -72,8 +76,11 @@ export function createAnalyses({ store, engine }) {
     }
     const { result, elapsed } = answers.get(key);
     const chart = v.chart(result);
-    const source = setup ? `${setup.source}${options.peak !== undefined ? `, peak LR ${fmt.lr(options.peak)} (set here)` : ''}` : '';
-    return { chart, table: result.table, note: chart.note, answer: answerSentence(v.id, result, options), source, elapsed };
+    const peak = options.peak !== undefined ? `, peak LR ${fmt.lr(options.peak)} (set here)` : '';
+    const spread = setup && setup.replicates ? `, ± from the fit's ${setup.replicates.length} jackknife refits (90%)`
+      : setup && UNCERTAIN_ANALYSES.has(v.analysis) ? ', no ± (only a fit gives one, and only with 20 points or more a curve)' : '';
+    const source = setup ? `${setup.source}${peak}${spread}` : '';
+    return { chart, table: uncertainTable(v.analysis, result), note: chart.note, answer: answerSentence(v.id, result, options), source, elapsed };
   }
 
   /** exampleCurves imports the release's runs at 25M and 100M (the curves of the page stay). */

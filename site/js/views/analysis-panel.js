@@ -131,7 +131,7 @@ function renderForm(fields, options, on, pagePeak) {
   }));
 }
 
-/** renderTable shows an analysis's table ({columns, rows}), or nothing. */
+/** renderTable shows an analysis's table ({columns, rows, tied?: a flag per row}), or nothing. */
 function renderTable(table) {
   const t = $('#analysis-table');
   t.hidden = !table;
@@ -143,7 +143,9 @@ function renderTable(table) {
   }
   const numeric = table.columns.map((_, j) => table.rows.some((r) => typeof r[j] === 'number'));
   t.tHead.replaceChildren(h('tr', {}, table.columns.map((c, j) => h('th', { scope: 'col', class: numeric[j] ? 'num' : '', text: c }))));
-  t.tBodies[0].replaceChildren(...table.rows.map((r) => h('tr', {}, r.map((v, j) => {
+  // rows within the band of the best (table.tied) are marked: they cannot be told apart from it
+  const tied = (i) => !!(table.tied && table.tied[i]);
+  t.tBodies[0].replaceChildren(...table.rows.map((r, i) => h('tr', tied(i) ? { class: 'tied', dataset: { tied: 'true' }, title: 'within the band of the best: the fit cannot tell it apart' } : {}, r.map((v, j) => {
     if (typeof v === 'number') return h('td', { class: 'num', dataset: { value: String(v) }, text: cellText(v, table.columns[j]) });
     return h('td', { class: numeric[j] ? 'num' : '', text: v === null || v === undefined ? '–' : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v) });
   }))));
