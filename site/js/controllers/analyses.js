@@ -71,13 +71,23 @@ export function createAnalyses({ store, engine }) {
     const key = JSON.stringify([v.analysis, options, setup]);
     if (!answers.has(key)) {
       const started = performance.now();
-      const result = await engine.analyze(v.analysis, options, setup);
-      answers.set(key, { result, elapsed: performance.now() - started });
+      let result;
+      let refused = '';
+      try {
+        result = await engine.analyze(v.analysis, options, setup);
+      } catch (err) {
+        // replicates lawcore refuses (a stored fit's, say) cost the ±, not the answer
+        if (!setup || !setup.replicates || !/^replicates\b/.test(err.message)) throw err;
+        refused = err.message;
+        result = await engine.analyze(v.analysis, options, { ...setup, replicates: undefined });
+      }
+      answers.set(key, { result, refused, elapsed: performance.now() - started });
     }
-    const { result, elapsed } = answers.get(key);
+    const { result, refused, elapsed } = answers.get(key);
     const chart = v.chart(result);
     const peak = options.peak !== undefined ? `, peak LR ${fmt.lr(options.peak)} (set here)` : '';
-    const spread = setup && setup.replicates ? `, ± from the fit's ${setup.replicates.length} jackknife refits (90%)`
+    const spread = refused ? `, no ± (the fit's replicates were refused: ${refused})`
+      : setup && setup.replicates ? `, ± from the fit's ${setup.replicates.length} jackknife refits (90%)`
       : setup && UNCERTAIN_ANALYSES.has(v.analysis) ? ', no ± (only a fit gives one, and only with 20 points or more a curve)' : '';
     const source = setup ? `${setup.source}${peak}${spread}` : '';
     return { chart, table: uncertainTable(v.analysis, result), note: chart.note, answer: answerSentence(v.id, result, options), source, elapsed };
