@@ -84,7 +84,12 @@ function analysisPeak(state) {
   for (const c of [...state.curves, ...state.predictions]) {
     if (!c.schedule) continue;
     if (c.schedule.peak) return c.schedule.peak;
-    if (Array.isArray(c.schedule.lr) && c.schedule.lr.length) return Math.max(...c.schedule.lr);
+    if (Array.isArray(c.schedule.lr) && c.schedule.lr.length) {
+      // a loop, not Math.max(...lr): an LR file's million points overflow the call stack
+      let top = -Infinity;
+      for (const x of c.schedule.lr) if (x > top) top = x;
+      return top;
+    }
   }
   return 2e-4;
 }
