@@ -216,7 +216,10 @@ func autoFolds(req FitRequest) (design string, folds []autoFold) {
 			fit = append(fit, c)
 		}
 	}
+	// a fold fit only scores a candidate: its lines and intervals (ten more polishes each)
+	// would go unused; the chosen candidate's final fit gives them
 	base := req
+	base.Lines, base.Intervals = false, false
 	design = designForecast
 	if len(fit) >= 2 {
 		design = designBoth

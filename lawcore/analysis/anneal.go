@@ -163,7 +163,7 @@ func AnnealFunction(o AnnealFunctionOptions) (*AnnealFunctionResult, error) {
 			w.MarginPlusMinus, w.Apart = hw, &apart
 			row = append(row, w.Margin, hw, map[bool]string{true: "yes", false: "no"}[apart])
 			if !apart {
-				unclear = append(unclear, fmt.Sprintf("%g%%", 100*r))
+				unclear = append(unclear, percent(r))
 			}
 		}
 		res.Winners = append(res.Winners, w)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -113,5 +114,19 @@ func TestReplicatesOfAFit(t *testing.T) {
 	}
 	if res.Verdict == "" || !(opt.PlusMinus > 0) {
 		t.Errorf("verdict %q, ± %g", res.Verdict, opt.PlusMinus)
+	}
+}
+
+// The verdicts write a grid's ratios as percentages without the float noise of the grid
+// (numeric.Linspace(0.05, 0.6, 12) holds 0.44999999999999996).
+func TestPercentWritesRatiosPlainly(t *testing.T) {
+	grid := numeric.Linspace(0.05, 0.6, 12)
+	for _, c := range []struct {
+		r    float64
+		want string
+	}{{grid[8], "45%"}, {0.26, "26%"}, {0.125, "12.5%"}, {0.18914, "18.9%"}, {1, "100%"}} {
+		if got := percent(c.r); got != c.want {
+			t.Errorf("percent(%v) = %q, want %q", c.r, got, c.want)
+		}
 	}
 }

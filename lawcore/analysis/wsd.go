@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/lawcalc/annealing/lawcore"
@@ -202,10 +203,14 @@ func WSDRatio(o WSDRatioOptions) (*WSDRatioResult, error) {
 		row := []any{float64(total), opt.Ratio, float64(opt.DecaySteps), opt.Final.Loss, opt.Final.S1, opt.Final.S2}
 		if sp != nil {
 			tiedRatios(sp, &opt, byRatio, func(d int) lawcore.Schedule { return wsdSchedule(total, o.Peak, o.Warmup, o.Decay, o.Floor, d) })
-			span := fmt.Sprintf("%.0f%%-%.0f%%", 100*opt.Tied.From, 100*opt.Tied.To)
+			from, to := percent(opt.Tied.From), percent(opt.Tied.To)
+			span, within := from+"-"+to, from+"-"+to+" cooldowns are"
+			if from == to { // the fit tells every other ratio of the grid apart
+				span, within = from, "only the "+from+" cooldown is"
+			}
 			row = append(row, opt.PlusMinus, span)
-			verdicts = append(verdicts, fmt.Sprintf("at %d steps, %s cooldowns are within the fit's uncertainty of the best (%.1f%%: %.3f ± %.3f)",
-				total, span, 100*opt.Ratio, opt.Final.Loss, opt.PlusMinus))
+			verdicts = append(verdicts, fmt.Sprintf("at %d steps, %s within the fit's uncertainty of the best (%.1f%%: %.3f ± %.3f)",
+				total, within, 100*opt.Ratio, opt.Final.Loss, opt.PlusMinus))
 		}
 		res.ByRatio, res.ByS1, res.Optima = append(res.ByRatio, byRatio), append(res.ByS1, byS1), append(res.Optima, opt)
 		res.Table.addRow(row...)
@@ -220,6 +225,11 @@ func WSDRatio(o WSDRatioOptions) (*WSDRatioResult, error) {
 		res.Verdict = capitalize(strings.Join(verdicts, "; ")) + "."
 	}
 	return res, nil
+}
+
+// percent writes a ratio as a percentage to at most one decimal, without float noise: 26%, 12.5%.
+func percent(r float64) string {
+	return strconv.FormatFloat(math.Round(1000*r)/10, 'f', -1, 64) + "%"
 }
 
 // capitalize upper-cases the first letter of a sentence.

@@ -1,25 +1,41 @@
 // The Analyses panel's views, as data: for each view the analysis it runs (lawcore's `analyze`,
 // or the model-size law's `sizefit`) and the chart spec (see chart-model.js) and note drawn
-// from its answer; the options each analysis shows; model sizes guessed from names. Pure: no
-// DOM, no engine.
+// from its answer; model sizes guessed from names. A line of a sweep carries its optimum
+// (best: {x, y}), which chartSpec marks, and from which it draws the loss relative to each
+// line's best. Pure: no DOM, no engine.
 import { PALETTE } from './theme.js';
 import * as fmt from './format.js';
-
-/** SETUP_KEYS are the options every analysis takes from the page, not from the options box. */
-export const SETUP_KEYS = ['params', 'peak', 'warmup', 'warmupConvention', 'points'];
+import { argmin } from './analysis-answers.js';
+import { tiedPoints } from './analysis-uncertainty.js';
 
 const curveLines = (curves, field = 'loss', dash = null) => curves.map((c, i) => ({ label: c.name, x: c.steps, y: c[field], color: PALETTE[i % PALETTE.length], dash }));
 const seriesLines = (series, start = 0) => series.map((s, i) => ({ label: s.name, x: s.x, y: s.y, color: PALETTE[(i + start) % PALETTE.length] }));
 const marks = (label, pts, color = '@fg') => ({ label, x: pts.map((p) => p[0]), y: pts.map((p) => p[1]), points: true, color });
-/** ratioSweep draws a sweep's final loss against the annealing ratio, one line per series, with each optimum marked. */
-const ratioSweep = (r, xLabel, optimumLabel, note) => ({
-  xLabel, yLabel: 'final loss', note,
-  lines: [...seriesLines(r.byRatio), marks(optimumLabel, r.optima.map((o) => [o.ratio, o.final.loss]), '#d00')],
+/** gridBest is a series' lowest point, its optimum on the grid swept. */
+const gridBest = (s) => {
+  const i = argmin(s.y);
+  return i < 0 ? null : { x: s.x[i], y: s.y[i] };
+};
+/** sweepLines draws series each with its optimum: best(series, i) -> {x, y}, by default its lowest point. */
+const sweepLines = (series, best = gridBest) => seriesLines(series).map((l, i) => ({ ...l, best: best(series[i], i) }));
+/** withTied gives each line of a WSD sweep the points within its optimum's band (tied: {x, y}), when the answer has them. */
+const withTied = (r, lines, series) => {
+  const tied = tiedPoints(r, series);
+  return lines.map((l, i) => (tied[i] ? { ...l, tied: tied[i] } : l));
+};
+/**
+ * ratioSweep draws a sweep's final loss against the annealing ratio, one line per series, each
+ * with its optimum as searched and, with the fit's uncertainty, the ratios within its band.
+ */
+const ratioSweep = (r, xLabel, note) => ({
+  xLabel, yLabel: 'final loss', note, relative: true,
+  lines: withTied(r, sweepLines(r.byRatio, (s, i) => ({ x: r.optima[i].ratio, y: r.optima[i].final.loss })), r.byRatio),
 });
 
 /**
- * VIEWS: id, label, the analysis it runs, and chart(result) -> {xLabel, yLabel, logX, lines, note}.
- * Several views share one analysis (and its cached answer).
+ * VIEWS: id, label, the analysis it runs, and chart(result) -> {xLabel, yLabel, logX, lines,
+ * note, relative (the y axis can show each line relative to its best)}. Several views share one
+ * analysis (and its cached answer).
  */
 export const VIEWS = [
   {
@@ -37,8 +53,8 @@ export const VIEWS = [
   {
     id: 'cosine-cycle', analysis: 'cosine-cycle', label: 'Cosine cycle length and floor (grid)',
     chart: (r) => ({
-      xLabel: 'cosine cycle T / total steps', yLabel: 'final loss',
-      lines: [...seriesLines(r.byFloor), marks(`best: T = ${r.best.cycle} × total, floor ${r.best.floor} × peak`, [[r.best.cycle, r.bestLoss]], '#d00')],
+      xLabel: 'cosine cycle T / total steps', yLabel: 'final loss', relative: true,
+      lines: sweepLines(r.byFloor),
       note: `Final loss after ${fmt.steps(r.curves?.[0]?.final?.total)} steps for each cycle length and floor. Lowest: cycle ${r.best.cycle} × total, floor ${r.best.floor} × peak (${fmt.fixed(r.bestLoss, 4)}).`,
     }),
   },
@@ -56,21 +72,21 @@ export const VIEWS = [
   },
   {
     id: 'wsd-ratio', analysis: 'wsd-ratio', label: 'WSD annealing ratio: final loss vs ratio',
-    chart: (r) => ratioSweep(r, 'annealing ratio (decay steps / total)', 'optimum per total',
-      'One line per total; the marks are the optimal ratios (grid, then golden-section search on whole decay steps).'),
+    chart: (r) => ratioSweep(r, 'annealing ratio (decay steps / total)',
+      'One line per total; each mark is its line’s optimal ratio (grid, then golden-section search on whole decay steps).'),
   },
   {
     id: 'wsd-s1', analysis: 'wsd-ratio', label: 'WSD annealing ratio: final loss vs S1',
     chart: (r) => ({
-      xLabel: 'forward area S1 at the end', yLabel: 'final loss',
-      lines: [...seriesLines(r.byS1), marks('optimum per total', r.optima.map((o) => [o.final.S1, o.final.loss]), '#d00')],
+      xLabel: 'forward area S1 at the end', yLabel: 'final loss', relative: true,
+      lines: withTied(r, sweepLines(r.byS1, (s, i) => ({ x: r.optima[i].final.S1, y: r.optima[i].final.loss })), r.byS1),
       note: 'The same sweep against S1: a longer decay trades forward area for annealing area.',
     }),
   },
   {
     id: 'anneal-function', analysis: 'anneal-function', label: 'Annealing function: winner per ratio',
     chart: (r) => ({
-      xLabel: 'annealing ratio', yLabel: 'final loss', lines: seriesLines(r.byShape),
+      xLabel: 'annealing ratio', yLabel: 'final loss', relative: true, lines: sweepLines(r.byShape),
       note: `Lowest final loss per ratio: ${r.winners.map((w) => `${+w.ratio.toFixed(3)} ${w.shape}`).join(', ')}.`,
     }),
   },
@@ -84,7 +100,7 @@ export const VIEWS = [
   },
   {
     id: 'lambda', analysis: 'lambda', label: 'λ comparison: WSD ratio sweep per λ',
-    chart: (r) => ratioSweep(r, 'annealing ratio', 'optimum per λ',
+    chart: (r) => ratioSweep(r, 'annealing ratio',
       'A smaller λ forgets the annealing momentum faster: a shorter best decay and a shorter delay (table).'),
   },
   {
@@ -130,31 +146,44 @@ export function viewById(id) {
   return VIEWS.find((v) => v.id === id) || VIEWS[0];
 }
 
-/**
- * chartSpec completes a view's chart for the chart factory: the analysis chart's size and
- * formats, and point sizes by how many points there are.
- */
-export function chartSpec(chart) {
-  const format = chart.yTicks ? fmt.lr : (v) => fmt.sig(v, 5);
-  return {
-    ...chart, height: 340, xMin: chart.logX ? Number.MIN_VALUE : -Infinity, xFormat: (v) => fmt.sig(v, 6), empty: '',
-    lines: chart.lines.map((l) => ({ ...l, format, ...(l.points ? { size: l.x.length > 300 ? 2 : l.x.length > 50 ? 4 : 7 } : {}) })),
-  };
-}
+/** BEST_SIZE is the size of the mark at each line's optimum: larger than the sweeps' grid points. */
+const BEST_SIZE = 9;
+/** BAND_SIZE is the size of the marks of a line's choices within its optimum's band. */
+const BAND_SIZE = 6;
 
 /**
- * optionsText is what the options box shows for view: the options typed for its analysis, else
- * lawcore's defaults (without the setup the page gives), one option a line.
+ * chartSpec completes a view's chart for the chart factory: each line's optimum (best) marked
+ * in its colour, the analysis chart's size and formats, and point sizes by how many points there
+ * are; a line's choices within its optimum's band (tied: {x, y}) marked smaller in its colour,
+ * "<line>: within the band". With relative (and a chart that allows it), every line with an optimum is drawn less its
+ * best value (the lower of its optimum and its lowest point), so that flat lines read and every
+ * optimum sits at 0.
  */
-export function optionsText(analysis, view) {
-  const saved = analysis.options[view.analysis];
-  if (saved !== undefined) return saved;
-  if (!analysis.defaults || !analysis.defaults[view.analysis]) return '{}';
-  const opts = { ...analysis.defaults[view.analysis] };
-  for (const k of SETUP_KEYS) delete opts[k];
-  const round = (v) => (typeof v === 'number' ? Number(v.toPrecision(10)) : v);
-  const lines = Object.entries(opts).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v, (key, x) => round(x))}`);
-  return `{\n${lines.join(',\n')}\n}`;
+export function chartSpec(chart, { relative = false } = {}) {
+  const rel = relative && !!chart.relative;
+  const lines = [];
+  const bests = [];
+  const bands = [];
+  for (const l of chart.lines) {
+    if (!l.best) {
+      lines.push(l);
+      continue;
+    }
+    let base = 0;
+    if (rel) {
+      base = l.best.y;
+      for (const v of l.y) if (Number.isFinite(v) && v < base) base = v;
+    }
+    lines.push(base ? { ...l, y: Array.from(l.y, (v) => v - base) } : l);
+    bests.push({ label: `${l.label}: best`, x: [l.best.x], y: [l.best.y - base], points: true, color: l.color, size: BEST_SIZE });
+    if (l.tied) bands.push({ label: `${l.label}: within the band`, x: l.tied.x, y: l.tied.y.map((v) => v - base), points: true, color: l.color, size: BAND_SIZE });
+  }
+  const format = chart.yTicks ? fmt.lr : (v) => fmt.sig(v, 5);
+  return {
+    ...chart, yLabel: rel ? `${chart.yLabel} − the line’s best` : chart.yLabel,
+    height: 340, xMin: chart.logX ? Number.MIN_VALUE : -Infinity, xFormat: (v) => fmt.sig(v, 6), empty: '',
+    lines: [...lines, ...bests, ...bands].map((l) => ({ ...l, format, ...(l.points ? { size: l.size || (l.x.length > 300 ? 2 : l.x.length > 50 ? 4 : 7) } : {}) })),
+  };
 }
 
 // ---- the model-size law ---------------------------------------------------------------------

@@ -60,6 +60,9 @@ export function createEngine(client, takeSchema = () => {}) {
         huberDelta: settings.huberDelta,
         lines: true,
         points: FIT_LINE_POINTS,
+        // each parameter's 90% interval, and the jackknife's refitted parameters behind it
+        // (response.replicates), from which the analyses say which choices the fit cannot tell apart
+        intervals: true,
         ...(settings.auto ? { auto: true } : {}),
         ...(law === 'multi-power' && settings.mplSearch !== 'optimum' ? { search: settings.mplSearch } : {}),
       };
@@ -113,6 +116,16 @@ export function createEngine(client, takeSchema = () => {}) {
     },
 
     /**
+     * importFolder reads a run folder with lawcore's `import`: paths are the files' paths
+     * relative to the folder (its directories say which run a file belongs to), bytes their
+     * contents (Uint8Array, one per path, sent as they are). It resolves to {result, columns}
+     * as the bridge answers.
+     */
+    importFolder(paths, bytes, choice = {}) {
+      return call('import', { paths, choice }, bytes);
+    },
+
+    /**
      * pairLearningRates asks which learning-rate curve belongs to which loss curve: curves are
      * {name, file, run, steps, isLoss}; it resolves to {pairs: [{loss, lr}] (indices), notes}.
      */
@@ -130,11 +143,15 @@ export function createEngine(client, takeSchema = () => {}) {
 
     /**
      * analyze runs one of the paper's analyses with options; setup ({law, params, peak, warmup,
-     * warmupConvention}) is left out for analyses that take none (null).
+     * warmupConvention, replicates?}) is left out for analyses that take none (null). An option set in
+     * options (a peak LR typed in the form) wins over the setup's. With replicates (a fit's
+     * jackknife parameter sets), the analyses that compare choices give each its ± and a verdict.
      */
     async analyze(analysis, options, setup, points = 400) {
-      const request = { analysis, ...options };
+      const request = { analysis };
       if (setup) Object.assign(request, { law: setup.law, params: setup.params, peak: setup.peak, warmup: setup.warmup, warmupConvention: setup.warmupConvention, points });
+      if (setup && setup.replicates) request.replicates = setup.replicates;
+      Object.assign(request, options);
       return (await call('analyze', request)).result;
     },
 

@@ -1,7 +1,9 @@
-// Reading loss curves from files, drops and pastes through lawcore's `import` (so errors name
-// the file, line and column), and pairing files of learning rates with the loss curves they
-// belong to (lawcore's `pairlr`). Curves come out as the page keeps them.
+// Reading loss curves from files, drops, pastes and whole run folders through lawcore's
+// `import` (so errors name the file, line and column), and pairing files of learning rates with
+// the loss curves they belong to (lawcore's `pairlr`). Every answer becomes curves by one path
+// (curvesOfAnswer), as the page keeps them.
 import { MAX_IMPORT_BYTES } from './schema.js';
+import { withoutWeights } from './folder-files.js';
 
 /**
  * curveName turns "runs/cosine_24000.csv" into "cosine_24000", and a TensorBoard download's
@@ -48,43 +50,46 @@ export function explicitSchedule(steps, lr) {
 
 
 /**
- * importText reads one file through the engine's import (CSV/TSV, W&B, TensorBoard,
- * trainer_state.json, Megatron/nanoGPT logs): content is its text (a paste) or its bytes (a
- * file, read by lawcore as they are). When the file holds several runs or loss columns,
- * ask(ambiguity, fileName) resolves to a choice ({column} or {runs}) or null (skip the file);
- * without ask, the question is an error. choice starts the request ({asLR: true} reads the
- * file's learning rates instead of its loss).
- * It returns {curves, lrCurves, notes}: curves as the page keeps them (steps >= 1 only; an LR
- * column becomes an explicit schedule through its points), and the curves of a file holding
- * learning rates only ({name, file, run, steps, lr}), for pairLearningRates; skipped is set
- * when the user declined the question.
+ * askedImport runs an import (call(choice) -> the bridge's {result, columns}) until it has no
+ * question left: when the answer holds several runs or loss columns, ask(ambiguity, label)
+ * resolves to a choice ({column} or {runs}) or null (skip); without ask, the question is an
+ * error. It returns {result, columns, choice}, or {skipped: true} when the user declined.
  */
-export async function importText(engine, fileName, content, ask = null, choice = {}) {
-  let { result, columns } = await engine.importFile(fileName, content, choice);
+async function askedImport(label, call, ask, choice) {
+  let { result, columns } = await call(choice);
   for (let asked = 0; result.ambiguity; asked++) {
     if (asked === 3 || !ask) throw new Error(result.ambiguity.message);
-    const answer = await ask(result.ambiguity, fileName);
-    if (!answer) return { curves: [], lrCurves: [], notes: [`${fileName}: skipped.`], skipped: true };
+    const answer = await ask(result.ambiguity, label);
+    if (!answer) return { skipped: true };
     choice = { ...choice, ...answer };
-    ({ result, columns } = await engine.importFile(fileName, content, choice));
+    ({ result, columns } = await call(choice));
   }
-  const notes = (result.notes || []).map((n) => `${fileName}: ${n}`);
+  return { result, columns, choice };
+}
+
+/**
+ * curvesOfAnswer turns an import answer into curves as the page keeps them (steps >= 1 only; an
+ * LR column becomes an explicit schedule through its points) and the curves holding learning
+ * rates only ({name, file, run, steps, lr}), for pairLearningRates. label prefixes the notes
+ * (the file's or the folder's name); nameOf(info, i) names the curve of the answer's i-th
+ * entry; fileOf(info) is the file it came from.
+ */
+function curvesOfAnswer(result, columns, { label, nameOf, fileOf }) {
+  const notes = (result.notes || []).map((n) => `${label}: ${n}`);
   const curves = [];
   const lrCurves = [];
   const droppedFrom = []; // curves that lost their point at step 0 (or points without a loss)
-  const single = result.curves.length === 1;
   result.curves.forEach((info, i) => {
     const col = columns[i] || {};
-    // A column the user chose goes into the name: one file may give a curve per column.
-    const base = info.run || (single ? curveName(fileName) : info.name || `${curveName(fileName)} ${i + 1}`);
-    const name = choice.column && !base.endsWith(info.metric) ? `${base} ${info.metric}` : base;
+    const name = nameOf(info, i);
     const run = info.run || '';
+    const file = fileOf(info);
     if (!info.hasLoss && info.hasLR && col.lr && col.steps && col.steps.length) {
-      lrCurves.push({ name, file: fileName, run, steps: col.steps, lr: col.lr });
+      lrCurves.push({ name, file, run, steps: col.steps, lr: col.lr });
       return;
     }
     if (!info.hasLoss || !col.loss || !col.steps) {
-      notes.push(`${fileName}: ${name} has no loss values; left out.`);
+      notes.push(`${label}: ${name} has no loss values; left out.`);
       return;
     }
     // The fit needs steps >= 1: the loss at step 0 (before any training) is dropped.
@@ -92,7 +97,7 @@ export async function importText(engine, fileName, content, ask = null, choice =
     for (let k = 0; k < col.steps.length; k++) if (col.steps[k] >= 1 && Number.isFinite(col.loss[k])) keep.push(k);
     const dropped = col.steps.length - keep.length;
     if (!keep.length) {
-      notes.push(`${fileName}: ${name} has no loss at steps ≥ 1; left out.`);
+      notes.push(`${label}: ${name} has no loss at steps ≥ 1; left out.`);
       return;
     }
     if (dropped) droppedFrom.push(dropped === 1 ? name : `${name} (${dropped})`);
@@ -100,8 +105,8 @@ export async function importText(engine, fileName, content, ask = null, choice =
       name,
       steps: Float64Array.from(keep, (k) => col.steps[k]),
       loss: Float64Array.from(keep, (k) => col.loss[k]),
-      source: info.run ? `${fileName}, run ${info.run}` : fileName,
-      file: fileName,
+      source: info.run ? `${file}, run ${info.run}` : file,
+      file,
       run,
       schedule: null,
       scheduleSource: 'builder',
@@ -118,8 +123,66 @@ export async function importText(engine, fileName, content, ask = null, choice =
     }
     curves.push(curve);
   });
-  if (droppedFrom.length) notes.push(`${fileName}: the point at step 0 (or without a loss) dropped from ${droppedFrom.join(', ')}; the fit needs steps ≥ 1.`);
+  if (droppedFrom.length) notes.push(`${label}: the point at step 0 (or without a loss) dropped from ${droppedFrom.join(', ')}; the fit needs steps ≥ 1.`);
   return { curves, lrCurves, notes };
+}
+
+/**
+ * importText reads one file through the engine's import (CSV/TSV, W&B, TensorBoard,
+ * trainer_state.json, Megatron/nanoGPT logs): content is its text (a paste) or its bytes (a
+ * file, read by lawcore as they are). When the file holds several runs or loss columns,
+ * ask(ambiguity, fileName) resolves to a choice ({column} or {runs}) or null (skip the file);
+ * without ask, the question is an error. choice starts the request ({asLR: true} reads the
+ * file's learning rates instead of its loss).
+ * It returns {curves, lrCurves, notes} (see curvesOfAnswer); skipped is set when the user
+ * declined the question.
+ */
+export async function importText(engine, fileName, content, ask = null, choice = {}) {
+  const asked = await askedImport(fileName, (c) => engine.importFile(fileName, content, c), ask, choice);
+  if (asked.skipped) return { curves: [], lrCurves: [], notes: [`${fileName}: skipped.`], skipped: true };
+  const { result, columns } = asked;
+  const single = result.curves.length === 1;
+  const nameOf = (info, i) => {
+    // A column the user chose goes into the name: one file may give a curve per column.
+    const base = info.run || (single ? curveName(fileName) : info.name || `${curveName(fileName)} ${i + 1}`);
+    return asked.choice.column && !base.endsWith(info.metric) ? `${base} ${info.metric}` : base;
+  };
+  return curvesOfAnswer(result, columns, { label: fileName, nameOf, fileOf: () => fileName });
+}
+
+/**
+ * importFolder reads a whole run folder in one call of the engine's import (lawcore groups its
+ * files into runs, pairs each run's loss with its learning rate, and lists the files it
+ * skipped): folder is {name, files: [{path, file}]} as folder-files.js gathers it. The files'
+ * total size is checked against lawcore's limit before any is read. A question (several loss
+ * columns) is asked once for the whole folder. It returns {curves, lrCurves, notes} as
+ * importText does; curves are named as lawcore names them ("<run> <metric>").
+ */
+export async function importFolder(engine, folder, ask = null) {
+  const { name } = folder;
+  const { read: files, unread } = withoutWeights(folder.files);
+  if (!files.length) throw new Error(`${name}: ${unread.length ? 'holds only model weights and checkpoints, no log' : 'the folder is empty'}`);
+  const total = files.reduce((sum, f) => sum + f.file.size, 0);
+  if (total > MAX_IMPORT_BYTES) {
+    throw new Error(`${name}: its ${files.length} files hold ${Math.ceil(total / 2 ** 20)} MB, more than ${MAX_IMPORT_BYTES / 2 ** 20} MB in all: give its run directories one at a time`);
+  }
+  const paths = files.map((f) => f.path);
+  const bytes = await Promise.all(files.map(async (f) => new Uint8Array(await f.file.arrayBuffer())));
+  const asked = await askedImport(name, (c) => engine.importFolder(paths, bytes, c), ask, {});
+  if (asked.skipped) return { curves: [], lrCurves: [], notes: [`${name}: skipped.`], skipped: true };
+  const { result, columns } = asked;
+  const out = curvesOfAnswer(result, columns, {
+    label: name,
+    nameOf: (info, i) => info.name || info.run || `${name} ${i + 1}`,
+    fileOf: (info) => (info.files && info.files.length ? info.files.join(', ') : name),
+  });
+  if (unread.length) out.notes.push(`${name}: ${unread.length} file(s) of model weights or checkpoints left unread: ${listed(unread)}.`);
+  return out;
+}
+
+/** listed names the first few of paths, and how many more there are. */
+function listed(paths, shown = 5) {
+  return paths.length <= shown ? paths.join(', ') : `${paths.slice(0, shown).join(', ')} and ${paths.length - shown} more`;
 }
 
 /**

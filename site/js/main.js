@@ -31,6 +31,7 @@ import { showUndo } from './views/undo-bar.js';
 import { showShare } from './views/share-box.js';
 import { acceptDrops } from './views/file-drop.js';
 import { askImport } from './views/import-dialog.js';
+import { pickedFolder } from './folder-files.js';
 import { initScheduleDialog, editSchedule } from './views/schedule-dialog.js';
 
 const client = new LawClient('worker.js');
@@ -87,7 +88,9 @@ function showViews() {
     reset: () => analyses.resetOptions(),
     toggled: (open) => analyses.toggled(open),
     example: () => analyses.run({ example: true }),
-    options: (analysis, text) => store.setAnalysisOptions(analysis, text),
+    field: (key, text) => analyses.setField(key, text),
+    options: (text) => analyses.setOptionsText(text),
+    relative: (on) => store.analysisChanged({ relative: on }),
     size: (name, size) => store.setCurveSize(name, size),
     target: (text) => store.analysisChanged({ sizeTarget: text }),
     exportTable: () => exports.analysisTable(),
@@ -144,7 +147,12 @@ on('#file-input', 'change', (e) => {
   e.target.value = '';
   imports.addFiles(files);
 });
-acceptDrops({ onFiles: (files) => imports.addFiles(files), onText: (text) => imports.addPasted(text, 'pasted') });
+on('#folder-input', 'change', (e) => {
+  const files = [...e.target.files];
+  e.target.value = '';
+  imports.addFolder(Promise.resolve().then(() => pickedFolder(files)));
+});
+acceptDrops({ onFiles: (files) => imports.addFiles(files), onFolder: (folder, files) => imports.addFolder(folder, files), onText: (text) => imports.addPasted(text, 'pasted') });
 on('#paste-add', 'click', async () => {
   if (await imports.addPasted($('#paste-text').value, $('#paste-name').value.trim())) $('#paste-text').value = '';
 });

@@ -84,7 +84,12 @@ function analysisPeak(state) {
   for (const c of [...state.curves, ...state.predictions]) {
     if (!c.schedule) continue;
     if (c.schedule.peak) return c.schedule.peak;
-    if (Array.isArray(c.schedule.lr) && c.schedule.lr.length) return Math.max(...c.schedule.lr);
+    if (Array.isArray(c.schedule.lr) && c.schedule.lr.length) {
+      // a loop, not Math.max(...lr): an LR file's million points overflow the call stack
+      let top = -Infinity;
+      for (const x of c.schedule.lr) if (x > top) top = x;
+      return top;
+    }
   }
   return 2e-4;
 }
@@ -95,7 +100,25 @@ export function guessPeak(state) {
   return withPeak ? withPeak.schedule.peak : 3e-4;
 }
 
-/** analysisSetup: the annealing law's parameters and the settings the analyses start from, and where they come from. */
+/** MAX_REPLICATES is the most parameter sets lawcore's analyses take (the jackknife gives ten). */
+const MAX_REPLICATES = 50;
+
+/**
+ * fitReplicates are a fit's jackknife parameter sets (its answer's replicates) restricted to the
+ * law's parameters, or undefined: parameters entered by hand, a fit without them (too few points
+ * per curve, or too many), or a stored answer whose sets are not parameter sets.
+ */
+function fitReplicates(cur, law) {
+  const reps = !cur.source || !cur.source.response ? null : cur.source.response.replicates;
+  if (!Array.isArray(reps) || reps.length < 2 || reps.length > MAX_REPLICATES) return undefined;
+  const out = reps.map((r) => (r && typeof r === 'object' ? Object.fromEntries(LAWS[law].params.map((k) => [k, r[k]])) : null));
+  return out.every((r) => r && Object.values(r).every(Number.isFinite)) ? out : undefined;
+}
+
+/**
+ * analysisSetup: the annealing law's parameters and the settings the analyses start from, and
+ * where they come from; with a fit's replicates (replicates: parameter sets) when it gave them.
+ */
 export function analysisSetup(state) {
   // the annealing law's parameters when there are any, else the first law's (an auto fit may
   // have picked another): the analyses run on any law
@@ -109,5 +132,6 @@ export function analysisSetup(state) {
     warmup: s.warmupSteps,
     warmupConvention: s.warmupConvention,
     source: cur ? `${state.manual ? 'parameters entered by hand' : 'fitted parameters'}${law === 'annealing' ? '' : ` of the ${LAWS[law].label}`}` : 'the paper’s Fig. 2 parameters (no fit yet)',
+    replicates: cur && !state.manual ? fitReplicates(cur, law) : undefined,
   };
 }

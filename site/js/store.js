@@ -31,8 +31,9 @@ const VIEW_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'lines
  *   share        the latest share link and what it holds: {link, note}
  *   chart        {logX, logY, scheme}: how the result charts are drawn
  *   engine       {version, memory}: lawcore's version and its worker's memory
- *   analysis     the Analyses panel: {open, view, options (analysis -> text), optionsRevision,
- *                defaults, result, error, status, sizeTarget}
+ *   analysis     the Analyses panel: {open, view, options (analysis -> the options set, as an
+ *                object), optionsRevision, defaults, result, error, errorField (the option at
+ *                fault), relative (losses less each line's best), status, sizeTarget}
  *   workspace    what the page says of the work it keeps in the browser (controllers/workspace.js):
  *                {line: {text, kind: 'notice'|'warning', actions} or null, kept (the footer's
  *                text), saving, savedAt, canForget}
@@ -43,7 +44,7 @@ export function initialState() {
     fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: 0,
     fitting: null, message: null, status: '', undo: [], share: { link: '', note: '' },
     chart: { logX: false, logY: false, scheme: 'light' }, engine: { version: '', memory: 0 },
-    analysis: { open: false, view: 'decomposition', options: {}, optionsRevision: 0, defaults: null, result: null, error: '', status: '', sizeTarget: '400e6' },
+    analysis: { open: false, view: 'decomposition', options: {}, optionsRevision: 0, defaults: null, result: null, error: '', errorField: '', relative: false, status: '', sizeTarget: '400e6' },
     workspace: { line: null, kept: '', saving: false, savedAt: 0, canForget: false },
   };
 }
@@ -294,11 +295,11 @@ export function createStore(initial = initialState()) {
       const a = state.analysis;
       set({ analysis: { ...a, ...change, optionsRevision: a.optionsRevision + (showOptions ? 1 : 0) } });
     },
-    /** setAnalysisOptions keeps the options typed for an analysis (undefined: its defaults again). */
-    setAnalysisOptions(analysis, text, { showOptions = false } = {}) {
+    /** setAnalysisOptions keeps the options set for an analysis, an object (undefined: its defaults again). */
+    setAnalysisOptions(analysis, set, { showOptions = false } = {}) {
       const options = { ...state.analysis.options };
-      if (text === undefined) delete options[analysis];
-      else options[analysis] = text;
+      if (set === undefined) delete options[analysis];
+      else options[analysis] = set;
       actions.analysisChanged({ options }, { showOptions });
     },
   };

@@ -52,7 +52,8 @@ test('every analysis view draws a chart and a table of numbers; constant vs cosi
     // The table's CSV.
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#analysis-csv')]);
     const lines = (await readFile(await download.path(), 'utf8')).trimEnd().split('\n');
-    assert.equal(lines[0], 'family,best,final loss,S1,S2,evaluations');
+    // (with the fit's uncertainty: each family's ± and whether it is within the band of the best)
+    assert.equal(lines[0], 'family,best,final loss,± (90%),within the band of the best,S1,S2,evaluations');
     assert.equal(lines.length, 6);
     assert.deepEqual(errors, []);
   } finally {

@@ -1,7 +1,13 @@
 // Running the Analyses panel's views: one of the paper's analyses (`analyze`) from the current
 // parameters, or the model-size law (`fit` with law "size", then `predict` at an unseen size), with the
-// answers kept in the store for the panel to draw. Only the latest run's answer is kept.
-import { viewById, optionsText, chartSpec, sizeOfCurve, SIZE_EXAMPLE_RUNS, sizefitView, unseenSchedules } from '../analysis-views.js';
+// answers kept in the store for the panel to draw. The analyses that compare choices get the
+// fit's replicates, and answer with each choice's ± and which cannot be told apart. Only the latest run's answer is kept; an
+// option typed wrong (in a field or the JSON view), or refused by lawcore, is named in the error
+// and the view's last answer stays on screen.
+import { viewById, sizeOfCurve, SIZE_EXAMPLE_RUNS, sizefitView, unseenSchedules } from '../analysis-views.js';
+import { fieldsOf, optionsInUse, withField, parseOptionsJSON, labelledError } from '../analysis-forms.js';
+import { answerSentence } from '../analysis-answers.js';
+import { UNCERTAIN_ANALYSES, uncertainTable } from '../analysis-uncertainty.js';
 import { analysisSetup } from '../selectors.js';
 import { importText } from '../import-files.js';
 import * as fmt from '../format.js';
@@ -9,7 +15,10 @@ import * as fmt from '../format.js';
 /** The model-size example's settings: the release's 2160 warmup steps, counted as run. */
 const SIZE_EXAMPLE = { warmup: 2160, warmupConvention: 'actual' };
 
-/** createAnalyses returns {run({example}), refresh(), select(id), resetOptions(), toggled(open), loadDefaults()}. */
+/**
+ * createAnalyses returns {run({example}), refresh(), select(id), setField(key, text),
+ * setOptionsText(text), resetOptions(), toggled(open), loadDefaults()}.
+ */
 export function createAnalyses({ store, engine }) {
   /** answers caches analyze's answers by request, until the parameters change. */
   const answers = new Map();
@@ -17,6 +26,20 @@ export function createAnalyses({ store, engine }) {
   let sizeExample = null;
 
   const current = () => viewById(store.state.analysis.view);
+
+  /**
+   * showError shows what is wrong with the view's options (key: the option at fault) and keeps
+   * the view's last answer, saying that it is from the last options that worked; another view's
+   * answer is cleared.
+   */
+  function showError(v, message, key = '') {
+    const kept = store.state.analysis.result;
+    const keep = !!(kept && kept.view === v.id && kept.chart);
+    store.analysisChanged({
+      ...(keep ? {} : { result: { view: v.id, chart: null, table: null, note: '', answer: '', crossover: null } }),
+      error: `${v.label}: ${message}${keep ? ' (The answer shown is from the last options that worked.)' : ''}`, errorField: key,
+    });
+  }
 
   /** run computes the view shown (example: the model-size law on the release's 25M and 100M runs). */
   async function run({ example = false } = {}) {
@@ -27,32 +50,47 @@ export function createAnalyses({ store, engine }) {
       const out = v.sizefit ? await runSizefit(example) : await runAnalysis(v);
       if (my !== seq) return;
       store.analysisChanged({
-        result: { view: v.id, spec: chartSpec(out.chart), table: out.table, note: out.note || '', crossover: out.chart.crossover || null },
-        status: `${out.source ? `${out.source} · ` : ''}${fmt.ms(out.elapsed)}`, error: '',
+        result: { view: v.id, chart: out.chart, table: out.table, note: out.note || '', answer: out.answer || '', crossover: out.chart.crossover || null },
+        status: `${out.source ? `${out.source} · ` : ''}${fmt.ms(out.elapsed)}`, error: '', errorField: '',
       });
     } catch (err) {
       if (my !== seq) return;
-      store.analysisChanged({ result: { view: v.id, spec: null, table: null, note: '', crossover: null }, status: '', error: `${v.label}: ${err.message}` });
+      store.analysisChanged({ status: '' });
+      if (v.analysis) {
+        const { message, key } = labelledError(v.analysis, err.message);
+        showError(v, message, key);
+      } else showError(v, err.message);
     }
   }
 
   async function runAnalysis(v) {
-    let options;
-    try {
-      options = JSON.parse(optionsText(store.state.analysis, v) || '{}');
-    } catch (err) {
-      throw new Error(`options are not valid JSON: ${err.message}`);
-    }
+    const options = optionsInUse(store.state.analysis, v.analysis);
     const setup = v.noSetup ? null : analysisSetup(store.state);
+    // the fit's replicates go to the analyses that compare choices: they answer with each one's ±
+    if (setup && !UNCERTAIN_ANALYSES.has(v.analysis)) delete setup.replicates;
     const key = JSON.stringify([v.analysis, options, setup]);
     if (!answers.has(key)) {
       const started = performance.now();
-      const result = await engine.analyze(v.analysis, options, setup);
-      answers.set(key, { result, elapsed: performance.now() - started });
+      let result;
+      let refused = '';
+      try {
+        result = await engine.analyze(v.analysis, options, setup);
+      } catch (err) {
+        // replicates lawcore refuses (a stored fit's, say) cost the ±, not the answer
+        if (!setup || !setup.replicates || !/^replicates\b/.test(err.message)) throw err;
+        refused = err.message;
+        result = await engine.analyze(v.analysis, options, { ...setup, replicates: undefined });
+      }
+      answers.set(key, { result, refused, elapsed: performance.now() - started });
     }
-    const { result, elapsed } = answers.get(key);
+    const { result, refused, elapsed } = answers.get(key);
     const chart = v.chart(result);
-    return { chart, table: result.table, note: chart.note, source: setup ? setup.source : '', elapsed };
+    const peak = options.peak !== undefined ? `, peak LR ${fmt.lr(options.peak)} (set here)` : '';
+    const spread = refused ? `, no ± (the fit's replicates were refused: ${refused})`
+      : setup && setup.replicates ? `, ± from the fit's ${setup.replicates.length} jackknife refits (90%)`
+      : setup && UNCERTAIN_ANALYSES.has(v.analysis) ? ', no ± (only a fit gives one, and only with 20 points or more a curve)' : '';
+    const source = setup ? `${setup.source}${peak}${spread}` : '';
+    return { chart, table: uncertainTable(v.analysis, result), note: chart.note, answer: answerSentence(v.id, result, options), source, elapsed };
   }
 
   /** exampleCurves imports the release's runs at 25M and 100M (the curves of the page stay). */
@@ -109,6 +147,36 @@ export function createAnalyses({ store, engine }) {
     /** select shows another view and computes it. */
     select(id) {
       store.analysisChanged({ view: id }, { showOptions: true });
+      run();
+    },
+    /**
+     * setField sets one option of the view's analysis from its field's text and computes the
+     * view; text that is wrong is named in the error, and nothing changes.
+     */
+    setField(key, text) {
+      const v = current();
+      const field = fieldsOf(v.analysis, store.state.analysis.defaults).find((f) => f.key === key);
+      if (!field) return;
+      let options;
+      try {
+        options = withField(optionsInUse(store.state.analysis, v.analysis), field, text);
+      } catch (err) {
+        return showError(v, err.message, key);
+      }
+      store.setAnalysisOptions(v.analysis, options, { showOptions: true });
+      run();
+    },
+    /** setOptionsText sets the view's analysis's options from the JSON view and computes it; JSON that is wrong is named, and nothing changes. */
+    setOptionsText(text) {
+      const v = current();
+      if (!v.analysis) return;
+      let options;
+      try {
+        options = parseOptionsJSON(text);
+      } catch (err) {
+        return showError(v, err.message, 'json');
+      }
+      store.setAnalysisOptions(v.analysis, options, { showOptions: true });
       run();
     },
     /** resetOptions puts the view's analysis back to lawcore's defaults and computes it. */

@@ -1,12 +1,13 @@
-// Adding curves: files (chosen, dropped or pasted) and pasted text go through the engine's
-// import; files of learning rates only become the schedules of the curves they belong to. The
-// curves added are predicted with the parameters in use.
-import { importFiles, importText, pairLearningRates, withinPointBudget } from '../import-files.js';
+// Adding curves: files (chosen, dropped or pasted), run folders (picked or dropped, in one
+// import each) and pasted text go through the engine's import; files of learning rates only
+// become the schedules of the curves they belong to. The curves added are predicted with the
+// parameters in use.
+import { importFiles, importFolder, importText, pairLearningRates, withinPointBudget } from '../import-files.js';
 
 /** heldPoints counts the points of the curves on the page. */
 const heldPoints = (state) => state.curves.reduce((n, c) => n + c.steps.length, 0);
 
-/** createImports returns {addFiles(files), addPasted(text, name) -> added?}. ask(ambiguity, fileName) asks the user. */
+/** createImports returns {addFiles(files), addFolder(folder), addPasted(text, name) -> added?}. ask(ambiguity, fileName) asks the user. */
 export function createImports({ store, engine, predicting, ask }) {
   /**
    * giveLearningRates pairs learning-rate curves with the new curves still without a schedule,
@@ -25,6 +26,32 @@ export function createImports({ store, engine, predicting, ask }) {
     return { curves: out, paired: pairs.length, notes };
   }
 
+  /**
+   * addImported adds what an import read (got: {curves, lrCurves, notes, errors}), the curves
+   * of learning rates given to the curves they belong to, and says what came in: the status
+   * line, the errors and notes (files skipped and why) in the message area.
+   */
+  async function addImported(got) {
+    const { lrCurves, notes, errors } = got;
+    let curves = got.curves;
+    try {
+      const given = await giveLearningRates(curves, lrCurves);
+      curves = given.curves;
+      notes.push(...given.notes);
+    } catch (err) {
+      errors.push(err.message);
+    }
+    const budget = withinPointBudget(heldPoints(store.state), curves);
+    errors.push(...budget.refused);
+    const added = store.addCurves(budget.kept);
+    const noLR = added.filter((c) => !c.schedule).map((c) => c.name);
+    const given = lrCurves.length ? ` ${lrCurves.length} learning-rate file(s) read.` : '';
+    store.setStatus(`Added ${added.length} curve(s).${given}` + (noLR.length ? ` Without learning rates: give ${noLR.join(', ')} a schedule, or add its learning-rate file.` : ''));
+    if (errors.length) store.showMessage([...errors, ...notes]);
+    else if (notes.length) store.showMessage(notes, 'notice');
+    if (added.length || lrCurves.length) predicting.update();
+  }
+
   return {
     /** addFiles imports files one after another; a file that fails is reported and the others still come in. */
     async addFiles(files) {
@@ -32,25 +59,33 @@ export function createImports({ store, engine, predicting, ask }) {
       store.clearMessage();
       store.setStatus(`Reading ${files.length} file(s)…`);
       await engine.ready; // the limits come with the engine's schema
-      const got = await importFiles(engine, files, ask);
-      const { lrCurves, notes, errors } = got;
-      let curves = got.curves;
+      await addImported(await importFiles(engine, files, ask));
+    },
+
+    /**
+     * addFolder imports a run folder ({name, files: [{path, file}]}, or a promise of one while
+     * a dropped directory is walked) in one call: its runs' curves, each with the schedule of
+     * its learning rates, and the files skipped in the notes. files (dropped beside the folder)
+     * are then imported one by one, and all is reported together. A folder that cannot be read
+     * is reported; the curves loaded stay.
+     */
+    async addFolder(folder, files = []) {
+      store.clearMessage();
+      store.setStatus('Reading the folder…');
+      const got = { curves: [], lrCurves: [], notes: [], errors: [] };
+      const take = (more) => {
+        for (const k of Object.keys(got)) got[k].push(...(more[k] || []));
+      };
       try {
-        const given = await giveLearningRates(curves, lrCurves);
-        curves = given.curves;
-        notes.push(...given.notes);
+        const f = await folder;
+        store.setStatus(`Reading ${f.name} (${f.files.length} file(s))…`);
+        await engine.ready; // the limits come with the engine's schema
+        take(await importFolder(engine, f, ask));
       } catch (err) {
-        errors.push(err.message);
+        got.errors.push(err.message);
       }
-      const budget = withinPointBudget(heldPoints(store.state), curves);
-      errors.push(...budget.refused);
-      const added = store.addCurves(budget.kept);
-      const noLR = added.filter((c) => !c.schedule).map((c) => c.name);
-      const given = lrCurves.length ? ` ${lrCurves.length} learning-rate file(s) read.` : '';
-      store.setStatus(`Added ${added.length} curve(s).${given}` + (noLR.length ? ` Without learning rates: give ${noLR.join(', ')} a schedule, or add its learning-rate file.` : ''));
-      if (errors.length) store.showMessage([...errors, ...notes]);
-      else if (notes.length) store.showMessage(notes, 'notice');
-      if (added.length || lrCurves.length) predicting.update();
+      if (files.length) take(await importFiles(engine, files, ask));
+      await addImported(got);
     },
 
     /** addPasted imports pasted text as curves named name; it resolves to whether anything was added. */

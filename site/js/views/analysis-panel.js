@@ -1,15 +1,19 @@
-// The Analyses panel: a view selector, the options box (JSON) or the model-size fields, one
-// chart, one table, the note and status, drawn from the store's analysis.
+// The Analyses panel: a view selector, the analysis's form (its main options as fields with
+// units and ranges) and the same options as JSON (the advanced view), or the model-size fields;
+// the answer in one sentence, one chart (optionally each line less its best), one table, the
+// note and status, drawn from the store's analysis.
 import { $, h } from '../dom.js';
 import * as fmt from '../format.js';
 import { watch } from '../store.js';
 import { createChart } from '../chart-factory.js';
-import { VIEWS, viewById, optionsText, sizeOfCurve } from '../analysis-views.js';
+import { VIEWS, viewById, sizeOfCurve, chartSpec } from '../analysis-views.js';
+import { fieldsOf, optionsInUse, fieldText, rangeText, optionsJSON } from '../analysis-forms.js';
+import { analysisSetup } from '../selectors.js';
 
 /**
  * showAnalyses draws the panel from the store and wires its controls to on: {select(id), run(),
- * reset(), toggled(open), example(), options(analysis, text), size(name, size), target(text),
- * exportTable()}. It returns chart() -> the uPlot drawn (null when none).
+ * reset(), toggled(open), example(), field(key, text), options(text), relative(on), size(name,
+ * size), target(text), exportTable()}. It returns chart() -> the uPlot drawn (null when none).
  */
 export function showAnalyses(store, on) {
   const select = $('#analysis-view');
@@ -17,10 +21,8 @@ export function showAnalyses(store, on) {
   select.addEventListener('change', () => on.select(select.value));
   $('#analysis-run').addEventListener('click', () => on.run());
   $('#analysis-reset').addEventListener('click', () => on.reset());
-  $('#analysis-options').addEventListener('change', () => {
-    const v = viewById(store.state.analysis.view);
-    if (v.analysis) on.options(v.analysis, $('#analysis-options').value);
-  });
+  $('#analysis-options').addEventListener('change', () => on.options($('#analysis-options').value));
+  $('#analysis-relative').addEventListener('change', (e) => on.relative(e.target.checked));
   $('#analysis-csv').addEventListener('click', () => on.exportTable());
   $('#sizefit-example').addEventListener('click', () => on.example());
   $('#sizefit-target').addEventListener('change', () => on.target($('#sizefit-target').value));
@@ -30,25 +32,47 @@ export function showAnalyses(store, on) {
   const slot = createChart($('#chart-analysis'));
   let revision = -1;
   let result;
-  watch(store, ['analysis'], ({ analysis: a }) => {
+  let relative;
+  watch(store, ['analysis'], (state) => {
+    const a = state.analysis;
     const v = viewById(a.view);
     select.value = v.id;
     $('#sizefit-options').hidden = !v.sizefit;
     $('#analysis-options-box').hidden = !!v.sizefit;
-    // The options box is written only when another view's options are to show: never over typing.
-    if (a.optionsRevision !== revision && !v.sizefit) $('#analysis-options').value = optionsText(a, v);
+    $('#analysis-form').hidden = !!v.sizefit;
+    // The form and the JSON view are written only when another view's options, or options set
+    // elsewhere, are to show: never over typing.
+    if (a.optionsRevision !== revision && !v.sizefit) {
+      const options = optionsInUse(a, v.analysis);
+      $('#analysis-options').value = optionsJSON(options);
+      renderForm(fieldsOf(v.analysis, a.defaults), options, on, analysisSetup(state).peak);
+    }
     revision = a.optionsRevision;
+    for (const input of document.querySelectorAll('#analysis-form [data-option]')) input.toggleAttribute('aria-invalid', input.dataset.option === a.errorField);
+    $('#analysis-options').toggleAttribute('aria-invalid', a.errorField === 'json');
     $('#analysis-status').textContent = a.status;
     $('#analysis-error').hidden = !a.error;
     $('#analysis-error').textContent = a.error;
-    if (a.result !== result) {
+    if (a.result !== result || a.relative !== relative) {
       result = a.result;
-      slot.update(result && result.spec);
+      relative = a.relative;
+      const canRelative = !!(result && result.chart && result.chart.relative);
+      $('#analysis-relative').disabled = !canRelative;
+      $('#analysis-relative').checked = relative;
+      slot.update(result && result.chart ? chartSpec(result.chart, { relative }) : null);
       renderTable(result && result.table);
+      $('#analysis-answer').textContent = result ? result.answer : '';
+      $('#analysis-answer').hidden = !(result && result.answer);
       $('#analysis-note').textContent = result ? result.note : '';
       $('#analysis-result').dataset.view = result ? result.view : '';
+      $('#analysis-result').dataset.relative = String(canRelative && relative);
       $('#analysis-result').dataset.crossover = result && result.crossover ? String(result.crossover.total) : '';
     }
+  });
+  // The peak field's placeholder is the peak the page gives: the curves' own.
+  watch(store, ['curves', 'predictions'], (state) => {
+    const peak = document.querySelector('#analysis-form [data-option="peak"]');
+    if (peak) peak.placeholder = peakPlaceholder(analysisSetup(state).peak);
   });
 
   // The model-size fields: one per curve, rebuilt when the curves come or go (not when a size is typed).
@@ -72,7 +96,42 @@ export function showAnalyses(store, on) {
   return () => slot.chart();
 }
 
-/** renderTable shows an analysis's table ({columns, rows}), or nothing. */
+/** peakPlaceholder says which peak LR the analyses take when the field is left blank. */
+const peakPlaceholder = (peak) => `${fmt.lr(peak)} (your curves')`;
+
+/**
+ * renderForm draws an analysis's fields with the values of options: a text field per number or
+ * list (its unit and range below it), a menu for one choice, boxes for several; each reports
+ * its text to on.field(key, text) when changed.
+ */
+function renderForm(fields, options, on, pagePeak) {
+  $('#analysis-form').replaceChildren(...fields.map((f) => {
+    const id = `analysis-field-${f.key}`;
+    if (f.kind === 'choices') {
+      const picked = Array.isArray(options[f.key]) ? options[f.key] : [];
+      const boxes = f.choices.map((c) => h('label', { class: 'check' }, h('input', { type: 'checkbox', value: c, checked: picked.includes(c) }), ` ${c}`));
+      const set = h('fieldset', { class: 'field choices', dataset: { option: f.key } }, h('legend', { class: 'field-label', text: f.label }), ...boxes);
+      set.addEventListener('change', () => on.field(f.key, [...set.querySelectorAll('input:checked')].map((x) => x.value).join(',')));
+      return set;
+    }
+    const hint = h('small', { class: 'field-hint', id: `${id}-range`, text: rangeText(f) });
+    let input;
+    if (f.kind === 'choice') {
+      input = h('select', { id, dataset: { option: f.key } }, f.choices.map((c) => h('option', { value: c, text: c })));
+      input.value = options[f.key] ?? '';
+    } else {
+      const list = f.kind.endsWith('-list');
+      input = h('input', {
+        id, type: 'text', inputmode: list ? 'text' : 'decimal', spellcheck: 'false', autocomplete: 'off', value: fieldText(f, options[f.key]),
+        placeholder: f.kind === 'peak' ? peakPlaceholder(pagePeak) : '', dataset: { option: f.key }, 'aria-describedby': hint.id, class: list ? 'list-field' : '',
+      });
+    }
+    input.addEventListener('change', () => on.field(f.key, input.value));
+    return h('label', { class: `field${f.kind.endsWith('-list') ? ' wide' : ''}`, for: id }, h('span', { class: 'field-label', text: f.label }), input, hint);
+  }));
+}
+
+/** renderTable shows an analysis's table ({columns, rows, tied?: a flag per row}), or nothing. */
 function renderTable(table) {
   const t = $('#analysis-table');
   t.hidden = !table;
@@ -84,7 +143,9 @@ function renderTable(table) {
   }
   const numeric = table.columns.map((_, j) => table.rows.some((r) => typeof r[j] === 'number'));
   t.tHead.replaceChildren(h('tr', {}, table.columns.map((c, j) => h('th', { scope: 'col', class: numeric[j] ? 'num' : '', text: c }))));
-  t.tBodies[0].replaceChildren(...table.rows.map((r) => h('tr', {}, r.map((v, j) => {
+  // rows within the band of the best (table.tied) are marked: they cannot be told apart from it
+  const tied = (i) => !!(table.tied && table.tied[i]);
+  t.tBodies[0].replaceChildren(...table.rows.map((r, i) => h('tr', tied(i) ? { class: 'tied', dataset: { tied: 'true' }, title: 'within the band of the best: the fit cannot tell it apart' } : {}, r.map((v, j) => {
     if (typeof v === 'number') return h('td', { class: 'num', dataset: { value: String(v) }, text: cellText(v, table.columns[j]) });
     return h('td', { class: numeric[j] ? 'num' : '', text: v === null || v === undefined ? '–' : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v) });
   }))));

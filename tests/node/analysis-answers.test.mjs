@@ -1,0 +1,199 @@
+// Each analysis's answer in one sentence (site/js/analysis-answers.js) and its chart's marks
+// (site/js/analysis-views.js), from real answers: the analyses run through lawcore (the node
+// CLI, `analyze --json`), and every number a sentence states is checked against the answer's
+// own fields, computed here independently; every line of a sweep has its optimum marked, and
+// the relative view puts each line's best at 0.
+import './schema-setup.mjs';
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { answerSentence, kSteps } from '../../site/js/analysis-answers.js';
+import { VIEWS, chartSpec } from '../../site/js/analysis-views.js';
+
+const cli = fileURLToPath(new URL('../../scripts/lawcore.mjs', import.meta.url));
+const run = promisify(execFile);
+
+/** analyze runs an analysis through lawcore with key=value options and resolves to its whole answer. */
+async function analyze(name, ...options) {
+  const { stdout } = await run(process.execPath, [cli, 'analyze', '--analysis', name, ...options, '--json'], { maxBuffer: 64 << 20 });
+  return JSON.parse(stdout);
+}
+
+/** The answers, computed once, in parallel: some with options other than the defaults, so that the sentences follow them. */
+const ANSWERS = {
+  wsd: analyze('wsd-ratio', 'totals=20000,50000,80000', 'decay=linear'),
+  wsdNo10: analyze('wsd-ratio', 'totals=50000', 'ratios=0.2,0.3,0.4'),
+  crossing: analyze('constant-vs-cosine'),
+  noCrossing: analyze('constant-vs-cosine', 'maxTotal=10000', 'count=10'),
+  anneal: analyze('anneal-function', 'total=40000'),
+  cycle: analyze('cosine-cycle', 'total=30000'),
+  rewarmup: analyze('rewarmup'),
+  lambda: analyze('lambda'),
+  optimize: analyze('optimize', 'total=20000', 'families=wsd,cosine,multistep'),
+  decomposition: analyze('decomposition'),
+  chinchilla: analyze('chinchilla', 'tuples=50'),
+  compute: analyze('compute'),
+};
+
+/** Independent formats: a loss to three decimals, a percentage to one, a difference to two significant digits with its sign. */
+const loss3 = (x) => x.toFixed(3);
+const pct1 = (x) => `${(x * 100).toFixed(1)}%`;
+const diff2 = (x) => `${x >= 0 ? '+' : '−'}${Number(Math.abs(x).toPrecision(2))}`;
+const withCommas = (n) => Math.round(n).toLocaleString('en-US');
+const has = (sentence, part) => assert.ok(sentence.includes(part), `"${part}" is not in: ${sentence}`);
+
+test('wsd-ratio: the best cooldown at the middle total, its loss, what 10% costs, and the trend', async () => {
+  const r = await ANSWERS.wsd;
+  const s = answerSentence('wsd-ratio', r, { decay: 'linear' });
+  const o = r.optima[1];
+  assert.equal(o.total, 50000);
+  const i10 = r.byRatio[1].x.findIndex((x) => Math.abs(x - 0.1) < 1e-9);
+  const cost = r.byRatio[1].y[i10] - o.final.loss;
+  assert.ok(cost > 0, 'a 10% cooldown is not the optimum');
+  assert.equal(s, `At 50K steps the best WSD cooldown (linear decay) is ${pct1(o.ratio)} of the run (${withCommas(o.decaySteps)} steps, final loss ${loss3(o.final.loss)}); `
+    + `a 10% cooldown costs ${diff2(cost)}; from 20K to 80K steps the best goes from ${pct1(r.optima[0].ratio)} to ${pct1(r.optima[2].ratio)}.`);
+  assert.equal(answerSentence('wsd-s1', r, { decay: 'linear' }), s, 'the S1 view states the same sweep');
+
+  // Without 10% in the sweep's range, and with one total, the sentence says only what it has.
+  const one = await ANSWERS.wsdNo10;
+  assert.equal(answerSentence('wsd-ratio', one, {}), `At 50K steps the best WSD cooldown (cosine decay) is ${pct1(one.optima[0].ratio)} of the run (${withCommas(one.optima[0].decaySteps)} steps, final loss ${loss3(one.optima[0].final.loss)}).`);
+});
+
+test('constant-vs-cosine: where cosine overtakes, or that it does not', async () => {
+  const r = await ANSWERS.crossing;
+  assert.ok(r.crossover);
+  assert.equal(answerSentence('constant-vs-cosine', r, {}), `Cosine (to 0) ends lower than a constant LR from ${withCommas(r.crossover.total)} total steps on (both at ${loss3(r.crossover.cosineLoss)}); shorter runs end lower at a constant LR.`);
+  const none = await ANSWERS.noCrossing;
+  assert.equal(none.crossover, null);
+  assert.ok(none.constant.y.every((y, i) => y < none.cosine.y[i]));
+  assert.equal(answerSentence('constant-vs-cosine', none, {}), 'Over 2K to 10K total steps cosine (to 0) never overtakes: a constant LR ends lower at every total.');
+});
+
+test('anneal-function: which shape wins at which ratio, and the lowest of all', async () => {
+  const r = await ANSWERS.anneal;
+  const s = answerSentence('anneal-function', r, {});
+  has(s, 'At 40K steps');
+  for (const w of r.winners) has(s, w.shape);
+  const best = r.winners.reduce((a, b) => (b.loss < a.loss ? b : a));
+  has(s, `the lowest of all is ${best.shape} at ${best.ratio} (${loss3(best.loss)}, ${Number(best.margin.toPrecision(2))} below the next shape)`);
+  // The runs of winners are stated in order, each from its first ratio to its last.
+  const first = r.winners[0];
+  let n = 1;
+  while (n < r.winners.length && r.winners[n].shape === first.shape) n++;
+  has(s, n > 1 ? `${first.shape} from ${first.ratio} to ${r.winners[n - 1].ratio}` : `${first.shape} at ${first.ratio}`);
+});
+
+test('cosine-cycle: the best cycle and floor, and what a cycle of the run costs', async () => {
+  const r = await ANSWERS.cycle;
+  const s = answerSentence('cosine-cycle', r, {});
+  const cost = r.finalLoss[r.floors.indexOf(r.best.floor)][r.cycles.indexOf(1)] - r.bestLoss;
+  assert.equal(s, `Over 30K steps the best cosine has a cycle of ${r.best.cycle}× the run and a floor of ${r.best.floor}× peak (final loss ${loss3(r.bestLoss)}); a cycle of exactly the run costs ${diff2(cost)}.`);
+});
+
+test('rewarmup: the peak that ends lowest and the one that bumps least; the length that ends lowest', async () => {
+  const r = await ANSWERS.rewarmup;
+  const lowest = r.byPeak.reduce((a, b) => (b.final.loss < a.final.loss ? b : a));
+  const calm = r.byPeak.reduce((a, b) => (b.bumpLoss < a.bumpLoss ? b : a));
+  const s = answerSentence('rewarmup-peak', r, {});
+  has(s, `After the switch at step ${withCommas(r.switchStep)}`);
+  has(s, `re-warming to ${Number((lowest.peak / r.setup.peak).toPrecision(6))}× the peak ends lowest (${loss3(lowest.final.loss)}, after a bump to ${loss3(lowest.bumpLoss)})`);
+  has(s, `${Number((calm.peak / r.setup.peak).toPrecision(6))}× bumps least (to ${loss3(calm.bumpLoss)}) and ends at ${loss3(calm.final.loss)}`);
+  const byLength = r.byLength.reduce((a, b) => (b.final.loss < a.final.loss ? b : a));
+  has(answerSentence('rewarmup-length', r, {}), `Re-warming over ${withCommas(byLength.rewarmupSteps)} steps ends lowest (${loss3(byLength.final.loss)})`);
+});
+
+test('lambda: the best cooldown per λ and how long the loss lags the LR', async () => {
+  const r = await ANSWERS.lambda;
+  const s = answerSentence('lambda', r, {});
+  r.optimumLambdas.forEach((l, i) => has(s, `${pct1(r.optima[i].ratio)} with λ = ${l} (${loss3(r.optima[i].final.loss)})`));
+  for (const l of new Set(r.optimumLambdas)) {
+    const ds = r.delays.filter((d) => d.lambda === l).map((d) => d.delay);
+    has(s, `${withCommas(Math.min(...ds))}–${withCommas(Math.max(...ds))} steps with λ = ${l}`);
+  }
+  assert.equal(answerSentence('lambda-delay', r, {}), s);
+});
+
+test('optimize: the best family and its final loss, then how far behind the others end', async () => {
+  const r = await ANSWERS.optimize;
+  const s = answerSentence('optimize', r, {});
+  const best = r.best.find((b) => b.family === r.ranking[0]);
+  has(s, `Over 20K steps the lowest final loss is the ${best.family} family's, ${loss3(best.final.loss)} (${best.description})`);
+  for (const f of r.ranking.slice(1)) {
+    const d = r.best.find((b) => b.family === f).final.loss - best.final.loss;
+    has(s, d < 1e-6 ? `${f} (a tie)` : `${f} (${diff2(d)})`);
+  }
+});
+
+test('decomposition, chinchilla, compute: the terms\' share of the drop, the fits\' R², the steps needed', async () => {
+  const d = await ANSWERS.decomposition;
+  const s = answerSentence('decomposition', d, {});
+  for (const st of d.stages) has(s, `${st.name}${st === d.stages[0] ? ' lowers the loss' : ''} by ${loss3(st.lossDrop)} (S1 term ${loss3(st.s1Drop)}, S2 term ${loss3(st.s2Drop)})`);
+
+  const c = await ANSWERS.chinchilla;
+  const cs = answerSentence('chinchilla', c, {});
+  has(cs, 'Over 50 random parameter sets');
+  for (const sum of c.summaries) {
+    has(cs, sum.schedule);
+    const digits = (x) => Math.min(9, Math.max(3, Math.ceil(-Math.log10(1 - x)) + 1));
+    has(cs, `mean R² ${sum.meanR2.toFixed(digits(sum.meanR2))}, lowest ${sum.minR2.toFixed(digits(sum.minR2))}`);
+  }
+
+  const k = await ANSWERS.compute;
+  const law = k.rows.find((x) => x.law === 'this law');
+  const cosine = k.rows.find((x) => x.percent === 100);
+  assert.equal(answerSentence('compute', k, {}), `Fitting this law takes ${law.schedule}, ${law.percent.toFixed(2)}% of the ${withCommas(cosine.steps)} steps Chinchilla needs with ${cosine.schedule}`
+    + ` (with ${k.rows.filter((x) => x.law !== 'this law' && x !== cosine).map((x) => `${x.schedule} ${x.percent.toFixed(1)}%`).join(', ')}).`);
+  assert.equal(answerSentence('sizefit', k, {}), '', 'a view without a sentence says nothing');
+});
+
+test('kSteps writes counts of steps short', () => {
+  assert.deepEqual([50000, 1500000, 12500, 2000, 2596, 23855, 100].map(kSteps), ['50K', '1.5M', '12.5K', '2K', '2,596', '23,855', '100']);
+});
+
+/** marksOf are a chart spec's optimum marks: [{label, x, y, color}]. */
+const marksOf = (spec) => spec.lines.filter((l) => / best$/.test(l.label)).map((l) => ({ label: l.label, x: l.x[0], y: l.y[0], color: l.color }));
+const view = (id) => VIEWS.find((v) => v.id === id);
+
+test('every line of a sweep has its optimum marked, in its colour: the searched optimum of the WSD sweep, the grid\'s lowest point elsewhere', async () => {
+  const wsd = await ANSWERS.wsd;
+  const spec = chartSpec(view('wsd-ratio').chart(wsd));
+  const lines = spec.lines.filter((l) => !l.points);
+  assert.equal(lines.length, 3);
+  assert.deepEqual(marksOf(spec), lines.map((l, i) => ({ label: `${l.label}: best`, x: wsd.optima[i].ratio, y: wsd.optima[i].final.loss, color: l.color })));
+  // The optimum searched lies at or below the line drawn through the grid.
+  for (const [i, l] of lines.entries()) assert.ok(wsd.optima[i].final.loss <= Math.min(...l.y) + 1e-12);
+
+  for (const [id, answer, series] of [['anneal-function', ANSWERS.anneal, 'byShape'], ['cosine-cycle', ANSWERS.cycle, 'byFloor'], ['lambda', ANSWERS.lambda, 'byRatio']]) {
+    const r = await answer;
+    const s = chartSpec(view(id).chart(r));
+    const marks = marksOf(s);
+    assert.equal(marks.length, r[series].length, `${id}: one mark per line`);
+    if (id !== 'lambda') {
+      r[series].forEach((line, i) => {
+        const y = Math.min(...line.y);
+        assert.deepEqual([marks[i].x, marks[i].y], [line.x[line.y.indexOf(y)], y], `${id}: ${line.name}'s lowest point`);
+      });
+    }
+  }
+});
+
+test('relative to each line\'s best: every line\'s lowest value and its mark at 0, the rest of the chart as drawn', async () => {
+  const r = await ANSWERS.wsd;
+  const chart = view('wsd-ratio').chart(r);
+  const abs = chartSpec(chart);
+  const rel = chartSpec(chart, { relative: true });
+  assert.equal(rel.yLabel, 'final loss − the line’s best');
+  const absLines = abs.lines.filter((l) => !l.points);
+  rel.lines.filter((l) => !l.points).forEach((l, i) => {
+    const base = Math.min(r.optima[i].final.loss, ...absLines[i].y);
+    assert.ok(Math.min(...l.y) >= 0 && Math.min(...l.y) < 1e-3, `${l.label}: lowest ${Math.min(...l.y)}`);
+    l.y.forEach((y, k) => assert.ok(Math.abs(y - (absLines[i].y[k] - base)) < 1e-12));
+  });
+  for (const m of marksOf(rel)) assert.ok(m.y <= 0 && m.y > -1e-12, `${m.label} at ${m.y}`);
+  // A chart that cannot be read relative (terms, learning rates) is drawn as it is.
+  const d = await ANSWERS.decomposition;
+  const dec = view('decomposition').chart(d);
+  assert.deepEqual(chartSpec(dec, { relative: true }).lines.map((l) => l.y), chartSpec(dec).lines.map((l) => l.y));
+});
