@@ -12,7 +12,7 @@ import { createAnalyses } from './controllers/analyses.js';
 import { createPredicting } from './controllers/predicting.js';
 import { createFitting } from './controllers/fitting.js';
 import { createImports } from './controllers/imports.js';
-import { createExamples } from './controllers/examples.js';
+import { createExamples, EXAMPLES } from './controllers/examples.js';
 import { createSharing } from './controllers/sharing.js';
 import { createSchedules } from './controllers/schedules.js';
 import { createExports } from './controllers/exports.js';
@@ -26,6 +26,7 @@ import { showLists } from './views/curve-list.js';
 import { showCharts } from './views/charts.js';
 import { showAnalyses } from './views/analysis-panel.js';
 import { showUndo } from './views/undo-bar.js';
+import { showExampleNote } from './views/example-note.js';
 import { showShare } from './views/share-box.js';
 import { acceptDrops } from './views/file-drop.js';
 import { askImport } from './views/import-dialog.js';
@@ -56,6 +57,7 @@ const exports = createExports({ store, engine, chartOf: (id) => (id === 'analysi
 showMessages(store);
 showEngine(store);
 showFitting(store);
+showExampleNote(store, EXAMPLES);
 let resultChart = () => null;
 let analysisChart = () => null;
 function showViews() {
@@ -141,8 +143,9 @@ on('#example-fig2', 'click', () => examples.load('the Fig. 2 example', 'fig2'));
 on('#example-mpl25', 'click', () => examples.load('the MultiPowerLaw 25M example', 25));
 on('#example-mpl100', 'click', () => examples.load('the MultiPowerLaw 100M example', 100));
 on('#clear-curves', 'click', () => {
-  if (!store.state.curves.length) return;
-  store.removeAllCurves();
+  if (!store.state.curves.length && !store.state.predictions.length) return;
+  store.clearAll();
+  analyses.refresh();
   $('#undo-button').focus();
 });
 on('#add-prediction', 'click', () => schedules.addPrediction());

@@ -10,13 +10,16 @@ import { paramsOf } from './selectors.js';
 export const MAX_UNDO = 20;
 
 /** VIEW_KEYS are the parts of the state an example or a link replaces, and an undo of that brings back. */
-const VIEW_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'lines', 'validation', 'band', 'stale'];
+const VIEW_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'lines', 'validation', 'band', 'stale', 'example'];
 
 /**
  * initialState is the empty page:
- *   curves       curves with data: {name, role: 'fit'|'validate', steps, loss, lr?, schedule,
- *                scheduleSource: 'file'|'builder', lrFile?, file?, run?, size?, color, source}
- *   predictions  schedules without data, to predict: {name, schedule, color}
+ *   curves       curves with data: {name, role: 'fit'|'validate', steps, loss, lr?, lrSteps? (the
+ *                LR column: lr at lrSteps), schedule, scheduleSource: 'file'|'builder', lrFile?,
+ *                scheduleProblems? (curve-facts.js), file?, run?, size?, color, source}
+ *   predictions  schedules without data, to predict: {name, schedule, color}; an example's
+ *                curves and schedules carry fromExample: true
+ *   example      the bundled example shown ({title}), or null: the user's first curves replace it
  *   fits         law -> its latest fit: {law, params, response, lines (Map name -> line),
  *                settings, curves (Map name -> the curve as fitted)}
  *   manual       parameters entered by hand or from a link, used instead of the fits:
@@ -37,7 +40,7 @@ const VIEW_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'lines
 export function initialState() {
   return {
     curves: [], predictions: [], settings: { ...DEFAULT_SETTINGS },
-    fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: 0,
+    fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: 0, example: null,
     fitting: null, message: null, status: '', undo: [], share: { link: '', note: '' },
     chart: { logX: false, logY: false, scheme: 'light' }, engine: { version: '', memory: 0 },
     analysis: { open: false, view: 'decomposition', options: {}, optionsRevision: 0, defaults: null, result: null, error: '', status: '', sizeTarget: '400e6' },
@@ -138,9 +141,12 @@ export function createStore(initial = initialState()) {
     setRole(name, role) {
       set({ curves: replaceItem('curves', name, { role }), ...touched() });
     },
-    /** setSchedule gives a curve its schedule: change is {schedule, scheduleSource, lrFile?, lr?}. */
+    /**
+     * setSchedule gives a curve its schedule: change is {schedule, scheduleSource, lrFile?, lr?,
+     * lrSteps?, scheduleProblems?} (the problems found checking it against the curve's data).
+     */
     setSchedule(name, change) {
-      set({ curves: replaceItem('curves', name, { lrFile: undefined, ...change }), ...touched() });
+      set({ curves: replaceItem('curves', name, { lrFile: undefined, scheduleProblems: undefined, ...change }), ...touched() });
     },
     /** setCurveSize tags a curve with its model size N (null: none), for the model-size law. */
     setCurveSize(name, size) {
@@ -170,22 +176,49 @@ export function createStore(initial = initialState()) {
         return { [list]: back };
       });
     },
-    /** removeAllCurves takes every curve with data off the page; Undo puts them back. */
-    removeAllCurves() {
-      const removed = state.curves;
-      if (!removed.length) return;
-      undoable(`Removed all ${removed.length} curve(s).`, null, { curves: [] },
-        (s) => ({ curves: [...removed.filter((c) => !s.curves.includes(c)), ...s.curves] }));
+    /**
+     * clearAll takes every curve and every schedule to predict off the page, with the results
+     * drawn from them (an example's too); Undo puts the view back as it was.
+     */
+    clearAll() {
+      const { curves, predictions } = state;
+      if (!curves.length && !predictions.length) return;
+      const restore = actions.snapshotView();
+      set({ curves: [], predictions: [], example: null, fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: state.edits + 1 });
+      actions.offerUndo(`Cleared ${curves.length} curve(s) and ${predictions.length} schedule(s) to predict.`, restore);
+    },
+    /**
+     * replaceExample adds the user's first curves in place of the example: its curves,
+     * schedules to predict and results go (what the user added to it stays), settings (given)
+     * replace the example's; Undo brings the example back. It returns the curves as added.
+     */
+    replaceExample(curves, settings = state.settings) {
+      const title = state.example ? state.example.title : 'the example';
+      const restore = actions.snapshotView();
+      const kept = state.curves.filter((c) => !c.fromExample);
+      const keptPredictions = state.predictions.filter((p) => !p.fromExample);
+      const added = named(curves.map((c) => ({ role: 'fit', scheduleSource: 'builder', ...c })), [...kept, ...keptPredictions]);
+      set({
+        settings, curves: [...kept, ...added], predictions: keptPredictions, example: null,
+        fits: {}, manual: null, lines: {}, validation: null, band: null, stale: true, edits: state.edits + 1,
+      });
+      actions.offerUndo(`Your data replaced ${title}.`, restore);
+      return added;
     },
 
     // ---- the view as a whole -----------------------------------------------------------------
 
-    /** loadView replaces the view (an example, a link): settings, curves and schedules, and no results. */
-    loadView({ settings, curves = [], predictions = [] }) {
-      const added = named(curves.map((c) => ({ role: 'fit', scheduleSource: 'builder', ...c })), []);
+    /**
+     * loadView replaces the view (an example, a link): settings, curves and schedules, and no
+     * results. example ({title}) marks the view as a bundled example, which the user's first
+     * curves replace.
+     */
+    loadView({ settings, curves = [], predictions = [], example = null }) {
+      const mark = (item) => (example ? { ...item, fromExample: true } : item);
+      const added = named(curves.map((c) => mark({ role: 'fit', scheduleSource: 'builder', ...c })), []);
       set({
-        settings: { ...DEFAULT_SETTINGS, ...settings }, curves: added, predictions: named(predictions, added),
-        fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: state.edits + 1,
+        settings: { ...DEFAULT_SETTINGS, ...settings }, curves: added, predictions: named(predictions.map(mark), added),
+        fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: state.edits + 1, example,
       });
     },
     /** snapshotView returns what puts the view back as it is now (the undo of loading an example). */

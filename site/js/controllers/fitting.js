@@ -5,6 +5,7 @@
 import { LAWS } from '../schema.js';
 import { lawsOf } from '../settings.js';
 import * as fmt from '../format.js';
+import { flaggedProblems } from '../curve-facts.js';
 
 /** sameData says whether a curve still holds the data and schedule it had (its role may differ). */
 const sameData = (a, b) => a.name === b.name && a.steps === b.steps && a.loss === b.loss && a.schedule === b.schedule;
@@ -111,7 +112,15 @@ export function createFitting({ store, engine, predicting, analyses }) {
       else if (!curves.some((c) => c.role === 'fit')) problems.push('Mark at least one curve as "fit".');
       const missing = curves.filter((c) => !c.schedule).map((c) => c.name);
       if (missing.length) problems.push(`These curves need a schedule (button "Schedule…"): ${missing.join(', ')}.`);
+      // A schedule that disagrees with its curve's data is flagged before fitting: one that ends
+      // too soon cannot be fitted; one whose LR differs from the LR column is fitted as asked.
+      const flagged = curves.flatMap((c) => flaggedProblems(c).map((p) => ({ ...p, text: `${c.name}: ${p.text}` })));
+      for (const p of flagged.filter((x) => x.kind === 'ends')) problems.push(`${p.text}: give it a schedule that runs to the end of its data (button "Schedule…").`);
       if (problems.length) return store.showMessage(problems);
+      const differs = flagged.filter((x) => x.kind !== 'ends');
+      if (differs.length) {
+        store.showMessage([...differs.map((p) => `${p.text}.`), 'The fit uses the schedules as given; the curve’s own LR column is what the run did.'], 'notice');
+      }
       await exclusive(() => runFit(settings));
     },
 

@@ -1,7 +1,11 @@
 // Adding curves: files (chosen, dropped or pasted) and pasted text go through the engine's
 // import; files of learning rates only become the schedules of the curves they belong to. The
-// curves added are predicted with the parameters in use.
+// curves added are predicted with the parameters in use. The user's first curves replace the
+// bundled example (Undo brings it back), and the warmup setting becomes the warmup their
+// learning rates show.
 import { importFiles, importText, pairLearningRates } from '../import-files.js';
+import { curveFacts } from '../curve-facts.js';
+import * as fmt from '../format.js';
 
 /** createImports returns {addFiles(files), addPasted(text, name) -> added?}. ask(ambiguity, fileName) asks the user. */
 export function createImports({ store, engine, predicting, ask }) {
@@ -22,6 +26,23 @@ export function createImports({ store, engine, predicting, ask }) {
     return { curves: out, paired: pairs.length, notes };
   }
 
+  /**
+   * addToView adds curves to the page: beside the curves there, or in place of the example.
+   * It returns {added, notes} (what changed besides, in words).
+   */
+  function addToView(curves) {
+    if (!store.state.example || !curves.length) return { added: store.addCurves(curves), notes: [] };
+    const title = store.state.example.title;
+    const notes = [`Your data replaced ${title} (Undo brings it back).`];
+    let settings = store.state.settings;
+    const withLR = curves.map((c) => ({ c, f: curveFacts(c) })).find((x) => x.f.peak);
+    if (withLR && withLR.f.warmup !== settings.warmupSteps) {
+      settings = { ...settings, warmupSteps: withLR.f.warmup };
+      notes.push(`Warmup steps set to ${fmt.steps(withLR.f.warmup)}: the learning rates of ${withLR.c.name} reach their peak there.`);
+    }
+    return { added: store.replaceExample(curves, settings), notes };
+  }
+
   return {
     /** addFiles imports files one after another; a file that fails is reported and the others still come in. */
     async addFiles(files) {
@@ -39,7 +60,8 @@ export function createImports({ store, engine, predicting, ask }) {
       } catch (err) {
         errors.push(err.message);
       }
-      const added = store.addCurves(curves);
+      const { added, notes: replaced } = addToView(curves);
+      notes.unshift(...replaced);
       const noLR = added.filter((c) => !c.schedule).map((c) => c.name);
       const given = lrCurves.length ? ` ${lrCurves.length} learning-rate file(s) read.` : '';
       store.setStatus(`Added ${added.length} curve(s).${given}` + (noLR.length ? ` Without learning rates: give ${noLR.join(', ')} a schedule, or add its learning-rate file.` : ''));
@@ -65,7 +87,8 @@ export function createImports({ store, engine, predicting, ask }) {
         const given = await giveLearningRates(curves, lrCurves);
         notes.push(...given.notes);
         if (!curves.length && !given.paired) throw new Error(notes.join(' ') || `${fileName}: no curves`);
-        const added = store.addCurves(given.curves.map((c) => ({ ...c, name: curves.length === 1 ? fileName : `${fileName} ${c.name}` })));
+        const { added, notes: replaced } = addToView(given.curves.map((c) => ({ ...c, name: curves.length === 1 ? fileName : `${fileName} ${c.name}` })));
+        notes.unshift(...replaced);
         store.setStatus(added.length ? `Added ${added.map((c) => c.name).join(', ')}.` : 'Learning rates read.');
         if (notes.length) store.showMessage(notes, 'notice');
         predicting.update();

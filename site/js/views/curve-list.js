@@ -5,6 +5,7 @@ import { summary } from '../schedule-kinds.js';
 import * as fmt from '../format.js';
 import { watch } from '../store.js';
 import { finalLosses } from '../selectors.js';
+import { flaggedProblems } from '../curve-facts.js';
 
 /**
  * showLists draws both lists from the store. on: {role(name, role), schedule(name),
@@ -35,7 +36,8 @@ function renderCurves(curves, on) {
       h('option', { value: 'validate', text: 'validate', selected: c.role === 'validate' }));
     role.addEventListener('change', () => on.role(c.name, role.value));
     const sched = c.scheduleSource === 'file' ? `LR from ${c.lrFile || 'the file'}` : summary(c.schedule);
-    return h('li', { class: `row ${c.schedule ? '' : 'needs-schedule'}`, dataset: { curveName: c.name, role: c.role } },
+    const problems = flaggedProblems(c).map((p) => p.text);
+    return h('li', { class: `row ${c.schedule ? '' : 'needs-schedule'}`, dataset: { curveName: c.name, role: c.role, scheduleProblems: problems.join('; ') } },
       h('span', { class: 'swatch', style: { background: c.color }, 'aria-hidden': 'true' }),
       h('div', { class: 'row-name', text: c.name, title: c.source ? `${c.name} (${c.source})` : c.name }),
       role,
@@ -43,7 +45,8 @@ function renderCurves(curves, on) {
       h('button', { type: 'button', class: 'icon-button remove', text: '✕', title: `Remove ${c.name}`, 'aria-label': `Remove ${c.name}`, on: { click: () => on.remove(c.name) } }),
       h('div', { class: 'row-sub', title: c.schedule ? sched : '' },
         `${c.steps.length} points, steps ${fmt.steps(c.steps[0])}–${fmt.steps(c.steps[c.steps.length - 1])} · `,
-        h('span', { class: c.schedule ? '' : 'warn', text: c.schedule ? sched : 'needs a schedule' })));
+        h('span', { class: c.schedule ? '' : 'warn', text: c.schedule ? sched : 'needs a schedule' })),
+      problems.length ? h('div', { class: 'row-warn', role: 'note', text: `⚠ The data disagrees: ${problems.join('; ')}.` }) : null);
   }));
   $('#curves-empty').hidden = curves.length > 0;
   $('#curve-count').textContent = curves.length ? `(${curves.length})` : '';
