@@ -6,10 +6,10 @@ export function fixed(x, d = 3) {
   return Number.isFinite(x) ? x.toFixed(d) : '–';
 }
 
-/** lr formats a learning rate compactly: 2e-4, 3.16e-5, 0. */
+/** lr formats a learning rate compactly: 2e-4, 3.16e-5, 0 (and 0 for rounding noise below 1e-12). */
 export function lr(x) {
   if (!Number.isFinite(x)) return '–';
-  if (x === 0) return '0';
+  if (Math.abs(x) < 1e-12) return '0';
   const [mant, exp] = x.toExponential(3).split('e');
   return `${String(Number(mant))}e${Number(exp)}`;
 }
