@@ -47,7 +47,7 @@ export function lawLines(state) {
         color: item.color,
         dash: again ? DOTTED : curve && item.role === 'validate' ? DASHED : null,
         showLR: !again && !!line.lr,
-        band: law === DEFAULT_LAW && state.band ? state.band.halfWidth : null,
+        band: state.band && (state.band.law || DEFAULT_LAW) === law ? state.band.halfWidth : null,
       });
     }
     if (mine.length && !primary) primary = law;

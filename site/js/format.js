@@ -26,6 +26,19 @@ export function sig(x, n = 4) {
   return String(Number(x.toPrecision(n)));
 }
 
+/** bytes formats a size: "850 B", "12 KB", "4.8 MB". */
+export function bytes(n) {
+  if (!Number.isFinite(n)) return '–';
+  if (n < 1024) return `${Math.round(n)} B`;
+  if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
+  return `${Number((n / 2 ** 20).toPrecision(n < 10 * 2 ** 20 ? 2 : 3))} MB`;
+}
+
+/** pct formats a fraction as a percentage with n significant digits: 0.00133 -> "0.133%". */
+export function pct(x, n = 3) {
+  return Number.isFinite(x) ? `${sig(100 * x, n)}%` : '–';
+}
+
 /** ms formats a duration in milliseconds as "850 ms" or "1.24 s". */
 export function ms(x) {
   if (!Number.isFinite(x)) return '–';

@@ -20,13 +20,14 @@ import { showMessages } from './views/messages.js';
 import { showEngine } from './views/footer.js';
 import { showFitting } from './views/fit-controls.js';
 import { showSettings, readSettings, lockLambda, fillLawChoices, SETTING_FIELDS } from './views/settings-form.js';
-import { showManualParams, manualTexts } from './views/manual-form.js';
+import { showManualParams, manualTexts, manualLaw } from './views/manual-form.js';
 import { showResults } from './views/results.js';
 import { showLists } from './views/curve-list.js';
 import { showCharts } from './views/charts.js';
 import { showAnalyses } from './views/analysis-panel.js';
 import { showUndo } from './views/undo-bar.js';
 import { showExampleNote } from './views/example-note.js';
+import { showLawNotes, showExportSize } from './views/law-notes.js';
 import { showShare } from './views/share-box.js';
 import { acceptDrops } from './views/file-drop.js';
 import { askImport } from './views/import-dialog.js';
@@ -64,6 +65,8 @@ function showViews() {
   showSettings(store);
   showManualParams(store);
   showResults(store);
+  showLawNotes(store);
+  showExportSize(store);
   showShare(store);
   showLists(store, {
     role: (name, role) => store.setRole(name, role),
@@ -121,13 +124,14 @@ on('#cancel-button', 'click', () => fitting.cancel());
 on('#manual-apply', 'click', () => {
   let params;
   let settings;
+  const law = manualLaw(store.state);
   try {
-    params = parseManualParams(manualTexts());
+    params = parseManualParams(manualTexts(), law);
     settings = readSettings(store.state.settings.lambda);
   } catch (err) {
     return store.showMessage(err.message);
   }
-  predicting.applyManual(params, settings);
+  predicting.applyManual(params, settings, law);
 });
 
 on('#file-input', 'change', (e) => {
@@ -162,6 +166,7 @@ for (const b of document.querySelectorAll('[data-png]')) b.addEventListener('cli
 for (const b of document.querySelectorAll('[data-svg]')) b.addEventListener('click', () => exports.svg(b.dataset.svg, chartTitle(b.dataset.svg, b)));
 on('#export-json', 'click', () => exports.json());
 on('#export-csv', 'click', () => exports.predictedCSV());
+on('#export-csv-every', 'click', () => exports.predictedCSV({ everyStep: true }));
 on('#export-observed', 'click', () => exports.observedCSV());
 on('#share-button', 'click', () => sharing.makeLink(location.href.replace(/#.*$/, ''), (link) => navigator.clipboard.writeText(link)));
 window.addEventListener('hashchange', () => { if (/^#s=/.test(location.hash)) sharing.open(location.hash); });

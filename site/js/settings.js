@@ -50,10 +50,10 @@ export function parseSettings(fields, previousLambda) {
   };
 }
 
-/** parseManualParams checks the annealing law's parameters typed by hand: {name: text} -> {name: number}. */
-export function parseManualParams(texts) {
+/** parseManualParams checks a law's parameters typed by hand (the annealing law's by default): {name: text} -> {name: number}. */
+export function parseManualParams(texts, law = 'annealing') {
   const params = {};
-  for (const k of LAWS.annealing.params) {
+  for (const k of LAWS[law].params) {
     const raw = String(texts[k] ?? '').trim();
     const x = parseDecimal(raw);
     if (Number.isNaN(x)) throw new Error(`Parameter ${k}: "${raw}" is not a number.`);

@@ -26,7 +26,8 @@ const VIEW_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'lines
  *                {params: {law: params}, settings, from: 'hand'|'link'}, or null
  *   lines        law -> predicted lines: {source (the parameters' record), byName: Map name ->
  *                {schedule, steps, lr, loss, s1Term, s2Term, finalLoss}}
- *   validation   the latest `validate` answer; band: the annealing law's {halfWidth, level}
+ *   validation   the latest `validate` answer; band: the prediction band of its first law
+ *                (the annealing law's when validated): {law, halfWidth, level}
  *   stale        curves or settings changed since the latest fit; edits counts those changes
  *   fitting      {progress} while a fit or validation runs, else null
  *   message      {lines, kind: 'error'|'notice', from?} or null; status: the status line
@@ -267,10 +268,13 @@ export function createStore(initial = initialState()) {
     fitted(fits, { stale, status }, results = []) {
       set({ fits, manual: null, lines: keptLines({ ...state, fits, manual: null }, results), validation: null, band: null, stale, status });
     },
-    /** validated keeps a `validate` answer and the annealing law's prediction band from it. */
+    /**
+     * validated keeps a `validate` answer and the prediction band of its first law (the
+     * annealing law when it was validated): {law, halfWidth, level}.
+     */
     validated(validation, status) {
-      const ann = validation.summaries.find((s) => s.law === 'annealing');
-      const band = ann && Number.isFinite(ann.bandHalfWidth) ? { halfWidth: ann.bandHalfWidth, level: ann.bandLevel } : null;
+      const first = [...validation.summaries].sort((a, b) => (b.law === 'annealing') - (a.law === 'annealing'))[0];
+      const band = first && Number.isFinite(first.bandHalfWidth) ? { law: first.law, halfWidth: first.bandHalfWidth, level: first.bandLevel } : null;
       set({ validation, band, status });
     },
     /**

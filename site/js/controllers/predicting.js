@@ -6,7 +6,7 @@ import { LAW_NAMES } from '../schema.js';
 import { paramsOf, missingLines } from '../selectors.js';
 
 /** DRAWN_POINTS thins each predicted line to about this many steps: enough to draw. */
-const DRAWN_POINTS = 2000;
+export const DRAWN_POINTS = 2000;
 
 /** createPredicting returns {update() -> ok, linesFor(state), applyManual(params, settings), useLink(manual)}. */
 export function createPredicting({ store, engine, analyses }) {
@@ -41,10 +41,10 @@ export function createPredicting({ store, engine, analyses }) {
   return {
     update,
     linesFor,
-    /** applyManual predicts with the annealing law's parameters typed by hand, and uses them if lawcore could. */
-    async applyManual(params, settings) {
+    /** applyManual predicts with a law's parameters typed by hand (the annealing law's by default), and uses them if lawcore could. */
+    async applyManual(params, settings, law = 'annealing') {
       store.clearMessage();
-      const manual = { params: { annealing: params }, settings, from: 'hand' };
+      const manual = { params: { [law]: params }, settings, from: 'hand' };
       store.setStatus('Predicting with the parameters entered by hand.');
       let results;
       try {

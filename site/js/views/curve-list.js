@@ -4,7 +4,8 @@ import { $, h } from '../dom.js';
 import { summary } from '../schedule-kinds.js';
 import * as fmt from '../format.js';
 import { watch } from '../store.js';
-import { finalLosses } from '../selectors.js';
+import { finalLosses, lawsWithParams } from '../selectors.js';
+import { LAWS } from '../schema.js';
 import { flaggedProblems } from '../curve-facts.js';
 
 /**
@@ -24,7 +25,8 @@ export function showLists(store, on) {
   const predictionHandlers = { edit: on.edit, remove: removing('#predict-list') };
   watch(store, ['curves'], (state) => renderCurves(state.curves, curveHandlers));
   watch(store, ['predictions', 'lines', 'fits', 'manual'], (state) => {
-    renderPredictions(state.predictions, finalLosses(state, 'annealing'), finalLosses(state, 'multi-power'), predictionHandlers);
+    const finals = lawsWithParams(state).map((law) => ({ law, byName: finalLosses(state, law) }));
+    renderPredictions(state.predictions, finals, predictionHandlers);
   });
 }
 
@@ -54,29 +56,35 @@ function renderCurves(curves, on) {
 
 /**
  * renderPredictions draws one row per schedule to predict, with its predicted final loss under
- * each law that has one: annealing and multiPower map a schedule's name to it. on: {edit(name),
- * remove(name)}.
+ * each law that has one: finals is [{law, byName: Map name -> final loss}], the first law's
+ * shown first. on: {edit(name), remove(name)}.
  */
-function renderPredictions(predictions, annealing, multiPower, on) {
+function renderPredictions(predictions, finals, on) {
   replaceRows($('#predict-list'), predictions.map((p) => {
-    const final = annealing.get(p.name) ?? null;
-    const finalMultiPower = multiPower.get(p.name) ?? null;
+    const mine = finals.map(({ law, byName }) => ({ law, final: byName.get(p.name) ?? null }));
     const shown = [];
-    if (final !== null || finalMultiPower === null) shown.push(h('span', { class: 'muted', text: 'final ' }), h('strong', { text: final === null ? '–' : fmt.fixed(final, 4) }));
-    if (finalMultiPower !== null) {
-      shown.push(h('span', { class: 'muted', text: final === null ? 'final (MPL) ' : ' · MPL ' }), h('strong', { class: 'mpl-final', text: fmt.fixed(finalMultiPower, 4) }));
-    }
-    // data-final-loss-mpl: the Multi-Power Law's (the tests' hook).
-    return h('li', { class: 'row', dataset: { scheduleName: p.name, finalLoss: final === null ? '' : String(final), finalLossMpl: finalMultiPower === null ? '' : String(finalMultiPower) } },
+    mine.forEach(({ law, final }, k) => {
+      if (k > 0 && final === null) return;
+      const label = k === 0 ? (finals.length > 1 || law !== 'annealing' ? `final (${shortLabel(law)}) ` : 'final ') : ` · ${shortLabel(law)} `;
+      shown.push(h('span', { class: 'muted', text: label }), h('strong', { class: law === 'multi-power' ? 'mpl-final' : '', dataset: { law }, text: final === null ? '–' : fmt.fixed(final, 4) }));
+    });
+    if (!shown.length) shown.push(h('span', { class: 'muted', text: 'final ' }), h('strong', { text: '–' }));
+    const of = (law) => mine.find((m) => m.law === law)?.final ?? null;
+    // data-final-loss: the annealing law's; data-final-loss-mpl: the Multi-Power Law's (the tests' hooks).
+    return h('li', { class: 'row', dataset: { scheduleName: p.name, finalLoss: of('annealing') === null ? '' : String(of('annealing')), finalLossMpl: of('multi-power') === null ? '' : String(of('multi-power')) } },
       h('span', { class: 'swatch', style: { background: p.color }, 'aria-hidden': 'true' }),
       h('div', { class: 'row-name', text: p.name, title: p.name }),
-      h('div', { class: 'final-loss', title: 'predicted loss at the last step (MPL: the Multi-Power Law)' }, ...shown),
+      h('div', { class: 'final-loss', title: `predicted loss at the last step (${finals.map(({ law }) => `${shortLabel(law)}: the ${LAWS[law].label}`).join(', ')})` }, ...shown),
       h('button', { type: 'button', class: 'icon-button', text: 'Edit…', 'aria-label': `Edit ${p.name}`, on: { click: () => on.edit(p.name) } }),
       h('button', { type: 'button', class: 'icon-button remove', text: '✕', title: `Remove ${p.name}`, 'aria-label': `Remove ${p.name}`, on: { click: () => on.remove(p.name) } }),
       h('div', { class: 'row-sub', text: summary(p.schedule), title: JSON.stringify(p.schedule) }));
   }));
   $('#predict-empty').hidden = predictions.length > 0;
 }
+
+/** SHORT_LABELS name a law in a row's few characters. */
+const SHORT_LABELS = { annealing: 'annealing', 'multi-power': 'MPL', 'lr-weighted': 'LR-weighted', 's2-power': 'S2^ζ' };
+const shortLabel = (law) => SHORT_LABELS[law] || law;
 
 /**
  * replaceRows puts new rows in a list and keeps the focus where it was: on the control with the
