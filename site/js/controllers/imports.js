@@ -61,7 +61,7 @@ export function createImports({ store, engine, predicting, ask }) {
         errors.push(err.message);
       }
       const { added, notes: replaced } = addToView(curves);
-      notes.unshift(...replaced);
+      notes.push(...replaced);
       const noLR = added.filter((c) => !c.schedule).map((c) => c.name);
       const given = lrCurves.length ? ` ${lrCurves.length} learning-rate file(s) read.` : '';
       store.setStatus(`Added ${added.length} curve(s).${given}` + (noLR.length ? ` Without learning rates: give ${noLR.join(', ')} a schedule, or add its learning-rate file.` : ''));
@@ -88,7 +88,7 @@ export function createImports({ store, engine, predicting, ask }) {
         notes.push(...given.notes);
         if (!curves.length && !given.paired) throw new Error(notes.join(' ') || `${fileName}: no curves`);
         const { added, notes: replaced } = addToView(given.curves.map((c) => ({ ...c, name: curves.length === 1 ? fileName : `${fileName} ${c.name}` })));
-        notes.unshift(...replaced);
+        notes.push(...replaced);
         store.setStatus(added.length ? `Added ${added.map((c) => c.name).join(', ')}.` : 'Learning rates read.');
         if (notes.length) store.showMessage(notes, 'notice');
         predicting.update();
