@@ -3,10 +3,14 @@
 // Pure: no DOM, so that node tests it.
 //
 // A chart spec: {xLabel, yLabel, height, logX, logY, xMin, empty, yTicks?, lines}; a line:
-// {label, color, dash, width?, points?, size?, x, y, format}. Colours starting with "@" name
-// the theme's colours (@fg, @muted).
+// {label, group, role, color, dash, width?, points?, size?, band?, x, y, format}. group names
+// the curve or schedule a line belongs to (the legend has one entry per group, in its colour,
+// with each line's role: observed, fitted, band...); band ('lower' | 'upper') marks the edges
+// of a prediction band, filled between. Colours starting with "@" name the theme's colours
+// (@fg, @muted).
 import { LAWS, LAW_NAMES } from './schema.js';
 import { paramsOf, lineOf, fitCovers, shownFits } from './selectors.js';
+import { lrColumn } from './curve-facts.js';
 import * as fmt from './format.js';
 
 /** DEFAULT_LAW is the page's own law: its lines carry no law in their labels. */
@@ -15,6 +19,9 @@ const DOTTED = [2, 3];
 const DASHED = [6, 4];
 
 const sig = (n) => (v) => fmt.sig(v, n);
+
+/** SHORT_LAW names a law in a legend entry, where its full label does not fit. */
+const SHORT_LAW = { 'multi-power': 'MPL', 'lr-weighted': 'LR-weighted', 's2-power': 'S2^ζ' };
 
 /** pointSize draws dense observations smaller, so that the lines stay visible. */
 const pointSize = (n) => (n > 1000 ? 3 : 5);
@@ -33,6 +40,7 @@ export function lawLines(state) {
   for (const law of LAW_NAMES) {
     if (!paramsOf(state, law)) continue;
     const tag = law === DEFAULT_LAW ? '' : LAWS[law].label;
+    const shortTag = law === DEFAULT_LAW ? '' : SHORT_LAW[law] || LAWS[law].label;
     const mine = [];
     for (const [item, curve] of [...state.curves.map((c) => [c, true]), ...state.predictions.map((p) => [p, false])]) {
       const line = lineOf(state, law, item);
@@ -44,6 +52,7 @@ export function lawLines(state) {
         law, item, curve, line,
         name: tag ? `${item.name} (${tag})` : item.name,
         label: suffix ? `${item.name} (${suffix})` : item.name,
+        role: [shortTag, role || 'predicted'].filter(Boolean).join(', '),
         color: item.color,
         dash: again ? DOTTED : curve && item.role === 'validate' ? DASHED : null,
         showLR: !again && !!line.lr,
@@ -97,20 +106,26 @@ export function resultCharts(state) {
 
   const lr = {
     ...base, yLabel: 'learning rate', height: 220, xMin: fromOne, yTicks: fmt.lr,
-    lines: lines.filter((l) => l.showLR).map((l) => ({ label: l.name, color: l.color, dash: l.dash, x: l.line.steps, y: l.line.lr, format: fmt.lr })),
+    lines: lines.filter((l) => l.showLR).map((l) => ({ label: l.name, group: l.item.name, role: 'LR', color: l.color, dash: l.dash, x: l.line.steps, y: l.line.lr, format: fmt.lr })),
   };
+  // A curve's LR column draws before any law draws the curve: the data as logged.
+  const drawnLR = new Set(lr.lines.map((l) => l.group));
+  for (const c of state.curves) {
+    const col = lrColumn(c);
+    if (col && !drawnLR.has(c.name)) lr.lines.push({ label: `${c.name} (LR column)`, group: c.name, role: 'LR column', color: c.color, x: col.steps, y: col.lr, format: fmt.lr });
+  }
 
   const loss = { ...base, yLabel: 'loss', height: 360, xMin: minX, logY, lines: [] };
   for (const c of state.curves) {
-    loss.lines.push({ label: `${c.name} (observed)`, color: c.color, points: true, size: pointSize(c.steps.length), x: c.steps, y: c.loss, format: sig(5) });
+    loss.lines.push({ label: `${c.name} (observed)`, group: c.name, role: 'observed', color: c.color, points: true, size: pointSize(c.steps.length), x: c.steps, y: c.loss, format: sig(5) });
   }
   for (const l of lines) {
-    loss.lines.push({ label: l.label, color: l.color, dash: l.dash, x: l.line.steps, y: l.line.loss, format: sig(5) });
+    loss.lines.push({ label: l.label, group: l.item.name, role: l.role, color: l.color, dash: l.dash, x: l.line.steps, y: l.line.loss, format: sig(5) });
     if (l.band) {
-      // The prediction band pred·(1 ± half-width), as two thin lines.
+      // The prediction band pred·(1 ± half-width): two thin edges, shaded between.
       for (const [side, k] of [['lower', -1], ['upper', 1]]) {
         const y = Array.from(l.line.loss, (v) => v * (1 + k * l.band));
-        loss.lines.push({ label: `${l.name} band ${side}`, color: l.color, dash: [1, 3], width: 1, x: l.line.steps, y, format: sig(5) });
+        loss.lines.push({ label: `${l.name} band ${side}`, group: l.item.name, role: `band ${side}`, band: side, color: l.color, width: 0.75, x: l.line.steps, y, format: sig(5) });
       }
     }
   }
@@ -121,15 +136,15 @@ export function resultCharts(state) {
     ...base, yLabel: 'observed − law', height: 220, xMin: fromOne, empty: 'Residuals appear after a fit.',
     lines: [
       { label: 'zero', color: '@muted', width: 1, dash: [4, 4], x: residualSteps.length ? [Math.min(...residualSteps), Math.max(...residualSteps)] : [], y: residualSteps.length ? [0, 0] : [] },
-      ...observed.map(({ c, residual }) => ({ label: c.name, color: c.color, points: true, size: pointSize(c.steps.length), x: c.steps, y: residual, format: sig(3) })),
+      ...observed.map(({ c, residual }) => ({ label: c.name, group: c.name, role: 'observed − law', color: c.color, points: true, size: pointSize(c.steps.length), x: c.steps, y: residual, format: sig(3) })),
     ],
   };
 
   const terms = { ...base, yLabel: 'term of the loss', height: 260, xMin: minX, lines: [] };
   for (const l of lines.filter((x) => x.showTerms)) {
     const [s1, s2] = LAWS[l.law].terms;
-    terms.lines.push({ label: `${l.name}: ${s1}`, color: l.color, x: l.line.steps, y: l.line.s1Term, format: sig(4) });
-    terms.lines.push({ label: `${l.name}: ${s2}`, color: l.color, dash: DASHED, x: l.line.steps, y: l.line.s2Term, format: sig(4) });
+    terms.lines.push({ label: `${l.name}: ${s1}`, group: l.item.name, role: s1, color: l.color, x: l.line.steps, y: l.line.s1Term, format: sig(4) });
+    terms.lines.push({ label: `${l.name}: ${s2}`, group: l.item.name, role: s2, color: l.color, dash: DASHED, x: l.line.steps, y: l.line.s2Term, format: sig(4) });
   }
   return { lr, loss, residuals, terms };
 }
