@@ -61,7 +61,7 @@ export function createChart(container, { group = null, compact = false } = {}) {
       }
       const colors = plotColors();
       const next = JSON.stringify([colors, spec.height, spec.logX, spec.logY, spec.xLabel, spec.yLabel, spec.y2Label,
-        lines.map((l) => [l.label, l.color, l.dash, l.width, !!l.points, l.size, l.scale])]);
+        lines.map((l) => [l.label, l.color, l.dash, l.width, !!l.points, l.size, l.scale, l.group, l.role, l.band])]);
       if (u && next === shape) {
         u.setData(data);
         return;
@@ -104,7 +104,7 @@ function options(spec, colors, container, { group, compact, grouped }) {
       const size = l.size || 5;
       return { label: l.label, group: l.group, role: l.role, stroke, width: 1, paths: () => null, kind: 'points', points: { show: true, size, width: size > 3 ? 1 : 0, stroke, fill: stroke }, value };
     }
-    return { label: l.label, group: l.group, role: l.role, stroke, width: l.width || 1.75, dash: l.dash || undefined, points: { show: false }, spanGaps: true, scale: l.scale || 'y', value };
+    return { label: l.label, group: l.group, role: l.role, legend: l.legend, stroke, width: l.width || 1.75, dash: l.dash || undefined, points: { show: false }, spanGaps: true, scale: l.scale || 'y', value };
   });
   // A band: the lower edge filled up to the upper one, in the curve's colour, lightly.
   const bands = [];
@@ -157,9 +157,14 @@ function groupedLegend(u, lines, spec) {
   details.open = !(globalThis.matchMedia && matchMedia(`(max-width: ${PHONE_WIDTH}px)`).matches);
   const groups = new Map();
   lines.forEach((l, i) => {
+    if (l.legend === false) return;
     const key = l.group || l.label;
     if (!groups.has(key)) groups.set(key, { name: key, color: l.color, items: [] });
-    groups.get(key).items.push({ l, index: i + 1 });
+    const g = groups.get(key);
+    // A band's two edges are one entry.
+    const edge = l.band && g.items.find((it) => it.l.band);
+    if (edge) edge.indices.push(i + 1);
+    else g.items.push({ l: l.band ? { ...l, role: 'band' } : l, index: i + 1, indices: [i + 1] });
   });
   const cursorText = el('span', 'legend-cursor');
   const summary = el('summary', 'legend-summary', `Legend: ${groups.size} ${groups.size === 1 ? 'curve' : 'curves'}`);
@@ -178,7 +183,7 @@ function groupedLegend(u, lines, spec) {
     name.append(swatch, el('span', '', g.name));
     li.append(name);
     const buttons = [];
-    for (const { l, index } of g.items) {
+    for (const { l, index, indices } of g.items) {
       const b = el('button', 'legend-item');
       b.type = 'button';
       b.setAttribute('aria-pressed', 'true');
@@ -190,17 +195,17 @@ function groupedLegend(u, lines, spec) {
       b.append(sample, el('span', 'legend-role', l.role || l.label), value);
       b.addEventListener('click', () => {
         const show = !u.series[index].show;
-        u.setSeries(index, { show });
+        for (const k of indices) u.setSeries(k, { show });
         b.setAttribute('aria-pressed', String(show));
       });
-      values.push({ index, value, format: l.format || ((v) => fmt.sig(v, 5)) });
-      buttons.push({ b, index });
+      if (!l.band) values.push({ index, value, format: l.format || ((v) => fmt.sig(v, 5)) });
+      buttons.push({ b, indices });
       li.append(b);
     }
     name.addEventListener('click', () => {
-      const show = !buttons.every(({ index }) => u.series[index].show);
-      for (const { b, index } of buttons) {
-        u.setSeries(index, { show });
+      const show = !buttons.every(({ indices }) => u.series[indices[0]].show);
+      for (const { b, indices } of buttons) {
+        for (const k of indices) u.setSeries(k, { show });
         b.setAttribute('aria-pressed', String(show));
       }
     });

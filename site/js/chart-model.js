@@ -3,10 +3,11 @@
 // Pure: no DOM, so that node tests it.
 //
 // A chart spec: {xLabel, yLabel, height, logX, logY, xMin, empty, yTicks?, lines}; a line:
-// {label, group, role, color, dash, width?, points?, size?, band?, x, y, format}. group names
+// {label, group, role, color, dash, width?, points?, size?, band?, legend?, x, y, format}. group names
 // the curve or schedule a line belongs to (the legend has one entry per group, in its colour,
 // with each line's role: observed, fitted, band...); band ('lower' | 'upper') marks the edges
-// of a prediction band, filled between. Colours starting with "@" name the theme's colours
+// of a prediction band, filled between; legend: false keeps a line (the zero line) out of the
+// legend. Colours starting with "@" name the theme's colours
 // (@fg, @muted).
 import { LAWS, LAW_NAMES } from './schema.js';
 import { paramsOf, lineOf, fitCovers, shownFits } from './selectors.js';
@@ -135,7 +136,7 @@ export function resultCharts(state) {
   const residuals = {
     ...base, yLabel: 'observed − law', height: 220, xMin: fromOne, empty: 'Residuals appear after a fit.',
     lines: [
-      { label: 'zero', color: '@muted', width: 1, dash: [4, 4], x: residualSteps.length ? [Math.min(...residualSteps), Math.max(...residualSteps)] : [], y: residualSteps.length ? [0, 0] : [] },
+      { label: 'zero', legend: false, color: '@muted', width: 1, dash: [4, 4], x: residualSteps.length ? [Math.min(...residualSteps), Math.max(...residualSteps)] : [], y: residualSteps.length ? [0, 0] : [] },
       ...observed.map(({ c, residual }) => ({ label: c.name, group: c.name, role: 'observed − law', color: c.color, points: true, size: pointSize(c.steps.length), x: c.steps, y: residual, format: sig(3) })),
     ],
   };

@@ -64,7 +64,7 @@ function strokeOf(u, s) {
 export function legendItems(u) {
   const out = new Map();
   for (const s of u.series.slice(1)) {
-    if (s.show === false) continue;
+    if (s.show === false || s.legend === false) continue;
     const key = s.group || s.label;
     if (!out.has(key)) out.set(key, { label: key, color: strokeOf(u, s), roles: [] });
     if (s.group && s.role && !out.get(key).roles.includes(s.role.replace(/ (lower|upper)$/, ''))) out.get(key).roles.push(s.role.replace(/ (lower|upper)$/, ''));

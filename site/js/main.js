@@ -28,6 +28,8 @@ import { showAnalyses } from './views/analysis-panel.js';
 import { showUndo } from './views/undo-bar.js';
 import { showExampleNote } from './views/example-note.js';
 import { showLawNotes, showExportSize } from './views/law-notes.js';
+import { showAnswers } from './views/answers.js';
+import { showExplain } from './views/explain.js';
 import { showShare } from './views/share-box.js';
 import { acceptDrops } from './views/file-drop.js';
 import { askImport } from './views/import-dialog.js';
@@ -66,6 +68,11 @@ function showViews() {
   showManualParams(store);
   showResults(store);
   showLawNotes(store);
+  showExplain();
+  showAnswers(store, {
+    options: (change) => store.setAnswerOptions(change),
+    code: (name, flavour) => schedules.copyCode(name, flavour, (text) => navigator.clipboard.writeText(text)),
+  });
   showExportSize(store);
   showShare(store);
   showLists(store, {
@@ -153,6 +160,7 @@ on('#clear-curves', 'click', () => {
   $('#undo-button').focus();
 });
 on('#add-prediction', 'click', () => schedules.addPrediction());
+on('#example-keep', 'click', () => store.keepExample());
 
 on('#log-x', 'change', (e) => store.setChartOption('logX', e.target.checked));
 on('#log-y', 'change', (e) => store.setChartOption('logY', e.target.checked));

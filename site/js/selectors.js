@@ -108,6 +108,6 @@ export function analysisSetup(state) {
     peak: analysisPeak(state),
     warmup: s.warmupSteps,
     warmupConvention: s.warmupConvention,
-    source: cur ? `${state.manual ? 'parameters entered by hand' : 'fitted parameters'}${law === 'annealing' ? '' : ` of the ${LAWS[law].label}`}` : 'the paper’s Fig. 2 parameters (no fit yet)',
+    source: cur ? `${state.manual ? 'the parameters entered by hand' : 'the fitted parameters'}${law === 'annealing' ? '' : ` of the ${LAWS[law].label}`}` : 'the paper’s Fig. 2 parameters (no fit yet)',
   };
 }

@@ -35,6 +35,8 @@ const VIEW_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'lines
  *   share        the latest share link and what it holds: {link, note}
  *   chart        {logX, logY, scheme}: how the result charts are drawn
  *   engine       {version, memory}: lawcore's version and its worker's memory
+ *   answers      the answers table's choices, as typed: {baseline, atStep, reachLoss} ('' : default),
+ *                and code: the schedule last copied as code ({title, text}) or null
  *   analysis     the Analyses panel: {open, view, options (analysis -> text), optionsRevision,
  *                defaults, result, error, status, sizeTarget}
  */
@@ -44,6 +46,7 @@ export function initialState() {
     fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: 0, example: null,
     fitting: null, message: null, status: '', undo: [], share: { link: '', note: '' },
     chart: { logX: false, logY: false, scheme: 'light' }, engine: { version: '', memory: 0 },
+    answers: { baseline: '', atStep: '', reachLoss: '', code: null },
     analysis: { open: false, view: 'decomposition', options: {}, optionsRevision: 0, defaults: null, result: null, error: '', status: '', sizeTarget: '400e6' },
   };
 }
@@ -188,6 +191,10 @@ export function createStore(initial = initialState()) {
       set({ curves: [], predictions: [], example: null, fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: state.edits + 1 });
       actions.offerUndo(`Cleared ${curves.length} curve(s) and ${predictions.length} schedule(s) to predict.`, restore);
     },
+    /** keepExample makes the example the user's own view: curves added go beside it from then on. */
+    keepExample() {
+      if (state.example) set({ example: null });
+    },
     /**
      * replaceExample adds the user's first curves in place of the example: its curves,
      * schedules to predict and results go (what the user added to it stays), settings (given)
@@ -306,6 +313,11 @@ export function createStore(initial = initialState()) {
     },
     engineMemory(memory) {
       set({ engine: { ...state.engine, memory } });
+    },
+
+    /** setAnswerOptions changes the answers table's choices: {baseline?, atStep?, reachLoss?, code?}. */
+    setAnswerOptions(change) {
+      set({ answers: { ...state.answers, ...change } });
     },
 
     // ---- the Analyses panel ------------------------------------------------------------------

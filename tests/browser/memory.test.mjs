@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { useServerAndBrowser, openPage, waitForFit } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, keepExample } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 const MB = 2 ** 20;
@@ -106,6 +106,7 @@ test('a 50 MB file loads as one curve', async (t) => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
+    await keepExample(page); // the files below go beside the example
     const started = Date.now();
     await page.setInputFiles('#file-input', file);
     await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="fifty-megabytes"]'), null, { timeout: 120000 });

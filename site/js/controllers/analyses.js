@@ -28,7 +28,7 @@ export function createAnalyses({ store, engine }) {
       if (my !== seq) return;
       store.analysisChanged({
         result: { view: v.id, spec: chartSpec(out.chart), table: out.table, note: out.note || '', crossover: out.chart.crossover || null },
-        status: `${out.source ? `${out.source} · ` : ''}${fmt.ms(out.elapsed)}`, error: '',
+        status: `${out.source ? `From ${out.source}` : 'Computed'}${v.holds ? ` (${v.holds})` : ''} · took ${fmt.ms(out.elapsed)}`, error: '',
       });
     } catch (err) {
       if (my !== seq) return;
@@ -52,7 +52,7 @@ export function createAnalyses({ store, engine }) {
     }
     const { result, elapsed } = answers.get(key);
     const chart = v.chart(result);
-    return { chart, table: result.table, note: chart.note, source: setup ? setup.source : '', elapsed };
+    return { chart, table: result.table, note: chart.note, source: setup && !v.ownParams ? setup.source : '', elapsed };
   }
 
   /** exampleCurves imports the release's runs at 25M and 100M (the curves of the page stay). */

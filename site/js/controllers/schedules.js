@@ -7,11 +7,12 @@
 import { explicitSchedule, importText, fileBytes } from '../import-files.js';
 import { PRESETS } from '../schema.js';
 import { curveFacts, scheduleDefaults, scheduleProblems } from '../curve-facts.js';
+import { pytorchCode, huggingFaceCode } from '../schedule-code.js';
 
 /** BUILDER_DEFAULTS: a new schedule with no run to go by (the paper's Fig. 3 runs). */
 const BUILDER_DEFAULTS = { total: 60000, peak: 2e-4 };
 
-/** createSchedules returns {editCurve(name), editPrediction(name), addPrediction(), checkCurve(curve), service}. */
+/** createSchedules returns {editCurve(name), editPrediction(name), addPrediction(), checkCurve(curve), copyCode(name, flavour), service}. */
 export function createSchedules({ store, engine, predicting, editSchedule }) {
   const fallback = () => ({ warmup: store.state.settings.warmupSteps });
   /** context is the run a schedule to predict starts from: the loaded runs', the settings' warmup. */
@@ -31,6 +32,37 @@ export function createSchedules({ store, engine, predicting, editSchedule }) {
 
   return {
     checkCurve,
+    /**
+     * copyCode writes a schedule to predict as a PyTorch LambdaLR ('pytorch') or a Hugging Face
+     * call ('huggingface'), shows it under the answers table and copies it (copy(text) may throw:
+     * the code stays shown).
+     */
+    async copyCode(name, flavour, copy) {
+      const p = store.state.predictions.find((x) => x.name === name);
+      if (!p) return;
+      const warmup = store.state.settings.warmupSteps;
+      try {
+        let text = flavour === 'huggingface' ? huggingFaceCode(p.schedule, { warmup }) : null;
+        let title;
+        if (flavour === 'huggingface' && !text) {
+          title = `transformers has no schedule like ${name}; here it is as a PyTorch LambdaLR instead.`;
+        } else title = flavour === 'huggingface' ? `${name} as a Hugging Face call:` : `${name} as a PyTorch LambdaLR (lawcore’s formula in Python):`;
+        if (!text) {
+          const needsPoints = p.schedule.kind === 'concat' || (p.schedule.kind === 'explicit' && !p.schedule.steps);
+          const expanded = needsPoints ? await engine.schedule({ warmup, ...p.schedule }) : null;
+          text = pytorchCode(p.schedule, { name, warmup, expanded });
+        }
+        let copied = true;
+        try {
+          await copy(text);
+        } catch {
+          copied = false;
+        }
+        store.setAnswerOptions({ code: { title: `${title} ${copied ? '(copied)' : '(copy it from the box)'}`, text } });
+      } catch (err) {
+        store.showMessage(`Copy ${name} as code: ${err.message}`);
+      }
+    },
     /** editCurve gives a curve with data its schedule (from the builder, or a file's learning rates). */
     async editCurve(name) {
       const c = store.state.curves.find((x) => x.name === name);

@@ -10,7 +10,7 @@ export function showExampleNote(store, examples) {
     const about = example && Object.values(examples).find((e) => e.title === example.title);
     $('#example-note').hidden = !example;
     $('#example-about').textContent = example ? `Example: ${about ? about.about : example.title}` : '';
-    const fromExample = predictions.filter((p) => p.fromExample).length;
+    const fromExample = example ? predictions.filter((p) => p.fromExample).length : 0;
     $('#predict-example-note').hidden = !fromExample;
     $('#predict-example-note').textContent = fromExample ? `${fromExample} of these come with the example: your first file replaces them.` : '';
   });

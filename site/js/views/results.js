@@ -214,7 +214,7 @@ function renderValidation(result, band, colors) {
         : cell({ law, metrics: sum.mean }, key, digits)));
     })));
   $('#validate-table tbody').replaceChildren(...body);
-  $('#validate-note').textContent = result.summaries.map((x) => `${lawLabel(x.law)}: ${Math.round(x.bandLevel * 100)}% of held-out points within ±${fmt.sig(x.bandHalfWidth * 100, 3)}% of the prediction`).join(' · ')
+  $('#validate-note').textContent = result.summaries.map((x) => `${lawTitle(x.law)}: ${Math.round(x.bandLevel * 100)}% of held-out points within ±${fmt.sig(x.bandHalfWidth * 100, 3)}% of the prediction`).join(' · ')
     + `. Each curve marked fit is left out in turn, the ${laws.length > 1 ? 'laws' : lawLabel(laws[0])} fitted on the others and the left-out curve predicted.`
     + (band ? ` The band is drawn around the ${lawLabel(band.law)}’s curves.` : '');
 }
