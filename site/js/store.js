@@ -317,6 +317,9 @@ export function createStore(initial = initialState()) {
 
     /** setAnswerOptions changes the answers table's choices: {baseline?, atStep?, reachLoss?, code?}. */
     setAnswerOptions(change) {
+      // The same choice again (a field left after a change) redraws nothing: a button clicked
+      // as the field loses focus stays the button clicked.
+      if (Object.keys(change).every((k) => state.answers[k] === change[k])) return;
       set({ answers: { ...state.answers, ...change } });
     },
 

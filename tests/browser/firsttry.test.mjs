@@ -3,6 +3,7 @@
 // exports as dense as the charts, legends grouped by curve, answers in a table.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { useServerAndBrowser, openPage, waitForFit, curveNames, messageText } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
@@ -127,6 +128,189 @@ test('the example is labelled, replaced wholly by the first file (Undo brings it
     assert.ok(await page.locator('#example-note').isHidden());
     await page.click('#undo-button');
     await page.waitForFunction(() => document.querySelectorAll('#predict-list [data-schedule-name]').length === 5);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the Multi-Power Law alone fills every chart, its equation and notes that name it', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.selectOption('#law', 'multi-power');
+    // Before the fit, the equation is the law chosen, with dashes.
+    await page.waitForFunction(() => document.querySelector('#equation [data-law="multi-power"]'));
+    await page.click('#fit-button');
+    await page.waitForFunction(() => /^Fitted 2 curve/.test(document.querySelector('#status').textContent) && !document.body.classList.contains('fitting'), null, { timeout: 60000 });
+    const eq = await page.evaluate(() => ({
+      laws: [...document.querySelectorAll('#equation [data-law]')].map((b) => b.dataset.law),
+      params: Object.fromEntries([...document.querySelectorAll('#equation .param')].map((p) => [p.dataset.param, p.dataset.value])),
+      text: document.querySelector('#equation').textContent,
+    }));
+    assert.deepEqual(eq.laws, ['multi-power']);
+    assert.deepEqual(Object.keys(eq.params).sort(), ['A', 'B', 'C', 'L0', 'alpha', 'beta', 'gamma']);
+    for (const [k, v] of Object.entries(eq.params)) assert.ok(Number.isFinite(Number(v)) && v !== '', `${k} = ${v}`);
+    assert.ok(!/–/.test(eq.text.replace(/−/g, '')), `no dash left: ${eq.text}`);
+    assert.match(eq.text, /LD\(t\) = /, 'the loss drop is defined');
+    assert.ok(/^\d/.test(await page.textContent('#param-L0')));
+
+    for (const id of ['lr', 'loss', 'residuals', 'terms']) {
+      const series = (await page.getAttribute(`#chart-${id}`, 'data-series')).split('|').filter(Boolean);
+      assert.ok(series.length > 0 && await page.locator(`#chart-${id} canvas`).count() > 0, `${id}: ${series}`);
+    }
+    const terms = (await page.getAttribute('#chart-terms', 'data-series')).split('|');
+    assert.ok(terms.includes('cosine (Multi-Power Law): A·(S1+S_W)^−α') && terms.includes('cosine (Multi-Power Law): LD'), terms.join(', '));
+    assert.match(await page.textContent('#terms-hint'), /A·\(S1\+S_W\)\^−α.*LD/);
+    assert.match(await page.textContent('#export-hint'), /Multi-Power Law: A·\(S1\+S_W\)\^−α and LD/);
+    // Every schedule to predict has the law's final loss.
+    await page.waitForFunction(() => [...document.querySelectorAll('#predict-list [data-schedule-name]')].every((r) => r.dataset.finalLossMpl));
+
+    await page.click('#validate-button');
+    await page.waitForFunction(() => !document.querySelector('#validate-result').hidden, null, { timeout: 120000 });
+    const note = await page.textContent('#validate-note');
+    assert.match(note, /^Multi-Power Law: 90% of held-out points/);
+    assert.match(note, /the Multi-Power Law fitted on the others/);
+    assert.match(note, /band is drawn around the Multi-Power Law’s curves/);
+    assert.ok(!/annealing/i.test(note), note);
+    const drawn = (await page.getAttribute('#chart-loss', 'data-series')).split('|');
+    assert.ok(drawn.includes('cosine (Multi-Power Law) band upper'), 'the band of the law validated');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('relative errors in percent; the predicted CSV of the MultiPowerLaw 25M example is under 5 MB, from the first observed step', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.click('#example-mpl25');
+    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 9, null, { timeout: 30000 });
+    await page.waitForFunction(() => /^Fitted 3 curve/.test(document.querySelector('#status').textContent), null, { timeout: 60000 });
+    await waitForFit(page);
+    const cell = page.locator('#metrics-table tr[data-curve-name="cosine_72000"] td[data-metric="PredE"]');
+    const [shown, value] = [await cell.textContent(), Number(await cell.getAttribute('data-value'))];
+    assert.match(shown, /^\d+(\.\d+)?%$/);
+    assert.ok(Math.abs(parseFloat(shown) - 100 * value) <= 0.005 * 100 * value + 1e-9, `${shown} is ${value}`);
+    assert.match(await page.textContent('#metrics-table tr[data-curve-name="cosine_72000"] td[data-metric="WorstE"]'), /%$/);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+    const data = await readFile(await download.path());
+    assert.ok(data.length < 5 * 2 ** 20, `${data.length} bytes`);
+    const rows = data.toString('utf8').trimEnd().split('\n').slice(1).map((l) => l.split(','));
+    const first = new Map();
+    for (const r of rows) if (!first.has(r[0])) first.set(r[0], Number(r[2]));
+    assert.equal(first.size, 9);
+    for (const [name, step] of first) {
+      const firstObserved = Number((await page.textContent(`#curve-list [data-curve-name="${name}"] .row-sub`)).match(/steps ([\d,]+)–/)[1].replace(/,/g, ''));
+      assert.ok(step >= firstObserved && step < firstObserved + 100, `${name} starts at ${step}, observed from ${firstObserved}`);
+      assert.ok(Number.isFinite(Number(rows.find((r) => r[0] === name)[4])));
+    }
+    assert.match(await page.textContent('#status'), /as dense as the charts/);
+    // Every step is there on request, with its size said first.
+    assert.match(await page.textContent('#export-csv-every'), /every step \(CSV, [\d,]+ rows, about \d+(\.\d)? MB\)/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a validated view\'s legend has one group per curve, one colour each, the band shaded; folded on a phone', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.click('#validate-button');
+    await page.waitForFunction(() => !document.querySelector('#validate-result').hidden, null, { timeout: 120000 });
+    await page.waitForFunction(() => (document.querySelector('#chart-loss').dataset.series || '').includes('band upper'));
+    const legend = await page.evaluate(() => [...document.querySelectorAll('#chart-loss .legend-group')].map((g) => ({
+      name: g.dataset.group,
+      colors: [...new Set([...g.querySelectorAll('.sample')].map((s) => s.style.color))],
+      roles: [...g.querySelectorAll('.legend-role')].map((r) => r.textContent),
+    })));
+    const names = [...await curveNames(page), ...await predictionNames(page)];
+    assert.deepEqual(legend.map((g) => g.name), names, 'one group per curve and schedule');
+    for (const g of legend) assert.equal(g.colors.length, 1, `${g.name}: ${g.colors}`);
+    assert.equal(new Set(legend.map((g) => g.colors[0])).size, names.length, 'a colour per curve');
+    assert.deepEqual(legend[0].roles, ['observed', 'fitted', 'band']);
+    assert.deepEqual(legend[2].roles, ['predicted', 'band']);
+    // The same colour for a curve in every chart.
+    const lrColors = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#chart-lr .legend-group')].map((g) => [g.dataset.group, g.querySelector('.sample').style.color])));
+    for (const g of legend) assert.equal(lrColors[g.name], g.colors[0], g.name);
+    assert.ok(await page.locator('#chart-loss details.chart-legend').evaluate((d) => d.open), 'open on a wide screen');
+    // A role hides its line.
+    const fitted = page.locator('#chart-loss .legend-group[data-group="cosine"] .legend-item').nth(1);
+    await fitted.click();
+    assert.equal(await fitted.getAttribute('aria-pressed'), 'false');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+  const phone = await openPage(env.browser, env.url, { viewport: { width: 375, height: 800 } });
+  try {
+    await waitForFit(phone.page);
+    await phone.page.waitForSelector('#chart-loss details.chart-legend');
+    assert.equal(await phone.page.locator('#chart-loss details.chart-legend').evaluate((d) => d.open), false, 'folded on a phone');
+    assert.deepEqual(phone.errors, []);
+  } finally {
+    await phone.context.close();
+  }
+});
+
+test('answers in a table: final loss, vs the baseline, loss at a step, steps to a loss; a schedule copied as code', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.waitForFunction(() => document.querySelectorAll('#answers-table tbody tr[data-schedule-name]').length === 5
+      && [...document.querySelectorAll('#predict-list [data-schedule-name]')].every((r) => r.dataset.finalLoss));
+    const read = () => page.$$eval('#answers-table tbody tr[data-schedule-name]', (trs) => Object.fromEntries(trs.map((tr) => [tr.dataset.scheduleName,
+      Object.fromEntries([...tr.querySelectorAll('td[data-metric]')].map((td) => [td.dataset.metric, td.dataset.value === '' ? null : Number(td.dataset.value)]))])));
+    const finals = Object.fromEntries(await page.$$eval('#predict-list [data-schedule-name]', (rows) => rows.map((r) => [r.dataset.scheduleName, Number(r.dataset.finalLoss)])));
+    let t = await read();
+    for (const [name, row] of Object.entries(t)) {
+      assert.equal(row.final, finals[name], name);
+      assert.ok(Math.abs(row.diff - (finals[name] - finals['constant 60K'])) < 1e-12, `${name} vs the first schedule`);
+      // Every schedule here runs 60K steps: the loss at 60,000 is the final loss.
+      assert.ok(Math.abs(row.atStep - finals[name]) < 1e-6, `${name}: ${row.atStep} at 60,000`);
+    }
+    // WSD reaches the constant schedule's final loss well before the end; constant only at its end.
+    assert.ok(t['WSD 20% cosine 60K'].reach > 48000 && t['WSD 20% cosine 60K'].reach < 60000, String(t['WSD 20% cosine 60K'].reach));
+    assert.ok(t['constant 60K'].reach > 59000, String(t['constant 60K'].reach));
+
+    await page.selectOption('#answer-baseline', 'WSD 20% cosine 60K');
+    await page.fill('#answer-step', '30000');
+    await page.dispatchEvent('#answer-step', 'change');
+    await page.fill('#answer-loss', '2.9');
+    await page.dispatchEvent('#answer-loss', 'change');
+    await page.waitForFunction(() => /loss at 30,000/.test(document.querySelector('#answers-table thead').textContent));
+    t = await read();
+    assert.equal(t['WSD 20% cosine 60K'].diff, 0);
+    assert.ok(t['constant 60K'].diff > 0, 'constant ends higher than WSD');
+    assert.ok(t['constant 60K'].atStep > 2.7 && t['constant 60K'].atStep < 2.9, String(t['constant 60K'].atStep));
+    assert.ok(t['constant 60K'].reach > 5000 && t['constant 60K'].reach < 30000, String(t['constant 60K'].reach));
+
+    await page.click('[aria-label="Copy cosine 60K (min 0.1×peak) as a Hugging Face call"]');
+    await page.waitForFunction(() => /get_cosine_with_min_lr_schedule_with_warmup\(optimizer, num_warmup_steps=500, num_training_steps=60000, min_lr_rate=0\.1\)/.test(document.querySelector('#answer-code').value));
+    await page.click('[aria-label="Copy multi-step 80/10/10 60K as a Hugging Face call"]');
+    await page.waitForFunction(() => /LambdaLR\(optimizer, lr_lambda\)/.test(document.querySelector('#answer-code').value));
+    assert.match(await page.textContent('#answer-code-title'), /transformers has no schedule like multi-step/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the explanations are a click away from where S1, S2, λ, the warmup and the metrics appear', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    assert.equal(await page.locator('#explain').evaluate((d) => d.open), false);
+    await page.click('a.explain-link[href="#explain-areas"]');
+    assert.equal(await page.locator('#explain').evaluate((d) => d.open), true);
+    assert.match(await page.textContent('#explain'), /S1\(s\), the forward area|S1\(s\)/);
+    assert.ok(await page.locator('#explain-metrics').isVisible());
+    const laws = await page.$$eval('#explain-law-list dt', (dts) => dts.map((d) => d.textContent));
+    for (const law of ['Annealing law', 'Multi-Power Law', 'LR-weighted annealing law']) assert.ok(laws.includes(law), laws.join(', '));
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -1,6 +1,7 @@
 // The results panel: each law's equation with its numbers (from lawcore's formula) and where
-// they come from, whether they are stale, what "auto" picked, the metrics table (fit and validate curves apart, with means, one
-// group per law) and the leave-one-schedule-out table.
+// they come from, whether they are stale, what "auto" picked, the metrics table (fit and
+// validate curves apart, with means, one group per law; relative errors in percent) and the
+// leave-one-schedule-out table.
 import { $, h } from '../dom.js';
 import * as fmt from '../format.js';
 import { watch } from '../store.js';
@@ -24,12 +25,13 @@ export function showResults(store) {
 }
 
 /**
- * shownLaws are the laws whose equations show: those with parameters, else those the settings
- * will fit (their formulas with dashes, so that the equation is the law that will be fitted).
+ * shownLaws are the laws whose equations show: those with parameters, then those the settings
+ * will fit that have none yet (their formulas with dashes, so that a law just chosen shows).
  */
 function shownLaws(state) {
   const withParams = lawsWithParams(state);
-  return withParams.length ? withParams : lawsOf(state.settings).filter((law) => LAWS[law]);
+  const chosen = state.settings.auto && withParams.length ? [] : lawsOf(state.settings).filter((law) => LAWS[law] && !withParams.includes(law));
+  return [...withParams, ...chosen];
 }
 
 /** originText says where a law's parameters come from: a fit (on which curves, how), a link, or by hand. */
@@ -89,7 +91,6 @@ function renderEquations(state) {
   const current = laws.map((law) => paramsOf(state, law)).find(Boolean);
   const s = current ? current.settings : null;
   const hasLambda = laws.some((law) => LAWS[law].params.includes('lambda'));
-  $('#fit-origin').textContent = '';
   $('#fit-settings').textContent = s
     ? [hasLambda ? `λ ${s.fitLambda ? 'fitted' : 'fixed'}` : '', `warmup ${fmt.steps(s.warmupSteps)} steps counted at the ${s.warmupConvention === 'peak' ? 'peak LR (the paper’s convention)' : 'LR as run'}`, `Huber δ ${s.huberDelta}`].filter(Boolean).join(' · ')
     : 'Load curves and fit, or enter parameters by hand.';
