@@ -3,6 +3,7 @@
 #              tests run natively only), fuzz smoke runs, the node CLI, the page in headless
 #              Chromium
 # make fuzz    every Fuzz target for 60s      make bench   benchmarks and the site's size
+# make site    build/site for a static host (with _headers)
 # make clean   remove build/                  make distclean   also node_modules/
 #
 # From a fresh clone only go, node and npm are needed: `deps` installs Debian's chromium and the
@@ -17,7 +18,7 @@ UPLOT     := node_modules/uplot
 NODE_TESTS    := $(wildcard tests/node/*.test.mjs)
 BROWSER_TESTS := $(wildcard tests/browser/*.test.mjs)
 
-.PHONY: all deps build serve test fuzz bench clean distclean
+.PHONY: all deps build site serve test fuzz bench clean distclean
 
 all: build
 
@@ -33,7 +34,11 @@ build: deps
 	cp $(UPLOT)/dist/uPlot.esm.js $(UPLOT)/dist/uPlot.min.css $(SITE)/vendor/
 	cp $(UPLOT)/LICENSE $(SITE)/vendor/uPlot.LICENSE
 	$(GO_WASM) build -trimpath -ldflags="-s -w" -o $(SITE)/lawcore.wasm ./wasm
+	go run ./scripts/serve -headers > $(SITE)/_headers
 	scripts/sw-manifest.sh $(SITE)
+
+# site: build/site as any static host serves it (README, "Deploy"): the same as build.
+site: build
 
 serve: build
 	go run ./scripts/serve -dir $(SITE)

@@ -17,16 +17,22 @@ import (
 // held out:
 //
 //   - with two fit curves or more, each curve in turn is left out and predicted from the
-//     others (leave one curve out: a schedule the fit has not seen);
-//   - and each curve's last third, then its last half, is held out and forecast from its
-//     first part and the other curves (the question users ask most: what will a longer run
-//     reach?).
+//     others (leave one curve out: a schedule the fit has not seen), and each curve's last
+//     half is held out and forecast from its first half and the other curves (the question
+//     users ask most: what will a longer run reach?);
+//   - with one fit curve, its last third and its last half are forecast. One curve cannot
+//     show how a law carries over to other schedules, which is what the extra parameters of
+//     the other candidates are for; so only the candidates with the fewest fitted parameters
+//     compete (the paper's annealing law with lambda held, under each warmup convention).
 //
-// The score is the mean relative error of the held-out points (each fold weighing the same).
-// Between candidates whose scores differ by less than the noise of that difference (one
-// standard error of the paired differences over folds, and at least tieTolerance of the
-// best score), the one with fewer fitted parameters wins: a simpler law is preferred unless
-// the data show that the complex one predicts better.
+// The score is the mean relative error of the held-out points, each fold weighing the same
+// and counting at most 100% (a prediction off by more is wrong, and one such fold must not
+// outweigh all the others). Between candidates whose scores differ by less than the noise of
+// that difference (one standard error of the paired differences over folds, and at least
+// tieTolerance of the best score), the one with fewer fitted parameters wins: a simpler law
+// is preferred unless the data show that the complex one predicts better. Only the chosen
+// candidate is then fitted on every curve; a fold's fit polishes only its best start (it
+// estimates how well a law predicts, not the last digit of its parameters).
 
 // Candidate is one law with its settings, as auto compares them.
 type Candidate struct {
@@ -45,18 +51,14 @@ type Candidate struct {
 type CandidateScore struct {
 	Candidate
 	// HeldOut is the mean relative error of the held-out points over the folds; StdErr the
-	// standard error of that mean; Folds the error of each fold (all zero when Error says
-	// the candidate could not be scored).
+	// standard error of that mean; Folds the error of each fold, at most 1 (all zero when
+	// Error says the candidate could not be scored).
 	HeldOut float64   `json:"heldOut"`
 	StdErr  float64   `json:"stdErr"`
 	Folds   []float64 `json:"folds"`
-	// InSample is the mean relative error of the fit on every fit curve, and Objective its
-	// objective (zero when the candidate could not be fitted on all of them).
-	InSample  float64 `json:"inSample"`
-	Objective float64 `json:"objective"`
-	// Validate scores that fit on the request's curves with role "validate", when there are
-	// any: what the user's own held-out curves say of each candidate.
-	Validate *Metrics `json:"validate,omitempty"`
+	// InSample is the mean relative error of the same fold fits on the points they were
+	// fitted to: beside HeldOut, it shows a law that fits well and predicts badly.
+	InSample float64 `json:"inSample"`
 	// Error says why the candidate could not be scored ("" when it was).
 	Error string `json:"error,omitempty"`
 }
@@ -80,8 +82,21 @@ type AutoChoice struct {
 const tieTolerance = 0.03
 
 // forecastHoldOuts are the shares of each curve's observed steps that forecast folds hold
-// out, one fold per curve and share.
-var forecastHoldOuts = []float64{1.0 / 3, 1.0 / 2}
+// out, one fold per curve and share: the last half with several fit curves, the last third
+// and the last half with one.
+var (
+	forecastHoldOuts    = []float64{1.0 / 2}
+	oneCurveForecastOut = []float64{1.0 / 3, 1.0 / 2}
+)
+
+// The designs of the held-out data.
+const (
+	designBoth     = "leave one curve out and forecast"
+	designForecast = "forecast"
+)
+
+// maxFoldError is the most a fold's error counts in a score.
+const maxFoldError = 1.0
 
 // Candidates lists the candidates auto compares: the annealing law with lambda held at its
 // default and fitted, each under both warmup conventions; then every other registered law
@@ -149,21 +164,30 @@ func candidateLabel(spec *Spec, conv Convention, lambda *LambdaSetting, search s
 	return s
 }
 
-// applicable keeps the candidates whose law can be fitted to req's curves at all: a law
-// fitted across model sizes needs every curve's size and two sizes among them.
+// applicable keeps the candidates that can compete on req's curves: a law fitted across
+// model sizes needs every curve's size and two sizes among them; with a single fit curve,
+// only the candidates with the fewest fitted parameters (see the package's note on auto).
 func applicable(cands []Candidate, req FitRequest) []Candidate {
 	sizes := map[float64]bool{}
-	sized := true
+	sized, fitCurves := true, 0
 	for _, c := range req.Curves {
 		sized = sized && c.Size > 0
 		sizes[c.Size] = true
+		if c.Role == "" || c.Role == RoleFit {
+			fitCurves++
+		}
 	}
 	var out []Candidate
+	fewest := math.MaxInt
 	for _, c := range cands {
 		if law, err := Lookup(c.Law); err == nil && law.Spec().NeedsSize && !(sized && len(sizes) >= 2) {
 			continue
 		}
 		out = append(out, c)
+		fewest = min(fewest, c.Free)
+	}
+	if fitCurves == 1 {
+		out = slices.DeleteFunc(out, func(c Candidate) bool { return c.Free > fewest })
 	}
 	return out
 }
@@ -193,9 +217,9 @@ func autoFolds(req FitRequest) (design string, folds []autoFold) {
 		}
 	}
 	base := req
-	design = "forecast"
+	design = designForecast
 	if len(fit) >= 2 {
-		design = "leave one curve out and forecast"
+		design = designBoth
 		for i := range fit {
 			f := base
 			f.Curves = slices.Clone(fit)
@@ -203,15 +227,20 @@ func autoFolds(req FitRequest) (design string, folds []autoFold) {
 			folds = append(folds, autoFold{label: fmt.Sprintf("%s left out", curveLabel(i, fit[i].Name)), req: f})
 		}
 	}
+	shares := forecastHoldOuts
+	if len(fit) == 1 {
+		shares = oneCurveForecastOut
+	}
 	for i, c := range fit {
-		if len(c.Steps) < 6 {
+		w := sort.SearchFloat64s(c.Steps, c.From) // the window's first point
+		if len(c.Steps)-w < 6 {
 			continue // too few points to hold any out
 		}
-		for _, share := range forecastHoldOuts {
-			first, last := c.Steps[0], c.Steps[len(c.Steps)-1]
+		for _, share := range shares {
+			first, last := c.Steps[w], c.Steps[len(c.Steps)-1]
 			cut := last - share*(last-first)
 			k := sort.SearchFloat64s(c.Steps, cut)
-			k = min(max(k, 3), len(c.Steps)-2)
+			k = min(max(k, w+3), len(c.Steps)-2)
 			early, late := c, c
 			early.Steps, early.Loss = c.Steps[:k], c.Loss[:k]
 			late.Steps, late.Loss, late.Role = c.Steps[k:], c.Loss[k:], RoleValidate
@@ -238,28 +267,17 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	}
 	design, folds := autoFolds(req)
 	cands := applicable(Candidates(), req)
-	jobs, done := len(cands)*(len(folds)+1), 0
+	jobs, done := len(cands)*len(folds)+1, 0
 	report := func(f float64) { progress((float64(done) + f) / float64(jobs)) }
 	scores := make([]CandidateScore, len(cands))
-	results := make([]*FitResult, len(cands))
 	samples := make([][]bandSample, len(cands))
 	for ci, c := range cands {
 		sc := CandidateScore{Candidate: c}
-		full, err := Fit(ctx, c.apply(req), report)
-		done++
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if err != nil {
-			sc.Error = err.Error()
-			done += len(folds)
-			scores[ci] = sc
-			continue
-		}
-		results[ci] = full
-		sc.InSample, sc.Objective, sc.Validate = full.FitMetrics.PredE, full.Objective, full.ValidateMetrics
-		for _, f := range folds {
-			res, err := Fit(ctx, c.apply(f.req), report)
+		var inSample []float64
+		for fi, f := range folds {
+			fold := c.apply(f.req)
+			fold.starts = 1
+			res, err := Fit(ctx, fold, report)
 			done++
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -270,10 +288,12 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 					msg = err.Error()
 				}
 				sc.Error, sc.Folds = fmt.Sprintf("%s: %s", f.label, msg), nil
+				done += len(folds) - len(inSample) - 1
 				break
 			}
-			sc.Folds = append(sc.Folds, res.ValidateMetrics.PredE)
-			held, err := heldOutSamples(c.apply(f.req), res)
+			sc.Folds = append(sc.Folds, math.Min(res.ValidateMetrics.PredE, maxFoldError))
+			inSample = append(inSample, res.FitMetrics.PredE)
+			held, err := heldOutSamples(fold, res, fi)
 			if err != nil {
 				return nil, err
 			}
@@ -281,14 +301,24 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 		}
 		if sc.Error == "" {
 			sc.HeldOut, sc.StdErr = meanAndStdErr(sc.Folds)
+			sc.InSample, _ = meanAndStdErr(inSample)
 		}
 		scores[ci] = sc
 	}
-	best := chooseCandidate(scores)
-	if best < 0 {
-		return nil, Errorf("", "curves", "no law could be fitted to these curves and scored on held-out data: %s", scores[0].Error)
+	// the chosen candidate fitted on every curve; should that fail, the next choice
+	var res *FitResult
+	best := -1
+	for res == nil {
+		if best = chooseCandidate(scores); best < 0 {
+			return nil, Errorf("", "curves", "no law could be fitted to these curves and scored on held-out data: %s", scores[0].Error)
+		}
+		var err error
+		if res, err = Fit(ctx, scores[best].apply(req), report); ctx.Err() != nil {
+			return nil, ctx.Err()
+		} else if err != nil {
+			scores[best].Error = "fitted on every curve: " + err.Error()
+		}
 	}
-	res := results[best]
 	chosen := scores[best]
 	order := make([]int, len(scores))
 	for i := range order {
@@ -310,19 +340,15 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	for i, f := range folds {
 		labels[i] = f.label
 	}
+	if w, ok := autoWarning(chosen); ok {
+		res.Warnings = append(res.Warnings, w)
+	}
 	res.Auto = &AutoChoice{Chosen: chosen.Candidate, Candidates: sorted, Design: design, Folds: labels,
 		Reason: autoReason(scores, best, design, len(folds))}
 	if len(samples[best]) > 0 {
 		band := calibrateBand(samples[best], DefaultBandLevel)
-		band.Reach = res.Reach
+		band.Reach, band.Design = res.Reach, design
 		res.Band = &band
-	}
-	if req.Lines {
-		lines, err := FitLines(chosen.apply(req), res)
-		if err != nil {
-			return nil, err
-		}
-		res.Lines = lines
 	}
 	progress(1)
 	res.ElapsedMs = float64(time.Since(began).Microseconds()) / 1000
@@ -382,8 +408,17 @@ func chooseCandidate(scores []CandidateScore) int {
 	return pick
 }
 
-// autoReason says in one sentence why the candidate was picked.
+// autoReason says in one sentence why the candidate was picked (and, with one fit curve, why
+// only the simplest laws competed).
 func autoReason(scores []CandidateScore, pick int, design string, folds int) string {
+	why := whyPicked(scores, pick, design, folds)
+	if design == designForecast {
+		why += " With one fit curve only the laws with the fewest parameters compete: one schedule cannot show how a law carries over to others."
+	}
+	return why
+}
+
+func whyPicked(scores []CandidateScore, pick int, design string, folds int) string {
 	best := 0
 	for i, s := range scores {
 		if s.Error == "" && s.HeldOut < scores[best].HeldOut || scores[best].Error != "" {

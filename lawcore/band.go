@@ -31,6 +31,10 @@ type Band struct {
 	Growth float64 `json:"growth"`
 	// Reach is how far the fitted data go.
 	Reach Reach `json:"reach"`
+	// Design says what held-out data calibrated the band (AutoChoice.Design): "forecast"
+	// when they were the tails of a single curve, which cannot show how far other
+	// schedules miss.
+	Design string `json:"design,omitempty"`
 }
 
 // Reach is how far the fitted points go in the areas (lambda 0.999): the largest forward and
@@ -96,27 +100,50 @@ const defaultGrowth = 1
 var growthGrid = []float64{0, 0.25, 0.5, 1, 2, 4, 8, 16}
 
 // bandSample is one held-out point: its relative error, its distance from the data its fit
-// saw, and its weight (each held-out curve weighing the same).
-type bandSample struct{ err, dist, weight float64 }
+// saw, its weight (each held-out curve weighing the same) and the fold it was held out in.
+type bandSample struct {
+	err, dist, weight float64
+	fold              int
+}
 
 // calibrateBand fits a band to held-out samples: the smallest growth, at least
-// defaultGrowth, whose band, its base set to cover the share level of all samples, also
-// covers that share of the samples beyond the fitted reach (so that far points are not left
-// out for the near ones' sake). The floor is a prior: held-out curves of the user's own
-// cannot show an extrapolation harder than the hardest among them, and the one a user asks
-// for usually is.
+// defaultGrowth, whose band also covers the share level of the samples beyond the fitted
+// reach (so that far points are not left out for the near ones' sake). The floor is a prior:
+// held-out curves of the user's own cannot show an extrapolation harder than the hardest
+// among them, and the one a user asks for usually is.
+//
+// The base is set fold by fold, as split conformal prediction does with exchangeable
+// scores: each fold's base is the one that covers the share level of its own points, and
+// the band takes the ceil((n+1)*level)-th smallest of the n folds' (the largest when n+1 >
+// 1/(1-level)). The points of one held-out curve err together (a law that misses a schedule
+// misses all of it), so the folds, not the points, are the independent draws; and a new
+// schedule is one more draw, which a quantile over a handful of folds would cover less often
+// than it says.
 func calibrateBand(samples []bandSample, level float64) Band {
 	b := Band{Level: level, Growth: defaultGrowth}
 	far := false
 	for _, s := range samples {
 		far = far || s.dist > 0
 	}
+	byFold := map[int][]bandSample{}
+	for _, s := range samples {
+		byFold[s.fold] = append(byFold[s.fold], s)
+	}
 	base := func(g float64) float64 {
-		ws := make([]numeric.Weighted, len(samples))
-		for i, s := range samples {
-			ws[i] = numeric.Weighted{Value: s.err / (1 + g*s.dist), Weight: s.weight}
+		var bases []float64
+		for _, fold := range byFold {
+			ws := make([]numeric.Weighted, len(fold))
+			for i, s := range fold {
+				ws[i] = numeric.Weighted{Value: s.err / (1 + g*s.dist), Weight: s.weight}
+			}
+			bases = append(bases, numeric.WeightedQuantile(ws, level))
 		}
-		return numeric.WeightedQuantile(ws, level)
+		if len(bases) == 0 {
+			return 0
+		}
+		sort.Float64s(bases)
+		k := int(math.Ceil(float64(len(bases)+1)*level)) - 1
+		return bases[min(k, len(bases)-1)]
 	}
 	if !far {
 		b.Base = base(b.Growth)
@@ -169,15 +196,15 @@ func (j *fitJob) reach() Reach {
 	for _, c := range j.curves {
 		if c.role == RoleFit {
 			a, b := c.pointAreas()
-			s1, s2 = append(s1, a...), append(s2, b...)
+			s1, s2 = append(s1, a[c.first:]...), append(s2, b[c.first:]...)
 		}
 	}
 	return newReach(s1, s2)
 }
 
-// heldOutSamples are the band samples of a fit's validate curves: each point's relative
-// error and its distance from the fit curves' reach.
-func heldOutSamples(req FitRequest, res *FitResult) ([]bandSample, error) {
+// heldOutSamples are the band samples of a fit's validate curves, held out in fold: each
+// point's relative error and its distance from the fit curves' reach.
+func heldOutSamples(req FitRequest, res *FitResult, fold int) ([]bandSample, error) {
 	job, err := req.job()
 	if err != nil {
 		return nil, err
@@ -190,8 +217,10 @@ func heldOutSamples(req FitRequest, res *FitResult) ([]bandSample, error) {
 		}
 		s1, s2 := c.pointAreas()
 		pred := res.Curves[i].Predicted
-		for k, obs := range c.loss {
-			out = append(out, bandSample{err: math.Abs(pred[k]-obs) / obs, dist: reach.Distance(s1[k], s2[k]), weight: 1 / float64(len(c.loss))})
+		_, loss := c.window()
+		for k := c.first; k < len(c.loss); k++ {
+			obs := c.loss[k]
+			out = append(out, bandSample{err: math.Abs(pred[k]-obs) / obs, dist: reach.Distance(s1[k], s2[k]), weight: 1 / float64(len(loss)), fold: fold})
 		}
 	}
 	return out, nil

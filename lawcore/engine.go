@@ -65,7 +65,11 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 	var theta []float64
 	var search Search
 	if job.strategy == SearchOptimum {
-		theta, search, err = optimum(obj, progress)
+		starts := maxStarts
+		if req.starts > 0 {
+			starts = req.starts
+		}
+		theta, search, err = optimum(obj, progress, starts)
 	} else {
 		theta, err = job.law.(Searcher).Search(ctx, job.strategy, obj, progress)
 		search = Search{Strategy: job.strategy, Evaluations: obj.evaluations}
@@ -84,6 +88,12 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 		return nil, err
 	}
 	res.Search = search
+	res.Warnings = job.warnings(theta, res)
+	if req.Intervals {
+		if res.Intervals, res.Replicates, err = job.intervals(ctx, theta); err != nil {
+			return nil, err
+		}
+	}
 	if req.Lines {
 		if res.Lines, err = FitLines(req, res); err != nil {
 			return nil, err
@@ -125,8 +135,10 @@ func (r FitRequest) job() (*fitJob, error) {
 		if err != nil {
 			return nil, err
 		}
+		index, loss := c.window()
+		run.Steps = index
 		j.fitRuns = append(j.fitRuns, run)
-		for _, l := range c.loss {
+		for _, l := range loss {
 			j.logObs = append(j.logObs, math.Log(l))
 		}
 	}
@@ -224,9 +236,10 @@ func (s *Spec) checkFitted(theta []float64) error {
 	return nil
 }
 
-// optimum is the engine's own search: the start search, then the polish of each start (on
-// long curves on a thinned objective first), keeping the lowest objective.
-func optimum(obj *Objective, progress func(float64)) ([]float64, Search, error) {
+// optimum is the engine's own search: the start search, then the polish of each of the best
+// starts (at most most; on long curves on a thinned objective first), keeping the lowest
+// objective.
+func optimum(obj *Objective, progress func(float64), most int) ([]float64, Search, error) {
 	// progress: the start search is the first fifth, each polish an equal share of the rest
 	done, share, budget := 0.0, 0.2, 0
 	obj.tick = func() {
@@ -237,7 +250,7 @@ func optimum(obj *Objective, progress func(float64)) ([]float64, Search, error) 
 	if n := obj.Points(); n > thinAbove {
 		search = obj.thinned((n + searchPoints - 1) / searchPoints)
 	}
-	starts := searchStarts(search)
+	starts := searchStarts(search, most)
 	if search.cancelled || obj.ctx.Err() != nil {
 		return nil, Search{}, obj.ctx.Err()
 	}
@@ -306,10 +319,11 @@ func (j *fitJob) score(theta []float64) (*FitResult, error) {
 	for _, c := range j.curves {
 		p := pred[at : at+len(c.index) : at+len(c.index)]
 		at += len(c.index)
-		m := ComputeMetrics(c.loss, p)
-		res.Curves = append(res.Curves, CurveResult{Name: c.name, Role: c.role, Size: c.size, Metrics: m, Predicted: p})
+		_, loss := c.window()
+		m := ComputeMetrics(loss, p[c.first:])
+		res.Curves = append(res.Curves, CurveResult{Name: c.name, Role: c.role, Size: c.size, Metrics: m, Predicted: p, From: float64(c.index[c.first])})
 		if c.role == RoleFit {
-			res.Objective += huberSum(c.loss, p, j.delta)
+			res.Objective += huberSum(loss, p[c.first:], j.delta)
 			fitMetrics = append(fitMetrics, m)
 		} else {
 			validateMetrics = append(validateMetrics, m)

@@ -39,8 +39,8 @@ type start struct {
 }
 
 // searchStarts ranks the model's start grid on a thinned copy of obj and returns the best
-// starts, evaluated on obj, best first. It returns nil if the fit was cancelled.
-func searchStarts(obj *Objective) []start {
+// starts (at most most), evaluated on obj, best first. It returns nil if the fit was cancelled.
+func searchStarts(obj *Objective, most int) []start {
 	grid := obj
 	if n := obj.Points(); n > gridPoints {
 		grid = obj.thinned((n + gridPoints - 1) / gridPoints)
@@ -125,7 +125,7 @@ func searchStarts(obj *Objective) []start {
 	}
 	sort.SliceStable(minima, func(i, j int) bool { return minima[i].rss < minima[j].rss })
 	var out []start
-	for _, m := range minima[:min(len(minima), 2*maxStarts)] {
+	for _, m := range minima[:min(len(minima), 2*most)] {
 		obj.Anchor(m.theta, true)
 		out = append(out, start{theta: m.theta, f: obj.Value(m.theta, nil)})
 	}
@@ -135,7 +135,7 @@ func searchStarts(obj *Objective) []start {
 	}
 	sortStarts(out)
 	k := 0
-	for k < len(out) && k < maxStarts && out[k].f <= promisingFactor*out[0].f {
+	for k < len(out) && k < most && out[k].f <= promisingFactor*out[0].f {
 		k++
 	}
 	return out[:k]

@@ -90,7 +90,7 @@ func LeaveOneScheduleOut(ctx context.Context, req FitRequest, laws []string, lev
 			if err != nil {
 				return nil, err
 			}
-			held, err := heldOutSamples(sub, res)
+			held, err := heldOutSamples(sub, res, fi)
 			if err != nil {
 				return nil, err
 			}

@@ -38,15 +38,14 @@ func TestLeaveOneScheduleOutTable(t *testing.T) {
 }
 
 // TestBandCoverage checks that bands calibrated by leave-one-schedule-out cover schedules
-// they never saw at about their stated rate. For each of the nine release curves (25M and
-// 100M) in turn: the band is calibrated on the other eight alone (each left out in turn),
-// the law is fitted on those eight, and the share of the ninth curve's points inside the
-// band that Predict draws (wider beyond the fitted data's reach) is measured. The claims: the
-// stated 90% holds on average to within 5 points (at least 85%), and the worst curve is
-// covered better than a band of one width covered it (34%, cosine_72000, a 3x
-// extrapolation). The 60% floor the issue asks of every curve is not reached: the 25M
-// 72K-step curves stay near 50% (the annealing law misses them by more than any held-out
-// fold of the other eight curves shows).
+// they never saw at least at their stated rate. For each of the nine release curves (25M and
+// 100M) in turn: the band is calibrated on the other eight alone (each left out in turn, and
+// each one's last half forecast), the law is fitted on those eight, and the share of the
+// ninth curve's points inside the band that Predict draws (wider beyond the fitted data's
+// reach) is measured. The claims (the issue's): the stated 90% holds on average to within 5
+// points (at least 85%), and no curve is covered below 60% (a band of one width covered
+// cosine_72000, a 3x extrapolation, at 34%). Calibrated fold by fold (band.go), the bands
+// err on the wide side: measured 0.978 on average, worst 0.90.
 func TestBandCoverage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits 162 times")
@@ -99,7 +98,7 @@ func TestBandCoverage(t *testing.T) {
 	if mean < 0.85 {
 		t.Errorf("bands cover %.3f of held-out points, stated 0.90", mean)
 	}
-	if worst <= 0.34 {
-		t.Errorf("a curve's points are covered at %.2f, no better than a band of one width", worst)
+	if worst < 0.60 {
+		t.Errorf("a curve's points are covered at %.2f, below 60%%", worst)
 	}
 }

@@ -12,11 +12,11 @@ wasm_exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec"
 failed=0 # a part that fails is reported, and the others still print
 
 echo "== lawcore benchmarks, native ($(go env GOOS)/$(go env GOARCH), $(go version | cut -d' ' -f3))"
-go test -run='^$' -bench=. -benchmem ./lawcore || failed=1
+go test -run='^$' -bench=. -benchmem ./lawcore/... || failed=1
 
 echo
 echo "== lawcore benchmarks, js/wasm under node $(node --version)"
-GOOS=js GOARCH=wasm go test -exec="$wasm_exec" -run='^$' -bench=. -benchmem ./lawcore || failed=1
+GOOS=js GOARCH=wasm go test -exec="$wasm_exec" -run='^$' -bench=. -benchmem ./lawcore/... || failed=1
 
 echo
 echo "== size of $site (bytes)"

@@ -5,7 +5,8 @@
 set -euo pipefail
 dir=${1:?usage: scripts/sw-manifest.sh DIR}
 cd "$dir"
-files=$(find . -type f ! -name sw.js ! -name sw-manifest.js | sed 's|^\./||' | LC_ALL=C sort)
+# _headers is read by the host, never served
+files=$(find . -type f ! -name sw.js ! -name sw-manifest.js ! -name _headers | sed 's|^\./||' | LC_ALL=C sort)
 build=$(printf '%s\n' "$files" | xargs sha256sum | sha256sum | cut -c1-16)
 {
 	echo "// Written by scripts/sw-manifest.sh at build time: the files sw.js caches."

@@ -71,7 +71,15 @@ func TestAutoScenarios(t *testing.T) {
 		t.Skip("fits every law many times")
 	}
 	var rows []string
+	// the candidates, but the size law (no scenario has model sizes)
 	var header []string
+	var cands []lawcore.Candidate
+	for _, c := range lawcore.Candidates() {
+		if c.Law != "size" {
+			cands = append(cands, c)
+			header = append(header, c.Label)
+		}
+	}
 	sums := map[string]float64{}
 	autoSum := 0.0
 	for _, sc := range scenarios(t) {
@@ -82,24 +90,27 @@ func TestAutoScenarios(t *testing.T) {
 			t.Fatal(sc.name, err)
 		}
 		a := res.Auto
-		byLabel := map[string]lawcore.CandidateScore{}
-		for _, c := range a.Candidates {
-			byLabel[c.Label] = c
-		}
-		if header == nil {
-			for _, c := range lawcore.Candidates() {
-				header = append(header, c.Label)
+		// what each candidate, fitted on the scenario's fit curves, predicts of its held-out
+		// curves (auto fits only the candidate it chose on every curve)
+		scenarioErr := map[string]float64{}
+		for _, c := range cands {
+			fitted := sc.req
+			fitted.Law, fitted.WarmupConvention, fitted.Search = c.Law, string(c.Convention), c.Search
+			if c.Lambda != nil {
+				fitted.Lambda = *c.Lambda
+			}
+			if r, err := lawcore.Fit(context.Background(), fitted, nil); err == nil && r.ValidateMetrics != nil {
+				scenarioErr[c.Label] = r.ValidateMetrics.PredE
 			}
 		}
 		bestHindsight := math.Inf(1)
 		cells := []string{sc.name}
 		for _, label := range header {
-			c := byLabel[label]
-			if c.Validate == nil {
+			v, ok := scenarioErr[label]
+			if !ok {
 				cells = append(cells, "–")
 				continue
 			}
-			v := c.Validate.PredE
 			bestHindsight = math.Min(bestHindsight, v)
 			sums[label] += v
 			mark := ""
@@ -112,6 +123,12 @@ func TestAutoScenarios(t *testing.T) {
 		autoSum += got
 		cov, worst, worstName := bandCoverage(t, req, res)
 		t.Logf("%s: auto's 90%% band covers %.2f of the held-out points on average, worst %.2f (%s)", sc.name, cov, worst, worstName)
+		// the claim, where the band is calibrated on curves left out: at least 85% on
+		// average, no curve below 60%. From one curve only its own forecasts calibrate the
+		// band, and it says so (Band.Design); there it is reported, not asserted.
+		if a.Design != "forecast" && (cov < 0.85 || worst < 0.60) {
+			t.Errorf("%s: the 90%% band covers %.2f on average, worst %.2f (%s): want at least 0.85 and 0.60", sc.name, cov, worst, worstName)
+		}
 		if sc.name == "cooldown study" {
 			cooldownDecision(t, sc.req, res)
 		}
@@ -120,9 +137,9 @@ func TestAutoScenarios(t *testing.T) {
 		t.Logf("%s: auto picks %s (%s): held-out PredE %.5f, best in hindsight %.5f (%.0f%% above)\n  %s",
 			sc.name, a.Chosen.Label, a.Design, got, bestHindsight, 100*(got/bestHindsight-1), a.Reason)
 		for _, c := range a.Candidates {
-			v := math.NaN()
-			if c.Validate != nil {
-				v = c.Validate.PredE
+			v, ok := scenarioErr[c.Label]
+			if !ok {
+				v = math.NaN()
 			}
 			t.Logf("    %-62s auto's held-out %.5f ± %.5f  folds %v  in-sample %.5f  scenario %.5f %s", c.Label, c.HeldOut, c.StdErr, fmtFolds(c.Folds), c.InSample, v, c.Error)
 		}
@@ -253,9 +270,9 @@ func TestAutoAnswer(t *testing.T) {
 		t.Fatalf("the auto answer does not encode: %v", err)
 	}
 	a := res.Auto
-	// two curves: each left out, and each one's last third and last half forecast
-	if len(a.Folds) != 6 {
-		t.Errorf("%d folds, want 6: %q", len(a.Folds), a.Folds)
+	// two curves: each left out, and each one's last half forecast
+	if len(a.Folds) != 4 {
+		t.Errorf("%d folds, want 4: %q", len(a.Folds), a.Folds)
 	}
 	for i, c := range a.Candidates {
 		if c.Law == "size" {

@@ -83,12 +83,13 @@ function settingsLine(settings, law) {
 }
 
 /** paramsTable lists a fit's parameters with their symbols, values and meanings; held ones are marked. */
-function paramsTable(params, held, law) {
+function paramsTable(params, held, law, intervals) {
   const specs = law ? law.params : Object.keys(params).map((name) => ({ name, symbol: name, meaning: '' }));
+  const interval = (name) => (intervals && intervals[name] ? `${num(intervals[name].low)} to ${num(intervals[name].high)}` : '');
   const rows = specs
     .filter((p) => p.name in params)
-    .map((p) => [p.symbol, p.name, num(params[p.name]), held.includes(p.name) ? 'held' : '', p.meaning]);
-  return table(['symbol', 'parameter', 'value', '', 'meaning'], rows, { right: [2] });
+    .map((p) => [p.symbol, p.name, num(params[p.name]), held.includes(p.name) ? 'held' : interval(p.name), p.meaning]);
+  return table(['symbol', 'parameter', 'value', intervals ? '90% interval' : '', 'meaning'], rows, { right: [2] });
 }
 
 /** metricsRow writes the metrics of a curve (or a mean over curves) as researchers read them. */
@@ -124,19 +125,17 @@ export function predictionsTable(predictions, band) {
 /** autoReport says what an auto fit chose and why, and lists every candidate's scores. */
 function autoReport(auto) {
   const chosen = auto.chosen.label;
-  const hasValidate = auto.candidates.some((c) => c.validate);
   const rows = auto.candidates.map((c) => {
     const mark = c.label === chosen ? '*' : '';
     const row = [mark, c.label, isNum(c.heldOut) && !c.error ? percent(c.heldOut) : '—'];
     row.push(isNum(c.stdErr) && !c.error ? percent(c.stdErr) : '—', !c.error && isNum(c.inSample) ? percent(c.inSample) : '—');
-    if (hasValidate) row.push(c.validate ? percent(c.validate.PredE) : '—');
     return row;
   });
-  const head = ['', 'candidate', 'held-out', 'std err', 'in-sample', ...(hasValidate ? ['validate PredE'] : [])];
+  const head = ['', 'candidate', 'held-out', 'std err', 'in-sample'];
   const failed = auto.candidates.filter((c) => c.error).map((c) => `${c.label}: ${c.error}`);
   return section(
     `auto: chose ${chosen}\n${wrap(auto.reason, { indent: '  ' })}\n  held-out data: ${auto.design}, ${plural(auto.folds.length, 'fold')}`,
-    table(head, rows, { right: [2, 3, 4, 5] }),
+    table(head, rows, { right: [2, 3, 4] }),
     notesBlock(failed, 'not scored'),
   ).trimEnd();
 }
@@ -150,7 +149,8 @@ export function fitReport(res, { law, predictions = [], notes = [] } = {}) {
   const search = `search: ${s.strategy}, ${plural(s.starts, 'start')}, ${plural(s.evaluations, 'evaluation')}; objective ${num(res.objective)}; ${seconds(res.elapsedMs)}`;
   return section(
     [lawHeader(law, res.law), settingsLine(res.settings, law), search, res.note ? `note: ${res.note}` : ''].filter(Boolean).join('\n'),
-    paramsTable(res.params, res.held || [], law),
+    notesBlock((res.warnings || []).map((w) => w.message), 'warnings'),
+    paramsTable(res.params, res.held || [], law, res.intervals),
     curvesTable(res),
     res.auto ? autoReport(res.auto) : '',
     predictions.length ? predictionsTable(predictions, res.band) : '',

@@ -12,6 +12,11 @@
 //
 // The first line printed on stdout is "serving DIR on URL", with the real port when -addr asks
 // for port 0, so that tests can start the server on a free port and read where it is.
+//
+//	go run ./scripts/serve -headers > build/site/_headers
+//
+// prints the same headers in the `_headers` format of Netlify and Cloudflare Pages instead, so
+// that a static host sends what this server sends (make build writes it).
 package main
 
 import (
@@ -71,6 +76,18 @@ var securityHeaders = map[string]string{
 	"X-Content-Type-Options":  "nosniff",
 	"Referrer-Policy":         "no-referrer",
 	"Cache-Control":           "no-cache",
+}
+
+// headersFile is securityHeaders in the `_headers` format (Netlify, Cloudflare Pages): every
+// path gets them, and lawcore.wasm its content type.
+func headersFile() string {
+	var b strings.Builder
+	b.WriteString("# Written by `go run ./scripts/serve -headers` (make build): the headers scripts/serve sends.\n/*\n")
+	for _, k := range []string{"Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "Cache-Control"} {
+		fmt.Fprintf(&b, "  %s: %s\n", k, securityHeaders[k])
+	}
+	fmt.Fprintf(&b, "/*.wasm\n  Content-Type: %s\n", contentTypes[".wasm"])
+	return b.String()
 }
 
 // newHandler returns the handler serving the files of root. The caller is expected to pass an
@@ -165,6 +182,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags.SetOutput(stderr)
 	dir := flags.String("dir", "build/site", "directory to serve")
 	addr := flags.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
+	headers := flags.Bool("headers", false, "print the headers as a _headers file (Netlify, Cloudflare Pages) and exit")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -176,6 +194,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "serve:", err)
 		flags.Usage()
 		return usageError{err}
+	}
+
+	if *headers {
+		_, err := io.WriteString(stdout, headersFile())
+		return err
 	}
 
 	root, err := os.OpenRoot(*dir)

@@ -305,3 +305,37 @@ func TestRunErrors(t *testing.T) {
 		t.Errorf("stdout %q, want nothing on errors", stdout.String())
 	}
 }
+
+// TestHeadersFile checks that the _headers file a static host reads gives every path the
+// headers this server sends (read back from a real response), and .wasm its content type.
+func TestHeadersFile(t *testing.T) {
+	var out, errs strings.Builder
+	if err := run(context.Background(), []string{"-headers"}, &out, &errs); err != nil {
+		t.Fatal(err, errs.String())
+	}
+	rules := map[string]map[string]string{}
+	var path string
+	for _, line := range strings.Split(out.String(), "\n") {
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+		case !strings.HasPrefix(line, " "):
+			path = line
+			rules[path] = map[string]string{}
+		default:
+			k, v, ok := strings.Cut(strings.TrimSpace(line), ": ")
+			if !ok || path == "" {
+				t.Fatalf("not a header line: %q", line)
+			}
+			rules[path][k] = v
+		}
+	}
+	resp, _ := get(t, newTestServer(t), "/")
+	for _, k := range []string{"Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "Cache-Control"} {
+		if got, want := rules["/*"][k], resp.Header.Get(k); got != want {
+			t.Errorf("_headers /* %s = %q, the server sends %q", k, got, want)
+		}
+	}
+	if got := rules["/*.wasm"]["Content-Type"]; got != "application/wasm" {
+		t.Errorf("_headers /*.wasm Content-Type = %q", got)
+	}
+}

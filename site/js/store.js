@@ -39,6 +39,9 @@ const VIEW_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'lines
  *                and code: the schedule last copied as code ({title, text}) or null
  *   analysis     the Analyses panel: {open, view, options (analysis -> text), optionsRevision,
  *                defaults, result, error, status, sizeTarget}
+ *   workspace    what the page says of the work it keeps in the browser (controllers/workspace.js):
+ *                {line: {text, kind: 'notice'|'warning', actions} or null, kept (the footer's
+ *                text), saving, savedAt, canForget}
  */
 export function initialState() {
   return {
@@ -48,6 +51,7 @@ export function initialState() {
     chart: { logX: false, logY: false, scheme: 'light' }, engine: { version: '', memory: 0 },
     answers: { baseline: '', atStep: '', reachLoss: '', code: null },
     analysis: { open: false, view: 'decomposition', options: {}, optionsRevision: 0, defaults: null, result: null, error: '', status: '', sizeTarget: '400e6' },
+    workspace: { line: null, kept: '', saving: false, savedAt: 0, canForget: false },
   };
 }
 
@@ -229,6 +233,13 @@ export function createStore(initial = initialState()) {
         fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: state.edits + 1, example,
       });
     },
+    /**
+     * restoreView puts back a view the browser kept (persist.js's readWorkspace): the curves and
+     * schedules as they were (names and colours checked there), their fits and predicted lines.
+     */
+    restoreView({ settings, curves, predictions, fits, manual, lines, stale }) {
+      set({ settings, curves, predictions, fits, manual, lines, validation: null, band: null, stale, edits: state.edits + 1 });
+    },
     /** snapshotView returns what puts the view back as it is now (the undo of loading an example). */
     snapshotView() {
       const saved = Object.fromEntries(VIEW_KEYS.map((k) => [k, state[k]]));
@@ -321,6 +332,10 @@ export function createStore(initial = initialState()) {
       // as the field loses focus stays the button clicked.
       if (Object.keys(change).every((k) => state.answers[k] === change[k])) return;
       set({ answers: { ...state.answers, ...change } });
+    },
+    /** setWorkspace changes what the page says of the work it keeps (see initialState). */
+    setWorkspace(change) {
+      set({ workspace: { ...state.workspace, ...change } });
     },
 
     // ---- the Analyses panel ------------------------------------------------------------------

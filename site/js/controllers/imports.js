@@ -3,9 +3,15 @@
 // curves added are predicted with the parameters in use. The user's first curves replace the
 // bundled example (Undo brings it back), and the warmup setting becomes the warmup their
 // learning rates show.
-import { importFiles, importText, pairLearningRates } from '../import-files.js';
+import { importFiles, importText, pairLearningRates, withinPointBudget } from '../import-files.js';
 import { curveFacts } from '../curve-facts.js';
 import * as fmt from '../format.js';
+
+/**
+ * heldPoints counts the points of the curves that stay on the page when new ones come: an
+ * example's go when the user's first curves replace it.
+ */
+const heldPoints = (state) => state.curves.filter((c) => !(state.example && c.fromExample)).reduce((n, c) => n + c.steps.length, 0);
 
 /** createImports returns {addFiles(files), addPasted(text, name) -> added?}. ask(ambiguity, fileName) asks the user. */
 export function createImports({ store, engine, predicting, ask }) {
@@ -60,7 +66,9 @@ export function createImports({ store, engine, predicting, ask }) {
       } catch (err) {
         errors.push(err.message);
       }
-      const { added, notes: replaced } = addToView(curves);
+      const budget = withinPointBudget(heldPoints(store.state), curves);
+      errors.push(...budget.refused);
+      const { added, notes: replaced } = addToView(budget.kept);
       notes.push(...replaced);
       const noLR = added.filter((c) => !c.schedule).map((c) => c.name);
       const given = lrCurves.length ? ` ${lrCurves.length} learning-rate file(s) read.` : '';
@@ -87,10 +95,13 @@ export function createImports({ store, engine, predicting, ask }) {
         const given = await giveLearningRates(curves, lrCurves);
         notes.push(...given.notes);
         if (!curves.length && !given.paired) throw new Error(notes.join(' ') || `${fileName}: no curves`);
-        const { added, notes: replaced } = addToView(given.curves.map((c) => ({ ...c, name: curves.length === 1 ? fileName : `${fileName} ${c.name}` })));
+        const budget = withinPointBudget(heldPoints(store.state), given.curves.map((c) => ({ ...c, name: curves.length === 1 ? fileName : `${fileName} ${c.name}` })));
+        if (budget.refused.length && !budget.kept.length) throw new Error(budget.refused.join(' '));
+        const { added, notes: replaced } = addToView(budget.kept);
         notes.push(...replaced);
         store.setStatus(added.length ? `Added ${added.map((c) => c.name).join(', ')}.` : 'Learning rates read.');
-        if (notes.length) store.showMessage(notes, 'notice');
+        if (budget.refused.length) store.showMessage([...budget.refused, ...notes]);
+        else if (notes.length) store.showMessage(notes, 'notice');
         predicting.update();
         return true;
       } catch (err) {

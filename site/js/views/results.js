@@ -108,8 +108,7 @@ function renderAuto(auto) {
   const rows = auto.candidates.map((c) => h('tr', { class: c.label === auto.chosen.label ? 'chosen' : '', dataset: { candidate: c.label } },
     h('th', { scope: 'row', text: c.label }),
     h('td', { class: 'num', dataset: { metric: 'heldOut', value: c.error ? '' : String(c.heldOut) }, text: c.error ? '–' : `${pct(c.heldOut)} ± ${pct(c.stdErr)}` }),
-    h('td', { class: 'num', dataset: { metric: 'inSample' }, text: c.error ? '–' : pct(c.inSample) }),
-    h('td', { class: 'num', dataset: { metric: 'validate' }, text: c.validate ? pct(c.validate.PredE) : '' }),
+    h('td', { class: 'num', dataset: { metric: 'inSample', value: c.error ? '' : String(c.inSample) }, text: c.error ? '–' : pct(c.inSample) }),
     h('td', { class: 'num', text: String(c.free) }),
     h('td', { text: c.error || '' })));
   note.replaceChildren(
@@ -120,8 +119,7 @@ function renderAuto(auto) {
         h('thead', {}, h('tr', {},
           h('th', { scope: 'col', text: 'candidate' }),
           h('th', { scope: 'col', class: 'num', title: 'mean relative error of the held-out points, over the folds, ± its standard error', text: 'held-out PredE' }),
-          h('th', { scope: 'col', class: 'num', title: 'mean relative error of the fit on every fit curve', text: 'in-sample PredE' }),
-          h('th', { scope: 'col', class: 'num', title: 'PredE on your curves marked validate (auto never sees them)', text: 'validate PredE' }),
+          h('th', { scope: 'col', class: 'num', title: 'mean relative error of the same fits on the points they were fitted to', text: 'in-sample PredE' }),
           h('th', { scope: 'col', class: 'num', title: 'parameters fitted', text: 'fitted' }),
           h('th', { scope: 'col', text: '' }))),
         h('tbody', {}, rows))),
