@@ -50,9 +50,22 @@ const number = (text) => {
  * reachLoss, defaults}. options ({baseline, atStep, reachLoss}, as typed; empty: the defaults)
  * choose the baseline schedule (default the first), the step (default the shortest schedule's
  * last step) and the loss to reach (default the baseline's final loss, under the first law). A
- * row: {name, color, final, band (± in loss units, or null), diff (final − baseline's final),
+ * row: {name, color, final, band (± in loss units, or null), lower and upper (the band's
+ * edges at the last step, when lawcore drew them), diff (final − baseline's final),
  * atStep (loss there), reach (the step, or null), spacing}.
  */
+/**
+ * finalBand is the band's half-width at a line's last step, in loss units: lawcore's edges
+ * where the line has them, else the band's half-width; null without a band for the law.
+ */
+function finalBand(state, law, line) {
+  const b = state.band;
+  if (!b || state.manual || b.law !== law) return null;
+  const n = line.loss ? line.loss.length : 0;
+  if (line.lower && line.upper && n && line.upper.length === n) return (line.upper[n - 1] - line.lower[n - 1]) / 2;
+  return line.finalLoss * b.halfWidth;
+}
+
 export function answerTable(state, options = {}) {
   const names = state.predictions.map((p) => p.name);
   const laws = lawsWithParams(state);
@@ -64,7 +77,6 @@ export function answerTable(state, options = {}) {
   if (baseLine && Number.isFinite(baseLine.finalLoss)) defaults.reachLoss = Number(baseLine.finalLoss.toFixed(4));
   const atStep = number(options.atStep) ?? defaults.atStep;
   const reachLoss = number(options.reachLoss) ?? defaults.reachLoss;
-  const band = state.band && !state.manual ? state.band : null;
   return {
     baseline, atStep, reachLoss, defaults,
     laws: laws.map((law) => {
@@ -76,7 +88,9 @@ export function answerTable(state, options = {}) {
           const final = line && Number.isFinite(line.finalLoss) ? line.finalLoss : null;
           return {
             name: p.name, color: p.color, final,
-            band: final !== null && band && band.law === law ? final * band.halfWidth : null,
+            band: final !== null ? finalBand(state, law, line) : null,
+            lower: final !== null && line.lower ? line.lower[line.lower.length - 1] : null,
+            upper: final !== null && line.upper ? line.upper[line.upper.length - 1] : null,
             diff: final !== null && Number.isFinite(baseFinal) ? final - baseFinal : null,
             atStep: line && atStep !== null ? lossAt(line, atStep) : null,
             reach: line && reachLoss !== null ? stepToReach(line, reachLoss) : null,

@@ -57,7 +57,7 @@ export function lawLines(state) {
         color: item.color,
         dash: again ? DOTTED : curve && item.role === 'validate' ? DASHED : null,
         showLR: !again && !!line.lr,
-        band: state.band && (state.band.law || DEFAULT_LAW) === law ? state.band.halfWidth : null,
+        band: state.band && !state.manual && (state.band.law || DEFAULT_LAW) === law ? state.band.halfWidth : null,
       });
     }
     if (mine.length && !primary) primary = law;
@@ -123,9 +123,12 @@ export function resultCharts(state) {
   for (const l of lines) {
     loss.lines.push({ label: l.label, group: l.item.name, role: l.role, color: l.color, dash: l.dash, x: l.line.steps, y: l.line.loss, format: sig(5) });
     if (l.band) {
-      // The prediction band pred·(1 ± half-width): two thin edges, shaded between.
+      // The prediction band: lawcore's lower and upper where the line has them (wider the
+      // farther a step lies beyond the fitted data), else pred·(1 ± half-width); two thin
+      // edges, shaded between.
       for (const [side, k] of [['lower', -1], ['upper', 1]]) {
-        const y = Array.from(l.line.loss, (v) => v * (1 + k * l.band));
+        const edge = l.line[side] && l.line[side].length === l.line.loss.length ? l.line[side] : null;
+        const y = edge ? Array.from(edge) : Array.from(l.line.loss, (v) => v * (1 + k * l.band));
         loss.lines.push({ label: `${l.name} band ${side}`, group: l.item.name, role: `band ${side}`, band: side, color: l.color, width: 0.75, x: l.line.steps, y, format: sig(5) });
       }
     }

@@ -123,3 +123,49 @@ export function worstLRDifference(col, expanded) {
 export function flaggedProblems(curve) {
   return curve.scheduleProblems || scheduleProblems(curve);
 }
+
+/**
+ * defaultWindow is the step a curve is fitted from unless the user says otherwise: the end of
+ * its warmup (from its LR column, else its schedule's warmup) when it has observed points
+ * before it, else 0 (the whole curve). The warmup's points follow no scaling law and can drag a
+ * fit to a bound.
+ */
+export function defaultWindow(curve) {
+  if (!curve.steps || !curve.steps.length) return 0;
+  const col = lrColumn(curve);
+  const s = curve.schedule;
+  const warmup = col ? detectWarmup(col.steps, col.lr) : s && Number.isFinite(s.warmup) ? s.warmup : 0;
+  return warmup > 0 && curve.steps[0] < warmup && curve.steps[curve.steps.length - 1] > warmup ? warmup : 0;
+}
+
+/**
+ * windowOf is the step window a curve is fitted from: {from, set} (set: the user chose it;
+ * else the default, defaultWindow). from 0 is the whole curve.
+ */
+export function windowOf(curve) {
+  return Number.isFinite(curve.from) ? { from: curve.from, set: true } : { from: defaultWindow(curve), set: false };
+}
+
+/** pointsInWindow counts the observed points a curve's window keeps. */
+export function pointsInWindow(curve) {
+  const { from } = windowOf(curve);
+  let n = 0;
+  for (const s of curve.steps) if (s >= from) n++;
+  return n;
+}
+
+/**
+ * parseWindow reads the step a curve's window starts at, as typed: '' is the default (null);
+ * else a step from 0 that leaves at least one observed point. It throws an Error naming the
+ * curve and the field.
+ */
+export function parseWindow(text, curve) {
+  const raw = String(text ?? '').trim();
+  if (raw === '') return null;
+  const x = fmt.parseDecimal(raw.replace(/,/g, ''));
+  const where = `${curve.name}: fit from step`;
+  if (!Number.isFinite(x) || x < 0) throw new Error(`${where}: "${raw}" is not a step (a number from 0).`);
+  const last = curve.steps[curve.steps.length - 1];
+  if (x > last) throw new Error(`${where}: ${fmt.steps(x)} is after the curve’s last point (step ${fmt.steps(last)}): no point would be left to fit.`);
+  return x;
+}

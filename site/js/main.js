@@ -25,6 +25,7 @@ import { showSettings, readSettings, lockLambda, fillLawChoices, SETTING_FIELDS 
 import { showManualParams, manualTexts, manualLaw } from './views/manual-form.js';
 import { showResults } from './views/results.js';
 import { showLists } from './views/curve-list.js';
+import { parseWindow } from './curve-facts.js';
 import { showCharts } from './views/charts.js';
 import { showAnalyses } from './views/analysis-panel.js';
 import { showUndo } from './views/undo-bar.js';
@@ -77,7 +78,13 @@ let analysisChart = () => null;
 function showViews() {
   showSettings(store);
   showManualParams(store);
-  showResults(store);
+  showResults(store, {
+    // A warning's fix: the window of the curves named starts at from, and the fit runs again.
+    fitFrom: (names, from) => {
+      store.setWindow(names, from);
+      if (commitSettings()) fitting.fit();
+    },
+  });
   showLawNotes(store);
   showExplain();
   showAnswers(store, {
@@ -89,6 +96,20 @@ function showViews() {
   showLists(store, {
     role: (name, role) => store.setRole(name, role),
     schedule: (name) => schedules.editCurve(name),
+    window: (name, text) => {
+      const curve = store.state.curves.find((c) => c.name === name);
+      if (!curve) return;
+      let from;
+      try {
+        from = parseWindow(text, curve);
+      } catch (err) {
+        store.showMessage(err.message);
+        return false;
+      }
+      store.clearMessage();
+      if (from !== (curve.from ?? null)) store.setWindow(name, from);
+      return true;
+    },
     edit: (name) => schedules.editPrediction(name),
     remove: (name) => store.remove(name),
   });

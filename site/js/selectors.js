@@ -43,11 +43,28 @@ export function fitLine(state, law, curve) {
   return fit && fitCovers(fit, curve) ? fit.lines.get(curve.name) || null : null;
 }
 
+/** bandOfFits is the band an auto fit calibrated (fits: law -> fit record), as state.band holds it, or null. */
+export function bandOfFits(fits) {
+  const fit = Object.values(fits || {}).find((f) => f.response && f.response.band && Number.isFinite(f.response.band.base));
+  if (!fit) return null;
+  const b = fit.response.band;
+  return { law: fit.law, halfWidth: b.base, level: b.level, spec: b, from: 'auto' };
+}
+
+/**
+ * lineBand is the band (lawcore's, which predict takes) the law's predicted lines carry: the
+ * band in use when it is this law's and the parameters are fitted ones, else null.
+ */
+export function lineBand(state, law) {
+  const b = state.band;
+  return b && b.spec && b.law === law && !state.manual ? b.spec : null;
+}
+
 /** predictedLine is the law's current predicted line of item (a curve or a schedule), or null. */
 export function predictedLine(state, law, item) {
   const p = paramsOf(state, law);
   const lines = state.lines[law];
-  if (!p || !lines || lines.source !== p.source) return null;
+  if (!p || !lines || lines.source !== p.source || (lines.band || null) !== lineBand(state, law)) return null;
   const line = lines.byName.get(item.name);
   return line && line.schedule === item.schedule ? line : null;
 }

@@ -4,7 +4,11 @@
 import { LAW_NAMES, LAWS, MAX_SCHEDULE_STEPS } from './schema.js';
 import { parseDecimal, steps } from './format.js';
 
-/** DEFAULT_SETTINGS are the paper's: lambda 0.999, 500 warmup steps counted at the peak LR. */
+/**
+ * DEFAULT_SETTINGS are a user's own curves': auto (the law and its settings picked by held-out
+ * error), and when auto is unticked the paper's lambda 0.999, 500 warmup steps counted at the
+ * peak LR. The examples keep their papers' settings, auto off (examples.js).
+ */
 export const DEFAULT_SETTINGS = {
   lambda: 0.999,
   fitLambda: false,
@@ -12,7 +16,7 @@ export const DEFAULT_SETTINGS = {
   warmupConvention: 'peak',
   huberDelta: 0.001,
   law: 'annealing',
-  auto: false,
+  auto: true,
   mplSearch: 'optimum',
 };
 

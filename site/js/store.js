@@ -4,7 +4,7 @@
 // shows is derived from this state. No DOM here (node's tests create stores).
 import { nextColor } from './theme.js';
 import { DEFAULT_SETTINGS, sameSettings } from './settings.js';
-import { paramsOf } from './selectors.js';
+import { paramsOf, lineBand, bandOfFits } from './selectors.js';
 
 /** MAX_UNDO is how many changes can be undone; older ones are forgotten. */
 export const MAX_UNDO = 20;
@@ -16,7 +16,9 @@ const VIEW_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'lines
  * initialState is the empty page:
  *   curves       curves with data: {name, role: 'fit'|'validate', steps, loss, lr?, lrSteps? (the
  *                LR column: lr at lrSteps), schedule, scheduleSource: 'file'|'builder', lrFile?,
- *                scheduleProblems? (curve-facts.js), file?, run?, size?, color, source}
+ *                scheduleProblems? (curve-facts.js), from? (the step the fit window starts at, as
+ *                the user set it; absent: curve-facts.js's defaultWindow), file?, run?, size?,
+ *                color, source}
  *   predictions  schedules without data, to predict: {name, schedule, color}; an example's
  *                curves and schedules carry fromExample: true
  *   example      the bundled example shown ({title}), or null: the user's first curves replace it
@@ -26,8 +28,9 @@ const VIEW_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'lines
  *                {params: {law: params}, settings, from: 'hand'|'link'}, or null
  *   lines        law -> predicted lines: {source (the parameters' record), byName: Map name ->
  *                {schedule, steps, lr, loss, s1Term, s2Term, finalLoss}}
- *   validation   the latest `validate` answer; band: the prediction band of its first law
- *                (the annealing law's when validated): {law, halfWidth, level}
+ *   validation   the latest `validate` answer; band: the prediction band in use, {law,
+ *                halfWidth, level, spec (lawcore's band, which predict takes), from: 'auto'|
+ *                'validation'}: an auto fit's, replaced by a validation's (its first law's)
  *   stale        curves or settings changed since the latest fit; edits counts those changes
  *   fitting      {progress} while a fit or validation runs, else null
  *   message      {lines, kind: 'error'|'notice', from?} or null; status: the status line
@@ -62,12 +65,12 @@ export function initialState() {
 function keptLines(state, results) {
   const lines = { ...state.lines };
   const itemOf = new Map([...state.curves, ...state.predictions].map((x) => [x.name, x]));
-  for (const { law, source, byName } of results) {
+  for (const { law, source, band = null, byName } of results) {
     const p = paramsOf(state, law);
-    if (!p || p.source !== source) continue;
-    const kept = lines[law] && lines[law].source === source ? new Map(lines[law].byName) : new Map();
+    if (!p || p.source !== source || band !== lineBand(state, law)) continue;
+    const kept = lines[law] && lines[law].source === source && lines[law].band === band ? new Map(lines[law].byName) : new Map();
     for (const [name, line] of byName) if (itemOf.get(name)?.schedule === line.schedule) kept.set(name, line);
-    lines[law] = { source, byName: kept };
+    lines[law] = { source, band: lineBand(state, law), byName: kept };
   }
   return lines;
 }
@@ -146,6 +149,15 @@ export function createStore(initial = initialState()) {
       set({ curves: [...state.curves, ...added], ...touched() });
       return added;
     },
+    /**
+     * setWindow sets the step a curve is fitted from (null: the default, the end of its
+     * warmup); names: one curve's name or a list of them.
+     */
+    setWindow(names, from) {
+      const list = new Set(Array.isArray(names) ? names : [names]);
+      const curves = state.curves.map((c) => (list.has(c.name) ? { ...c, from: Number.isFinite(from) ? from : undefined } : c));
+      set({ curves, ...touched() });
+    },
     setRole(name, role) {
       set({ curves: replaceItem('curves', name, { role }), ...touched() });
     },
@@ -192,7 +204,9 @@ export function createStore(initial = initialState()) {
       const { curves, predictions } = state;
       if (!curves.length && !predictions.length) return;
       const restore = actions.snapshotView();
-      set({ curves: [], predictions: [], example: null, fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: state.edits + 1 });
+      // An example's settings (the paper's, auto off) give way to the user's default: auto.
+      const settings = state.example ? { ...state.settings, auto: true } : state.settings;
+      set({ curves: [], predictions: [], example: null, settings, fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: state.edits + 1 });
       actions.offerUndo(`Cleared ${curves.length} curve(s) and ${predictions.length} schedule(s) to predict.`, restore);
     },
     /** keepExample makes the example the user's own view: curves added go beside it from then on. */
@@ -237,8 +251,8 @@ export function createStore(initial = initialState()) {
      * restoreView puts back a view the browser kept (persist.js's readWorkspace): the curves and
      * schedules as they were (names and colours checked there), their fits and predicted lines.
      */
-    restoreView({ settings, curves, predictions, fits, manual, lines, stale }) {
-      set({ settings, curves, predictions, fits, manual, lines, validation: null, band: null, stale, edits: state.edits + 1 });
+    restoreView({ settings, curves, predictions, fits, manual, lines, stale, example = null }) {
+      set({ settings, curves, predictions, fits, manual, lines, validation: null, band: manual ? null : bandOfFits(fits), stale, example, edits: state.edits + 1 });
     },
     /** snapshotView returns what puts the view back as it is now (the undo of loading an example). */
     snapshotView() {
@@ -281,10 +295,12 @@ export function createStore(initial = initialState()) {
     /**
      * fitted keeps new fits (law -> fit record) in place of every earlier fit, parameters entered
      * by hand and validation, with the lines predicted with them (results, as linesPredicted
-     * takes them); stale says whether curves or settings changed while it ran.
+     * takes them); stale says whether curves or settings changed while it ran. An auto fit
+     * brings the band its held-out errors calibrate.
      */
     fitted(fits, { stale, status }, results = []) {
-      set({ fits, manual: null, lines: keptLines({ ...state, fits, manual: null }, results), validation: null, band: null, stale, status });
+      const band = bandOfFits(fits);
+      set({ fits, manual: null, band, lines: keptLines({ ...state, fits, manual: null, band }, results), validation: null, stale, status });
     },
     /**
      * validated keeps a `validate` answer and the prediction band of its first law (the
@@ -292,7 +308,8 @@ export function createStore(initial = initialState()) {
      */
     validated(validation, status) {
       const first = [...validation.summaries].sort((a, b) => (b.law === 'annealing') - (a.law === 'annealing'))[0];
-      const band = first && Number.isFinite(first.bandHalfWidth) ? { law: first.law, halfWidth: first.bandHalfWidth, level: first.bandLevel } : null;
+      const band = first && Number.isFinite(first.bandHalfWidth)
+        ? { law: first.law, halfWidth: first.bandHalfWidth, level: first.bandLevel, spec: first.band || null, from: 'validation' } : null;
       set({ validation, band, status });
     },
     /**

@@ -6,6 +6,7 @@ import { LAWS } from '../schema.js';
 import { lawsOf } from '../settings.js';
 import * as fmt from '../format.js';
 import { flaggedProblems } from '../curve-facts.js';
+import { bandOfFits } from '../selectors.js';
 
 /** sameData says whether a curve still holds the data and schedule it had (its role may differ). */
 const sameData = (a, b) => a.name === b.name && a.steps === b.steps && a.loss === b.loss && a.schedule === b.schedule;
@@ -68,7 +69,7 @@ export function createFitting({ store, engine, predicting, analyses }) {
       let lines = [];
       let refused = null;
       try {
-        lines = await predicting.linesFor({ ...store.state, fits, manual: null });
+        lines = await predicting.linesFor({ ...store.state, fits, manual: null, band: bandOfFits(fits) });
       } catch (err) {
         refused = err;
       }
@@ -138,6 +139,7 @@ export function createFitting({ store, engine, predicting, analyses }) {
         try {
           const result = await engine.validate(lawsOf(settings), curves, settings, 0.9, (f) => store.fitProgress(f));
           store.validated(result, `Validated ${curves.length} curve(s) in ${fmt.ms(result.elapsedMs)}.`);
+          await predicting.update(); // the lines again, with the validation's band
         } catch (err) {
           failed(err, 'Validate', { cancelled: 'Validation cancelled.', status: 'The validation failed.' });
         }

@@ -40,7 +40,9 @@ export function createImports({ store, engine, predicting, ask }) {
     if (!store.state.example || !curves.length) return { added: store.addCurves(curves), notes: [] };
     const title = store.state.example.title;
     const notes = [`Your data replaced ${title} (Undo brings it back).`];
-    let settings = store.state.settings;
+    // The example's settings were its paper's; the user's own curves are fitted with auto.
+    let settings = { ...store.state.settings, auto: true };
+    if (!store.state.settings.auto) notes.push('Auto is on: the law and its settings are picked by how well they predict your curves’ held-out steps (the example kept its paper’s setting).');
     const withLR = curves.map((c) => ({ c, f: curveFacts(c) })).find((x) => x.f.peak);
     if (withLR && withLR.f.warmup !== settings.warmupSteps) {
       settings = { ...settings, warmupSteps: withLR.f.warmup };

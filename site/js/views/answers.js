@@ -42,7 +42,7 @@ export function showAnswers(store, on) {
     const many = t.laws.length > 1;
     $('#answers-table thead').replaceChildren(h('tr', {},
       h('th', { scope: 'col', text: 'schedule' }),
-      h('th', { scope: 'col', class: 'num', title: 'predicted loss at the schedule’s last step (± the band’s half-width after “Validate”)', text: 'final loss' }),
+      h('th', { scope: 'col', class: 'num', title: 'predicted loss at the schedule’s last step, ± the prediction band’s half-width there (the band of an auto fit, or of “Validate”)', text: state.band && !state.manual ? `final loss with ${Math.round(state.band.level * 100)}% band` : 'final loss' }),
       h('th', { scope: 'col', class: 'num', title: `final loss minus the baseline’s (${t.baseline}): negative ends lower`, text: 'vs baseline' }),
       h('th', { scope: 'col', class: 'num', title: 'predicted loss at the step chosen (– past the schedule’s end)', text: `loss at ${t.atStep === null ? '–' : fmt.steps(t.atStep)}` }),
       h('th', { scope: 'col', class: 'num', title: 'the first step at which the predicted loss reaches the loss chosen (– if it never does)', text: `steps to ${t.reachLoss === null ? '–' : t.reachLoss}` }),
@@ -56,7 +56,11 @@ export function showAnswers(store, on) {
         const value = (key, x) => ({ metric: key, value: Number.isFinite(x) ? String(x) : '' });
         body.push(h('tr', { dataset: { scheduleName: r.name, law, baseline: String(r.name === t.baseline) } },
           h('th', { scope: 'row' }, h('span', { class: 'swatch', style: { background: r.color } }), r.name, r.name === t.baseline ? h('span', { class: 'muted', text: ' (baseline)' }) : null),
-          h('td', { class: 'num', dataset: value('final', r.final), text: r.final === null ? '–' : `${r.final.toFixed(4)}${r.band !== null ? ` ± ${r.band.toFixed(4)}` : ''}` }),
+          h('td', {
+            class: 'num', dataset: { ...value('final', r.final), band: r.band === null ? '' : String(r.band), lower: r.lower === null ? '' : String(r.lower), upper: r.upper === null ? '' : String(r.upper) },
+            title: r.lower !== null && r.upper !== null ? `between ${r.lower.toFixed(4)} and ${r.upper.toFixed(4)}` : null,
+            text: r.final === null ? '–' : `${r.final.toFixed(4)}${r.band !== null ? ` ± ${r.band.toFixed(4)}` : ''}`,
+          }),
           h('td', { class: 'num', dataset: value('diff', r.diff), text: r.name === t.baseline ? '' : signed(r.diff, 4) }),
           h('td', { class: 'num', dataset: value('atStep', r.atStep), text: r.atStep === null ? '–' : r.atStep.toFixed(4) }),
           h('td', { class: 'num', dataset: value('reach', r.reach), text: r.reach === null ? '–' : fmt.steps(r.reach) }),
@@ -67,7 +71,9 @@ export function showAnswers(store, on) {
     }
     $('#answers-table tbody').replaceChildren(...body);
     $('#answers-note').textContent = `Losses and steps from the predicted lines, joined linearly between their points (every ${fmt.steps(coarsest)} steps or closer); the final loss is lawcore’s, at the last step.`
-      + (state.band && !state.manual ? ` ± is the ${Math.round(state.band.level * 100)}% band of the validation.` : ' Press “Validate” for a band.');
+      + (state.band && !state.manual
+        ? ` ± is the ${Math.round(state.band.level * 100)}% prediction band ${state.band.from === 'auto' ? 'auto calibrated on the data it held out' : 'of the validation'}, wider the farther a schedule runs beyond the fitted data.`
+        : ' Fit with auto, or press “Validate”, for a band.');
   });
 }
 

@@ -6,11 +6,11 @@ import * as fmt from '../format.js';
 import { watch } from '../store.js';
 import { finalLosses, lawsWithParams } from '../selectors.js';
 import { LAWS } from '../schema.js';
-import { flaggedProblems } from '../curve-facts.js';
+import { flaggedProblems, windowOf, defaultWindow, pointsInWindow } from '../curve-facts.js';
 
 /**
  * showLists draws both lists from the store. on: {role(name, role), schedule(name),
- * edit(name), remove(name)}; after a removal the focus goes to the next row's remove button,
+ * window(name, text) (the step its fit window starts at, as typed), edit(name), remove(name)}; after a removal the focus goes to the next row's remove button,
  * else the previous row's, else Undo.
  */
 export function showLists(store, on) {
@@ -21,7 +21,7 @@ export function showLists(store, on) {
     const left = buttons();
     (left[Math.min(Math.max(at, 0), left.length - 1)] || $('#undo-button')).focus();
   };
-  const curveHandlers = { role: on.role, schedule: on.schedule, remove: removing('#curve-list') };
+  const curveHandlers = { role: on.role, schedule: on.schedule, window: on.window || (() => {}), remove: removing('#curve-list') };
   const predictionHandlers = { edit: on.edit, remove: removing('#predict-list') };
   watch(store, ['curves'], (state) => renderCurves(state.curves, curveHandlers));
   watch(store, ['predictions', 'lines', 'fits', 'manual'], (state) => {
@@ -39,6 +39,20 @@ function renderCurves(curves, on) {
     role.addEventListener('change', () => on.role(c.name, role.value));
     const sched = c.scheduleSource === 'file' ? `LR from ${c.lrFile || 'the file'}` : summary(c.schedule);
     const problems = flaggedProblems(c).map((p) => p.text);
+    // The fit window: from the end of the warmup unless the user set it (empty: that default).
+    const win = windowOf(c);
+    const fallback = defaultWindow(c);
+    const kept = pointsInWindow(c);
+    const windowInput = h('input', {
+      type: 'text', inputmode: 'numeric', autocomplete: 'off', class: 'window-input',
+      'aria-label': `Fit ${c.name} from step`, value: win.set ? String(win.from) : '', placeholder: String(fallback),
+      title: `The first step the fit uses (the points before are drawn, not fitted). Empty: ${fallback ? `step ${fmt.steps(fallback)}, the end of the warmup` : 'the whole curve'}.`,
+      dataset: { from: String(win.from), set: String(win.set) },
+    });
+    // A step refused (the message says why) leaves the window as it was.
+    windowInput.addEventListener('change', () => {
+      if (on.window(c.name, windowInput.value) === false) windowInput.value = win.set ? String(win.from) : '';
+    });
     return h('li', { class: `row ${c.schedule ? '' : 'needs-schedule'}`, dataset: { curveName: c.name, role: c.role, scheduleProblems: problems.join('; ') } },
       h('span', { class: 'swatch', style: { background: c.color }, 'aria-hidden': 'true' }),
       h('div', { class: 'row-name', text: c.name, title: c.source ? `${c.name} (${c.source})` : c.name }),
@@ -48,6 +62,9 @@ function renderCurves(curves, on) {
       h('div', { class: 'row-sub', title: c.schedule ? sched : '' },
         `${c.steps.length} points, steps ${fmt.steps(c.steps[0])}–${fmt.steps(c.steps[c.steps.length - 1])} · `,
         h('span', { class: c.schedule ? '' : 'warn', text: c.schedule ? sched : 'needs a schedule' })),
+      h('div', { class: 'row-sub row-window' },
+        h('label', {}, 'fit from step ', windowInput),
+        h('span', { class: 'muted', text: win.from > 0 ? ` ${kept} of ${c.steps.length} points fitted${win.set ? '' : ' (from the end of the warmup)'}` : ' the whole curve' })),
       problems.length ? h('div', { class: 'row-warn', role: 'note', text: `⚠ The data disagrees: ${problems.join('; ')}.` }) : null);
   }));
   $('#curves-empty').hidden = curves.length > 0;

@@ -10,13 +10,17 @@ import { lawsOf } from '../settings.js';
 import { equationLines, paramsIn } from '../equation.js';
 import { paramsOf, shownFits, lawTitle, lawsWithParams } from '../selectors.js';
 
-/** showResults draws the results panel from the store. */
-export function showResults(store) {
+/**
+ * showResults draws the results panel from the store; on.fitFrom(names, from) sets the window
+ * of the curves named to start at step from and fits again (a warning's one-click fix).
+ */
+export function showResults(store, on = { fitFrom: () => {} }) {
   renderMetricsHead();
-  watch(store, ['fits', 'manual', 'stale', 'curves', 'validation', 'band', 'settings'], (state) => {
+  watch(store, ['fits', 'manual', 'stale', 'curves', 'validation', 'band', 'settings', 'example'], (state) => {
     renderEquations(state);
     const fits = shownFits(state);
     $('#stale-note').hidden = !(fits.length && state.stale);
+    renderWarnings(state, fits, on);
     renderAuto(fits.map((f) => f.response.auto).find(Boolean));
     const colors = new Map(state.curves.map((c) => [c.name, c.color]));
     renderMetrics(fits.map((f) => ({ law: f.law, label: lawTitle(f.law), response: f.response })), colors);
@@ -81,19 +85,71 @@ function renderEquations(state) {
     const lines = equationLines(formula, symbols);
     const inFormula = paramsIn(lines);
     const rest = names.filter((name) => !inFormula.includes(name));
+    const fit = state.manual ? null : state.fits[law];
+    const intervals = fit && fit.response.intervals ? fit.response.intervals : null;
     return h('div', { class: 'equation-block', dataset: { law } },
       h('p', { class: 'equation-law', text: lawTitle(law) + (laws.length > 1 && k > 0 ? ' (dotted in the charts)' : '') }),
       lines.map((line, i) => h('p', { class: i ? 'equation sub-equation' : 'equation' }, draw(line),
         i === 0 && rest.length ? rest.map((name) => h('span', { class: 'lambda' }, `${symbols[name]} = `, param(name))) : null)),
+      intervals ? intervalLine(names, symbols, p, intervals) : null,
       h('p', { class: 'muted fit-origin', text: originText(state, law) }));
   });
   $('#equation').replaceChildren(...blocks);
   const current = laws.map((law) => paramsOf(state, law)).find(Boolean);
   const s = current ? current.settings : null;
   const hasLambda = laws.some((law) => LAWS[law].params.includes('lambda'));
-  $('#fit-settings').textContent = s
+  const used = s
     ? [hasLambda ? `λ ${s.fitLambda ? 'fitted' : 'fixed'}` : '', `warmup ${fmt.steps(s.warmupSteps)} steps counted at the ${s.warmupConvention === 'peak' ? 'peak LR (the paper’s convention)' : 'LR as run'}`, `Huber δ ${s.huberDelta}`].filter(Boolean).join(' · ')
     : 'Load curves and fit, or enter parameters by hand.';
+  const fitted = current && !state.manual ? state.fits[laws.find((law) => paramsOf(state, law))] : null;
+  // Where the setting comes from: auto's choice, or the example's paper (auto off, and said).
+  const how = !fitted ? ''
+    : fitted.response.auto ? `Picked by auto: the ${LAWS[fitted.law].label}, `
+      : state.example && !state.settings.auto ? `The paper’s setting, which ${state.example.title} keeps (auto is off; your own curves are fitted with auto): `
+        : 'As set: ';
+  $('#fit-settings').textContent = how + used;
+}
+
+/**
+ * intervalLine lists each fitted parameter's 90% interval beside its value (the jackknife
+ * over blocks of points lawcore computes): "L0 = 2.628 (90%: 2.611 to 2.645)".
+ */
+function intervalLine(names, symbols, params, intervals) {
+  const items = names.filter((name) => intervals[name]).map((name) => {
+    const { low, high } = intervals[name];
+    return h('span', { class: 'interval', dataset: { param: name, low: String(low), high: String(high), value: String(params[name]) } },
+      `${symbols[name]} = ${paramText(name, params[name])} (${paramText(name, low)} to ${paramText(name, high)})`);
+  });
+  if (!items.length) return null;
+  const joined = items.flatMap((x, i) => (i ? [' · ', x] : [x]));
+  return h('p', { class: 'muted intervals', title: 'each fitted parameter’s 90% interval: the law refitted ten times, each time without one block of consecutive points of every curve (a jackknife)' },
+    '90% intervals: ', ...joined);
+}
+
+/**
+ * renderWarnings says in words what to know before trusting the fit shown (lawcore's warnings:
+ * a parameter on a bound, a curve fitted poorly, held-out error far above in-sample error),
+ * each with its likely cause and, where a window would fix it, a button that sets it and fits
+ * again.
+ */
+function renderWarnings(state, fits, on) {
+  const box = $('#fit-warnings');
+  const warnings = fits.flatMap((f) => (f.response.warnings || []).map((w) => ({ ...w, law: f.law })));
+  box.hidden = !warnings.length;
+  const fitNames = new Set(state.curves.filter((c) => c.role === 'fit').map((c) => c.name));
+  box.replaceChildren(...warnings.map((w) => {
+    const text = w.message.charAt(0).toUpperCase() + w.message.slice(1);
+    // A window fixes it: the curve named, else every fit curve with points before the step.
+    const names = w.from > 0 ? (w.curve && fitNames.has(w.curve) ? [w.curve]
+      : state.curves.filter((c) => fitNames.has(c.name) && c.steps[0] < w.from && c.steps[c.steps.length - 1] > w.from).map((c) => c.name)) : [];
+    return h('p', { class: 'fit-warning', role: 'note', dataset: { kind: w.kind, param: w.param || '', curve: w.curve || '', from: w.from ? String(w.from) : '' } },
+      h('span', { text: `⚠ ${fits.length > 1 ? `${lawTitle(w.law)}: ` : ''}${text}${/[.?!]$/.test(text) ? '' : '.'}` }),
+      names.length && !state.stale ? [' ', h('button', {
+        type: 'button', class: 'small fit-from',
+        title: `Fit ${names.join(', ')} from step ${fmt.steps(w.from)} (its window), leaving the steps before out of the fit`,
+        text: `Fit from step ${fmt.steps(w.from)}`, on: { click: () => on.fitFrom(names, w.from) },
+      })] : null);
+  }));
 }
 
 /**
@@ -162,18 +218,23 @@ function renderMetrics(fits, colors) {
     for (const [role, title, mean] of groups) {
       const rows = response.curves.filter((c) => c.role === role);
       if (!rows.length) continue;
-      body.append(h('tr', { class: 'group' }, h('th', { colspan: METRICS.length + 2, scope: 'rowgroup', text: fits.length > 1 ? `${label} · ${title}` : title })));
+      body.append(h('tr', { class: 'group' }, h('th', { colspan: METRICS.length + 3, scope: 'rowgroup', text: fits.length > 1 ? `${label} · ${title}` : title })));
       for (const c of rows) {
         body.append(h('tr', { dataset: { curveName: c.name, role, law } },
           h('th', { scope: 'row' }, h('span', { class: 'swatch', style: { background: colors.get(c.name) || 'transparent' } }), c.name),
           h('td', { class: 'num', text: String(c.metrics?.points ?? (c.predicted ? c.predicted.length : '')) }),
-          METRICS.map(([key, , , digits]) => metricCell(key, c.metrics && c.metrics[key], digits))));
+          METRICS.map(([key, , , digits]) => metricCell(key, c.metrics && c.metrics[key], digits)),
+          h('td', { class: 'num' })));
       }
       if (mean) {
+        // Held-out error beside the in-sample fit: auto's held-out folds for the fitted curves,
+        // and the curves marked validate, which the fit never saw.
+        const heldOut = role === 'fit' ? chosenScore(response.auto)?.heldOut : mean.PredE;
         body.append(h('tr', { class: 'mean', dataset: { summary: role, law } },
           h('th', { scope: 'row', text: `mean of ${rows.length}` }),
           h('td'),
-          METRICS.map(([key, , , digits]) => metricCell(key, mean[key], digits))));
+          METRICS.map(([key, , , digits]) => metricCell(key, mean[key], digits)),
+          h('td', { class: 'num', dataset: { metric: 'heldOutPredE', value: Number.isFinite(heldOut) ? String(heldOut) : '' }, title: role === 'fit' ? (response.auto ? 'PredE of the steps auto held out of its fits (its folds), against the in-sample PredE beside' : 'fit with auto to see the error on held-out steps') : 'these curves are held out: their PredE is held-out error', text: Number.isFinite(heldOut) ? fmt.pct(heldOut, 3) : '–' })));
       }
     }
   }
@@ -227,5 +288,11 @@ function renderMetricsHead() {
   $('#metrics-table thead').replaceChildren(h('tr', {},
     h('th', { scope: 'col', text: 'curve' }),
     h('th', { scope: 'col', class: 'num', text: 'points' }),
-    METRICS.map(([, label, title]) => h('th', { scope: 'col', class: 'num', title, text: label }))));
+    METRICS.map(([, label, title]) => h('th', { scope: 'col', class: 'num', title, text: label })),
+    h('th', { scope: 'col', class: 'num', title: 'mean relative error on data the fit did not see (auto’s held-out steps; curves marked validate), in percent: a law that fits well and predicts badly shows it here', text: 'held-out PredE' })));
+}
+
+/** chosenScore is the score of the candidate an auto answer picked (its held-out and in-sample errors), or null. */
+function chosenScore(auto) {
+  return auto ? auto.candidates.find((c) => c.label === auto.chosen.label) || null : null;
 }
