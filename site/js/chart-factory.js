@@ -52,6 +52,9 @@ export function createChart(container, { group = null, compact = false } = {}) {
       container.dataset.series = lines.map((l) => l.label).join('|');
       const data = alignLines(lines, spec ? spec.xMin : -Infinity);
       container.dataset.points = String(data[0].length);
+      // What the x axis counts and how far it goes (the tests' hooks).
+      container.dataset.xLabel = spec ? spec.xLabel || '' : '';
+      container.dataset.xMax = data[0].length ? String(data[0][data[0].length - 1]) : '';
       if (!data[0].length || !lines.length) {
         destroy();
         legend = null;
@@ -124,7 +127,7 @@ function options(spec, colors, container, { group, compact, grouped }) {
       ...(y2 ? { y2: { auto: true } } : {}),
     },
     axes: [
-      spec.logX ? { ...axis(spec.xLabel), ...logTicks(stepLabel) } : axis(spec.xLabel, ticks(stepLabel)),
+      spec.logX ? { ...axis(spec.xLabel), ...logTicks(spec.xTicks || stepLabel) } : axis(spec.xLabel, ticks(spec.xTicks || stepLabel)),
       spec.logY && !spec.yTicks ? { ...axis(spec.yLabel, null, 64), ...logTicks((t) => String(+t.toPrecision(3))) } : axis(spec.yLabel, ticks(spec.yTicks), compact ? 52 : 64),
       ...(y2 ? [{ ...axis(spec.y2Label, null, 64), scale: 'y2', side: 1, grid: { show: false } }] : []),
     ],

@@ -96,8 +96,67 @@ function xStart(state, lines) {
   return Math.max(Number.isFinite(firstObserved) ? firstObserved : 1, afterWarmup);
 }
 
-/** resultCharts is what the four result charts draw: {lr, loss, residuals, terms}, each a chart spec. */
+/**
+ * smoothLoss is a centred moving average of y over width points (odd; fewer at the ends), for
+ * display only: noisy per-step losses read as a curve. Fits always use the points as logged.
+ */
+export function smoothLoss(y, width) {
+  const half = Math.max(0, Math.floor(width / 2));
+  const n = y.length;
+  const prefix = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i] + y[i];
+  return Float64Array.from({ length: n }, (_, i) => {
+    const lo = Math.max(0, i - half);
+    const hi = Math.min(n, i + half + 1);
+    return (prefix[hi] - prefix[lo]) / (hi - lo);
+  });
+}
+
+/** SMOOTH_SHARE: the smoothing window is this share of a curve's points (at least 5). */
+const SMOOTH_SHARE = 0.02;
+
+/** bigLabel writes a count of tokens or FLOPs in a tick: 950, 12.5K, 3.1M, 31.5B, 2.34e19. */
+export function bigLabel(t) {
+  const a = Math.abs(t);
+  if (a < 1e3) return String(+t.toPrecision(3));
+  for (const [size, suffix] of [[1e3, 'K'], [1e6, 'M'], [1e9, 'B']]) if (a < size * 1e3) return `${+(t / size).toPrecision(3)}${suffix}`;
+  return t.toExponential(2).replace(/\.?0+e/, 'e').replace('e+', 'e');
+}
+
+/**
+ * xAxis is how the result charts' x axis counts: {unit, factor (x per step), label, ticks,
+ * format, note}. Tokens need the tokens per step, FLOPs (≈ 6·N·tokens) the model size N too;
+ * without them the axis counts steps and note says what is missing.
+ */
+export function xAxis(chart = {}) {
+  const tokens = Number.isFinite(chart.tokensPerStep) && chart.tokensPerStep > 0 ? chart.tokensPerStep : null;
+  const size = Number.isFinite(chart.modelSize) && chart.modelSize > 0 ? chart.modelSize : null;
+  const big = bigLabel;
+  if (chart.xUnit === 'tokens' && tokens) return { unit: 'tokens', factor: tokens, label: 'tokens', ticks: big, format: (v) => fmt.sig(v, 4), note: '' };
+  if (chart.xUnit === 'flops' && tokens && size) return { unit: 'flops', factor: 6 * size * tokens, label: 'FLOPs (≈ 6·N·tokens)', ticks: big, format: (v) => fmt.sig(v, 4), note: '' };
+  const missing = chart.xUnit === 'tokens' || chart.xUnit === 'flops'
+    ? `Enter the tokens per step${chart.xUnit === 'flops' ? ' and the model size N' : ''} to count the x axis in ${chart.xUnit === 'flops' ? 'FLOPs' : 'tokens'}: it counts steps meanwhile.` : '';
+  return { unit: 'steps', factor: 1, label: 'step', ticks: null, format: null, note: missing };
+}
+
+/** inUnits scales a chart spec's x (its lines' and its start) by the axis's factor. */
+function inUnits(spec, axis) {
+  if (axis.factor === 1) return spec;
+  return {
+    ...spec, xLabel: axis.label, xTicks: axis.ticks, xFormat: axis.format,
+    xMin: Number.isFinite(spec.xMin) ? spec.xMin * axis.factor : spec.xMin,
+    lines: spec.lines.map((l) => ({ ...l, x: l.x ? Float64Array.from(l.x, (v) => v * axis.factor) : l.x })),
+  };
+}
+
+/** resultCharts is what the four result charts draw: {lr, loss, residuals, terms}, each a chart spec, with x in the axis's units. */
 export function resultCharts(state) {
+  const axis = xAxis(state.chart);
+  const specs = resultChartsInSteps(state);
+  return Object.fromEntries(Object.entries(specs).map(([id, spec]) => [id, inUnits(spec, axis)]));
+}
+
+function resultChartsInSteps(state) {
   const { logX, logY } = state.chart;
   const lines = lawLines(state);
   const start = xStart(state, lines);
@@ -119,6 +178,11 @@ export function resultCharts(state) {
   const loss = { ...base, yLabel: 'loss', height: 360, xMin: minX, logY, lines: [] };
   for (const c of state.curves) {
     loss.lines.push({ label: `${c.name} (observed)`, group: c.name, role: 'observed', color: c.color, points: true, size: pointSize(c.steps.length), x: c.steps, y: c.loss, format: sig(5) });
+    // Noisy per-step losses, smoothed for the eye when asked (the points stay, and are what is fitted).
+    if (state.chart.smooth && c.loss.length >= 20) {
+      const width = 2 * Math.max(2, Math.round(SMOOTH_SHARE * c.loss.length / 2)) + 1;
+      loss.lines.push({ label: `${c.name} (smoothed)`, group: c.name, role: `smoothed (${width} points)`, color: c.color, width: 1.25, dash: [2, 2], x: c.steps, y: smoothLoss(c.loss, width), format: sig(5) });
+    }
   }
   for (const l of lines) {
     loss.lines.push({ label: l.label, group: l.item.name, role: l.role, color: l.color, dash: l.dash, x: l.line.steps, y: l.line.loss, format: sig(5) });

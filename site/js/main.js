@@ -26,6 +26,7 @@ import { showManualParams, manualTexts, manualLaw } from './views/manual-form.js
 import { showResults } from './views/results.js';
 import { showLists } from './views/curve-list.js';
 import { parseWindow } from './curve-facts.js';
+import { parseDecimal } from './format.js';
 import { showCharts } from './views/charts.js';
 import { showAnalyses } from './views/analysis-panel.js';
 import { showUndo } from './views/undo-bar.js';
@@ -195,6 +196,22 @@ on('#add-prediction', 'click', () => schedules.addPrediction());
 on('#example-keep', 'click', () => store.keepExample());
 
 on('#log-x', 'change', (e) => store.setChartOption('logX', e.target.checked));
+on('#x-unit', 'change', (e) => store.setChartOption('xUnit', e.target.value));
+on('#smooth-loss', 'change', (e) => store.setChartOption('smooth', e.target.checked));
+/** chartNumber reads a positive number the charts need (tokens per step, N), or refuses it naming the field. */
+function chartNumber(key, label, input) {
+  const raw = input.value.trim();
+  if (raw === '') return store.setChartOption(key, null);
+  const x = parseDecimal(raw.replace(/,/g, ''));
+  if (!(x > 0)) {
+    store.showMessage(`${label}: "${raw.slice(0, 40)}" is not a positive number.`);
+    input.value = store.state.chart[key] ?? '';
+    return;
+  }
+  store.setChartOption(key, x);
+}
+on('#tokens-per-step', 'change', (e) => chartNumber('tokensPerStep', 'Tokens per step', e.target));
+on('#model-size', 'change', (e) => chartNumber('modelSize', 'Model size N', e.target));
 on('#log-y', 'change', (e) => store.setChartOption('logY', e.target.checked));
 const dark = matchMedia('(prefers-color-scheme: dark)');
 store.setChartOption('scheme', dark.matches ? 'dark' : 'light');

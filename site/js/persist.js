@@ -28,8 +28,9 @@ import { PALETTE, nextColor } from './theme.js';
  * FORMAT is the format records are written in. 1: the first layout, the record alone (points
  * inline, no results kept, settings without the law choice); 2: arrays stored apart, results
  * kept; 3: each curve's fit window (from), its LR column's steps (lrSteps), the problems found
- * with its schedule, whether it came with the example shown (and which: example), and
- * predicted lines with their band (lower, upper).
+ * with its schedule, whether it came with the example shown (and which: example), predicted
+ * lines with their band (lower, upper), and how the charts count x (chart: xUnit,
+ * tokensPerStep, modelSize).
  */
 export const FORMAT = 3;
 /** INLINE is the most numbers an array may hold and stay in the record. */
@@ -151,6 +152,7 @@ export function packWorkspace(state, ids, { withData = () => true, results = tru
     curves,
     predictions: state.predictions.map((p) => ({ name: p.name, color: p.color, schedule: pack(p.schedule), ...(p.fromExample ? { fromExample: true } : {}) })),
     example: state.example && typeof state.example.title === 'string' ? { title: state.example.title } : null,
+    chart: { xUnit: state.chart?.xUnit || 'steps', tokensPerStep: state.chart?.tokensPerStep ?? null, modelSize: state.chart?.modelSize ?? null },
     manual: state.manual ? inline({ params: state.manual.params, settings: state.manual.settings, from: state.manual.from }) : null,
     fits: [],
     lines: [],
@@ -547,7 +549,11 @@ export function readWorkspace(record, arrays, ids) {
   const example = isObject(r.example) && typeof r.example.title === 'string' && r.example.title.length <= MAX_TEXT
     && [...curves, ...predictions].some((x) => x.fromExample) ? { title: r.example.title } : null;
   if (!example) for (const x of [...curves, ...predictions]) delete x.fromExample;
-  const view = { settings, curves, predictions, fits, manual, lines: {}, stale: r.stale !== false, example };
+  // How the charts count x (entered once: the tokens per step and N stay).
+  const c = isObject(r.chart) ? r.chart : {};
+  const positive = (x) => (Number.isFinite(x) && x > 0 ? x : null);
+  const chart = { xUnit: ['steps', 'tokens', 'flops'].includes(c.xUnit) ? c.xUnit : 'steps', tokensPerStep: positive(c.tokensPerStep), modelSize: positive(c.modelSize) };
+  const view = { settings, curves, predictions, fits, manual, lines: {}, stale: r.stale !== false, example, chart };
   view.band = manual ? null : bandOfFits(fits);
   view.lines = readPredictedLines(r.lines, view, unpack);
   delete view.band;

@@ -12,7 +12,7 @@ export const COMMON_FIELDS = [
   { key: 'warmupFrom', label: 'Warmup from LR', type: 'number', hint: 'LR at step 0 (default 0)' },
 ];
 
-const final = { key: 'final', label: 'Final LR', type: 'number', hint: 'LR reached at the end' };
+const final = { key: 'final', label: 'Final LR', type: 'number', hint: 'the LR reached at the end, in raw units (default 0); Hugging Face’s min_lr_rate is this ÷ the peak' };
 
 /** KIND_FIELDS maps each kind to its label and its own fields. */
 const KIND_FIELDS = {

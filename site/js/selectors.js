@@ -52,6 +52,16 @@ export function bandOfFits(fits) {
 }
 
 /**
+ * validationBand is the band of a `validate` answer as state.band holds it: its first law's
+ * (the annealing law's when validated), or null.
+ */
+export function validationBand(validation) {
+  const first = [...validation.summaries].sort((a, b) => (b.law === 'annealing') - (a.law === 'annealing'))[0];
+  return first && Number.isFinite(first.bandHalfWidth)
+    ? { law: first.law, halfWidth: first.bandHalfWidth, level: first.bandLevel, spec: first.band || null, from: 'validation' } : null;
+}
+
+/**
  * lineBand is the band (lawcore's, which predict takes) the law's predicted lines carry: the
  * band in use when it is this law's and the parameters are fitted ones, else null.
  */

@@ -4,7 +4,7 @@
 // shows is derived from this state. No DOM here (node's tests create stores).
 import { nextColor } from './theme.js';
 import { DEFAULT_SETTINGS, sameSettings } from './settings.js';
-import { paramsOf, lineBand, bandOfFits } from './selectors.js';
+import { paramsOf, lineBand, bandOfFits, validationBand } from './selectors.js';
 
 /** MAX_UNDO is how many changes can be undone; older ones are forgotten. */
 export const MAX_UNDO = 20;
@@ -36,7 +36,9 @@ const VIEW_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'lines
  *   message      {lines, kind: 'error'|'notice', from?} or null; status: the status line
  *   undo         the changes that can be undone, the latest last: {text, restore, focusLabel}
  *   share        the latest share link and what it holds: {link, note}
- *   chart        {logX, logY, scheme}: how the result charts are drawn
+ *   chart        {logX, logY, scheme, xUnit: 'steps'|'tokens'|'flops', tokensPerStep, modelSize
+ *                (N, for FLOPs ≈ 6·N·tokens), smooth (observed losses smoothed for display)}: how
+ *                the result charts are drawn
  *   engine       {version, memory}: lawcore's version and its worker's memory
  *   answers      the answers table's choices, as typed: {baseline, atStep, reachLoss} ('' : default),
  *                and code: the schedule last copied as code ({title, text}) or null
@@ -51,7 +53,7 @@ export function initialState() {
     curves: [], predictions: [], settings: { ...DEFAULT_SETTINGS },
     fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: 0, example: null,
     fitting: null, message: null, status: '', undo: [], share: { link: '', note: '' },
-    chart: { logX: false, logY: false, scheme: 'light' }, engine: { version: '', memory: 0 },
+    chart: { logX: false, logY: false, scheme: 'light', xUnit: 'steps', tokensPerStep: null, modelSize: null, smooth: false }, engine: { version: '', memory: 0 },
     answers: { baseline: '', atStep: '', reachLoss: '', code: null },
     analysis: { open: false, view: 'decomposition', options: {}, optionsRevision: 0, defaults: null, result: null, error: '', status: '', sizeTarget: '400e6' },
     workspace: { line: null, kept: '', saving: false, savedAt: 0, canForget: false },
@@ -251,8 +253,8 @@ export function createStore(initial = initialState()) {
      * restoreView puts back a view the browser kept (persist.js's readWorkspace): the curves and
      * schedules as they were (names and colours checked there), their fits and predicted lines.
      */
-    restoreView({ settings, curves, predictions, fits, manual, lines, stale, example = null }) {
-      set({ settings, curves, predictions, fits, manual, lines, validation: null, band: manual ? null : bandOfFits(fits), stale, example, edits: state.edits + 1 });
+    restoreView({ settings, curves, predictions, fits, manual, lines, stale, example = null, chart = null }) {
+      set({ chart: chart ? { ...state.chart, ...chart } : state.chart, settings, curves, predictions, fits, manual, lines, validation: null, band: manual ? null : bandOfFits(fits), stale, example, edits: state.edits + 1 });
     },
     /** snapshotView returns what puts the view back as it is now (the undo of loading an example). */
     snapshotView() {
@@ -304,13 +306,13 @@ export function createStore(initial = initialState()) {
     },
     /**
      * validated keeps a `validate` answer and the prediction band of its first law (the
-     * annealing law when it was validated): {law, halfWidth, level}.
+     * annealing law when it was validated; see selectors.js validationBand), with the lines
+     * predicted with that band (results, as linesPredicted takes them), so that no line
+     * leaves the charts while they are predicted again.
      */
-    validated(validation, status) {
-      const first = [...validation.summaries].sort((a, b) => (b.law === 'annealing') - (a.law === 'annealing'))[0];
-      const band = first && Number.isFinite(first.bandHalfWidth)
-        ? { law: first.law, halfWidth: first.bandHalfWidth, level: first.bandLevel, spec: first.band || null, from: 'validation' } : null;
-      set({ validation, band, status });
+    validated(validation, status, results = []) {
+      const band = validationBand(validation);
+      set({ validation, band, status, lines: keptLines({ ...state, band }, results) });
     },
     /**
      * linesPredicted keeps predicted lines: results is [{law, source, byName}] (see keptLines). A

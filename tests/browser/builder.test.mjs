@@ -54,6 +54,9 @@ test('pasted data gets a schedule from the builder and is fitted as the paper', 
     await dialog.waitFor({ state: 'hidden' });
     await page.waitForFunction(() => /constant · 20,000 steps/.test(document.querySelector('#curve-list [data-curve-name="my constant"]').textContent));
 
+    // The user's own curves are fitted with auto by default; the paper's setting is asked for here.
+    assert.equal(await page.isChecked('#auto'), true);
+    await page.uncheck('#auto');
     await page.click('#fit-button');
     await page.waitForSelector('#metrics-table tr[data-curve-name="my cosine"][data-role="fit"]');
     const predE = Number(await page.getAttribute('#metrics-table tr[data-curve-name="my cosine"] td[data-metric="PredE"]', 'data-value'));

@@ -316,3 +316,73 @@ test('the explanations are a click away from where S1, S2, λ, the warmup and th
     await context.close();
   }
 });
+
+test('the x axis in steps, tokens or FLOPs: the tokens per step entered once, a wrong number refused naming the field', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    const axis = () => page.$eval('#chart-loss', (c) => ({ label: c.dataset.xLabel, max: Number(c.dataset.xMax) }));
+    // The Fig. 2 view runs to the 60K-step schedules predicted.
+    assert.deepEqual(await axis(), { label: 'step', max: 60000 });
+    await page.selectOption('#x-unit', 'tokens');
+    assert.match(await page.textContent('#x-unit-note'), /^Enter the tokens per step to count the x axis in tokens: it counts steps meanwhile\.$/);
+    assert.deepEqual(await axis(), { label: 'step', max: 60000 });
+    await page.fill('#tokens-per-step', 'many');
+    await page.dispatchEvent('#tokens-per-step', 'change');
+    assert.match(await messageText(page), /^Tokens per step: "many" is not a positive number\./);
+    await page.fill('#tokens-per-step', '524288');
+    await page.dispatchEvent('#tokens-per-step', 'change');
+    await page.waitForFunction(() => document.querySelector('#chart-loss').dataset.xLabel === 'tokens');
+    assert.deepEqual(await axis(), { label: 'tokens', max: 60000 * 524288 });
+    assert.ok(await page.isHidden('#x-unit-note'));
+    // FLOPs ≈ 6·N·tokens, N the model's size (the paper's Fig. 2 model: 594M).
+    await page.selectOption('#x-unit', 'flops');
+    await page.fill('#model-size', '594e6');
+    await page.dispatchEvent('#model-size', 'change');
+    await page.waitForFunction(() => /FLOPs/.test(document.querySelector('#chart-loss').dataset.xLabel));
+    const flops = await axis();
+    assert.ok(Math.abs(flops.max - 6 * 594e6 * 524288 * 60000) < 1e-9 * flops.max, String(flops.max));
+    // Every result chart counts the same way; back to steps, the tokens per step stay entered.
+    for (const id of ['lr', 'residuals', 'terms']) assert.match(await page.getAttribute(`#chart-${id}`, 'data-x-label'), /FLOPs/, id);
+    await page.selectOption('#x-unit', 'steps');
+    assert.deepEqual(await axis(), { label: 'step', max: 60000 });
+    await page.selectOption('#x-unit', 'tokens');
+    assert.deepEqual(await axis(), { label: 'tokens', max: 60000 * 524288 });
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a PNG export says it is drawing and how long it took; the schedule dialog speaks the form’s words', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-png="loss"]')]);
+    assert.equal(download.suggestedFilename(), 'annealing-law-loss.png');
+    const status = await page.textContent('#status');
+    // Drawn with its progress said first ("Drawing the ... chart as PNG…"), then its size and time.
+    const m = /^Exported the “Loss: observed points, fitted and predicted curves” chart as PNG \(([\d.,]+ (KB|MB|B))\) in ([\d.,]+) (ms|s)\.$/.exec(status);
+    assert.ok(m, status);
+
+    await page.click('#add-prediction');
+    await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
+    await page.selectOption('#schedule-kind', 'wsd');
+    // Nothing typed yet: the dialog asks for the field, in its label's words, and is no error.
+    await page.waitForFunction(() => /Fill in/.test(document.querySelector('#schedule-info').textContent));
+    assert.equal(await page.textContent('#schedule-info'), 'Fill in Decay fraction (of total, e.g. 0.2).');
+    assert.equal(await page.$eval('#schedule-info', (e) => e.classList.contains('error')), false);
+    // The default a choice stands for, and what the final LR is beside Hugging Face's ratio.
+    assert.equal(await page.$eval('#sf-decay option[value=""]', (o) => o.textContent), 'default (cosine)');
+    assert.match(await page.textContent('label[for="sf-final"] .hint'), /raw units.*min_lr_rate is this ÷ the peak/);
+    // A wrong value: named by its label, not a JSON path.
+    await page.fill('#sf-decayFraction', '1.5');
+    await page.waitForFunction(() => document.querySelector('#schedule-info').classList.contains('error'));
+    assert.equal(await page.textContent('#schedule-info'), 'Decay fraction: must be in (0, 1] (or give Decay steps), got 1.5');
+    await page.fill('#sf-decayFraction', '0.2');
+    await page.waitForFunction(() => /steps · peak/.test(document.querySelector('#schedule-info').textContent));
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

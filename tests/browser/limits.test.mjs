@@ -69,7 +69,7 @@ test('a learning rate of 1e305 is refused by the builder, naming the field', asy
     await page.fill('#sf-peak', '1e305');
     await page.click('#schedule-save');
     await page.waitForFunction(() => /not a learning rate/.test(document.querySelector('#schedule-info').textContent));
-    assert.match(await page.textContent('#schedule-info'), /schedule\.peak: 1e\+305 is not a learning rate \(at most 1000\): give it in raw units, such as 3e-4/);
+    assert.match(await page.textContent('#schedule-info'), /^Peak LR: 1e\+305 is not a learning rate \(at most 1000\): give it in raw units, such as 3e-4/);
     assert.equal(await page.isVisible('#schedule-dialog'), true);
     // The JSON editor: text that is not a schedule is never saved in silence.
     await page.click('#schedule-dialog summary');

@@ -27,12 +27,22 @@ export function createExports({ store, engine, chartOf }) {
   const nothing = () => store.showMessage('Nothing to export yet: fit first, or enter parameters by hand.');
 
   /** image saves chart id as made by make(u, title) (PNG or SVG). */
+  /**
+   * image exports a chart as kind (PNG or SVG), saying so while it draws (the status paints
+   * first) and how long it took once downloaded.
+   */
   async function image(kind, make, id, title) {
     const u = chartOf(id);
     if (!u) return store.showMessage('This chart is empty.');
+    const started = performance.now();
+    store.setStatus(`Drawing the ${title ? `“${title}” ` : ''}chart as ${kind}…`);
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     try {
-      download(await make(u, title), `annealing-law-${id}.${kind.toLowerCase()}`);
+      const blob = await make(u, title);
+      download(blob, `annealing-law-${id}.${kind.toLowerCase()}`);
+      store.setStatus(`Exported the ${title ? `“${title}” ` : ''}chart as ${kind} (${fmt.bytes(blob.size)}) in ${fmt.ms(performance.now() - started)}.`);
     } catch (err) {
+      store.setStatus(`The ${kind} export failed.`);
       store.showMessage(`${kind} export: ${err.message}`);
     }
   }

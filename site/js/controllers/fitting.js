@@ -6,7 +6,7 @@ import { LAWS } from '../schema.js';
 import { lawsOf } from '../settings.js';
 import * as fmt from '../format.js';
 import { flaggedProblems } from '../curve-facts.js';
-import { bandOfFits } from '../selectors.js';
+import { bandOfFits, validationBand } from '../selectors.js';
 
 /** sameData says whether a curve still holds the data and schedule it had (its role may differ). */
 const sameData = (a, b) => a.name === b.name && a.steps === b.steps && a.loss === b.loss && a.schedule === b.schedule;
@@ -138,8 +138,13 @@ export function createFitting({ store, engine, predicting, analyses }) {
         store.fitStarted(`Validating: ${curves.length} fits per law, each leaving one curve out…`);
         try {
           const result = await engine.validate(lawsOf(settings), curves, settings, 0.9, (f) => store.fitProgress(f));
-          store.validated(result, `Validated ${curves.length} curve(s) in ${fmt.ms(result.elapsedMs)}.`);
-          await predicting.update(); // the lines again, with the validation's band
+          // The lines again, with the validation's band, kept with it in one change.
+          let lines = [];
+          try {
+            lines = await predicting.linesFor({ ...store.state, validation: result, band: validationBand(result) });
+          } catch { /* predicted again below, saying why if it fails */ }
+          store.validated(result, `Validated ${curves.length} curve(s) in ${fmt.ms(result.elapsedMs)}.`, lines);
+          await predicting.update();
         } catch (err) {
           failed(err, 'Validate', { cancelled: 'Validation cancelled.', status: 'The validation failed.' });
         }

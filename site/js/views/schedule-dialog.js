@@ -167,7 +167,7 @@ async function onSubmit(event) {
   try {
     await service.expand(withFallback(desc));
   } catch (err) {
-    if (mine === session) showInfo(err.message, true);
+    if (mine === session) showProblem(err.message, desc, true);
     return;
   }
   if (mine !== session || !dialog.open) return; // cancelled, or reopened, while lawcore checked it
@@ -213,7 +213,8 @@ function renderFields(kind) {
     const id = `sf-${f.key}`;
     let input;
     if (f.type === 'select') {
-      input = h('select', { id, name: f.key }, h('option', { value: '', text: 'default' }),
+      // lawcore's default is the first of its choices: say which.
+      input = h('select', { id, name: f.key }, h('option', { value: '', text: f.options.length ? `default (${f.options[0]})` : 'default' }),
         f.options.map((o) => h('option', { value: o, text: o })));
     } else if (f.type === 'json') {
       input = h('textarea', { id, name: f.key, rows: 5, spellcheck: 'false' });
@@ -323,7 +324,7 @@ async function drawPreview(desc) {
   try {
     answer = await service.expand(withFallback(desc));
   } catch (err) {
-    if (seq === previewSeq) showInfo(err.message, true);
+    if (seq === previewSeq) showProblem(err.message, desc);
     return;
   }
   if (seq !== previewSeq) return; // the fields changed since: a newer preview or error stands
@@ -334,6 +335,31 @@ async function drawPreview(desc) {
   showInfo(info.join(' · '), false, problems.length ? `Check: ${problems.map((x) => x.text).join('; ')}.` : '');
   if (!steps) return;
   preview.update({ height: 140, yTicks: fmt.lr, lines: [{ label: 'learning rate', color: '#0072b2', width: 1.5, x: steps, y: lr }] });
+}
+
+/**
+ * showProblem says what keeps lawcore from drawing the schedule, in the form's words: its
+ * field paths ("schedule.decayFraction") become the fields' labels, and a field that is only
+ * empty so far is asked for rather than reported as an error (an error once Save is pressed).
+ */
+function showProblem(message, desc, submitted = false) {
+  const fields = [...$('#schedule-fields').querySelectorAll('[name]')];
+  const labelOf = (key) => {
+    const el = fields.find((f) => f.name === key);
+    return el ? el.closest('label').querySelector('.field-label').textContent.replace(' *', '') : null;
+  };
+  const m = /^schedule\.(\w+)(\[\d+\])?: (.*)$/s.exec(message);
+  const key = m && m[1];
+  const label = key && labelOf(key);
+  if (label && desc && desc[key] === undefined) return showInfo(`Fill in ${label}${hintOf(key)}.`, submitted);
+  showInfo(label ? `${label}: ${m[3].replace(/ \(or give (\w+)\)/, (all, other) => (labelOf(other) ? ` (or give ${labelOf(other)})` : all))}` : message, true);
+}
+
+/** hintOf is a field's hint in parentheses (or ''). */
+function hintOf(key) {
+  const el = $('#schedule-fields').querySelector(`[name="${key}"]`);
+  const hint = el && el.closest('label').querySelector('.hint');
+  return hint ? ` (${hint.textContent})` : '';
 }
 
 /** showInfo shows what lawcore says of the schedule (an error, or its summary) and, after it, a warning. */
