@@ -304,3 +304,20 @@ test('a record of format 2 (windows unknown: every curve was fitted whole) migra
   assert.equal(read.view.stale, true, 'fitted without windows: Fit fits the windows');
   assert.ok(read.view.fits.annealing, 'the fit is kept');
 });
+
+test('how the charts count x is kept: the unit, the tokens per step and N entered once; a stored value that is no count is dropped', () => {
+  const store = workspace();
+  store.setChartOption('xUnit', 'flops');
+  store.setChartOption('tokensPerStep', 524288);
+  store.setChartOption('modelSize', 124e6);
+  const { record, arrays } = stored(store.state);
+  const { view } = readWorkspace(record, arrays, new ArrayIds());
+  assert.deepEqual(view.chart, { xUnit: 'flops', tokensPerStep: 524288, modelSize: 124e6 });
+  const again = createStore();
+  again.restoreView(view);
+  assert.equal(again.state.chart.xUnit, 'flops');
+  assert.equal(again.state.chart.logX, false, 'the rest of the chart options stay the page’s');
+  const bad = structuredClone(record);
+  bad.chart = { xUnit: 'parsecs', tokensPerStep: -3, modelSize: 'big' };
+  assert.deepEqual(readWorkspace(bad, arrays, new ArrayIds()).view.chart, { xUnit: 'steps', tokensPerStep: null, modelSize: null });
+});
