@@ -168,7 +168,7 @@ function renderAuto(auto) {
     h('td', { class: 'num', text: String(c.free) }),
     h('td', { text: c.error || '' })));
   note.replaceChildren(
-    h('p', { class: 'hint', text: `Auto picked the ${auto.chosen.label}. ${auto.reason}` }),
+    h('p', { class: 'hint', text: `Auto picked the ${auto.chosen.label}. ${auto.reason.charAt(0).toUpperCase()}${auto.reason.slice(1)}` }),
     h('details', {},
       h('summary', { text: `Every candidate: held-out error (${auto.design}, ${auto.folds.length} folds) beside in-sample error` }),
       h('div', { class: 'table-wrap' }, h('table', { class: 'metrics auto-table' },
