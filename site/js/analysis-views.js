@@ -34,8 +34,9 @@ const ratioSweep = (r, xLabel, note) => ({
 
 /**
  * VIEWS: id, label, the analysis it runs, and chart(result) -> {xLabel, yLabel, logX, lines,
- * note, relative (the y axis can show each line relative to its best)}. Several views share one
- * analysis (and its cached answer).
+ * note, relative (the y axis can show each line relative to its best)}; holds says which
+ * parameters it holds fixed or varies, where that is not simply "all of the current parameters"
+ * (ownParams: it uses none of them). Several views share one analysis (and its cached answer).
  */
 export const VIEWS = [
   {
@@ -99,12 +100,12 @@ export const VIEWS = [
     chart: (r) => ({ xLabel: 'step', yLabel: 'loss', lines: curveLines(r.byLengthCurves).map((l) => ({ ...l, from: r.switchStep * 0.8 })), note: `A second run starts at step ${fmt.steps(r.switchStep)}: re-warmup over each length, then cosine to 0.` }),
   },
   {
-    id: 'lambda', analysis: 'lambda', label: 'λ comparison: WSD ratio sweep per λ',
+    id: 'lambda', analysis: 'lambda', label: 'λ comparison: WSD ratio sweep per λ', holds: 'L0, A, α and C held at the current parameters; λ varies',
     chart: (r) => ratioSweep(r, 'annealing ratio',
       'A smaller λ forgets the annealing momentum faster: a shorter best decay and a shorter delay (table).'),
   },
   {
-    id: 'lambda-delay', analysis: 'lambda', label: 'λ: delay of the loss after the LR turns',
+    id: 'lambda-delay', analysis: 'lambda', label: 'λ: delay of the loss after the LR turns', holds: 'L0, A, α and C held at the current parameters; λ varies',
     chart: (r) => ({
       xLabel: 'step', yLabel: 'loss', lines: curveLines(r.delayCurves).map((l) => ({ ...l, from: 15000, to: 32000 })),
       note: 'The LR falls, then rises again: the loss keeps falling for a while (the delay, in the table).',
@@ -119,22 +120,22 @@ export const VIEWS = [
     }),
   },
   {
-    id: 'chinchilla', analysis: 'chinchilla', label: 'Chinchilla reduction (final losses fit a power law)',
+    id: 'chinchilla', analysis: 'chinchilla', label: 'Chinchilla reduction (final losses fit a power law)', holds: 'random parameter tuples, not the current parameters', ownParams: true,
     chart: (r) => ({
       xLabel: 'total steps', yLabel: 'final loss',
       lines: r.summaries.flatMap((s, i) => [
         { ...marks(`${s.schedule}: law`, Array.from(s.example.x, (x, k) => [x, s.example.y[k]]), PALETTE[i]) },
         { label: `${s.schedule}: Chinchilla fit`, x: s.exampleFit.x, y: s.exampleFit.y, color: PALETTE[i] },
       ]),
-      note: 'Final losses of random parameter tuples, each fitted by L0 + A·S^−α: the table gives the R² (one example drawn).',
+      note: 'Final losses of random parameter tuples, each fitted by L0 + A·S^−α: the table gives the R² (one example drawn). This view does not use your parameters: it tests the law over many.',
     }),
   },
   {
-    id: 'compute', analysis: 'compute', label: 'Compute to fit (steps of training needed)', noSetup: true,
+    id: 'compute', analysis: 'compute', label: 'Compute to fit (steps of training needed)', noSetup: true, holds: 'no parameters: a count of training steps',
     chart: (r) => ({
-      xLabel: 'row', yLabel: '% of Chinchilla with cosine', bars: true,
+      xLabel: 'method, numbered as in the table', yLabel: '% of Chinchilla with cosine', bars: true,
       lines: [{ label: '% of Chinchilla with cosine', x: r.rows.map((_, i) => i + 1), y: r.rows.map((x) => x.percent), color: PALETTE[0], points: true }],
-      note: 'Training steps each law needs to fit (Sec. 6.2): Chinchilla needs one run per total, this law one run.',
+      note: `Training steps each law needs to fit (Sec. 6.2): Chinchilla needs one run per total, this law one run. ${r.rows.map((x, i) => `${i + 1}: ${x.law}, ${x.schedule}`).join(' · ')}.`,
     }),
   },
   { id: 'sizefit', label: 'Model-size law (curves tagged with N; predict an unseen N)', sizefit: true },

@@ -3,10 +3,15 @@
 // Pure: no DOM, so that node tests it.
 //
 // A chart spec: {xLabel, yLabel, height, logX, logY, xMin, empty, yTicks?, lines}; a line:
-// {label, color, dash, width?, points?, size?, x, y, format}. Colours starting with "@" name
-// the theme's colours (@fg, @muted).
+// {label, group, role, color, dash, width?, points?, size?, band?, legend?, x, y, format}. group names
+// the curve or schedule a line belongs to (the legend has one entry per group, in its colour,
+// with each line's role: observed, fitted, band...); band ('lower' | 'upper') marks the edges
+// of a prediction band, filled between; legend: false keeps a line (the zero line) out of the
+// legend. Colours starting with "@" name the theme's colours
+// (@fg, @muted).
 import { LAWS, LAW_NAMES } from './schema.js';
 import { paramsOf, lineOf, fitCovers, shownFits } from './selectors.js';
+import { lrColumn } from './curve-facts.js';
 import * as fmt from './format.js';
 
 /** DEFAULT_LAW is the page's own law: its lines carry no law in their labels. */
@@ -15,6 +20,9 @@ const DOTTED = [2, 3];
 const DASHED = [6, 4];
 
 const sig = (n) => (v) => fmt.sig(v, n);
+
+/** SHORT_LAW names a law in a legend entry, where its full label does not fit. */
+const SHORT_LAW = { 'multi-power': 'MPL', 'lr-weighted': 'LR-weighted', 's2-power': 'S2^ζ' };
 
 /** pointSize draws dense observations smaller, so that the lines stay visible. */
 const pointSize = (n) => (n > 1000 ? 3 : 5);
@@ -33,6 +41,7 @@ export function lawLines(state) {
   for (const law of LAW_NAMES) {
     if (!paramsOf(state, law)) continue;
     const tag = law === DEFAULT_LAW ? '' : LAWS[law].label;
+    const shortTag = law === DEFAULT_LAW ? '' : SHORT_LAW[law] || LAWS[law].label;
     const mine = [];
     for (const [item, curve] of [...state.curves.map((c) => [c, true]), ...state.predictions.map((p) => [p, false])]) {
       const line = lineOf(state, law, item);
@@ -44,10 +53,11 @@ export function lawLines(state) {
         law, item, curve, line,
         name: tag ? `${item.name} (${tag})` : item.name,
         label: suffix ? `${item.name} (${suffix})` : item.name,
+        role: [shortTag, role || 'predicted'].filter(Boolean).join(', '),
         color: item.color,
         dash: again ? DOTTED : curve && item.role === 'validate' ? DASHED : null,
         showLR: !again && !!line.lr,
-        band: law === DEFAULT_LAW && state.band ? state.band.halfWidth : null,
+        band: state.band && !state.manual && (state.band.law || DEFAULT_LAW) === law ? state.band.halfWidth : null,
       });
     }
     if (mine.length && !primary) primary = law;
@@ -86,8 +96,67 @@ function xStart(state, lines) {
   return Math.max(Number.isFinite(firstObserved) ? firstObserved : 1, afterWarmup);
 }
 
-/** resultCharts is what the four result charts draw: {lr, loss, residuals, terms}, each a chart spec. */
+/**
+ * smoothLoss is a centred moving average of y over width points (odd; fewer at the ends), for
+ * display only: noisy per-step losses read as a curve. Fits always use the points as logged.
+ */
+export function smoothLoss(y, width) {
+  const half = Math.max(0, Math.floor(width / 2));
+  const n = y.length;
+  const prefix = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i] + y[i];
+  return Float64Array.from({ length: n }, (_, i) => {
+    const lo = Math.max(0, i - half);
+    const hi = Math.min(n, i + half + 1);
+    return (prefix[hi] - prefix[lo]) / (hi - lo);
+  });
+}
+
+/** SMOOTH_SHARE: the smoothing window is this share of a curve's points (at least 5). */
+const SMOOTH_SHARE = 0.02;
+
+/** bigLabel writes a count of tokens or FLOPs in a tick: 950, 12.5K, 3.1M, 31.5B, 2.34e19. */
+export function bigLabel(t) {
+  const a = Math.abs(t);
+  if (a < 1e3) return String(+t.toPrecision(3));
+  for (const [size, suffix] of [[1e3, 'K'], [1e6, 'M'], [1e9, 'B']]) if (a < size * 1e3) return `${+(t / size).toPrecision(3)}${suffix}`;
+  return t.toExponential(2).replace(/\.?0+e/, 'e').replace('e+', 'e');
+}
+
+/**
+ * xAxis is how the result charts' x axis counts: {unit, factor (x per step), label, ticks,
+ * format, note}. Tokens need the tokens per step, FLOPs (≈ 6·N·tokens) the model size N too;
+ * without them the axis counts steps and note says what is missing.
+ */
+export function xAxis(chart = {}) {
+  const tokens = Number.isFinite(chart.tokensPerStep) && chart.tokensPerStep > 0 ? chart.tokensPerStep : null;
+  const size = Number.isFinite(chart.modelSize) && chart.modelSize > 0 ? chart.modelSize : null;
+  const big = bigLabel;
+  if (chart.xUnit === 'tokens' && tokens) return { unit: 'tokens', factor: tokens, label: 'tokens', ticks: big, format: (v) => fmt.sig(v, 4), note: '' };
+  if (chart.xUnit === 'flops' && tokens && size) return { unit: 'flops', factor: 6 * size * tokens, label: 'FLOPs (≈ 6·N·tokens)', ticks: big, format: (v) => fmt.sig(v, 4), note: '' };
+  const missing = chart.xUnit === 'tokens' || chart.xUnit === 'flops'
+    ? `Enter the tokens per step${chart.xUnit === 'flops' ? ' and the model size N' : ''} to count the x axis in ${chart.xUnit === 'flops' ? 'FLOPs' : 'tokens'}: it counts steps meanwhile.` : '';
+  return { unit: 'steps', factor: 1, label: 'step', ticks: null, format: null, note: missing };
+}
+
+/** inUnits scales a chart spec's x (its lines' and its start) by the axis's factor. */
+function inUnits(spec, axis) {
+  if (axis.factor === 1) return spec;
+  return {
+    ...spec, xLabel: axis.label, xTicks: axis.ticks, xFormat: axis.format,
+    xMin: Number.isFinite(spec.xMin) ? spec.xMin * axis.factor : spec.xMin,
+    lines: spec.lines.map((l) => ({ ...l, x: l.x ? Float64Array.from(l.x, (v) => v * axis.factor) : l.x })),
+  };
+}
+
+/** resultCharts is what the four result charts draw: {lr, loss, residuals, terms}, each a chart spec, with x in the axis's units. */
 export function resultCharts(state) {
+  const axis = xAxis(state.chart);
+  const specs = resultChartsInSteps(state);
+  return Object.fromEntries(Object.entries(specs).map(([id, spec]) => [id, inUnits(spec, axis)]));
+}
+
+function resultChartsInSteps(state) {
   const { logX, logY } = state.chart;
   const lines = lawLines(state);
   const start = xStart(state, lines);
@@ -97,20 +166,34 @@ export function resultCharts(state) {
 
   const lr = {
     ...base, yLabel: 'learning rate', height: 220, xMin: fromOne, yTicks: fmt.lr,
-    lines: lines.filter((l) => l.showLR).map((l) => ({ label: l.name, color: l.color, dash: l.dash, x: l.line.steps, y: l.line.lr, format: fmt.lr })),
+    lines: lines.filter((l) => l.showLR).map((l) => ({ label: l.name, group: l.item.name, role: 'LR', color: l.color, dash: l.dash, x: l.line.steps, y: l.line.lr, format: fmt.lr })),
   };
+  // A curve's LR column draws before any law draws the curve: the data as logged.
+  const drawnLR = new Set(lr.lines.map((l) => l.group));
+  for (const c of state.curves) {
+    const col = lrColumn(c);
+    if (col && !drawnLR.has(c.name)) lr.lines.push({ label: `${c.name} (LR column)`, group: c.name, role: 'LR column', color: c.color, x: col.steps, y: col.lr, format: fmt.lr });
+  }
 
   const loss = { ...base, yLabel: 'loss', height: 360, xMin: minX, logY, lines: [] };
   for (const c of state.curves) {
-    loss.lines.push({ label: `${c.name} (observed)`, color: c.color, points: true, size: pointSize(c.steps.length), x: c.steps, y: c.loss, format: sig(5) });
+    loss.lines.push({ label: `${c.name} (observed)`, group: c.name, role: 'observed', color: c.color, points: true, size: pointSize(c.steps.length), x: c.steps, y: c.loss, format: sig(5) });
+    // Noisy per-step losses, smoothed for the eye when asked (the points stay, and are what is fitted).
+    if (state.chart.smooth && c.loss.length >= 20) {
+      const width = 2 * Math.max(2, Math.round(SMOOTH_SHARE * c.loss.length / 2)) + 1;
+      loss.lines.push({ label: `${c.name} (smoothed)`, group: c.name, role: `smoothed (${width} points)`, color: c.color, width: 1.25, dash: [2, 2], x: c.steps, y: smoothLoss(c.loss, width), format: sig(5) });
+    }
   }
   for (const l of lines) {
-    loss.lines.push({ label: l.label, color: l.color, dash: l.dash, x: l.line.steps, y: l.line.loss, format: sig(5) });
+    loss.lines.push({ label: l.label, group: l.item.name, role: l.role, color: l.color, dash: l.dash, x: l.line.steps, y: l.line.loss, format: sig(5) });
     if (l.band) {
-      // The prediction band pred·(1 ± half-width), as two thin lines.
+      // The prediction band: lawcore's lower and upper where the line has them (wider the
+      // farther a step lies beyond the fitted data), else pred·(1 ± half-width); two thin
+      // edges, shaded between.
       for (const [side, k] of [['lower', -1], ['upper', 1]]) {
-        const y = Array.from(l.line.loss, (v) => v * (1 + k * l.band));
-        loss.lines.push({ label: `${l.name} band ${side}`, color: l.color, dash: [1, 3], width: 1, x: l.line.steps, y, format: sig(5) });
+        const edge = l.line[side] && l.line[side].length === l.line.loss.length ? l.line[side] : null;
+        const y = edge ? Array.from(edge) : Array.from(l.line.loss, (v) => v * (1 + k * l.band));
+        loss.lines.push({ label: `${l.name} band ${side}`, group: l.item.name, role: `band ${side}`, band: side, color: l.color, width: 0.75, x: l.line.steps, y, format: sig(5) });
       }
     }
   }
@@ -120,16 +203,16 @@ export function resultCharts(state) {
   const residuals = {
     ...base, yLabel: 'observed − law', height: 220, xMin: fromOne, empty: 'Residuals appear after a fit.',
     lines: [
-      { label: 'zero', color: '@muted', width: 1, dash: [4, 4], x: residualSteps.length ? [Math.min(...residualSteps), Math.max(...residualSteps)] : [], y: residualSteps.length ? [0, 0] : [] },
-      ...observed.map(({ c, residual }) => ({ label: c.name, color: c.color, points: true, size: pointSize(c.steps.length), x: c.steps, y: residual, format: sig(3) })),
+      { label: 'zero', legend: false, color: '@muted', width: 1, dash: [4, 4], x: residualSteps.length ? [Math.min(...residualSteps), Math.max(...residualSteps)] : [], y: residualSteps.length ? [0, 0] : [] },
+      ...observed.map(({ c, residual }) => ({ label: c.name, group: c.name, role: 'observed − law', color: c.color, points: true, size: pointSize(c.steps.length), x: c.steps, y: residual, format: sig(3) })),
     ],
   };
 
   const terms = { ...base, yLabel: 'term of the loss', height: 260, xMin: minX, lines: [] };
   for (const l of lines.filter((x) => x.showTerms)) {
     const [s1, s2] = LAWS[l.law].terms;
-    terms.lines.push({ label: `${l.name}: ${s1}`, color: l.color, x: l.line.steps, y: l.line.s1Term, format: sig(4) });
-    terms.lines.push({ label: `${l.name}: ${s2}`, color: l.color, dash: DASHED, x: l.line.steps, y: l.line.s2Term, format: sig(4) });
+    terms.lines.push({ label: `${l.name}: ${s1}`, group: l.item.name, role: s1, color: l.color, x: l.line.steps, y: l.line.s1Term, format: sig(4) });
+    terms.lines.push({ label: `${l.name}: ${s2}`, group: l.item.name, role: s2, color: l.color, dash: DASHED, x: l.line.steps, y: l.line.s2Term, format: sig(4) });
   }
   return { lr, loss, residuals, terms };
 }

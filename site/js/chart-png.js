@@ -1,5 +1,5 @@
-// A chart as PNG: the chart's own pixels under its title and above its legend, on the page's
-// background.
+// A chart as PNG: the chart's own pixels under its title and above its legend (one entry per
+// curve, as on the page), on the page's background.
 import { plotColors } from './theme.js';
 
 /** chartPNG draws a uPlot chart with a title and its legend on the page background, as PNG. */
@@ -9,7 +9,7 @@ export function chartPNG(u, title) {
   const ratio = src.width / u.width;
   const pad = 12 * ratio;
   const font = (px, weight = '') => `${weight} ${px * ratio}px system-ui, sans-serif`;
-  const items = u.series.slice(1).filter((s) => s.show !== false).map((s) => ({ label: s.label, color: strokeOf(u, s) }));
+  const items = legendItems(u);
   // Lay the legend out in rows.
   const probe = document.createElement('canvas').getContext('2d');
   probe.font = font(12);
@@ -55,4 +55,19 @@ export function chartPNG(u, title) {
 
 function strokeOf(u, s) {
   return typeof s.stroke === 'function' ? s.stroke(u, u.series.indexOf(s)) : s.stroke || '#888';
+}
+
+/**
+ * legendItems are a chart's legend entries, {label, color}: one per curve for lines that belong
+ * to one (series.group, as on the page: "cosine: observed, fitted, band"), else one per line.
+ */
+export function legendItems(u) {
+  const out = new Map();
+  for (const s of u.series.slice(1)) {
+    if (s.show === false || s.legend === false) continue;
+    const key = s.group || s.label;
+    if (!out.has(key)) out.set(key, { label: key, color: strokeOf(u, s), roles: [] });
+    if (s.group && s.role && !out.get(key).roles.includes(s.role.replace(/ (lower|upper)$/, ''))) out.get(key).roles.push(s.role.replace(/ (lower|upper)$/, ''));
+  }
+  return [...out.values()].map((it) => ({ label: it.roles.length ? `${it.label}: ${it.roles.join(', ')}` : it.label, color: it.color }));
 }

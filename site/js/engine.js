@@ -5,6 +5,7 @@
 // format is an edit of this file. Answers come back in the page's shapes: a line is
 // {steps, lr, loss, s1Term, s2Term}.
 import { scheduleForRequest, scheduleColumns } from './schedule-columns.js';
+import { windowOf } from './curve-facts.js';
 
 /** FIT_LINE_POINTS thins each fitted line the fit returns to about this many steps (they are drawn). */
 const FIT_LINE_POINTS = 2000;
@@ -13,7 +14,10 @@ const FIT_LINE_POINTS = 2000;
 const curveColumns = (c) => ({ steps: c.steps, loss: c.loss, ...scheduleColumns(c.schedule) });
 
 /** curveRequest is how a curve with data appears in a fit request (its arrays go as columns). */
-const curveRequest = (c) => ({ name: c.name, role: c.role, schedule: scheduleForRequest(c.schedule) });
+const curveRequest = (c) => {
+  const { from } = windowOf(c);
+  return { name: c.name, role: c.role, schedule: scheduleForRequest(c.schedule), ...(from > 0 ? { from } : {}) };
+};
 
 /** lineOf is a line of the answer's columns in the page's shape. */
 const lineOf = (col = {}) => ({ steps: col.steps, lr: col.lr, loss: col.loss, s1Term: col.s1Term, s2Term: col.s2Term });
@@ -91,9 +95,11 @@ export function createEngine(client, takeSchema = () => {}) {
     /**
      * predict computes law's line for each item ({name, schedule, size?: the model size, for
      * the size law}) with {params, settings}, thinned
-     * to about points steps (0: every step). It resolves to Map name -> {schedule, ...line, finalLoss}.
+     * to about points steps (0: every step), and with band (lawcore's, from a fit or a
+     * validation) the band's lower and upper at each step. It resolves to Map name ->
+     * {schedule, ...line, lower?, upper?, finalLoss}.
      */
-    async predict(law, { params, settings }, items, points = 0) {
+    async predict(law, { params, settings }, items, points = 0, band = null) {
       const request = {
         law,
         params,
@@ -101,6 +107,7 @@ export function createEngine(client, takeSchema = () => {}) {
         warmupConvention: settings.warmupConvention,
         curves: items.map((c) => ({ name: c.name, schedule: scheduleForRequest(c.schedule), ...(c.size ? { size: c.size } : {}) })),
         ...(points ? { points } : {}),
+        ...(band ? { band } : {}),
       };
       const { result, columns } = await call('predict', request, items.map((c) => scheduleColumns(c.schedule)));
       return new Map(result.curves.map((r, i) => [r.name, { schedule: items[i].schedule, ...columns[i], finalLoss: r.finalLoss }]));

@@ -2,7 +2,7 @@
 // unseen 60K-step schedules, as in its Fig. 3) and the MultiPowerLaw release's nine curves.
 
 /** FIG2_SETTINGS are the paper's: lambda 0.999, 500 warmup steps counted at the peak LR. */
-export const FIG2_SETTINGS = { lambda: 0.999, fitLambda: false, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001 };
+export const FIG2_SETTINGS = { lambda: 0.999, fitLambda: false, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001, law: 'annealing', auto: false };
 
 const PEAK = 2e-4;
 const W = 500;
@@ -44,7 +44,7 @@ export const RELEASE_RUNS = [
 ];
 
 /** RELEASE_SETTINGS: warmup of 2160 steps counted as run, which predicts these curves best. */
-export const RELEASE_SETTINGS = { lambda: 0.999, fitLambda: false, warmupSteps: 2160, warmupConvention: 'actual', huberDelta: 0.001 };
+export const RELEASE_SETTINGS = { lambda: 0.999, fitLambda: false, warmupSteps: 2160, warmupConvention: 'actual', huberDelta: 0.001, law: 'annealing', auto: false };
 
 /** fetchReleaseRuns returns the release's runs of one model size (25 or 100): [{name, file, text, role}]. */
 export async function fetchReleaseRuns(size) {

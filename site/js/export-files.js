@@ -4,7 +4,8 @@
 // the README's.
 import { DEFAULT_SETTINGS } from './settings.js';
 import { LAWS, LAW_NAMES } from './schema.js';
-import { paramsOf, shownFits, finalLosses } from './selectors.js';
+import { paramsOf, shownFits, finalLosses, lawsWithParams } from './selectors.js';
+import { scheduleSteps } from './schedule-kinds.js';
 
 /** csvField quotes a field when it holds a comma, a quote or a line break (null and undefined: empty). */
 export function csvField(v) {
@@ -16,15 +17,18 @@ export function csvField(v) {
  * predictionCSV writes the predicted curves in long form, one row per curve, law and step:
  * curve,law,step,lr,loss,s1_term,s2_term so that loss = L0 + s1_term - s2_term (the annealing
  * law: A·S1^-alpha and C·S2; the Multi-Power Law: A·(S1+S_W)^-alpha and its loss drop LD), and
- * lower,upper (loss·(1 ∓ band)) on the annealing law's rows when band, the validation's
- * relative half-width, is given. curves: [{name, law, steps, lr, loss, s1Term, s2Term}].
+ * lower,upper (loss·(1 ∓ half-width)) on the rows of the band's law when band is given: the
+ * validation's {law, halfWidth} (a number: the annealing law's half-width). curves: [{name,
+ * law, steps, lr, loss, s1Term, s2Term}].
  */
-export function predictionCSV(curves, band = null) {
+export function predictionCSV(curves, bandGiven = null) {
+  const bandLaw = bandGiven && typeof bandGiven === 'object' ? bandGiven.law : 'annealing';
+  const band = bandGiven && typeof bandGiven === 'object' ? bandGiven.halfWidth : bandGiven;
   const parts = [`curve,law,step,lr,loss,s1_term,s2_term${band ? ',lower,upper' : ''}\n`];
   for (const c of curves) {
     const law = c.law || 'annealing';
     const lead = `${csvField(c.name)},${law}`;
-    const banded = band && law === 'annealing'; // the validation calibrates the annealing law's band
+    const banded = band && law === bandLaw; // the validation calibrated this law's band
     let chunk = '';
     for (let i = 0; i < c.steps.length; i++) {
       chunk += `${lead},${c.steps[i]},${c.lr[i]},${c.loss[i]},${c.s1Term ? c.s1Term[i] : ''},${c.s2Term ? c.s2Term[i] : ''}`
@@ -37,6 +41,48 @@ export function predictionCSV(curves, band = null) {
     parts.push(chunk);
   }
   return new Blob(parts, { type: 'text/csv' });
+}
+
+/**
+ * csvStart is the first step a curve or schedule has in the predicted-curves CSV: a curve's
+ * first observed step; a schedule's end of warmup (its own, else the settings'), as the charts
+ * start; never before step 1 (before the warmup ends the law's losses run to the thousands).
+ */
+export function csvStart(state, item, settings = state.settings) {
+  if (item.steps && item.steps.length) return Math.max(1, item.steps[0]);
+  const s = item.schedule || {};
+  const warmup = Number.isFinite(s.warmup) ? s.warmup : settings.warmupSteps;
+  return Math.max(1, warmup < scheduleSteps(s) ? warmup : 1);
+}
+
+/** fromStep keeps a line's points at steps >= start (its columns sliced alike). */
+export function fromStep(line, start) {
+  let k = 0;
+  while (k < line.steps.length && line.steps[k] < start) k++;
+  const cut = (a) => (a ? a.slice(k) : a);
+  return { ...line, steps: cut(line.steps), lr: cut(line.lr), loss: cut(line.loss), s1Term: cut(line.s1Term), s2Term: cut(line.s2Term) };
+}
+
+/** CSV_NUMBERS_BYTES is about what a row's step and five numbers (and their commas) take in the CSV. */
+const CSV_NUMBERS_BYTES = 98;
+
+/**
+ * everyStepCSV says how large the predicted-curves CSV is at every step: {rows, bytes} (bytes
+ * estimated from the names' lengths and about CSV_NUMBERS_BYTES for the numbers of a row).
+ */
+export function everyStepCSV(state) {
+  const laws = lawsWithParams(state);
+  let rows = 0;
+  let bytes = 0;
+  for (const law of laws) {
+    const settings = paramsOf(state, law).settings;
+    for (const item of [...state.curves.filter((c) => c.schedule), ...state.predictions]) {
+      const n = Math.max(0, scheduleSteps(item.schedule) - csvStart(state, item, settings) + 1);
+      rows += n;
+      bytes += n * (csvField(item.name).length + law.length + CSV_NUMBERS_BYTES + (state.band ? 40 : 0));
+    }
+  }
+  return { rows, bytes };
 }
 
 /** OBSERVED_COLUMNS names each law's column of fitted loss in the observed-points CSV. */
@@ -79,8 +125,8 @@ function fitSummary(law, params, response) {
 /**
  * fitDocument is the parameters' JSON export (null when no law has parameters): the tool's
  * version, where the parameters come from, every setting that produced them, the annealing
- * law's fit at the top and the Multi-Power Law's as multiPower, each curve's schedule, the
- * validation and the predictions with each law's final loss.
+ * law's fit at the top and the Multi-Power Law's as multiPower, every law's under laws (by
+ * name), each curve's schedule, the validation and the predictions with each law's final loss.
  */
 export function fitDocument(state, version, exported = new Date()) {
   const laws = LAW_NAMES.filter((law) => paramsOf(state, law));
@@ -100,10 +146,13 @@ export function fitDocument(state, version, exported = new Date()) {
     settings: { ...settings, lambda: settings.fitLambda ? 'fit' : settings.lambda },
     ...(summary('annealing') || {}),
     multiPower: summary('multi-power'),
+    // every law with parameters, by name (the annealing law's and the Multi-Power Law's also above)
+    laws: Object.fromEntries(laws.map((law) => [law, summary(law)])),
     schedules: state.curves.map((c) => ({ name: c.name, role: c.role, schedule: c.schedule || null })),
     validation: state.validation || undefined,
     predictions: state.predictions.map((p) => ({
       name: p.name, schedule: p.schedule, finalLoss: finals.annealing.get(p.name), finalLossMultiPower: finals['multi-power'].get(p.name),
+      finalLosses: Object.fromEntries(laws.map((law) => [law, finals[law].get(p.name)]).filter(([, x]) => x !== undefined)),
     })),
   };
 }

@@ -6,10 +6,10 @@ export function fixed(x, d = 3) {
   return Number.isFinite(x) ? x.toFixed(d) : '–';
 }
 
-/** lr formats a learning rate compactly: 2e-4, 3.16e-5, 0. */
+/** lr formats a learning rate compactly: 2e-4, 3.16e-5, 0 (and 0 for rounding noise below 1e-12). */
 export function lr(x) {
   if (!Number.isFinite(x)) return '–';
-  if (x === 0) return '0';
+  if (Math.abs(x) < 1e-12) return '0';
   const [mant, exp] = x.toExponential(3).split('e');
   return `${String(Number(mant))}e${Number(exp)}`;
 }
@@ -24,6 +24,19 @@ export function sig(x, n = 4) {
   if (!Number.isFinite(x)) return '–';
   if (x !== 0 && Math.abs(x) < 1e-4) return x.toExponential(n - 1);
   return String(Number(x.toPrecision(n)));
+}
+
+/** bytes formats a size: "850 B", "12 KB", "4.8 MB". */
+export function bytes(n) {
+  if (!Number.isFinite(n)) return '–';
+  if (n < 1024) return `${Math.round(n)} B`;
+  if (n < 1024 * 1024) return `${Math.round(n / 1024)} KB`;
+  return `${Number((n / 2 ** 20).toPrecision(n < 10 * 2 ** 20 ? 2 : 3))} MB`;
+}
+
+/** pct formats a fraction as a percentage with n significant digits: 0.00133 -> "0.133%". */
+export function pct(x, n = 3) {
+  return Number.isFinite(x) ? `${sig(100 * x, n)}%` : '–';
 }
 
 /** ms formats a duration in milliseconds as "850 ms" or "1.24 s". */

@@ -116,7 +116,8 @@ function curvesOfAnswer(result, columns, { label, nameOf, fileOf }) {
       for (let k = 0; k < col.steps.length; k++) if (Number.isFinite(col.lr[k]) && col.steps[k] >= 0) idx.push(k);
       if (idx.length) {
         curve.lr = Float64Array.from(idx, (k) => col.lr[k]);
-        curve.schedule = explicitSchedule(Float64Array.from(idx, (k) => col.steps[k]), curve.lr);
+        curve.lrSteps = Float64Array.from(idx, (k) => col.steps[k]);
+        curve.schedule = explicitSchedule(curve.lrSteps, curve.lr);
         curve.schedule.total = Math.max(curve.schedule.total, curve.steps[curve.steps.length - 1]);
         curve.scheduleSource = 'file';
       }
@@ -189,7 +190,7 @@ function listed(paths, shown = 5) {
  * pairLearningRates finds the loss curves the learning rates of files holding only them belong
  * to (lawcore's pairlr: by run, else one file with one curve). It returns {pairs, notes}: for
  * each loss curve paired, its index in lossCurves and its new schedule fields ({schedule,
- * scheduleSource, lrFile, lr}: an explicit schedule through the LR file's own points), and what
+ * scheduleSource, lrFile, lr, lrSteps}: an explicit schedule through the LR file's own points), and what
  * was paired or could not be and why. It changes no curve.
  */
 export async function pairLearningRates(engine, lossCurves, lrCurves) {
@@ -198,7 +199,7 @@ export async function pairLearningRates(engine, lossCurves, lrCurves) {
   const result = await engine.pairLearningRates(all);
   const pairs = result.pairs.map(({ loss, lr }) => {
     const from = all[lr];
-    return { index: loss, name: all[loss].name, change: { lr: from.lr, schedule: explicitSchedule(from.steps, from.lr), scheduleSource: 'file', lrFile: from.file } };
+    return { index: loss, name: all[loss].name, change: { lr: from.lr, lrSteps: from.steps, schedule: explicitSchedule(from.steps, from.lr), scheduleSource: 'file', lrFile: from.file } };
   });
   const notes = pairs.map((p) => `${p.name}: the schedule is the learning rates of ${p.change.lrFile}.`);
   return { pairs, notes: [...notes, ...result.notes] };

@@ -12,7 +12,7 @@ import { createAnalyses } from './controllers/analyses.js';
 import { createPredicting } from './controllers/predicting.js';
 import { createFitting } from './controllers/fitting.js';
 import { createImports } from './controllers/imports.js';
-import { createExamples } from './controllers/examples.js';
+import { createExamples, EXAMPLES } from './controllers/examples.js';
 import { createSharing } from './controllers/sharing.js';
 import { createSchedules } from './controllers/schedules.js';
 import { createExports } from './controllers/exports.js';
@@ -22,12 +22,18 @@ import { showWorkspace } from './views/workspace.js';
 import { showEngine } from './views/footer.js';
 import { showFitting } from './views/fit-controls.js';
 import { showSettings, readSettings, lockLambda, fillLawChoices, SETTING_FIELDS } from './views/settings-form.js';
-import { showManualParams, manualTexts } from './views/manual-form.js';
+import { showManualParams, manualTexts, manualLaw } from './views/manual-form.js';
 import { showResults } from './views/results.js';
 import { showLists } from './views/curve-list.js';
+import { parseWindow } from './curve-facts.js';
+import { parseDecimal } from './format.js';
 import { showCharts } from './views/charts.js';
 import { showAnalyses } from './views/analysis-panel.js';
 import { showUndo } from './views/undo-bar.js';
+import { showExampleNote } from './views/example-note.js';
+import { showLawNotes, showExportSize } from './views/law-notes.js';
+import { showAnswers } from './views/answers.js';
+import { showExplain } from './views/explain.js';
 import { showShare } from './views/share-box.js';
 import { acceptDrops } from './views/file-drop.js';
 import { askImport } from './views/import-dialog.js';
@@ -68,16 +74,44 @@ showWorkspace(store, {
 });
 showEngine(store);
 showFitting(store);
+showExampleNote(store, EXAMPLES);
 let resultChart = () => null;
 let analysisChart = () => null;
 function showViews() {
   showSettings(store);
   showManualParams(store);
-  showResults(store);
+  showResults(store, {
+    // A warning's fix: the window of the curves named starts at from, and the fit runs again.
+    fitFrom: (names, from) => {
+      store.setWindow(names, from);
+      if (commitSettings()) fitting.fit();
+    },
+  });
+  showLawNotes(store);
+  showExplain();
+  showAnswers(store, {
+    options: (change) => store.setAnswerOptions(change),
+    code: (name, flavour) => schedules.copyCode(name, flavour, (text) => navigator.clipboard.writeText(text)),
+  });
+  showExportSize(store);
   showShare(store);
   showLists(store, {
     role: (name, role) => store.setRole(name, role),
     schedule: (name) => schedules.editCurve(name),
+    window: (name, text) => {
+      const curve = store.state.curves.find((c) => c.name === name);
+      if (!curve) return;
+      let from;
+      try {
+        from = parseWindow(text, curve);
+      } catch (err) {
+        store.showMessage(err.message);
+        return false;
+      }
+      store.clearMessage();
+      if (from !== (curve.from ?? null)) store.setWindow(name, from);
+      return true;
+    },
     edit: (name) => schedules.editPrediction(name),
     remove: (name) => store.remove(name),
   });
@@ -133,13 +167,14 @@ on('#cancel-button', 'click', () => fitting.cancel());
 on('#manual-apply', 'click', () => {
   let params;
   let settings;
+  const law = manualLaw(store.state);
   try {
-    params = parseManualParams(manualTexts());
+    params = parseManualParams(manualTexts(), law);
     settings = readSettings(store.state.settings.lambda);
   } catch (err) {
     return store.showMessage(err.message);
   }
-  predicting.applyManual(params, settings);
+  predicting.applyManual(params, settings, law);
 });
 
 on('#file-input', 'change', (e) => {
@@ -160,13 +195,31 @@ on('#example-fig2', 'click', () => examples.load('the Fig. 2 example', 'fig2'));
 on('#example-mpl25', 'click', () => examples.load('the MultiPowerLaw 25M example', 25));
 on('#example-mpl100', 'click', () => examples.load('the MultiPowerLaw 100M example', 100));
 on('#clear-curves', 'click', () => {
-  if (!store.state.curves.length) return;
-  store.removeAllCurves();
+  if (!store.state.curves.length && !store.state.predictions.length) return;
+  store.clearAll();
+  analyses.refresh();
   $('#undo-button').focus();
 });
 on('#add-prediction', 'click', () => schedules.addPrediction());
+on('#example-keep', 'click', () => store.keepExample());
 
 on('#log-x', 'change', (e) => store.setChartOption('logX', e.target.checked));
+on('#x-unit', 'change', (e) => store.setChartOption('xUnit', e.target.value));
+on('#smooth-loss', 'change', (e) => store.setChartOption('smooth', e.target.checked));
+/** chartNumber reads a positive number the charts need (tokens per step, N), or refuses it naming the field. */
+function chartNumber(key, label, input) {
+  const raw = input.value.trim();
+  if (raw === '') return store.setChartOption(key, null);
+  const x = parseDecimal(raw.replace(/,/g, ''));
+  if (!(x > 0)) {
+    store.showMessage(`${label}: "${raw.slice(0, 40)}" is not a positive number.`);
+    input.value = store.state.chart[key] ?? '';
+    return;
+  }
+  store.setChartOption(key, x);
+}
+on('#tokens-per-step', 'change', (e) => chartNumber('tokensPerStep', 'Tokens per step', e.target));
+on('#model-size', 'change', (e) => chartNumber('modelSize', 'Model size N', e.target));
 on('#log-y', 'change', (e) => store.setChartOption('logY', e.target.checked));
 const dark = matchMedia('(prefers-color-scheme: dark)');
 store.setChartOption('scheme', dark.matches ? 'dark' : 'light');
@@ -178,6 +231,7 @@ for (const b of document.querySelectorAll('[data-png]')) b.addEventListener('cli
 for (const b of document.querySelectorAll('[data-svg]')) b.addEventListener('click', () => exports.svg(b.dataset.svg, chartTitle(b.dataset.svg, b)));
 on('#export-json', 'click', () => exports.json());
 on('#export-csv', 'click', () => exports.predictedCSV());
+on('#export-csv-every', 'click', () => exports.predictedCSV({ everyStep: true }));
 on('#export-observed', 'click', () => exports.observedCSV());
 on('#share-button', 'click', () => sharing.makeLink(location.href.replace(/#.*$/, ''), (link) => navigator.clipboard.writeText(link)));
 window.addEventListener('hashchange', () => { if (/^#s=/.test(location.hash)) sharing.open(location.hash); });

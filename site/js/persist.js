@@ -20,15 +20,19 @@
 import { checkSettings, checkSchedule } from './share.js';
 import { thinSchedule } from './share-view.js';
 import { DEFAULT_SETTINGS } from './settings.js';
-import { paramsOf, predictedLine, fitCovers } from './selectors.js';
+import { paramsOf, predictedLine, fitCovers, lineBand, bandOfFits } from './selectors.js';
 import { LAWS, LAW_NAMES, ROLES, MAX_SCHEDULE_STEPS } from './schema.js';
 import { PALETTE, nextColor } from './theme.js';
 
 /**
  * FORMAT is the format records are written in. 1: the first layout, the record alone (points
- * inline, no results kept, settings without the law choice); 2: arrays stored apart, results kept.
+ * inline, no results kept, settings without the law choice); 2: arrays stored apart, results
+ * kept; 3: each curve's fit window (from), its LR column's steps (lrSteps), the problems found
+ * with its schedule, whether it came with the example shown (and which: example), predicted
+ * lines with their band (lower, upper), and how the charts count x (chart: xUnit,
+ * tokensPerStep, modelSize).
  */
-export const FORMAT = 2;
+export const FORMAT = 3;
 /** INLINE is the most numbers an array may hold and stay in the record. */
 const INLINE = 64;
 /** MAX_TEXT bounds the names and sources read back (the page shows them as text only). */
@@ -36,7 +40,7 @@ const MAX_TEXT = 10000;
 /** MAX_DEPTH bounds how deep a stored record may nest (lawcore's answers nest a few levels). */
 const MAX_DEPTH = 40;
 /** LINE_FIELDS are the columns of a fitted or predicted line. */
-const LINE_FIELDS = ['steps', 'lr', 'loss', 's1Term', 's2Term'];
+const LINE_FIELDS = ['steps', 'lr', 'loss', 's1Term', 's2Term', 'lower', 'upper'];
 const CURVE_TEXT = ['lrFile', 'file', 'run', 'source'];
 
 /**
@@ -128,9 +132,15 @@ export function packWorkspace(state, ids, { withData = () => true, results = tru
       name: c.name, role: c.role, scheduleSource: c.scheduleSource || 'builder', color: c.color,
       ...Object.fromEntries(CURVE_TEXT.filter((k) => typeof c[k] === 'string').map((k) => [k, c[k]])),
       ...(Number.isFinite(c.size) ? { size: c.size } : {}),
+      ...(Number.isFinite(c.from) ? { from: c.from } : {}),
+      ...(c.fromExample ? { fromExample: true } : {}),
+      ...(Array.isArray(c.scheduleProblems) ? { scheduleProblems: c.scheduleProblems.map((p) => ({ kind: p.kind, text: p.text })) } : {}),
     };
     if (withData(c)) {
-      return { ...out, schedule: pack(c.schedule || null), steps: pack(c.steps), loss: pack(c.loss), ...(c.lr ? { lr: pack(c.lr) } : {}) };
+      return {
+        ...out, schedule: pack(c.schedule || null), steps: pack(c.steps), loss: pack(c.loss),
+        ...(c.lr ? { lr: pack(c.lr) } : {}), ...(c.lr && c.lrSteps ? { lrSteps: pack(c.lrSteps) } : {}),
+      };
     }
     return { ...out, schedule: inline(thinSchedule(c.schedule || null)), points: c.steps.length };
   });
@@ -140,7 +150,9 @@ export function packWorkspace(state, ids, { withData = () => true, results = tru
     settings: { ...state.settings },
     stale: !!state.stale,
     curves,
-    predictions: state.predictions.map((p) => ({ name: p.name, color: p.color, schedule: pack(p.schedule) })),
+    predictions: state.predictions.map((p) => ({ name: p.name, color: p.color, schedule: pack(p.schedule), ...(p.fromExample ? { fromExample: true } : {}) })),
+    example: state.example && typeof state.example.title === 'string' ? { title: state.example.title } : null,
+    chart: { xUnit: state.chart?.xUnit || 'steps', tokensPerStep: state.chart?.tokensPerStep ?? null, modelSize: state.chart?.modelSize ?? null },
     manual: state.manual ? inline({ params: state.manual.params, settings: state.manual.settings, from: state.manual.from }) : null,
     fits: [],
     lines: [],
@@ -161,7 +173,9 @@ export function packWorkspace(state, ids, { withData = () => true, results = tru
         const { schedule, ...rest } = line;
         byName.push([item.name, pack(rest)]);
       }
-      return { law, from: state.manual ? 'manual' : 'fit', byName };
+      // band: which band the lines carry ('auto', 'validation' or none): a validation is not
+      // kept, so its band's lines are predicted again after a reload.
+      return { law, from: state.manual ? 'manual' : 'fit', band: lineBand(state, law) ? state.band.from : null, byName };
     }).filter((l) => l.byName.length);
   }
   return { record, arrays };
@@ -188,8 +202,17 @@ export function arrayRefs(record) {
 const MIGRATIONS = {
   1: (r) => ({
     ...r, format: 2,
-    settings: r.settings && typeof r.settings === 'object' ? { ...DEFAULT_SETTINGS, ...r.settings } : r.settings,
+    settings: r.settings && typeof r.settings === 'object' ? { ...DEFAULT_SETTINGS, auto: false, ...r.settings } : r.settings,
     stale: true, manual: null, fits: [], lines: [],
+  }),
+  // Format 2 fitted every curve whole; format 3's curves are fitted from the end of their
+  // warmup unless a window is set: a fit kept from format 2 is marked stale (Fit fits the
+  // windows), and its settings keep auto off as they had it.
+  2: (r) => ({
+    ...r, format: 3,
+    settings: r.settings && typeof r.settings === 'object' ? { auto: false, ...r.settings } : r.settings,
+    stale: r.stale !== false || (Array.isArray(r.fits) && r.fits.length > 0),
+    example: null,
   }),
 };
 
@@ -258,6 +281,13 @@ function readCurve(c, where) {
     scheduleSource: c.scheduleSource === undefined ? 'builder' : oneOf(c.scheduleSource, ['file', 'builder'], `${where}.scheduleSource`),
     color: c.color,
   };
+  if (c.fromExample === true) out.fromExample = true;
+  if (c.scheduleProblems !== undefined) {
+    if (!Array.isArray(c.scheduleProblems) || !c.scheduleProblems.every((p) => isObject(p) && ['ends', 'lr'].includes(p.kind) && typeof p.text === 'string' && p.text.length <= MAX_TEXT)) {
+      fail(`${where}.scheduleProblems`, 'not a list of problems');
+    }
+    out.scheduleProblems = c.scheduleProblems.map((p) => ({ kind: p.kind, text: p.text }));
+  }
   for (const k of CURVE_TEXT) {
     if (c[k] === undefined) continue;
     if (typeof c[k] !== 'string' || c[k].length > MAX_TEXT) fail(`${where}.${k}`, 'not a text');
@@ -278,7 +308,16 @@ function readCurve(c, where) {
     if (out.steps[k] < 1 || (k && out.steps[k] <= out.steps[k - 1])) fail(`${where}.steps[${k}]`, 'steps must be ≥ 1 and increasing');
     if (!(out.loss[k] > 0)) fail(`${where}.loss[${k}]`, 'must be > 0');
   }
-  if (c.lr !== undefined) out.lr = points(c.lr, `${where}.lr`);
+  if (c.lr !== undefined) {
+    out.lr = points(c.lr, `${where}.lr`);
+    // The LR column's steps (format 2 kept them only in a file's explicit schedule, which
+    // curve-facts.js reads the column from when there are none).
+    if (c.lrSteps !== undefined) out.lrSteps = points(c.lrSteps, `${where}.lrSteps`, out.lr.length);
+  }
+  if (c.from !== undefined) {
+    if (!(Number.isFinite(c.from) && c.from >= 0 && c.from <= out.steps[out.steps.length - 1])) fail(`${where}.from`, 'not a step of the curve');
+    out.from = c.from;
+  }
   return out;
 }
 
@@ -340,6 +379,12 @@ function readResponse(r, law, where) {
   for (const k of ['fitMetrics', 'validateMetrics', 'search', 'settings']) if (r[k] !== undefined && r[k] !== null && !isObject(r[k])) fail(`${where}.${k}`, 'not an object');
   if (r.auto !== undefined) {
     if (!isObject(r.auto) || !isObject(r.auto.chosen) || !Array.isArray(r.auto.candidates) || !r.auto.candidates.every(isObject)) fail(`${where}.auto`, 'not what auto answers');
+  }
+  if (r.band !== undefined && !(isObject(r.band) && Number.isFinite(r.band.base) && Number.isFinite(r.band.level) && r.band.level > 0 && r.band.level < 1)) fail(`${where}.band`, 'not a band');
+  if (r.warnings !== undefined && !(Array.isArray(r.warnings) && r.warnings.every((w) => isObject(w) && typeof w.message === 'string' && typeof w.kind === 'string'))) fail(`${where}.warnings`, 'not a list of warnings');
+  if (r.intervals !== undefined) {
+    if (!isObject(r.intervals)) fail(`${where}.intervals`, 'not an object');
+    for (const [k, v] of Object.entries(r.intervals)) if (!(isObject(v) && Number.isFinite(v.low) && Number.isFinite(v.high))) fail(`${where}.intervals.${k.slice(0, 40)}`, 'not an interval');
   }
   return r;
 }
@@ -471,7 +516,7 @@ export function readWorkspace(record, arrays, ids) {
       if (!isObject(q)) fail(where, 'not an object');
       const name = text(q.name, `${where}.name`);
       if (taken.has(name)) fail(where, `a second schedule named ${name}`);
-      predictions.push({ name, schedule: checkSchedule(q.schedule, `${where}.schedule`, MAX_SCHEDULE_STEPS + 1), color: q.color });
+      predictions.push({ name, schedule: checkSchedule(q.schedule, `${where}.schedule`, MAX_SCHEDULE_STEPS + 1), color: q.color, ...(q.fromExample === true ? { fromExample: true } : {}) });
       taken.add(name);
     } catch (err) {
       dropped.push(`${nameOf(p, 'a schedule to predict')} (${err.message})`);
@@ -499,8 +544,19 @@ export function readWorkspace(record, arrays, ids) {
       notes.push(`The parameters entered by hand could not be read (${err.message}).`);
     }
   }
-  const view = { settings, curves, predictions, fits, manual, lines: {}, stale: r.stale !== false };
+  // The example shown, when the saved work was one (its curves carry fromExample): the user's
+  // first curves still replace it.
+  const example = isObject(r.example) && typeof r.example.title === 'string' && r.example.title.length <= MAX_TEXT
+    && [...curves, ...predictions].some((x) => x.fromExample) ? { title: r.example.title } : null;
+  if (!example) for (const x of [...curves, ...predictions]) delete x.fromExample;
+  // How the charts count x (entered once: the tokens per step and N stay).
+  const c = isObject(r.chart) ? r.chart : {};
+  const positive = (x) => (Number.isFinite(x) && x > 0 ? x : null);
+  const chart = { xUnit: ['steps', 'tokens', 'flops'].includes(c.xUnit) ? c.xUnit : 'steps', tokensPerStep: positive(c.tokensPerStep), modelSize: positive(c.modelSize) };
+  const view = { settings, curves, predictions, fits, manual, lines: {}, stale: r.stale !== false, example, chart };
+  view.band = manual ? null : bandOfFits(fits);
   view.lines = readPredictedLines(r.lines, view, unpack);
+  delete view.band;
   return { kind: 'restored', view, savedAt: Number.isFinite(r.savedAt) ? r.savedAt : 0, notes };
 }
 
@@ -517,12 +573,16 @@ function readPredictedLines(stored, view, unpack) {
       if (!isObject(l) || !LAW_NAMES.includes(l.law)) continue;
       const p = paramsOf(view, l.law);
       if (!p || (l.from === 'manual') !== !!view.manual) continue;
+      // Lines drawn with a band read back with the band restored (an auto fit's); those of
+      // another band (a validation's, not kept) are predicted again.
+      const band = lineBand(view, l.law);
+      if ((l.band || null) !== (band ? view.band.from : null)) continue;
       const byName = new Map();
       for (const [name, line] of readNamedLines(unpack(l.byName, `lines.${l.law}`), `lines.${l.law}`)) {
         const item = items.get(name);
         if (item && item.schedule) byName.set(name, { ...line, schedule: item.schedule });
       }
-      lines[l.law] = { source: p.source, byName };
+      lines[l.law] = { source: p.source, band, byName };
     } catch {
       // a line that cannot be read is predicted again
     }

@@ -12,7 +12,7 @@ export const COMMON_FIELDS = [
   { key: 'warmupFrom', label: 'Warmup from LR', type: 'number', hint: 'LR at step 0 (default 0)' },
 ];
 
-const final = { key: 'final', label: 'Final LR', type: 'number', hint: 'LR reached at the end' };
+const final = { key: 'final', label: 'Final LR', type: 'number', hint: 'the LR reached at the end, in raw units (default 0); Hugging Face’s min_lr_rate is this ÷ the peak' };
 
 /** KIND_FIELDS maps each kind to its label and its own fields. */
 const KIND_FIELDS = {
@@ -113,4 +113,42 @@ export function summary(s) {
   if (s.kind === 'wsd' && s.decayFraction !== undefined) parts.push(`${Math.round(s.decayFraction * 100)}% decay`);
   if (s.warmup) parts.push(`warmup ${fmt.steps(s.warmup)}`);
   return parts.join(' · ');
+}
+
+/** STEP_FIELDS are the fields that count steps within a run: they scale with its total. */
+const STEP_FIELDS = ['cycle', 'stepSize', 'decaySteps', 'halfLife'];
+
+/**
+ * fitPreset is a preset's shape on the run at hand: its total, peak and warmup replaced by
+ * run's ({total, peak, warmup}, each used when it is a number), the preset's other step counts
+ * (a cosine cycle, a cyclic step size) scaled with the total and its final LR with the peak,
+ * so that "cosine to 0.1 x peak" stays at a tenth of the peak. A preset without a warmup (the
+ * one-cycle, whose pctStart is its warmup) gets none; a concatenation's segments share the
+ * total in the preset's proportions.
+ */
+export function fitPreset(preset, run) {
+  const num = (x) => typeof x === 'number' && Number.isFinite(x);
+  if (preset.kind === 'concat') {
+    const segments = preset.segments || [];
+    const sum = segments.reduce((n, seg) => n + (seg.total || 0), 0);
+    let left = num(run.total) ? run.total : sum;
+    return {
+      ...preset,
+      segments: segments.map((seg, i) => {
+        const total = i === segments.length - 1 ? left : Math.round(((seg.total || 0) / (sum || 1)) * (num(run.total) ? run.total : sum));
+        left -= total;
+        return fitPreset(seg, { ...run, total });
+      }),
+    };
+  }
+  const out = { ...preset };
+  const scale = num(run.total) && num(preset.total) && preset.total > 0 ? run.total / preset.total : 1;
+  if (num(run.total)) out.total = Math.round(run.total);
+  for (const k of STEP_FIELDS) if (num(out[k])) out[k] = Math.max(1, Math.round(out[k] * scale));
+  if (num(run.peak)) {
+    if (num(preset.final) && num(preset.peak) && preset.peak > 0) out.final = Number((preset.final * (run.peak / preset.peak)).toPrecision(6));
+    out.peak = run.peak;
+  }
+  if (num(run.warmup) && preset.warmup !== undefined) out.warmup = Math.round(run.warmup);
+  return out;
 }

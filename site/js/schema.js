@@ -6,7 +6,8 @@
 
 /**
  * LAWS are the laws lawcore fits and predicts, by name, in its order: {label (in sentences),
- * params (the names of its parameters), symbols (name -> how formulas print it), formula,
+ * params (the names of its parameters), symbols (name -> how formulas print it), meanings
+ * (name -> what it is, in words), formula,
  * terms (the names of s1Term and s2Term, the two parts of the loss below L0), convention (its
  * warmup convention), searches, needsSize}.
  */
@@ -36,6 +37,7 @@ export function setSchema(s) {
     label: l.title,
     params: l.params.map((p) => p.name),
     symbols: Object.fromEntries(l.params.map((p) => [p.name, p.symbol])),
+    meanings: Object.fromEntries(l.params.map((p) => [p.name, p.meaning || ''])),
     formula: l.formula,
     terms: l.terms.map((t) => t.label),
     convention: l.convention,

@@ -43,11 +43,38 @@ export function fitLine(state, law, curve) {
   return fit && fitCovers(fit, curve) ? fit.lines.get(curve.name) || null : null;
 }
 
+/** bandOfFits is the band an auto fit calibrated (fits: law -> fit record), as state.band holds it, or null. */
+export function bandOfFits(fits) {
+  const fit = Object.values(fits || {}).find((f) => f.response && f.response.band && Number.isFinite(f.response.band.base));
+  if (!fit) return null;
+  const b = fit.response.band;
+  return { law: fit.law, halfWidth: b.base, level: b.level, spec: b, from: 'auto' };
+}
+
+/**
+ * validationBand is the band of a `validate` answer as state.band holds it: its first law's
+ * (the annealing law's when validated), or null.
+ */
+export function validationBand(validation) {
+  const first = [...validation.summaries].sort((a, b) => (b.law === 'annealing') - (a.law === 'annealing'))[0];
+  return first && Number.isFinite(first.bandHalfWidth)
+    ? { law: first.law, halfWidth: first.bandHalfWidth, level: first.bandLevel, spec: first.band || null, from: 'validation' } : null;
+}
+
+/**
+ * lineBand is the band (lawcore's, which predict takes) the law's predicted lines carry: the
+ * band in use when it is this law's and the parameters are fitted ones, else null.
+ */
+export function lineBand(state, law) {
+  const b = state.band;
+  return b && b.spec && b.law === law && !state.manual ? b.spec : null;
+}
+
 /** predictedLine is the law's current predicted line of item (a curve or a schedule), or null. */
 export function predictedLine(state, law, item) {
   const p = paramsOf(state, law);
   const lines = state.lines[law];
-  if (!p || !lines || lines.source !== p.source) return null;
+  if (!p || !lines || lines.source !== p.source || (lines.band || null) !== lineBand(state, law)) return null;
   const line = lines.byName.get(item.name);
   return line && line.schedule === item.schedule ? line : null;
 }
@@ -131,7 +158,7 @@ export function analysisSetup(state) {
     peak: analysisPeak(state),
     warmup: s.warmupSteps,
     warmupConvention: s.warmupConvention,
-    source: cur ? `${state.manual ? 'parameters entered by hand' : 'fitted parameters'}${law === 'annealing' ? '' : ` of the ${LAWS[law].label}`}` : 'the paper’s Fig. 2 parameters (no fit yet)',
+    source: cur ? `${state.manual ? 'the parameters entered by hand' : 'the fitted parameters'}${law === 'annealing' ? '' : ` of the ${LAWS[law].label}`}` : 'the paper’s Fig. 2 parameters (no fit yet)',
     replicates: cur && !state.manual ? fitReplicates(cur, law) : undefined,
   };
 }

@@ -4,7 +4,11 @@
 import { LAW_NAMES, LAWS, MAX_SCHEDULE_STEPS } from './schema.js';
 import { parseDecimal, steps } from './format.js';
 
-/** DEFAULT_SETTINGS are the paper's: lambda 0.999, 500 warmup steps counted at the peak LR. */
+/**
+ * DEFAULT_SETTINGS are a user's own curves': auto (the law and its settings picked by held-out
+ * error), and when auto is unticked the paper's lambda 0.999, 500 warmup steps counted at the
+ * peak LR. The examples keep their papers' settings, auto off (examples.js).
+ */
 export const DEFAULT_SETTINGS = {
   lambda: 0.999,
   fitLambda: false,
@@ -12,7 +16,7 @@ export const DEFAULT_SETTINGS = {
   warmupConvention: 'peak',
   huberDelta: 0.001,
   law: 'annealing',
-  auto: false,
+  auto: true,
   mplSearch: 'optimum',
 };
 
@@ -50,10 +54,10 @@ export function parseSettings(fields, previousLambda) {
   };
 }
 
-/** parseManualParams checks the annealing law's parameters typed by hand: {name: text} -> {name: number}. */
-export function parseManualParams(texts) {
+/** parseManualParams checks a law's parameters typed by hand (the annealing law's by default): {name: text} -> {name: number}. */
+export function parseManualParams(texts, law = 'annealing') {
   const params = {};
-  for (const k of LAWS.annealing.params) {
+  for (const k of LAWS[law].params) {
     const raw = String(texts[k] ?? '').trim();
     const x = parseDecimal(raw);
     if (Number.isNaN(x)) throw new Error(`Parameter ${k}: "${raw}" is not a number.`);

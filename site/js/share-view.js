@@ -38,6 +38,8 @@ export function shareView(state, withData) {
     curves: state.curves.map((c) => ({
       name: c.name, role: c.role, schedule: withData ? c.schedule || null : thinSchedule(c.schedule),
       ...(withData ? { steps: Array.from(c.steps), loss: Array.from(c.loss) } : {}),
+      // the fit window the user set (a default window is the receiving page's own default)
+      ...(withData && Number.isFinite(c.from) ? { from: c.from } : {}),
     })),
     predictions: state.predictions.map((p) => ({ name: p.name, schedule: p.schedule })),
   };
@@ -55,7 +57,7 @@ export function linkView(link) {
   const notes = [];
   for (const c of link.curves) {
     if (c.steps) {
-      curves.push({ name: c.name, role: c.role, steps: c.steps, loss: c.loss, schedule: c.schedule, scheduleSource: c.schedule && c.schedule.kind === 'explicit' ? 'file' : 'builder', source: 'shared link' });
+      curves.push({ name: c.name, role: c.role, steps: c.steps, loss: c.loss, schedule: c.schedule, ...(c.from !== undefined ? { from: c.from } : {}), scheduleSource: c.schedule && c.schedule.kind === 'explicit' ? 'file' : 'builder', source: 'shared link' });
     } else if (c.schedule) {
       predictions.push({ name: c.name, schedule: c.schedule });
       notes.push(`${c.name}: the link holds no data for this curve; its schedule is predicted.`);

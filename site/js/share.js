@@ -193,7 +193,7 @@ export function checkSchedule(s, where, maxPoints = MAX_POINTS, depth = 0) {
 function checkCurve(c, i) {
   const where = `curves[${i}]`;
   if (!isObject(c)) fail(where, 'not an object');
-  onlyKeys(c, ['name', 'role', 'schedule', 'steps', 'loss'], where);
+  onlyKeys(c, ['name', 'role', 'schedule', 'steps', 'loss', 'from'], where);
   const out = {
     name: str(c.name, `${where}.name`),
     role: oneOf(c.role, ROLES, `${where}.role`),
@@ -209,7 +209,12 @@ function checkCurve(c, i) {
     }
     out.steps = Float64Array.from(steps);
     out.loss = Float64Array.from(loss);
-  }
+    if (c.from !== undefined) {
+      const from = finite(c.from, `${where}.from`);
+      if (!(from >= 0 && from <= steps[steps.length - 1])) fail(`${where}.from`, 'the fit window must start at a step of the curve');
+      out.from = from;
+    }
+  } else if (c.from !== undefined) fail(`${where}.from`, 'a fit window without the curve’s points');
   return out;
 }
 

@@ -4,33 +4,44 @@
 // shows is derived from this state. No DOM here (node's tests create stores).
 import { nextColor } from './theme.js';
 import { DEFAULT_SETTINGS, sameSettings } from './settings.js';
-import { paramsOf } from './selectors.js';
+import { paramsOf, lineBand, bandOfFits, validationBand } from './selectors.js';
 
 /** MAX_UNDO is how many changes can be undone; older ones are forgotten. */
 export const MAX_UNDO = 20;
 
 /** VIEW_KEYS are the parts of the state an example or a link replaces, and an undo of that brings back. */
-const VIEW_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'lines', 'validation', 'band', 'stale'];
+const VIEW_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'lines', 'validation', 'band', 'stale', 'example'];
 
 /**
  * initialState is the empty page:
- *   curves       curves with data: {name, role: 'fit'|'validate', steps, loss, lr?, schedule,
- *                scheduleSource: 'file'|'builder', lrFile?, file?, run?, size?, color, source}
- *   predictions  schedules without data, to predict: {name, schedule, color}
+ *   curves       curves with data: {name, role: 'fit'|'validate', steps, loss, lr?, lrSteps? (the
+ *                LR column: lr at lrSteps), schedule, scheduleSource: 'file'|'builder', lrFile?,
+ *                scheduleProblems? (curve-facts.js), from? (the step the fit window starts at, as
+ *                the user set it; absent: curve-facts.js's defaultWindow), file?, run?, size?,
+ *                color, source}
+ *   predictions  schedules without data, to predict: {name, schedule, color}; an example's
+ *                curves and schedules carry fromExample: true
+ *   example      the bundled example shown ({title}), or null: the user's first curves replace it
  *   fits         law -> its latest fit: {law, params, response, lines (Map name -> line),
  *                settings, curves (Map name -> the curve as fitted)}
  *   manual       parameters entered by hand or from a link, used instead of the fits:
  *                {params: {law: params}, settings, from: 'hand'|'link'}, or null
  *   lines        law -> predicted lines: {source (the parameters' record), byName: Map name ->
  *                {schedule, steps, lr, loss, s1Term, s2Term, finalLoss}}
- *   validation   the latest `validate` answer; band: the annealing law's {halfWidth, level}
+ *   validation   the latest `validate` answer; band: the prediction band in use, {law,
+ *                halfWidth, level, spec (lawcore's band, which predict takes), from: 'auto'|
+ *                'validation'}: an auto fit's, replaced by a validation's (its first law's)
  *   stale        curves or settings changed since the latest fit; edits counts those changes
  *   fitting      {progress} while a fit or validation runs, else null
  *   message      {lines, kind: 'error'|'notice', from?} or null; status: the status line
  *   undo         the changes that can be undone, the latest last: {text, restore, focusLabel}
  *   share        the latest share link and what it holds: {link, note}
- *   chart        {logX, logY, scheme}: how the result charts are drawn
+ *   chart        {logX, logY, scheme, xUnit: 'steps'|'tokens'|'flops', tokensPerStep, modelSize
+ *                (N, for FLOPs ≈ 6·N·tokens), smooth (observed losses smoothed for display)}: how
+ *                the result charts are drawn
  *   engine       {version, memory}: lawcore's version and its worker's memory
+ *   answers      the answers table's choices, as typed: {baseline, atStep, reachLoss} ('' : default),
+ *                and code: the schedule last copied as code ({title, text}) or null
  *   analysis     the Analyses panel: {open, view, options (analysis -> the options set, as an
  *                object), optionsRevision, defaults, result, error, errorField (the option at
  *                fault), relative (losses less each line's best), status, sizeTarget}
@@ -41,9 +52,10 @@ const VIEW_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'lines
 export function initialState() {
   return {
     curves: [], predictions: [], settings: { ...DEFAULT_SETTINGS },
-    fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: 0,
+    fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: 0, example: null,
     fitting: null, message: null, status: '', undo: [], share: { link: '', note: '' },
-    chart: { logX: false, logY: false, scheme: 'light' }, engine: { version: '', memory: 0 },
+    chart: { logX: false, logY: false, scheme: 'light', xUnit: 'steps', tokensPerStep: null, modelSize: null, smooth: false }, engine: { version: '', memory: 0 },
+    answers: { baseline: '', atStep: '', reachLoss: '', code: null },
     analysis: { open: false, view: 'decomposition', options: {}, optionsRevision: 0, defaults: null, result: null, error: '', errorField: '', relative: false, status: '', sizeTarget: '400e6' },
     workspace: { line: null, kept: '', saving: false, savedAt: 0, canForget: false },
   };
@@ -56,12 +68,12 @@ export function initialState() {
 function keptLines(state, results) {
   const lines = { ...state.lines };
   const itemOf = new Map([...state.curves, ...state.predictions].map((x) => [x.name, x]));
-  for (const { law, source, byName } of results) {
+  for (const { law, source, band = null, byName } of results) {
     const p = paramsOf(state, law);
-    if (!p || p.source !== source) continue;
-    const kept = lines[law] && lines[law].source === source ? new Map(lines[law].byName) : new Map();
+    if (!p || p.source !== source || band !== lineBand(state, law)) continue;
+    const kept = lines[law] && lines[law].source === source && lines[law].band === band ? new Map(lines[law].byName) : new Map();
     for (const [name, line] of byName) if (itemOf.get(name)?.schedule === line.schedule) kept.set(name, line);
-    lines[law] = { source, byName: kept };
+    lines[law] = { source, band: lineBand(state, law), byName: kept };
   }
   return lines;
 }
@@ -140,12 +152,24 @@ export function createStore(initial = initialState()) {
       set({ curves: [...state.curves, ...added], ...touched() });
       return added;
     },
+    /**
+     * setWindow sets the step a curve is fitted from (null: the default, the end of its
+     * warmup); names: one curve's name or a list of them.
+     */
+    setWindow(names, from) {
+      const list = new Set(Array.isArray(names) ? names : [names]);
+      const curves = state.curves.map((c) => (list.has(c.name) ? { ...c, from: Number.isFinite(from) ? from : undefined } : c));
+      set({ curves, ...touched() });
+    },
     setRole(name, role) {
       set({ curves: replaceItem('curves', name, { role }), ...touched() });
     },
-    /** setSchedule gives a curve its schedule: change is {schedule, scheduleSource, lrFile?, lr?}. */
+    /**
+     * setSchedule gives a curve its schedule: change is {schedule, scheduleSource, lrFile?, lr?,
+     * lrSteps?, scheduleProblems?} (the problems found checking it against the curve's data).
+     */
     setSchedule(name, change) {
-      set({ curves: replaceItem('curves', name, { lrFile: undefined, ...change }), ...touched() });
+      set({ curves: replaceItem('curves', name, { lrFile: undefined, scheduleProblems: undefined, ...change }), ...touched() });
     },
     /** setCurveSize tags a curve with its model size N (null: none), for the model-size law. */
     setCurveSize(name, size) {
@@ -175,30 +199,63 @@ export function createStore(initial = initialState()) {
         return { [list]: back };
       });
     },
-    /** removeAllCurves takes every curve with data off the page; Undo puts them back. */
-    removeAllCurves() {
-      const removed = state.curves;
-      if (!removed.length) return;
-      undoable(`Removed all ${removed.length} curve(s).`, null, { curves: [] },
-        (s) => ({ curves: [...removed.filter((c) => !s.curves.includes(c)), ...s.curves] }));
+    /**
+     * clearAll takes every curve and every schedule to predict off the page, with the results
+     * drawn from them (an example's too); Undo puts the view back as it was.
+     */
+    clearAll() {
+      const { curves, predictions } = state;
+      if (!curves.length && !predictions.length) return;
+      const restore = actions.snapshotView();
+      // An example's settings (the paper's, auto off) give way to the user's default: auto.
+      const settings = state.example ? { ...state.settings, auto: true } : state.settings;
+      set({ curves: [], predictions: [], example: null, settings, fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: state.edits + 1 });
+      actions.offerUndo(`Cleared ${curves.length} curve(s) and ${predictions.length} schedule(s) to predict.`, restore);
+    },
+    /** keepExample makes the example the user's own view: curves added go beside it from then on. */
+    keepExample() {
+      if (state.example) set({ example: null });
+    },
+    /**
+     * replaceExample adds the user's first curves in place of the example: its curves,
+     * schedules to predict and results go (what the user added to it stays), settings (given)
+     * replace the example's; Undo brings the example back. It returns the curves as added.
+     */
+    replaceExample(curves, settings = state.settings) {
+      const title = state.example ? state.example.title : 'the example';
+      const restore = actions.snapshotView();
+      const kept = state.curves.filter((c) => !c.fromExample);
+      const keptPredictions = state.predictions.filter((p) => !p.fromExample);
+      const added = named(curves.map((c) => ({ role: 'fit', scheduleSource: 'builder', ...c })), [...kept, ...keptPredictions]);
+      set({
+        settings, curves: [...kept, ...added], predictions: keptPredictions, example: null,
+        fits: {}, manual: null, lines: {}, validation: null, band: null, stale: true, edits: state.edits + 1,
+      });
+      actions.offerUndo(`Your data replaced ${title}.`, restore);
+      return added;
     },
 
     // ---- the view as a whole -----------------------------------------------------------------
 
-    /** loadView replaces the view (an example, a link): settings, curves and schedules, and no results. */
-    loadView({ settings, curves = [], predictions = [] }) {
-      const added = named(curves.map((c) => ({ role: 'fit', scheduleSource: 'builder', ...c })), []);
+    /**
+     * loadView replaces the view (an example, a link): settings, curves and schedules, and no
+     * results. example ({title}) marks the view as a bundled example, which the user's first
+     * curves replace.
+     */
+    loadView({ settings, curves = [], predictions = [], example = null }) {
+      const mark = (item) => (example ? { ...item, fromExample: true } : item);
+      const added = named(curves.map((c) => mark({ role: 'fit', scheduleSource: 'builder', ...c })), []);
       set({
-        settings: { ...DEFAULT_SETTINGS, ...settings }, curves: added, predictions: named(predictions, added),
-        fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: state.edits + 1,
+        settings: { ...DEFAULT_SETTINGS, ...settings }, curves: added, predictions: named(predictions.map(mark), added),
+        fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: state.edits + 1, example,
       });
     },
     /**
      * restoreView puts back a view the browser kept (persist.js's readWorkspace): the curves and
      * schedules as they were (names and colours checked there), their fits and predicted lines.
      */
-    restoreView({ settings, curves, predictions, fits, manual, lines, stale }) {
-      set({ settings, curves, predictions, fits, manual, lines, validation: null, band: null, stale, edits: state.edits + 1 });
+    restoreView({ settings, curves, predictions, fits, manual, lines, stale, example = null, chart = null }) {
+      set({ chart: chart ? { ...state.chart, ...chart } : state.chart, settings, curves, predictions, fits, manual, lines, validation: null, band: manual ? null : bandOfFits(fits), stale, example, edits: state.edits + 1 });
     },
     /** snapshotView returns what puts the view back as it is now (the undo of loading an example). */
     snapshotView() {
@@ -241,16 +298,22 @@ export function createStore(initial = initialState()) {
     /**
      * fitted keeps new fits (law -> fit record) in place of every earlier fit, parameters entered
      * by hand and validation, with the lines predicted with them (results, as linesPredicted
-     * takes them); stale says whether curves or settings changed while it ran.
+     * takes them); stale says whether curves or settings changed while it ran. An auto fit
+     * brings the band its held-out errors calibrate.
      */
     fitted(fits, { stale, status }, results = []) {
-      set({ fits, manual: null, lines: keptLines({ ...state, fits, manual: null }, results), validation: null, band: null, stale, status });
+      const band = bandOfFits(fits);
+      set({ fits, manual: null, band, lines: keptLines({ ...state, fits, manual: null, band }, results), validation: null, stale, status });
     },
-    /** validated keeps a `validate` answer and the annealing law's prediction band from it. */
-    validated(validation, status) {
-      const ann = validation.summaries.find((s) => s.law === 'annealing');
-      const band = ann && Number.isFinite(ann.bandHalfWidth) ? { halfWidth: ann.bandHalfWidth, level: ann.bandLevel } : null;
-      set({ validation, band, status });
+    /**
+     * validated keeps a `validate` answer and the prediction band of its first law (the
+     * annealing law when it was validated; see selectors.js validationBand), with the lines
+     * predicted with that band (results, as linesPredicted takes them), so that no line
+     * leaves the charts while they are predicted again.
+     */
+    validated(validation, status, results = []) {
+      const band = validationBand(validation);
+      set({ validation, band, status, lines: keptLines({ ...state, band }, results) });
     },
     /**
      * linesPredicted keeps predicted lines: results is [{law, source, byName}] (see keptLines). A
@@ -283,6 +346,13 @@ export function createStore(initial = initialState()) {
       set({ engine: { ...state.engine, memory } });
     },
 
+    /** setAnswerOptions changes the answers table's choices: {baseline?, atStep?, reachLoss?, code?}. */
+    setAnswerOptions(change) {
+      // The same choice again (a field left after a change) redraws nothing: a button clicked
+      // as the field loses focus stays the button clicked.
+      if (Object.keys(change).every((k) => state.answers[k] === change[k])) return;
+      set({ answers: { ...state.answers, ...change } });
+    },
     /** setWorkspace changes what the page says of the work it keeps (see initialState). */
     setWorkspace(change) {
       set({ workspace: { ...state.workspace, ...change } });

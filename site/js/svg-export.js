@@ -1,7 +1,8 @@
 // SVG export of a uPlot chart, built from the chart's data and scales (not from its canvas): a
 // title, the plotting frame, the axes with their ticks and labels, one polyline per line series
-// (one path of small squares per point series) and a legend. Text is escaped; the file is plain.
+// (one path of small squares per point series) and a legend (one entry per curve). Text is escaped; the file is plain.
 import { plotColors } from './theme.js';
+import { legendItems } from './chart-png.js';
 
 // XML 1.0 cannot hold control characters (a name from a file may): they are left out.
 const esc = (s) => String(s)
@@ -20,7 +21,8 @@ export function chartSVG(u, title) {
   const pw = Math.max(50, W - m.left - m.right);
   const ph = Math.max(50, H - m.top - m.bottom);
   const items = u.series.slice(1).map((s, k) => ({ s, i: k + 1 })).filter(({ s }) => s.show !== false);
-  const legendRows = Math.ceil(items.length / 3);
+  const legend = legendItems(u);
+  const legendRows = Math.ceil(legend.length / 3);
   const totalH = m.top + ph + m.bottom + legendRows * 18 + 8;
   const xs = u.scales.x;
   const ys = u.scales.y;
@@ -114,14 +116,14 @@ export function chartSVG(u, title) {
   }
   out.push('</g>');
 
-  // Legend, three entries a row.
+  // Legend, three entries a row: one per curve, as on the page.
   out.push(`<g fill="${esc(colors.fg)}">`);
   const colW = (W - m.left) / 3;
-  items.forEach(({ s }, k) => {
+  legend.forEach((it, k) => {
     const x = m.left + (k % 3) * colW;
     const y = m.top + ph + m.bottom + Math.floor(k / 3) * 18 + 6;
-    out.push(`<rect x="${num(x)}" y="${num(y - 2)}" width="16" height="4" fill="${esc(strokeOf(u, s))}"/>`);
-    out.push(`<text x="${num(x + 22)}" y="${num(y + 4)}">${esc(s.label || '')}</text>`);
+    out.push(`<rect x="${num(x)}" y="${num(y - 2)}" width="16" height="4" fill="${esc(it.color)}"/>`);
+    out.push(`<text x="${num(x + 22)}" y="${num(y + 4)}">${esc(it.label || '')}</text>`);
   });
   out.push('</g>');
   out.push('</svg>');

@@ -10,30 +10,36 @@ const env = useServerAndBrowser(before, after);
 
 const KINDS = ['constant', 'linear', 'cosine', 'wsd', 'multistep', 'cyclic', 'inverse-sqrt', 'polynomial', 'one-cycle', 'concat', 'explicit'];
 
-test('pasted data gets a schedule from the builder and is predicted', async () => {
+test('pasted data gets a schedule from the builder and is fitted as the paper', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
     const fig2 = JSON.parse(await readFile(path.join(EXAMPLES, 'paper-fig2.json'), 'utf8'));
-    const text = 'step\tloss\n' + fig2.steps.map((s, i) => `${s}\t${fig2.loss.cosine[i]}`).join('\n');
-
+    const paste = async (name, loss) => {
+      await page.fill('#paste-text', 'step\tloss\n' + fig2.steps.map((s, i) => `${s}\t${loss[i]}`).join('\n'));
+      await page.fill('#paste-name', name);
+      await page.click('#paste-add');
+      await page.locator(`#curve-list [data-curve-name="${name}"]`).waitFor();
+    };
     await page.click('.paste summary');
-    await page.fill('#paste-text', text);
-    await page.fill('#paste-name', 'my cosine');
-    await page.click('#paste-add');
+    // The Fig. 2 curves pasted without their learning rates: the first replaces the example.
+    await paste('my constant', fig2.loss.constant);
+    await paste('my cosine', fig2.loss.cosine);
+    assert.deepEqual(await page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName)), ['my constant', 'my cosine']);
     const row = page.locator('#curve-list [data-curve-name="my cosine"]');
-    await row.waitFor();
     assert.match(await row.textContent(), /needs a schedule/);
 
-    await row.getByRole('button', { name: /Schedule/ }).click();
     const dialog = page.locator('#schedule-dialog');
-    await dialog.waitFor({ state: 'visible' });
-    assert.deepEqual(await page.$$eval('#schedule-kind option', (os) => os.map((o) => o.value)), KINDS);
-    await page.selectOption('#schedule-kind', 'cosine');
-    await page.fill('#sf-total', '20000');
-    await page.fill('#sf-peak', '2e-4');
-    await page.fill('#sf-final', '0');
-    await page.fill('#sf-warmup', '500');
+    const build = async (name, kind, fill) => {
+      await page.locator(`#curve-list [data-curve-name="${name}"]`).getByRole('button', { name: /Schedule/ }).click();
+      await dialog.waitFor({ state: 'visible' });
+      assert.deepEqual(await page.$$eval('#schedule-kind option', (os) => os.map((o) => o.value)), KINDS);
+      // The builder starts at the curve's last step.
+      assert.equal(await page.inputValue('#sf-total'), '20000');
+      await page.selectOption('#schedule-kind', kind);
+      for (const [field, value] of fill) await page.fill(field, value);
+    };
+    await build('my cosine', 'cosine', [['#sf-total', '20000'], ['#sf-peak', '2e-4'], ['#sf-final', '0'], ['#sf-warmup', '500']]);
     // The preview asks lawcore for the schedule and draws it.
     await page.waitForFunction(() => /20,000 steps · peak 2e-4 · final 0 · warmup 500/.test(document.querySelector('#schedule-info').textContent));
     assert.ok(await page.locator('#schedule-preview canvas').count() >= 1);
@@ -42,12 +48,19 @@ test('pasted data gets a schedule from the builder and is predicted', async () =
     // The dialog's close event, which applies the schedule, comes a task after it hides.
     await page.waitForFunction(() => /cosine · 20,000 steps · 2e-4 → 0 · warmup 500/.test(
       document.querySelector('#curve-list [data-curve-name="my cosine"]').textContent));
+    await build('my constant', 'constant', [['#sf-peak', '2e-4'], ['#sf-warmup', '500']]);
+    await page.waitForFunction(() => /20,000 steps · peak 2e-4/.test(document.querySelector('#schedule-info').textContent));
+    await page.click('#schedule-save');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => /constant · 20,000 steps/.test(document.querySelector('#curve-list [data-curve-name="my constant"]').textContent));
 
-    await row.locator('select').selectOption('validate');
+    // The user's own curves are fitted with auto by default; the paper's setting is asked for here.
+    assert.equal(await page.isChecked('#auto'), true);
+    await page.uncheck('#auto');
     await page.click('#fit-button');
-    await page.waitForSelector('#metrics-table tr[data-curve-name="my cosine"][data-role="validate"]');
+    await page.waitForSelector('#metrics-table tr[data-curve-name="my cosine"][data-role="fit"]');
     const predE = Number(await page.getAttribute('#metrics-table tr[data-curve-name="my cosine"] td[data-metric="PredE"]', 'data-value'));
-    assert.ok(predE < 0.002, `PredE of the same data as the fitted cosine: ${predE}`);
+    assert.ok(predE < 0.002, `PredE of the Fig. 2 cosine: ${predE}`);
     assert.equal(await page.textContent('#param-L0'), '2.628');
     assert.deepEqual(errors, []);
   } finally {

@@ -36,7 +36,17 @@ test('exports JSON, CSV and PNG', async () => {
     assert.equal(fit.predictions.length, 5);
     assert.ok(fit.curves.every((c) => c.metrics.R2 > 0.999));
 
-    const csv = await downloadOf(page, '#export-csv');
+    // By default as dense as the charts: each curve from its first observed step (schedules:
+    // from the end of warmup), about 2000 points.
+    const drawn = await downloadOf(page, '#export-csv');
+    const drawnRows = drawn.data.toString('utf8').trimEnd().split('\n').slice(1).map((l) => l.split(','));
+    const cosineDrawn = drawnRows.filter((r) => r[0] === 'cosine');
+    assert.ok(cosineDrawn.length > 1000 && cosineDrawn.length <= 2001, `${cosineDrawn.length} rows of cosine`);
+    assert.ok(Number(cosineDrawn[0][2]) >= 1000 && Number(cosineDrawn[0][2]) < 1020, `cosine starts at ${cosineDrawn[0][2]}, its first observed step is 1000`);
+    assert.ok(Number(drawnRows.find((r) => r[0] === 'constant 60K')[2]) >= 500, 'a schedule starts at the end of its warmup');
+    assert.match(await page.textContent('#export-csv-every'), /every step \(CSV, 335,507 rows, about \d+(\.\d)? MB\)/);
+
+    const csv = await downloadOf(page, '#export-csv-every');
     assert.match(csv.name, /\.csv$/);
     const lines = csv.data.toString('utf8').trimEnd().split('\n');
     assert.equal(lines[0], 'curve,law,step,lr,loss,s1_term,s2_term');
@@ -47,11 +57,14 @@ test('exports JSON, CSV and PNG', async () => {
       if (!byCurve.has(r[0])) byCurve.set(r[0], []);
       byCurve.get(r[0]).push(r);
     }
-    // Every step of every curve (1..total): 20K for the two Fig. 2 curves, 60K for the five predictions.
+    // Every step of every curve: from the first observed step (1000) to 20K for the two Fig. 2
+    // curves, from the end of the warmup (500) to 60K for the five predictions.
     assert.equal(byCurve.size, 7);
-    assert.equal(byCurve.get('cosine').length, 20000);
+    assert.equal(byCurve.get('cosine').length, 19001);
+    assert.equal(byCurve.get('cosine')[0][2], '1000');
     const constant60 = byCurve.get('constant 60K');
-    assert.equal(constant60.length, 60000);
+    assert.equal(constant60.length, 59501);
+    assert.equal(constant60[0][2], '500');
     const last = constant60[constant60.length - 1];
     assert.equal(last[2], '60000');
     assert.equal(Number(last[3]), 2e-4);

@@ -89,6 +89,15 @@ export async function waitForFit(page, timeout = 60000) {
   }, null, { timeout });
 }
 
+/**
+ * keepExample keeps the example shown as the user's own view (its note's button), so that the
+ * curves a test adds next go beside the example's instead of replacing it.
+ */
+export async function keepExample(page) {
+  await page.click('#example-keep');
+  await page.locator('#example-note').waitFor({ state: 'hidden' });
+}
+
 /** params reads the four fitted parameters as shown on the page. */
 export async function params(page) {
   return page.evaluate(() => Object.fromEntries(['L0', 'A', 'C', 'alpha'].map((k) => [k, document.querySelector(`#param-${k}`).textContent.trim()])));

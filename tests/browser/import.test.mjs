@@ -22,8 +22,9 @@ test('a W&B export with two runs asks which runs and imports both', async () => 
     await page.click('#import-ok');
     await dialog.waitFor({ state: 'hidden' });
 
-    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 4);
-    assert.deepEqual(await curveNames(page), ['cosine', 'constant', 'runA', 'runB']);
+    // The first file replaces the example.
+    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 2);
+    assert.deepEqual(await curveNames(page), ['runA', 'runB']);
     // Step 0 is dropped (the fit needs steps >= 1), with a note.
     assert.match(await page.textContent('#curve-list [data-curve-name="runA"]'), /4 points, steps 100–400/);
     assert.match(await messageText(page), /^wandb_export\.csv: the point at step 0 \(or without a loss\) dropped from runA, runB; the fit needs steps ≥ 1\./);
@@ -40,7 +41,8 @@ test('a file with an LR column gets an explicit schedule through its points', as
     await waitForFit(page);
     const text = 'step,lr,loss\n0,0,6\n500,2e-4,4\n1000,2e-4,3.6\n1500,1e-4,3.4\n2000,0,3.3\n';
     await page.setInputFiles('#file-input', [{ name: 'with-lr.csv', mimeType: 'text/csv', buffer: Buffer.from(text) }]);
-    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 3);
+    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="with-lr"]'));
+    assert.deepEqual(await curveNames(page), ['with-lr'], 'the first file replaces the example');
     assert.match(await page.textContent('#curve-list [data-curve-name="with-lr"]'), /LR from the file/);
     assert.deepEqual(errors, []);
   } finally {
@@ -72,8 +74,8 @@ test('a W&B export with two runs and two loss columns asks for both; the column 
     await page.click('#import-ok');
     await dialog.waitFor({ state: 'hidden' });
 
-    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 3);
-    assert.deepEqual(await curveNames(page), ['cosine', 'constant', 'cosine-10k val/loss']);
+    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="cosine-10k val/loss"]'));
+    assert.deepEqual(await curveNames(page), ['cosine-10k val/loss'], 'the first file replaces the example');
     assert.match(await page.textContent('#curve-list [data-curve-name="cosine-10k val/loss"]'), /2 points, steps 200–400/);
     assert.deepEqual(errors, []);
   } finally {

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { useServerAndBrowser, openPage, waitForFit, messageText, params, EXAMPLES, curveNames } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, messageText, params, EXAMPLES, curveNames, keepExample } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -51,6 +51,7 @@ test('a loss file and its learning-rate file dropped together are merged on step
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
+    await keepExample(page); // the files below go beside the example
     await removeCurve(page, 'cosine');
     const { steps, loss } = await fig2Cosine();
     await page.setInputFiles('#file-input', [
@@ -74,6 +75,7 @@ test('a curve takes its learning rates from a file chosen in its schedule dialog
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
+    await keepExample(page); // the files below go beside the example
     await removeCurve(page, 'cosine');
     const { steps, loss } = await fig2Cosine();
     const csv = 'step,val_loss\n' + steps.map((s, i) => `${s},${loss[i]}`).join('\n') + '\n';
@@ -109,6 +111,7 @@ test('learning rates that cannot be placed say why, and nothing changes', async 
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
+    await keepExample(page); // the files below go beside the example
     const short = tensorBoardCSV([[0, 0], [100, 1e-4], [200, 2e-4]]);
     const lossRows = tensorBoardCSV([[100, 4], [200, 3.8], [300, 3.7]]);
     await page.setInputFiles('#file-input', [

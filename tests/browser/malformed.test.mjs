@@ -1,7 +1,7 @@
 // A malformed file is refused with a message that names it and the line; nothing else is lost.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFit, messageText, curveNames } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, messageText, curveNames, keepExample } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -9,6 +9,7 @@ test('a malformed file names itself and its line; loaded curves stay', async () 
   const { context, page } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
+    await keepExample(page); // the files below go beside the example
     assert.deepEqual(await curveNames(page), ['cosine', 'constant']);
 
     const bad = 'step,lr,loss\n1000,2e-4,3.67\n2000,2e-4,3.33\n3000,2e-4,three\n4000,2e-4,3.11\n';
@@ -43,6 +44,7 @@ test('steps beyond the schedule: the fit names the curve and the step, and nothi
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
+    await keepExample(page); // the files below go beside the example
     // Logged to step 30,000, given a 20,000-step schedule.
     const text = 'step,loss\n' + [5000, 10000, 20000, 30000].map((s, i) => `${s},${(3.6 - 0.2 * i).toFixed(2)}`).join('\n') + '\n';
     await page.setInputFiles('#file-input', [{ name: 'long-run.csv', mimeType: 'text/csv', buffer: Buffer.from(text) }]);
@@ -61,7 +63,8 @@ test('steps beyond the schedule: the fit names the curve and the step, and nothi
     await page.waitForSelector('#message:not([hidden])');
     const message = await messageText(page);
     assert.match(message, /long-run/);
-    assert.match(message, /step 30000 is beyond the end of the schedule \(step 20000\)/);
+    // Flagged before the fit, in the page's words (lawcore would refuse it too).
+    assert.match(message, /long-run: its schedule ends at step 20,000, before its last observed step 30,000/);
     // The previous fit and every curve stay; the page still fits once the curve is set aside.
     assert.equal(await page.textContent('#param-L0'), '2.628');
     assert.deepEqual(await curveNames(page), ['cosine', 'constant', 'long-run']);

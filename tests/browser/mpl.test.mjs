@@ -39,9 +39,10 @@ test('uploading the nine 25M curves, fitting three and predicting six', async ()
     }
     const validateMean = Number(await page.getAttribute('#metrics-table tr[data-summary="validate"] td[data-metric="PredE"]', 'data-value'));
     assert.ok(validateMean < 0.005, `validate mean PredE ${validateMean}`);
-    // The shown number is the same as the attribute.
+    // The shown number is the attribute in percent.
     const shown = await page.textContent('#metrics-table tr[data-summary="validate"] td[data-metric="PredE"]');
-    assert.ok(Math.abs(Number(shown) - validateMean) < 1e-5, `shown ${shown}, value ${validateMean}`);
+    assert.match(shown, /^\d+(\.\d+)?%$/);
+    assert.ok(Math.abs(parseFloat(shown) / 100 - validateMean) < 1e-5, `shown ${shown}, value ${validateMean}`);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

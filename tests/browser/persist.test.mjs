@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
-import { useServerAndBrowser, openPage, waitForFit, curveNames, params, encodeIn, CHROMIUM_ARGS } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, curveNames, params, encodeIn, CHROMIUM_ARGS, keepExample } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -29,6 +29,9 @@ async function waitSaved(page, since = 0, timeout = 60000) {
   return savedAt(page);
 }
 
+/** pageNow is the page's clock: a save whose savedAt is later holds every change made before. */
+const pageNow = (page) => page.evaluate(() => Date.now() - 1);
+
 /** lineText is the workspace line's text ('' when hidden). */
 const lineText = (page) => page.evaluate(() => {
   const l = document.querySelector('#workspace-line');
@@ -42,7 +45,7 @@ async function view(page) {
     predictions: [...document.querySelectorAll('#predict-list [data-schedule-name]')].map((r) => [r.dataset.scheduleName, r.querySelector('.row-sub')?.textContent || '']),
     settings: ['#lambda', '#warmup-steps', '#warmup-convention', '#huber-delta', '#law'].map((s) => document.querySelector(s).value),
     params: ['L0', 'A', 'C', 'alpha', 'lambda'].map((k) => document.querySelector(`#param-${k}`).textContent.trim()),
-    origin: document.querySelector('#fit-origin').textContent,
+    origin: [...document.querySelectorAll('#equation .fit-origin')].map((p) => p.textContent).join(' | '),
     stale: !document.querySelector('#stale-note').hidden,
   }));
 }
@@ -55,11 +58,20 @@ async function setField(page, selector, value) {
 
 /** pasteCurve adds a curve from CSV text under name. */
 async function pasteCurve(page, name, csv) {
+  await keepExampleIfShown(page);
   await page.evaluate(() => { document.querySelector('details.paste').open = true; });
   await page.fill('#paste-text', csv);
   await page.fill('#paste-name', name);
   await page.click('#paste-add');
   await page.waitForFunction((n) => document.querySelector(`#curve-list [data-curve-name="${n}"]`), name);
+}
+
+/**
+ * keepExampleIfShown keeps the example as the user's view when it is shown, so that the work a
+ * test adds goes beside it (the user's first curves would otherwise replace it).
+ */
+async function keepExampleIfShown(page) {
+  if (await page.isVisible('#example-note')) await keepExample(page);
 }
 
 /** csvRun is a short WSD-like run with an LR column: steps step..n*step. */
@@ -143,6 +155,7 @@ test('a million-point workspace saves and restores', async (t) => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
+    await keepExampleIfShown(page);
     await page.setInputFiles('#file-input', file);
     await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="million"]'), null, { timeout: 120000 });
     const started = Date.now();
@@ -204,7 +217,7 @@ test('the browser killed in the middle of a save: the previous save comes back w
     await waitForFit(page);
     await pasteCurve(page, 'first run', csvRun(40));
     await setField(page, '#lambda', '0.997');
-    await waitSaved(page);
+    await waitSaved(page, await pageNow(page)); // a save of the work as it is now
     const saved = await view(page);
 
     // The next save stops as its record is being written (its arrays already put in the same
@@ -290,7 +303,7 @@ test('a store written by format 1 (the first layout) migrates', async () => {
       };
     }));
     assert.equal(stored.version, 2);
-    assert.equal(stored.format, 2);
+    assert.equal(stored.format, 3);
     assert.equal(stored.arrays > 0, true);
     assert.deepEqual(errors, []);
   } finally {
@@ -408,12 +421,15 @@ test('storage full: the page says so, keeps working, and keeps what fits (settin
     await waitSaved(page);
     assert.equal(await lineText(page), '', 'small arrays fit');
     // A curve of 3,000 points does not fit.
+    await keepExampleIfShown(page);
     await page.setInputFiles('#file-input', [{ name: 'big run.csv', mimeType: 'text/csv', buffer: Buffer.from(csvRun(3000, 10)) }]);
     await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="big run"]'));
+    const beforeLambda = await pageNow(page);
     await setField(page, '#lambda', '0.998');
     await page.waitForFunction(() => /storage for this page is full/.test(document.querySelector('#workspace-text').textContent));
     const text = await lineText(page);
     assert.match(text, /the settings, the schedules and the curves' names are kept, but not the points of big run \(3,000 points\), nor the fit\. After a reload they come back as schedules to predict\./);
+    await waitSaved(page, beforeLambda); // what fits, with the λ typed
     // The page works on: it fits all four curves.
     await page.click('#fit-button');
     await page.waitForFunction(() => /^Fitted 4 curve/.test(document.querySelector('#status').textContent), null, { timeout: 60000 });
@@ -450,6 +466,7 @@ test('storage full for real (Chromium’s quota for the origin lowered): the sam
     await waitForFit(page);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(env.url).origin, quotaSize: 2 * 2 ** 20 });
+    await keepExampleIfShown(page);
     await page.setInputFiles('#file-input', [{ name: 'long run.csv', mimeType: 'text/csv', buffer: Buffer.from(csvRun(200_000, 1)) }]);
     await page.waitForFunction(() => /storage for this page is full/.test(document.querySelector('#workspace-text').textContent), null, { timeout: 60000 });
     assert.match(await lineText(page), /but not the points of long run \(200,000 points\), nor the fit/);

@@ -2,7 +2,7 @@
 // stops the fit, says so and keeps the previous results.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFit } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, keepExample } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -38,14 +38,15 @@ test('a long fit keeps the page responsive and can be cancelled', async (t) => {
   page.on('console', (msg) => { if (/worker was replaced/.test(msg.text())) replaced.push(msg.text()); });
   try {
     await waitForFit(page);
+    await keepExample(page); // the files below go beside the example
     const before = await page.textContent('#param-L0');
     const files = [0, 1, 2, 3, 4, 5].map((i) => ({
       name: `long-run-${i}.csv`, mimeType: 'text/csv',
       buffer: bigCurve(400000, 20, 200000 + 30000 * i, 7 + i),
     }));
-    await page.click('#clear-curves');
+    // Beside the example's two curves, whose fit stays on screen until a new one replaces it.
     await page.setInputFiles('#file-input', files);
-    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 6, null, { timeout: 60000 });
+    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 8, null, { timeout: 60000 });
     await page.check('#fit-lambda');
 
     // A counter in the page: it only advances while the main thread is free.

@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { useServerAndBrowser, openPage, waitForFit, messageText, encodeIn, ROOT, curveNames } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, messageText, encodeIn, ROOT, curveNames, keepExample } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -63,6 +63,7 @@ test('a run name with markup, from a W&B export and from a share link, is shown 
   page.on('dialog', () => {}); // handled on the context
   try {
     await waitForFit(page);
+    await keepExample(page); // the files below go beside the example
     await page.setInputFiles('#file-input', [{ name: 'wandb.csv', mimeType: 'text/csv', buffer: Buffer.from(`Step,${XSS} - loss\n1,3.5\n2,3.4\n`) }]);
     await page.waitForFunction((n) => [...document.querySelectorAll('#curve-list [data-curve-name]')].some((r) => r.dataset.curveName === n), XSS);
     assert.ok((await curveNames(page)).includes(XSS));
@@ -113,6 +114,7 @@ test('a whole session requests only the site’s own origin', async () => {
   try {
     await page.goto(env.url);
     await waitForFit(page);
+    await keepExample(page); // the files below go beside the example
     await page.fill('#lambda', '0.998');
     await page.dispatchEvent('#lambda', 'change');
     await page.click('#fit-button');
@@ -168,6 +170,7 @@ test('a corpus of bad files: each refused with lawcore’s own message, naming i
   page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss().catch(() => {}); });
   try {
     await waitForFit(page);
+    await keepExample(page); // the files below go beside the example
     const before = await curveNames(page);
     assert.deepEqual(before, ['cosine', 'constant']);
     for (const { name, want } of corpus) {

@@ -3,7 +3,7 @@
 // keyboard focus never falls to the page's body.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFit, curveNames } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, curveNames, keepExample } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -66,13 +66,16 @@ test('"clear all" and loading an example over the curves are undone too', async 
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
+    await keepExample(page); // mine.csv goes beside the example
     await page.setInputFiles('#file-input', [{ name: 'mine.csv', mimeType: 'text/csv', buffer: Buffer.from('step,lr,loss\n100,1e-4,4\n200,1e-4,3.8\n300,1e-4,3.7\n') }]);
     await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 3);
     await page.click('#clear-curves');
     assert.deepEqual(await curveNames(page), []);
-    assert.match(await page.textContent('#undo-text'), /Removed all 3 curve/);
+    assert.deepEqual(await predictionNames(page), [], '"clear all" clears the schedules to predict too');
+    assert.match(await page.textContent('#undo-text'), /Cleared 3 curve\(s\) and 5 schedule\(s\) to predict/);
     await page.click('#undo-button');
     assert.deepEqual(await curveNames(page), ['cosine', 'constant', 'mine']);
+    assert.equal((await predictionNames(page)).length, 5);
 
     await page.fill('#lambda', '0.995');
     await page.dispatchEvent('#lambda', 'change');

@@ -79,3 +79,38 @@ test('parameters entered by hand: no residuals, every curve predicted; log axes 
   assert.equal(lr.xMin, 1);
   assert.equal(loss.xMin, 1000);
 });
+
+test('the x axis counts steps, tokens (tokens per step entered once) or FLOPs (≈ 6·N·tokens); without its numbers it counts steps and says so', async () => {
+  const { xAxis } = await import('../../site/js/chart-model.js');
+  assert.deepEqual({ ...xAxis({ xUnit: 'steps' }), ticks: null, format: null }, { unit: 'steps', factor: 1, label: 'step', ticks: null, format: null, note: '' });
+  const tokens = xAxis({ xUnit: 'tokens', tokensPerStep: 524288 });
+  assert.equal(tokens.unit, 'tokens');
+  assert.equal(tokens.factor * 60000, 31457280000, '60K steps of 2^19 tokens');
+  const flops = xAxis({ xUnit: 'flops', tokensPerStep: 524288, modelSize: 124e6 });
+  assert.equal(flops.factor, 6 * 124e6 * 524288);
+  assert.equal(flops.ticks(2.34e19), '2.34e19');
+  const missing = xAxis({ xUnit: 'flops', tokensPerStep: 524288, modelSize: null });
+  assert.equal(missing.unit, 'steps');
+  assert.match(missing.note, /^Enter the tokens per step and the model size N to count the x axis in FLOPs/);
+});
+
+test('big counts read in ticks: K, M, B, then powers of ten', async () => {
+  const { bigLabel } = await import('../../site/js/chart-model.js');
+  assert.deepEqual([950, 12500, 3.1e6, 31457280000, 2.34e19, 1e21].map(bigLabel), ['950', '12.5K', '3.1M', '31.5B', '2.34e19', '1e21']);
+});
+
+test('smoothing for display: a moving average takes the noise off a curve and keeps its level; the chart draws it beside the points only when asked', async () => {
+  const { smoothLoss } = await import('../../site/js/chart-model.js');
+  // 3 ± 0.1 alternating: any odd window of 5 averages to 3 ± 0.02 inside, 3 ± 0.0333 at the ends.
+  const y = Float64Array.from({ length: 200 }, (_, i) => 3 + (i % 2 ? 0.1 : -0.1));
+  const s = smoothLoss(y, 5);
+  for (let i = 2; i < 198; i++) assert.ok(Math.abs(s[i] - 3) <= 0.02 + 1e-12, `${i}: ${s[i]}`);
+  assert.ok(Math.abs(s[0] - (2.9 + 3.1 + 2.9) / 3) < 1e-12);
+  const store = createStore();
+  store.loadView({ settings: DEFAULT_SETTINGS, curves: [{ name: 'noisy', role: 'fit', steps: Float64Array.from({ length: 200 }, (_, i) => i + 1), loss: y, schedule: { kind: 'constant', total: 200, peak: 2e-4 } }] });
+  assert.ok(!resultCharts(store.state).loss.lines.some((l) => l.role.startsWith('smoothed')));
+  store.setChartOption('smooth', true);
+  const smoothed = resultCharts(store.state).loss.lines.find((l) => l.label === 'noisy (smoothed)');
+  assert.equal(smoothed.role, 'smoothed (5 points)');
+  assert.ok(Math.abs(smoothed.y[100] - 3) <= 0.02 + 1e-12);
+});

@@ -65,5 +65,16 @@ test('the parameters\' JSON: each law\'s fit, the settings, the schedules and th
   assert.deepEqual(doc.params, params);
   assert.equal(doc.settings.lambda, 'fit');
   assert.equal(doc.multiPower, undefined);
-  assert.deepEqual(doc.predictions, [{ name: 'p', schedule: { kind: 'constant', total: 9, peak: 1e-4 }, finalLoss: 2.75, finalLossMultiPower: undefined }]);
+  assert.deepEqual(doc.predictions, [{ name: 'p', schedule: { kind: 'constant', total: 9, peak: 1e-4 }, finalLoss: 2.75, finalLossMultiPower: undefined, finalLosses: { annealing: 2.75 } }]);
+  assert.deepEqual(Object.keys(doc.laws), ['annealing'], 'every law with parameters, by name');
+  assert.deepEqual(doc.laws.annealing.params, params);
+
+  // A law other than the annealing law and the Multi-Power Law is exported too.
+  const s2 = { L0: 2.5, A: 0.4, alpha: 0.5, C: 0.3, zeta: 0.9, lambda: 0.999 };
+  const manualS2 = { params: { 's2-power': s2 }, settings: DEFAULT_SETTINGS, from: 'hand' };
+  store.useManual(manualS2, [{ law: 's2-power', source: manualS2, byName: new Map([['p', { schedule: store.state.predictions[0].schedule, steps: [1], loss: [3], finalLoss: 2.7 }]]) }]);
+  const docS2 = fitDocument(store.state, '1.0.0', new Date(0));
+  assert.equal(docS2.laws['s2-power'].law, LAWS['s2-power'].formula);
+  assert.deepEqual(docS2.laws['s2-power'].params, s2);
+  assert.deepEqual(docS2.predictions[0].finalLosses, { 's2-power': 2.7 });
 });

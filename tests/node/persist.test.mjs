@@ -138,7 +138,8 @@ test('a record of format 1 (points inline, settings from before the law choice) 
   assert.equal(read.kind, 'restored');
   assert.deepEqual(read.notes, []);
   assert.equal(read.savedAt, 1700000000000);
-  assert.deepEqual(read.view.settings, { ...DEFAULT_SETTINGS, ...v1.settings });
+  // Auto was not there: the settings keep it off, as the page fitted then.
+  assert.deepEqual(read.view.settings, { ...DEFAULT_SETTINGS, auto: false, ...v1.settings });
   assert.deepEqual(read.view.curves.map((c) => [c.name, c.role, Array.from(c.steps)]), [['old run', 'fit', [10, 20, 30]]]);
   assert.deepEqual(read.view.predictions.map((p) => p.name), ['wsd']);
   assert.deepEqual(read.view.fits, {});
@@ -235,4 +236,88 @@ test('an empty page is no work to keep', () => {
   assert.equal(isEmptyWork(store.state), true);
   store.addPrediction('p', { kind: 'constant', total: 10, peak: 1e-4 });
   assert.equal(isEmptyWork(store.state), false);
+});
+
+test('format 3 keeps each curve’s fit window, its LR column’s steps, its schedule’s problems, the example and the band’s lines', () => {
+  const store = workspace();
+  const lrSteps = range(N, (i) => (i + 1) * 10);
+  store.setSchedule('wsd <b>run</b>', { schedule: store.state.curves[1].schedule, scheduleSource: 'file', lrFile: 'lr.csv', lr: range(N, (i) => (i < 50 ? 2e-4 * (i + 1) / 50 : 2e-4)), lrSteps, scheduleProblems: [{ kind: 'lr', text: 'its schedule’s LR differs' }] });
+  store.setWindow('cosine', 1200);
+  const { record, arrays } = stored(store.state);
+  assert.equal(record.format, 3);
+  const { view } = readWorkspace(record, arrays, new ArrayIds());
+  assert.equal(view.curves[0].from, 1200);
+  assert.equal(view.curves[1].from, undefined, 'a window left at its default stays so');
+  assert.deepEqual(Array.from(view.curves[1].lrSteps), Array.from(lrSteps));
+  assert.deepEqual(view.curves[1].scheduleProblems, [{ kind: 'lr', text: 'its schedule’s LR differs' }]);
+  assert.equal(view.example, null);
+
+  // A window past the curve's last point is dropped with the curve named, the others kept.
+  const bad = structuredClone(record);
+  bad.curves[0].from = 1e9;
+  const dropped = readWorkspace(bad, arrays, new ArrayIds());
+  assert.deepEqual(dropped.view.curves.map((c) => c.name), ['wsd <b>run</b>']);
+  assert.match(dropped.notes[0], /cosine \(curves\[0\]\.from: not a step of the curve\)/);
+});
+
+test('an example kept as the view comes back as the example; an auto fit’s band comes back with its lines', () => {
+  const store = createStore();
+  store.loadView({
+    settings: { ...DEFAULT_SETTINGS, auto: false },
+    curves: [{ name: 'cosine', role: 'fit', steps: range(N, (i) => (i + 1) * 10), loss: range(N, (i) => 4 - i / N), schedule: { kind: 'cosine', total: 10000, peak: 2e-4, final: 0, warmup: 500 } }],
+    predictions: [{ name: 'constant 60K', schedule: { kind: 'constant', total: 60000, peak: 2e-4, warmup: 500 } }],
+    example: { title: 'the paper’s Fig. 2 example' },
+  });
+  const fit = fitRecord(store.state.curves, store.state.settings);
+  fit.response.band = { level: 0.9, base: 0.004, growth: 1.5, reach: { S1: 10, S2: 1, frontier: [[10, 1]] } };
+  const band = { steps: range(100, (i) => i * 600 + 1), lr: range(100, () => 2e-4), loss: range(100, () => 3), lower: range(100, () => 2.98), upper: range(100, () => 3.02), finalLoss: 3 };
+  store.fitted({ annealing: fit }, { stale: false, status: '' }, [{ law: 'annealing', source: fit, band: fit.response.band, byName: new Map([['constant 60K', { ...band, schedule: store.state.predictions[0].schedule }]]) }]);
+  assert.equal(store.state.band.from, 'auto');
+  assert.ok(predictedLine(store.state, 'annealing', store.state.predictions[0]), 'the line drawn with the band is current');
+
+  const { record, arrays } = stored(store.state);
+  const { view } = readWorkspace(record, arrays, new ArrayIds());
+  assert.deepEqual(view.example, { title: 'the paper’s Fig. 2 example' });
+  assert.ok(view.curves[0].fromExample && view.predictions[0].fromExample);
+  const again = createStore();
+  again.restoreView(view);
+  assert.equal(again.state.band.halfWidth, 0.004);
+  const line = predictedLine(again.state, 'annealing', again.state.predictions[0]);
+  assert.ok(line, 'the band’s line is current after the restore');
+  assert.deepEqual([line.lower[0], line.upper[99]], [2.98, 3.02]);
+  // The user's first curves still replace the restored example.
+  again.replaceExample([{ name: 'mine', steps: range(10, (i) => i + 1), loss: range(10, () => 3), schedule: null }]);
+  assert.deepEqual(again.state.curves.map((c) => c.name), ['mine']);
+  assert.deepEqual(again.state.predictions, []);
+});
+
+test('a record of format 2 (windows unknown: every curve was fitted whole) migrates: auto off as it was, its fit stale', () => {
+  const store = workspace();
+  const { record, arrays } = stored(store.state);
+  const v2 = { ...structuredClone(record), format: 2, stale: false };
+  delete v2.example;
+  delete v2.settings.auto;
+  const read = readWorkspace(v2, arrays, new ArrayIds());
+  assert.equal(read.kind, 'restored');
+  assert.deepEqual(read.notes, []);
+  assert.equal(read.view.settings.auto, false);
+  assert.equal(read.view.stale, true, 'fitted without windows: Fit fits the windows');
+  assert.ok(read.view.fits.annealing, 'the fit is kept');
+});
+
+test('how the charts count x is kept: the unit, the tokens per step and N entered once; a stored value that is no count is dropped', () => {
+  const store = workspace();
+  store.setChartOption('xUnit', 'flops');
+  store.setChartOption('tokensPerStep', 524288);
+  store.setChartOption('modelSize', 124e6);
+  const { record, arrays } = stored(store.state);
+  const { view } = readWorkspace(record, arrays, new ArrayIds());
+  assert.deepEqual(view.chart, { xUnit: 'flops', tokensPerStep: 524288, modelSize: 124e6 });
+  const again = createStore();
+  again.restoreView(view);
+  assert.equal(again.state.chart.xUnit, 'flops');
+  assert.equal(again.state.chart.logX, false, 'the rest of the chart options stay the page’s');
+  const bad = structuredClone(record);
+  bad.chart = { xUnit: 'parsecs', tokensPerStep: -3, modelSize: 'big' };
+  assert.deepEqual(readWorkspace(bad, arrays, new ArrayIds()).view.chart, { xUnit: 'steps', tokensPerStep: null, modelSize: null });
 });

@@ -107,3 +107,22 @@ test('a link without data keeps at most 2000 points of an explicit schedule, spi
   assert.equal(thinSchedule(short), short);
   assert.ok(MAX_FRAGMENT === 200 * 1024);
 });
+
+test('a curve’s fit window set by the user travels in a link with its data; one past its last point is refused naming the field', async () => {
+  const store = createStore();
+  store.loadView({
+    settings: SETTINGS,
+    curves: [
+      { name: 'cosine', role: 'fit', steps: Float64Array.from([100, 200, 300]), loss: Float64Array.from([3.5, 3.4, 3.3]), schedule: { kind: 'cosine', total: 300, peak: 2e-4 } },
+      { name: 'constant', role: 'fit', steps: Float64Array.from([100, 200]), loss: Float64Array.from([3.6, 3.5]), schedule: { kind: 'constant', total: 300, peak: 2e-4 } },
+    ],
+  });
+  store.setWindow('cosine', 200);
+  const link = shareView(store.state, true);
+  assert.equal(link.curves[0].from, 200);
+  assert.equal('from' in link.curves[1], false, 'a default window is left to the page that opens the link');
+  const opened = linkView(await decodeShare(await encodeShare(link)));
+  assert.deepEqual(opened.curves.map((c) => [c.name, c.from]), [['cosine', 200], ['constant', undefined]]);
+  link.curves[0].from = 301;
+  await assert.rejects(decodeShare(await encodeShare(link)), /curves\[0\]\.from: the fit window must start at a step of the curve/);
+});

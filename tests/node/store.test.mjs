@@ -53,10 +53,13 @@ test('an undo after another change leaves the fit stale', () => {
 test('"clear all" and a view replaced come back with Undo; the stack keeps the latest changes', () => {
   const store = createStore();
   store.loadView({ settings: { ...DEFAULT_SETTINGS, lambda: 0.995 }, curves: [curve('a')], predictions: [{ name: 'p', schedule: { kind: 'constant', total: 9, peak: 1e-4 } }] });
-  store.removeAllCurves();
-  assert.equal(store.state.undo.at(-1).text, 'Removed all 1 curve(s).');
+  store.clearAll();
+  assert.deepEqual(names(store.state.curves), []);
+  assert.deepEqual(names(store.state.predictions), [], '"clear all" clears the schedules to predict too');
+  assert.equal(store.state.undo.at(-1).text, 'Cleared 1 curve(s) and 1 schedule(s) to predict.');
   store.undo();
   assert.deepEqual(names(store.state.curves), ['a']);
+  assert.deepEqual(names(store.state.predictions), ['p']);
 
   const restore = store.snapshotView();
   store.loadView({ settings: { warmupSteps: 2160 }, curves: [curve('x')] });
@@ -140,4 +143,34 @@ test('watch redraws only when what it reads changes', () => {
   store.setChartOption('logX', true);
   store.setStatus('one');
   assert.deepEqual(seen, ['', 'one']);
+});
+
+test('an example is replaced wholly by the first curves added, and comes back with Undo', () => {
+  const store = createStore();
+  const example = { title: 'the example' };
+  store.loadView({ settings: DEFAULT_SETTINGS, curves: [curve('cosine'), curve('constant')], predictions: [{ name: 'constant 60K', schedule: { kind: 'constant', total: 9, peak: 1e-4 } }], example });
+  store.fitted({ annealing: { law: 'annealing', params: { L0: 2.6 }, response: {}, lines: new Map(), settings: DEFAULT_SETTINGS, curves: new Map() } }, { stale: false, status: '' });
+  assert.equal(store.state.example, example);
+  assert.ok(store.state.curves.every((c) => c.fromExample) && store.state.predictions.every((p) => p.fromExample));
+  store.addPrediction('mine 30K', { kind: 'constant', total: 30, peak: 1e-4 });
+
+  const added = store.replaceExample([curve('run')], { ...DEFAULT_SETTINGS, warmupSteps: 2160 });
+  assert.deepEqual(names(added), ['run']);
+  assert.deepEqual(names(store.state.curves), ['run']);
+  assert.deepEqual(names(store.state.predictions), ['mine 30K'], 'the example\'s schedules go, the user\'s stay');
+  assert.equal(store.state.example, null);
+  assert.deepEqual(store.state.fits, {}, 'the example\'s fit goes');
+  assert.equal(store.state.settings.warmupSteps, 2160);
+  assert.equal(store.state.undo.at(-1).text, 'Your data replaced the example.');
+
+  store.undo();
+  assert.deepEqual(names(store.state.curves), ['cosine', 'constant']);
+  assert.deepEqual(names(store.state.predictions), ['constant 60K', 'mine 30K']);
+  assert.equal(store.state.example, example);
+  assert.equal(store.state.fits.annealing.params.L0, 2.6);
+  assert.equal(store.state.settings.warmupSteps, DEFAULT_SETTINGS.warmupSteps);
+
+  store.clearAll();
+  assert.equal(store.state.example, null, '"clear all" ends the example');
+  assert.deepEqual(store.state.fits, {});
 });

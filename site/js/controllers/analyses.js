@@ -51,7 +51,7 @@ export function createAnalyses({ store, engine }) {
       if (my !== seq) return;
       store.analysisChanged({
         result: { view: v.id, chart: out.chart, table: out.table, note: out.note || '', answer: out.answer || '', crossover: out.chart.crossover || null },
-        status: `${out.source ? `${out.source} · ` : ''}${fmt.ms(out.elapsed)}`, error: '', errorField: '',
+        status: `${out.source ? `From ${out.source}` : 'Computed'}${v.holds ? ` (${v.holds})` : ''} · took ${fmt.ms(out.elapsed)}`, error: '', errorField: '',
       });
     } catch (err) {
       if (my !== seq) return;
@@ -89,7 +89,7 @@ export function createAnalyses({ store, engine }) {
     const spread = refused ? `, no ± (the fit's replicates were refused: ${refused})`
       : setup && setup.replicates ? `, ± from the fit's ${setup.replicates.length} jackknife refits (90%)`
       : setup && UNCERTAIN_ANALYSES.has(v.analysis) ? ', no ± (only a fit gives one, and only with 20 points or more a curve)' : '';
-    const source = setup ? `${setup.source}${peak}${spread}` : '';
+    const source = setup && !v.ownParams ? `${setup.source}${peak}${spread}` : '';
     return { chart, table: uncertainTable(v.analysis, result), note: chart.note, answer: answerSentence(v.id, result, options), source, elapsed };
   }
 

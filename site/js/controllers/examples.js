@@ -4,6 +4,18 @@
 import { loadFig2, FIG2_SETTINGS, FIG3_PREDICTIONS, fetchReleaseRuns, RELEASE_SETTINGS } from '../examples.js';
 import { importText } from '../import-files.js';
 
+/** EXAMPLES say what each example is, on the page: {title, about}. */
+export const EXAMPLES = {
+  fig2: {
+    title: 'the paper’s Fig. 2 example',
+    about: 'the paper’s Fig. 2 (Tissue et al. 2024): its constant and cosine runs of 20K steps at peak LR 2e-4, fitted, and five unseen 60K-step schedules predicted as in its Fig. 3.',
+  },
+  ...Object.fromEntries([25, 100].map((size) => [size, {
+    title: `the MultiPowerLaw ${size}M example`,
+    about: `the MultiPowerLaw release’s ${size}M runs (Luo et al., ICLR 2025): three fitted, six held out and predicted, with the schedules from the files’ LR columns.`,
+  }])),
+};
+
 /** createExamples returns {load(title, which), fig2({keepMessage})}; which is 'fig2', 25 or 100. */
 export function createExamples({ store, engine, fitting }) {
   /** fig2 opens the paper's companion view: fit Fig. 2, predict the 60K schedules. */
@@ -11,7 +23,7 @@ export function createExamples({ store, engine, fitting }) {
     if (!keepMessage) store.clearMessage();
     try {
       const curves = await loadFig2();
-      store.loadView({ settings: FIG2_SETTINGS, curves, predictions: FIG3_PREDICTIONS });
+      store.loadView({ settings: FIG2_SETTINGS, curves, predictions: FIG3_PREDICTIONS, example: EXAMPLES.fig2 });
       await fitting.fit({ keepMessage, replace: true });
     } catch (err) {
       store.showMessage(`Example: ${err.message}`);
@@ -25,7 +37,7 @@ export function createExamples({ store, engine, fitting }) {
       const runs = await fetchReleaseRuns(size);
       const imported = await Promise.all(runs.map((r) => importText(engine, r.file, r.text)));
       const curves = imported.map(({ curves: [c] }, i) => ({ ...c, role: runs[i].role, name: runs[i].name, source: `MultiPowerLaw ${size}M` }));
-      store.loadView({ settings: RELEASE_SETTINGS, curves });
+      store.loadView({ settings: RELEASE_SETTINGS, curves, example: EXAMPLES[size] });
       await fitting.fit({ replace: true });
     } catch (err) {
       store.showMessage(`Example: ${err.message}`);

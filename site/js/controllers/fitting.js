@@ -5,6 +5,8 @@
 import { LAWS } from '../schema.js';
 import { lawsOf } from '../settings.js';
 import * as fmt from '../format.js';
+import { flaggedProblems } from '../curve-facts.js';
+import { bandOfFits, validationBand } from '../selectors.js';
 
 /** sameData says whether a curve still holds the data and schedule it had (its role may differ). */
 const sameData = (a, b) => a.name === b.name && a.steps === b.steps && a.loss === b.loss && a.schedule === b.schedule;
@@ -67,7 +69,7 @@ export function createFitting({ store, engine, predicting, analyses }) {
       let lines = [];
       let refused = null;
       try {
-        lines = await predicting.linesFor({ ...store.state, fits, manual: null });
+        lines = await predicting.linesFor({ ...store.state, fits, manual: null, band: bandOfFits(fits) });
       } catch (err) {
         refused = err;
       }
@@ -111,7 +113,15 @@ export function createFitting({ store, engine, predicting, analyses }) {
       else if (!curves.some((c) => c.role === 'fit')) problems.push('Mark at least one curve as "fit".');
       const missing = curves.filter((c) => !c.schedule).map((c) => c.name);
       if (missing.length) problems.push(`These curves need a schedule (button "Schedule…"): ${missing.join(', ')}.`);
+      // A schedule that disagrees with its curve's data is flagged before fitting: one that ends
+      // too soon cannot be fitted; one whose LR differs from the LR column is fitted as asked.
+      const flagged = curves.flatMap((c) => flaggedProblems(c).map((p) => ({ ...p, text: `${c.name}: ${p.text}` })));
+      for (const p of flagged.filter((x) => x.kind === 'ends')) problems.push(`${p.text}: give it a schedule that runs to the end of its data (button "Schedule…").`);
       if (problems.length) return store.showMessage(problems);
+      const differs = flagged.filter((x) => x.kind !== 'ends');
+      if (differs.length) {
+        store.showMessage([...differs.map((p) => `${p.text}.`), 'The fit uses the schedules as given; the curve’s own LR column is what the run did.'], 'notice');
+      }
       await exclusive(() => runFit(settings));
     },
 
@@ -128,7 +138,13 @@ export function createFitting({ store, engine, predicting, analyses }) {
         store.fitStarted(`Validating: ${curves.length} fits per law, each leaving one curve out…`);
         try {
           const result = await engine.validate(lawsOf(settings), curves, settings, 0.9, (f) => store.fitProgress(f));
-          store.validated(result, `Validated ${curves.length} curve(s) in ${fmt.ms(result.elapsedMs)}.`);
+          // The lines again, with the validation's band, kept with it in one change.
+          let lines = [];
+          try {
+            lines = await predicting.linesFor({ ...store.state, validation: result, band: validationBand(result) });
+          } catch { /* predicted again below, saying why if it fails */ }
+          store.validated(result, `Validated ${curves.length} curve(s) in ${fmt.ms(result.elapsedMs)}.`, lines);
+          await predicting.update();
         } catch (err) {
           failed(err, 'Validate', { cancelled: 'Validation cancelled.', status: 'The validation failed.' });
         }

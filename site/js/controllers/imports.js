@@ -1,11 +1,17 @@
 // Adding curves: files (chosen, dropped or pasted), run folders (picked or dropped, in one
 // import each) and pasted text go through the engine's import; files of learning rates only
 // become the schedules of the curves they belong to. The curves added are predicted with the
-// parameters in use.
+// parameters in use. The user's first curves replace the bundled example (Undo brings it back),
+// and the warmup setting becomes the warmup their learning rates show.
 import { importFiles, importFolder, importText, pairLearningRates, withinPointBudget } from '../import-files.js';
+import { curveFacts } from '../curve-facts.js';
+import * as fmt from '../format.js';
 
-/** heldPoints counts the points of the curves on the page. */
-const heldPoints = (state) => state.curves.reduce((n, c) => n + c.steps.length, 0);
+/**
+ * heldPoints counts the points of the curves that stay on the page when new ones come: an
+ * example's go when the user's first curves replace it.
+ */
+const heldPoints = (state) => state.curves.filter((c) => !(state.example && c.fromExample)).reduce((n, c) => n + c.steps.length, 0);
 
 /** createImports returns {addFiles(files), addFolder(folder), addPasted(text, name) -> added?}. ask(ambiguity, fileName) asks the user. */
 export function createImports({ store, engine, predicting, ask }) {
@@ -27,6 +33,25 @@ export function createImports({ store, engine, predicting, ask }) {
   }
 
   /**
+   * addToView adds curves to the page: beside the curves there, or in place of the example.
+   * It returns {added, notes} (what changed besides, in words).
+   */
+  function addToView(curves) {
+    if (!store.state.example || !curves.length) return { added: store.addCurves(curves), notes: [] };
+    const title = store.state.example.title;
+    const notes = [`Your data replaced ${title} (Undo brings it back).`];
+    // The example's settings were its paper's; the user's own curves are fitted with auto.
+    let settings = { ...store.state.settings, auto: true };
+    if (!store.state.settings.auto) notes.push('Auto is on: the law and its settings are picked by how well they predict your curves’ held-out steps (the example kept its paper’s setting).');
+    const withLR = curves.map((c) => ({ c, f: curveFacts(c) })).find((x) => x.f.peak);
+    if (withLR && withLR.f.warmup !== settings.warmupSteps) {
+      settings = { ...settings, warmupSteps: withLR.f.warmup };
+      notes.push(`Warmup steps set to ${fmt.steps(withLR.f.warmup)}: the learning rates of ${withLR.c.name} reach their peak there.`);
+    }
+    return { added: store.replaceExample(curves, settings), notes };
+  }
+
+  /**
    * addImported adds what an import read (got: {curves, lrCurves, notes, errors}), the curves
    * of learning rates given to the curves they belong to, and says what came in: the status
    * line, the errors and notes (files skipped and why) in the message area.
@@ -43,7 +68,8 @@ export function createImports({ store, engine, predicting, ask }) {
     }
     const budget = withinPointBudget(heldPoints(store.state), curves);
     errors.push(...budget.refused);
-    const added = store.addCurves(budget.kept);
+    const { added, notes: replaced } = addToView(budget.kept);
+    notes.push(...replaced);
     const noLR = added.filter((c) => !c.schedule).map((c) => c.name);
     const given = lrCurves.length ? ` ${lrCurves.length} learning-rate file(s) read.` : '';
     store.setStatus(`Added ${added.length} curve(s).${given}` + (noLR.length ? ` Without learning rates: give ${noLR.join(', ')} a schedule, or add its learning-rate file.` : ''));
@@ -107,7 +133,8 @@ export function createImports({ store, engine, predicting, ask }) {
         if (!curves.length && !given.paired) throw new Error(notes.join(' ') || `${fileName}: no curves`);
         const budget = withinPointBudget(heldPoints(store.state), given.curves.map((c) => ({ ...c, name: curves.length === 1 ? fileName : `${fileName} ${c.name}` })));
         if (budget.refused.length && !budget.kept.length) throw new Error(budget.refused.join(' '));
-        const added = store.addCurves(budget.kept);
+        const { added, notes: replaced } = addToView(budget.kept);
+        notes.push(...replaced);
         store.setStatus(added.length ? `Added ${added.map((c) => c.name).join(', ')}.` : 'Learning rates read.');
         if (budget.refused.length) store.showMessage([...budget.refused, ...notes]);
         else if (notes.length) store.showMessage(notes, 'notice');

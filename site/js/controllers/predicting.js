@@ -3,23 +3,24 @@
 // line yet is predicted, thinned for drawing. Parameters entered by hand are put in use only once
 // lawcore has predicted with them.
 import { LAW_NAMES } from '../schema.js';
-import { paramsOf, missingLines } from '../selectors.js';
+import { paramsOf, missingLines, lineBand } from '../selectors.js';
 
 /** DRAWN_POINTS thins each predicted line to about this many steps: enough to draw. */
-const DRAWN_POINTS = 2000;
+export const DRAWN_POINTS = 2000;
 
 /** createPredicting returns {update() -> ok, linesFor(state), applyManual(params, settings), useLink(manual)}. */
 export function createPredicting({ store, engine, analyses }) {
   let seq = 0;
 
   /**
-   * linesFor predicts the lines state (the store's, or as it is about to be) is missing; it
-   * resolves to the results linesPredicted, fitted and useManual take.
+   * linesFor predicts the lines state (the store's, or as it is about to be) is missing, with
+   * the band in use (lower and upper at each step); it resolves to the results
+   * linesPredicted, fitted and useManual take.
    */
   async function linesFor(state) {
-    const jobs = LAW_NAMES.map((law) => ({ law, p: paramsOf(state, law), items: missingLines(state, law) })).filter((j) => j.items.length);
-    const maps = await Promise.all(jobs.map((j) => engine.predict(j.law, j.p, j.items, DRAWN_POINTS)));
-    return jobs.map((j, i) => ({ law: j.law, source: j.p.source, byName: maps[i] }));
+    const jobs = LAW_NAMES.map((law) => ({ law, p: paramsOf(state, law), band: lineBand(state, law), items: missingLines(state, law) })).filter((j) => j.items.length);
+    const maps = await Promise.all(jobs.map((j) => engine.predict(j.law, j.p, j.items, DRAWN_POINTS, j.band)));
+    return jobs.map((j, i) => ({ law: j.law, source: j.p.source, band: j.band, byName: maps[i] }));
   }
 
   /**
@@ -41,10 +42,10 @@ export function createPredicting({ store, engine, analyses }) {
   return {
     update,
     linesFor,
-    /** applyManual predicts with the annealing law's parameters typed by hand, and uses them if lawcore could. */
-    async applyManual(params, settings) {
+    /** applyManual predicts with a law's parameters typed by hand (the annealing law's by default), and uses them if lawcore could. */
+    async applyManual(params, settings, law = 'annealing') {
       store.clearMessage();
-      const manual = { params: { annealing: params }, settings, from: 'hand' };
+      const manual = { params: { [law]: params }, settings, from: 'hand' };
       store.setStatus('Predicting with the parameters entered by hand.');
       let results;
       try {

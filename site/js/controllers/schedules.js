@@ -1,37 +1,101 @@
 // Editing schedules: a curve's schedule, a schedule to predict, a new schedule to predict, all
-// through the schedule builder (editSchedule, a dialog), then predicted. And the builder's
-// service: what it asks lawcore (an expanded schedule, the presets, a file's learning rates).
+// through the schedule builder (editSchedule, a dialog), then predicted. The builder starts
+// from the run at hand: a curve's own data (its last step, its LR column's peak and warmup),
+// else the loaded runs'. A curve's schedule is checked against its data when saved (the
+// problems stay on the curve, shown in its row and before a fit). And the builder's service:
+// what it asks lawcore (an expanded schedule, the presets, a file's learning rates).
 import { explicitSchedule, importText, fileBytes } from '../import-files.js';
 import { PRESETS } from '../schema.js';
-import { guessPeak } from '../selectors.js';
+import { curveFacts, scheduleDefaults, scheduleProblems } from '../curve-facts.js';
+import { pytorchCode, huggingFaceCode } from '../schedule-code.js';
 
-/** createSchedules returns {editCurve(name), editPrediction(name), addPrediction(), service}. */
+/** BUILDER_DEFAULTS: a new schedule with no run to go by (the paper's Fig. 3 runs). */
+const BUILDER_DEFAULTS = { total: 60000, peak: 2e-4 };
+
+/** createSchedules returns {editCurve(name), editPrediction(name), addPrediction(), checkCurve(curve), copyCode(name, flavour), service}. */
 export function createSchedules({ store, engine, predicting, editSchedule }) {
   const fallback = () => ({ warmup: store.state.settings.warmupSteps });
+  /** context is the run a schedule to predict starts from: the loaded runs', the settings' warmup. */
+  const context = () => ({ ...scheduleDefaults(store.state, { ...BUILDER_DEFAULTS, warmup: store.state.settings.warmupSteps }), from: store.state.curves.length ? 'the loaded curves' : '' });
+
+  /**
+   * checkCurve lists where a curve's schedule disagrees with its data; its LR is compared with
+   * the curve's LR column as lawcore expands it (a schedule lawcore refuses is left to the fit).
+   */
+  async function checkCurve(curve) {
+    let expanded = null;
+    try {
+      if (curve.schedule) expanded = await engine.schedule({ warmup: store.state.settings.warmupSteps, ...curve.schedule });
+    } catch { /* the fit says why */ }
+    return scheduleProblems(curve, expanded);
+  }
+
   return {
+    checkCurve,
+    /**
+     * copyCode writes a schedule to predict as a PyTorch LambdaLR ('pytorch') or a Hugging Face
+     * call ('huggingface'), shows it under the answers table and copies it (copy(text) may throw:
+     * the code stays shown).
+     */
+    async copyCode(name, flavour, copy) {
+      const p = store.state.predictions.find((x) => x.name === name);
+      if (!p) return;
+      const warmup = store.state.settings.warmupSteps;
+      try {
+        let text = flavour === 'huggingface' ? huggingFaceCode(p.schedule, { warmup }) : null;
+        let title;
+        if (flavour === 'huggingface' && !text) {
+          title = `transformers has no schedule like ${name}; here it is as a PyTorch LambdaLR instead.`;
+        } else title = flavour === 'huggingface' ? `${name} as a Hugging Face call:` : `${name} as a PyTorch LambdaLR (lawcore’s formula in Python):`;
+        if (!text) {
+          const needsPoints = p.schedule.kind === 'concat' || (p.schedule.kind === 'explicit' && !p.schedule.steps);
+          const expanded = needsPoints ? await engine.schedule({ warmup, ...p.schedule }) : null;
+          text = pytorchCode(p.schedule, { name, warmup, expanded });
+        }
+        let copied = true;
+        try {
+          await copy(text);
+        } catch {
+          copied = false;
+        }
+        store.setAnswerOptions({ code: { title: `${title} ${copied ? '(copied)' : '(copy it from the box)'}`, text } });
+      } catch (err) {
+        store.showMessage(`Copy ${name} as code: ${err.message}`);
+      }
+    },
     /** editCurve gives a curve with data its schedule (from the builder, or a file's learning rates). */
     async editCurve(name) {
       const c = store.state.curves.find((x) => x.name === name);
       if (!c) return;
-      const guess = c.schedule || { kind: 'constant', total: c.steps[c.steps.length - 1], peak: guessPeak(store.state) };
-      const got = await editSchedule({ title: `Schedule of ${c.name}`, schedule: guess, fallback: fallback() });
+      const facts = curveFacts(c);
+      const near = context();
+      const forRun = {
+        total: facts.lastStep, peak: facts.peak ?? near.peak, warmup: facts.warmup ?? near.warmup,
+        data: { total: facts.lastStep, peak: facts.peak, warmup: facts.warmup }, from: `the curve: ${facts.from}`, curve: c,
+      };
+      const guess = c.schedule || { kind: 'constant', total: facts.lastStep, peak: forRun.peak, ...(Number.isFinite(forRun.warmup) ? { warmup: forRun.warmup } : {}) };
+      const got = await editSchedule({ title: `Schedule of ${c.name}`, schedule: guess, fallback: fallback(), forRun });
       if (!got) return;
-      store.setSchedule(name, { schedule: got.schedule, scheduleSource: got.fromFile ? 'file' : 'builder', lrFile: got.fromFile || undefined });
+      // Learning rates from a file are the curve's LR column from then on.
+      const column = got.fromFile && got.schedule.steps ? { lr: Float64Array.from(got.schedule.lr), lrSteps: Float64Array.from(got.schedule.steps) } : {};
+      const change = { schedule: got.schedule, scheduleSource: got.fromFile ? 'file' : 'builder', lrFile: got.fromFile || undefined, ...column };
+      const scheduleProblemsFound = await checkCurve({ ...c, ...change });
+      store.setSchedule(name, { ...change, scheduleProblems: scheduleProblemsFound });
       predicting.update();
     },
     /** editPrediction changes a schedule to predict (and its name). */
     async editPrediction(name) {
       const p = store.state.predictions.find((x) => x.name === name);
       if (!p) return;
-      const got = await editSchedule({ title: `Edit ${p.name}`, name: p.name, schedule: p.schedule, fallback: fallback() });
+      const got = await editSchedule({ title: `Edit ${p.name}`, name: p.name, schedule: p.schedule, fallback: fallback(), forRun: context() });
       if (!got) return;
       store.editPrediction(name, got);
       predicting.update();
     },
-    /** addPrediction adds a schedule to predict, starting from the last one's. */
+    /** addPrediction adds a schedule to predict, starting from the last one's, else from the loaded runs. */
     async addPrediction() {
       const last = store.state.predictions[store.state.predictions.length - 1];
-      const got = await editSchedule({ title: 'Add a schedule to predict', name: '', schedule: last ? { ...last.schedule } : null, fallback: fallback() });
+      const got = await editSchedule({ title: 'Add a schedule to predict', name: '', schedule: last ? { ...last.schedule } : null, fallback: fallback(), forRun: context() });
       if (!got) return;
       store.addPrediction(got.name, got.schedule);
       predicting.update();

@@ -152,6 +152,7 @@ function renderTable(table) {
 }
 
 function cellText(v, column) {
+  if (/^(PredE|WorstE|FinalErr)$/.test(column)) return fmt.pct(v, 3); // relative errors, in percent
   if (Number.isInteger(v) && Math.abs(v) >= 1000) return fmt.steps(v);
   if (/peak|lr/i.test(column) && Math.abs(v) < 0.01 && v !== 0) return fmt.lr(v);
   return fmt.sig(v, 5);

@@ -2,7 +2,7 @@
 // model whenever what it reads changes. They share the cursor and the x zoom.
 import { $ } from '../dom.js';
 import { watch } from '../store.js';
-import { resultCharts } from '../chart-model.js';
+import { resultCharts, xAxis } from '../chart-model.js';
 import { createChart } from '../chart-factory.js';
 
 /** CHART_IDS are the result charts, each drawn in #chart-<id>. */
@@ -11,6 +11,18 @@ export const CHART_IDS = ['lr', 'loss', 'residuals', 'terms'];
 /** showCharts draws the result charts from the store; it returns chart(id) -> the uPlot drawn (null when empty). */
 export function showCharts(store) {
   const slots = new Map(CHART_IDS.map((id) => [id, createChart($(`#chart-${id}`), { group: 'annealing-law' })]));
+  // The x axis: steps, tokens or FLOPs; the numbers they need show when asked for (entered once).
+  watch(store, ['chart'], ({ chart }) => {
+    const axis = xAxis(chart);
+    $('#x-unit').value = chart.xUnit || 'steps';
+    $('.x-factor').hidden = chart.xUnit !== 'tokens' && chart.xUnit !== 'flops';
+    $('.x-factor-n').hidden = chart.xUnit !== 'flops';
+    $('#x-unit-note').textContent = axis.note;
+    $('#x-unit-note').hidden = !axis.note;
+    for (const [id, key] of [['#tokens-per-step', 'tokensPerStep'], ['#model-size', 'modelSize']]) {
+      if (document.activeElement !== $(id)) $(id).value = Number.isFinite(chart[key]) ? String(chart[key]) : '';
+    }
+  });
   watch(store, ['curves', 'predictions', 'fits', 'manual', 'lines', 'band', 'settings', 'chart'], (state) => {
     const specs = resultCharts(state);
     for (const [id, slot] of slots) slot.update(specs[id]);

@@ -4,11 +4,13 @@ import { $, h } from '../dom.js';
 import { summary } from '../schedule-kinds.js';
 import * as fmt from '../format.js';
 import { watch } from '../store.js';
-import { finalLosses } from '../selectors.js';
+import { finalLosses, lawsWithParams } from '../selectors.js';
+import { LAWS } from '../schema.js';
+import { flaggedProblems, windowOf, defaultWindow, pointsInWindow } from '../curve-facts.js';
 
 /**
  * showLists draws both lists from the store. on: {role(name, role), schedule(name),
- * edit(name), remove(name)}; after a removal the focus goes to the next row's remove button,
+ * window(name, text) (the step its fit window starts at, as typed), edit(name), remove(name)}; after a removal the focus goes to the next row's remove button,
  * else the previous row's, else Undo.
  */
 export function showLists(store, on) {
@@ -19,11 +21,12 @@ export function showLists(store, on) {
     const left = buttons();
     (left[Math.min(Math.max(at, 0), left.length - 1)] || $('#undo-button')).focus();
   };
-  const curveHandlers = { role: on.role, schedule: on.schedule, remove: removing('#curve-list') };
+  const curveHandlers = { role: on.role, schedule: on.schedule, window: on.window || (() => {}), remove: removing('#curve-list') };
   const predictionHandlers = { edit: on.edit, remove: removing('#predict-list') };
   watch(store, ['curves'], (state) => renderCurves(state.curves, curveHandlers));
   watch(store, ['predictions', 'lines', 'fits', 'manual'], (state) => {
-    renderPredictions(state.predictions, finalLosses(state, 'annealing'), finalLosses(state, 'multi-power'), predictionHandlers);
+    const finals = lawsWithParams(state).map((law) => ({ law, byName: finalLosses(state, law) }));
+    renderPredictions(state.predictions, finals, predictionHandlers);
   });
 }
 
@@ -35,7 +38,22 @@ function renderCurves(curves, on) {
       h('option', { value: 'validate', text: 'validate', selected: c.role === 'validate' }));
     role.addEventListener('change', () => on.role(c.name, role.value));
     const sched = c.scheduleSource === 'file' ? `LR from ${c.lrFile || 'the file'}` : summary(c.schedule);
-    return h('li', { class: `row ${c.schedule ? '' : 'needs-schedule'}`, dataset: { curveName: c.name, role: c.role } },
+    const problems = flaggedProblems(c).map((p) => p.text);
+    // The fit window: from the end of the warmup unless the user set it (empty: that default).
+    const win = windowOf(c);
+    const fallback = defaultWindow(c);
+    const kept = pointsInWindow(c);
+    const windowInput = h('input', {
+      type: 'text', inputmode: 'numeric', autocomplete: 'off', class: 'window-input',
+      'aria-label': `Fit ${c.name} from step`, value: win.set ? String(win.from) : '', placeholder: String(fallback),
+      title: `The first step the fit uses (the points before are drawn, not fitted). Empty: ${fallback ? `step ${fmt.steps(fallback)}, the end of the warmup` : 'the whole curve'}.`,
+      dataset: { from: String(win.from), set: String(win.set) },
+    });
+    // A step refused (the message says why) leaves the window as it was.
+    windowInput.addEventListener('change', () => {
+      if (on.window(c.name, windowInput.value) === false) windowInput.value = win.set ? String(win.from) : '';
+    });
+    return h('li', { class: `row ${c.schedule ? '' : 'needs-schedule'}`, dataset: { curveName: c.name, role: c.role, scheduleProblems: problems.join('; ') } },
       h('span', { class: 'swatch', style: { background: c.color }, 'aria-hidden': 'true' }),
       h('div', { class: 'row-name', text: c.name, title: c.source ? `${c.name} (${c.source})` : c.name }),
       role,
@@ -43,7 +61,11 @@ function renderCurves(curves, on) {
       h('button', { type: 'button', class: 'icon-button remove', text: '✕', title: `Remove ${c.name}`, 'aria-label': `Remove ${c.name}`, on: { click: () => on.remove(c.name) } }),
       h('div', { class: 'row-sub', title: c.schedule ? sched : '' },
         `${c.steps.length} points, steps ${fmt.steps(c.steps[0])}–${fmt.steps(c.steps[c.steps.length - 1])} · `,
-        h('span', { class: c.schedule ? '' : 'warn', text: c.schedule ? sched : 'needs a schedule' })));
+        h('span', { class: c.schedule ? '' : 'warn', text: c.schedule ? sched : 'needs a schedule' })),
+      h('div', { class: 'row-sub row-window' },
+        h('label', {}, 'fit from step ', windowInput),
+        h('span', { class: 'muted', text: win.from > 0 ? ` ${kept} of ${c.steps.length} points fitted${win.set ? '' : ' (from the end of the warmup)'}` : ' the whole curve' })),
+      problems.length ? h('div', { class: 'row-warn', role: 'note', text: `⚠ The data disagrees: ${problems.join('; ')}.` }) : null);
   }));
   $('#curves-empty').hidden = curves.length > 0;
   $('#curve-count').textContent = curves.length ? `(${curves.length})` : '';
@@ -51,29 +73,35 @@ function renderCurves(curves, on) {
 
 /**
  * renderPredictions draws one row per schedule to predict, with its predicted final loss under
- * each law that has one: annealing and multiPower map a schedule's name to it. on: {edit(name),
- * remove(name)}.
+ * each law that has one: finals is [{law, byName: Map name -> final loss}], the first law's
+ * shown first. on: {edit(name), remove(name)}.
  */
-function renderPredictions(predictions, annealing, multiPower, on) {
+function renderPredictions(predictions, finals, on) {
   replaceRows($('#predict-list'), predictions.map((p) => {
-    const final = annealing.get(p.name) ?? null;
-    const finalMultiPower = multiPower.get(p.name) ?? null;
+    const mine = finals.map(({ law, byName }) => ({ law, final: byName.get(p.name) ?? null }));
     const shown = [];
-    if (final !== null || finalMultiPower === null) shown.push(h('span', { class: 'muted', text: 'final ' }), h('strong', { text: final === null ? '–' : fmt.fixed(final, 4) }));
-    if (finalMultiPower !== null) {
-      shown.push(h('span', { class: 'muted', text: final === null ? 'final (MPL) ' : ' · MPL ' }), h('strong', { class: 'mpl-final', text: fmt.fixed(finalMultiPower, 4) }));
-    }
-    // data-final-loss-mpl: the Multi-Power Law's (the tests' hook).
-    return h('li', { class: 'row', dataset: { scheduleName: p.name, finalLoss: final === null ? '' : String(final), finalLossMpl: finalMultiPower === null ? '' : String(finalMultiPower) } },
+    mine.forEach(({ law, final }, k) => {
+      if (k > 0 && final === null) return;
+      const label = k === 0 ? (finals.length > 1 || law !== 'annealing' ? `final (${shortLabel(law)}) ` : 'final ') : ` · ${shortLabel(law)} `;
+      shown.push(h('span', { class: 'muted', text: label }), h('strong', { class: law === 'multi-power' ? 'mpl-final' : '', dataset: { law }, text: final === null ? '–' : fmt.fixed(final, 4) }));
+    });
+    if (!shown.length) shown.push(h('span', { class: 'muted', text: 'final ' }), h('strong', { text: '–' }));
+    const of = (law) => mine.find((m) => m.law === law)?.final ?? null;
+    // data-final-loss: the annealing law's; data-final-loss-mpl: the Multi-Power Law's (the tests' hooks).
+    return h('li', { class: 'row', dataset: { scheduleName: p.name, finalLoss: of('annealing') === null ? '' : String(of('annealing')), finalLossMpl: of('multi-power') === null ? '' : String(of('multi-power')) } },
       h('span', { class: 'swatch', style: { background: p.color }, 'aria-hidden': 'true' }),
       h('div', { class: 'row-name', text: p.name, title: p.name }),
-      h('div', { class: 'final-loss', title: 'predicted loss at the last step (MPL: the Multi-Power Law)' }, ...shown),
+      h('div', { class: 'final-loss', title: `predicted loss at the last step (${finals.map(({ law }) => `${shortLabel(law)}: the ${LAWS[law].label}`).join(', ')})` }, ...shown),
       h('button', { type: 'button', class: 'icon-button', text: 'Edit…', 'aria-label': `Edit ${p.name}`, on: { click: () => on.edit(p.name) } }),
       h('button', { type: 'button', class: 'icon-button remove', text: '✕', title: `Remove ${p.name}`, 'aria-label': `Remove ${p.name}`, on: { click: () => on.remove(p.name) } }),
       h('div', { class: 'row-sub', text: summary(p.schedule), title: JSON.stringify(p.schedule) }));
   }));
   $('#predict-empty').hidden = predictions.length > 0;
 }
+
+/** SHORT_LABELS name a law in a row's few characters. */
+const SHORT_LABELS = { annealing: 'annealing', 'multi-power': 'MPL', 'lr-weighted': 'LR-weighted', 's2-power': 'S2^ζ' };
+const shortLabel = (law) => SHORT_LABELS[law] || law;
 
 /**
  * replaceRows puts new rows in a list and keeps the focus where it was: on the control with the

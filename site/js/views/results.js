@@ -1,50 +1,155 @@
-// The results panel: the fitted law in numbers and where they come from, whether they are
-// stale, what "auto" picked, the metrics table (fit and validate curves apart, with means, one
-// group per law) and the leave-one-schedule-out table.
+// The results panel: each law's equation with its numbers (from lawcore's formula) and where
+// they come from, whether they are stale, what "auto" picked, the metrics table (fit and
+// validate curves apart, with means, one group per law; relative errors in percent) and the
+// leave-one-schedule-out table.
 import { $, h } from '../dom.js';
 import * as fmt from '../format.js';
 import { watch } from '../store.js';
 import { LAWS } from '../schema.js';
+import { lawsOf } from '../settings.js';
+import { equationLines, paramsIn } from '../equation.js';
 import { paramsOf, shownFits, lawTitle, lawsWithParams } from '../selectors.js';
 
-/** showResults draws the results panel from the store. */
-export function showResults(store) {
+/**
+ * showResults draws the results panel from the store; on.fitFrom(names, from) sets the window
+ * of the curves named to start at step from and fits again (a warning's one-click fix).
+ */
+export function showResults(store, on = { fitFrom: () => {} }) {
   renderMetricsHead();
-  watch(store, ['fits', 'manual', 'stale', 'curves', 'validation'], (state) => {
-    const annealing = paramsOf(state, 'annealing');
-    const other = lawsWithParams(state).find((law) => law !== 'annealing');
-    renderParams(annealing || (other ? { params: {}, settings: paramsOf(state, other).settings } : null), originText(state));
+  watch(store, ['fits', 'manual', 'stale', 'curves', 'validation', 'band', 'settings', 'example'], (state) => {
+    renderEquations(state);
     const fits = shownFits(state);
     $('#stale-note').hidden = !(fits.length && state.stale);
+    renderWarnings(state, fits, on);
     renderAuto(fits.map((f) => f.response.auto).find(Boolean));
     const colors = new Map(state.curves.map((c) => [c.name, c.color]));
     renderMetrics(fits.map((f) => ({ law: f.law, label: lawTitle(f.law), response: f.response })), colors);
-    renderValidation(state.validation, colors);
+    renderValidation(state.validation, state.band, colors);
   });
 }
 
-/** originText says where the parameters shown come from: a fit (on which curves, how), a link, or by hand. */
-function originText(state) {
-  let origin = '';
-  const fit = state.fits.annealing;
-  if (state.manual) origin = state.manual.from === 'link' ? 'Parameters from a shared link.' : 'Parameters entered by hand.';
-  else if (fit) {
-    const r = fit.response;
-    const fitNames = r.curves.filter((c) => c.role === 'fit').map((c) => c.name);
-    origin = `Fitted on ${fitNames.join(', ')} · objective ${fmt.sig(r.objective, 3)}`
-      + (r.search ? ` · ${r.search.starts} starts, ${r.search.evaluations} evaluations` : '')
-      + ` · ${fmt.ms(r.elapsedMs)}`;
-  }
-  // the other laws' parameters in one line each (the equation shows the annealing law's)
-  for (const law of lawsWithParams(state).filter((l) => l !== 'annealing')) {
-    const { params } = paramsOf(state, law);
-    const { label, params: names, symbols } = LAWS[law];
-    const fitted = !state.manual && state.fits[law];
-    origin += `${origin ? ' · ' : ''}${label[0].toUpperCase()}${label.slice(1)}${paramsOf(state, 'annealing') ? ' (dotted)' : ''}: `
-      + names.map((k) => `${symbols[k]} ${fmt.sig(params[k], 4)}`).join(', ')
-      + (fitted ? ` · objective ${fmt.sig(fitted.response.objective, 3)}` : '');
-  }
-  return origin;
+/**
+ * shownLaws are the laws whose equations show: those with parameters, then those the settings
+ * will fit that have none yet (their formulas with dashes, so that a law just chosen shows).
+ */
+function shownLaws(state) {
+  const withParams = lawsWithParams(state);
+  const chosen = state.settings.auto && withParams.length ? [] : lawsOf(state.settings).filter((law) => LAWS[law] && !withParams.includes(law));
+  return [...withParams, ...chosen];
+}
+
+/** originText says where a law's parameters come from: a fit (on which curves, how), a link, or by hand. */
+function originText(state, law) {
+  if (state.manual) return state.manual.from === 'link' ? 'Parameters from a shared link.' : 'Parameters entered by hand.';
+  const fit = state.fits[law];
+  if (!fit) return '';
+  const r = fit.response;
+  const fitNames = r.curves.filter((c) => c.role === 'fit').map((c) => c.name);
+  return `Fitted on ${fitNames.join(', ')} · objective ${fmt.sig(r.objective, 3)}`
+    + (r.search ? ` · ${r.search.starts} starts, ${r.search.evaluations} evaluations` : '')
+    + (Number.isFinite(r.elapsedMs) ? ` · took ${fmt.ms(r.elapsedMs)}` : '');
+}
+
+/** paramText writes a parameter's value: three decimals where that reads well, else four significant digits. */
+function paramText(name, x) {
+  if (!Number.isFinite(x)) return '–';
+  if (name === 'lambda') return String(Number(x.toPrecision(6)));
+  return Math.abs(x) >= 0.01 && Math.abs(x) < 1000 ? fmt.fixed(x, 3) : fmt.sig(x, 4);
+}
+
+/**
+ * renderEquations shows each law's equation with its numbers (dashes before any fit), where
+ * they come from, and the settings they were fitted with. The first law's parameters carry
+ * the ids param-<name> (the tests' hook, and the page's first answer).
+ */
+function renderEquations(state) {
+  const laws = shownLaws(state);
+  const blocks = laws.map((law, k) => {
+    const { params: names, symbols, formula, meanings } = LAWS[law];
+    const current = paramsOf(state, law);
+    const p = current ? current.params : {};
+    const param = (name) => {
+      const x = p[name];
+      return h('span', {
+        class: 'param', id: k === 0 ? `param-${name}` : null, 'data-testid': k === 0 ? `param-${name}` : null,
+        dataset: { param: name, ...(Number.isFinite(x) ? { value: String(x) } : {}) },
+        title: `${symbols[name]}: ${meanings[name] || name}${Number.isFinite(x) ? ` = ${x}` : ''}`,
+        text: paramText(name, x),
+      });
+    };
+    const draw = (parts) => parts.flatMap((part) => {
+      if (part.param) return param(part.param);
+      if (part.sup) return h('sup', {}, draw(part.sup));
+      return part.sub !== undefined ? [part.text, h('sub', { text: part.sub })] : part.text;
+    });
+    const lines = equationLines(formula, symbols);
+    const inFormula = paramsIn(lines);
+    const rest = names.filter((name) => !inFormula.includes(name));
+    const fit = state.manual ? null : state.fits[law];
+    const intervals = fit && fit.response.intervals ? fit.response.intervals : null;
+    return h('div', { class: 'equation-block', dataset: { law } },
+      h('p', { class: 'equation-law', text: lawTitle(law) + (laws.length > 1 && k > 0 ? ' (dotted in the charts)' : '') }),
+      lines.map((line, i) => h('p', { class: i ? 'equation sub-equation' : 'equation' }, draw(line),
+        i === 0 && rest.length ? rest.map((name) => h('span', { class: 'lambda' }, `${symbols[name]} = `, param(name))) : null)),
+      intervals ? intervalLine(names, symbols, p, intervals) : null,
+      h('p', { class: 'muted fit-origin', text: originText(state, law) }));
+  });
+  $('#equation').replaceChildren(...blocks);
+  const current = laws.map((law) => paramsOf(state, law)).find(Boolean);
+  const s = current ? current.settings : null;
+  const hasLambda = laws.some((law) => LAWS[law].params.includes('lambda'));
+  const used = s
+    ? [hasLambda ? `λ ${s.fitLambda ? 'fitted' : 'fixed'}` : '', `warmup ${fmt.steps(s.warmupSteps)} steps counted at the ${s.warmupConvention === 'peak' ? 'peak LR (the paper’s convention)' : 'LR as run'}`, `Huber δ ${s.huberDelta}`].filter(Boolean).join(' · ')
+    : 'Load curves and fit, or enter parameters by hand.';
+  const fitted = current && !state.manual ? state.fits[laws.find((law) => paramsOf(state, law))] : null;
+  // Where the setting comes from: auto's choice, or the example's paper (auto off, and said).
+  const how = !fitted ? ''
+    : fitted.response.auto ? `Picked by auto: the ${LAWS[fitted.law].label}, `
+      : state.example && !state.settings.auto ? `The paper’s setting, which ${state.example.title} keeps (auto is off; your own curves are fitted with auto): `
+        : 'As set: ';
+  $('#fit-settings').textContent = how + used;
+}
+
+/**
+ * intervalLine lists each fitted parameter's 90% interval beside its value (the jackknife
+ * over blocks of points lawcore computes): "L0 = 2.628 (90%: 2.611 to 2.645)".
+ */
+function intervalLine(names, symbols, params, intervals) {
+  const items = names.filter((name) => intervals[name]).map((name) => {
+    const { low, high } = intervals[name];
+    return h('span', { class: 'interval', dataset: { param: name, low: String(low), high: String(high), value: String(params[name]) } },
+      `${symbols[name]} = ${paramText(name, params[name])} (${paramText(name, low)} to ${paramText(name, high)})`);
+  });
+  if (!items.length) return null;
+  const joined = items.flatMap((x, i) => (i ? [' · ', x] : [x]));
+  return h('p', { class: 'muted intervals', title: 'each fitted parameter’s 90% interval: the law refitted ten times, each time without one block of consecutive points of every curve (a jackknife)' },
+    '90% intervals: ', ...joined);
+}
+
+/**
+ * renderWarnings says in words what to know before trusting the fit shown (lawcore's warnings:
+ * a parameter on a bound, a curve fitted poorly, held-out error far above in-sample error),
+ * each with its likely cause and, where a window would fix it, a button that sets it and fits
+ * again.
+ */
+function renderWarnings(state, fits, on) {
+  const box = $('#fit-warnings');
+  const warnings = fits.flatMap((f) => (f.response.warnings || []).map((w) => ({ ...w, law: f.law })));
+  box.hidden = !warnings.length;
+  const fitNames = new Set(state.curves.filter((c) => c.role === 'fit').map((c) => c.name));
+  box.replaceChildren(...warnings.map((w) => {
+    const text = w.message.charAt(0).toUpperCase() + w.message.slice(1);
+    // A window fixes it: the curve named, else every fit curve with points before the step.
+    const names = w.from > 0 ? (w.curve && fitNames.has(w.curve) ? [w.curve]
+      : state.curves.filter((c) => fitNames.has(c.name) && c.steps[0] < w.from && c.steps[c.steps.length - 1] > w.from).map((c) => c.name)) : [];
+    return h('p', { class: 'fit-warning', role: 'note', dataset: { kind: w.kind, param: w.param || '', curve: w.curve || '', from: w.from ? String(w.from) : '' } },
+      h('span', { text: `⚠ ${fits.length > 1 ? `${lawTitle(w.law)}: ` : ''}${text}${/[.?!]$/.test(text) ? '' : '.'}` }),
+      names.length && !state.stale ? [' ', h('button', {
+        type: 'button', class: 'small fit-from',
+        title: `Fit ${names.join(', ')} from step ${fmt.steps(w.from)} (its window), leaving the steps before out of the fit`,
+        text: `Fit from step ${fmt.steps(w.from)}`, on: { click: () => on.fitFrom(names, w.from) },
+      })] : null);
+  }));
 }
 
 /**
@@ -63,7 +168,7 @@ function renderAuto(auto) {
     h('td', { class: 'num', text: String(c.free) }),
     h('td', { text: c.error || '' })));
   note.replaceChildren(
-    h('p', { class: 'hint', text: `Auto picked the ${auto.chosen.label}. ${auto.reason}` }),
+    h('p', { class: 'hint', text: `Auto picked the ${auto.chosen.label}. ${auto.reason.charAt(0).toUpperCase()}${auto.reason.slice(1)}` }),
     h('details', {},
       h('summary', { text: `Every candidate: held-out error (${auto.design}, ${auto.folds.length} folds) beside in-sample error` }),
       h('div', { class: 'table-wrap' }, h('table', { class: 'metrics auto-table' },
@@ -78,32 +183,21 @@ function renderAuto(auto) {
 }
 
 const METRICS = [
-  ['R2', 'R²', 'coefficient of determination', 5],
-  ['MAE', 'MAE', 'mean absolute error', 4],
-  ['RMSE', 'RMSE', 'root mean square error', 4],
-  ['PredE', 'PredE', 'mean relative error |observed − law| / observed', 3],
-  ['WorstE', 'WorstE', 'largest relative error', 3],
+  ['R2', 'R²', 'coefficient of determination: 1 − (squared errors) / (spread of the observed loss); 1 is a perfect fit', 5],
+  ['MAE', 'MAE', 'mean absolute error of the loss, in loss units', 4],
+  ['RMSE', 'RMSE', 'root mean square error of the loss, in loss units', 4],
+  ['PredE', 'PredE', 'mean relative error |observed − law| / observed, in percent', 3],
+  ['WorstE', 'WorstE', 'largest relative error |observed − law| / observed, in percent', 3],
 ];
 
-/** renderParams shows the equation with its numbers, or dashes before any fit. */
-function renderParams(current, origin) {
-  const p = current ? current.params : {};
-  const s = current ? current.settings : null;
-  $('#param-L0').textContent = fmt.fixed(p.L0, 3);
-  $('#param-A').textContent = fmt.fixed(p.A, 3);
-  $('#param-alpha').textContent = fmt.fixed(p.alpha, 3);
-  $('#param-C').textContent = fmt.fixed(p.C, 3);
-  $('#param-lambda').textContent = p.lambda === undefined ? '–' : String(Number(p.lambda.toPrecision(6)));
-  for (const key of LAWS.annealing.params) {
-    const el = $(`#param-${key}`);
-    if (Number.isFinite(p[key])) el.dataset.value = String(p[key]);
-    else delete el.dataset.value;
-    el.title = Number.isFinite(p[key]) ? String(p[key]) : '';
-  }
-  $('#fit-origin').textContent = origin || '';
-  $('#fit-settings').textContent = s
-    ? `λ ${s.fitLambda ? 'fitted' : 'fixed'} · warmup ${fmt.steps(s.warmupSteps)} steps counted at the ${s.warmupConvention === 'peak' ? 'peak LR (the paper’s convention)' : 'LR as run'} · Huber δ ${s.huberDelta}`
-    : 'Load curves and fit, or enter parameters by hand.';
+/** PERCENT_METRICS are relative errors: shown as percentages (their data-value stays the fraction). */
+const PERCENT_METRICS = new Set(['PredE', 'WorstE', 'FinalErr']);
+
+/** metricText writes a metric: a relative error as a percentage (FinalErr signed), the others with digits significant digits. */
+function metricText(key, value, digits) {
+  if (!PERCENT_METRICS.has(key)) return fmt.sig(value, digits);
+  const text = fmt.pct(value, digits);
+  return key === 'FinalErr' && value > 0 ? `+${text}` : text;
 }
 
 /**
@@ -124,18 +218,23 @@ function renderMetrics(fits, colors) {
     for (const [role, title, mean] of groups) {
       const rows = response.curves.filter((c) => c.role === role);
       if (!rows.length) continue;
-      body.append(h('tr', { class: 'group' }, h('th', { colspan: METRICS.length + 2, scope: 'rowgroup', text: fits.length > 1 ? `${label} · ${title}` : title })));
+      body.append(h('tr', { class: 'group' }, h('th', { colspan: METRICS.length + 3, scope: 'rowgroup', text: fits.length > 1 ? `${label} · ${title}` : title })));
       for (const c of rows) {
         body.append(h('tr', { dataset: { curveName: c.name, role, law } },
           h('th', { scope: 'row' }, h('span', { class: 'swatch', style: { background: colors.get(c.name) || 'transparent' } }), c.name),
           h('td', { class: 'num', text: String(c.metrics?.points ?? (c.predicted ? c.predicted.length : '')) }),
-          METRICS.map(([key, , , digits]) => metricCell(key, c.metrics && c.metrics[key], digits))));
+          METRICS.map(([key, , , digits]) => metricCell(key, c.metrics && c.metrics[key], digits)),
+          h('td', { class: 'num' })));
       }
       if (mean) {
+        // Held-out error beside the in-sample fit: auto's held-out folds for the fitted curves,
+        // and the curves marked validate, which the fit never saw.
+        const heldOut = role === 'fit' ? chosenScore(response.auto)?.heldOut : mean.PredE;
         body.append(h('tr', { class: 'mean', dataset: { summary: role, law } },
           h('th', { scope: 'row', text: `mean of ${rows.length}` }),
           h('td'),
-          METRICS.map(([key, , , digits]) => metricCell(key, mean[key], digits))));
+          METRICS.map(([key, , , digits]) => metricCell(key, mean[key], digits)),
+          h('td', { class: 'num', dataset: { metric: 'heldOutPredE', value: Number.isFinite(heldOut) ? String(heldOut) : '' }, title: role === 'fit' ? (response.auto ? 'PredE of the steps auto held out of its fits (its folds), against the in-sample PredE beside' : 'fit with auto to see the error on held-out steps') : 'these curves are held out: their PredE is held-out error', text: Number.isFinite(heldOut) ? fmt.pct(heldOut, 3) : '–' })));
       }
     }
   }
@@ -144,17 +243,18 @@ function renderMetrics(fits, colors) {
 const lawLabel = (m) => (LAWS[m] ? LAWS[m].label : m);
 
 /** renderValidation fills #validate-table from a validation (engine.validate): held-out errors per curve and law. */
-function renderValidation(result, colors) {
+function renderValidation(result, band, colors) {
   $('#validate-result').hidden = !result;
   if (!result) return;
   const laws = result.summaries.map((s) => s.law);
   const keys = [['PredE', 'PredE', 3], ['WorstE', 'WorstE', 3], ['FinalErr', 'FinalErr', 3], ['R2', 'R²', 5]];
+  const titles = { PredE: METRICS[3][2], WorstE: METRICS[4][2], FinalErr: 'the signed relative error (law − observed) / observed at the last observed step, in percent; its mean is of absolute values', R2: METRICS[0][2] };
   $('#validate-table thead').replaceChildren(h('tr', {},
     h('th', { scope: 'col', text: 'held-out curve' }),
-    laws.flatMap((law) => keys.map(([, label]) => h('th', { scope: 'col', class: 'num', text: laws.length > 1 ? `${label} (${lawLabel(law)})` : label })))));
+    laws.flatMap((law) => keys.map(([key, label]) => h('th', { scope: 'col', class: 'num', title: titles[key], text: laws.length > 1 ? `${label} (${lawLabel(law)})` : label })))));
   const curves = [...new Set(result.rows.map((r) => r.curve))];
   // data-model names the law (the tests' hook).
-  const cell = (row, key, digits) => h('td', { class: 'num', dataset: { model: row.law, metric: key, value: Number.isFinite(row.metrics?.[key]) ? String(row.metrics[key]) : '' }, text: fmt.sig(row.metrics?.[key], digits) });
+  const cell = (row, key, digits) => h('td', { class: 'num', dataset: { model: row.law, metric: key, value: Number.isFinite(row.metrics?.[key]) ? String(row.metrics[key]) : '' }, text: metricText(key, row.metrics?.[key], digits) });
   const body = curves.map((name) => h('tr', { dataset: { curveName: name } },
     h('th', { scope: 'row' }, h('span', { class: 'swatch', style: { background: colors.get(name) || 'transparent' } }), name),
     laws.flatMap((law) => {
@@ -165,15 +265,22 @@ function renderValidation(result, colors) {
     h('th', { scope: 'row', text: `mean of ${curves.length}` }),
     laws.flatMap((law) => {
       const sum = result.summaries.find((x) => x.law === law);
-      return keys.map(([key, , digits]) => cell({ law, metrics: sum.mean }, key, digits));
+      // lawcore's mean of FinalErr averages the signed errors, where over- and under-predictions
+      // cancel: the mean shown is of their absolute values, from the rows.
+      const finals = result.rows.filter((r) => r.law === law && Number.isFinite(r.metrics?.FinalErr)).map((r) => Math.abs(r.metrics.FinalErr));
+      const meanAbsFinal = finals.length ? finals.reduce((a, b) => a + b, 0) / finals.length : NaN;
+      return keys.map(([key, , digits]) => (key === 'FinalErr'
+        ? h('td', { class: 'num', title: 'mean of |FinalErr|', dataset: { model: law, metric: key, value: Number.isFinite(meanAbsFinal) ? String(meanAbsFinal) : '' }, text: fmt.pct(meanAbsFinal, digits) })
+        : cell({ law, metrics: sum.mean }, key, digits)));
     })));
   $('#validate-table tbody').replaceChildren(...body);
-  $('#validate-note').textContent = result.summaries.map((x) => `${lawLabel(x.law)}: ${Math.round(x.bandLevel * 100)}% of held-out points within ±${fmt.sig(x.bandHalfWidth * 100, 3)}% of the prediction`).join(' · ')
-    + '. Each curve marked fit is left out in turn, the law fitted on the others and the left-out curve predicted. The band is drawn around the annealing law’s curves.';
+  $('#validate-note').textContent = result.summaries.map((x) => `${lawTitle(x.law)}: ${Math.round(x.bandLevel * 100)}% of held-out points within ±${fmt.sig(x.bandHalfWidth * 100, 3)}% of the prediction`).join(' · ')
+    + `. Each curve marked fit is left out in turn, the ${laws.length > 1 ? 'laws' : lawLabel(laws[0])} fitted on the others and the left-out curve predicted.`
+    + (band ? ` The band is drawn around the ${lawLabel(band.law)}’s curves.` : '');
 }
 
 function metricCell(key, value, digits) {
-  return h('td', { class: 'num', dataset: { metric: key, value: Number.isFinite(value) ? String(value) : '' }, text: fmt.sig(value, digits) });
+  return h('td', { class: 'num', dataset: { metric: key, value: Number.isFinite(value) ? String(value) : '' }, text: metricText(key, value, digits) });
 }
 
 /** renderMetricsHead builds the table head once. */
@@ -181,5 +288,11 @@ function renderMetricsHead() {
   $('#metrics-table thead').replaceChildren(h('tr', {},
     h('th', { scope: 'col', text: 'curve' }),
     h('th', { scope: 'col', class: 'num', text: 'points' }),
-    METRICS.map(([, label, title]) => h('th', { scope: 'col', class: 'num', title, text: label }))));
+    METRICS.map(([, label, title]) => h('th', { scope: 'col', class: 'num', title, text: label })),
+    h('th', { scope: 'col', class: 'num', title: 'mean relative error on data the fit did not see (auto’s held-out steps; curves marked validate), in percent: a law that fits well and predicts badly shows it here', text: 'held-out PredE' })));
+}
+
+/** chosenScore is the score of the candidate an auto answer picked (its held-out and in-sample errors), or null. */
+function chosenScore(auto) {
+  return auto ? auto.candidates.find((c) => c.label === auto.chosen.label) || null : null;
 }

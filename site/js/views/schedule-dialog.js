@@ -2,7 +2,8 @@
 // offers lawcore's presets, previews the LR curve lawcore expands, and takes the learning rates
 // of a file. What needs lawcore goes through the service it is given (controllers/schedules.js).
 import { $, h } from '../dom.js';
-import { kinds, fieldsOf } from '../schedule-kinds.js';
+import { kinds, fieldsOf, fitPreset } from '../schedule-kinds.js';
+import { scheduleProblems } from '../curve-facts.js';
 import * as fmt from '../format.js';
 import { createChart } from '../chart-factory.js';
 import { askImport } from './import-dialog.js';
@@ -21,6 +22,13 @@ let fromFile = null;
 let session = 0;
 /** jsonError says why the JSON editor's text is not a schedule ('' when it is, or was not edited). */
 let jsonError = '';
+/**
+ * run is the run a schedule is built for: {total, peak, warmup (where a new schedule starts),
+ * data ({total, peak, warmup}: what a curve's data says, each null when it does not), from
+ * (where they come from, in words), curve (the curve with data whose schedule this is, or
+ * null)}. A preset takes them.
+ */
+let run = { curve: null, data: {} };
 
 /** initScheduleDialog wires the dialog once; presets are fetched through the service when lawcore is ready. */
 export function initScheduleDialog(scheduleService, ready) {
@@ -63,15 +71,16 @@ export function initScheduleDialog(scheduleService, ready) {
     const p = presets.find((x) => x.id === $('#schedule-preset').value);
     if (!p) return;
     fromFile = null;
-    kind.value = p.schedule.kind;
-    renderFields(p.schedule.kind);
-    writeFields(p.schedule);
+    const schedule = fitPreset(p.schedule, presetRun(safeRead()));
+    kind.value = schedule.kind;
+    renderFields(schedule.kind);
+    writeFields(schedule);
     const nameInput = $('#schedule-name');
     if (!nameInput.disabled && (!nameInput.value || nameInput.dataset.auto === 'true')) {
       nameInput.value = p.name;
       nameInput.dataset.auto = 'true';
     }
-    $('#schedule-origin').textContent = p.origin ? `As in ${p.origin}.` : '';
+    $('#schedule-origin').textContent = `${p.origin ? `As in ${p.origin}; ` : ''}${run.from ? `total, peak and warmup from ${run.from}.` : 'total, peak and warmup as they were.'}`;
     changed();
   });
   $('#schedule-name').addEventListener('input', (e) => { e.target.dataset.auto = 'false'; });
@@ -95,12 +104,25 @@ async function loadPresets() {
 }
 
 /**
+ * presetRun is the total, peak and warmup a preset is given: for a curve with data, what its
+ * data says (its last step; its LR column's peak and warmup), else what the fields hold (desc),
+ * else the run's defaults.
+ */
+function presetRun(desc) {
+  const pick = (key) => [run.data[key], desc[key], run[key]].find((x) => typeof x === 'number' && Number.isFinite(x));
+  return { total: pick('total'), peak: pick('peak'), warmup: pick('warmup') };
+}
+
+/**
  * editSchedule opens the builder. It resolves to {name, schedule} when saved, or null.
  * name: null hides the name field. fallback: fields the fit fills in (warmup), for the preview.
+ * forRun: {total, peak, warmup, data, from, curve}: the run the schedule is for (see run); the
+ * schedule starts from it when there is none yet.
  */
-export function editSchedule({ title, name = null, schedule = null, fallback = {} }) {
+export function editSchedule({ title, name = null, schedule = null, fallback = {}, forRun = {} }) {
   const dialog = $('#schedule-dialog');
   defaults = fallback;
+  run = { curve: null, ...forRun, data: forRun.data || {} };
   $('#schedule-dialog-title').textContent = title;
   const nameInput = $('#schedule-name');
   nameInput.closest('label').hidden = name === null;
@@ -108,8 +130,8 @@ export function editSchedule({ title, name = null, schedule = null, fallback = {
   nameInput.value = name || '';
   nameInput.dataset.auto = String(!name);
   $('#schedule-preset').value = '';
-  $('#schedule-origin').textContent = '';
-  const desc = schedule || { kind: 'cosine', total: 60000, peak: 2e-4, final: 0, warmup: 500 };
+  $('#schedule-origin').textContent = run.from ? `Presets take total, peak and warmup from ${run.from}.` : '';
+  const desc = schedule || fitPreset({ kind: 'cosine', total: 60000, peak: 2e-4, final: 0, warmup: 500 }, presetRun({}));
   fromFile = null;
   $('#schedule-kind').value = desc.kind;
   renderFields(desc.kind);
@@ -145,7 +167,7 @@ async function onSubmit(event) {
   try {
     await service.expand(withFallback(desc));
   } catch (err) {
-    if (mine === session) showInfo(err.message, true);
+    if (mine === session) showProblem(err.message, desc, true);
     return;
   }
   if (mine !== session || !dialog.open) return; // cancelled, or reopened, while lawcore checked it
@@ -191,7 +213,8 @@ function renderFields(kind) {
     const id = `sf-${f.key}`;
     let input;
     if (f.type === 'select') {
-      input = h('select', { id, name: f.key }, h('option', { value: '', text: 'default' }),
+      // lawcore's default is the first of its choices: say which.
+      input = h('select', { id, name: f.key }, h('option', { value: '', text: f.options.length ? `default (${f.options[0]})` : 'default' }),
         f.options.map((o) => h('option', { value: o, text: o })));
     } else if (f.type === 'json') {
       input = h('textarea', { id, name: f.key, rows: 5, spellcheck: 'false' });
@@ -301,19 +324,50 @@ async function drawPreview(desc) {
   try {
     answer = await service.expand(withFallback(desc));
   } catch (err) {
-    if (seq === previewSeq) showInfo(err.message, true);
+    if (seq === previewSeq) showProblem(err.message, desc);
     return;
   }
   if (seq !== previewSeq) return; // the fields changed since: a newer preview or error stands
   const { result, steps, lr } = answer;
   const info = [`${fmt.steps(result.total)} steps`, `peak ${fmt.lr(result.peak)}`, `final ${fmt.lr(result.final)}`, `warmup ${fmt.steps(result.warmup)}`];
-  showInfo(info.join(' · '), false);
+  // A curve's schedule is checked against the curve's data: flagged here, before it is saved.
+  const problems = run.curve && !fromFile ? scheduleProblems({ ...run.curve, schedule: desc, scheduleSource: 'builder' }, { steps, lr }) : [];
+  showInfo(info.join(' · '), false, problems.length ? `Check: ${problems.map((x) => x.text).join('; ')}.` : '');
   if (!steps) return;
   preview.update({ height: 140, yTicks: fmt.lr, lines: [{ label: 'learning rate', color: '#0072b2', width: 1.5, x: steps, y: lr }] });
 }
 
-function showInfo(text, isError) {
+/**
+ * showProblem says what keeps lawcore from drawing the schedule, in the form's words: its
+ * field paths ("schedule.decayFraction") become the fields' labels, and a field that is only
+ * empty so far is asked for rather than reported as an error (an error once Save is pressed).
+ */
+function showProblem(message, desc, submitted = false) {
+  const fields = [...$('#schedule-fields').querySelectorAll('[name]')];
+  const labelOf = (key) => {
+    const el = fields.find((f) => f.name === key);
+    return el ? el.closest('label').querySelector('.field-label').textContent.replace(' *', '') : null;
+  };
+  const m = /^schedule\.(\w+)(\[\d+\])?: (.*)$/s.exec(message);
+  const key = m && m[1];
+  const label = key && labelOf(key);
+  if (label && desc && desc[key] === undefined) return showInfo(`Fill in ${label}${hintOf(key)}.`, submitted);
+  showInfo(label ? `${label}: ${m[3].replace(/ \(or give (\w+)\)/, (all, other) => (labelOf(other) ? ` (or give ${labelOf(other)})` : all))}` : message, true);
+}
+
+/** hintOf is a field's hint in parentheses (or ''). */
+function hintOf(key) {
+  const el = $('#schedule-fields').querySelector(`[name="${key}"]`);
+  const hint = el && el.closest('label').querySelector('.hint');
+  return hint ? ` (${hint.textContent})` : '';
+}
+
+/** showInfo shows what lawcore says of the schedule (an error, or its summary) and, after it, a warning. */
+function showInfo(text, isError, warning = '') {
   const el = $('#schedule-info');
   el.textContent = text;
   el.classList.toggle('error', isError);
+  const warn = $('#schedule-warning');
+  warn.textContent = warning;
+  warn.hidden = !warning;
 }

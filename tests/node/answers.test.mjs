@@ -1,0 +1,51 @@
+// The answers table's numbers (site/js/answers.js): final loss with the band, the difference
+// from a baseline, the loss at a step and the step a loss is reached, from predicted lines.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import './schema-setup.mjs';
+import { answerTable, lossAt, stepToReach } from '../../site/js/answers.js';
+import { createStore } from '../../site/js/store.js';
+import { DEFAULT_SETTINGS } from '../../site/js/settings.js';
+
+test('a line read at a step and where it reaches a loss, joined linearly', () => {
+  const line = { steps: [100, 200, 400], loss: [4, 3, 2] };
+  assert.equal(lossAt(line, 100), 4);
+  assert.equal(lossAt(line, 150), 3.5);
+  assert.equal(lossAt(line, 300), 2.5);
+  assert.equal(lossAt(line, 400), 2);
+  assert.equal(lossAt(line, 401), null, 'past the end');
+  assert.equal(stepToReach(line, 3.5), 150);
+  assert.equal(stepToReach(line, 2.5), 300);
+  assert.equal(stepToReach(line, 5), 100, 'reached at once');
+  assert.equal(stepToReach(line, 1.9), null, 'never');
+});
+
+test('the table: finals, the difference from the baseline, defaults from the schedules; no band with parameters by hand', () => {
+  const store = createStore();
+  const a = { kind: 'constant', total: 400, peak: 1e-4 };
+  const b = { kind: 'cosine', total: 800, peak: 1e-4 };
+  store.loadView({ settings: DEFAULT_SETTINGS, predictions: [{ name: 'a', schedule: a }, { name: 'b', schedule: b }] });
+  const manual = { params: { annealing: { L0: 2 } }, settings: DEFAULT_SETTINGS, from: 'hand' };
+  store.useManual(manual, [{ law: 'annealing', source: manual, byName: new Map([
+    ['a', { schedule: a, steps: [100, 200, 400], loss: [4, 3, 2.5], finalLoss: 2.5 }],
+    ['b', { schedule: b, steps: [100, 400, 800], loss: [4, 2.8, 2.2], finalLoss: 2.2 }],
+  ]) }]);
+  const t = answerTable(store.state, store.state.answers);
+  assert.equal(t.baseline, 'a', 'the first schedule by default');
+  assert.equal(t.atStep, 400, 'the shortest schedule\'s last step by default');
+  assert.equal(t.reachLoss, 2.5, 'the baseline\'s final loss by default');
+  const [{ law, rows }] = t.laws;
+  assert.equal(law, 'annealing');
+  assert.deepEqual(rows.map((r) => [r.name, r.final, r.diff, r.atStep]), [['a', 2.5, 0, 2.5], ['b', 2.2, 2.2 - 2.5, 2.8]]);
+  assert.equal(rows[0].reach, 400);
+  assert.ok(Math.abs(rows[1].reach - 600) < 1e-9, `b reaches 2.5 halfway from 400 to 800: ${rows[1].reach}`);
+  assert.equal(rows[1].spacing, 400);
+  assert.equal(rows[0].band, null, 'no band before a validation');
+  store.validated({ rows: [], summaries: [{ law: 'annealing', bandHalfWidth: 0.01, bandLevel: 0.9 }] }, '');
+  assert.equal(answerTable(store.state, {}).laws[0].rows[0].band, null, 'a band calibrates fits, not parameters typed by hand');
+
+  const chosen = answerTable(store.state, { baseline: 'b', atStep: '200', reachLoss: '3' });
+  const close = (got, want) => got.flat().forEach((x, i) => assert.ok(Math.abs(x - want.flat()[i]) < 1e-12, `${got} instead of ${want}`));
+  close(chosen.laws[0].rows.map((r) => [r.diff, r.atStep, r.reach]), [[2.5 - 2.2, 3, 200], [0, 4 - 1.2 / 3, 100 + (1 / 1.2) * 300]]);
+  assert.equal(answerTable(store.state, { atStep: 'soon' }).atStep, 400, 'a field that is not a number: the default');
+});

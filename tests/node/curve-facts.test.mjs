@@ -1,0 +1,99 @@
+// What a curve's data says of its schedule (site/js/curve-facts.js), and presets fitted to a run
+// (schedule-kinds.js fitPreset): the builder never overrides the data, and a schedule that
+// disagrees with it is flagged.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import './schema-setup.mjs';
+import { lrColumn, detectWarmup, curveFacts, scheduleDefaults, scheduleProblems, flaggedProblems } from '../../site/js/curve-facts.js';
+import { fitPreset } from '../../site/js/schedule-kinds.js';
+import { PRESETS } from '../../site/js/schema.js';
+
+/** cosineRun is a 10K-step run logged every 50 steps: a linear warmup to 3e-4 over 800 steps, then cosine to 0. */
+function cosineRun() {
+  const steps = [];
+  const lr = [];
+  for (let s = 0; s <= 10000; s += 50) {
+    steps.push(s);
+    lr.push(s < 800 ? 3e-4 * s / 800 : 1.5e-4 * (1 + Math.cos(Math.PI * (s - 800) / 9200)));
+  }
+  const loss = steps.map((s) => 3 + 1 / Math.sqrt(s + 1));
+  return { name: 'run', steps: Float64Array.from(steps.slice(1)), loss: Float64Array.from(loss.slice(1)), lr: Float64Array.from(lr), lrSteps: Float64Array.from(steps), schedule: { kind: 'explicit', total: 10000, steps, lr }, scheduleSource: 'file' };
+}
+
+/** expand is the schedule's LR at every step 0..total, for the two kinds used here (cosine, constant). */
+function expand(s) {
+  const lr = [];
+  for (let k = 0; k <= s.total; k++) {
+    const w = s.warmup || 0;
+    if (k < w) lr.push(s.peak * k / w);
+    else if (s.kind === 'constant') lr.push(s.peak);
+    else lr.push((s.final || 0) + (s.peak - (s.final || 0)) * 0.5 * (1 + Math.cos(Math.PI * (k - w) / (s.total - w))));
+  }
+  return { steps: lr.map((_, k) => k), lr };
+}
+
+test('a curve\'s facts come from its data: last step, the peak of its LR column, the warmup it shows', () => {
+  const c = cosineRun();
+  assert.deepEqual(lrColumn(c).lr, c.lr);
+  const f = curveFacts(c);
+  assert.equal(f.lastStep, 10000);
+  assert.equal(f.peak, 3e-4);
+  assert.equal(f.warmup, 800);
+  assert.match(f.from, /10,000.*3e-4.*800/);
+  // Without a column: only the last step.
+  assert.deepEqual({ ...curveFacts({ steps: [10, 20], loss: [3, 2], schedule: null }), from: '' }, { lastStep: 20, peak: null, warmup: null, from: '' });
+  // A schedule from a file (a link keeps only that) is the column too.
+  const linked = { steps: [1, 2], loss: [3, 2], scheduleSource: 'file', schedule: { kind: 'explicit', total: 4, steps: [0, 2, 4], lr: [0, 1e-3, 1e-3] } };
+  assert.equal(curveFacts(linked).warmup, 2);
+});
+
+test('the warmup detected: where the LR first reaches its peak (logs that start later at the peak give their first step)', () => {
+  assert.equal(detectWarmup([0, 100, 200, 300], [0, 1e-4, 2e-4, 2e-4]), 200);
+  assert.equal(detectWarmup([2160, 2288, 2416], [3e-4, 2.9997e-4, 2.99e-4]), 2160, 'the MultiPowerLaw release logs from step 2160');
+  assert.equal(detectWarmup([1, 2, 3], [3e-4, 3e-4, 3e-4]), 0, 'at the peak from the first step: no warmup');
+  assert.equal(detectWarmup([0, 10, 20], [0, 0.29995e-3, 3e-4]), 10, 'within 0.1% of the peak counts (logs round)');
+  assert.equal(detectWarmup([0, 10], [0, 0]), 0);
+});
+
+test('a preset on a 10K-step run keeps its total, peak and warmup; its other step counts and final LR scale', () => {
+  const cosine = PRESETS.find((p) => p.id === 'cosine').schedule;
+  assert.equal(cosine.total, 60000, 'the preset itself is the Fig. 3 run');
+  assert.deepEqual(fitPreset(cosine, { total: 10000, peak: 3e-4, warmup: 800 }), { kind: 'cosine', total: 10000, peak: 3e-4, warmup: 800 });
+  const tenth = fitPreset(PRESETS.find((p) => p.id === 'cosine-10pct').schedule, { total: 10000, peak: 3e-4, warmup: 800 });
+  assert.equal(tenth.final, 3e-5, 'a tenth of the peak stays a tenth');
+  const restarts = fitPreset(PRESETS.find((p) => p.id === 'cosine-restarts').schedule, { total: 10000, peak: 3e-4 });
+  assert.equal(restarts.cycle, 2500, 'four cycles in 60K stay four in 10K');
+  assert.equal(restarts.warmup, 500, 'no warmup given: the preset\'s stays');
+  const oneCycle = fitPreset(PRESETS.find((p) => p.id === 'one-cycle').schedule, { total: 10000, peak: 3e-4, warmup: 800 });
+  assert.equal(oneCycle.warmup, undefined, 'the one-cycle has its own warmup (pctStart)');
+  const rewarm = fitPreset(PRESETS.find((p) => p.id === 'rewarmup').schedule, { total: 10001, peak: 3e-4, warmup: 800 });
+  assert.deepEqual(rewarm.segments.map((s) => [s.total, s.peak, s.warmup]), [[5001, 3e-4, 800], [5000, 3e-4, 800]]);
+  assert.deepEqual(fitPreset(cosine, {}), cosine, 'nothing known: the preset as it is');
+});
+
+test('a schedule that ends before the last step, or differs from the LR column, is flagged', () => {
+  const c = cosineRun();
+  assert.deepEqual(scheduleProblems(c), [], 'the file\'s own schedule agrees');
+  const short = { ...c, schedule: { kind: 'cosine', total: 8000, peak: 3e-4, warmup: 800 }, scheduleSource: 'builder' };
+  assert.deepEqual(scheduleProblems(short).map((p) => p.kind), ['ends']);
+  assert.match(scheduleProblems(short)[0].text, /ends at step 8,000, before its last observed step 10,000/);
+  const same = { ...c, schedule: { kind: 'cosine', total: 10000, peak: 3e-4, warmup: 800 }, scheduleSource: 'builder' };
+  assert.deepEqual(scheduleProblems(same, expand(same.schedule)), [], 'the same cosine built by hand agrees with the column');
+  const wrongPeak = { ...same, schedule: { ...same.schedule, peak: 2e-4 } };
+  const [p] = scheduleProblems(wrongPeak, expand(wrongPeak.schedule));
+  assert.equal(p.kind, 'lr');
+  assert.match(p.text, /2e-4 instead of 3e-4 at step 800/);
+  const constant = { ...same, schedule: { kind: 'constant', total: 10000, peak: 3e-4, warmup: 800 } };
+  assert.match(scheduleProblems(constant, expand(constant.schedule))[0].text, /3e-4 instead of 0 at step 10,000/);
+  // flaggedProblems: those found on saving win over the quick check.
+  assert.deepEqual(flaggedProblems({ ...same, scheduleProblems: [{ kind: 'lr', text: 'x' }] }), [{ kind: 'lr', text: 'x' }]);
+  assert.deepEqual(flaggedProblems(short).map((x) => x.kind), ['ends']);
+});
+
+test('a new schedule starts from the loaded runs: the longest, the peak and warmup of the first LR column', () => {
+  const state = { curves: [cosineRun(), { name: 'b', steps: [1, 30000], loss: [3, 2], schedule: null }], predictions: [] };
+  assert.deepEqual(scheduleDefaults(state, { total: 60000, peak: 2e-4, warmup: 500 }), { total: 30000, peak: 3e-4, warmup: 800 });
+  const described = { curves: [], predictions: [{ name: 'p', schedule: { kind: 'cosine', total: 5, peak: 1e-3, warmup: 7 } }] };
+  assert.deepEqual(scheduleDefaults(described, { total: 60000, peak: 2e-4, warmup: 500 }), { total: 60000, peak: 1e-3, warmup: 7 });
+  assert.deepEqual(scheduleDefaults({ curves: [], predictions: [] }, { total: 60000, peak: 2e-4, warmup: 500 }), { total: 60000, peak: 2e-4, warmup: 500 });
+});
