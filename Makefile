@@ -10,6 +10,7 @@
 # npm packages (uplot, playwright-core) when they are missing.
 
 SITE      := build/site
+WASM      := build/wasm
 GOROOT    := $(shell go env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 GO_WASM   := GOOS=js GOARCH=wasm go
@@ -25,17 +26,24 @@ all: build
 deps:
 	@scripts/install-deps.sh
 
-# build/site: the page, Go's wasm_exec.js, uPlot (with its licence) and lawcore.wasm.
+# build/wasm: lawcore.wasm and Go's wasm_exec.js, as the command line (scripts/lawcore.mjs)
+# loads them. build/site: the page, uPlot (with its licence) and those two, the large files with
+# content-hashed names under assets/ (cached as immutable), _headers, the service worker's list,
+# and a brotli and a gzip copy of every text and wasm file (sent by Accept-Encoding).
 build: deps
-	mkdir -p $(SITE)/vendor
+	mkdir -p $(SITE)/vendor $(WASM)
 	cp -R site/. $(SITE)/
 	chmod -R u+w $(SITE)
-	cp $(GOROOT)/lib/wasm/wasm_exec.js $(SITE)/
+	cp $(GOROOT)/lib/wasm/wasm_exec.js $(WASM)/
+	$(GO_WASM) build -trimpath -ldflags="-s -w" -o $(WASM)/lawcore.wasm ./wasm
+	cp $(WASM)/wasm_exec.js $(WASM)/lawcore.wasm $(SITE)/
 	cp $(UPLOT)/dist/uPlot.esm.js $(UPLOT)/dist/uPlot.min.css $(SITE)/vendor/
 	cp $(UPLOT)/LICENSE $(SITE)/vendor/uPlot.LICENSE
-	$(GO_WASM) build -trimpath -ldflags="-s -w" -o $(SITE)/lawcore.wasm ./wasm
-	go run ./scripts/serve -headers > $(SITE)/_headers
+	go run ./scripts/hashassets -dir $(SITE) lawcore.wasm wasm_exec.js vendor/uPlot.esm.js vendor/uPlot.min.css style.css
 	scripts/sw-manifest.sh $(SITE)
+	# after every file of the site is there: _headers names each top-level entry
+	go run ./scripts/serve -headers -dir $(SITE) > $(SITE)/_headers
+	go run ./scripts/precompress -dir $(SITE)
 
 # site: build/site as any static host serves it (README, "Deploy"): the same as build.
 site: build
