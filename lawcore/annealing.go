@@ -89,18 +89,5 @@ func (m *annealingModel) Eval(theta []float64, from int, pred, jac []float64) {
 }
 
 func (m *annealingModel) StartGrid(base []float64) StartGrid {
-	lambdas := []float64{base[annLambda]}
-	if m.areas.withDerivative {
-		lambdas = lambdaGrid
-	}
-	var g StartGrid
-	for _, lambda := range lambdas {
-		for _, alpha := range alphaGrid {
-			cell := append([]float64(nil), base...)
-			cell[annAlpha], cell[annLambda] = alpha, lambda
-			g.Cells = append(g.Cells, cell)
-		}
-	}
-	g.Run = len(alphaGrid)
-	return g
+	return ProductGrid(base, Axis{annLambda, GridOrHeld(m.areas.withDerivative, lambdaGrid, base[annLambda])}, Axis{annAlpha, alphaGrid})
 }

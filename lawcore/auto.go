@@ -232,14 +232,15 @@ func autoFolds(req FitRequest) (design string, folds []autoFold) {
 		shares = oneCurveForecastOut
 	}
 	for i, c := range fit {
-		if len(c.Steps) < 6 {
+		w := sort.SearchFloat64s(c.Steps, c.From) // the window's first point
+		if len(c.Steps)-w < 6 {
 			continue // too few points to hold any out
 		}
 		for _, share := range shares {
-			first, last := c.Steps[0], c.Steps[len(c.Steps)-1]
+			first, last := c.Steps[w], c.Steps[len(c.Steps)-1]
 			cut := last - share*(last-first)
 			k := sort.SearchFloat64s(c.Steps, cut)
-			k = min(max(k, 3), len(c.Steps)-2)
+			k = min(max(k, w+3), len(c.Steps)-2)
 			early, late := c, c
 			early.Steps, early.Loss = c.Steps[:k], c.Loss[:k]
 			late.Steps, late.Loss, late.Role = c.Steps[k:], c.Loss[k:], RoleValidate
@@ -338,6 +339,9 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	labels := make([]string, len(folds))
 	for i, f := range folds {
 		labels[i] = f.label
+	}
+	if w, ok := autoWarning(chosen); ok {
+		res.Warnings = append(res.Warnings, w)
 	}
 	res.Auto = &AutoChoice{Chosen: chosen.Candidate, Candidates: sorted, Design: design, Folds: labels,
 		Reason: autoReason(scores, best, design, len(folds))}

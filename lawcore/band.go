@@ -196,7 +196,7 @@ func (j *fitJob) reach() Reach {
 	for _, c := range j.curves {
 		if c.role == RoleFit {
 			a, b := c.pointAreas()
-			s1, s2 = append(s1, a...), append(s2, b...)
+			s1, s2 = append(s1, a[c.first:]...), append(s2, b[c.first:]...)
 		}
 	}
 	return newReach(s1, s2)
@@ -217,8 +217,10 @@ func heldOutSamples(req FitRequest, res *FitResult, fold int) ([]bandSample, err
 		}
 		s1, s2 := c.pointAreas()
 		pred := res.Curves[i].Predicted
-		for k, obs := range c.loss {
-			out = append(out, bandSample{err: math.Abs(pred[k]-obs) / obs, dist: reach.Distance(s1[k], s2[k]), weight: 1 / float64(len(c.loss)), fold: fold})
+		_, loss := c.window()
+		for k := c.first; k < len(c.loss); k++ {
+			obs := c.loss[k]
+			out = append(out, bandSample{err: math.Abs(pred[k]-obs) / obs, dist: reach.Distance(s1[k], s2[k]), weight: 1 / float64(len(loss)), fold: fold})
 		}
 	}
 	return out, nil

@@ -33,6 +33,10 @@ type Curve struct {
 	// Size is the model's number of non-embedding parameters N, for laws that take it (the
 	// model-size law); 0 when not given.
 	Size float64 `json:"size,omitempty"`
+	// From is the first step of the curve's window (0: the whole curve): the points before it
+	// are predicted but neither fitted nor scored. The first steps of a run, its warmup above
+	// all, follow no scaling law and can drag a fit far from the rest.
+	From float64 `json:"from,omitempty"`
 }
 
 // preparedCurve is a curve with its schedule expanded and its points checked, ready to have
@@ -44,6 +48,12 @@ type preparedCurve struct {
 	index      []int     // observed steps, as indices into lr
 	loss       []float64 // observed loss
 	size       float64
+	first      int // the first point of the window: points before it are predicted only
+}
+
+// window is the curve's points from the first of its window: their indices into lr and losses.
+func (p *preparedCurve) window() (index []int, loss []float64) {
+	return p.index[p.first:], p.loss[p.first:]
 }
 
 // curveLabel names a curve in error messages.
@@ -134,6 +144,15 @@ func (c Curve) prepare(i, defaultWarmup int) (*preparedCurve, error) {
 		if l := c.Loss[k]; math.IsNaN(l) || math.IsInf(l, 0) || l <= 0 {
 			return nil, Errorf(where, fmt.Sprintf("loss[%d]", k), "the loss at step %v must be a positive finite number, got %v", st, l)
 		}
+		if st < c.From {
+			p.first = k + 1
+		}
+	}
+	switch {
+	case math.IsNaN(c.From) || c.From < 0:
+		return nil, Errorf(where, "from", "the window's first step must be a step (0 or more), got %v", c.From)
+	case p.first == len(c.Steps):
+		return nil, Errorf(where, "from", "the window starts at step %v, after the curve's last point (step %v): no point is left", c.From, c.Steps[len(c.Steps)-1])
 	}
 	return p, nil
 }

@@ -88,6 +88,12 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 		return nil, err
 	}
 	res.Search = search
+	res.Warnings = job.warnings(theta, res)
+	if req.Intervals {
+		if res.Intervals, res.Replicates, err = job.intervals(ctx, theta); err != nil {
+			return nil, err
+		}
+	}
 	if req.Lines {
 		if res.Lines, err = FitLines(req, res); err != nil {
 			return nil, err
@@ -129,8 +135,10 @@ func (r FitRequest) job() (*fitJob, error) {
 		if err != nil {
 			return nil, err
 		}
+		index, loss := c.window()
+		run.Steps = index
 		j.fitRuns = append(j.fitRuns, run)
-		for _, l := range c.loss {
+		for _, l := range loss {
 			j.logObs = append(j.logObs, math.Log(l))
 		}
 	}
@@ -311,10 +319,11 @@ func (j *fitJob) score(theta []float64) (*FitResult, error) {
 	for _, c := range j.curves {
 		p := pred[at : at+len(c.index) : at+len(c.index)]
 		at += len(c.index)
-		m := ComputeMetrics(c.loss, p)
-		res.Curves = append(res.Curves, CurveResult{Name: c.name, Role: c.role, Size: c.size, Metrics: m, Predicted: p})
+		_, loss := c.window()
+		m := ComputeMetrics(loss, p[c.first:])
+		res.Curves = append(res.Curves, CurveResult{Name: c.name, Role: c.role, Size: c.size, Metrics: m, Predicted: p, From: float64(c.index[c.first])})
 		if c.role == RoleFit {
-			res.Objective += huberSum(c.loss, p, j.delta)
+			res.Objective += huberSum(loss, p[c.first:], j.delta)
 			fitMetrics = append(fitMetrics, m)
 		} else {
 			validateMetrics = append(validateMetrics, m)

@@ -224,6 +224,42 @@ type StartGrid struct {
 	Run   int
 }
 
+// Axis is one parameter of a product grid and its values.
+type Axis struct {
+	Param  int
+	Values []float64
+}
+
+// ProductGrid is the grid of every combination of the axes' values over base, the last axis
+// varying fastest: its runs vary along the last axis alone.
+func ProductGrid(base []float64, axes ...Axis) StartGrid {
+	g := StartGrid{Cells: [][]float64{append([]float64(nil), base...)}}
+	for _, a := range axes {
+		var next [][]float64
+		for _, cell := range g.Cells {
+			for _, v := range a.Values {
+				c := append([]float64(nil), cell...)
+				c[a.Param] = v
+				next = append(next, c)
+			}
+		}
+		g.Cells = next
+	}
+	g.Run = 1
+	if len(axes) > 0 {
+		g.Run = len(axes[len(axes)-1].Values)
+	}
+	return g
+}
+
+// GridOrHeld is grid when the parameter is fitted, else the held value alone.
+func GridOrHeld(fitted bool, grid []float64, held float64) []float64 {
+	if fitted {
+		return grid
+	}
+	return []float64{held}
+}
+
 // Anchored is a model whose features are approximated around an anchor point of its
 // parameters (the Multi-Power Law groups the terms of its loss-drop sum for one set of shape
 // parameters). The engine calls Anchor at each point it starts from (force set) and after

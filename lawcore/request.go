@@ -88,6 +88,10 @@ type FitRequest struct {
 	// law's own (the Multi-Power Law's "release").
 	Search string `json:"search,omitempty"`
 
+	// Intervals asks for each fitted parameter's 90% interval (a delete-a-block jackknife:
+	// ten more polishes of the optimum).
+	Intervals bool `json:"intervals,omitempty"`
+
 	// starts bounds the starts the optimum search polishes (0: maxStarts). Auto's fold fits
 	// polish only their best start: they estimate how well a law predicts, and one start
 	// does that at a quarter of the cost.

@@ -26,6 +26,15 @@ type FitResult struct {
 	Reach Reach `json:"reach"`
 	// Note says what the law decided about the data, such as which parameters it held and why.
 	Note string `json:"note,omitempty"`
+	// Intervals are the free parameters' 90% intervals, when the request asked for them
+	// (and the fit curves have twenty points or more each).
+	Intervals map[string]Interval `json:"intervals,omitempty"`
+	// Replicates are the jackknife's refitted parameters behind Intervals, one set per block
+	// left out: an analysis given them says which choices the fit cannot tell apart.
+	Replicates []Values `json:"replicates,omitempty"`
+	// Warnings say what to know before trusting the fit (a parameter on its bound, a curve
+	// fitted poorly, held-out error far above in-sample error).
+	Warnings []Warning `json:"warnings,omitempty"`
 	// Lines, when the request asked for them, predict every curve along its schedule with the
 	// fitted parameters: the lines a page draws through the observed points.
 	Lines []Prediction `json:"-" columns:"each"`
@@ -49,9 +58,12 @@ type FitSettings struct {
 // CurveResult is one curve's fitted (role "fit") or predicted (role "validate") loss at its
 // observed steps, and its metrics.
 type CurveResult struct {
-	Name      string    `json:"name"`
-	Role      string    `json:"role"`
-	Size      float64   `json:"size,omitempty"`
+	Name string  `json:"name"`
+	Role string  `json:"role"`
+	Size float64 `json:"size,omitempty"`
+	// From is the first step of the curve's window: Metrics score the points from there on,
+	// Predicted covers every point.
+	From      float64   `json:"from"`
 	Metrics   Metrics   `json:"metrics"`
 	Predicted []float64 `json:"predicted"`
 }

@@ -251,6 +251,7 @@ async function predictSchedules(ctx, res, peak) {
 async function fitCommand(ctx) {
   const { request, columns, notes, peak } = await fitRequest(ctx);
   if (!('lines' in request)) request.lines = !!ctx.opts.json;
+  if (!('intervals' in request)) request.intervals = true; // the report gives each parameter's interval
   const { result, columns: lines } = await ctx.call('fit', request, columns);
   const predicted = await predictSchedules(ctx, result, peak);
   if (ctx.opts.json) {

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
@@ -46,6 +47,10 @@ type AnnealWinner struct {
 	Loss  float64 `json:"loss"`
 	// Margin is how much lower than the runner-up it ends.
 	Margin float64 `json:"margin"`
+	// With the setup's replicates: MarginPlusMinus is the margin's 90% half-width, and
+	// Apart whether the margin exceeds it (else the two shapes cannot be told apart).
+	MarginPlusMinus float64 `json:"marginPlusMinus,omitempty"`
+	Apart           *bool   `json:"apart,omitempty"`
 }
 
 // AnnealFunctionResult holds the final loss against the ratio per shape, the winner at each
@@ -57,8 +62,11 @@ type AnnealFunctionResult struct {
 	Winners []AnnealWinner `json:"winners"`
 	// Curves are each shape's loss curve at each of CurveRatios.
 	Curves []LossCurve `json:"curves"`
-	Table  Table       `json:"table"`
-	Setup  Setup       `json:"setup"`
+	// Verdict says, with the setup's replicates, at which ratios the winner cannot be told
+	// apart from the runner-up.
+	Verdict string `json:"verdict,omitempty"`
+	Table   Table  `json:"table"`
+	Setup   Setup  `json:"setup"`
 }
 
 // AnnealFunction compares the decay shapes across ratios.
@@ -121,9 +129,18 @@ func AnnealFunction(o AnnealFunctionOptions) (*AnnealFunctionResult, error) {
 		loss[k] = s.Y
 		res.ByShape = append(res.ByShape, s)
 	}
+	sp, err := o.spread()
+	if err != nil {
+		return nil, err
+	}
+	if sp != nil {
+		res.Table.Columns = append(res.Table.Columns, "margin", "± margin", "told apart")
+	}
+	var unclear []string
 	for i, r := range o.Ratios {
 		w := AnnealWinner{Ratio: r, Loss: math.Inf(1), Margin: math.Inf(1)}
 		row := []any{r}
+		winner, runner := -1, -1
 		for k, shape := range o.Shapes {
 			l := loss[k][i]
 			row = append(row, l)
@@ -131,15 +148,33 @@ func AnnealFunction(o AnnealFunctionOptions) (*AnnealFunctionResult, error) {
 			case l < w.Loss:
 				w.Margin = w.Loss - l
 				w.Shape, w.Loss = shape, l
+				winner, runner = k, winner
 			case l-w.Loss < w.Margin:
 				w.Margin = l - w.Loss
+				runner = k
 			}
 		}
 		if math.IsInf(w.Margin, 1) {
 			w.Margin = 0 // a single shape
 		}
+		row = append(row, w.Shape)
+		if sp != nil && runner >= 0 {
+			apart, hw := sp.apart(build(winner, r), build(runner, r), w.Margin)
+			w.MarginPlusMinus, w.Apart = hw, &apart
+			row = append(row, w.Margin, hw, map[bool]string{true: "yes", false: "no"}[apart])
+			if !apart {
+				unclear = append(unclear, fmt.Sprintf("%g%%", 100*r))
+			}
+		}
 		res.Winners = append(res.Winners, w)
-		res.Table.addRow(append(row, w.Shape)...)
+		res.Table.addRow(row...)
+	}
+	if sp != nil {
+		if len(unclear) == 0 {
+			res.Verdict = "At every ratio the winning shape ends lower than the runner-up beyond the fit's uncertainty."
+		} else {
+			res.Verdict = fmt.Sprintf("At %s the winner and the runner-up are within the fit's uncertainty of each other: either will do.", strings.Join(unclear, ", "))
+		}
 	}
 	for _, r := range o.CurveRatios {
 		for k, shape := range o.Shapes {

@@ -41,6 +41,10 @@ type Crossover struct {
 	// ConstantLoss and CosineLoss are the final losses there.
 	ConstantLoss float64 `json:"constantLoss"`
 	CosineLoss   float64 `json:"cosineLoss"`
+	// With the setup's replicates, Low and High bound the totals (on the sweep's grid) at
+	// which the fit's uncertainty cannot tell which ends lower: the crossover lies there.
+	Low  int `json:"low,omitempty"`
+	High int `json:"high,omitempty"`
 }
 
 // ConstantVsCosineResult holds the final losses against total steps, the crossover, and the
@@ -53,6 +57,8 @@ type ConstantVsCosineResult struct {
 	Crossover *Crossover `json:"crossover"`
 	// Note says what the range shows when there is no crossover.
 	Note string `json:"note,omitempty"`
+	// Verdict says, with the setup's replicates, where the crossover may lie.
+	Verdict string `json:"verdict,omitempty"`
 	// Curves are the constant and cosine loss curves at each of CurveTotals.
 	Curves []LossCurve `json:"curves"`
 	Table  Table       `json:"table"`
@@ -126,6 +132,13 @@ func ConstantVsCosine(o ConstantVsCosineOptions) (*ConstantVsCosineResult, error
 		}
 		prevTotal, prevGap = total, g
 	}
+	sp, err := o.spread()
+	if err != nil {
+		return nil, err
+	}
+	if sp != nil && res.Crossover != nil {
+		crossoverSpan(sp, res, constant, cosine)
+	}
 	if res.Crossover == nil {
 		if res.Cosine.Y[0] <= res.Constant.Y[0] {
 			res.Note = "the cosine ends lower at every total in the range"
@@ -146,4 +159,28 @@ func ConstantVsCosine(o ConstantVsCosineOptions) (*ConstantVsCosineResult, error
 		}
 	}
 	return res, nil
+}
+
+// crossoverSpan bounds the crossover by the grid totals around it at which the sign of the
+// gap (cosine minus constant) is within the fit's uncertainty, walking out from it.
+func crossoverSpan(sp *spread, res *ConstantVsCosineResult, constant, cosine func(int) lawcore.Schedule) {
+	x := res.Constant.X
+	unclear := func(i int) bool {
+		t := int(x[i])
+		gap := res.Cosine.Y[i] - res.Constant.Y[i]
+		return math.Abs(gap) <= sp.diffHalfWidth(sp.finals(constant(t)), sp.finals(cosine(t)))
+	}
+	c := res.Crossover
+	at := 0
+	for at < len(x)-1 && int(x[at]) < c.Total {
+		at++
+	}
+	c.Low, c.High = c.Total, c.Total
+	for i := at - 1; i >= 0 && unclear(i); i-- {
+		c.Low = int(x[i])
+	}
+	for i := at; i < len(x) && unclear(i); i++ {
+		c.High = int(x[i])
+	}
+	res.Verdict = fmt.Sprintf("The cosine overtakes the constant at %d steps; within the fit's uncertainty, anywhere from %d to %d steps.", c.Total, c.Low, c.High)
 }

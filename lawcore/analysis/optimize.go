@@ -76,6 +76,10 @@ type OptimizedSchedule struct {
 	Final Outcome `json:"final"`
 	// Evaluations is how many schedules the search evaluated.
 	Evaluations int `json:"evaluations"`
+	// With the setup's replicates: PlusMinus is the 90% half-width of Final.Loss, and
+	// TiedWithBest whether its final loss cannot be told apart from the best family's.
+	PlusMinus    float64 `json:"plusMinus,omitempty"`
+	TiedWithBest *bool   `json:"tiedWithBest,omitempty"`
 	// Curve is the schedule's loss curve.
 	Curve LossCurve `json:"curve"`
 }
@@ -85,8 +89,11 @@ type OptimizeResult struct {
 	Best []OptimizedSchedule `json:"best"`
 	// Ranking lists the families from the lowest final loss.
 	Ranking []string `json:"ranking"`
-	Table   Table    `json:"table"`
-	Setup   Setup    `json:"setup"`
+	// Verdict says, with the setup's replicates, which families cannot be told apart from
+	// the best.
+	Verdict string `json:"verdict,omitempty"`
+	Table   Table  `json:"table"`
+	Setup   Setup  `json:"setup"`
 }
 
 // OptimizeSchedule finds the best schedule of each family.
@@ -166,6 +173,31 @@ func OptimizeSchedule(o OptimizeOptions) (*OptimizeResult, error) {
 	}
 	for _, i := range order {
 		res.Ranking = append(res.Ranking, res.Best[i].Family)
+	}
+	sp, err := o.spread()
+	if err != nil {
+		return nil, err
+	}
+	if sp != nil && len(order) > 0 {
+		top := &res.Best[order[0]]
+		topFinals := sp.finals(top.Schedule)
+		var tied []string
+		for _, i := range order {
+			b := &res.Best[i]
+			finals := sp.finals(b.Schedule)
+			b.PlusMinus = sp.halfWidthOf(finals)
+			same := b.Final.Loss-top.Final.Loss <= sp.diffHalfWidth(topFinals, finals)
+			b.TiedWithBest = &same
+			if same && i != order[0] {
+				tied = append(tied, fmt.Sprintf("%s (%.4f)", b.Family, b.Final.Loss))
+			}
+		}
+		res.Verdict = fmt.Sprintf("The best schedule is %s (%.4f ± %.4f)", top.Description, top.Final.Loss, top.PlusMinus)
+		if len(tied) == 0 {
+			res.Verdict += "; every other family ends higher beyond the fit's uncertainty."
+		} else {
+			res.Verdict += fmt.Sprintf("; within the fit's uncertainty of it: %s.", strings.Join(tied, ", "))
+		}
 	}
 	return res, nil
 }

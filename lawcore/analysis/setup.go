@@ -44,6 +44,10 @@ type Setup struct {
 	WarmupConvention string `json:"warmupConvention,omitempty"`
 	// Points is about how many points each drawn curve keeps (default 400).
 	Points int `json:"points,omitempty"`
+	// Replicates, when given, are parameter sets the fit's uncertainty allows (a fit's
+	// Replicates); the analyses that compare choices then say which they cannot tell apart
+	// (see uncertainty.go).
+	Replicates []lawcore.Values `json:"replicates,omitempty"`
 }
 
 // DefaultSetup is the paper's setting: the annealing law with the Fig. 2 parameters, peak

@@ -45,6 +45,17 @@ type WSDOptimum struct {
 	Ratio      float64 `json:"ratio"`
 	// Final is the law at the last step of the best schedule.
 	Final Outcome `json:"final"`
+	// With the setup's replicates: PlusMinus is the 90% half-width of Final.Loss, and Tied
+	// the range of ratios on the sweep's grid whose final loss cannot be told apart from the
+	// optimum's (the difference within its half-width).
+	PlusMinus float64    `json:"plusMinus,omitempty"`
+	Tied      *RatioSpan `json:"tied,omitempty"`
+}
+
+// RatioSpan is a range of annealing ratios.
+type RatioSpan struct {
+	From float64 `json:"from"`
+	To   float64 `json:"to"`
 }
 
 // WSDRatioResult holds, per total, the final loss against the ratio and against the final
@@ -58,8 +69,11 @@ type WSDRatioResult struct {
 	Optima []WSDOptimum `json:"optima"`
 	// Curves are the loss curves of the optimal schedules.
 	Curves []LossCurve `json:"curves"`
-	Table  Table       `json:"table"`
-	Setup  Setup       `json:"setup"`
+	// Verdict says, with the setup's replicates, which ratios cannot be told apart from each
+	// optimum.
+	Verdict string `json:"verdict,omitempty"`
+	Table   Table  `json:"table"`
+	Setup   Setup  `json:"setup"`
 }
 
 // wsdShapes are the decay shapes the analyses take (half-life needs its own parameter).
@@ -114,6 +128,29 @@ func wsdSweep(e *evaluator, total int, peak float64, warmup int, shape string, f
 	return byRatio, byS1, opt
 }
 
+// tiedRatios sets the optimum's half-width and the span of grid ratios (byRatio) that cannot
+// be told apart from it, walking out from the optimum until a ratio is told apart on each side.
+func tiedRatios(sp *spread, opt *WSDOptimum, byRatio Series, build func(d int) lawcore.Schedule) {
+	best := sp.finals(build(opt.DecaySteps))
+	opt.PlusMinus = sp.halfWidthOf(best)
+	tied := func(i int) bool {
+		d := int(math.Round(byRatio.X[i] * float64(opt.Total)))
+		return byRatio.Y[i]-opt.Final.Loss <= sp.diffHalfWidth(best, sp.finals(build(d)))
+	}
+	span := RatioSpan{From: opt.Ratio, To: opt.Ratio}
+	at := 0
+	for at < len(byRatio.X)-1 && byRatio.X[at] < opt.Ratio {
+		at++
+	}
+	for i := at - 1; i >= 0 && tied(i); i-- {
+		span.From = byRatio.X[i]
+	}
+	for i := at; i < len(byRatio.X) && (byRatio.X[i] <= opt.Ratio || tied(i)); i++ {
+		span.To = math.Max(span.To, byRatio.X[i])
+	}
+	opt.Tied = &span
+}
+
 // checkWSDRatio validates the sweep's options shared with the lambda analysis.
 func checkWSDRatio(totals []int, ratios []float64, warmup int, shape string, floor float64) error {
 	if err := checkSteps("totals", totals, warmup+1, lawcore.MaxScheduleSteps-1, 20); err != nil {
@@ -147,15 +184,31 @@ func WSDRatio(o WSDRatioOptions) (*WSDRatioResult, error) {
 	if err := checkWSDRatio(o.Totals, o.Ratios, o.Warmup, o.Decay, o.Floor); err != nil {
 		return nil, err
 	}
+	sp, err := o.spread()
+	if err != nil {
+		return nil, err
+	}
 	res := &WSDRatioResult{Setup: o.Setup,
 		Table: Table{Columns: []string{"total steps", "best ratio", "decay steps", "final loss", "S1", "S2"}}}
+	if sp != nil {
+		res.Table.Columns = append(res.Table.Columns, "±", "ratios tied with the best")
+	}
+	var verdicts []string
 	for _, total := range o.Totals {
 		byRatio, byS1, opt := wsdSweep(e, total, o.Peak, o.Warmup, o.Decay, o.Floor, o.Ratios)
 		if len(byRatio.X) == 0 {
 			return nil, lawcore.Errorf("", "ratios", "no ratio leaves room for the warmup (%d steps) in a run of %d steps", o.Warmup, total)
 		}
+		row := []any{float64(total), opt.Ratio, float64(opt.DecaySteps), opt.Final.Loss, opt.Final.S1, opt.Final.S2}
+		if sp != nil {
+			tiedRatios(sp, &opt, byRatio, func(d int) lawcore.Schedule { return wsdSchedule(total, o.Peak, o.Warmup, o.Decay, o.Floor, d) })
+			span := fmt.Sprintf("%.0f%%-%.0f%%", 100*opt.Tied.From, 100*opt.Tied.To)
+			row = append(row, opt.PlusMinus, span)
+			verdicts = append(verdicts, fmt.Sprintf("at %d steps, %s cooldowns are within the fit's uncertainty of the best (%.1f%%: %.3f ± %.3f)",
+				total, span, 100*opt.Ratio, opt.Final.Loss, opt.PlusMinus))
+		}
 		res.ByRatio, res.ByS1, res.Optima = append(res.ByRatio, byRatio), append(res.ByS1, byS1), append(res.Optima, opt)
-		res.Table.addRow(float64(total), opt.Ratio, float64(opt.DecaySteps), opt.Final.Loss, opt.Final.S1, opt.Final.S2)
+		res.Table.addRow(row...)
 		c, err := e.trace(fmt.Sprintf("best WSD, %d steps (%.1f%% %s decay)", total, 100*opt.Ratio, o.Decay),
 			wsdSchedule(total, o.Peak, o.Warmup, o.Decay, o.Floor, opt.DecaySteps), points)
 		if err != nil {
@@ -163,5 +216,16 @@ func WSDRatio(o WSDRatioOptions) (*WSDRatioResult, error) {
 		}
 		res.Curves = append(res.Curves, c)
 	}
+	if len(verdicts) > 0 {
+		res.Verdict = capitalize(strings.Join(verdicts, "; ")) + "."
+	}
 	return res, nil
+}
+
+// capitalize upper-cases the first letter of a sentence.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -158,23 +158,8 @@ func (m *model) Eval(theta []float64, from int, pred, jac []float64) {
 }
 
 func (m *model) StartGrid(base []float64) lawcore.StartGrid {
-	epsilons, lambdas := []float64{base[iEpsilon]}, []float64{base[iLambda]}
-	if m.fitEpsilon {
-		epsilons = epsilonGrid
-	}
-	if m.fitLambda {
-		lambdas = lambdaGrid
-	}
-	var g lawcore.StartGrid
-	for _, lambda := range lambdas {
-		for _, epsilon := range epsilons {
-			for _, alpha := range alphaGrid {
-				cell := append([]float64(nil), base...)
-				cell[iAlpha], cell[iEpsilon], cell[iLambda] = alpha, epsilon, lambda
-				g.Cells = append(g.Cells, cell)
-			}
-		}
-	}
-	g.Run = len(alphaGrid)
-	return g
+	return lawcore.ProductGrid(base,
+		lawcore.Axis{Param: iLambda, Values: lawcore.GridOrHeld(m.fitLambda, lambdaGrid, base[iLambda])},
+		lawcore.Axis{Param: iEpsilon, Values: lawcore.GridOrHeld(m.fitEpsilon, epsilonGrid, base[iEpsilon])},
+		lawcore.Axis{Param: iAlpha, Values: alphaGrid})
 }

@@ -227,19 +227,12 @@ func (m *model) StartGrid(base []float64) lawcore.StartGrid {
 			peak = math.Max(peak, e)
 		}
 	}
-	var g lawcore.StartGrid
-	for _, gamma := range gammaGrid {
-		for _, beta := range betaGrid {
-			for _, step := range stepGrid {
-				for _, alpha := range alphaGrid {
-					cell := append([]float64(nil), base...)
-					cell[iAlpha], cell[iC], cell[iBeta], cell[iGamma] = alpha, step*math.Pow(peak, gamma-1), beta, gamma
-					g.Cells = append(g.Cells, cell)
-				}
-			}
-		}
+	// C is set from a step size of the grid: C = step * peak^(gamma-1) (see the package doc)
+	g := lawcore.ProductGrid(base, lawcore.Axis{Param: iGamma, Values: gammaGrid}, lawcore.Axis{Param: iBeta, Values: betaGrid},
+		lawcore.Axis{Param: iC, Values: stepGrid}, lawcore.Axis{Param: iAlpha, Values: alphaGrid})
+	for _, cell := range g.Cells {
+		cell[iC] *= math.Pow(peak, cell[iGamma]-1)
 	}
-	g.Run = len(alphaGrid)
 	return g
 }
 

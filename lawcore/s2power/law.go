@@ -126,23 +126,8 @@ func (m *model) Eval(theta []float64, from int, pred, jac []float64) {
 }
 
 func (m *model) StartGrid(base []float64) lawcore.StartGrid {
-	zetas, lambdas := []float64{base[iZeta]}, []float64{base[iLambda]}
-	if m.fitZeta {
-		zetas = zetaGrid
-	}
-	if m.areas.DS2 != nil {
-		lambdas = lambdaGrid
-	}
-	var g lawcore.StartGrid
-	for _, lambda := range lambdas {
-		for _, zeta := range zetas {
-			for _, alpha := range alphaGrid {
-				cell := append([]float64(nil), base...)
-				cell[iAlpha], cell[iZeta], cell[iLambda] = alpha, zeta, lambda
-				g.Cells = append(g.Cells, cell)
-			}
-		}
-	}
-	g.Run = len(alphaGrid)
-	return g
+	return lawcore.ProductGrid(base,
+		lawcore.Axis{Param: iLambda, Values: lawcore.GridOrHeld(m.areas.DS2 != nil, lambdaGrid, base[iLambda])},
+		lawcore.Axis{Param: iZeta, Values: lawcore.GridOrHeld(m.fitZeta, zetaGrid, base[iZeta])},
+		lawcore.Axis{Param: iAlpha, Values: alphaGrid})
 }

@@ -167,22 +167,10 @@ func (m *model) Eval(theta []float64, from int, pred, jac []float64) {
 }
 
 func (m *model) StartGrid(base []float64) lawcore.StartGrid {
-	betas := []float64{base[iBeta]}
-	if m.fitBeta {
-		betas = betaGrid
-	}
-	var g lawcore.StartGrid
-	for _, alpha := range alphaGrid {
-		for _, beta := range betas {
-			for _, gamma := range gammaGrid {
-				cell := append([]float64(nil), base...)
-				cell[iAlpha], cell[iBeta], cell[iGamma] = alpha, beta, gamma
-				g.Cells = append(g.Cells, cell)
-			}
-		}
-	}
-	g.Run = len(gammaGrid)
-	return g
+	return lawcore.ProductGrid(base,
+		lawcore.Axis{Param: iAlpha, Values: alphaGrid},
+		lawcore.Axis{Param: iBeta, Values: lawcore.GridOrHeld(m.fitBeta, betaGrid, base[iBeta])},
+		lawcore.Axis{Param: iGamma, Values: gammaGrid})
 }
 
 // Params are the model-size law's parameters, typed.

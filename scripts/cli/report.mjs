@@ -83,12 +83,13 @@ function settingsLine(settings, law) {
 }
 
 /** paramsTable lists a fit's parameters with their symbols, values and meanings; held ones are marked. */
-function paramsTable(params, held, law) {
+function paramsTable(params, held, law, intervals) {
   const specs = law ? law.params : Object.keys(params).map((name) => ({ name, symbol: name, meaning: '' }));
+  const interval = (name) => (intervals && intervals[name] ? `${num(intervals[name].low)} to ${num(intervals[name].high)}` : '');
   const rows = specs
     .filter((p) => p.name in params)
-    .map((p) => [p.symbol, p.name, num(params[p.name]), held.includes(p.name) ? 'held' : '', p.meaning]);
-  return table(['symbol', 'parameter', 'value', '', 'meaning'], rows, { right: [2] });
+    .map((p) => [p.symbol, p.name, num(params[p.name]), held.includes(p.name) ? 'held' : interval(p.name), p.meaning]);
+  return table(['symbol', 'parameter', 'value', intervals ? '90% interval' : '', 'meaning'], rows, { right: [2] });
 }
 
 /** metricsRow writes the metrics of a curve (or a mean over curves) as researchers read them. */
@@ -148,7 +149,8 @@ export function fitReport(res, { law, predictions = [], notes = [] } = {}) {
   const search = `search: ${s.strategy}, ${plural(s.starts, 'start')}, ${plural(s.evaluations, 'evaluation')}; objective ${num(res.objective)}; ${seconds(res.elapsedMs)}`;
   return section(
     [lawHeader(law, res.law), settingsLine(res.settings, law), search, res.note ? `note: ${res.note}` : ''].filter(Boolean).join('\n'),
-    paramsTable(res.params, res.held || [], law),
+    notesBlock((res.warnings || []).map((w) => w.message), 'warnings'),
+    paramsTable(res.params, res.held || [], law, res.intervals),
     curvesTable(res),
     res.auto ? autoReport(res.auto) : '',
     predictions.length ? predictionsTable(predictions, res.band) : '',

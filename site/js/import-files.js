@@ -13,6 +13,34 @@ export function curveName(fileName) {
   return (tensorBoard ? `${tensorBoard[1]} ${tensorBoard[2]}` : stem) || 'curve';
 }
 
+/**
+ * MAX_PAGE_POINTS bounds the points of all the curves on the page together: fitting and drawing
+ * 8,000,000 took Chromium (every process) to 3.4 GB at its peak, 10,000,000 to 4.0 GB
+ * (tests/browser/measure-memory.mjs), so past it a browser with 4 GB would lose the tab.
+ */
+export const MAX_PAGE_POINTS = 8_000_000;
+
+/**
+ * withinPointBudget splits curves about to be added to a page already holding `held` points:
+ * those that keep the page within MAX_PAGE_POINTS (in order) and, for each of the others, the
+ * message saying why it was not added.
+ */
+export function withinPointBudget(held, curves) {
+  const kept = [];
+  const refused = [];
+  let total = held;
+  for (const c of curves) {
+    const n = c.steps.length;
+    if (total + n <= MAX_PAGE_POINTS) {
+      kept.push(c);
+      total += n;
+    } else {
+      refused.push(`${c.name}: not added: its ${n.toLocaleString('en')} points would bring the page to ${(total + n).toLocaleString('en')}, past the ${MAX_PAGE_POINTS.toLocaleString('en')} it can fit and draw within 4 GB of memory. Remove curves, or thin this one first (keep every 10th row, say).`);
+    }
+  }
+  return { kept, refused };
+}
+
 /** explicitSchedule joins the sampled (step, lr) points linearly; warmup comes from the settings. */
 export function explicitSchedule(steps, lr) {
   return { kind: 'explicit', total: steps[steps.length - 1], steps: Array.from(steps), lr: Array.from(lr) };

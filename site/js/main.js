@@ -16,7 +16,9 @@ import { createExamples } from './controllers/examples.js';
 import { createSharing } from './controllers/sharing.js';
 import { createSchedules } from './controllers/schedules.js';
 import { createExports } from './controllers/exports.js';
+import { createWorkspace } from './controllers/workspace.js';
 import { showMessages } from './views/messages.js';
+import { showWorkspace } from './views/workspace.js';
 import { showEngine } from './views/footer.js';
 import { showFitting } from './views/fit-controls.js';
 import { showSettings, readSettings, lockLambda, fillLawChoices, SETTING_FIELDS } from './views/settings-form.js';
@@ -46,6 +48,8 @@ const imports = createImports({ store, engine, predicting, ask: askImport });
 const examples = createExamples({ store, engine, fitting });
 const sharing = createSharing({ store, fitting, predicting });
 const schedules = createSchedules({ store, engine, predicting, editSchedule });
+// The stored work is read from here on, while lawcore loads.
+const workspace = createWorkspace({ store, predicting, analyses });
 const exports = createExports({ store, engine, chartOf: (id) => (id === 'analysis' ? analysisChart() : resultChart(id)) });
 
 // ---- views ----------------------------------------------------------------------------------
@@ -54,6 +58,13 @@ const exports = createExports({ store, engine, chartOf: (id) => (id === 'analysi
 // message); the views that read lawcore's schema (the laws' parameters and terms) start once
 // the engine has answered it.
 showMessages(store);
+showWorkspace(store, {
+  startEmpty: () => workspace.startEmpty(),
+  back: () => workspace.backToSaved(),
+  resume: () => workspace.resume(),
+  forget: () => workspace.forget(),
+  dismiss: () => store.setWorkspace({ line: null }),
+});
 showEngine(store);
 showFitting(store);
 let resultChart = () => null;
@@ -162,6 +173,9 @@ on('#export-csv', 'click', () => exports.predictedCSV());
 on('#export-observed', 'click', () => exports.observedCSV());
 on('#share-button', 'click', () => sharing.makeLink(location.href.replace(/#.*$/, ''), (link) => navigator.clipboard.writeText(link)));
 window.addEventListener('hashchange', () => { if (/^#s=/.test(location.hash)) sharing.open(location.hash); });
+// A change waiting to be saved is saved at once when the tab is hidden or closed.
+window.addEventListener('pagehide', () => workspace.flush());
+document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') workspace.flush(); });
 
 engine.on('ready', (version) => store.engineReady(version));
 engine.on('memory', (bytes) => store.engineMemory(bytes));
@@ -177,7 +191,9 @@ engine.ready.then(async () => {
   fillLawChoices();
   showViews();
   analyses.loadDefaults();
-  if (await sharing.open(location.hash)) return;
-  await examples.fig2({ keepMessage: true });
+  // A share link wins (the user asked for that view), then the work kept in this browser, then the example.
+  if (await sharing.open(location.hash)) await workspace.linkOpened();
+  else if (!(await workspace.restore())) await examples.fig2({ keepMessage: true });
+  workspace.watch();
   performance.mark('example-shown');
 }, (err) => store.showMessage(`The calculator could not start: ${err.message}`));

@@ -145,7 +145,8 @@ function numbers(x, where, max = MAX_POINTS) {
   return x;
 }
 
-function checkSettings(s) {
+/** checkSettings copies settings checked field by field (a link's, or a stored workspace's), or throws saying what is wrong. */
+export function checkSettings(s) {
   const where = 'settings';
   if (!isObject(s)) fail(where, 'not an object');
   onlyKeys(s, ['lambda', 'fitLambda', 'warmupSteps', 'warmupConvention', 'huberDelta', 'law', 'auto', 'mplSearch'], where);
@@ -167,10 +168,11 @@ function checkSettings(s) {
 
 /**
  * checkSchedule copies a schedule description: a known kind, field names of letters and digits,
- * values finite numbers, short strings, booleans, arrays of numbers, or (concat) arrays of
- * schedules. lawcore checks the meaning when it builds the schedule.
+ * values finite numbers, short strings, booleans, arrays of at most maxPoints numbers (kept as
+ * they are, not copied), or (concat) arrays of schedules. lawcore checks the meaning when it
+ * builds the schedule.
  */
-function checkSchedule(s, where, depth = 0) {
+export function checkSchedule(s, where, maxPoints = MAX_POINTS, depth = 0) {
   if (depth > 4) fail(where, 'nested too deeply');
   if (!isObject(s)) fail(where, 'not an object');
   oneOf(s.kind, SCHEDULE_KINDS, `${where}.kind`);
@@ -181,8 +183,8 @@ function checkSchedule(s, where, depth = 0) {
     if (typeof v === 'number') out[k] = finite(v, w);
     else if (typeof v === 'string') out[k] = str(v, w, 100);
     else if (typeof v === 'boolean') out[k] = v;
-    else if (Array.isArray(v) && v.every((x) => typeof x === 'number')) out[k] = numbers(v, w);
-    else if (Array.isArray(v) && v.length <= MAX_ITEMS && v.every(isObject)) out[k] = v.map((p, i) => checkSchedule(p, `${w}[${i}]`, depth + 1));
+    else if (Array.isArray(v) && v.every((x) => typeof x === 'number')) out[k] = numbers(v, w, maxPoints);
+    else if (Array.isArray(v) && v.length <= MAX_ITEMS && v.every(isObject)) out[k] = v.map((p, i) => checkSchedule(p, `${w}[${i}]`, maxPoints, depth + 1));
     else fail(w, 'not a number, text, or list of numbers');
   }
   return out;

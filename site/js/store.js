@@ -33,6 +33,9 @@ const VIEW_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'lines
  *   engine       {version, memory}: lawcore's version and its worker's memory
  *   analysis     the Analyses panel: {open, view, options (analysis -> text), optionsRevision,
  *                defaults, result, error, status, sizeTarget}
+ *   workspace    what the page says of the work it keeps in the browser (controllers/workspace.js):
+ *                {line: {text, kind: 'notice'|'warning', actions} or null, kept (the footer's
+ *                text), saving, savedAt, canForget}
  */
 export function initialState() {
   return {
@@ -41,6 +44,7 @@ export function initialState() {
     fitting: null, message: null, status: '', undo: [], share: { link: '', note: '' },
     chart: { logX: false, logY: false, scheme: 'light' }, engine: { version: '', memory: 0 },
     analysis: { open: false, view: 'decomposition', options: {}, optionsRevision: 0, defaults: null, result: null, error: '', status: '', sizeTarget: '400e6' },
+    workspace: { line: null, kept: '', saving: false, savedAt: 0, canForget: false },
   };
 }
 
@@ -188,6 +192,13 @@ export function createStore(initial = initialState()) {
         fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: state.edits + 1,
       });
     },
+    /**
+     * restoreView puts back a view the browser kept (persist.js's readWorkspace): the curves and
+     * schedules as they were (names and colours checked there), their fits and predicted lines.
+     */
+    restoreView({ settings, curves, predictions, fits, manual, lines, stale }) {
+      set({ settings, curves, predictions, fits, manual, lines, validation: null, band: null, stale, edits: state.edits + 1 });
+    },
     /** snapshotView returns what puts the view back as it is now (the undo of loading an example). */
     snapshotView() {
       const saved = Object.fromEntries(VIEW_KEYS.map((k) => [k, state[k]]));
@@ -269,6 +280,11 @@ export function createStore(initial = initialState()) {
     },
     engineMemory(memory) {
       set({ engine: { ...state.engine, memory } });
+    },
+
+    /** setWorkspace changes what the page says of the work it keeps (see initialState). */
+    setWorkspace(change) {
+      set({ workspace: { ...state.workspace, ...change } });
     },
 
     // ---- the Analyses panel ------------------------------------------------------------------

@@ -1,8 +1,8 @@
 // Security: names from files and share links are shown as text and run nothing; a whole session
 // makes requests to the site's own origin only; the corpus of bad files (lawcore/importer/badinput, the
-// one Go's TestBadInputCorpus imports) is refused file by file, each with a message naming it
-// (and its line where there is one), keeping the curves loaded. A million-row file loading is
-// in memory.test.mjs.
+// one Go's TestBadInputCorpus imports) is refused file by file, each with lawcore's own message
+// (naming the file, and its line where there is one), keeping the curves loaded. A million-row
+// file loading is in memory.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -25,6 +25,16 @@ async function writeBadCorpus(dir) {
   const [command, args] = process.env.BADCORPUS_BIN ? [process.env.BADCORPUS_BIN, []] : ['go', ['run', './scripts/badcorpus']];
   await promisify(execFile)(command, [...args, '-out', dir], { cwd: ROOT });
   return JSON.parse(await readFile(path.join(dir, 'index.json'), 'utf8'));
+}
+
+/**
+ * lawcoreVerdicts is what lawcore itself answers for each file of the corpus in dir (imported by
+ * lawcore.wasm under node, in a child process: tests/browser/corpus-verdicts.mjs):
+ * {name: {error} | {ask} | {curves}}.
+ */
+async function lawcoreVerdicts(dir) {
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'tests/browser/corpus-verdicts.mjs'), dir], { cwd: ROOT, maxBuffer: 16 << 20 });
+  return JSON.parse(stdout);
 }
 
 /** withTempDir runs body(dir) with a fresh temporary directory, removed afterwards. */
@@ -149,9 +159,10 @@ test('a whole session requests only the site’s own origin', async () => {
   }
 });
 
-test('a corpus of bad files: each refused with a message naming it; loaded curves stay', (t) => withTempDir(async (dir) => {
+test('a corpus of bad files: each refused with lawcore’s own message, naming it (and its line); loaded curves stay', (t) => withTempDir(async (dir) => {
   const corpus = await writeBadCorpus(dir);
   assert.ok(corpus.length >= 40, `the corpus has ${corpus.length} files`);
+  const verdicts = await lawcoreVerdicts(dir);
   const { context, page, errors } = await openPage(env.browser, env.url);
   const dialogs = [];
   page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss().catch(() => {}); });
@@ -182,6 +193,19 @@ test('a corpus of bad files: each refused with a message naming it; loaded curve
       assert.ok(text.includes(name), `${name}: the message does not name the file: ${text}`);
       assert.equal(await page.getAttribute('#message', 'role'), 'alert');
       if (want && !asked) assert.ok(text.includes(want), `${name}: the message lacks "${want}": ${text}`);
+      // The same verdict as lawcore's: a file it refuses is refused with its very message (one
+      // line of the page's), a file it asks about is asked about, a file it reads is left out.
+      const said = verdicts[name];
+      const lines = await page.$$eval('#message-text > div', (divs) => divs.map((d) => d.textContent));
+      if (said.error) {
+        assert.ok(!asked, `${name}: lawcore refuses it (${said.error}), the page asked`);
+        assert.ok(said.error.startsWith(`${name}: `) && said.error.includes(want), `${name}: lawcore's message breaks Go's expectations: ${said.error}`);
+        assert.ok(lines.includes(said.error), `${name}: the page says ${JSON.stringify(lines)}, lawcore ${JSON.stringify(said.error)}`);
+      } else if (said.ask) {
+        assert.ok(asked, `${name}: lawcore asks (${said.ask}), the page did not`);
+      } else {
+        assert.ok(lines.some((l) => l.startsWith(`${name}: `) && /left out/.test(l)), `${name}: lawcore reads it (nothing to fit), the page says ${JSON.stringify(lines)}`);
+      }
       if (/line \d/.test(text)) assert.match(text, new RegExp(`${escapeRegExp(name)}: line \\d+`), `${name}: ${text}`);
       assert.deepEqual(await curveNames(page), before, `${name}: the loaded curves changed`);
       assert.equal(await page.textContent('#param-L0'), '2.628', name);

@@ -1,7 +1,10 @@
 // Adding curves: files (chosen, dropped or pasted) and pasted text go through the engine's
 // import; files of learning rates only become the schedules of the curves they belong to. The
 // curves added are predicted with the parameters in use.
-import { importFiles, importText, pairLearningRates } from '../import-files.js';
+import { importFiles, importText, pairLearningRates, withinPointBudget } from '../import-files.js';
+
+/** heldPoints counts the points of the curves on the page. */
+const heldPoints = (state) => state.curves.reduce((n, c) => n + c.steps.length, 0);
 
 /** createImports returns {addFiles(files), addPasted(text, name) -> added?}. ask(ambiguity, fileName) asks the user. */
 export function createImports({ store, engine, predicting, ask }) {
@@ -39,7 +42,9 @@ export function createImports({ store, engine, predicting, ask }) {
       } catch (err) {
         errors.push(err.message);
       }
-      const added = store.addCurves(curves);
+      const budget = withinPointBudget(heldPoints(store.state), curves);
+      errors.push(...budget.refused);
+      const added = store.addCurves(budget.kept);
       const noLR = added.filter((c) => !c.schedule).map((c) => c.name);
       const given = lrCurves.length ? ` ${lrCurves.length} learning-rate file(s) read.` : '';
       store.setStatus(`Added ${added.length} curve(s).${given}` + (noLR.length ? ` Without learning rates: give ${noLR.join(', ')} a schedule, or add its learning-rate file.` : ''));
@@ -65,9 +70,12 @@ export function createImports({ store, engine, predicting, ask }) {
         const given = await giveLearningRates(curves, lrCurves);
         notes.push(...given.notes);
         if (!curves.length && !given.paired) throw new Error(notes.join(' ') || `${fileName}: no curves`);
-        const added = store.addCurves(given.curves.map((c) => ({ ...c, name: curves.length === 1 ? fileName : `${fileName} ${c.name}` })));
+        const budget = withinPointBudget(heldPoints(store.state), given.curves.map((c) => ({ ...c, name: curves.length === 1 ? fileName : `${fileName} ${c.name}` })));
+        if (budget.refused.length && !budget.kept.length) throw new Error(budget.refused.join(' '));
+        const added = store.addCurves(budget.kept);
         store.setStatus(added.length ? `Added ${added.map((c) => c.name).join(', ')}.` : 'Learning rates read.');
-        if (notes.length) store.showMessage(notes, 'notice');
+        if (budget.refused.length) store.showMessage([...budget.refused, ...notes]);
+        else if (notes.length) store.showMessage(notes, 'notice');
         predicting.update();
         return true;
       } catch (err) {

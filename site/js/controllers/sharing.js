@@ -51,7 +51,11 @@ export function createSharing({ store, fitting, predicting }) {
         store.showMessage(`Share link refused: ${err.message}. The default example is shown instead.`);
         return false;
       }
+      // A link opened over the user's work (the link pasted into this tab) can be undone.
+      const replaced = store.state.curves.length > 0 || store.state.predictions.length > 0;
+      const restore = store.snapshotView();
       store.loadView(view);
+      if (replaced) store.offerUndo('Opened a shared link.', restore);
       if (view.refit) await fitting.fit({ keepMessage: true, replace: true });
       else if (view.manual) await predicting.useLink(view.manual);
       store.setStatus('Opened the view of a shared link.');

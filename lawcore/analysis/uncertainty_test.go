@@ -1,0 +1,117 @@
+package analysis
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// shiftedReplicates are the Fig. 2 parameters with L0 shifted by each of shifts: a constant
+// shift moves every final loss alike and no difference at all.
+func shiftedReplicates(shifts []float64) []lawcore.Values {
+	var out []lawcore.Values
+	for _, d := range shifts {
+		p := Fig2Params().Values()
+		p["L0"] += d
+		out = append(out, p)
+	}
+	return out
+}
+
+// jackknifeHalfWidth is the closed form t * sqrt((K-1)/K * sum (x - mean)^2).
+func jackknifeHalfWidth(xs []float64) float64 {
+	k := float64(len(xs))
+	mean := 0.0
+	for _, x := range xs {
+		mean += x / k
+	}
+	ss := 0.0
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: k - 1}.Quantile(0.95) * math.Sqrt((k-1)/k*ss)
+}
+
+// TestDifferencesDecide: replicates that differ only in L0 widen every final loss by the
+// closed-form jackknife half-width of the shifts, yet tie no ratio with the optimum, tell
+// every shape apart and pin the crossover to its own total: the differences, not the
+// losses, decide.
+func TestDifferencesDecide(t *testing.T) {
+	shifts := []float64{0.01, -0.02, 0.005, 0.03, -0.01, 0, 0.015, -0.025, 0.02, -0.005}
+	want := jackknifeHalfWidth(shifts)
+
+	w := DefaultWSDRatioOptions()
+	w.Totals = []int{50000}
+	w.Replicates = shiftedReplicates(shifts)
+	res, err := WSDRatio(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := res.Optima[0]
+	if math.Abs(opt.PlusMinus-want) > 1e-9 {
+		t.Errorf("final loss ± %.6f, want the shifts' half-width %.6f", opt.PlusMinus, want)
+	}
+	if opt.Tied == nil || opt.Tied.From != opt.Ratio || opt.Tied.To != opt.Ratio {
+		t.Errorf("ratios tied with the optimum %.4f: %+v, want the optimum alone", opt.Ratio, opt.Tied)
+	}
+
+	a := DefaultAnnealFunctionOptions()
+	a.Replicates = shiftedReplicates(shifts)
+	ares, err := AnnealFunction(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, win := range ares.Winners {
+		if win.Apart == nil || *win.Apart != (win.Margin > 0) || win.MarginPlusMinus > 1e-12 {
+			t.Errorf("ratio %g: apart %v with margin %g ± %g; want apart whenever the margin is positive, ± 0", win.Ratio, win.Apart, win.Margin, win.MarginPlusMinus)
+		}
+	}
+
+	c := DefaultConstantVsCosineOptions()
+	c.Replicates = shiftedReplicates(shifts)
+	cres, err := ConstantVsCosine(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := cres.Crossover; x == nil || x.Low != x.Total || x.High != x.Total {
+		t.Errorf("crossover %+v: want it pinned to its own total", cres.Crossover)
+	}
+}
+
+// TestReplicatesOfAFit: with the replicates of the Fig. 2 fit (its jackknife), the WSD
+// optimum at 50K steps is flat, as the paper's Fig. 11 shows: its grid neighbours cannot be
+// told apart from it, while the ends of the sweep (2% and 80%) can; the answer says so in
+// words.
+func TestReplicatesOfAFit(t *testing.T) {
+	req := testcurves.Fig2(t)
+	req.Intervals = true
+	fit, err := lawcore.Fit(context.Background(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fit.Replicates) != 10 {
+		t.Fatalf("%d replicates, want 10", len(fit.Replicates))
+	}
+	w := DefaultWSDRatioOptions()
+	w.Totals = []int{50000}
+	w.Params, w.Replicates = fit.Params, fit.Replicates
+	res, err := WSDRatio(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := res.Optima[0]
+	t.Logf("optimum %.4f, %.4f ± %.4f, tied %+v: %s", opt.Ratio, opt.Final.Loss, opt.PlusMinus, opt.Tied, res.Verdict)
+	if !(opt.Tied.From < opt.Ratio && opt.Ratio < opt.Tied.To) {
+		t.Errorf("tied %+v: the optimum %.4f's neighbours should be tied with it", opt.Tied, opt.Ratio)
+	}
+	if !(opt.Tied.From > 0.02 && opt.Tied.To < 0.8) {
+		t.Errorf("tied %+v: the ends of the sweep should be told apart", opt.Tied)
+	}
+	if res.Verdict == "" || !(opt.PlusMinus > 0) {
+		t.Errorf("verdict %q, ± %g", res.Verdict, opt.PlusMinus)
+	}
+}

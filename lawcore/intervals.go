@@ -1,0 +1,107 @@
+package lawcore
+
+import (
+	"context"
+	"math"
+)
+
+// Parameter intervals. A fitted parameter's uncertainty comes from a delete-a-block
+// jackknife: every fit curve's window is cut into intervalBlocks runs of consecutive points,
+// and the law is refitted intervalBlocks times, each time without one block of every curve
+// (the same share of each curve: its start, its middle or its end). Neighbouring points of a
+// loss curve share their noise, so blocks, not points, are what can be left out; and leaving
+// out a curve's end shows how much its tail pins a parameter. The jackknife's standard error
+// sqrt((K-1)/K * sum (theta_b - mean)^2), times Student's t for K-1 degrees of freedom, gives
+// the interval: on noisy synthetic curves a 90% interval held each true parameter in 85% to
+// 100% of trials (TestIntervalsCoverTheTruth: the jackknife errs on the wide side along the
+// L0-A-alpha ridge). Each refit starts from the fit's optimum and is
+// polished there: the blocks move the optimum a little, not to another basin.
+
+// Interval is a parameter's interval at the level the request asked.
+type Interval struct {
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
+}
+
+// intervalBlocks is K, how many blocks each curve is cut into.
+const intervalBlocks = 10
+
+// intervalLevel is the intervals' coverage; tQuantile is Student's t at (1+level)/2 for
+// intervalBlocks-1 = 9 degrees of freedom.
+const (
+	intervalLevel = 0.9
+	tQuantile     = 1.833113
+)
+
+// intervals computes the jackknife intervals of the free parameters around theta, and the
+// refitted parameters they come from; nil when
+// the curves have too few points to cut (fewer than two points a block), or so many that ten
+// more polishes would take seconds (past thinAbove points in all).
+func (j *fitJob) intervals(ctx context.Context, theta []float64) (map[string]Interval, []Values, error) {
+	if len(j.logObs) > thinAbove {
+		return nil, nil, nil
+	}
+	for _, r := range j.fitRuns {
+		if len(r.Steps) < 2*intervalBlocks {
+			return nil, nil, nil
+		}
+	}
+	var estimates [][]float64
+	for b := 0; b < intervalBlocks; b++ {
+		var runs []Run
+		var logObs []float64
+		at := 0
+		for _, r := range j.fitRuns {
+			n := len(r.Steps)
+			kept := r
+			kept.Steps = nil
+			for k, st := range r.Steps {
+				if k*intervalBlocks/n != b {
+					kept.Steps = append(kept.Steps, st)
+					logObs = append(logObs, j.logObs[at+k])
+				}
+			}
+			at += n
+			runs = append(runs, kept)
+		}
+		model, err := j.law.Bind(runs, BindOptions{Free: j.freeMask(), Theta: theta})
+		if err != nil {
+			return nil, nil, err
+		}
+		obj := newObjective(ctx, model, j.spec, logObs, j.delta, j.free, j.base)
+		obj.Anchor(theta, true)
+		got, err := (&polisher{obj: obj}).polish(start{theta: theta, f: obj.Value(theta, nil)})
+		if err != nil {
+			return nil, nil, err
+		}
+		estimates = append(estimates, got.theta)
+	}
+	replicates := make([]Values, len(estimates))
+	for b, e := range estimates {
+		replicates[b] = j.spec.Values(e)
+	}
+	out := map[string]Interval{}
+	k := float64(intervalBlocks)
+	for _, i := range j.free {
+		mean := 0.0
+		for _, e := range estimates {
+			mean += e[i]
+		}
+		mean /= k
+		ss := 0.0
+		for _, e := range estimates {
+			ss += (e[i] - mean) * (e[i] - mean)
+		}
+		half := tQuantile * math.Sqrt((k-1)/k*ss)
+		p := j.spec.Params[i]
+		lo, hi := theta[i]-half, theta[i]+half
+		switch p.Domain { // an interval stays within the parameter's domain
+		case Positive:
+			lo = math.Max(lo, 0)
+		case UnitInterval:
+			lo, hi = math.Max(lo, 0), math.Min(hi, 1)
+		}
+		out[p.Name] = Interval{Low: lo, High: hi}
+	}
+	return out, replicates, nil
+}

@@ -1,0 +1,110 @@
+package lawcore
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Warnings. A fit always returns parameters; whether to trust them is another matter, and a
+// user who is not told takes a degenerate fit for an answer. The engine checks what it can see
+// without knowing the law: a parameter pushed to the edge of its domain (the objective wanted
+// it beyond: usually the first steps of a run, or a term the curves cannot inform), a curve
+// the law fits poorly, and held-out curves predicted far worse than the fitted ones.
+
+// Warning is one thing to know about a fit before trusting it.
+type Warning struct {
+	// Kind is "bound" (a parameter at the edge of its domain), "poor-fit" (a fit curve the
+	// law does not follow) or "held-out" (held-out error far above in-sample error).
+	Kind string `json:"kind"`
+	// Param and Curve name the parameter or the curve concerned, when there is one.
+	Param string `json:"param,omitempty"`
+	Curve string `json:"curve,omitempty"`
+	// Message says it in words, with the likely cause and the fix.
+	Message string `json:"message"`
+	// From, when not 0, is the first step of a window that would likely fix it (the end of
+	// the warmup): the fit's curves' From.
+	From float64 `json:"from,omitempty"`
+}
+
+// Thresholds of the warnings.
+const (
+	// A positive parameter below boundLow times its typical value sits at 0; above boundHigh
+	// times, it runs off (the objective is flat that way: the data do not pin it).
+	boundLow  = 1e-3
+	boundHigh = 1e4
+	// unitEdge is how close to 0 or 1 a parameter in (0, 1) sits at its edge.
+	unitEdge = 1e-6
+	// poorR2: the paper's fits reach R² 0.999 and more; below 0.99 the law misses the
+	// curve's shape, not its noise.
+	poorR2 = 0.99
+	// heldOutRatio: held-out error this many times the in-sample error.
+	heldOutRatio = 3
+)
+
+// warnings checks a fit of the job with theta and its result.
+func (j *fitJob) warnings(theta []float64, res *FitResult) []Warning {
+	var out []Warning
+	from := j.suggestedFrom()
+	fix := ""
+	if from > 0 {
+		fix = fmt.Sprintf("; the first steps (the warmup, up to step %.0f) may drive it: fit from step %.0f?", from, from)
+	}
+	for _, i := range j.free {
+		p, v := j.spec.Params[i], theta[i]
+		var what string
+		switch {
+		case p.Domain == UnitInterval && (v < unitEdge || v > 1-unitEdge):
+			what = fmt.Sprintf("%s went to %g, the edge of (0, 1)", p.Symbol, v)
+		case p.Domain == Positive && p.Default > 0 && v < boundLow*p.Default:
+			what = fmt.Sprintf("%s went to %.3g, its lower bound 0", p.Symbol, v)
+		case p.Domain == Positive && p.Default > 0 && v > boundHigh*p.Default:
+			what = fmt.Sprintf("%s ran off to %.3g: the curves do not pin it", p.Symbol, v)
+		default:
+			continue
+		}
+		out = append(out, Warning{Kind: "bound", Param: p.Name, Message: what + fix, From: from})
+	}
+	for _, c := range res.Curves {
+		if r2 := c.Metrics.R2; c.Role == RoleFit && c.Metrics.Points >= 5 && r2 != nil && *r2 < poorR2 {
+			out = append(out, Warning{Kind: "poor-fit", Curve: c.Name, From: from,
+				Message: fmt.Sprintf("the %s fits curve %q poorly (R² %.3f, worst error %.1f%%)%s", j.spec.Title, c.Name, *r2, 100*c.Metrics.WorstE, fix)})
+		}
+	}
+	if v := res.ValidateMetrics; v != nil && v.PredE > heldOutRatio*res.FitMetrics.PredE {
+		out = append(out, Warning{Kind: "held-out", Message: fmt.Sprintf(
+			"the held-out curves are predicted %.0f times worse than the fitted ones are fitted (PredE %.2f%% against %.2f%%): the law fits these curves better than it predicts others",
+			v.PredE/res.FitMetrics.PredE, 100*v.PredE, 100*res.FitMetrics.PredE)})
+	}
+	return out
+}
+
+// suggestedFrom is the step a fit window would start at to leave the warmup out: the largest
+// end of warmup (the first step at the peak learning rate) among fit curves that have points
+// before it, or 0 when none has.
+func (j *fitJob) suggestedFrom() float64 {
+	from := 0
+	for _, c := range j.curves {
+		if c.role != RoleFit {
+			continue
+		}
+		peak := slices.Max(c.lr)
+		end := slices.IndexFunc(c.lr, func(eta float64) bool { return eta >= peak*(1-1e-9) })
+		index, _ := c.window()
+		if end > index[0] && end < index[len(index)-1] {
+			from = max(from, end)
+		}
+	}
+	return float64(from)
+}
+
+// autoWarning is the auto fit's warning when the chosen candidate predicts its held-out data
+// far worse than it fits the rest.
+func autoWarning(chosen CandidateScore) (Warning, bool) {
+	if !(chosen.HeldOut > heldOutRatio*chosen.InSample) || math.IsNaN(chosen.InSample) {
+		return Warning{}, false
+	}
+	return Warning{Kind: "held-out", Message: fmt.Sprintf(
+		"on the data auto held out, the %s predicts %.0f times worse than it fits (%.2f%% against %.2f%%): expect predictions of other schedules to miss by more than the fit suggests",
+		chosen.Label, chosen.HeldOut/chosen.InSample, 100*chosen.HeldOut, 100*chosen.InSample)}, true
+}

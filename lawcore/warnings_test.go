@@ -1,0 +1,92 @@
+package lawcore_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
+)
+
+// warmupRun is a 10K-step cosine run with a 500-step warmup whose loss follows the law from
+// its warmup on, but starts far above it, as real runs do (the loss of an untrained model falls
+// from about ln(vocabulary) in the first hundreds of steps, which no scaling law in the areas
+// describes): the law's loss plus 8·e^(-step/50).
+func warmupRun(t *testing.T) lawcore.Curve {
+	t.Helper()
+	s := lawcore.Schedule{Kind: lawcore.KindCosine, Total: 10000, Peak: 3e-4, Warmup: 500}
+	var steps []float64
+	for step := 10; step <= 10000; step += 10 {
+		steps = append(steps, float64(step))
+	}
+	truth := lawcore.Values{"L0": 2.5, "A": 0.45, "alpha": 0.5, "C": 0.4, "lambda": 0.999}
+	pr, err := lawcore.Predict(lawcore.PredictRequest{Params: truth, WarmupSteps: 500,
+		Curves: []lawcore.PredictCurve{{Name: "run", Schedule: &s, Steps: steps}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loss := make([]float64, len(steps))
+	for k, st := range pr[0].Steps {
+		loss[k] = pr[0].Loss[k] + 8*math.Exp(-st/50)
+	}
+	return lawcore.Curve{Name: "run", Steps: pr[0].Steps, Loss: loss, Schedule: &s}
+}
+
+// TestWarmupDrivenFitWarns: fitted from its first step, the run above ends with a parameter
+// on its bound or a poor R², and a warning that says so and proposes the window from the end
+// of the warmup (step 500); fitted from there, the law is back (R² at least 0.999, L0 within
+// 1% of 2.5) and nothing is warned.
+func TestWarmupDrivenFitWarns(t *testing.T) {
+	c := warmupRun(t)
+	res, err := lawcore.Fit(context.Background(), lawcore.FitRequest{Curves: []lawcore.Curve{c}, WarmupSteps: 500}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("whole curve: %v, R² %.4f, warnings %+v", res.Params, *res.Curves[0].Metrics.R2, res.Warnings)
+	if len(res.Warnings) == 0 {
+		t.Fatal("no warning for a fit the warmup drives")
+	}
+	for _, w := range res.Warnings {
+		if w.From != 500 {
+			t.Errorf("warning %q proposes the window from %v, want 500 (the end of the warmup)", w.Message, w.From)
+		}
+	}
+	c.From = res.Warnings[0].From
+	res, err = lawcore.Fit(context.Background(), lawcore.FitRequest{Curves: []lawcore.Curve{c}, WarmupSteps: 500}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Curves[0]
+	t.Logf("from step 500: %v, R² %.5f, warnings %+v", res.Params, *m.Metrics.R2, res.Warnings)
+	if *m.Metrics.R2 < 0.999 || math.Abs(res.Params["L0"]/2.5-1) > 0.01 {
+		t.Errorf("from step 500: R² %.5f, L0 %.4f; want R² >= 0.999 and L0 within 1%% of 2.5", *m.Metrics.R2, res.Params["L0"])
+	}
+	if len(res.Warnings) != 0 {
+		t.Errorf("warnings left: %+v", res.Warnings)
+	}
+	if m.From != 500 || m.Metrics.Points != 951 || len(m.Predicted) != len(c.Steps) {
+		t.Errorf("window: from %v, %d points scored, %d predicted; want 500, 951 (steps 500..10000), %d", m.From, m.Metrics.Points, len(m.Predicted), len(c.Steps))
+	}
+}
+
+// TestWarningOnBound: a constant-LR run alone has no annealing area, so the annealing law's C
+// has nothing to fit: the fit drives C to 0 (measured 1e-10, the floor of a start), and says so,
+// naming the parameter.
+func TestWarningOnBound(t *testing.T) {
+	req := testcurves.Fig2(t)
+	req.Curves = req.Curves[1:] // the constant run alone
+	res, err := lawcore.Fit(context.Background(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%v %+v", res.Params, res.Warnings)
+	c := res.Params["C"]
+	named := false
+	for _, w := range res.Warnings {
+		named = named || w.Kind == "bound" && w.Param == "C"
+	}
+	if !(c < 1e-3*0.41) || !named {
+		t.Errorf("C fitted to %g (want about 0: nothing informs it), warnings %+v (want one naming C)", c, res.Warnings)
+	}
+}

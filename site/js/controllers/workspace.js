@@ -1,0 +1,339 @@
+// Keeping the user's work in this browser (README, "Your work is kept"): read back at
+// start-up, saved as it changes, forgotten on request. Nothing is sent anywhere.
+//
+// Reading starts as the page loads (alongside lawcore). At start-up a share link wins (the user
+// asked for that view), then the stored work, then the example; with a link the stored work is
+// left as it is until the link's view is changed, and "Back to my saved work" brings it back.
+// Saving starts at the first change of the work after start-up (the example or a link opened
+// and left untouched is not the user's work, and never replaces it), waits SAVE_DELAY_MS after
+// the last change (a burst of edits is one save), and runs one save at a time; a page with no
+// curve and no schedule stores nothing. When storage is full, what fits is kept: the settings,
+// the schedules and the curves' names first, then the curves' points one curve at a time.
+// Everything the page should say about it goes in the store's `workspace` part.
+import { openWorkspaceDB, deleteWorkspaceDB } from '../workspace-db.js';
+import { ArrayIds, FORMAT, packWorkspace, readWorkspace, arrayRefs, isEmptyWork, describeWork } from '../persist.js';
+import { DEFAULT_SETTINGS } from '../settings.js';
+
+/** WORK_KEYS are the parts of the state that are the user's work: a change to one is saved. */
+const WORK_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual'];
+/** SAVED_KEYS are the parts saved: the work, and what follows from it. */
+const SAVED_KEYS = [...WORK_KEYS, 'lines', 'stale'];
+/** SAVE_DELAY_MS: a save waits this long after the last change. */
+export const SAVE_DELAY_MS = 400;
+const KEEPING = 'Your work is kept in this browser as you change it.';
+
+/** when formats a save's time for the page: "12 May 2025, 14:02". */
+const when = (t) => (t ? new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'an earlier visit');
+/** clock formats a save's time of day: "14:02:05". */
+const clock = (t) => new Date(t).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const pointsOf = (curves) => curves.reduce((n, c) => n + c.steps.length, 0);
+
+/**
+ * createWorkspace starts reading the stored work and returns {restore() -> restored?,
+ * linkOpened(), watch(), flush() -> promise, startEmpty(), backToSaved(), forget(), resume()}.
+ * open opens the database (workspace-db.js's openWorkspaceDB).
+ */
+export function createWorkspace({ store, predicting, analyses, open = openWorkspaceDB, remove = deleteWorkspaceDB, delayMs = SAVE_DELAY_MS }) {
+  const ids = new ArrayIds();
+  let db = null;
+  /** off says why this tab does not save (null: it does). */
+  let off = null;
+  let baseline = null;
+  let dirty = false;
+  let timer = null;
+  let saving = null;
+  let again = false;
+  /** kept is the stored work as read at start-up (readWorkspace's answer), while this tab may bring it back. */
+  let kept = null;
+  let linkShown = false;
+  let lastSaved = 0;
+
+  const say = (text, kind = 'notice', actions = []) => store.setWorkspace({ line: { text: [].concat(text), kind, actions } });
+
+  // Reading starts at once, while lawcore loads.
+  const found = (async () => {
+    try {
+      db = await open();
+    } catch (err) {
+      return { kind: 'unavailable', error: err };
+    }
+    db.onclose = (why) => stopSaving(`This tab no longer saves your work: ${why}. Reload it to keep your work again.`);
+    try {
+      const { record, arrays } = await db.read(arrayRefs);
+      performance.mark('workspace-read'); // for tests/browser/measure-persist.mjs
+      return record === null ? { kind: 'none' } : { kind: 'found', record, arrays };
+    } catch (err) {
+      return { kind: 'unavailable', error: err };
+    }
+  })();
+
+  /** stopSaving turns saving off for this tab, saying why. */
+  function stopSaving(why, { canForget = false } = {}) {
+    off = why;
+    clearTimeout(timer);
+    timer = null;
+    say(why, 'warning');
+    store.setWorkspace({ kept: 'Not kept in this browser', canForget });
+  }
+
+  /** unavailable: the browser gave no storage. The page works as before and says it will not remember. */
+  function unavailable(err) {
+    if (err.kind === 'newer') return newer();
+    off = 'unavailable';
+    const why = err.kind === 'refused' || err.kind === 'timeout'
+      ? 'This browser does not let the page keep data (private browsing, or storage turned off)'
+      : `The browser's storage failed (${err.message})`;
+    say(`${why}: the page works as usual, but will not remember your work after a reload.`);
+    store.setWorkspace({ kept: 'Not kept in this browser', canForget: false });
+  }
+
+  /** newer: a newer version of the page stored the work; it is left alone. */
+  function newer(format) {
+    stopSaving(`Your saved work was written by a newer version of this page${format ? ` (format ${format}; this one reads up to ${FORMAT})` : ''}. `
+      + 'It is left as it is, and this tab will not save over it: reload to get the newer version, or press “Forget my data” to drop it.', { canForget: true });
+  }
+
+  /** clearQuietly empties the store after what it held was dropped (a failure leaves it for the next save). */
+  async function clearQuietly() {
+    try {
+      await db.clear();
+      store.setWorkspace({ canForget: false });
+    } catch { /* the next save replaces it */ }
+  }
+
+  let reading = null;
+  /** readFound reads the stored work back once: readWorkspace's answer, or null (saying why when it matters). */
+  function readFound() {
+    reading ??= (async () => {
+      const got = await found;
+      if (got.kind === 'unavailable') {
+        unavailable(got.error);
+        return null;
+      }
+      store.setWorkspace({ kept: KEEPING, canForget: got.kind === 'found' });
+      if (got.kind === 'none') return null;
+      const read = readWorkspace(got.record, got.arrays, ids);
+      got.arrays = null;
+      if (read.kind === 'newer') {
+        newer(read.format);
+        return null;
+      }
+      if (read.kind === 'unreadable') {
+        await clearQuietly();
+        say(`Your saved work could not be read (${read.reason}), so the page starts clean. Dropped: ${read.lost}.`, 'warning');
+        return null;
+      }
+      if (isEmptyWork(read.view)) {
+        await clearQuietly();
+        if (read.notes.length) say(['Your saved work could not be read, so the page starts clean.', ...read.notes], 'warning');
+        return null;
+      }
+      return read;
+    })();
+    return reading;
+  }
+
+  /** show puts read work on the page; false (and the page clean) when the page cannot draw it. */
+  function show(read) {
+    try {
+      store.restoreView(read.view);
+    } catch (err) {
+      store.loadView({ settings: DEFAULT_SETTINGS });
+      say(`Your saved work could not be shown (${err.message}), so the page starts clean. Dropped: ${describeWork(read.view)}.`, 'warning');
+      return false;
+    }
+    predicting.update(); // lines not stored (or not read) are predicted again
+    analyses.refresh();
+    return true;
+  }
+
+  /** pack is the stored form of state, with the points of the curves withData says and, if results, the fits and lines. */
+  const pack = (state, savedAt, withData, results) => packWorkspace(state, ids, { savedAt, withData, results });
+
+  /** saved: the work was written at savedAt. */
+  function saved(savedAt) {
+    lastSaved = savedAt;
+    store.setWorkspace({ savedAt, kept: `Your work is kept in this browser: saved at ${clock(savedAt)}.`, canForget: true });
+  }
+
+  /**
+   * saveWhatFits saves what the full storage takes: the settings, the schedules and the
+   * curves' names first, then each curve's points while they fit (the fit, which needs them
+   * all, is left out).
+   */
+  async function saveWhatFits(state, savedAt) {
+    const withData = new Set();
+    const attempt = () => {
+      const { record, arrays } = pack(state, savedAt, (c) => withData.has(c), false);
+      return db.write(record, arrays);
+    };
+    try {
+      await attempt();
+    } catch (err) {
+      if (err.kind !== 'quota') throw err;
+      say(`The browser's storage for this page is full: this change could not be saved. A reload brings back the work saved ${lastSaved ? `at ${clock(lastSaved)}` : 'before'}. `
+        + 'Free some space (or remove curves) to keep saving; the page works as usual.', 'warning');
+      return;
+    }
+    for (const c of state.curves) {
+      withData.add(c);
+      try {
+        await attempt();
+      } catch (err) {
+        withData.delete(c);
+        if (err.kind !== 'quota') throw err;
+      }
+    }
+    const left = state.curves.filter((c) => !withData.has(c));
+    const fitted = Object.keys(state.fits).length > 0 || state.manual !== null;
+    saved(savedAt);
+    if (!left.length && !fitted) return; // the space came back meanwhile
+    say([
+      left.length
+        ? `The browser's storage for this page is full: the settings, the schedules and the curves' names are kept, but not the points of ${left.map((c) => c.name).join(', ')} (${pointsOf(left).toLocaleString('en')} points)`
+          + `${fitted ? ', nor the fit' : ''}. After a reload they come back as schedules to predict.`
+        : 'The browser\'s storage for this page is full: the curves, schedules and settings are kept, but not the fit: after a reload, press Fit again.',
+      'Free some space (or remove curves) to keep everything; the page works as usual.',
+    ], 'warning');
+  }
+
+  /** save writes state; when storage is full, what fits. */
+  async function save(state) {
+    store.setWorkspace({ saving: true });
+    try {
+      if (isEmptyWork(state)) {
+        await db.clear();
+        store.setWorkspace({ kept: KEEPING, canForget: false });
+        return;
+      }
+      const savedAt = Date.now();
+      const started = performance.now();
+      const { record, arrays } = pack(state, savedAt, () => true);
+      try {
+        await db.write(record, arrays);
+      } catch (err) {
+        if (err.kind !== 'quota') throw err;
+        return await saveWhatFits(state, savedAt);
+      }
+      performance.measure('workspace-save', { start: started }); // for tests/browser/measure-persist.mjs
+      saved(savedAt);
+      const line = store.state.workspace.line;
+      if (line && line.kind === 'warning' && /storage for this page is full|could not be saved/.test(line.text[0])) store.setWorkspace({ line: null });
+      if (linkShown && kept) {
+        linkShown = false;
+        say(`Your earlier saved work (${describeWork(kept.view)}, saved ${when(kept.savedAt)}) was replaced by this view; “Back to my saved work” still brings it back in this tab.`, 'notice', ['back']);
+      }
+    } finally {
+      store.setWorkspace({ saving: false });
+    }
+  }
+
+  /** failed reports a save that failed for another reason than a full storage. */
+  function failed(err) {
+    if (err.kind === 'closed') return stopSaving(`This tab no longer saves your work (${err.message}). Reload it to keep your work again.`);
+    say(`Your work could not be saved (${err.message}). The page works as usual; the next change tries again.`, 'warning');
+  }
+
+  /** flush saves now what is waiting to be saved; it resolves once saved (or failed). */
+  function flush() {
+    clearTimeout(timer);
+    timer = null;
+    if (off || !db || !dirty) return saving || Promise.resolve();
+    if (saving) {
+      again = true;
+      return saving;
+    }
+    saving = save(store.state).catch(failed).finally(() => {
+      saving = null;
+      if (again) {
+        again = false;
+        flush();
+      }
+    });
+    return saving;
+  }
+
+  return {
+    flush,
+
+    /** restore puts the stored work back on the page; it resolves to false when there is none to show. */
+    async restore() {
+      const read = await readFound();
+      if (!read) return false;
+      if (!show(read)) {
+        await clearQuietly();
+        return false;
+      }
+      kept = read;
+      performance.mark('workspace-restored');
+      say([`Restored your work from ${when(read.savedAt)}: ${describeWork(read.view)}.`, ...read.notes], read.notes.length ? 'warning' : 'notice', ['start-empty']);
+      return true;
+    },
+
+    /** linkOpened: a share link was opened at start-up; the stored work is left as it is, and said to be. */
+    async linkOpened() {
+      const read = await readFound();
+      if (!read) return;
+      kept = read;
+      linkShown = true;
+      say(`You opened a shared link. Your saved work (${describeWork(read.view)}, saved ${when(read.savedAt)}) is kept: it is replaced only once you change this view.`, 'notice', ['back']);
+    },
+
+    /** watch starts saving: from the first change of the work on, every change is saved. */
+    watch() {
+      baseline = store.state;
+      store.subscribe((state, previous) => {
+        if (off) return;
+        if (!dirty) dirty = WORK_KEYS.some((k) => state[k] !== baseline[k]);
+        if (!dirty || !SAVED_KEYS.some((k) => state[k] !== previous[k])) return;
+        clearTimeout(timer);
+        timer = setTimeout(flush, delayMs);
+      });
+    },
+
+    /** startEmpty empties the page (the restored work comes back with Undo). */
+    startEmpty() {
+      const restore = store.snapshotView();
+      store.loadView({ settings: DEFAULT_SETTINGS });
+      store.offerUndo('Started empty.', restore);
+      store.setWorkspace({ line: null });
+      store.setStatus('Started empty: add loss curves, or load an example.');
+    },
+
+    /** backToSaved puts the stored work read at start-up back in place of the view (Undo returns to it). */
+    backToSaved() {
+      if (!kept) return;
+      const restore = store.snapshotView();
+      if (!show(kept)) return;
+      linkShown = false;
+      store.offerUndo('Back to your saved work.', restore);
+      say(`Back to your saved work: ${describeWork(kept.view)}.`);
+    },
+
+    /** forget deletes the stored work; this tab saves nothing more until resume. */
+    async forget() {
+      off = 'forgotten';
+      clearTimeout(timer);
+      timer = null;
+      if (saving) await saving;
+      try {
+        await (db ? db.clear() : remove());
+      } catch (err) {
+        return say(`Your saved work could not be forgotten (${err.message}).`, 'warning');
+      }
+      kept = null;
+      linkShown = false;
+      say('Forgotten: nothing of your work is stored in this browser, and this tab stores nothing more.', 'notice', db ? ['resume'] : []);
+      store.setWorkspace({ kept: 'Not kept in this browser (forgotten on request).', canForget: false, savedAt: 0 });
+    },
+
+    /** resume keeps the work again after forget: it is saved at once. */
+    resume() {
+      if (!db) return;
+      off = null;
+      dirty = true;
+      store.setWorkspace({ line: null, kept: KEEPING });
+      flush();
+    },
+  };
+}

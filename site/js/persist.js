@@ -1,0 +1,540 @@
+// The user's work as this browser keeps it: which parts of the page state are stored, in what
+// format, and how a stored workspace is read back. Pure (no IndexedDB, no DOM):
+// workspace-db.js stores what packWorkspace makes, controllers/workspace.js decides when.
+//
+// A stored workspace is a record and the large arrays it refers to. The record holds the
+// settings, the curves (names, roles, schedules, where they came from), the schedules to
+// predict, the fits (parameters, settings, lawcore's answer, the fitted lines), the parameters
+// entered by hand and the predicted lines. Every array of more than INLINE numbers (a curve's
+// points, an LR file's schedule, a fit's predicted values) is stored apart, once, as a
+// Float64Array under an id, and the record holds {$a: id, n: length, plain?} in its place. An
+// array keeps its id for as long as the page holds it (ArrayIds; the store never edits an
+// array in place), so a save after a change of settings writes the small record and not the
+// megabytes of points again. Both are written in one transaction (workspace-db.js).
+//
+// A stored workspace is untrusted input (another tab, an older page, a damaged disk, a
+// hand-edited store): readWorkspace checks every part as a share link is checked (share.js),
+// and drops what it cannot read, saying what; only a record it cannot read at all starts the
+// page clean. The record carries its format; an older one is migrated (MIGRATIONS), a newer one
+// is left alone.
+import { checkSettings, checkSchedule } from './share.js';
+import { thinSchedule } from './share-view.js';
+import { DEFAULT_SETTINGS } from './settings.js';
+import { paramsOf, predictedLine, fitCovers } from './selectors.js';
+import { LAWS, LAW_NAMES, ROLES, MAX_SCHEDULE_STEPS } from './schema.js';
+import { PALETTE, nextColor } from './theme.js';
+
+/**
+ * FORMAT is the format records are written in. 1: the first layout, the record alone (points
+ * inline, no results kept, settings without the law choice); 2: arrays stored apart, results kept.
+ */
+export const FORMAT = 2;
+/** INLINE is the most numbers an array may hold and stay in the record. */
+const INLINE = 64;
+/** MAX_TEXT bounds the names and sources read back (the page shows them as text only). */
+const MAX_TEXT = 10000;
+/** MAX_DEPTH bounds how deep a stored record may nest (lawcore's answers nest a few levels). */
+const MAX_DEPTH = 40;
+/** LINE_FIELDS are the columns of a fitted or predicted line. */
+const LINE_FIELDS = ['steps', 'lr', 'loss', 's1Term', 's2Term'];
+const CURVE_TEXT = ['lrFile', 'file', 'run', 'source'];
+
+/**
+ * ArrayIds gives each array the page holds the id it is stored under. ids are random (two tabs
+ * never make the same one) and forgotten with the array (a WeakMap).
+ */
+export class ArrayIds {
+  constructor(newId = randomId) {
+    this.ids = new WeakMap();
+    this.newId = newId;
+  }
+
+  /** idOf returns array's id, making one the first time. */
+  idOf(array) {
+    let id = this.ids.get(array);
+    if (!id) this.ids.set(array, (id = this.newId()));
+    return id;
+  }
+
+  /** has says whether array has an id already. */
+  has(array) {
+    return this.ids.has(array);
+  }
+
+  /** remember records that array (read back from the store) is stored under id. */
+  remember(array, id) {
+    this.ids.set(array, id);
+  }
+}
+
+/** randomId is a fresh id: a UUID where the browser has them. */
+function randomId() {
+  if (globalThis.crypto && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
+}
+
+// ---- writing --------------------------------------------------------------------------------
+
+const isNumber = (x) => typeof x === 'number';
+const isRef = (x) => x !== null && typeof x === 'object' && !Array.isArray(x) && typeof x.$a === 'string';
+
+/**
+ * packer returns pack(value): value with its long arrays replaced by references, each added to
+ * arrays (id -> a function giving the Float64Array to store: a plain array is copied only when
+ * it has to be written). Without ids everything stays inline.
+ */
+function packer(ids, arrays) {
+  function ref(a) {
+    const plain = Array.isArray(a);
+    const id = ids.idOf(a);
+    if (!arrays.has(id)) arrays.set(id, () => (a instanceof Float64Array ? a : Float64Array.from(a)));
+    return plain ? { $a: id, n: a.length, plain: true } : { $a: id, n: a.length };
+  }
+  return function pack(v) {
+    if (ArrayBuffer.isView(v)) return ids && v.length > INLINE ? ref(v) : Float64Array.from(v);
+    if (Array.isArray(v)) {
+      if (ids && v.length > INLINE && (ids.has(v) || v.every(isNumber))) return ref(v);
+      return v.map(pack);
+    }
+    if (v instanceof Map) return [...v].map(([k, x]) => [k, pack(x)]);
+    if (v !== null && typeof v === 'object') {
+      const out = {};
+      for (const [k, x] of Object.entries(v)) if (x !== undefined && typeof x !== 'function') out[k] = pack(x);
+      return out;
+    }
+    return v;
+  };
+}
+
+/** isEmptyWork says whether the page holds no work to keep: no curve and no schedule to predict. */
+export function isEmptyWork(state) {
+  return state.curves.length === 0 && state.predictions.length === 0;
+}
+
+/**
+ * packWorkspace is what the browser stores of state: {record, arrays}, arrays mapping each id
+ * the record refers to to a function giving its Float64Array. withData(curve) says which
+ * curves keep their points (all by default; when storage is full, fewer): a curve without them
+ * keeps its name, role and schedule (an LR file's thinned to 2,000 points). The fits and
+ * predicted lines are kept when results is set and every curve keeps its points.
+ */
+export function packWorkspace(state, ids, { withData = () => true, results = true, savedAt = Date.now() } = {}) {
+  const arrays = new Map();
+  const pack = packer(ids, arrays);
+  const inline = packer(null, null);
+  const complete = results && state.curves.every(withData);
+  const curves = state.curves.map((c) => {
+    const out = {
+      name: c.name, role: c.role, scheduleSource: c.scheduleSource || 'builder', color: c.color,
+      ...Object.fromEntries(CURVE_TEXT.filter((k) => typeof c[k] === 'string').map((k) => [k, c[k]])),
+      ...(Number.isFinite(c.size) ? { size: c.size } : {}),
+    };
+    if (withData(c)) {
+      return { ...out, schedule: pack(c.schedule || null), steps: pack(c.steps), loss: pack(c.loss), ...(c.lr ? { lr: pack(c.lr) } : {}) };
+    }
+    return { ...out, schedule: inline(thinSchedule(c.schedule || null)), points: c.steps.length };
+  });
+  const record = {
+    format: FORMAT,
+    savedAt,
+    settings: { ...state.settings },
+    stale: !!state.stale,
+    curves,
+    predictions: state.predictions.map((p) => ({ name: p.name, color: p.color, schedule: pack(p.schedule) })),
+    manual: state.manual ? inline({ params: state.manual.params, settings: state.manual.settings, from: state.manual.from }) : null,
+    fits: [],
+    lines: [],
+  };
+  if (complete) {
+    record.fits = LAW_NAMES.filter((law) => state.fits[law]).map((law) => {
+      const f = state.fits[law];
+      return {
+        law: f.law, params: { ...f.params }, settings: { ...f.settings }, response: pack(f.response),
+        lines: pack(f.lines), covers: state.curves.filter((c) => fitCovers(f, c)).map((c) => c.name),
+      };
+    });
+    record.lines = LAW_NAMES.filter((law) => paramsOf(state, law)).map((law) => {
+      const byName = [];
+      for (const item of [...state.curves, ...state.predictions]) {
+        const line = predictedLine(state, law, item);
+        if (!line) continue;
+        const { schedule, ...rest } = line;
+        byName.push([item.name, pack(rest)]);
+      }
+      return { law, from: state.manual ? 'manual' : 'fit', byName };
+    }).filter((l) => l.byName.length);
+  }
+  return { record, arrays };
+}
+
+/** arrayRefs lists the ids of the arrays a stored record refers to (what to read with it). */
+export function arrayRefs(record) {
+  const ids = new Set();
+  (function walk(v, depth) {
+    if (depth > MAX_DEPTH || v === null || typeof v !== 'object' || ArrayBuffer.isView(v)) return;
+    if (isRef(v)) ids.add(v.$a);
+    else for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x, depth + 1);
+  })(record, 0);
+  return [...ids];
+}
+
+// ---- reading --------------------------------------------------------------------------------
+
+/**
+ * MIGRATIONS[n] turns a record of format n into format n + 1. Format 1 kept the curves' points
+ * inline (read as they are: the next save moves them apart), no results, and settings from
+ * before the law choice (the defaults fill them).
+ */
+const MIGRATIONS = {
+  1: (r) => ({
+    ...r, format: 2,
+    settings: r.settings && typeof r.settings === 'object' ? { ...DEFAULT_SETTINGS, ...r.settings } : r.settings,
+    stale: true, manual: null, fits: [], lines: [],
+  }),
+};
+
+const isObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x) && !ArrayBuffer.isView(x);
+
+function fail(where, what) {
+  throw new Error(`${where}: ${what}`);
+}
+
+function text(x, where) {
+  if (typeof x !== 'string' || x.length === 0 || x.length > MAX_TEXT) fail(where, 'not a name');
+  return x;
+}
+
+function oneOf(x, list, where) {
+  if (!list.includes(x)) fail(where, `must be one of ${list.join(', ')}`);
+  return x;
+}
+
+/**
+ * unpacker returns unpack(value, where): value with its references replaced by the arrays read
+ * (a plain array for those stored from one), each remembered under its id.
+ */
+function unpacker(arrays, ids) {
+  return function unpack(v, where, depth = 0) {
+    if (depth > MAX_DEPTH) fail(where, 'nested too deeply');
+    if (isRef(v)) {
+      const a = arrays.get(v.$a);
+      if (!(a instanceof Float64Array)) fail(where, 'its points are missing from the store');
+      if (a.length !== v.n) fail(where, `holds ${a.length} values where ${v.n} were saved`);
+      const out = v.plain ? Array.from(a) : a;
+      ids.remember(out, v.$a);
+      return out;
+    }
+    if (ArrayBuffer.isView(v)) return v instanceof Float64Array ? v : fail(where, 'not an array of numbers');
+    if (Array.isArray(v)) return v.map((x, i) => unpack(x, `${where}[${i}]`, depth + 1));
+    if (v !== null && typeof v === 'object') {
+      if (Object.getPrototypeOf(v) !== Object.prototype) fail(where, 'not plain data');
+      const out = {};
+      for (const [k, x] of Object.entries(v)) out[k] = unpack(x, `${where}.${k.slice(0, 40)}`, depth + 1);
+      return out;
+    }
+    if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') fail(where, 'not plain data');
+    return v;
+  };
+}
+
+/** points checks one of a curve's columns: a Float64Array of n finite numbers (n: its steps'). */
+function points(x, where, n) {
+  if (!(x instanceof Float64Array)) fail(where, 'not an array of numbers');
+  if (n !== undefined && x.length !== n) fail(where, `${x.length} values for ${n} steps`);
+  for (let k = 0; k < x.length; k++) if (!Number.isFinite(x[k])) fail(`${where}[${k}]`, 'not a finite number');
+  return x;
+}
+
+/** readSchedule checks a schedule as a link's is checked, with as many points as lawcore allows. */
+const readSchedule = (s, where) => (s === null || s === undefined ? null : checkSchedule(s, where, MAX_SCHEDULE_STEPS + 1));
+
+/** readCurve checks a stored curve: with its points, a curve; without (storage was full), {name, schedule, points}. */
+function readCurve(c, where) {
+  if (!isObject(c)) fail(where, 'not an object');
+  const out = {
+    name: text(c.name, `${where}.name`),
+    role: oneOf(c.role, ROLES, `${where}.role`),
+    schedule: readSchedule(c.schedule, `${where}.schedule`),
+    scheduleSource: c.scheduleSource === undefined ? 'builder' : oneOf(c.scheduleSource, ['file', 'builder'], `${where}.scheduleSource`),
+    color: c.color,
+  };
+  for (const k of CURVE_TEXT) {
+    if (c[k] === undefined) continue;
+    if (typeof c[k] !== 'string' || c[k].length > MAX_TEXT) fail(`${where}.${k}`, 'not a text');
+    out[k] = c[k];
+  }
+  if (c.size !== undefined && c.size !== null) {
+    if (!(Number.isFinite(c.size) && c.size > 0)) fail(`${where}.size`, 'not a model size');
+    out.size = c.size;
+  }
+  if (c.steps === undefined && c.loss === undefined) {
+    if (!(Number.isInteger(c.points) && c.points >= 0)) fail(where, 'neither points nor their count');
+    return { ...out, dataDropped: c.points };
+  }
+  out.steps = points(c.steps, `${where}.steps`);
+  if (!out.steps.length) fail(`${where}.steps`, 'empty');
+  out.loss = points(c.loss, `${where}.loss`, out.steps.length);
+  for (let k = 0; k < out.steps.length; k++) {
+    if (out.steps[k] < 1 || (k && out.steps[k] <= out.steps[k - 1])) fail(`${where}.steps[${k}]`, 'steps must be ≥ 1 and increasing');
+    if (!(out.loss[k] > 0)) fail(`${where}.loss[${k}]`, 'must be > 0');
+  }
+  if (c.lr !== undefined) out.lr = points(c.lr, `${where}.lr`);
+  return out;
+}
+
+/** readParams checks a law's parameters: every one of the law's, finite. */
+function readParams(law, p, where) {
+  if (!isObject(p)) fail(where, 'not an object');
+  const out = {};
+  for (const k of LAWS[law].params) {
+    if (!Number.isFinite(p[k])) fail(`${where}.${k}`, 'not a finite number');
+    out[k] = p[k];
+  }
+  return out;
+}
+
+/** readLine checks a fitted or predicted line: columns of the same length (some may be absent). */
+function readLine(line, where) {
+  if (!isObject(line)) fail(where, 'not an object');
+  const out = {};
+  let n;
+  for (const k of LINE_FIELDS) {
+    if (line[k] === undefined) continue;
+    out[k] = points(line[k], `${where}.${k}`, n);
+    n = out[k].length;
+  }
+  if (!out.steps) fail(where, 'no steps');
+  if (line.finalLoss !== undefined) {
+    if (!Number.isFinite(line.finalLoss)) fail(`${where}.finalLoss`, 'not a finite number');
+    out.finalLoss = line.finalLoss;
+  }
+  return out;
+}
+
+/** readNamedLines checks [[name, line]] pairs into a Map. */
+function readNamedLines(pairs, where) {
+  if (!Array.isArray(pairs)) fail(where, 'not a list');
+  return new Map(pairs.map((p, i) => {
+    if (!Array.isArray(p) || p.length !== 2) fail(`${where}[${i}]`, 'not a name and a line');
+    return [text(p[0], `${where}[${i}]`), readLine(p[1], `${where}[${i}]`)];
+  }));
+}
+
+/**
+ * readResponse checks the parts of a stored fit answer the page reads (lawcore wrote it; the
+ * store may not have kept it whole): the curves' names, roles and metrics, the objective.
+ */
+function readResponse(r, law, where) {
+  if (!isObject(r)) fail(where, 'not an object');
+  if (r.law !== law) fail(`${where}.law`, `not ${law}`);
+  if (!Array.isArray(r.curves) || !r.curves.length) fail(`${where}.curves`, 'not a list of curves');
+  r.curves.forEach((c, i) => {
+    const w = `${where}.curves[${i}]`;
+    if (!isObject(c)) fail(w, 'not an object');
+    text(c.name, `${w}.name`);
+    oneOf(c.role, ROLES, `${w}.role`);
+    if (!isObject(c.metrics)) fail(`${w}.metrics`, 'not an object');
+    if (c.predicted !== undefined && !(Array.isArray(c.predicted) && c.predicted.every(isNumber))) fail(`${w}.predicted`, 'not a list of numbers');
+  });
+  if (typeof r.objective !== 'number') fail(`${where}.objective`, 'not a number');
+  for (const k of ['fitMetrics', 'validateMetrics', 'search', 'settings']) if (r[k] !== undefined && r[k] !== null && !isObject(r[k])) fail(`${where}.${k}`, 'not an object');
+  if (r.auto !== undefined) {
+    if (!isObject(r.auto) || !isObject(r.auto.chosen) || !Array.isArray(r.auto.candidates) || !r.auto.candidates.every(isObject)) fail(`${where}.auto`, 'not what auto answers');
+  }
+  return r;
+}
+
+/** readFit checks a stored fit; covering maps the names of the curves it covers to the curves read. */
+function readFit(f, where, curvesByName) {
+  if (!isObject(f)) fail(where, 'not an object');
+  const law = oneOf(f.law, LAW_NAMES, `${where}.law`);
+  if (!Array.isArray(f.covers)) fail(`${where}.covers`, 'not a list');
+  const covered = new Map();
+  for (const name of f.covers) if (curvesByName.has(name)) covered.set(name, curvesByName.get(name));
+  return {
+    law,
+    params: readParams(law, f.params, `${where}.params`),
+    settings: checkSettings(f.settings),
+    response: readResponse(f.response, law, `${where}.response`),
+    lines: readNamedLines(f.lines, `${where}.lines`),
+    curves: covered,
+  };
+}
+
+/** readManual checks parameters entered by hand (or from a link) as stored. */
+function readManual(m) {
+  if (!isObject(m) || !isObject(m.params)) fail('manual', 'not parameters');
+  const params = {};
+  for (const [law, p] of Object.entries(m.params)) params[oneOf(law, LAW_NAMES, 'manual.params')] = readParams(law, p, `manual.params.${law}`);
+  if (!Object.keys(params).length) fail('manual.params', 'empty');
+  return { params, settings: checkSettings(m.settings), from: oneOf(m.from, ['hand', 'link'], 'manual.from') };
+}
+
+/** nameOf is a stored item's name for a message, or what it is when it has none. */
+const nameOf = (x, what) => (x && typeof x.name === 'string' && x.name ? x.name.slice(0, 80) : what);
+
+/** plural is "1 curve", "3 curves". */
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** listNames is "a, b and 3 more". */
+function listNames(names, at = 4) {
+  const shown = names.slice(0, at).join(', ');
+  return names.length > at ? `${shown} and ${names.length - at} more` : shown;
+}
+
+/**
+ * describeWork says what a view holds, in words: "3 curves, 2 schedules to predict and the fit
+ * of the annealing law".
+ */
+export function describeWork(view) {
+  const parts = [];
+  if (view.curves.length) parts.push(plural(view.curves.length, 'curve'));
+  if (view.predictions.length) parts.push(plural(view.predictions.length, 'schedule') + ' to predict');
+  const laws = LAW_NAMES.filter((law) => view.fits && view.fits[law]);
+  if (laws.length) parts.push(`the fit of the ${laws.map((l) => LAWS[l].label).join(' and the ')}`);
+  else if (view.manual) parts.push('the parameters entered by hand');
+  if (!parts.length) return 'nothing';
+  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+
+/**
+ * describeRecord says what a stored record held, as far as it can be read: what a page that
+ * could not read it dropped.
+ */
+function describeRecord(record) {
+  const names = (list) => (Array.isArray(list) ? list.map((x) => (x && typeof x.name === 'string' ? x.name.slice(0, 80) : '?')) : []);
+  const curves = names(record && record.curves);
+  const predictions = names(record && record.predictions);
+  const parts = [];
+  if (curves.length) parts.push(`${plural(curves.length, 'curve')} (${listNames(curves)})`);
+  if (predictions.length) parts.push(`${plural(predictions.length, 'schedule')} to predict (${listNames(predictions)})`);
+  return parts.length ? parts.join(' and ') : 'the saved work';
+}
+
+/**
+ * readWorkspace reads a stored record (and the arrays it refers to: Map id -> Float64Array)
+ * back into a view the store restores (restoreView). It answers one of
+ *   {kind: 'restored', view, savedAt, notes}: notes say what was dropped and why;
+ *   {kind: 'newer', format}: written by a newer page (left alone);
+ *   {kind: 'unreadable', reason, lost}: nothing can be read (lost says what it held).
+ * Arrays read are remembered in ids under their ids, so that they are not written again.
+ */
+export function readWorkspace(record, arrays, ids) {
+  const unreadable = (reason) => ({ kind: 'unreadable', reason, lost: describeRecord(record) });
+  if (!isObject(record) || !Number.isInteger(record.format) || record.format < 1) return unreadable('it is not a saved workspace');
+  if (record.format > FORMAT) return { kind: 'newer', format: record.format };
+  let r = record;
+  try {
+    while (r.format < FORMAT) r = MIGRATIONS[r.format](r);
+  } catch (err) {
+    return unreadable(`format ${record.format} could not be brought up to date (${err.message})`);
+  }
+  if (!Array.isArray(r.curves) || !Array.isArray(r.predictions)) return unreadable('it holds no list of curves');
+  // Each part is read on its own: one that cannot be read is dropped and the others kept.
+  const unpack = unpacker(arrays, ids);
+  const notes = [];
+  let settings;
+  try {
+    settings = checkSettings(unpack(r.settings, 'settings'));
+  } catch (err) {
+    settings = { ...DEFAULT_SETTINGS };
+    notes.push(`The saved settings could not be read (${err.message}): the defaults are used.`);
+  }
+
+  const taken = new Set();
+  const curves = [];
+  const predictions = [];
+  const dropped = [];
+  r.curves.forEach((c, i) => {
+    const where = `curves[${i}]`;
+    let curve;
+    try {
+      curve = readCurve(unpack(c, where), where);
+      if (taken.has(curve.name)) fail(where, `a second curve named ${curve.name}`);
+    } catch (err) {
+      dropped.push(`${nameOf(c, 'a curve')} (${err.message})`);
+      return;
+    }
+    taken.add(curve.name);
+    if (curve.dataDropped === undefined) return curves.push(curve);
+    // Storage was full: the curve's name and schedule were kept, its points were not.
+    const why = `its ${curve.dataDropped.toLocaleString('en')} points were not kept (the browser's storage was full)`;
+    if (curve.schedule) {
+      predictions.push({ name: curve.name, schedule: curve.schedule, color: curve.color });
+      notes.push(`${curve.name}: ${why}; its schedule is predicted. Add its file again to fit it.`);
+    } else notes.push(`${curve.name}: ${why}, nor a schedule; add its file again.`);
+  });
+  r.predictions.forEach((p, i) => {
+    const where = `predictions[${i}]`;
+    try {
+      const q = unpack(p, where);
+      if (!isObject(q)) fail(where, 'not an object');
+      const name = text(q.name, `${where}.name`);
+      if (taken.has(name)) fail(where, `a second schedule named ${name}`);
+      predictions.push({ name, schedule: checkSchedule(q.schedule, `${where}.schedule`, MAX_SCHEDULE_STEPS + 1), color: q.color });
+      taken.add(name);
+    } catch (err) {
+      dropped.push(`${nameOf(p, 'a schedule to predict')} (${err.message})`);
+    }
+  });
+  if (dropped.length) notes.unshift(`Dropped what could not be read: ${dropped.join('; ')}.`);
+  recolor([...curves, ...predictions]);
+
+  // The results: one that cannot be read is dropped (Fit makes it again).
+  const byName = new Map(curves.map((c) => [c.name, c]));
+  const fits = {};
+  for (const [i, f] of (Array.isArray(r.fits) ? r.fits : []).entries()) {
+    try {
+      const fit = readFit(unpack(f, `fits[${i}]`), `fits[${i}]`, byName);
+      fits[fit.law] = fit;
+    } catch (err) {
+      notes.push(`The saved fit could not be read (${err.message}): press Fit to fit again.`);
+    }
+  }
+  let manual = null;
+  if (r.manual !== null && r.manual !== undefined) {
+    try {
+      manual = readManual(unpack(r.manual, 'manual'));
+    } catch (err) {
+      notes.push(`The parameters entered by hand could not be read (${err.message}).`);
+    }
+  }
+  const view = { settings, curves, predictions, fits, manual, lines: {}, stale: r.stale !== false };
+  view.lines = readPredictedLines(r.lines, view, unpack);
+  return { kind: 'restored', view, savedAt: Number.isFinite(r.savedAt) ? r.savedAt : 0, notes };
+}
+
+/**
+ * readPredictedLines reads the stored predicted lines of view's parameters: a line is kept for
+ * the item of its name, with that item's schedule; others are predicted again.
+ */
+function readPredictedLines(stored, view, unpack) {
+  const lines = {};
+  if (!Array.isArray(stored)) return lines;
+  const items = new Map([...view.curves, ...view.predictions].map((x) => [x.name, x]));
+  for (const l of stored) {
+    try {
+      if (!isObject(l) || !LAW_NAMES.includes(l.law)) continue;
+      const p = paramsOf(view, l.law);
+      if (!p || (l.from === 'manual') !== !!view.manual) continue;
+      const byName = new Map();
+      for (const [name, line] of readNamedLines(unpack(l.byName, `lines.${l.law}`), `lines.${l.law}`)) {
+        const item = items.get(name);
+        if (item && item.schedule) byName.set(name, { ...line, schedule: item.schedule });
+      }
+      lines[l.law] = { source: p.source, byName };
+    } catch {
+      // a line that cannot be read is predicted again
+    }
+  }
+  return lines;
+}
+
+/** recolor gives every item a colour of the palette, distinct while there are enough. */
+function recolor(items) {
+  const used = [];
+  for (const item of items) {
+    if (!PALETTE.includes(item.color) || used.includes(item.color)) item.color = nextColor(used);
+    used.push(item.color);
+  }
+}

@@ -1,0 +1,564 @@
+// The user's work is kept in the browser (site/js/persist.js, workspace-db.js,
+// controllers/workspace.js): curves, roles, schedules, settings and the fit come back after a
+// reload, and after the browser is killed in the middle of a save the previous save comes back
+// whole; a store of an older format migrates, a newer one is left alone, a corrupted one is
+// dropped saying what; full storage, or none at all (private browsing), leaves the page
+// working and saying so; "Forget my data" forgets; a share link wins over the saved work
+// without replacing it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium } from 'playwright-core';
+import { useServerAndBrowser, openPage, waitForFit, curveNames, params, encodeIn, CHROMIUM_ARGS } from './harness.mjs';
+
+const env = useServerAndBrowser(before, after);
+
+/** savedAt is the time of the page's latest save (0: none yet). */
+const savedAt = (page) => page.evaluate(() => Number(document.querySelector('#workspace-footer').dataset.savedAt));
+
+/** waitSaved waits for a save completed after `since` (a savedAt) with no other save running. */
+async function waitSaved(page, since = 0, timeout = 60000) {
+  await page.waitForFunction((t) => {
+    const f = document.querySelector('#workspace-footer').dataset;
+    return Number(f.savedAt) > t && !f.saving;
+  }, since, { timeout });
+  return savedAt(page);
+}
+
+/** lineText is the workspace line's text ('' when hidden). */
+const lineText = (page) => page.evaluate(() => {
+  const l = document.querySelector('#workspace-line');
+  return l.hidden ? '' : document.querySelector('#workspace-text').textContent;
+});
+
+/** view reads what the page shows of the work: curves (name, role, summary), schedules to predict, settings, parameters. */
+async function view(page) {
+  return page.evaluate(() => ({
+    curves: [...document.querySelectorAll('#curve-list [data-curve-name]')].map((r) => [r.dataset.curveName, r.dataset.role, r.querySelector('.row-sub').textContent]),
+    predictions: [...document.querySelectorAll('#predict-list [data-schedule-name]')].map((r) => [r.dataset.scheduleName, r.querySelector('.row-sub')?.textContent || '']),
+    settings: ['#lambda', '#warmup-steps', '#warmup-convention', '#huber-delta', '#law'].map((s) => document.querySelector(s).value),
+    params: ['L0', 'A', 'C', 'alpha', 'lambda'].map((k) => document.querySelector(`#param-${k}`).textContent.trim()),
+    origin: document.querySelector('#fit-origin').textContent,
+    stale: !document.querySelector('#stale-note').hidden,
+  }));
+}
+
+/** setField types value into a settings field as a user does. */
+async function setField(page, selector, value) {
+  await page.fill(selector, value);
+  await page.dispatchEvent(selector, 'change');
+}
+
+/** pasteCurve adds a curve from CSV text under name. */
+async function pasteCurve(page, name, csv) {
+  await page.evaluate(() => { document.querySelector('details.paste').open = true; });
+  await page.fill('#paste-text', csv);
+  await page.fill('#paste-name', name);
+  await page.click('#paste-add');
+  await page.waitForFunction((n) => document.querySelector(`#curve-list [data-curve-name="${n}"]`), name);
+}
+
+/** csvRun is a short WSD-like run with an LR column: steps step..n*step. */
+function csvRun(n, step = 100, lossAt = (s) => 2.6 + 1.2 / Math.sqrt(s / 100)) {
+  const rows = ['step,lr,loss'];
+  for (let i = 1; i <= n; i++) {
+    const s = i * step;
+    rows.push(`${s},${(i < 0.8 * n ? 2e-4 : 2e-4 * (1 - (i - 0.8 * n) / (0.25 * n))).toExponential(4)},${lossAt(s).toFixed(5)}`);
+  }
+  return rows.join('\n') + '\n';
+}
+
+/** onOrigin runs fn in a page of the site's origin where the calculator does not run (its icon). */
+async function onOrigin(context, fn, arg) {
+  const page = await context.newPage();
+  try {
+    await page.goto(`${env.url}favicon.svg`);
+    return await page.evaluate(fn, arg);
+  } finally {
+    await page.close();
+  }
+}
+
+test('load curves, reload: everything is back (names, roles, schedules, settings, the fit), and Start empty undoes', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    assert.equal(await lineText(page), '', 'nothing restored on a first visit');
+    assert.equal(await savedAt(page), 0, 'the example alone is not saved');
+    // The user's work: a curve with its learning rates, a role changed, a schedule to predict,
+    // settings, and a fit of it all.
+    await pasteCurve(page, 'my wsd run', csvRun(60));
+    await page.selectOption('#curve-list [data-curve-name="constant"] .role-select', 'validate');
+    await page.click('#add-prediction');
+    await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
+    await page.waitForFunction(() => document.querySelectorAll('#schedule-preset option').length > 10);
+    await page.selectOption('#schedule-preset', 'wsd-1-sqrt-20');
+    await page.fill('#schedule-name', 'my plan');
+    await page.click('#schedule-save');
+    await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
+    await setField(page, '#warmup-steps', '300');
+    await setField(page, '#huber-delta', '0.002');
+    await page.click('#fit-button');
+    await page.waitForFunction(() => /^Fitted 2 curve/.test(document.querySelector('#status').textContent));
+    await waitForFit(page);
+    await page.waitForFunction(() => [...document.querySelectorAll('#predict-list [data-schedule-name]')].every((r) => r.dataset.finalLoss));
+    // a setting changed after the fit: the fit is stale, and must come back stale
+    await setField(page, '#lambda', '0.998');
+    await page.waitForSelector('#stale-note:not([hidden])');
+    await waitSaved(page);
+    const before = await view(page);
+    assert.equal(before.curves.length, 3);
+    assert.ok(before.predictions.some(([n]) => n === 'my plan'));
+
+    await page.reload();
+    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
+    await waitForFit(page);
+    assert.match(await lineText(page), /^Restored your work from .*: 3 curves, 6 schedules to predict and the fit of the annealing law\.$/);
+    assert.deepEqual(await view(page), before);
+    const finals = await page.$$eval('#predict-list [data-schedule-name]', (rows) => rows.map((r) => r.dataset.finalLoss));
+    assert.ok(finals.every(Boolean), 'the schedules are predicted');
+    assert.equal(await savedAt(page), 0, 'nothing is saved again until the work changes');
+
+    // Start empty: the page is empty; Undo brings the work back.
+    await page.click('#workspace-start-empty');
+    assert.deepEqual(await curveNames(page), []);
+    assert.equal(await lineText(page), '');
+    await page.click('#undo-button');
+    await waitForFit(page);
+    assert.deepEqual(await view(page), before);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a million-point workspace saves and restores', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lawcalc-persist-'));
+  const file = path.join(dir, 'million.csv');
+  writeFileSync(file, csvRun(1_000_000, 1, (s) => 2.5 + 0.5 / Math.sqrt(s)));
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.setInputFiles('#file-input', file);
+    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="million"]'), null, { timeout: 120000 });
+    const started = Date.now();
+    await waitSaved(page, 0, 120000);
+    t.diagnostic(`saved within ${Date.now() - started} ms of being listed`);
+    const before = await view(page);
+    assert.match(before.curves[2][2], /^1000000 points/);
+    const loadedAt = Date.now();
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="million"]'), null, { timeout: 120000 });
+    t.diagnostic(`reloaded and listed in ${Date.now() - loadedAt} ms`);
+    await waitForFit(page);
+    assert.deepEqual(await view(page), before);
+    // The restored points are the file's: the curve fits as before.
+    await page.click('#fit-button');
+    await page.waitForFunction(() => /^Fitted 3 curve/.test(document.querySelector('#status').textContent), null, { timeout: 180000 });
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/**
+ * launchProfile starts Chromium on a profile kept on disk (userDataDir) with the DevTools port,
+ * so that the test can kill it as a crash would; it returns {browser, context, kill}.
+ */
+async function launchProfile(userDataDir) {
+  const child = spawn(process.env.CHROMIUM || '/usr/bin/chromium', [...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const ws = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('chromium printed no DevTools address in 30 s')), 30000);
+    createInterface({ input: child.stderr }).on('line', (line) => {
+      const m = /DevTools listening on (ws:\/\/\S+)/.exec(line);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`chromium exited with ${code}`)));
+  });
+  const browser = await chromium.connectOverCDP(ws);
+  const exited = new Promise((r) => child.once('exit', r));
+  return {
+    browser,
+    context: browser.contexts()[0],
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+test('the browser killed in the middle of a save: the previous save comes back whole', async () => {
+  const profile = mkdtempSync(path.join(tmpdir(), 'lawcalc-profile-'));
+  let run = await launchProfile(profile);
+  try {
+    let page = await run.context.newPage();
+    await page.goto(env.url);
+    await waitForFit(page);
+    await pasteCurve(page, 'first run', csvRun(40));
+    await setField(page, '#lambda', '0.997');
+    await waitSaved(page);
+    const saved = await view(page);
+
+    // The next save stops as its record is being written (its arrays already put in the same
+    // transaction), and the browser is killed there, as a crash would.
+    await page.evaluate(() => {
+      const put = IDBObjectStore.prototype.put;
+      IDBObjectStore.prototype.put = function (...args) {
+        if (this.name === 'workspace') {
+          console.log('mid-save');
+          const until = Date.now() + 20000;
+          while (Date.now() < until) { /* the transaction cannot commit while this runs */ }
+        }
+        return put.apply(this, args);
+      };
+    });
+    const midSave = new Promise((resolve) => page.on('console', (m) => { if (m.text() === 'mid-save') resolve(); }));
+    await pasteCurve(page, 'second run', csvRun(50, 100, (s) => 2.7 + 1 / Math.sqrt(s / 100)));
+    await setField(page, '#lambda', '0.995');
+    await midSave;
+    await run.kill();
+
+    run = await launchProfile(profile);
+    page = await run.context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(env.url);
+    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden, null, { timeout: 60000 });
+    await waitForFit(page);
+    assert.match(await lineText(page), /^Restored your work/);
+    assert.deepEqual(await view(page), saved, 'the state of the save before the kill');
+    assert.ok(!(await curveNames(page)).includes('second run'));
+    assert.deepEqual(errors, []);
+  } finally {
+    await run.browser.close().catch(() => {});
+    await run.kill().catch(() => {});
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  }
+});
+
+test('a store written by format 1 (the first layout) migrates', async () => {
+  const context = await env.browser.newContext({ serviceWorkers: 'block' });
+  try {
+    // Version 1 of the database: the store `workspace` alone, the points inside the record.
+    await onOrigin(context, () => new Promise((resolve, reject) => {
+      const open = indexedDB.open('annealing-calculator', 1);
+      open.onupgradeneeded = () => open.result.createObjectStore('workspace');
+      open.onsuccess = () => {
+        const tx = open.result.transaction('workspace', 'readwrite');
+        tx.objectStore('workspace').put({
+          format: 1, savedAt: Date.UTC(2025, 0, 2, 3, 4),
+          settings: { lambda: 0.995, fitLambda: false, warmupSteps: 200, warmupConvention: 'actual', huberDelta: 0.001 },
+          curves: [{ name: 'old run', role: 'fit', schedule: { kind: 'cosine', total: 4000, peak: 2e-4, final: 2e-5, warmup: 200 }, steps: Float64Array.from({ length: 40 }, (_, i) => (i + 1) * 100), loss: Float64Array.from({ length: 40 }, (_, i) => 2.6 + 1.2 / Math.sqrt(i + 1)) }],
+          predictions: [{ name: 'old plan', schedule: { kind: 'constant', total: 8000, peak: 2e-4, warmup: 200 } }],
+        }, 'current');
+        tx.oncomplete = () => { open.result.close(); resolve(); };
+        tx.onerror = () => reject(tx.error);
+      };
+      open.onerror = () => reject(open.error);
+    }));
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(env.url);
+    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
+    assert.match(await lineText(page), /^Restored your work from .*: 1 curve and 1 schedule to predict\.$/);
+    assert.deepEqual(await curveNames(page), ['old run']);
+    const v = await view(page);
+    assert.deepEqual(v.settings, ['0.995', '200', 'actual', '0.001', 'annealing']);
+    assert.match(v.curves[0][2], /^40 points, steps 100–4,000 · cosine/);
+    await page.waitForFunction(() => document.querySelector('#predict-list [data-schedule-name="old plan"]'));
+    // It fits, and the next save writes the current format (the points apart).
+    await page.click('#fit-button');
+    await waitForFit(page);
+    await waitSaved(page);
+    const stored = await page.evaluate(() => new Promise((resolve) => {
+      const open = indexedDB.open('annealing-calculator');
+      open.onsuccess = () => {
+        const db = open.result;
+        const tx = db.transaction(['workspace', 'arrays']);
+        const rec = tx.objectStore('workspace').get('current');
+        const n = tx.objectStore('arrays').count();
+        tx.oncomplete = () => { resolve({ version: db.version, format: rec.result.format, steps: rec.result.curves[0].steps, arrays: n.result }); db.close(); };
+      };
+    }));
+    assert.equal(stored.version, 2);
+    assert.equal(stored.format, 2);
+    assert.equal(stored.arrays > 0, true);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a store of a newer version is left alone, and this tab does not save over it', async () => {
+  const context = await env.browser.newContext({ serviceWorkers: 'block' });
+  try {
+    await onOrigin(context, () => new Promise((resolve) => {
+      const open = indexedDB.open('annealing-calculator', 7);
+      open.onupgradeneeded = () => open.result.createObjectStore('future');
+      open.onsuccess = () => { open.result.close(); resolve(); };
+    }));
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(env.url);
+    await waitForFit(page);
+    assert.deepEqual(await curveNames(page), ['cosine', 'constant'], 'the example');
+    assert.match(await lineText(page), /written by a newer version of this page\. It is left as it is, and this tab will not save over it/);
+    await setField(page, '#lambda', '0.998');
+    await page.waitForTimeout(1200);
+    assert.equal(await savedAt(page), 0);
+    // Forget my data drops it.
+    await page.click('#forget-button');
+    await page.waitForFunction(() => /^Forgotten/.test(document.querySelector('#workspace-text').textContent));
+    const names = await onOrigin(context, async () => (await indexedDB.databases()).map((d) => d.name));
+    assert.deepEqual(names, []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a corrupted store: the page starts clean saying what was dropped; a damaged curve alone is dropped by name', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await pasteCurve(page, 'keeper', csvRun(40));
+    await pasteCurve(page, 'damaged', csvRun(80));
+    await waitSaved(page);
+
+    // One curve's points gone from the store: that curve is dropped, named; the rest is back.
+    await page.evaluate(() => new Promise((resolve) => {
+      const open = indexedDB.open('annealing-calculator');
+      open.onsuccess = () => {
+        const tx = open.result.transaction(['workspace', 'arrays'], 'readwrite');
+        const get = tx.objectStore('workspace').get('current');
+        get.onsuccess = () => tx.objectStore('arrays').delete(get.result.curves.find((c) => c.name === 'damaged').loss.$a);
+        tx.oncomplete = () => { open.result.close(); resolve(); };
+      };
+    }));
+    await page.reload();
+    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
+    await waitForFit(page);
+    const text = await lineText(page);
+    assert.match(text, /^Restored your work from .*: 3 curves/);
+    assert.match(text, /Dropped what could not be read: damaged \(curves\[3\]\.loss: its points are missing from the store\)/);
+    assert.deepEqual(await curveNames(page), ['cosine', 'constant', 'keeper']);
+
+    // The record itself garbage: the page starts clean (the example), saying what was dropped.
+    await page.evaluate(() => new Promise((resolve) => {
+      const open = indexedDB.open('annealing-calculator');
+      open.onsuccess = () => {
+        const tx = open.result.transaction(['workspace'], 'readwrite');
+        tx.objectStore('workspace').put({ format: 2, savedAt: 'yesterday', curves: [{ name: 'keeper' }, { name: 42 }], predictions: 'x' }, 'current');
+        tx.oncomplete = () => { open.result.close(); resolve(); };
+      };
+    }));
+    await page.reload();
+    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
+    await waitForFit(page);
+    assert.match(await lineText(page), /^Your saved work could not be read \(it holds no list of curves\), so the page starts clean\. Dropped: 2 curves \(keeper, \?\)\.$/);
+    assert.deepEqual(await curveNames(page), ['cosine', 'constant']);
+    assert.equal(await page.getAttribute('#workspace-line', 'class'), 'message notice workspace-line warning');
+    // ...and the store was emptied: the next visit is a first one.
+    await page.reload();
+    await waitForFit(page);
+    assert.equal(await lineText(page), '');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+/**
+ * QUOTA_SCRIPT makes the browser's storage refuse (QuotaExceededError, as a full disk does) every
+ * array longer than window.__quotaLimit numbers (small curves and the fit's lines fit, a big
+ * curve does not), and with __quotaLimit < 0 every write.
+ */
+const QUOTA_SCRIPT = `(() => {
+  const put = IDBObjectStore.prototype.put;
+  IDBObjectStore.prototype.put = function (value, ...rest) {
+    const limit = window.__quotaLimit;
+    if (limit < 0 || (this.name === 'arrays' && value && value.length > limit)) {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    }
+    return put.call(this, value, ...rest);
+  };
+  window.__quotaLimit = 2500;
+})();`;
+
+test('storage full: the page says so, keeps working, and keeps what fits (settings, names and schedules first)', async () => {
+  const context = await env.browser.newContext({ serviceWorkers: 'block', viewport: { width: 1400, height: 1000 } });
+  await context.addInitScript(QUOTA_SCRIPT);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await page.goto(env.url);
+    await waitForFit(page);
+    await pasteCurve(page, 'small run', csvRun(40));
+    await waitSaved(page);
+    assert.equal(await lineText(page), '', 'small arrays fit');
+    // A curve of 3,000 points does not fit.
+    await page.setInputFiles('#file-input', [{ name: 'big run.csv', mimeType: 'text/csv', buffer: Buffer.from(csvRun(3000, 10)) }]);
+    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="big run"]'));
+    await setField(page, '#lambda', '0.998');
+    await page.waitForFunction(() => /storage for this page is full/.test(document.querySelector('#workspace-text').textContent));
+    const text = await lineText(page);
+    assert.match(text, /the settings, the schedules and the curves' names are kept, but not the points of big run \(3,000 points\), nor the fit\. After a reload they come back as schedules to predict\./);
+    // The page works on: it fits all four curves.
+    await page.click('#fit-button');
+    await page.waitForFunction(() => /^Fitted 4 curve/.test(document.querySelector('#status').textContent), null, { timeout: 60000 });
+    await waitForFit(page);
+
+    // What was kept comes back: the small curve with its points, the big one as its schedule.
+    await page.reload();
+    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
+    assert.deepEqual(await curveNames(page), ['cosine', 'constant', 'small run']);
+    assert.equal(await page.textContent('#param-L0'), '–', 'the fit was not kept');
+    assert.equal(await page.inputValue('#lambda'), '0.998');
+    await page.waitForFunction(() => document.querySelector('#predict-list [data-schedule-name="big run"]'));
+    assert.match(await lineText(page), /big run: its 3,000 points were not kept \(the browser's storage was full\); its schedule is predicted/);
+
+    // Nothing fits at all: the previous save stays, and the page still works.
+    await page.evaluate(() => { window.__quotaLimit = -1; });
+    await setField(page, '#warmup-steps', '100');
+    await page.waitForFunction(() => /this change could not be saved/.test(document.querySelector('#workspace-text').textContent));
+    await page.click('#fit-button');
+    await page.waitForFunction(() => /^Fitted 3 curve/.test(document.querySelector('#status').textContent), null, { timeout: 60000 });
+    // Space again: the next change saves everything, and the warning goes.
+    await page.evaluate(() => { window.__quotaLimit = Infinity; });
+    await setField(page, '#warmup-steps', '150');
+    await page.waitForFunction(() => document.querySelector('#workspace-line').hidden);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('storage full for real (Chromium’s quota for the origin lowered): the same', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(env.url).origin, quotaSize: 2 * 2 ** 20 });
+    await page.setInputFiles('#file-input', [{ name: 'long run.csv', mimeType: 'text/csv', buffer: Buffer.from(csvRun(200_000, 1)) }]);
+    await page.waitForFunction(() => /storage for this page is full/.test(document.querySelector('#workspace-text').textContent), null, { timeout: 60000 });
+    assert.match(await lineText(page), /but not the points of long run \(200,000 points\), nor the fit/);
+    assert.deepEqual(await curveNames(page), ['cosine', 'constant', 'long run']);
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('#predict-list [data-schedule-name="long run"]'));
+    assert.deepEqual(await curveNames(page), ['cosine', 'constant']);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('storage refused (private browsing): the page works as before and says it will not remember', async () => {
+  const context = await env.browser.newContext({ serviceWorkers: 'block' });
+  await context.addInitScript(() => {
+    IDBFactory.prototype.open = function () {
+      throw new DOMException('The user denied permission to access the database.', 'SecurityError');
+    };
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await page.goto(env.url);
+    await waitForFit(page);
+    assert.deepEqual(await curveNames(page), ['cosine', 'constant']);
+    assert.match(await lineText(page), /^This browser does not let the page keep data \(private browsing, or storage turned off\): the page works as usual, but will not remember your work after a reload\.$/);
+    assert.match(await page.textContent('#workspace-kept'), /Not kept/);
+    assert.equal(await page.isHidden('#forget-button'), true);
+    await pasteCurve(page, 'a run', csvRun(40));
+    await page.click('#fit-button');
+    await page.waitForFunction(() => /^Fitted 3 curve/.test(document.querySelector('#status').textContent));
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('Forget my data empties the store: the next visit starts from the example', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await pasteCurve(page, 'private run', csvRun(40));
+    await waitSaved(page);
+    await page.click('#forget-button');
+    await page.waitForFunction(() => /^Forgotten/.test(document.querySelector('#workspace-text').textContent));
+    const stored = await page.evaluate(() => new Promise((resolve) => {
+      const open = indexedDB.open('annealing-calculator');
+      open.onsuccess = () => {
+        const tx = open.result.transaction(['workspace', 'arrays']);
+        const a = tx.objectStore('workspace').count();
+        const b = tx.objectStore('arrays').count();
+        tx.oncomplete = () => { resolve(a.result + b.result); open.result.close(); };
+      };
+    }));
+    assert.equal(stored, 0);
+    // This tab stores nothing more...
+    await setField(page, '#lambda', '0.998');
+    await page.waitForTimeout(1200);
+    await page.reload();
+    await waitForFit(page);
+    assert.deepEqual(await curveNames(page), ['cosine', 'constant']);
+    assert.equal(await lineText(page), '');
+    assert.equal(await page.inputValue('#lambda'), '0.999');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a share link wins over the saved work, which is kept until the link’s view is changed and can be brought back', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await pasteCurve(page, 'my run', csvRun(40));
+    await waitSaved(page);
+    const mine = await view(page);
+
+    const link = {
+      v: 2,
+      settings: { lambda: 0.999, fitLambda: false, warmupSteps: 0, warmupConvention: 'peak', huberDelta: 0.001, law: 'annealing', auto: false, mplSearch: 'optimum' },
+      params: { L0: 2.5, A: 0.5, alpha: 0.5, C: 0.4, lambda: 0.999 }, source: 'manual', curves: [],
+      predictions: [{ name: 'linked plan', schedule: { kind: 'cosine', total: 10000, peak: 2e-4, final: 0 } }],
+    };
+    const linkURL = `${env.url}#s=${await encodeIn(page, JSON.stringify(link))}`;
+    // A new visit (not a change of the hash in this one).
+    await page.goto('about:blank');
+    await page.goto(linkURL);
+    await page.waitForFunction(() => document.querySelector('#predict-list [data-schedule-name="linked plan"]'));
+    assert.deepEqual(await curveNames(page), []);
+    assert.match(await lineText(page), /^You opened a shared link\. Your saved work \(3 curves, 5 schedules to predict and the fit of the annealing law, saved .*\) is kept: it is replaced only once you change this view\.$/);
+    // Untouched, the link's view replaces nothing: the saved work comes back on the next visit.
+    await page.goto(env.url);
+    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
+    await waitForFit(page);
+    assert.deepEqual(await view(page), mine);
+
+    // Changed, it does; "Back to my saved work" still brings the earlier work back in that tab.
+    await page.goto('about:blank');
+    await page.goto(linkURL);
+    await page.waitForFunction(() => document.querySelector('#predict-list [data-schedule-name="linked plan"]'));
+    await setField(page, '#warmup-steps', '100');
+    await page.waitForFunction(() => /was replaced by this view/.test(document.querySelector('#workspace-text').textContent));
+    await page.click('#workspace-back');
+    await waitForFit(page);
+    assert.deepEqual((await view(page)).curves, mine.curves);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
