@@ -179,6 +179,7 @@ document.addEventListener('visibilitychange', () => { if (document.visibilitySta
 
 engine.on('ready', (version) => store.engineReady(version));
 engine.on('memory', (bytes) => store.engineMemory(bytes));
+engine.on('loading', ({ what, done }) => store.engineLoading(done ? '' : what));
 engine.on('restart', (reason) => {
   store.showMessage(`The calculation worker stopped (${reason}) and was restarted. Your curves and settings are kept; run the last action again.`);
 });
@@ -190,10 +191,11 @@ engine.ready.then(async () => {
   performance.mark('lawcore-ready');
   fillLawChoices();
   showViews();
-  analyses.loadDefaults();
   // A share link wins (the user asked for that view), then the work kept in this browser, then the example.
   if (await sharing.open(location.hash)) await workspace.linkOpened();
   else if (!(await workspace.restore())) await examples.fig2({ keepMessage: true });
   workspace.watch();
   performance.mark('example-shown');
+  // offline.js registers the service worker now that the first view is on screen.
+  dispatchEvent(new Event('lawcore-first-view'));
 }, (err) => store.showMessage(`The calculator could not start: ${err.message}`));
