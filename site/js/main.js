@@ -15,7 +15,6 @@ import { createImports } from './controllers/imports.js';
 import { createExamples } from './controllers/examples.js';
 import { createSharing } from './controllers/sharing.js';
 import { createSchedules } from './controllers/schedules.js';
-import { createExports } from './controllers/exports.js';
 import { createWorkspace } from './controllers/workspace.js';
 import { showMessages } from './views/messages.js';
 import { showWorkspace } from './views/workspace.js';
@@ -30,8 +29,26 @@ import { showAnalyses } from './views/analysis-panel.js';
 import { showUndo } from './views/undo-bar.js';
 import { showShare } from './views/share-box.js';
 import { acceptDrops } from './views/file-drop.js';
-import { askImport } from './views/import-dialog.js';
-import { initScheduleDialog, editSchedule } from './views/schedule-dialog.js';
+
+// Modules the first view does not use load on first use: the exports (PNG, SVG, CSV, JSON),
+// the schedule builder and the import questions.
+let exportsLoaded = null;
+/** exporting runs one of the exports' methods, loading them the first time. */
+const exporting = (name) => async (...args) => {
+  exportsLoaded ||= import('./controllers/exports.js').then(({ createExports }) => createExports({ store, engine, chartOf: (id) => (id === 'analysis' ? analysisChart() : resultChart(id)) }));
+  return (await exportsLoaded)[name](...args);
+};
+let dialogLoaded = null;
+/** editSchedule opens the schedule builder (schedule-dialog.js), loading it the first time. */
+const editSchedule = async (options) => {
+  dialogLoaded ||= import('./views/schedule-dialog.js').then((m) => {
+    m.initScheduleDialog(schedules.service, engine.ready);
+    return m;
+  });
+  return (await dialogLoaded).editSchedule(options);
+};
+/** askImport asks the user how to read an ambiguous file (import-dialog.js, loaded the first time). */
+const askImport = async (...args) => (await import('./views/import-dialog.js')).askImport(...args);
 
 const client = new LawClient('worker.js');
 // For the browser console (and the tests): the worker client.
@@ -50,7 +67,7 @@ const sharing = createSharing({ store, fitting, predicting });
 const schedules = createSchedules({ store, engine, predicting, editSchedule });
 // The stored work is read from here on, while lawcore loads.
 const workspace = createWorkspace({ store, predicting, analyses });
-const exports = createExports({ store, engine, chartOf: (id) => (id === 'analysis' ? analysisChart() : resultChart(id)) });
+const exports = Object.fromEntries(['png', 'svg', 'json', 'predictedCSV', 'observedCSV', 'analysisTable'].map((name) => [name, exporting(name)]));
 
 // ---- views ----------------------------------------------------------------------------------
 
@@ -98,7 +115,6 @@ function showViews() {
     analyses.refresh();
     return undone;
   });
-  initScheduleDialog(schedules.service, engine.ready);
 }
 
 // ---- controls -------------------------------------------------------------------------------
