@@ -199,6 +199,11 @@ func serveEncoded(w http.ResponseWriter, r *http.Request, root fs.FS, name strin
 		h := w.Header()
 		h.Set("Content-Type", ct)
 		h.Set("Content-Encoding", p.encoding)
+		if r.Header.Get("Range") == "" {
+			// ServeContent leaves Content-Length out when Content-Encoding is set (it cannot
+			// know the coding is the file's own), and would send the body chunked.
+			h.Set("Content-Length", strconv.FormatInt(st.Size(), 10))
+		}
 		// The file's own time: every encoding of one file is one version of it.
 		http.ServeContent(w, r, name, info.ModTime(), rs)
 		return true

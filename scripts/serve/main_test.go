@@ -3,8 +3,10 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -17,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/andybalholm/brotli"
 )
 
 // newTestServer serves a temporary directory holding a small site, with a secret file next to
@@ -516,6 +520,72 @@ func TestAcceptsEncoding(t *testing.T) {
 	for _, tt := range tests {
 		if got := acceptsEncoding(tt.header, tt.coding); got != tt.want {
 			t.Errorf("acceptsEncoding(%q, %q) = %v, want %v", tt.header, tt.coding, got, tt.want)
+		}
+	}
+}
+
+// A real file and its real brotli and gzip copies, larger than the server's write buffer: each
+// is sent whole with its Content-Length (not chunked), and decodes to the file.
+func TestPrecompressedLargeFileDecodes(t *testing.T) {
+	dir := t.TempDir()
+	var text strings.Builder
+	for i := 0; text.Len() < 200_000; i++ {
+		fmt.Fprintf(&text, "export const v%d = %d; // a line of a large module\n", i, i*i)
+	}
+	file := []byte(text.String())
+	var br, gz bytes.Buffer
+	bw := brotli.NewWriterLevel(&br, brotli.BestCompression)
+	bw.Write(file)
+	bw.Close()
+	zw := gzip.NewWriter(&gz)
+	zw.Write(file)
+	zw.Close()
+	for name, data := range map[string][]byte{"big.js": file, "big.js.br": br.Bytes(), "big.js.gz": gz.Bytes()} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	srv := httptest.NewServer(newHandler(root.FS()))
+	defer srv.Close()
+
+	for _, tt := range []struct {
+		accept, encoding string
+		sent             []byte
+	}{{"gzip, deflate, br", "br", br.Bytes()}, {"gzip", "gzip", gz.Bytes()}, {"", "", file}} {
+		req, _ := http.NewRequest("GET", srv.URL+"/big.js", nil)
+		req.Header.Set("Accept-Encoding", tt.accept) // set by hand: the client does not decode
+		resp, err := srv.Client().Transport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		h := resp.Header
+		if h.Get("Content-Encoding") != tt.encoding || h.Get("Vary") != "Accept-Encoding" || h.Get("Cache-Control") != "no-cache" {
+			t.Errorf("%q: Content-Encoding %q, Vary %q, Cache-Control %q", tt.accept, h.Get("Content-Encoding"), h.Get("Vary"), h.Get("Cache-Control"))
+		}
+		if resp.ContentLength != int64(len(tt.sent)) || len(resp.TransferEncoding) > 0 {
+			t.Errorf("%q: Content-Length %d, Transfer-Encoding %v; want %d bytes, not chunked", tt.accept, resp.ContentLength, resp.TransferEncoding, len(tt.sent))
+		}
+		var decoded []byte
+		switch tt.encoding {
+		case "br":
+			decoded, err = io.ReadAll(brotli.NewReader(bytes.NewReader(body)))
+		case "gzip":
+			var zr *gzip.Reader
+			if zr, err = gzip.NewReader(bytes.NewReader(body)); err == nil {
+				decoded, err = io.ReadAll(zr)
+			}
+		default:
+			decoded = body
+		}
+		if err != nil || !bytes.Equal(decoded, file) {
+			t.Errorf("%q: the body (%d bytes) does not decode to the file: %v", tt.accept, len(body), err)
 		}
 	}
 }
