@@ -16,9 +16,13 @@
 /* global Go */
 'use strict';
 
+const CORE_URL = 'lawcore-core.wasm';
+// The core's download starts before anything else here, wasm_exec.js's included (it is fetched
+// by the synchronous importScripts below): the two come down together.
+const coreResponse = fetch(CORE_URL);
+
 importScripts('wasm_exec.js');
 
-const CORE_URL = 'lawcore-core.wasm';
 const FULL_URL = 'lawcore.wasm';
 /** What the full module adds, as the page says it while it loads. */
 const FULL_WHAT = 'the importers, analyses and other laws';
@@ -31,15 +35,15 @@ function memoryBytes() {
 }
 
 /**
- * loadModule instantiates the Go program at url, starts it and waits for the globalThis.lawcore
+ * loadModule instantiates the Go program at url (response: its fetch, if already started), starts it and waits for the globalThis.lawcore
  * it defines, which it returns (each program defines its own; the later one replaces the
  * global, so each is kept here).
  */
-async function loadModule(url) {
+async function loadModule(url, response = fetch(url)) {
   const go = new Go();
   let instance;
   try {
-    ({ instance } = await WebAssembly.instantiateStreaming(fetch(url), go.importObject));
+    ({ instance } = await WebAssembly.instantiateStreaming(response, go.importObject));
   } catch (streamingError) {
     // Servers that do not send application/wasm, or browsers without streaming.
     const response = await fetch(url);
@@ -57,8 +61,8 @@ async function loadModule(url) {
   return globalThis.lawcore;
 }
 
-// The core's download starts as soon as the worker runs (the page creates it first thing).
-const core = loadModule(CORE_URL);
+// The page creates this worker first thing (boot.js), so the core loads while the page does.
+const core = loadModule(CORE_URL, coreResponse);
 core.then(
   (api) => postMessage({ ready: true, version: api.version, memory: memoryBytes() }),
   (err) => postMessage({ fatal: `cannot start ${CORE_URL}: ${messageOf(err)}` }),

@@ -44,7 +44,8 @@ try {
   console.log(`  navigation to fitted Fig. 2 (ms): ${times.map((t) => t.toFixed(0)).join(', ')}`);
   console.log(`  median: main.js loaded ${med(breakdown.map((b) => b.module)).toFixed(0)} ms, lawcore ready in its worker ${med(breakdown.map((b) => b.ready)).toFixed(0)} ms, example fitted, predicted and drawn ${med(breakdown.map((b) => b.shown)).toFixed(0)} ms`);
   console.log(`  median from navigation to the fitted Fig. 2 parameters: ${med(times).toFixed(0)} ms`);
-  console.log(`  sent by the server up to then: ${requests.length} requests, ${med(sent)} bytes (${(med(sent) / 2 ** 20).toFixed(3)} MiB), median`);
+  const headers = requests.reduce((sum, r) => sum + r.responseHeadersSize, 0);
+  console.log(`  sent by the server up to then: ${requests.length} requests, ${med(sent)} bytes (${(med(sent) / 2 ** 20).toFixed(3)} MiB), median; of the last load ${headers} bytes of headers`);
   for (const r of [...requests].sort((a, b) => b.responseBodySize - a.responseBodySize).slice(0, 6)) {
     console.log(`    ${kB(r.responseBodySize + r.responseHeadersSize).padStart(9)}  ${r.encoding.padEnd(4)} ${r.url}`);
   }
