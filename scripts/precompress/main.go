@@ -4,6 +4,7 @@
 // `brotli_static on;`).
 //
 //	go run ./scripts/precompress [-dir build/site]
+//	go run ./scripts/precompress -sizes FILE...    (prints each file's sizes; make bench)
 //
 // Compressible files are text (HTML, JavaScript, CSS, JSON, SVG, CSV, the web manifest) and
 // WebAssembly. Brotli runs at its best quality (11, a 16 MB window), gzip at level 9: the
@@ -74,7 +75,15 @@ func compressGzip(b []byte) ([]byte, error) {
 
 func main() {
 	dir := flag.String("dir", "build/site", "the built site")
+	sizes := flag.Bool("sizes", false, "print the raw, gzip and brotli sizes of the files named instead (make bench)")
 	flag.Parse()
+	if *sizes {
+		if err := printSizes(flag.Args(), os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "precompress:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "precompress: unexpected argument %q\n", flag.Arg(0))
 		os.Exit(2)
@@ -210,4 +219,29 @@ func writeAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// printSizes prints each file's size raw, gzip'd and brotli'd as this command writes its copies
+// (what a visitor downloads of it), in bytes.
+func printSizes(files []string, out io.Writer) error {
+	if len(files) == 0 {
+		return errors.New("-sizes: name the files")
+	}
+	fmt.Fprintf(out, "%-28s %10s %10s %10s\n", "", "raw", "gzip -9", "brotli 11")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		gz, err := compressGzip(data)
+		if err != nil {
+			return err
+		}
+		br, err := compressBrotli(data)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "%-28s %10d %10d %10d\n", filepath.Base(f), len(data), len(gz), len(br))
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -132,5 +133,23 @@ func TestPrecompress(t *testing.T) {
 	got, _ := os.ReadFile(main + ".br")
 	if decompress(t, ".br", got) != text+text {
 		t.Error("js/main.js.br is the old content")
+	}
+}
+
+func TestPrintSizes(t *testing.T) {
+	text := strings.Repeat("the same line, again and again\n", 500)
+	dir := writeSite(t, map[string]string{"a.wasm": text})
+	var out strings.Builder
+	if err := printSizes([]string{filepath.Join(dir, "a.wasm")}, &out); err != nil {
+		t.Fatal(err)
+	}
+	gz, _ := compressGzip([]byte(text))
+	br, _ := compressBrotli([]byte(text))
+	fields := strings.Fields(strings.Split(strings.TrimSpace(out.String()), "\n")[1])
+	if want := []string{"a.wasm", strconv.Itoa(len(text)), strconv.Itoa(len(gz)), strconv.Itoa(len(br))}; strings.Join(fields, " ") != strings.Join(want, " ") {
+		t.Errorf("got %q, want %q", fields, want)
+	}
+	if err := printSizes(nil, &out); err == nil {
+		t.Error("no files: no error")
 	}
 }
