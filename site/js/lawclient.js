@@ -41,8 +41,12 @@ export class LawClient extends EventTarget {
     this.worker.onmessageerror = () => this.restart('the worker sent a message that could not be read');
     if (adopt) {
       const worker = this.worker;
-      // In order, and stopping if one of them replaced the worker (a fatal message).
-      for (const msg of boot.early.splice(0)) if (this.worker === worker) this.receive(msg);
+      // In order, and stopping if one of them replaced the worker (a fatal message); after the
+      // constructor has returned (a microtask: before any later message of the worker), so
+      // that the events they fire reach the listeners added just after it.
+      queueMicrotask(() => {
+        for (const msg of boot.early.splice(0)) if (this.worker === worker) this.receive(msg);
+      });
     }
   }
 

@@ -197,6 +197,7 @@ engine.on('ready', (version) => store.engineReady(version));
 engine.on('memory', (bytes) => store.engineMemory(bytes));
 engine.on('loading', ({ what, done }) => store.engineLoading(done ? '' : what));
 engine.on('restart', (reason) => {
+  store.engineLoading(''); // a load under way died with the worker
   store.showMessage(`The calculation worker stopped (${reason}) and was restarted. Your curves and settings are kept; run the last action again.`);
 });
 engine.on('failed', (reason) => store.showMessage(`The calculator could not start: ${reason}. Reload the page to try again.`));

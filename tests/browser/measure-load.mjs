@@ -1,8 +1,9 @@
 // Measures the first view, as a visitor gets it from `make serve` (scripts/serve, precompressed
 // brotli): from navigation to the fitted Fig. 2 parameters on screen, median of 5 cold loads (a
 // new browser context each time: empty HTTP cache, no service worker), with the bytes the server
-// sent for it (headers and bodies as sent, compressed), request by request; then 5 repeat
-// visits with the service worker warm. Not a test: run it by hand,
+// sent for it (headers and bodies as sent, compressed), request by request, and the time the
+// first call the core lacks takes (lawcore.wasm loaded); then 5 repeat visits with the service
+// worker warm. Not a test: run it by hand,
 //   node tests/browser/measure-load.mjs      (after make build)
 import { startServer, launchBrowser } from './harness.mjs';
 
@@ -17,6 +18,7 @@ try {
   const times = [];
   const breakdown = [];
   const sent = [];
+  const fullLoads = [];
   let requests = [];
   for (let i = 0; i < RUNS; i++) {
     const context = await browser.newContext({ serviceWorkers: 'block' });
@@ -38,6 +40,12 @@ try {
       shown: performance.getEntriesByName('example-shown')[0].startTime,
       module: performance.getEntriesByType('resource').find((r) => r.name.endsWith('/js/main.js'))?.responseEnd,
     })));
+    // The first call the core lacks: the worker loads lawcore.wasm (download, compile, start).
+    fullLoads.push(await page.evaluate(async () => {
+      const t = performance.now();
+      await globalThis.lawcoreClient.call('analyze', { analysis: 'defaults' });
+      return performance.now() - t;
+    }));
     await context.close();
   }
   console.log(`first view, cold (no HTTP cache, no service worker), ${RUNS} loads`);
@@ -49,6 +57,8 @@ try {
   for (const r of [...requests].sort((a, b) => b.responseBodySize - a.responseBodySize).slice(0, 6)) {
     console.log(`    ${kB(r.responseBodySize + r.responseHeadersSize).padStart(9)}  ${r.encoding.padEnd(4)} ${r.url}`);
   }
+
+  console.log(`  then the first analysis (lawcore.wasm loaded on first use, downloaded, compiled and started), ms: ${fullLoads.map((t) => t.toFixed(0)).join(', ')}; median ${med(fullLoads).toFixed(0)}`);
 
   // Repeat visits: one visit installs the service worker (after the first view), then reloads.
   const context = await browser.newContext({ serviceWorkers: 'allow' });
