@@ -17,8 +17,8 @@
 // into the top object for `schedule` (steps, lr). --no-columns leaves them out.
 //
 // Exit codes: 0 done; 1 bad input or any failure (the message on stderr); 2 bad usage.
-// LAWCORE_WASM names another lawcore.wasm (default: build/site/lawcore.wasm next to this
-// script's repository); wasm_exec.js is taken from the same directory, else from build/site.
+// LAWCORE_WASM names another lawcore.wasm (default: build/wasm/lawcore.wasm next to this
+// script's repository); wasm_exec.js is taken from the same directory, else from build/wasm.
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { UsageError, number, parseOptions, splitFileValue } from './cli/args.mjs';

@@ -1,60 +1,107 @@
-// The Web Worker that hosts lawcore.wasm, so that long fits never freeze the page.
+// The Web Worker that hosts lawcore, so that long fits never freeze the page.
+//
+// It starts with lawcore-core.wasm, a small build of the bridge with what the first view needs
+// (fit and predict with the annealing law, schedules, the schema), and loads the full
+// lawcore.wasm (importers, analyses, validation, auto, the other laws and the size law) the
+// first time the core answers that a call needs it; from then on every call goes to the full
+// one. The page is told while that download runs.
 //
 // Protocol (page -> worker):  {id, method, request: JSON string, columns?}  |  {cancel: true}
 // Protocol (worker -> page):  {ready: true, version, memory}  |  {fatal: message}
+//                             {loading: what, bytes}  |  {loaded: what, ms}
 //                             {id, progress: fraction}  |  {id, result: JSON string, columns, memory}  |  {id, error, memory}
-// memory is the byte size of the wasm instance's linear memory: Go's heap lives there, and it
-// never shrinks, so it is the worker's high-water mark.
+// memory is the byte size of the wasm instances' linear memories: Go's heap lives there, and
+// it never shrinks, so it is the worker's high-water mark.
 // Typed-array buffers are transferred both ways, never copied.
-/* global Go, lawcore */
+/* global Go */
 'use strict';
+
+const CORE_URL = 'lawcore-core.wasm';
+// The core's download starts before anything else here, wasm_exec.js's included (it is fetched
+// by the synchronous importScripts below): the two come down together.
+const coreResponse = fetch(CORE_URL);
 
 importScripts('wasm_exec.js');
 
-let memory = null;
+const FULL_URL = 'lawcore.wasm';
+/** What the full module adds, as the page says it while it loads. */
+const FULL_WHAT = 'the importers, analyses and other laws';
 
-/** memoryBytes is the size of lawcore.wasm's linear memory (0 before it is loaded). */
+const memories = [];
+
+/** memoryBytes is the size of the loaded modules' linear memories (0 before one is loaded). */
 function memoryBytes() {
-  return memory ? memory.buffer.byteLength : 0;
+  return memories.reduce((sum, m) => sum + m.buffer.byteLength, 0);
 }
 
-/** loadLawcore instantiates lawcore.wasm, starts the Go program and waits for globalThis.lawcore. */
-async function loadLawcore() {
+/**
+ * loadModule instantiates the Go program at url (response: its fetch, if already started), starts it and waits for the globalThis.lawcore
+ * it defines, which it returns (each program defines its own; the later one replaces the
+ * global, so each is kept here).
+ */
+async function loadModule(url, response = fetch(url)) {
   const go = new Go();
   let instance;
   try {
-    ({ instance } = await WebAssembly.instantiateStreaming(fetch('lawcore.wasm'), go.importObject));
+    ({ instance } = await WebAssembly.instantiateStreaming(response, go.importObject));
   } catch (streamingError) {
     // Servers that do not send application/wasm, or browsers without streaming.
-    const response = await fetch('lawcore.wasm');
-    if (!response.ok) throw new Error(`lawcore.wasm: HTTP ${response.status}`);
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
     ({ instance } = await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject));
   }
-  memory = instance.exports.mem;
+  memories.push(instance.exports.mem);
+  const before = globalThis.lawcore;
   go.run(instance).then(
-    () => postMessage({ fatal: 'the Go program in lawcore.wasm exited' }),
-    (err) => postMessage({ fatal: `lawcore.wasm crashed: ${messageOf(err)}` }),
+    () => postMessage({ fatal: `the Go program in ${url} exited` }),
+    (err) => postMessage({ fatal: `${url} crashed: ${messageOf(err)}` }),
   );
-  for (let i = 0; !globalThis.lawcore && i < 200; i++) await new Promise((r) => setTimeout(r, 5));
-  if (!globalThis.lawcore) throw new Error('lawcore.wasm did not define globalThis.lawcore');
-  postMessage({ ready: true, version: lawcore.version, memory: memoryBytes() });
+  for (let i = 0; globalThis.lawcore === before && i < 200; i++) await new Promise((r) => setTimeout(r, 5));
+  if (globalThis.lawcore === before) throw new Error(`${url} did not define globalThis.lawcore`);
+  return globalThis.lawcore;
 }
 
-const ready = loadLawcore();
-ready.catch((err) => postMessage({ fatal: `cannot start lawcore.wasm: ${messageOf(err)}` }));
+// The page creates this worker first thing (boot.js), so the core loads while the page does.
+const core = loadModule(CORE_URL, coreResponse);
+core.then(
+  (api) => postMessage({ ready: true, version: api.version, memory: memoryBytes() }),
+  (err) => postMessage({ fatal: `cannot start ${CORE_URL}: ${messageOf(err)}` }),
+);
+
+let full = null;
+/** fullModule loads lawcore.wasm once, saying so to the page. */
+function fullModule() {
+  if (!full) {
+    const started = performance.now();
+    postMessage({ loading: FULL_WHAT });
+    full = loadModule(FULL_URL);
+    full.then(
+      () => postMessage({ loaded: FULL_WHAT, ms: Math.round(performance.now() - started), memory: memoryBytes() }),
+      (err) => postMessage({ fatal: `cannot start ${FULL_URL}: ${messageOf(err)}` }),
+    );
+  }
+  return full;
+}
+
+/** engineFor is the module that answers calls now: the full one once it is loaded or loading. */
+const engineFor = () => full || core;
 
 onmessage = async (event) => {
   const msg = event.data;
   if (msg.cancel) {
-    ready.then(() => lawcore.cancel(), () => {});
+    engineFor().then((api) => api.cancel(), () => {});
     return;
   }
   const { id, method, request, columns } = msg;
   try {
-    await ready;
-    const out = await lawcore.run(method, request, columns || undefined, throttle((fraction) => {
-      postMessage({ id, progress: fraction });
-    }));
+    const progress = throttle((fraction) => postMessage({ id, progress: fraction }));
+    let out;
+    try {
+      out = await (await engineFor()).run(method, request, columns || undefined, progress);
+    } catch (err) {
+      if (!err || !err.needsFull) throw err;
+      out = await (await fullModule()).run(method, request, columns || undefined, progress);
+    }
     const cols = (out && out.columns) || [];
     postMessage({ id, result: out.result, columns: cols, memory: memoryBytes() }, buffersOf(cols));
   } catch (err) {

@@ -123,6 +123,13 @@ func settle(args []safejs.Value, resolve, reject safejs.Value) {
 		rejectWith(reject, err.Error())
 		return
 	}
+	if needsFull(method, request) {
+		// The core bridge's answer: the worker loads lawcore.wasm and asks it instead.
+		e := newError(method + " needs the full lawcore.wasm")
+		_ = e.Set("needsFull", true)
+		_, _ = reject.Invoke(e)
+		return
+	}
 	ans, err := call(ctx, method, request, in, files, progressReporter(onProgress))
 	if ctx.Err() != nil {
 		rejectWith(reject, "cancelled")
@@ -295,13 +302,18 @@ func toJSAnswer(ans answer) (safejs.Value, error) {
 
 // rejectWith rejects a promise with an Error carrying msg.
 func rejectWith(reject safejs.Value, msg string) {
+	_, _ = reject.Invoke(newError(msg))
+}
+
+// newError is a JavaScript Error carrying msg (undefined if it cannot be made).
+func newError(msg string) safejs.Value {
 	errCtor, err := safejs.Global().Get("Error")
 	if err != nil {
-		return
+		return safejs.Undefined()
 	}
 	e, err := errCtor.New(msg)
 	if err != nil {
-		return
+		return safejs.Undefined()
 	}
-	_, _ = reject.Invoke(e)
+	return e
 }

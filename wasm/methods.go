@@ -7,9 +7,6 @@ import (
 	"strings"
 
 	"github.com/lawcalc/annealing/lawcore"
-	"github.com/lawcalc/annealing/lawcore/analysis"
-	"github.com/lawcalc/annealing/lawcore/importer"
-	_ "github.com/lawcalc/annealing/lawcore/laws" // every law, by name
 )
 
 // The bridge's methods. Each decodes its request strictly into a lawcore type (unknown fields
@@ -37,20 +34,14 @@ type input struct {
 // method runs one kind of call.
 type method func(ctx context.Context, in input) (any, error)
 
-// methods are the bridge's methods by name (set in init: schema lists them).
-var methods map[string]method
-
-func init() {
-	methods = map[string]method{
-		"schema":   typed("schema", schemaMethod),
-		"schedule": typed("schedule", scheduleMethod),
-		"predict":  typed("predict", predictMethod),
-		"fit":      typed("fit", fitMethod),
-		"validate": typed("validate", validateMethod),
-		"import":   typed("import", importMethod),
-		"pairlr":   typed("pairlr", pairLRMethod),
-		"analyze":  func(_ context.Context, in input) (any, error) { return analysis.Run(in.request) },
-	}
+// methods are the bridge's methods by name. These three are in both builds: the full
+// lawcore.wasm (methods_full.go adds schema, validate, import, pairlr, analyze and every law)
+// and the small core the page starts with (-tags lawcore_core, methods_core.go: schema from
+// schema.json and the annealing law alone), which is all the first view needs.
+var methods = map[string]method{
+	"schedule": typed("schedule", scheduleMethod),
+	"predict":  typed("predict", predictMethod),
+	"fit":      typed("fit", fitMethod),
 }
 
 // methodNames lists the methods, sorted.
@@ -90,46 +81,6 @@ func typed[Req any, Res any](name string, f func(context.Context, *Req, input) (
 		bindColumns(&req, in.columns)
 		return f(ctx, &req, in)
 	}
-}
-
-// schema is what a page needs to know of the engine, asked once at start-up: the laws with
-// their parameters and formulas, the schedule kinds and presets, the analyses, the limits.
-type schema struct {
-	Version     string               `json:"version"`
-	Methods     []string             `json:"methods"`
-	Laws        []lawInfo            `json:"laws"`
-	Kinds       []string             `json:"kinds"`
-	DecayShapes []string             `json:"decayShapes"`
-	Choices     map[string][]string  `json:"choices"`
-	Conventions []lawcore.Convention `json:"conventions"`
-	Roles       []string             `json:"roles"`
-	Presets     []lawcore.Preset     `json:"presets"`
-	Analyses    []string             `json:"analyses"`
-	Limits      map[string]int       `json:"limits"`
-	Defaults    map[string]any       `json:"defaults"`
-}
-
-// lawInfo is a law's spec and its searches (the engine's "optimum" first).
-type lawInfo struct {
-	*lawcore.Spec
-	Searches []string `json:"searches"`
-}
-
-func schemaMethod(context.Context, *struct{}, input) (*schema, error) {
-	s := &schema{Version: lawcore.Version, Methods: methodNames(), Kinds: lawcore.Kinds, DecayShapes: lawcore.DecayShapes,
-		Choices: lawcore.Choices, Conventions: []lawcore.Convention{lawcore.WarmupPeak, lawcore.WarmupActual},
-		Roles: []string{lawcore.RoleFit, lawcore.RoleValidate}, Presets: lawcore.Presets(), Analyses: analysis.Names(),
-		Limits: map[string]int{"maxScheduleSteps": lawcore.MaxScheduleSteps, "maxLR": lawcore.MaxLR, "maxWarmup": lawcore.MaxScheduleSteps,
-			"maxImportBytes": importer.MaxBytes, "maxRows": importer.MaxRows, "maxAnalysisPoints": analysis.MaxPoints},
-		Defaults: map[string]any{"lambda": lawcore.DefaultLambda, "huberDelta": lawcore.DefaultHuberDelta, "bandLevel": lawcore.DefaultBandLevel}}
-	for _, l := range lawcore.Laws() {
-		info := lawInfo{Spec: l.Spec(), Searches: []string{lawcore.SearchOptimum}}
-		if sr, ok := l.(lawcore.Searcher); ok {
-			info.Searches = append(info.Searches, sr.Searches()...)
-		}
-		s.Laws = append(s.Laws, info)
-	}
-	return s, nil
 }
 
 // expansion is a schedule expanded for drawing: its summary, and one item of columns, the
@@ -175,77 +126,4 @@ func predictMethod(_ context.Context, req *lawcore.PredictRequest, _ input) (*pr
 
 func fitMethod(ctx context.Context, req *lawcore.FitRequest, in input) (*lawcore.FitResult, error) {
 	return lawcore.Fit(ctx, *req, in.progress)
-}
-
-// validateRequest is a fit request plus the laws to compare and the band's coverage.
-type validateRequest struct {
-	lawcore.FitRequest
-	Laws  []string `json:"laws"`
-	Level float64  `json:"level"`
-}
-
-func validateMethod(ctx context.Context, req *validateRequest, in input) (*lawcore.LeaveOneOutResult, error) {
-	return lawcore.LeaveOneScheduleOut(ctx, req.FitRequest, req.Laws, req.Level, in.progress)
-}
-
-// importRequest names a file and settles its ambiguity; the file is the call's bytes (the
-// page's way: a large file never goes through JSON), or else the request's text. With Paths,
-// the call's files are a folder's (a directory upload, or several files at once), each at its
-// path, read together by importer.ReadFiles.
-type importRequest struct {
-	Name   string          `json:"name"`
-	Text   string          `json:"text"`
-	Paths  []string        `json:"paths"`
-	Choice importer.Choice `json:"choice"`
-}
-
-func importMethod(_ context.Context, req *importRequest, in input) (*importer.Result, error) {
-	switch {
-	case req.Paths != nil:
-		if len(req.Paths) != len(in.files) || req.Text != "" {
-			return nil, &lawcore.InputError{Where: "import request", Msg: fmt.Sprintf("%d paths for %d files: give one path per file's bytes", len(req.Paths), len(in.files))}
-		}
-		files := make([]importer.File, len(req.Paths))
-		for i, p := range req.Paths {
-			files[i] = importer.File{Path: p, Data: in.files[i]}
-		}
-		return importer.ReadFiles(files, req.Choice)
-	case len(in.files) > 1:
-		return nil, &lawcore.InputError{Where: "import request", Msg: "several files need their paths"}
-	case len(in.files) == 1 && req.Text != "":
-		return nil, &lawcore.InputError{Where: "import request", Msg: "give the file as text or as bytes, not both"}
-	case len(in.files) == 1:
-		return importer.Read(req.Name, in.files[0], req.Choice)
-	}
-	return importer.Read(req.Name, []byte(req.Text), req.Choice)
-}
-
-// pairRequest lists curves as import described them (name, file, run, hasLoss, hasLR), their
-// steps as columns.
-type pairRequest struct {
-	Curves []*importer.Curve `json:"curves" columns:"each"`
-}
-
-// pairs is pairlr's answer: which learning-rate curves are the schedules of which loss curves
-// (indices), and what could not be paired.
-type pairs struct {
-	Pairs []importer.LRPair `json:"pairs"`
-	Notes []string          `json:"notes"`
-}
-
-func pairLRMethod(_ context.Context, req *pairRequest, _ input) (*pairs, error) {
-	for i, c := range req.Curves {
-		if c == nil {
-			return nil, &lawcore.InputError{Where: "pairlr request", Msg: fmt.Sprintf("curves[%d] is null", i)}
-		}
-	}
-	p, notes := importer.PairLR(req.Curves)
-	out := &pairs{Pairs: p, Notes: notes}
-	if out.Pairs == nil {
-		out.Pairs = []importer.LRPair{}
-	}
-	if out.Notes == nil {
-		out.Notes = []string{}
-	}
-	return out, nil
 }

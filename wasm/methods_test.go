@@ -1,3 +1,5 @@
+//go:build !lawcore_core
+
 package main
 
 import (

@@ -6,20 +6,21 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
-const siteDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'build', 'site');
+// build/wasm holds the modules as built (the site's copies have content-hashed names) and wasm_exec.js.
+const wasmDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'build', 'wasm');
 
 /**
- * startLawcore loads wasm_exec.js and lawcore.wasm (LAWCORE_WASM, default build/site/lawcore.wasm),
+ * startLawcore loads wasm_exec.js and lawcore.wasm (LAWCORE_WASM, default build/wasm/lawcore.wasm),
  * runs the Go program and returns {call}: call(method, request, columns?) resolves to
  * {result (parsed), columns} and rejects with lawcore's message.
  */
 export async function startLawcore() {
-  const wasmPath = resolve(process.env.LAWCORE_WASM || join(siteDir, 'lawcore.wasm'));
+  const wasmPath = resolve(process.env.LAWCORE_WASM || join(wasmDir, 'lawcore.wasm'));
   if (!existsSync(wasmPath)) {
     throw new Error(`${wasmPath} not found: run \`make build\` (or set LAWCORE_WASM)`);
   }
   let execPath = join(dirname(wasmPath), 'wasm_exec.js');
-  if (!existsSync(execPath)) execPath = join(siteDir, 'wasm_exec.js');
+  if (!existsSync(execPath)) execPath = join(wasmDir, 'wasm_exec.js');
   if (!existsSync(execPath)) throw new Error(`${execPath} not found: run \`make build\``);
 
   vm.runInThisContext(readFileSync(execPath, 'utf8'), { filename: execPath });

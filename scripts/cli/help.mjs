@@ -192,7 +192,7 @@ Examples:
   ${CMD} analyze --analysis optimize total=60000
 
 Exit codes: 0 done; 1 bad input (lawcore's message names the file, line or field); 2 bad usage.
-LAWCORE_WASM names another lawcore.wasm (default build/site/lawcore.wasm: \`make build\`).`;
+LAWCORE_WASM names another lawcore.wasm (default build/wasm/lawcore.wasm: \`make build\`).`;
 }
 
 /** commandUsage is the first line of a command's help, shown after a usage error. */

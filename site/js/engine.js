@@ -24,7 +24,7 @@ const lineOf = (col = {}) => ({ steps: col.steps, lr: col.lr, loss: col.loss, s1
 
 /**
  * createEngine wraps a LawClient. Its methods resolve to the page's shapes and reject with the
- * bridge's Error; on(event, fn) forwards the client's events ("ready", "restart", "memory",
+ * bridge's Error; on(event, fn) forwards the client's events ("ready", "restart", "memory", "loading",
  * "failed") with their detail. ready resolves once lawcore is loaded and its schema handed to
  * takeSchema (schema.js's setSchema), which everything that reads the schema waits for.
  */

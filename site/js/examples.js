@@ -16,11 +16,27 @@ export const FIG3_PREDICTIONS = [
   { name: 'cyclic 60K', schedule: { kind: 'cyclic', total: 60000, peak: PEAK, final: 0.1 * PEAK, warmup: W, stepSize: 7500, mode: 'triangular' } },
 ];
 
-/** loadFig2 fetches the Fig. 2 losses and returns its two curves (role fit) with their schedules. */
-export async function loadFig2() {
+/**
+ * fig2Data is the Fig. 2 file's fetch, started when the page loads (the first view shows it, and
+ * it is 1 kB) so that it is there when the engine is; a failed fetch is tried again on use.
+ */
+let fig2Data = fetchFig2();
+fig2Data.catch(() => {});
+
+async function fetchFig2() {
   const response = await fetch('examples/paper-fig2.json');
   if (!response.ok) throw new Error(`examples/paper-fig2.json: HTTP ${response.status}`);
-  const d = await response.json();
+  return response.json();
+}
+
+/** loadFig2 fetches the Fig. 2 losses and returns its two curves (role fit) with their schedules. */
+export async function loadFig2() {
+  let d;
+  try {
+    d = await fig2Data;
+  } catch {
+    d = await (fig2Data = fetchFig2());
+  }
   const schedules = {
     constant: { kind: 'constant', total: d.total_steps, peak: d.eta_max, warmup: d.warmup },
     cosine: { kind: 'cosine', total: d.total_steps, peak: d.eta_max, final: d.eta_min, warmup: d.warmup },

@@ -4,7 +4,7 @@
 
 const CANCEL_GRACE_MS = 3000;
 
-/** A LawClient runs lawcore methods in a Web Worker. It fires "ready", "restart" and "memory" events. */
+/** A LawClient runs lawcore methods in a Web Worker. It fires "ready", "restart", "memory" and "loading" events. */
 export class LawClient extends EventTarget {
   constructor(url = 'worker.js') {
     super();
@@ -24,21 +24,41 @@ export class LawClient extends EventTarget {
     this.start();
   }
 
-  /** start creates a worker, which loads lawcore.wasm and then says it is ready. */
+  /**
+   * start creates a worker, which loads lawcore and then says it is ready. The first time, it
+   * takes over the worker boot.js created as the page started, with the messages it sent since.
+   */
   start() {
-    this.worker = new Worker(this.url);
+    const boot = globalThis.lawcoreBoot;
+    globalThis.lawcoreBoot = null;
+    const adopt = boot && boot.url === this.url;
+    this.worker = adopt ? boot.worker : new Worker(this.url);
     this.worker.onmessage = (e) => this.receive(e.data);
     this.worker.onerror = (e) => {
       e.preventDefault();
       this.restart(`the worker failed: ${e.message || 'unknown error'}`);
     };
     this.worker.onmessageerror = () => this.restart('the worker sent a message that could not be read');
+    if (adopt) {
+      const worker = this.worker;
+      // In order, and stopping if one of them replaced the worker (a fatal message); after the
+      // constructor has returned (a microtask: before any later message of the worker), so
+      // that the events they fire reach the listeners added just after it.
+      queueMicrotask(() => {
+        for (const msg of boot.early.splice(0)) if (this.worker === worker) this.receive(msg);
+      });
+    }
   }
 
   receive(msg) {
     if (msg.memory) {
       this.memoryBytes = msg.memory;
       this.dispatchEvent(new CustomEvent('memory', { detail: msg.memory }));
+    }
+    if (msg.loading || msg.loaded) {
+      // The worker loads the rest of lawcore (lawcore.wasm) for a call the first view's core lacks.
+      this.dispatchEvent(new CustomEvent('loading', { detail: msg.loading ? { what: msg.loading } : { what: msg.loaded, done: true, ms: msg.ms } }));
+      return;
     }
     if (msg.ready) {
       this.version = msg.version;

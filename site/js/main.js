@@ -15,7 +15,6 @@ import { createImports } from './controllers/imports.js';
 import { createExamples, EXAMPLES } from './controllers/examples.js';
 import { createSharing } from './controllers/sharing.js';
 import { createSchedules } from './controllers/schedules.js';
-import { createExports } from './controllers/exports.js';
 import { createWorkspace } from './controllers/workspace.js';
 import { showMessages } from './views/messages.js';
 import { showWorkspace } from './views/workspace.js';
@@ -36,9 +35,27 @@ import { showAnswers } from './views/answers.js';
 import { showExplain } from './views/explain.js';
 import { showShare } from './views/share-box.js';
 import { acceptDrops } from './views/file-drop.js';
-import { askImport } from './views/import-dialog.js';
 import { pickedFolder } from './folder-files.js';
-import { initScheduleDialog, editSchedule } from './views/schedule-dialog.js';
+
+// Modules the first view does not use load on first use: the exports (PNG, SVG, CSV, JSON),
+// the schedule builder and the import questions.
+let exportsLoaded = null;
+/** exporting runs one of the exports' methods, loading them the first time. */
+const exporting = (name) => async (...args) => {
+  exportsLoaded ||= import('./controllers/exports.js').then(({ createExports }) => createExports({ store, engine, chartOf: (id) => (id === 'analysis' ? analysisChart() : resultChart(id)) }));
+  return (await exportsLoaded)[name](...args);
+};
+let dialogLoaded = null;
+/** editSchedule opens the schedule builder (schedule-dialog.js), loading it the first time. */
+const editSchedule = async (options) => {
+  dialogLoaded ||= import('./views/schedule-dialog.js').then((m) => {
+    m.initScheduleDialog(schedules.service, engine.ready);
+    return m;
+  });
+  return (await dialogLoaded).editSchedule(options);
+};
+/** askImport asks the user how to read an ambiguous file (import-dialog.js, loaded the first time). */
+const askImport = async (...args) => (await import('./views/import-dialog.js')).askImport(...args);
 
 const client = new LawClient('worker.js');
 // For the browser console (and the tests): the worker client.
@@ -57,7 +74,7 @@ const sharing = createSharing({ store, fitting, predicting });
 const schedules = createSchedules({ store, engine, predicting, editSchedule });
 // The stored work is read from here on, while lawcore loads.
 const workspace = createWorkspace({ store, predicting, analyses });
-const exports = createExports({ store, engine, chartOf: (id) => (id === 'analysis' ? analysisChart() : resultChart(id)) });
+const exports = Object.fromEntries(['png', 'svg', 'json', 'predictedCSV', 'observedCSV', 'analysisTable'].map((name) => [name, exporting(name)]));
 
 // ---- views ----------------------------------------------------------------------------------
 
@@ -135,7 +152,6 @@ function showViews() {
     analyses.refresh();
     return undone;
   });
-  initScheduleDialog(schedules.service, engine.ready);
 }
 
 // ---- controls -------------------------------------------------------------------------------
@@ -241,7 +257,9 @@ document.addEventListener('visibilitychange', () => { if (document.visibilitySta
 
 engine.on('ready', (version) => store.engineReady(version));
 engine.on('memory', (bytes) => store.engineMemory(bytes));
+engine.on('loading', ({ what, done }) => store.engineLoading(done ? '' : what));
 engine.on('restart', (reason) => {
+  store.engineLoading(''); // a load under way died with the worker
   store.showMessage(`The calculation worker stopped (${reason}) and was restarted. Your curves and settings are kept; run the last action again.`);
 });
 engine.on('failed', (reason) => store.showMessage(`The calculator could not start: ${reason}. Reload the page to try again.`));
@@ -252,10 +270,11 @@ engine.ready.then(async () => {
   performance.mark('lawcore-ready');
   fillLawChoices();
   showViews();
-  analyses.loadDefaults();
   // A share link wins (the user asked for that view), then the work kept in this browser, then the example.
   if (await sharing.open(location.hash)) await workspace.linkOpened();
   else if (!(await workspace.restore())) await examples.fig2({ keepMessage: true });
   workspace.watch();
   performance.mark('example-shown');
+  // offline.js registers the service worker now that the first view is on screen.
+  dispatchEvent(new Event('lawcore-first-view'));
 }, (err) => store.showMessage(`The calculator could not start: ${err.message}`));

@@ -54,7 +54,7 @@ export function initialState() {
     curves: [], predictions: [], settings: { ...DEFAULT_SETTINGS },
     fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: 0, example: null,
     fitting: null, message: null, status: '', undo: [], share: { link: '', note: '' },
-    chart: { logX: false, logY: false, scheme: 'light', xUnit: 'steps', tokensPerStep: null, modelSize: null, smooth: false }, engine: { version: '', memory: 0 },
+    chart: { logX: false, logY: false, scheme: 'light', xUnit: 'steps', tokensPerStep: null, modelSize: null, smooth: false }, engine: { version: '', memory: 0, loading: '' },
     answers: { baseline: '', atStep: '', reachLoss: '', code: null },
     analysis: { open: false, view: 'decomposition', options: {}, optionsRevision: 0, defaults: null, result: null, error: '', errorField: '', relative: false, status: '', sizeTarget: '400e6' },
     workspace: { line: null, kept: '', saving: false, savedAt: 0, canForget: false },
@@ -341,6 +341,10 @@ export function createStore(initial = initialState()) {
     },
     engineReady(version) {
       set({ engine: { ...state.engine, version } });
+    },
+    /** engineLoading: what the engine is loading now ('' when nothing). */
+    engineLoading(loading) {
+      set({ engine: { ...state.engine, loading } });
     },
     engineMemory(memory) {
       set({ engine: { ...state.engine, memory } });

@@ -26,7 +26,8 @@ export const CHROMIUM_ARGS = [
  * URL from its first line.
  */
 export async function startServer(dir = SITE) {
-  for (const f of ['index.html', 'lawcore.wasm', 'wasm_exec.js', 'vendor/uPlot.esm.js']) {
+  // The wasm modules, wasm_exec.js and uPlot have content-hashed names under assets/.
+  for (const f of ['index.html', 'worker.js', 'sw-manifest.js', 'assets']) {
     if (!existsSync(path.join(dir, f))) throw new Error(`${path.relative(ROOT, dir)}/${f} is missing: run make build first`);
   }
   const args = ['-addr', '127.0.0.1:0', '-dir', dir];

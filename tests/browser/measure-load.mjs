@@ -1,37 +1,86 @@
-// Measures how long the page takes from navigation to the fitted Fig. 2 parameters on screen,
-// median of 5 cold loads (a new browser context each time). Not a test: run it by hand,
+// Measures the first view, as a visitor gets it from `make serve` (scripts/serve, precompressed
+// brotli): from navigation to the fitted Fig. 2 parameters on screen, median of 5 cold loads (a
+// new browser context each time: empty HTTP cache, no service worker), with the bytes the server
+// sent for it (headers and bodies as sent, compressed), request by request, and the time the
+// first call the core lacks takes (lawcore.wasm loaded); then 5 repeat visits with the service
+// worker warm. Not a test: run it by hand,
 //   node tests/browser/measure-load.mjs      (after make build)
 import { startServer, launchBrowser } from './harness.mjs';
 
 const RUNS = 5;
+const fitted = () => document.querySelector('#param-L0')?.textContent === '2.628' && performance.now();
+const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const kB = (n) => `${(n / 1000).toFixed(1)} kB`;
+
 const server = await startServer();
 const browser = await launchBrowser();
 try {
   const times = [];
   const breakdown = [];
+  const sent = [];
+  const fullLoads = [];
+  let requests = [];
   for (let i = 0; i < RUNS; i++) {
-    const context = await browser.newContext();
+    const context = await browser.newContext({ serviceWorkers: 'block' });
     const page = await context.newPage();
+    const finished = [];
+    // Every request of the page and of its worker, as it finished.
+    context.on('requestfinished', (r) => finished.push(r));
     await page.goto(server.url, { waitUntil: 'commit' });
     // performance.now() counts from the navigation's start.
-    const handle = await page.waitForFunction(
-      () => document.querySelector('#param-L0')?.textContent === '2.628' && performance.now(),
-      null, { timeout: 60000, polling: 'raf' });
+    const handle = await page.waitForFunction(fitted, null, { timeout: 60000, polling: 'raf' });
     times.push(await handle.jsonValue());
+    const upTo = [...finished];
+    const sizes = await Promise.all(upTo.map(async (r) => ({ url: r.url().replace(server.url, '/'), ...(await r.sizes()), encoding: (await r.response())?.headers()['content-encoding'] || '' })));
+    sent.push(sizes.reduce((sum, s) => sum + s.responseBodySize + s.responseHeadersSize, 0));
+    requests = sizes;
     await page.waitForFunction(() => performance.getEntriesByName('example-shown').length > 0);
-    const marks = await page.evaluate(() => ({
+    breakdown.push(await page.evaluate(() => ({
       ready: performance.getEntriesByName('lawcore-ready')[0].startTime,
       shown: performance.getEntriesByName('example-shown')[0].startTime,
       module: performance.getEntriesByType('resource').find((r) => r.name.endsWith('/js/main.js'))?.responseEnd,
+    })));
+    // The first call the core lacks: the worker loads lawcore.wasm (download, compile, start).
+    fullLoads.push(await page.evaluate(async () => {
+      const t = performance.now();
+      await globalThis.lawcoreClient.call('analyze', { analysis: 'defaults' });
+      return performance.now() - t;
     }));
-    breakdown.push(marks);
     await context.close();
   }
-  const sorted = [...times].sort((a, b) => a - b);
-  console.log(`loads (ms): ${times.map((t) => t.toFixed(0)).join(', ')}`);
-  const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  console.log(`median: main.js loaded ${med(breakdown.map((b) => b.module)).toFixed(0)} ms, lawcore.wasm ready in its worker ${med(breakdown.map((b) => b.ready)).toFixed(0)} ms, example fitted, predicted and drawn ${med(breakdown.map((b) => b.shown)).toFixed(0)} ms`);
-  console.log(`median from navigation to the fitted Fig. 2 parameters: ${sorted[Math.floor(RUNS / 2)].toFixed(0)} ms`);
+  console.log(`first view, cold (no HTTP cache, no service worker), ${RUNS} loads`);
+  console.log(`  navigation to fitted Fig. 2 (ms): ${times.map((t) => t.toFixed(0)).join(', ')}`);
+  console.log(`  median: main.js loaded ${med(breakdown.map((b) => b.module)).toFixed(0)} ms, lawcore ready in its worker ${med(breakdown.map((b) => b.ready)).toFixed(0)} ms, example fitted, predicted and drawn ${med(breakdown.map((b) => b.shown)).toFixed(0)} ms`);
+  console.log(`  median from navigation to the fitted Fig. 2 parameters: ${med(times).toFixed(0)} ms`);
+  const headers = requests.reduce((sum, r) => sum + r.responseHeadersSize, 0);
+  console.log(`  sent by the server up to then: ${requests.length} requests, ${med(sent)} bytes (${(med(sent) / 2 ** 20).toFixed(3)} MiB), median; of the last load ${headers} bytes of headers`);
+  for (const r of [...requests].sort((a, b) => b.responseBodySize - a.responseBodySize).slice(0, 6)) {
+    console.log(`    ${kB(r.responseBodySize + r.responseHeadersSize).padStart(9)}  ${r.encoding.padEnd(4)} ${r.url}`);
+  }
+
+  console.log(`  then the first analysis (lawcore.wasm loaded on first use, downloaded, compiled and started), ms: ${fullLoads.map((t) => t.toFixed(0)).join(', ')}; median ${med(fullLoads).toFixed(0)}`);
+
+  // Repeat visits: one visit installs the service worker (after the first view), then reloads.
+  const context = await browser.newContext({ serviceWorkers: 'allow' });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForFunction(fitted, null, { timeout: 60000 });
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+    }
+  });
+  const repeat = [];
+  for (let i = 0; i < RUNS; i++) {
+    await page.reload({ waitUntil: 'commit' });
+    const handle = await page.waitForFunction(fitted, null, { timeout: 60000, polling: 'raf' });
+    repeat.push(await handle.jsonValue());
+  }
+  await context.close();
+  console.log(`repeat visit, service worker warm, ${RUNS} reloads`);
+  console.log(`  navigation to fitted Fig. 2 (ms): ${repeat.map((t) => t.toFixed(0)).join(', ')}`);
+  console.log(`  median: ${med(repeat).toFixed(0)} ms`);
 } finally {
   await browser.close();
   await server.stop();

@@ -46,10 +46,11 @@ test('with the server stopped and the browser offline, a reload still fits the e
 });
 
 test('a new build replaces the old cache, and the page shows the new build', async () => {
-  // A copy of the build, served, visited, then rebuilt in place (one changed file and a new
-  // sw-manifest.js, as `make build` writes it).
+  // A copy of the build, served, visited, then rebuilt in place (one changed file, a new
+  // sw-manifest.js and their compressed copies, as `make build` writes them). Timestamps kept:
+  // precompress then rewrites only the copies of the files changed here.
   const dir = mkdtempSync(path.join(tmpdir(), 'lawcalc-site-'));
-  cpSync(SITE, dir, { recursive: true });
+  cpSync(SITE, dir, { recursive: true, preserveTimestamps: true });
   const server = await startServer(dir);
   const browser = await launchBrowser();
   try {
@@ -61,6 +62,7 @@ test('a new build replaces the old cache, and the page shows the new build', asy
     const index = path.join(dir, 'index.html');
     writeFileSync(index, readFileSync(index, 'utf8').replace('<footer class="page-footer">', '<footer class="page-footer" data-build="new">'));
     execFileSync(path.join(ROOT, 'scripts/sw-manifest.sh'), [dir]);
+    execFileSync('go', ['run', './scripts/precompress', '-dir', dir], { cwd: ROOT });
     // The browser checks the worker's scripts on navigation, installs the new one, and that one
     // deletes the old cache when it takes over.
     await page.reload();

@@ -10,7 +10,7 @@ test('a worker that fails to load lawcore.wasm is replaced', async () => {
   // no service worker: its cache would fetch lawcore.wasm too, past the route
   const context = await env.browser.newContext({ serviceWorkers: 'block' });
   let failed = 0;
-  await context.route('**/lawcore.wasm', (route) => {
+  await context.route('**/assets/lawcore-core.*.wasm', (route) => {
     // The worker asks twice (streaming, then a plain fetch) before it gives up.
     if (failed++ < 2) return route.fulfill({ status: 503, body: 'unavailable' });
     return route.continue();

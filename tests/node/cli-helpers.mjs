@@ -12,7 +12,7 @@ export { crc32c, eventFile } from '../tfevents.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const cli = join(root, 'scripts', 'lawcore.mjs');
-export const wasm = process.env.LAWCORE_WASM || join(root, 'build', 'site', 'lawcore.wasm');
+export const wasm = process.env.LAWCORE_WASM || join(root, 'build', 'wasm', 'lawcore.wasm');
 export const fig2 = JSON.parse(readFileSync(join(root, 'site', 'examples', 'paper-fig2.json'), 'utf8'));
 
 /** run runs the CLI with args (in cwd), input on stdin, and returns {code, stdout, stderr}. */

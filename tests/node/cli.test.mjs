@@ -1,5 +1,5 @@
 // Tests of scripts/lawcore.mjs, the command-line front of lawcore.wasm, run as a child process
-// exactly as a user would. They need build/site/lawcore.wasm: `make build` (make test does).
+// exactly as a user would. They need build/wasm/lawcore.wasm: `make build` (make test does).
 //
 //   node --test tests/node/
 

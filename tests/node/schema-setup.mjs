@@ -1,6 +1,6 @@
 // Hands the page's schema module lawcore's own `schema` answer, as the page does at start-up:
 // a test imports this module before any module of the page, so that their top-level code sees
-// the laws, kinds and limits filled (it needs build/site/lawcore.wasm: `make build`).
+// the laws, kinds and limits filled (it needs build/wasm/lawcore.wasm: `make build`).
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setSchema } from '../../site/js/schema.js';

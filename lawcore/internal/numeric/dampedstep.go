@@ -1,10 +1,6 @@
 package numeric
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/mat"
-)
+import "math"
 
 // DampedStep solves the Levenberg-Marquardt system (H + lambda*diag(H)) step = -g for the
 // Gauss-Newton Hessian h and the gradient g, writing step; it returns false when that fails
@@ -18,30 +14,24 @@ func DampedStep(h [][]float64, g []float64, lambda float64, step []float64) bool
 	if !(maxDiag > 0) || math.IsInf(maxDiag, 0) {
 		return false
 	}
-	a := mat.NewSymDense(n, nil)
+	a := Square(n)
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			v := h[i][j]
 			if i == j {
 				v += lambda*h[i][i] + 1e-12*maxDiag
 			}
-			a.SetSym(i, j, v)
+			a[i][j] = v
 		}
 	}
-	var chol mat.Cholesky
-	if !chol.Factorize(a) {
-		return false
-	}
-	b := mat.NewVecDense(n, nil)
+	b := make([]float64, n)
 	for i := range g {
-		b.SetVec(i, -g[i])
+		b[i] = -g[i]
 	}
-	var sol mat.VecDense
-	if err := chol.SolveVecTo(&sol, b); err != nil {
+	if !choleskySolve(a, b, step) {
 		return false
 	}
 	for i := range step {
-		step[i] = sol.AtVec(i)
 		if math.IsNaN(step[i]) || math.IsInf(step[i], 0) {
 			return false
 		}

@@ -41,6 +41,16 @@ export function createAnalyses({ store, engine }) {
     });
   }
 
+  let defaults = null;
+  /** loadDefaults asks lawcore, once, for every analysis's default options, for the options box. */
+  function loadDefaults() {
+    defaults ||= engine.analysisDefaults().then(
+      (d) => store.analysisChanged({ defaults: d }, { showOptions: true }),
+      () => { defaults = null; /* the options box stays at {}; asked again on the next opening */ },
+    );
+    return defaults;
+  }
+
   /** run computes the view shown (example: the model-size law on the release's 25M and 100M runs). */
   async function run({ example = false } = {}) {
     const v = current();
@@ -186,15 +196,14 @@ export function createAnalyses({ store, engine }) {
       run();
     },
     /** toggled: the panel opened or closed; it computes on the first opening. */
-    toggled(open) {
+    async toggled(open) {
       store.analysisChanged({ open });
-      if (open && !(store.state.analysis.result && store.state.analysis.result.table)) run();
+      if (!open) return;
+      // The analyses are in lawcore.wasm, which the page loads only now (the first view runs on
+      // the small core): their defaults first, for the options box.
+      await loadDefaults();
+      if (!(store.state.analysis.result && store.state.analysis.result.table)) run();
     },
-    /** loadDefaults asks lawcore for every analysis's default options, for the options box. */
-    async loadDefaults() {
-      try {
-        store.analysisChanged({ defaults: await engine.analysisDefaults() }, { showOptions: true });
-      } catch { /* the options box stays at {} */ }
-    },
+    loadDefaults,
   };
 }

@@ -1,0 +1,95 @@
+//go:build lawcore_core
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
+)
+
+// The core fits and predicts the paper's Fig. 2 with the annealing law, answers the full
+// bridge's schema, and sends everything else to lawcore.wasm.
+func TestCoreFitsFig2(t *testing.T) {
+	data, err := os.ReadFile("../site/examples/paper-fig2.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Steps []float64            `json:"steps"`
+		Loss  map[string][]float64 `json:"loss"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	req := []byte(`{"law":"annealing","curves":[
+		{"name":"cosine","schedule":{"kind":"cosine","total":20000,"peak":2e-4,"warmup":500}},
+		{"name":"constant","schedule":{"kind":"constant","total":20000,"peak":2e-4,"warmup":500}}],
+		"lambda":0.999,"warmupConvention":"peak","lines":true,"points":100}`)
+	if needsFull("fit", req) {
+		t.Fatal("the core sends the Fig. 2 fit to lawcore.wasm")
+	}
+	ans, err := call(context.Background(), "fit", req, []columns{{"steps": f.Steps, "loss": f.Loss["cosine"]}, {"steps": f.Steps, "loss": f.Loss["constant"]}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := math.Round(ans.result.(*lawcore.FitResult).Params["L0"]*1000) / 1000; got != 2.628 {
+		t.Errorf("L0 = %v, want 2.628", got)
+	}
+}
+
+func TestCoreSchema(t *testing.T) {
+	ans, err := call(context.Background(), "schema", []byte(`{}`), nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(ans.result)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Methods []string `json:"methods"`
+		Laws    []struct {
+			Name string `json:"name"`
+		} `json:"laws"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Methods) < 8 || len(s.Laws) < 4 || s.Laws[0].Name != "annealing" {
+		t.Errorf("the core's schema is not the full bridge's: %s", b)
+	}
+}
+
+func TestCoreNeedsFull(t *testing.T) {
+	tests := []struct {
+		method, request string
+		full            bool
+	}{
+		{"schema", `{}`, false},
+		{"schedule", `{"kind":"cosine","total":10,"peak":1}`, false},
+		{"fit", `{"curves":[]}`, false},
+		{"fit", `{"law":"annealing","curves":[]}`, false},
+		{"predict", `{"law":"annealing","params":{}}`, false},
+		{"fit", `{"law":"multi-power","curves":[]}`, true},
+		{"fit", `{"law":"annealing","auto":true,"curves":[]}`, true},
+		{"fit", `{"law":"size","curves":[]}`, true},
+		{"fit", `{"law":"no such law"}`, true},
+		{"fit", `not json`, true},
+		{"predict", `{"law":"s2-power"}`, true},
+		{"import", `{"name":"a.csv","text":"step,loss\n1,2"}`, true},
+		{"analyze", `{"analysis":"defaults"}`, true},
+		{"validate", `{}`, true},
+		{"pairlr", `{}`, true},
+		{"no such method", `{}`, true},
+	}
+	for _, tt := range tests {
+		if got := needsFull(tt.method, []byte(tt.request)); got != tt.full {
+			t.Errorf("needsFull(%q, %s) = %v, want %v", tt.method, tt.request, got, tt.full)
+		}
+	}
+}
