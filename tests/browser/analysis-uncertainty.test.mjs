@@ -157,6 +157,19 @@ test('the analyses give each choice its ± from the fit, mark the choices within
     const csv = (await readFile(await download.path(), 'utf8')).trimEnd().split('\n');
     assert.equal(csv[0], 'family,best,final loss,± (90%),within the band of the best,S1,S2,evaluations');
 
+    // Parameters entered by hand (the paper's) have no replicates: lawcore's own table, no ±,
+    // no verdict, and the status says why.
+    await page.click('#manual-params summary');
+    for (const [k, v] of Object.entries({ L0: '2.628', A: '0.43', alpha: '0.55', C: '0.411', lambda: '0.999' })) await page.fill(`#manual-${k}`, v);
+    await page.click('#manual-apply');
+    await page.waitForFunction(() => /entered by hand/.test(document.querySelector('#analysis-status').textContent) && !/Computing/.test(document.querySelector('#analysis-status').textContent), null, { timeout: 90000 });
+    assert.match(await page.textContent('#analysis-status'), /no ± \(a fit gives one/);
+    t = await table(page);
+    assert.deepEqual(t.columns, ['family', 'best', 'final loss', 'S1', 'S2', 'evaluations']);
+    assert.ok(t.rows.every((x) => !x.tied));
+    answer = await page.textContent('#analysis-answer');
+    assert.doesNotMatch(answer, /±|within the band|fit's uncertainty/);
+
     // An analysis that compares nothing gets no replicates, and says nothing of them.
     await showView(page, 'decomposition');
     assert.doesNotMatch(await page.textContent('#analysis-status'), /±/);

@@ -98,7 +98,7 @@ export function createAnalyses({ store, engine }) {
     const peak = options.peak !== undefined ? `, peak LR ${fmt.lr(options.peak)} (set here)` : '';
     const spread = refused ? `, no ± (the fit's replicates were refused: ${refused})`
       : setup && setup.replicates ? `, ± from the fit's ${setup.replicates.length} jackknife refits (90%)`
-      : setup && UNCERTAIN_ANALYSES.has(v.analysis) ? ', no ± (only a fit gives one, and only with 20 points or more a curve)' : '';
+      : setup && UNCERTAIN_ANALYSES.has(v.analysis) ? ', no ± (a fit gives one: not parameters entered by hand, nor a fit with under 20 points in a curve or over 200,000 in all)' : '';
     const source = setup && !v.ownParams ? `${setup.source}${peak}${spread}` : '';
     return { chart, table: uncertainTable(v.analysis, result), note: chart.note, answer: answerSentence(v.id, result, options), source, elapsed };
   }
