@@ -8,7 +8,7 @@
 //
 // Protocol (page -> worker):  {id, method, request: JSON string, columns?}  |  {cancel: true}
 // Protocol (worker -> page):  {ready: true, version, memory}  |  {fatal: message}
-//                             {loading: what, bytes}  |  {loaded: what, ms}
+//                             {loading: what}  |  {loaded: what, ms, memory}   (lawcore.wasm on first use)
 //                             {id, progress: fraction}  |  {id, result: JSON string, columns, memory}  |  {id, error, memory}
 // memory is the byte size of the wasm instances' linear memories: Go's heap lives there, and
 // it never shrinks, so it is the worker's high-water mark.
@@ -35,9 +35,9 @@ function memoryBytes() {
 }
 
 /**
- * loadModule instantiates the Go program at url (response: its fetch, if already started), starts it and waits for the globalThis.lawcore
- * it defines, which it returns (each program defines its own; the later one replaces the
- * global, so each is kept here).
+ * loadModule instantiates the Go program at url (response: its fetch, if already started),
+ * starts it and waits for the globalThis.lawcore it defines, which it returns (each program
+ * defines its own; the later one replaces the global, so each is kept here).
  */
 async function loadModule(url, response = fetch(url)) {
   const go = new Go();

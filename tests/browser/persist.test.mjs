@@ -119,9 +119,11 @@ test('load curves, reload: everything is back (names, roles, schedules, settings
     await waitForFit(page);
     await page.waitForFunction(() => [...document.querySelectorAll('#predict-list [data-schedule-name]')].every((r) => r.dataset.finalLoss));
     // a setting changed after the fit: the fit is stale, and must come back stale
+    const savedBefore = await savedAt(page);
     await setField(page, '#lambda', '0.998');
     await page.waitForSelector('#stale-note:not([hidden])');
-    await waitSaved(page);
+    // the save of this change (an earlier one, of part of the work, does not count)
+    await waitSaved(page, savedBefore);
     const before = await view(page);
     assert.equal(before.curves.length, 3);
     assert.ok(before.predictions.some(([n]) => n === 'my plan'));
@@ -558,6 +560,8 @@ test('a share link wins over the saved work, which is kept until the link’s vi
     await page.goto(linkURL);
     await page.waitForFunction(() => document.querySelector('#predict-list [data-schedule-name="linked plan"]'));
     assert.deepEqual(await curveNames(page), []);
+    // The line comes once the stored work is read, which may finish after the link's view shows.
+    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
     assert.match(await lineText(page), /^You opened a shared link\. Your saved work \(3 curves, 5 schedules to predict and the fit of the annealing law, saved .*\) is kept: it is replaced only once you change this view\.$/);
     // Untouched, the link's view replaces nothing: the saved work comes back on the next visit.
     await page.goto(env.url);
