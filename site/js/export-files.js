@@ -17,9 +17,10 @@ export function csvField(v) {
  * predictionCSV writes the predicted curves in long form, one row per curve, law and step:
  * curve,law,step,lr,loss,s1_term,s2_term so that loss = L0 + s1_term - s2_term (the annealing
  * law: A·S1^-alpha and C·S2; the Multi-Power Law: A·(S1+S_W)^-alpha and its loss drop LD), and
- * lower,upper (loss·(1 ∓ half-width)) on the rows of the band's law when band is given: the
- * validation's {law, halfWidth} (a number: the annealing law's half-width). curves: [{name,
- * law, steps, lr, loss, s1Term, s2Term}].
+ * lower,upper on the rows of the band's law when band is given (an auto fit's or a
+ * validation's {law, halfWidth}; a number: the annealing law's half-width): the line's own
+ * lower and upper where it has them (lawcore's, wider beyond the fitted data), else
+ * loss·(1 ∓ half-width). curves: [{name, law, steps, lr, loss, s1Term, s2Term, lower?, upper?}].
  */
 export function predictionCSV(curves, bandGiven = null) {
   const bandLaw = bandGiven && typeof bandGiven === 'object' ? bandGiven.law : 'annealing';
@@ -29,10 +30,12 @@ export function predictionCSV(curves, bandGiven = null) {
     const law = c.law || 'annealing';
     const lead = `${csvField(c.name)},${law}`;
     const banded = band && law === bandLaw; // the validation calibrated this law's band
+    // lawcore's own edges where the line has them (wider beyond the fitted data)
+    const edges = banded && c.lower && c.upper && c.lower.length === c.steps.length && c.upper.length === c.steps.length;
     let chunk = '';
     for (let i = 0; i < c.steps.length; i++) {
       chunk += `${lead},${c.steps[i]},${c.lr[i]},${c.loss[i]},${c.s1Term ? c.s1Term[i] : ''},${c.s2Term ? c.s2Term[i] : ''}`
-        + (banded ? `,${c.loss[i] * (1 - band)},${c.loss[i] * (1 + band)}\n` : band ? ',,\n' : '\n');
+        + (banded ? (edges ? `,${c.lower[i]},${c.upper[i]}\n` : `,${c.loss[i] * (1 - band)},${c.loss[i] * (1 + band)}\n`) : band ? ',,\n' : '\n');
       if (chunk.length > 1 << 16) {
         parts.push(chunk);
         chunk = '';
@@ -60,7 +63,7 @@ export function fromStep(line, start) {
   let k = 0;
   while (k < line.steps.length && line.steps[k] < start) k++;
   const cut = (a) => (a ? a.slice(k) : a);
-  return { ...line, steps: cut(line.steps), lr: cut(line.lr), loss: cut(line.loss), s1Term: cut(line.s1Term), s2Term: cut(line.s2Term) };
+  return { ...line, steps: cut(line.steps), lr: cut(line.lr), loss: cut(line.loss), s1Term: cut(line.s1Term), s2Term: cut(line.s2Term), lower: cut(line.lower), upper: cut(line.upper) };
 }
 
 /** CSV_NUMBERS_BYTES is about what a row's step and five numbers (and their commas) take in the CSV. */

@@ -348,7 +348,7 @@ test('a corrupted store: the page starts clean saying what was dropped; a damage
     await waitForFit(page);
     await pasteCurve(page, 'keeper', csvRun(40));
     await pasteCurve(page, 'damaged', csvRun(80));
-    await waitSaved(page);
+    await waitSaved(page, await pageNow(page)); // a save holding both curves
 
     // One curve's points gone from the store: that curve is dropped, named; the rest is back.
     await page.evaluate(() => new Promise((resolve) => {

@@ -78,3 +78,16 @@ test('the parameters\' JSON: each law\'s fit, the settings, the schedules and th
   assert.deepEqual(docS2.laws['s2-power'].params, s2);
   assert.deepEqual(docS2.predictions[0].finalLosses, { 's2-power': 2.7 });
 });
+
+test('the band in the CSV is lawcore’s own lower and upper where the line has them (wider beyond the fitted data)', async () => {
+  const curves = [
+    { name: 'wsd', law: 'annealing', steps: [1000, 60000], lr: [2e-4, 0], loss: [3, 2.9], s1Term: [1, 0.5], s2Term: [0, 0.2], lower: [2.99, 2.8], upper: [3.01, 3.0] },
+    { name: 'cosine', law: 'annealing', steps: [1000], lr: [2e-4], loss: [3], s1Term: [1], s2Term: [0] },
+  ];
+  const rows = await lines(predictionCSV(curves, { law: 'annealing', halfWidth: 0.01 }));
+  assert.deepEqual(rows.slice(1), [
+    'wsd,annealing,1000,0.0002,3,1,0,2.99,3.01',
+    'wsd,annealing,60000,0,2.9,0.5,0.2,2.8,3',
+    `cosine,annealing,1000,0.0002,3,1,0,${3 * (1 - 0.01)},${3 * (1 + 0.01)}`,
+  ]);
+});

@@ -6,7 +6,7 @@ import { download, downloadJSON } from '../download.js';
 import { chartPNG } from '../chart-png.js';
 import { chartSVG } from '../svg-export.js';
 import { LAW_NAMES } from '../schema.js';
-import { paramsOf, lineOf } from '../selectors.js';
+import { paramsOf, lineOf, lineBand } from '../selectors.js';
 import { DRAWN_POINTS } from './predicting.js';
 import { scheduleSteps } from '../schedule-kinds.js';
 import * as fmt from '../format.js';
@@ -75,7 +75,7 @@ export function createExports({ store, engine, chartOf }) {
           // The lines drawn, and those not drawn yet predicted as densely as the charts draw them.
           const drawn = everyStep ? new Map() : new Map(items.map((item) => [item.name, lineOf(state, law, item)]).filter(([, line]) => line));
           const missing = items.filter((item) => !drawn.has(item.name));
-          const predicted = missing.length ? await engine.predict(law, p, missing, everyStep ? points : DRAWN_POINTS) : new Map();
+          const predicted = missing.length ? await engine.predict(law, p, missing, everyStep ? points : DRAWN_POINTS, lineBand(state, law)) : new Map();
           for (const item of items) {
             const line = drawn.get(item.name) || predicted.get(item.name);
             if (line) curves.push({ name: item.name, law, ...fromStep(line, csvStart(state, item, p.settings)) });

@@ -15,9 +15,15 @@ const sameData = (a, b) => a.name === b.name && a.steps === b.steps && a.loss ==
 export function createFitting({ store, engine, predicting, analyses }) {
   /** running is the fit or validation under way (it never rejects), or null. */
   let running = null;
+  /**
+   * cancelAsked: Cancel was pressed during the run under way. A cancel that lands after lawcore
+   * answered (while the lines are predicted) still cancels: the user asked for no new result.
+   */
+  let cancelAsked = false;
 
   /** exclusive runs job as the one fit or validation under way. */
   async function exclusive(job) {
+    cancelAsked = false;
     running = job().catch(() => {});
     try {
       await running;
@@ -72,6 +78,10 @@ export function createFitting({ store, engine, predicting, analyses }) {
         lines = await predicting.linesFor({ ...store.state, fits, manual: null, band: bandOfFits(fits) });
       } catch (err) {
         refused = err;
+      }
+      if (cancelAsked) {
+        store.setStatus('Fit cancelled; the previous results are kept.');
+        return;
       }
       const now = store.state.curves;
       if (now.length !== curves.length || now.some((c, i) => !sameData(c, curves[i]))) {
@@ -143,6 +153,7 @@ export function createFitting({ store, engine, predicting, analyses }) {
           try {
             lines = await predicting.linesFor({ ...store.state, validation: result, band: validationBand(result) });
           } catch { /* predicted again below, saying why if it fails */ }
+          if (cancelAsked) return store.setStatus('Validation cancelled.');
           store.validated(result, `Validated ${curves.length} curve(s) in ${fmt.ms(result.elapsedMs)}.`, lines);
           await predicting.update();
         } catch (err) {
@@ -153,6 +164,7 @@ export function createFitting({ store, engine, predicting, analyses }) {
 
     /** cancel stops the running fit or validation. */
     cancel() {
+      if (running) cancelAsked = true;
       store.setStatus('Cancelling…');
       engine.cancel();
     },
