@@ -76,7 +76,7 @@ ifeq ($(BROWSER_TESTS),)
 else
 	go build -o build/bin/serve ./scripts/serve
 	go build -o build/bin/badcorpus ./scripts/badcorpus
-	SERVE_BIN=$(CURDIR)/build/bin/serve BADCORPUS_BIN=$(CURDIR)/build/bin/badcorpus node --test $(BROWSER_TESTS)
+	SERVE_BIN=$(CURDIR)/build/bin/serve BADCORPUS_BIN=$(CURDIR)/build/bin/badcorpus node --test --test-timeout=600000 $(BROWSER_TESTS)
 endif
 
 fuzz:

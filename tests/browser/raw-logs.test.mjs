@@ -33,6 +33,8 @@ const fig2 = async () => JSON.parse(await readFile(path.join(EXAMPLES, 'paper-fi
 const LR_STEPS = Array.from({ length: 401 }, (_, i) => i * 50);
 
 async function fitsThePaper(page, n) {
+  // the paper's setting (auto, the default for one's own curves, may pick another law)
+  await page.uncheck('#auto');
   await page.click('#fit-button');
   await page.waitForFunction((k) => new RegExp(`^Fitted ${k} curve`).test(document.querySelector('#status').textContent), n, { timeout: 60000 });
   await waitForFit(page);

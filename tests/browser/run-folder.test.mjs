@@ -74,7 +74,9 @@ test('a run folder picked with the folder button: both runs with their LR as sch
     await page.setInputFiles('#folder-input', root);
     await checkFolderRead(page);
 
-    // The schedules are the runs' learning rates: the fit finds the paper's parameters.
+    // The schedules are the runs' learning rates: the fit with the paper's setting (auto, the
+    // default for one's own curves, may pick another law) finds the paper's parameters.
+    await page.uncheck('#auto');
     await page.click('#fit-button');
     await page.waitForFunction(() => /^Fitted 2 curve/.test(document.querySelector('#status').textContent), null, { timeout: 60000 });
     await waitForFit(page);
