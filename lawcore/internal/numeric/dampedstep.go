@@ -1,6 +1,10 @@
 package numeric
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
 
 // DampedStep solves the Levenberg-Marquardt system (H + lambda*diag(H)) step = -g for the
 // Gauss-Newton Hessian h and the gradient g, writing step; it returns false when that fails
@@ -14,24 +18,30 @@ func DampedStep(h [][]float64, g []float64, lambda float64, step []float64) bool
 	if !(maxDiag > 0) || math.IsInf(maxDiag, 0) {
 		return false
 	}
-	a := Square(n)
+	a := mat.NewSymDense(n, nil)
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			v := h[i][j]
 			if i == j {
 				v += lambda*h[i][i] + 1e-12*maxDiag
 			}
-			a[i][j] = v
+			a.SetSym(i, j, v)
 		}
 	}
-	b := make([]float64, n)
-	for i := range g {
-		b[i] = -g[i]
+	var chol mat.Cholesky
+	if !chol.Factorize(a) {
+		return false
 	}
-	if !choleskySolve(a, b, step) {
+	b := mat.NewVecDense(n, nil)
+	for i := range g {
+		b.SetVec(i, -g[i])
+	}
+	var sol mat.VecDense
+	if err := chol.SolveVecTo(&sol, b); err != nil {
 		return false
 	}
 	for i := range step {
+		step[i] = sol.AtVec(i)
 		if math.IsNaN(step[i]) || math.IsInf(step[i], 0) {
 			return false
 		}

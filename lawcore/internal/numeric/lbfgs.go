@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -84,29 +85,29 @@ func Whitening(h [][]float64) [][]float64 {
 	if !(maxDiag > 0) || math.IsInf(maxDiag, 0) {
 		return w
 	}
-	sym := Square(n)
+	sym := mat.NewSymDense(n, nil)
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			v := h[i][j]
 			if i == j {
 				v += 1e-10 * maxDiag
 			}
-			sym[i][j] = v
+			sym.SetSym(i, j, v)
 		}
 	}
 	// H = L L', so W = L'^-1 gives W W' = (L L')^-1
-	l, ok := cholesky(sym)
-	if !ok {
+	var chol mat.Cholesky
+	if !chol.Factorize(sym) {
 		return w
 	}
-	inv := lowerInverse(l)
-	// As gonum's InverseTri, a triangle too ill-conditioned to invert is not used.
-	if cond := norm1(l) * norm1(inv); !(cond <= conditionTolerance) {
+	var l, inv mat.TriDense
+	chol.LTo(&l)
+	if err := inv.InverseTri(&l); err != nil {
 		return w
 	}
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
-			w[i][j] = inv[j][i] // (L^-1)' = L'^-1
+			w[i][j] = inv.At(j, i) // (L^-1)' = L'^-1
 		}
 	}
 	return w
