@@ -35,7 +35,7 @@ function millionSteps(file) {
 
 const memory = (page) => page.evaluate(() => Number(document.querySelector('#engine-memory').dataset.bytes));
 
-test('a million-row file loads and fits, three times over: the worker’s memory is reused, not grown; its fit cancels at once', async (t) => {
+test('a million-row file loads and fits, four times over: the worker’s memory is reused, not grown; its fit cancels at once', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'lawcalc-memory-'));
   const file = path.join(dir, 'million.csv');
   millionSteps(file);
@@ -45,7 +45,7 @@ test('a million-row file loads and fits, three times over: the worker’s memory
     const atStart = await memory(page);
     assert.ok(atStart > 0, 'the page shows the worker’s memory');
     const seen = [];
-    for (let round = 1; round <= 3; round++) {
+    for (let round = 1; round <= 4; round++) {
       await page.click('#clear-curves');
       const started = Date.now();
       await page.setInputFiles('#file-input', file);
@@ -66,8 +66,13 @@ test('a million-row file loads and fits, three times over: the worker’s memory
     // The law's own parameters come back from the million points.
     assert.equal(await page.textContent('#param-L0'), '2.500');
     assert.ok(seen[0] < 2048 * MB, `a million-step fit took ${Math.round(seen[0] / MB)} MB`);
-    // Go's heap settles after the first repeat (its collector's target is twice the live heap).
-    assert.ok(seen[2] <= seen[1] * 1.1 && seen[2] <= seen[0] * 1.5, `the worker grew: ${seen.map((b) => Math.round(b / MB))} MB over three rounds`);
+    // The WebAssembly memory is the most Go's heap ever took, and its collector lets the heap
+    // reach twice what is live before collecting: so when it collects varies a round's peak, and
+    // a repeat may still raise it. A leak of the file's data (24 MB a round, 12% of a round's
+    // peak) would raise it every round; without one it has stopped by the fourth: no more than
+    // 10% above the most of the first three, and within 1.5 times the first.
+    const most = Math.max(...seen.slice(0, 3));
+    assert.ok(seen[3] <= most * 1.1 && seen[3] <= seen[0] * 1.5, `the worker grew: ${seen.map((b) => Math.round(b / MB))} MB over four rounds`);
     assert.equal(await page.textContent('#engine-memory'), `${Math.round(seen[2] / MB)} MB`);
 
     // Cancel stops the fit promptly whenever it comes: before the first progress report (the
