@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -255,13 +256,14 @@ func cooldownDecision(t *testing.T, req lawcore.FitRequest, res *lawcore.FitResu
 // TestAutoAnswer checks what an auto answer says on the paper's Fig. 2 curves, where no
 // curve carries a model size: the size law is not a candidate, every candidate is scored on
 // the same folds, the answer encodes as JSON (the bridge and the CLI send it so), and the
-// chosen candidate is the best scored one or tied with it.
+// chosen candidate is the best scored one or tied with it; the lines and intervals asked for
+// come with the chosen fit (the fold fits leave them out: they only score a candidate).
 func TestAutoAnswer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits every candidate on every fold")
 	}
 	req := testcurves.Fig2(t)
-	req.Auto = true
+	req.Auto, req.Lines, req.Intervals = true, true, true
 	res, err := lawcore.Fit(context.Background(), req, func(float64) {})
 	if err != nil {
 		t.Fatal(err)
@@ -288,5 +290,22 @@ func TestAutoAnswer(t *testing.T) {
 	if res.Law != a.Chosen.Law {
 		t.Errorf("the answer's law %q is not the chosen %q", res.Law, a.Chosen.Law)
 	}
-	t.Logf("chosen: %s — %s", a.Chosen.Label, a.Reason)
+	if len(res.Lines) != len(req.Curves) {
+		t.Errorf("%d fitted lines, want one per curve (%d)", len(res.Lines), len(req.Curves))
+	}
+	free := 0
+	for name, v := range res.Params {
+		if slices.Contains(res.Held, name) {
+			continue
+		}
+		free++
+		iv, ok := res.Intervals[name]
+		if !ok || !(iv.Low <= v && v <= iv.High) {
+			t.Errorf("%s = %g: interval %+v (present %v), want one around it", name, v, iv, ok)
+		}
+	}
+	if free == 0 || len(res.Replicates) == 0 {
+		t.Errorf("%d free parameters, %d replicates: the chosen fit gives no intervals", free, len(res.Replicates))
+	}
+	t.Logf("chosen: %s — %s; intervals %v", a.Chosen.Label, a.Reason, res.Intervals)
 }
