@@ -6,38 +6,14 @@
 // against that answer's own fields; the verdict appears in the answer.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { useServerAndBrowser, openPage, waitForFit, ROOT, EXAMPLES } from './harness.mjs';
+import { readFile } from 'node:fs/promises';
+import { useServerAndBrowser, openPage, waitForFit } from './harness.mjs';
+import { fig2PageFit, okJSON } from '../node/cli-helpers.mjs';
 
 const env = useServerAndBrowser(before, after);
-const run = promisify(execFile);
-const cli = path.join(ROOT, 'scripts/lawcore.mjs');
 
-/** lawcore runs a command of the CLI on a JSON request and resolves to its JSON answer. */
-async function lawcore(command, request) {
-  const dir = await mkdtemp(path.join(tmpdir(), 'uncertainty-'));
-  const file = path.join(dir, 'request.json');
-  await writeFile(file, JSON.stringify(request));
-  const { stdout } = await run(process.execPath, [cli, command, file, '--json'], { maxBuffer: 64 << 20 });
-  return JSON.parse(stdout);
-}
-
-/** fig2Fit fits the Fig. 2 curves as the page does (its default settings, intervals asked). */
-async function fig2Fit() {
-  const d = JSON.parse(await readFile(path.join(EXAMPLES, 'paper-fig2.json'), 'utf8'));
-  const schedules = {
-    constant: { kind: 'constant', total: d.total_steps, peak: d.eta_max, warmup: d.warmup },
-    cosine: { kind: 'cosine', total: d.total_steps, peak: d.eta_max, final: d.eta_min, warmup: d.warmup },
-  };
-  return lawcore('fit', {
-    law: 'annealing', lambda: 0.999, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001, intervals: true,
-    curves: Object.entries(d.loss).map(([name, loss]) => ({ name, role: 'fit', steps: d.steps, loss, schedule: schedules[name] })),
-  });
-}
+/** lawcore runs a command of the CLI on a JSON request and returns its JSON answer. */
+const lawcore = (command, request) => okJSON([command, '--json'], JSON.stringify(request));
 
 /** Independent formats: a loss to three decimals, a half-width to two significant digits. */
 const loss3 = (x) => x.toFixed(3);
@@ -72,7 +48,7 @@ async function expected(page, analysis, fit) {
 }
 
 test('the analyses give each choice its ± from the fit, mark the choices within the band, and state the verdict', async () => {
-  const fit = await fig2Fit();
+  const fit = fig2PageFit();
   assert.equal(fit.replicates.length, 10, 'the jackknife gives ten parameter sets');
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {

@@ -6,42 +6,18 @@
 import './schema-setup.mjs';
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { answerSentence } from '../../site/js/analysis-answers.js';
 import { uncertainTable, spanText, tiedPoints, hasSpread } from '../../site/js/analysis-uncertainty.js';
+import { fig2PageFit, okJSON } from './cli-helpers.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const cli = path.join(root, 'scripts/lawcore.mjs');
-const run = promisify(execFile);
+/** lawcore runs a command of the CLI on a JSON request and returns its JSON answer. */
+const lawcore = (command, request) => okJSON([command, '--json'], JSON.stringify(request));
 
-async function lawcore(command, request) {
-  const dir = await mkdtemp(path.join(tmpdir(), 'uncertainty-'));
-  const file = path.join(dir, 'request.json');
-  await writeFile(file, JSON.stringify(request));
-  const { stdout } = await run(process.execPath, [cli, command, file, '--json'], { maxBuffer: 64 << 20 });
-  return JSON.parse(stdout);
-}
-
-const FIT = (async () => {
-  const d = JSON.parse(await readFile(path.join(root, 'site/examples/paper-fig2.json'), 'utf8'));
-  const schedules = {
-    constant: { kind: 'constant', total: d.total_steps, peak: d.eta_max, warmup: d.warmup },
-    cosine: { kind: 'cosine', total: d.total_steps, peak: d.eta_max, final: d.eta_min, warmup: d.warmup },
-  };
-  return lawcore('fit', {
-    law: 'annealing', lambda: 0.999, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001, intervals: true,
-    curves: Object.entries(d.loss).map(([name, loss]) => ({ name, role: 'fit', steps: d.steps, loss, schedule: schedules[name] })),
-  });
-})();
+const FIT = fig2PageFit();
 
 /** analyze runs an analysis on the fit, with its replicates unless without. */
 async function analyze(analysis, options = {}, { without = false } = {}) {
-  const fit = await FIT;
+  const fit = FIT;
   return lawcore('analyze', { analysis, law: 'annealing', params: fit.params, peak: 2e-4, warmup: 500, warmupConvention: 'peak', ...(without ? {} : { replicates: fit.replicates }), ...options });
 }
 

@@ -65,6 +65,21 @@ export function writeFig2(dir) {
   for (const name of ['constant', 'cosine']) writeFile(dir, `${name}.csv`, csv(fig2.steps, { loss: fig2.loss[name] }));
 }
 
+/**
+ * fig2PageFit fits the Fig. 2 curves through the CLI with the request the page sends for them
+ * (the paper's settings, intervals asked: the answer carries the jackknife's replicates).
+ */
+export function fig2PageFit() {
+  const schedules = {
+    constant: { kind: 'constant', total: fig2.total_steps, peak: fig2.eta_max, warmup: fig2.warmup },
+    cosine: { kind: 'cosine', total: fig2.total_steps, peak: fig2.eta_max, final: fig2.eta_min, warmup: fig2.warmup },
+  };
+  return okJSON(['fit', '--json'], JSON.stringify({
+    law: 'annealing', lambda: 0.999, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001, intervals: true,
+    curves: Object.entries(fig2.loss).map(([name, loss]) => ({ name, role: 'fit', steps: fig2.steps, loss, schedule: schedules[name] })),
+  }));
+}
+
 /** PAPER is the paper's fit of Fig. 2 (lambda 0.999, warmup 500 counted at the peak). */
 export const PAPER = { L0: 2.628, A: 0.43, C: 0.411, alpha: 0.55, lambda: 0.999 };
 
