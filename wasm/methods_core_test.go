@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
@@ -15,25 +14,11 @@ import (
 // The core fits and predicts the paper's Fig. 2 with the annealing law, answers the full
 // bridge's schema, and sends everything else to lawcore.wasm.
 func TestCoreFitsFig2(t *testing.T) {
-	data, err := os.ReadFile("../site/examples/paper-fig2.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct {
-		Steps []float64            `json:"steps"`
-		Loss  map[string][]float64 `json:"loss"`
-	}
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
-	req := []byte(`{"law":"annealing","curves":[
-		{"name":"cosine","schedule":{"kind":"cosine","total":20000,"peak":2e-4,"warmup":500}},
-		{"name":"constant","schedule":{"kind":"constant","total":20000,"peak":2e-4,"warmup":500}}],
-		"lambda":0.999,"warmupConvention":"peak","lines":true,"points":100}`)
+	req, in := fig2Request(t)
 	if needsFull("fit", req) {
 		t.Fatal("the core sends the Fig. 2 fit to lawcore.wasm")
 	}
-	ans, err := call(context.Background(), "fit", req, []columns{{"steps": f.Steps, "loss": f.Loss["cosine"]}, {"steps": f.Steps, "loss": f.Loss["constant"]}}, nil, nil)
+	ans, err := call(context.Background(), "fit", req, in, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
