@@ -72,7 +72,7 @@ test('a million-row file loads and fits, four times over: the worker’s memory 
     // round, so about 48 MB more heap a round) would take the fourth round past 1.5 times the
     // first (193 + 3 × 48 = 337 > 290 MB); without one it stays within it.
     assert.ok(seen[3] <= seen[0] * 1.5, `the worker grew: ${seen.map((b) => Math.round(b / MB))} MB over four rounds`);
-    assert.equal(await page.textContent('#engine-memory'), `${Math.round(seen[2] / MB)} MB`);
+    assert.equal(await page.textContent('#engine-memory'), `${Math.round(seen[3] / MB)} MB`);
 
     // Cancel stops the fit promptly whenever it comes: before the first progress report (the
     // curve and its million-point schedule still crossing to the worker) and during the search.

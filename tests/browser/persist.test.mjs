@@ -186,7 +186,7 @@ test('a million-point workspace saves and restores', async (t) => {
  * so that the test can kill it as a crash would; it returns {browser, context, kill}.
  */
 async function launchProfile(userDataDir) {
-  const child = spawn(process.env.CHROMIUM || '/usr/bin/chromium', [...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.env.CHROMIUM || '/usr/bin/chromium', [...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   const ws = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('chromium printed no DevTools address in 30 s')), 30000);
     createInterface({ input: child.stderr }).on('line', (line) => {
@@ -203,8 +203,14 @@ async function launchProfile(userDataDir) {
   return {
     browser,
     context: browser.contexts()[0],
+    // The whole process group goes, as in a crash: a renderer or helper left behind would
+    // still be writing to the profile when the next browser opens it or the test removes it.
     async kill() {
-      child.kill('SIGKILL');
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch (e) {
+        if (e.code !== 'ESRCH') throw e; // already gone
+      }
       await exited;
     },
   };
