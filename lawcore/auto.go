@@ -21,18 +21,26 @@ import (
 //     half is held out and forecast from its first half and the other curves (the question
 //     users ask most: what will a longer run reach?);
 //   - with one fit curve, its last third and its last half are forecast. One curve cannot
-//     show how a law carries over to other schedules, which is what the extra parameters of
-//     the other candidates are for; so only the candidates with the fewest fitted parameters
-//     compete (the paper's annealing law with lambda held, under each warmup convention).
+//     show how a law carries over to other schedules, which is where the other laws differ
+//     from the annealing law (the LR-weighted momentum, the S2^ζ exponent, the Multi-Power
+//     reduction term): so only the annealing law competes, with lambda held and fitted,
+//     under each warmup convention.
 //
 // The score is the mean relative error of the held-out points, each fold weighing the same
 // and counting at most 100% (a prediction off by more is wrong, and one such fold must not
 // outweigh all the others). Between candidates whose scores differ by less than the noise of
 // that difference (one standard error of the paired differences over folds, and at least
 // tieTolerance of the best score), the one with fewer fitted parameters wins: a simpler law
-// is preferred unless the data show that the complex one predicts better. Only the chosen
-// candidate is then fitted on every curve; a fold's fit polishes only its best start (it
-// estimates how well a law predicts, not the last digit of its parameters).
+// is preferred unless the data show that the complex one predicts better.
+//
+// With two fit curves or more, auto then asks whether a weighted average of the candidates
+// predicts the held-out data better than the one chosen (see Member): the weights are those
+// of the least held-out error, and the average is kept only when its error is below the
+// chosen candidate's by more than tieTolerance (else the single, simpler answer stands).
+// With one fit curve the folds are two overlapping tails of the same curve, too little to
+// weigh candidates by, and the one chosen is kept. Only the members (or the one chosen) are
+// then fitted on every curve; a fold's fit polishes only its best start (it estimates how
+// well a law predicts, not the last digit of its parameters).
 
 // Candidate is one law with its settings, as auto compares them.
 type Candidate struct {
@@ -59,13 +67,17 @@ type CandidateScore struct {
 	// InSample is the mean relative error of the same fold fits on the points they were
 	// fitted to: beside HeldOut, it shows a law that fits well and predicts badly.
 	InSample float64 `json:"inSample"`
+	// Weight is the candidate's share of the prediction: 1 for the one chosen alone, its
+	// weight in the average when auto averages, 0 otherwise.
+	Weight float64 `json:"weight"`
 	// Error says why the candidate could not be scored ("" when it was).
 	Error string `json:"error,omitempty"`
 }
 
 // AutoChoice reports what an "auto" fit compared, what it picked and why.
 type AutoChoice struct {
-	// Chosen is the candidate picked; Candidates are all of them, scored, best first.
+	// Chosen is the candidate picked (when auto averages, the heaviest member); Candidates
+	// are all of them, scored, best first.
 	Chosen     Candidate        `json:"chosen"`
 	Candidates []CandidateScore `json:"candidates"`
 	// Design says how the held-out data were made: "leave one curve out and forecast", or
@@ -73,6 +85,9 @@ type AutoChoice struct {
 	Design string `json:"design"`
 	// Folds describes each fold in words.
 	Folds []string `json:"folds"`
+	// Averaged is the held-out error of the weighted average (the mean over folds, as
+	// HeldOut), when auto predicts with one (FitResult.Members); 0 otherwise.
+	Averaged float64 `json:"averaged,omitempty"`
 	// Reason says why, in one sentence.
 	Reason string `json:"reason"`
 }
@@ -166,7 +181,7 @@ func candidateLabel(spec *Spec, conv Convention, lambda *LambdaSetting, search s
 
 // applicable keeps the candidates that can compete on req's curves: a law fitted across
 // model sizes needs every curve's size and two sizes among them; with a single fit curve,
-// only the candidates with the fewest fitted parameters (see the package's note on auto).
+// only the annealing law's (see the package's note on auto).
 func applicable(cands []Candidate, req FitRequest) []Candidate {
 	sizes := map[float64]bool{}
 	sized, fitCurves := true, 0
@@ -178,16 +193,14 @@ func applicable(cands []Candidate, req FitRequest) []Candidate {
 		}
 	}
 	var out []Candidate
-	fewest := math.MaxInt
 	for _, c := range cands {
 		if law, err := Lookup(c.Law); err == nil && law.Spec().NeedsSize && !(sized && len(sizes) >= 2) {
 			continue
 		}
+		if fitCurves == 1 && c.Law != LawAnnealing {
+			continue
+		}
 		out = append(out, c)
-		fewest = min(fewest, c.Free)
-	}
-	if fitCurves == 1 {
-		out = slices.DeleteFunc(out, func(c Candidate) bool { return c.Free > fewest })
 	}
 	return out
 }
@@ -259,7 +272,8 @@ func autoFolds(req FitRequest) (design string, folds []autoFold) {
 }
 
 // fitAuto fits every candidate on each fold, picks the one that predicts the held-out data
-// best (the simplest among those tied), and fits it on every curve.
+// best (the simplest among those tied) or, where it predicts better still, a weighted average
+// of several, and fits the chosen on every curve.
 func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitResult, error) {
 	began := time.Now()
 	// bad input is reported as the default fit would report it
@@ -273,7 +287,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	jobs, done := len(cands)*len(folds)+1, 0
 	report := func(f float64) { progress((float64(done) + f) / float64(jobs)) }
 	scores := make([]CandidateScore, len(cands))
-	samples := make([][]bandSample, len(cands))
+	samples := make([][][]bandSample, len(cands)) // by candidate, then fold
 	for ci, c := range cands {
 		sc := CandidateScore{Candidate: c}
 		var inSample []float64
@@ -300,7 +314,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 			if err != nil {
 				return nil, err
 			}
-			samples[ci] = append(samples[ci], held...)
+			samples[ci] = append(samples[ci], held)
 		}
 		if sc.Error == "" {
 			sc.HeldOut, sc.StdErr = meanAndStdErr(sc.Folds)
@@ -308,20 +322,34 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 		}
 		scores[ci] = sc
 	}
-	// the chosen candidate fitted on every curve; should that fail, the next choice
-	var res *FitResult
-	best := -1
-	for res == nil {
-		if best = chooseCandidate(scores); best < 0 {
-			return nil, Errorf("", "curves", "no law could be fitted to these curves and scored on held-out data: %s", scores[0].Error)
-		}
-		var err error
-		if res, err = Fit(ctx, scores[best].apply(req), report); ctx.Err() != nil {
-			return nil, ctx.Err()
-		} else if err != nil {
-			scores[best].Error = "fitted on every curve: " + err.Error()
+	pick := chooseCandidate(scores)
+	if pick < 0 {
+		return nil, Errorf("", "curves", "no law could be fitted to these curves and scored on held-out data: %s", scores[0].Error)
+	}
+	weights := make([]float64, len(cands))
+	weights[pick] = 1
+	averaged := 0.0
+	if design != designForecast {
+		if w, e, ok := averageWeights(scores, samples, pick); ok {
+			weights, averaged = w, e
 		}
 	}
+	res, members, err := fitMembers(ctx, req, scores, weights, report)
+	if err != nil {
+		return nil, err
+	}
+	if len(members) < 2 {
+		averaged = 0
+	}
+	for i := range scores {
+		scores[i].Weight = 0
+		for _, m := range members {
+			if m.Label == scores[i].Label {
+				scores[i].Weight = m.Weight
+			}
+		}
+	}
+	best := slices.IndexFunc(scores, func(s CandidateScore) bool { return s.Label == members[0].Label })
 	chosen := scores[best]
 	order := make([]int, len(scores))
 	for i := range order {
@@ -346,16 +374,131 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	if w, ok := autoWarning(chosen); ok {
 		res.Warnings = append(res.Warnings, w)
 	}
+	reason := autoReason(scores, best, design, len(folds))
+	if len(members) > 1 {
+		reason = averageReason(scores, members, averaged, design, len(folds))
+	}
 	res.Auto = &AutoChoice{Chosen: chosen.Candidate, Candidates: sorted, Design: design, Folds: labels,
-		Reason: autoReason(scores, best, design, len(folds))}
-	if len(samples[best]) > 0 {
-		band := calibrateBand(samples[best], DefaultBandLevel)
+		Averaged: averaged, Reason: reason}
+	// the band: the held-out errors of what predicts (the average, or the one chosen)
+	var held []bandSample
+	for fi := range folds {
+		var byCand [][]bandSample
+		var ws []float64
+		for ci := range cands {
+			if scores[ci].Weight > 0 && fi < len(samples[ci]) {
+				byCand, ws = append(byCand, samples[ci][fi]), append(ws, scores[ci].Weight)
+			}
+		}
+		if len(byCand) > 0 {
+			held = append(held, averageFold(ws, byCand)...)
+		}
+	}
+	if len(held) > 0 {
+		band := calibrateBand(held, DefaultBandLevel)
 		band.Reach, band.Design = res.Reach, design
 		res.Band = &band
 	}
 	progress(1)
 	res.ElapsedMs = float64(time.Since(began).Microseconds()) / 1000
 	return res, nil
+}
+
+// averageWeights returns the weights of the average of the scored candidates that predicts
+// the held-out data best, and its held-out error, when that error is below the candidate
+// pick's by more than tieTolerance (ok false otherwise: the single candidate stands). The
+// weights are pruned (minMemberWeight), and the average scored again with them.
+func averageWeights(scores []CandidateScore, samples [][][]bandSample, pick int) (weights []float64, err float64, ok bool) {
+	var scored []int
+	for i, s := range scores {
+		if s.Error == "" {
+			scored = append(scored, i)
+		}
+	}
+	if len(scored) < 2 {
+		return nil, 0, false
+	}
+	folds := len(samples[pick])
+	byFold := make([][][]bandSample, folds)
+	for f := range byFold {
+		for _, i := range scored {
+			byFold[f] = append(byFold[f], samples[i][f])
+		}
+	}
+	start := slices.Index(scored, pick)
+	alone := make([]float64, len(scored))
+	alone[start] = 1
+	single := meanFoldError(alone, byFold)
+	w := pruneWeights(stackWeights(byFold, len(scored), start))
+	avg := meanFoldError(w, byFold)
+	if !(avg < (1-tieTolerance)*single) || w[start] == 1 {
+		return nil, 0, false
+	}
+	weights = make([]float64, len(scores))
+	for k, i := range scored {
+		weights[i] = w[k]
+	}
+	return weights, avg, true
+}
+
+// fitMembers fits the candidates with a positive weight on every curve, heaviest first, and
+// returns the fit of their average (or of the one, when one has all the weight). A member
+// whose fit fails is left out and the others' weights scaled up; should every one fail, the
+// next candidate that chooseCandidate would pick is fitted instead. Only the heaviest gets
+// the request's intervals: they describe one law's parameters.
+func fitMembers(ctx context.Context, req FitRequest, scores []CandidateScore, weights []float64, report func(float64)) (*FitResult, []Member, error) {
+	var members []Member
+	for i, w := range weights {
+		if w > 0 {
+			members = append(members, Member{Candidate: scores[i].Candidate, Weight: w})
+		}
+	}
+	sortMembers(members)
+	var kept []Member
+	var fits []*FitResult
+	sum := 0.0
+	for k, m := range members {
+		r := m.apply(req)
+		r.Lines = false
+		r.Intervals = req.Intervals && k == 0
+		res, err := Fit(ctx, r, report)
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		if err != nil {
+			i := slices.IndexFunc(scores, func(s CandidateScore) bool { return s.Label == m.Label })
+			scores[i].Error = "fitted on every curve: " + err.Error()
+			continue
+		}
+		m.Params = res.Params
+		kept, fits, sum = append(kept, m), append(fits, res), sum+m.Weight
+	}
+	if len(kept) == 0 {
+		next := chooseCandidate(scores)
+		if next < 0 {
+			return nil, nil, Errorf("", "curves", "no law could be fitted to these curves and scored on held-out data: %s", scores[0].Error)
+		}
+		w := make([]float64, len(scores))
+		w[next] = 1
+		return fitMembers(ctx, req, scores, w, report)
+	}
+	for k := range kept {
+		kept[k].Weight /= sum
+	}
+	res := fits[0]
+	if len(kept) > 1 {
+		var err error
+		if res, err = averageFits(req, kept, fits); err != nil {
+			return nil, nil, err
+		}
+	}
+	if req.Lines {
+		var err error
+		if res.Lines, err = FitLines(req, res); err != nil {
+			return nil, nil, err
+		}
+	}
+	return res, kept, nil
 }
 
 // meanAndStdErr is the mean of xs and its standard error (0 for one value).
@@ -390,8 +533,8 @@ func tied(a, best CandidateScore) bool {
 }
 
 // chooseCandidate returns the index of the candidate picked: among those tied with the
-// lowest held-out error, the one with the fewest fitted parameters (the earliest listed on
-// equal counts); -1 when none could be scored.
+// lowest held-out error, the one with the fewest fitted parameters, and among those with as
+// many, the lowest held-out error; -1 when none could be scored.
 func chooseCandidate(scores []CandidateScore) int {
 	best := -1
 	for i, s := range scores {
@@ -404,7 +547,7 @@ func chooseCandidate(scores []CandidateScore) int {
 	}
 	pick := best
 	for i, s := range scores {
-		if i != best && tied(s, scores[best]) && (s.Free < scores[pick].Free || s.Free == scores[pick].Free && i < pick) {
+		if i != best && tied(s, scores[best]) && (s.Free < scores[pick].Free || s.Free == scores[pick].Free && s.HeldOut < scores[pick].HeldOut) {
 			pick = i
 		}
 	}
@@ -443,9 +586,23 @@ func whyPicked(scores []CandidateScore, pick int, design string, folds int) stri
 			scores[pick].Label, how, 100*scores[runner].HeldOut, scores[runner].Label)
 	}
 	why := fmt.Sprintf("which fits %d more parameter(s)", scores[best].Free-scores[pick].Free)
-	if scores[best].Free == scores[pick].Free {
-		why = "and comes later in the order of preference (the paper's setting first)"
-	}
 	return fmt.Sprintf("%s: %s, within the noise of the best (%.3f%%, %s), %s.",
 		scores[pick].Label, how, 100*scores[best].HeldOut, strings.TrimSpace(scores[best].Label), why)
+}
+
+// averageReason says in one sentence why auto predicts with the average of members.
+func averageReason(scores []CandidateScore, members []Member, averaged float64, design string, folds int) string {
+	best := -1
+	for i, s := range scores {
+		if s.Error == "" && (best < 0 || s.HeldOut < scores[best].HeldOut) {
+			best = i
+		}
+	}
+	parts := make([]string, len(members))
+	for k, m := range members {
+		parts[k] = fmt.Sprintf("%s (%.0f%%)", m.Label, 100*m.Weight)
+	}
+	list := strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	return fmt.Sprintf("The average of %s predicts the held-out data best: held-out error %.3f%% (%s, %d folds), against %.3f%% for the best single law (%s); laws that miss in different directions average out.",
+		list, 100*averaged, design, folds, 100*scores[best].HeldOut, scores[best].Label)
 }

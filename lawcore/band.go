@@ -100,10 +100,14 @@ const defaultGrowth = 1
 var growthGrid = []float64{0, 0.25, 0.5, 1, 2, 4, 8, 16}
 
 // bandSample is one held-out point: its relative error, its distance from the data its fit
-// saw, its weight (each held-out curve weighing the same) and the fold it was held out in.
+// saw, its weight (each held-out curve weighing the same, the fold's weights summing to
+// one) and the fold it was held out in.
 type bandSample struct {
 	err, dist, weight float64
 	fold              int
+	// obs and pred are the point's observed and predicted loss (an average of laws is scored
+	// on them again).
+	obs, pred float64
 }
 
 // calibrateBand fits a band to held-out samples: the smallest growth, at least
@@ -203,13 +207,20 @@ func (j *fitJob) reach() Reach {
 }
 
 // heldOutSamples are the band samples of a fit's validate curves, held out in fold: each
-// point's relative error and its distance from the fit curves' reach.
+// point's relative error and its distance from the fit curves' reach; an even sample of at
+// most heldOutPoints points of each curve.
 func heldOutSamples(req FitRequest, res *FitResult, fold int) ([]bandSample, error) {
 	job, err := req.job()
 	if err != nil {
 		return nil, err
 	}
 	reach := job.reach()
+	held := 0
+	for _, c := range job.curves {
+		if c.role == RoleValidate {
+			held++
+		}
+	}
 	var out []bandSample
 	for i, c := range job.curves {
 		if c.role != RoleValidate {
@@ -217,10 +228,13 @@ func heldOutSamples(req FitRequest, res *FitResult, fold int) ([]bandSample, err
 		}
 		s1, s2 := c.pointAreas()
 		pred := res.Curves[i].Predicted
-		_, loss := c.window()
-		for k := c.first; k < len(c.loss); k++ {
+		n := len(c.loss) - c.first
+		stride := max(1, (n+heldOutPoints-1)/heldOutPoints)
+		weight := 1 / float64((n+stride-1)/stride) / float64(held)
+		for k := c.first; k < len(c.loss); k += stride {
 			obs := c.loss[k]
-			out = append(out, bandSample{err: math.Abs(pred[k]-obs) / obs, dist: reach.Distance(s1[k], s2[k]), weight: 1 / float64(len(loss)), fold: fold})
+			out = append(out, bandSample{err: math.Abs(pred[k]-obs) / obs, dist: reach.Distance(s1[k], s2[k]),
+				weight: weight, fold: fold, obs: obs, pred: pred[k]})
 		}
 	}
 	return out, nil

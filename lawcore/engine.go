@@ -314,14 +314,26 @@ func (j *fitJob) score(theta []float64) (*FitResult, error) {
 	}
 	pred := make([]float64, model.Points())
 	model.Eval(theta, 0, pred, nil)
-	var fitMetrics, validateMetrics []Metrics
 	at := 0
 	for _, c := range j.curves {
 		p := pred[at : at+len(c.index) : at+len(c.index)]
 		at += len(c.index)
+		res.Curves = append(res.Curves, CurveResult{Name: c.name, Role: c.role, Size: c.size, Predicted: p, From: float64(c.index[c.first])})
+	}
+	j.rescore(res)
+	return res, nil
+}
+
+// rescore sets the metrics of res's curves, its summaries and its objective from the curves'
+// predicted losses.
+func (j *fitJob) rescore(res *FitResult) {
+	var fitMetrics, validateMetrics []Metrics
+	res.Objective = 0
+	for i, c := range j.curves {
+		p := res.Curves[i].Predicted
 		_, loss := c.window()
 		m := ComputeMetrics(loss, p[c.first:])
-		res.Curves = append(res.Curves, CurveResult{Name: c.name, Role: c.role, Size: c.size, Metrics: m, Predicted: p, From: float64(c.index[c.first])})
+		res.Curves[i].Metrics = m
 		if c.role == RoleFit {
 			res.Objective += huberSum(loss, p[c.first:], j.delta)
 			fitMetrics = append(fitMetrics, m)
@@ -330,11 +342,11 @@ func (j *fitJob) score(theta []float64) (*FitResult, error) {
 		}
 	}
 	res.FitMetrics = MeanMetrics(fitMetrics)
+	res.ValidateMetrics = nil
 	if len(validateMetrics) > 0 {
 		v := MeanMetrics(validateMetrics)
 		res.ValidateMetrics = &v
 	}
-	return res, nil
 }
 
 // sortedKeys returns the names of v in order, for deterministic messages.

@@ -39,6 +39,9 @@ type PredictRequest struct {
 	// Band, when given (a fit's or a validation's), adds the band's Lower and Upper at each
 	// predicted step, wider the farther the step lies beyond the fitted data.
 	Band *Band `json:"band,omitempty"`
+	// Members, when given (an auto fit's), predict with their weighted average instead of
+	// Law and Params: each member with its own law, parameters and warmup convention.
+	Members []Member `json:"members,omitempty"`
 }
 
 // DecodePredictRequest parses a predict request's JSON, rejecting unknown fields.
@@ -74,9 +77,13 @@ type Prediction struct {
 	Upper []float64 `json:"-" column:"upper"`
 }
 
-// Predict evaluates the request's law on every curve of the request. Steps where nothing has
+// Predict evaluates the request's law (or the weighted average of its members) on every curve
+// of the request. Steps where nothing has
 // been trained yet (S1 = 0, such as step 0 of a warmup from zero) are left out.
 func Predict(req PredictRequest) ([]Prediction, error) {
+	if len(req.Members) > 0 {
+		return predictAverage(req)
+	}
 	law, err := Lookup(req.Law)
 	if err != nil {
 		return nil, err
@@ -261,7 +268,7 @@ func FitLines(req FitRequest, res *FitResult) ([]Prediction, error) {
 		points = law.Spec().LinePoints
 	}
 	pr := PredictRequest{Law: res.Law, Params: res.Params, WarmupSteps: req.WarmupSteps,
-		WarmupConvention: string(res.Settings.WarmupConvention), Points: points}
+		WarmupConvention: string(res.Settings.WarmupConvention), Points: points, Members: res.Members}
 	for _, c := range req.Curves {
 		pr.Curves = append(pr.Curves, PredictCurve{Name: c.Name, Schedule: c.Schedule, LR: c.LR, Size: c.Size})
 	}

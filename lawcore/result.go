@@ -43,6 +43,10 @@ type FitResult struct {
 	Band *Band `json:"band,omitempty"`
 	// Auto, set when the request asked for "auto", says what was picked and why.
 	Auto *AutoChoice `json:"auto,omitempty"`
+	// Members, set when auto predicts with a weighted average of laws, are the laws averaged,
+	// heaviest first: Curves, Lines and the metrics are the average's, while Law, Params,
+	// Intervals and Warnings are the first member's. Pass them to Predict.
+	Members []Member `json:"members,omitempty"`
 	// ElapsedMs is the time the fit took, in milliseconds.
 	ElapsedMs float64 `json:"elapsedMs"`
 }

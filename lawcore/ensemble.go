@@ -1,0 +1,246 @@
+package lawcore
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+)
+
+// Averaging laws. When the user's fit curves hold enough out to tell, auto predicts with a
+// weighted average of several candidates rather than one: candidates that err differently
+// on held-out schedules (one law too low on a long constant run, another too high) average to
+// a smaller error than either, and the weights are chosen for that, by how well the average
+// predicts the held-out data (stacking: Wolpert 1992, Breiman 1996; Yao et al. 2018 for
+// predictive distributions), never by the in-sample fit. The weights are non-negative and
+// sum to one, so the average stays within the range of its members' predictions.
+
+// Member is one law of an averaged prediction: a candidate with its fitted parameters and
+// its weight.
+type Member struct {
+	Candidate
+	// Params are the candidate's parameters fitted on every fit curve.
+	Params Values `json:"params"`
+	// Weight is its share of the average (the weights sum to 1).
+	Weight float64 `json:"weight"`
+}
+
+// minMemberWeight is the smallest weight that keeps a member in an average: a lighter one
+// moves a prediction by less than a twentieth of its disagreement with the others, and would
+// cost a fit on every curve.
+const minMemberWeight = 0.05
+
+// heldOutPoints bounds the points of one held-out curve that score an average: an even
+// sample of them estimates the curve's mean error as well as all (to a fraction of a
+// percent) and keeps what auto remembers of each fold small on million-point curves.
+const heldOutPoints = 2000
+
+// foldError is the mean relative error of the weighted average of the candidates'
+// predictions on one fold's held-out samples (samples[k] are candidate k's, in the same
+// order), at most maxFoldError.
+func foldError(weights []float64, samples [][]bandSample) float64 {
+	e := 0.0
+	for j, s := range samples[0] {
+		pred := 0.0
+		for k, w := range weights {
+			if w > 0 {
+				pred += w * samples[k][j].pred
+			}
+		}
+		e += s.weight * math.Abs(pred-s.obs) / s.obs
+	}
+	return math.Min(e, maxFoldError)
+}
+
+// meanFoldError is foldError averaged over folds (byFold[f][k] are candidate k's samples of
+// fold f).
+func meanFoldError(weights []float64, byFold [][][]bandSample) float64 {
+	e := 0.0
+	for _, f := range byFold {
+		e += foldError(weights, f)
+	}
+	return e / float64(len(byFold))
+}
+
+// stackWeights returns the weights of the candidates (non-negative, summing to one) whose
+// average has the least mean held-out error over the folds, starting from the candidate
+// start alone. The error is convex in the weights (a mean of absolute values of linear
+// functions) but not smooth, so the search moves weight between one pair of candidates at
+// a time, each move the best on its segment (a golden-section search), until no move helps.
+func stackWeights(byFold [][][]bandSample, n, start int) []float64 {
+	w := make([]float64, n)
+	w[start] = 1
+	best := meanFoldError(w, byFold)
+	moved := func(i, j int, t float64) []float64 {
+		v := slices.Clone(w)
+		v[i], v[j] = v[i]+t, v[j]-t
+		return v
+	}
+	const ratio = 0.6180339887498949 // the golden section
+	for sweep := 0; sweep < 50; sweep++ {
+		improved := false
+		for i := range n {
+			for j := range n {
+				if i == j || w[j] == 0 {
+					continue
+				}
+				// move t of w[j] to w[i], t in [0, w[j]]
+				f := func(t float64) float64 { return meanFoldError(moved(i, j, t), byFold) }
+				a, b := 0.0, w[j]
+				for range 30 {
+					if c, d := b-ratio*(b-a), a+ratio*(b-a); f(c) < f(d) {
+						b = d
+					} else {
+						a = c
+					}
+				}
+				for _, t := range []float64{(a + b) / 2, w[j]} {
+					if e := f(t); e < best-1e-12 {
+						best, w = e, moved(i, j, t)
+						improved = true
+					}
+				}
+			}
+		}
+		if !improved {
+			break
+		}
+	}
+	return w
+}
+
+// pruneWeights drops the weights under minMemberWeight and scales the rest to sum to one.
+func pruneWeights(w []float64) []float64 {
+	out := make([]float64, len(w))
+	sum := 0.0
+	for k, x := range w {
+		if x >= minMemberWeight {
+			out[k] = x
+			sum += x
+		}
+	}
+	for k := range out {
+		out[k] /= sum
+	}
+	return out
+}
+
+// averageFold is one fold's samples with the weighted average's prediction in place of
+// candidate 0's, and as error the weighted mean of the members' errors. That error bounds the
+// average's (|sum w p - o| <= sum w |p - o|) and is what a band calibrates on: the weights
+// were chosen to make the average's own error on these folds small, so that error is no
+// longer held out, while each member's still is.
+func averageFold(weights []float64, samples [][]bandSample) []bandSample {
+	out := slices.Clone(samples[0])
+	for j := range out {
+		out[j].pred, out[j].err = 0, 0
+		for k, w := range weights {
+			out[j].pred += w * samples[k][j].pred
+			out[j].err += w * samples[k][j].err
+		}
+	}
+	return out
+}
+
+// averageFits turns fits (one per member, fitted on the same request, in the members' order)
+// into the fit of their weighted average: every curve's predicted loss is the weighted mean,
+// and the metrics and objective are scored again on it. The parameters, intervals and
+// warnings stay the first member's (the heaviest): they describe one law.
+func averageFits(req FitRequest, members []Member, fits []*FitResult) (*FitResult, error) {
+	res := *fits[0]
+	res.Members = members
+	res.Curves = slices.Clone(res.Curves)
+	for i := range res.Curves {
+		avg := make([]float64, len(res.Curves[i].Predicted))
+		for k, f := range fits {
+			if len(f.Curves[i].Predicted) != len(avg) {
+				return nil, fmt.Errorf("lawcore: the average's members predict curve %d at different points", i)
+			}
+			for j, p := range f.Curves[i].Predicted {
+				avg[j] += members[k].Weight * p
+			}
+		}
+		res.Curves[i].Predicted = avg
+	}
+	job, err := members[0].apply(req).job()
+	if err != nil {
+		return nil, err
+	}
+	job.rescore(&res)
+	return &res, nil
+}
+
+// sortMembers orders members by weight, heaviest first (the earlier candidate first on
+// equal weights).
+func sortMembers(members []Member) {
+	sort.SliceStable(members, func(a, b int) bool { return members[a].Weight > members[b].Weight })
+}
+
+// predictAverage is Predict for a request with members: each member's prediction, weighted.
+// The areas (FinalS1, FinalS2) are the first member's.
+func predictAverage(req PredictRequest) ([]Prediction, error) {
+	sum := 0.0
+	for i, m := range req.Members {
+		if !(m.Weight >= 0) || math.IsInf(m.Weight, 0) {
+			return nil, Errorf(fmt.Sprintf("member %d", i+1), "weight", "must be a number of 0 or more, got %g", m.Weight)
+		}
+		sum += m.Weight
+	}
+	if !(sum > 0) {
+		return nil, Errorf("", "members", "the weights sum to %g: at least one must be positive", sum)
+	}
+	var out []Prediction
+	for i, m := range req.Members {
+		sub := req
+		sub.Members, sub.Band = nil, nil
+		sub.Law, sub.Params, sub.WarmupConvention = m.Law, m.Params, string(m.Convention)
+		preds, err := Predict(sub)
+		if err != nil {
+			return nil, Within(fmt.Sprintf("member %d (%s)", i+1, m.Law), err)
+		}
+		w := m.Weight / sum
+		if out == nil {
+			out = preds
+			for c := range out {
+				scaleColumns(&out[c], w)
+			}
+			continue
+		}
+		for c := range out {
+			if len(preds[c].Loss) != len(out[c].Loss) {
+				return nil, Errorf(curveLabel(c, req.Curves[c].Name), "members", "the members predict different steps")
+			}
+			addColumns(&out[c], preds[c], w)
+		}
+	}
+	if req.Band != nil {
+		for i, c := range req.Curves {
+			lr, warmup, err := expandSchedule(curveLabel(i, c.Name), c.Schedule, c.LR, req.WarmupSteps)
+			if err != nil {
+				return nil, err
+			}
+			out[i].addBand(*req.Band, CountedLR(lr, warmup, WarmupPeak))
+		}
+	}
+	return out, nil
+}
+
+// scaleColumns multiplies a prediction's losses and terms by w (they are fresh slices).
+func scaleColumns(p *Prediction, w float64) {
+	p.FinalLoss *= w
+	for _, col := range [][]float64{p.Loss, p.S1Term, p.S2Term} {
+		for j := range col {
+			col[j] *= w
+		}
+	}
+}
+
+// addColumns adds w times q's losses and terms to p's.
+func addColumns(p *Prediction, q Prediction, w float64) {
+	p.FinalLoss += w * q.FinalLoss
+	for j := range p.Loss {
+		p.Loss[j] += w * q.Loss[j]
+		p.S1Term[j] += w * q.S1Term[j]
+		p.S2Term[j] += w * q.S2Term[j]
+	}
+}

@@ -1,0 +1,132 @@
+package lawcore
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// samplesOf is one fold's samples of a candidate predicting pred of the observed obs, each
+// point weighing the same.
+func samplesOf(obs, pred []float64) []bandSample {
+	out := make([]bandSample, len(obs))
+	for j := range obs {
+		out[j] = bandSample{obs: obs[j], pred: pred[j], err: math.Abs(pred[j]-obs[j]) / obs[j], weight: 1 / float64(len(obs))}
+	}
+	return out
+}
+
+// TestStackWeights checks the weights of the least held-out error against cases whose answer
+// is known in closed form.
+func TestStackWeights(t *testing.T) {
+	obs := []float64{3.0, 2.9, 2.8, 2.75}
+	shift := func(d float64) []float64 {
+		out := make([]float64, len(obs))
+		for j, o := range obs {
+			out[j] = o + d
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		preds [][]float64 // by candidate
+		start int
+		want  []float64
+	}{
+		// one too high by 0.02 and one too low by 0.02 average to the truth at 1/2 each
+		{"opposite misses", [][]float64{shift(0.02), shift(-0.02)}, 0, []float64{0.5, 0.5}},
+		// too high by 0.03 and too low by 0.01: the weight w on the first zeroes 0.03w -
+		// 0.01(1-w), at w = 1/4
+		{"uneven misses", [][]float64{shift(0.03), shift(-0.01)}, 1, []float64{0.25, 0.75}},
+		// an exact candidate takes everything, whichever the start
+		{"one exact", [][]float64{shift(0.01), obs, shift(0.02)}, 0, []float64{0, 1, 0}},
+		// misses on the same side cannot cancel: the smaller miss alone
+		{"same side", [][]float64{shift(0.01), shift(0.03)}, 1, []float64{1, 0}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fold := make([][]bandSample, len(tc.preds))
+			for k, p := range tc.preds {
+				fold[k] = samplesOf(obs, p)
+			}
+			got := stackWeights([][][]bandSample{fold}, len(tc.preds), tc.start)
+			sum := 0.0
+			for k := range got {
+				sum += got[k]
+				if math.Abs(got[k]-tc.want[k]) > 1e-6 {
+					t.Errorf("weights %v, want %v", got, tc.want)
+					break
+				}
+			}
+			if math.Abs(sum-1) > 1e-12 {
+				t.Errorf("weights sum to %g", sum)
+			}
+		})
+	}
+}
+
+// TestAverageFoldBoundsTheAverage checks that a band calibrates an average on its members'
+// weighted errors, which bound the average's own: two opposite misses average to the truth,
+// yet each point keeps the members' error.
+func TestAverageFoldBoundsTheAverage(t *testing.T) {
+	obs := []float64{2.0, 2.5}
+	high, low := samplesOf(obs, []float64{2.02, 2.52}), samplesOf(obs, []float64{1.98, 2.48})
+	got := averageFold([]float64{0.5, 0.5}, [][]bandSample{high, low})
+	for j, s := range got {
+		if s.pred != obs[j] {
+			t.Errorf("point %d: the average predicts %g, want %g", j, s.pred, obs[j])
+		}
+		if want := 0.02 / obs[j]; math.Abs(s.err-want) > 1e-15 {
+			t.Errorf("point %d: error %g, want the members' %g", j, s.err, want)
+		}
+	}
+}
+
+// TestPruneWeights checks that members under minMemberWeight are dropped and the rest
+// rescaled to sum to one.
+func TestPruneWeights(t *testing.T) {
+	got := pruneWeights([]float64{0.6, 0.36, 0.04})
+	want := []float64{0.6 / 0.96, 0.36 / 0.96, 0}
+	for k := range want {
+		if math.Abs(got[k]-want[k]) > 1e-15 {
+			t.Fatalf("pruned %v, want %v", got, want)
+		}
+	}
+}
+
+// TestPredictAverage checks that a prediction with members is the weighted mean of each
+// member's own, each under its own warmup convention, with weights given in any scale, and
+// that a bad weight is named.
+func TestPredictAverage(t *testing.T) {
+	sched := &Schedule{Kind: KindCosine, Total: 5000, Peak: 3e-4, Final: 3e-5, Warmup: 200}
+	curves := []PredictCurve{{Name: "cosine", Schedule: sched}}
+	a := Values{"L0": 2.5, "A": 0.45, "alpha": 0.5, "C": 0.4, "lambda": 0.999}
+	b := Values{"L0": 2.6, "A": 0.40, "alpha": 0.6, "C": 0.3, "lambda": 0.995}
+	one := func(p Values, conv Convention) Prediction {
+		pr, err := Predict(PredictRequest{Params: p, WarmupSteps: 200, WarmupConvention: string(conv), Curves: curves})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pr[0]
+	}
+	pa, pb := one(a, WarmupPeak), one(b, WarmupActual)
+	got, err := Predict(PredictRequest{WarmupSteps: 200, Curves: curves, Members: []Member{
+		{Candidate: Candidate{Law: LawAnnealing, Convention: WarmupPeak}, Params: a, Weight: 1},
+		{Candidate: Candidate{Law: LawAnnealing, Convention: WarmupActual}, Params: b, Weight: 3},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range got[0].Loss {
+		if want := 0.25*pa.Loss[j] + 0.75*pb.Loss[j]; math.Abs(got[0].Loss[j]-want) > 1e-12 {
+			t.Fatalf("step %g: %g, want %g", got[0].Steps[j], got[0].Loss[j], want)
+		}
+	}
+	if want := 0.25*pa.FinalLoss + 0.75*pb.FinalLoss; math.Abs(got[0].FinalLoss-want) > 1e-12 {
+		t.Errorf("final loss %g, want %g", got[0].FinalLoss, want)
+	}
+	_, err = Predict(PredictRequest{WarmupSteps: 200, Curves: curves, Members: []Member{
+		{Candidate: Candidate{Law: LawAnnealing}, Params: a, Weight: math.NaN()}}})
+	if err == nil || !strings.Contains(err.Error(), "member 1") || !strings.Contains(err.Error(), "weight") {
+		t.Errorf("a NaN weight: %v", err)
+	}
+}
