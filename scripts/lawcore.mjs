@@ -215,8 +215,8 @@ async function fitRequest(ctx) {
 }
 
 /**
- * predictSchedules predicts the --predict specs with a fit's law and parameters, its warmup
- * settings and band. Returns {preds, columns}: each prediction gets bandHalf, the band's half-width
+ * predictSchedules predicts the --predict specs with a fit's law and parameters (or its
+ * members, when auto averages laws), its warmup settings and band. Returns {preds, columns}: each prediction gets bandHalf, the band's half-width
  * at the last step, when the fit has a band.
  */
 async function predictSchedules(ctx, res, peak) {
@@ -237,6 +237,7 @@ async function predictSchedules(ctx, res, peak) {
     curves,
     points: ctx.opts.json ? (ctx.opts.points ? number(ctx.opts.points, '--points') : 2000) : 2,
     ...(res.band ? { band: res.band } : {}),
+    ...(res.members ? { members: res.members } : {}), // auto's average of laws
   };
   const { result, columns } = await ctx.call('predict', request);
   const preds = Array.isArray(result) ? result : result.curves;

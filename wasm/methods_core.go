@@ -29,8 +29,8 @@ func init() {
 }
 
 // needsFull reports whether the call needs the full bridge: a method the core lacks, or a fit or
-// prediction with a law other than the annealing law (the only one registered here) or an auto
-// fit (which compares every law). A request the core cannot read goes there too, so that the
+// prediction with a law other than the annealing law (the only one registered here), in its law
+// or its members', or an auto fit (which compares every law). A request the core cannot read goes there too, so that the
 // error the page sees is always the full bridge's.
 func needsFull(method string, request []byte) bool {
 	if _, ok := methods[method]; !ok {
@@ -40,12 +40,23 @@ func needsFull(method string, request []byte) bool {
 		return false
 	}
 	var which struct {
-		Law  string `json:"law"`
-		Auto bool   `json:"auto"`
+		Law     string `json:"law"`
+		Auto    bool   `json:"auto"`
+		Members []struct {
+			Law string `json:"law"`
+		} `json:"members"`
 	}
 	if err := json.Unmarshal(request, &which); err != nil || which.Auto {
 		return true
 	}
-	_, err := lawcore.Lookup(which.Law)
-	return err != nil
+	if _, err := lawcore.Lookup(which.Law); err != nil {
+		return true
+	}
+	// an auto fit's average of laws predicts with each member's law
+	for _, m := range which.Members {
+		if _, err := lawcore.Lookup(m.Law); err != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -66,6 +66,8 @@ func TestCoreNeedsFull(t *testing.T) {
 		{"fit", `{"law":"no such law"}`, true},
 		{"fit", `not json`, true},
 		{"predict", `{"law":"s2-power"}`, true},
+		{"predict", `{"law":"annealing","members":[{"law":"annealing"},{"law":"annealing","warmupConvention":"actual"}]}`, false},
+		{"predict", `{"law":"annealing","members":[{"law":"annealing"},{"law":"multi-power"}]}`, true},
 		{"import", `{"name":"a.csv","text":"step,loss\n1,2"}`, true},
 		{"analyze", `{"analysis":"defaults"}`, true},
 		{"validate", `{}`, true},

@@ -122,20 +122,23 @@ export function predictionsTable(predictions, band) {
   return `${title}:\n` + table(['schedule', 'total steps', 'final loss'], rows, { right: [1], indent: '  ' });
 }
 
-/** autoReport says what an auto fit chose and why, and lists every candidate's scores. */
+/**
+ * autoReport says what an auto fit chose (one law, or the average of several, each marked *
+ * with its weight) and why, and lists every candidate's scores.
+ */
 function autoReport(auto) {
-  const chosen = auto.chosen.label;
+  const members = auto.candidates.filter((c) => c.weight > 0);
+  const chosen = members.length > 1 ? `the average of ${members.length} laws (held-out ${percent(auto.averaged)})` : auto.chosen.label;
   const rows = auto.candidates.map((c) => {
-    const mark = c.label === chosen ? '*' : '';
-    const row = [mark, c.label, isNum(c.heldOut) && !c.error ? percent(c.heldOut) : '—'];
+    const row = [c.weight > 0 ? '*' : '', c.label, c.weight > 0 ? `${Math.round(100 * c.weight)}%` : '', isNum(c.heldOut) && !c.error ? percent(c.heldOut) : '—'];
     row.push(isNum(c.stdErr) && !c.error ? percent(c.stdErr) : '—', !c.error && isNum(c.inSample) ? percent(c.inSample) : '—');
     return row;
   });
-  const head = ['', 'candidate', 'held-out', 'std err', 'in-sample'];
+  const head = ['', 'candidate', 'weight', 'held-out', 'std err', 'in-sample'];
   const failed = auto.candidates.filter((c) => c.error).map((c) => `${c.label}: ${c.error}`);
   return section(
     `auto: chose ${chosen}\n${wrap(auto.reason, { indent: '  ' })}\n  held-out data: ${auto.design}, ${plural(auto.folds.length, 'fold')}`,
-    table(head, rows, { right: [2, 3, 4] }),
+    table(head, rows, { right: [2, 3, 4, 5] }),
     notesBlock(failed, 'not scored'),
   ).trimEnd();
 }

@@ -94,15 +94,17 @@ export function createEngine(client, takeSchema = () => {}) {
 
     /**
      * predict computes law's line for each item ({name, schedule, size?: the model size, for
-     * the size law}) with {params, settings}, thinned
+     * the size law}) with {params, settings}, or with the weighted average of members (an auto
+     * fit's, each {law, warmupConvention, params, weight}) when given, thinned
      * to about points steps (0: every step), and with band (lawcore's, from a fit or a
      * validation) the band's lower and upper at each step. It resolves to Map name ->
      * {schedule, ...line, lower?, upper?, finalLoss}.
      */
-    async predict(law, { params, settings }, items, points = 0, band = null) {
+    async predict(law, { params, settings, members }, items, points = 0, band = null) {
       const request = {
         law,
         params,
+        ...(members ? { members } : {}),
         warmupSteps: settings.warmupSteps,
         warmupConvention: settings.warmupConvention,
         curves: items.map((c) => ({ name: c.name, schedule: scheduleForRequest(c.schedule), ...(c.size ? { size: c.size } : {}) })),

@@ -4,7 +4,7 @@
 import { LAW_NAMES, LAWS } from './schema.js';
 
 /**
- * paramsOf is the law's parameters predictions use: {params, settings, source}, from the
+ * paramsOf is the law's parameters predictions use: {params, settings, source, members?}, from the
  * parameters entered by hand (or from a link) when there are any, else from the law's latest
  * fit; null when the law has none. source is the record they come from: lines predicted with
  * other parameters are not current.
@@ -15,7 +15,10 @@ export function paramsOf(state, law) {
     return params ? { params, settings: state.manual.settings, source: state.manual } : null;
   }
   const fit = state.fits[law];
-  return fit ? { params: fit.params, settings: fit.settings, source: fit } : null;
+  if (!fit) return null;
+  // an auto fit that averages laws predicts with every member (fit.params are the heaviest's)
+  const members = fit.response && fit.response.members;
+  return { params: fit.params, settings: fit.settings, source: fit, ...(members && members.length ? { members } : {}) };
 }
 
 /** lawsWithParams lists the laws that have parameters, in LAW_NAMES order. */
@@ -158,7 +161,9 @@ export function analysisSetup(state) {
     peak: analysisPeak(state),
     warmup: s.warmupSteps,
     warmupConvention: s.warmupConvention,
-    source: cur ? `${state.manual ? 'the parameters entered by hand' : 'the fitted parameters'}${law === 'annealing' ? '' : ` of the ${LAWS[law].label}`}` : 'the paper’s Fig. 2 parameters (no fit yet)',
+    // an average of laws has no parameters of its own: the analyses run on its heaviest member
+    source: !cur ? 'the paper’s Fig. 2 parameters (no fit yet)'
+      : `${state.manual ? 'the parameters entered by hand' : 'the fitted parameters'}${law === 'annealing' && !cur.members ? '' : ` of the ${LAWS[law].label}`}${cur.members ? `, the heaviest of the ${cur.members.length} laws auto averages` : ''}`,
     replicates: cur && !state.manual ? fitReplicates(cur, law) : undefined,
   };
 }

@@ -165,9 +165,10 @@ test('auto for your own curves: the choice, its reason, every candidate’s held
     await fit(page);
     const fittedAt = await page.evaluate(() => Date.now());
     assert.match(await page.textContent('#status'), /^Fitted the annealing law \(picked by auto\) to 1 curve/);
-    assert.match(await page.textContent('#fit-settings'), /^Picked by auto: the annealing law, λ fixed · warmup 800 steps counted at the (peak LR|LR as run)/);
+    // one curve: the annealing law alone competes, lambda held or fitted (see lawcore's note on auto), and one is picked
+    assert.match(await page.textContent('#fit-settings'), /^Picked by auto: the annealing law, λ (fixed|fitted) · warmup 800 steps counted at the (peak LR|LR as run)/);
     const note = await page.textContent('#auto-note .hint');
-    assert.match(note, /^Auto picked the annealing law, λ 0\.999, warmup (as run|at the peak)\. .* predicts the held-out data best: held-out error \d\.\d+% \(forecast, 2 folds\)/);
+    assert.match(note, /^Auto picked the annealing law, λ (0\.999|fitted), warmup (as run|at the peak)\. .* held-out error \d\.\d+% \(forecast, 2 folds\)/);
     const candidates = await page.$$eval('#auto-note tr[data-candidate]', (trs) => trs.map((tr) => ({
       label: tr.dataset.candidate, chosen: tr.classList.contains('chosen'),
       heldOut: Number(tr.querySelector('[data-metric="heldOut"]').dataset.value), inSample: tr.querySelector('[data-metric="inSample"]').textContent,
@@ -227,6 +228,19 @@ test('the fit’s band: auto on the Fig. 2 curves puts each 60K schedule’s fin
       assert.equal(r.text, `${r.final.toFixed(4)} ± ${r.band.toFixed(4)}`);
     }
     assert.match(await page.textContent('#answers-note'), /90% prediction band auto calibrated on the data it held out/);
+    // Two fit curves: auto may predict with an average of laws; the page says which, with
+    // each member's weight (they sum to 100%, rounded), and draws the average.
+    const weights = await page.$$eval('#auto-note tr.chosen[data-candidate]', (trs) => trs.map((tr) => Number(tr.dataset.weight)));
+    assert.ok(weights.length >= 1 && Math.abs(weights.reduce((a, b) => a + b, 0) - 1) < 1e-9, `weights ${weights}`);
+    const hint = await page.textContent('#auto-note .hint');
+    const settingsLine = await page.textContent('#fit-settings');
+    if (weights.length > 1) {
+      assert.match(hint, new RegExp(`^Auto predicts with the average of ${weights.length} laws\\. The average of .* predicts the held-out data best`));
+      assert.match(settingsLine, new RegExp(`^Picked by auto: the average of ${weights.length} laws, weighted by how well each predicts held-out data`));
+      assert.match(await page.textContent('#status'), new RegExp(`^Fitted an average of ${weights.length} laws \\(picked by auto\\)`));
+    } else {
+      assert.match(hint, /^Auto picked the /);
+    }
     // The chart draws the same band around each predicted schedule.
     const series = (await page.getAttribute('#chart-loss', 'data-series')).split('|');
     for (const r of rows) assert.ok(series.includes(`${r.name} band upper`) && series.includes(`${r.name} band lower`), r.name);

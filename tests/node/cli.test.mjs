@@ -427,7 +427,7 @@ test('the auto report lists every candidate and the reason (a natively computed 
   const law = okJSON(['laws', '--json']).find((l) => l.name === answer.law);
   // the band reaches predict: its lower and upper columns
   const predicted = okJSON(['predict'], JSON.stringify({
-    law: answer.law, params: answer.params, warmupSteps: 300, band: answer.band, points: 10,
+    law: answer.law, params: answer.params, members: answer.members, warmupSteps: 300, band: answer.band, points: 10,
     curves: [{ name: 'wsd 0.2 50000', schedule: { kind: 'wsd', total: 50000, peak: 1e-4, decayFraction: 0.2, decay: 'linear' } }],
   }));
   const p = predicted.curves[0];
@@ -435,23 +435,27 @@ test('the auto report lists every candidate and the reason (a natively computed 
   const half = (p.upper.at(-1) - p.lower.at(-1)) / 2;
   assert.ok(half > 0 && p.lower.at(-1) < p.finalLoss && p.finalLoss < p.upper.at(-1));
   const out = fitReport(answer, { law, predictions: [{ ...p, bandHalf: half }] });
-  assert.match(out, new RegExp(`^auto: chose ${answer.auto.chosen.label}$`, 'm'));
+  // an average of laws (this answer's): its size and held-out error, every member marked with its weight
+  const members = answer.auto.candidates.filter((c) => c.weight > 0);
+  assert.ok(members.length > 1 && answer.members.length === members.length);
+  assert.match(out, new RegExp(`^auto: chose the average of ${members.length} laws \\(held-out ${(100 * answer.auto.averaged).toFixed(3)}%\\)$`, 'm'));
   assert.match(out.replace(/\n\s+/g, ' '), new RegExp(answer.auto.reason.slice(0, 60).replace(/[().^]/g, '\\$&')));
   // held-out beside in-sample error, for every candidate
-  assert.match(out, /^\s+candidate\s+held-out\s+std err\s+in-sample$/m);
+  assert.match(out, /^\s+candidate\s+weight\s+held-out\s+std err\s+in-sample$/m);
   for (const c of answer.auto.candidates) {
     const line = out.split('\n').find((l) => l.slice(3).startsWith(c.label + '  '));
     assert.ok(line, `no row for ${c.label}`);
-    assert.equal(line.startsWith('*'), c.label === answer.auto.chosen.label, line);
+    assert.equal(line.startsWith('*'), c.weight > 0, line);
+    if (c.weight > 0) assert.ok(line.includes(` ${Math.round(100 * c.weight)}% `), line);
     if (!c.error) assert.ok(line.includes((100 * c.heldOut).toFixed(3) + '%') && line.includes((100 * c.inSample).toFixed(3) + '%'), line);
   }
   assert.match(out, /^wsd-linear-0\.2-50k\s+validate\s+50\s/m);
   assert.match(predictionsTable([{ ...p, bandHalf: half }], answer.band), new RegExp(`${p.finalLoss.toFixed(4)} ± ${half.toFixed(4)}`));
-  // the paper's Fig. 2 (both curves fitted): the chosen row is marked with its held-out error
+  // the paper's Fig. 2 (both curves fitted): the heaviest member's row is marked with its weight and held-out error
   const fig2Auto = JSON.parse(readFileSync(join(root, 'tests', 'node', 'fixtures', 'auto-fig2.json'), 'utf8')).answer;
   const plain = fitReport(fig2Auto, { law: okJSON(['laws', '--json']).find((l) => l.name === fig2Auto.law) });
   const chosen = fig2Auto.auto.candidates.find((c) => c.label === fig2Auto.auto.chosen.label);
-  assert.match(plain, new RegExp(`^\\*  ${fig2Auto.auto.chosen.label}\\s+${(100 * chosen.heldOut).toFixed(3)}%`, 'm'));
+  assert.match(plain, new RegExp(`^\\*  ${fig2Auto.auto.chosen.label}\\s+${Math.round(100 * chosen.weight)}%\\s+${(100 * chosen.heldOut).toFixed(3)}%`, 'm'));
 });
 
 test('--help explains every command with an example; help COMMAND and COMMAND --help too', () => {

@@ -94,7 +94,7 @@ export function createFitting({ store, engine, predicting, analyses }) {
       const elapsed = records.reduce((t, f) => t + (f.response.elapsedMs ?? 0), 0) || performance.now() - started;
       store.fitted(fits, {
         stale: store.state.edits !== editsAtStart, // a role or a setting changed while it ran
-        status: `Fitted ${records.length === 2 ? 'both laws to ' : first.auto ? `the ${LAWS[first.law].label} (picked by auto) to ` : ''}${first.curves.length - nVal} curve(s)${nVal ? `, predicted ${nVal} held out` : ''} in ${fmt.ms(elapsed)}.`,
+        status: `Fitted ${records.length === 2 ? 'both laws to ' : first.members ? `an average of ${first.members.length} laws (picked by auto) to ` : first.auto ? `the ${LAWS[first.law].label} (picked by auto) to ` : ''}${first.curves.length - nVal} curve(s)${nVal ? `, predicted ${nVal} held out` : ''} in ${fmt.ms(elapsed)}.`,
       }, lines);
       if (refused) store.showMessage(`Predict: ${refused.message}`, 'error', 'predict');
       analyses.refresh();

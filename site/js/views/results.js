@@ -104,6 +104,7 @@ function renderEquations(state) {
   const fitted = current && !state.manual ? state.fits[laws.find((law) => paramsOf(state, law))] : null;
   // Where the setting comes from: auto's choice, or the example's paper (auto off, and said).
   const how = !fitted ? ''
+    : fitted.response.members ? `Picked by auto: the average of ${fitted.response.members.length} laws, weighted by how well each predicts held-out data (the curves drawn are the average's; the parameters above are its heaviest member's, the ${LAWS[fitted.law].label}): `
     : fitted.response.auto ? `Picked by auto: the ${LAWS[fitted.law].label}, `
       : state.example && !state.settings.auto ? `The paper’s setting, which ${state.example.title} keeps (auto is off; your own curves are fitted with auto): `
         : 'As set: ';
@@ -161,19 +162,23 @@ function renderAuto(auto) {
   note.hidden = !auto;
   if (!auto) return note.replaceChildren();
   const pct = (x) => (Number.isFinite(x) ? `${fmt.sig(100 * x, 3)}%` : '–');
-  const rows = auto.candidates.map((c) => h('tr', { class: c.label === auto.chosen.label ? 'chosen' : '', dataset: { candidate: c.label } },
+  const members = auto.candidates.filter((c) => c.weight > 0);
+  const picked = members.length > 1 ? `Auto predicts with the average of ${members.length} laws.` : `Auto picked the ${auto.chosen.label}.`;
+  const rows = auto.candidates.map((c) => h('tr', { class: c.weight > 0 ? 'chosen' : '', dataset: { candidate: c.label, weight: String(c.weight || 0) } },
     h('th', { scope: 'row', text: c.label }),
+    h('td', { class: 'num', text: c.weight > 0 ? `${Math.round(100 * c.weight)}%` : '' }),
     h('td', { class: 'num', dataset: { metric: 'heldOut', value: c.error ? '' : String(c.heldOut) }, text: c.error ? '–' : `${pct(c.heldOut)} ± ${pct(c.stdErr)}` }),
     h('td', { class: 'num', dataset: { metric: 'inSample', value: c.error ? '' : String(c.inSample) }, text: c.error ? '–' : pct(c.inSample) }),
     h('td', { class: 'num', text: String(c.free) }),
     h('td', { text: c.error || '' })));
   note.replaceChildren(
-    h('p', { class: 'hint', text: `Auto picked the ${auto.chosen.label}. ${auto.reason.charAt(0).toUpperCase()}${auto.reason.slice(1)}` }),
+    h('p', { class: 'hint', text: `${picked} ${auto.reason.charAt(0).toUpperCase()}${auto.reason.slice(1)}` }),
     h('details', {},
       h('summary', { text: `Every candidate: held-out error (${auto.design}, ${auto.folds.length} folds) beside in-sample error` }),
       h('div', { class: 'table-wrap' }, h('table', { class: 'metrics auto-table' },
         h('thead', {}, h('tr', {},
           h('th', { scope: 'col', text: 'candidate' }),
+          h('th', { scope: 'col', class: 'num', title: 'its share of the prediction: 100% for the one law picked, or its weight in the average', text: 'weight' }),
           h('th', { scope: 'col', class: 'num', title: 'mean relative error of the held-out points, over the folds, ± its standard error', text: 'held-out PredE' }),
           h('th', { scope: 'col', class: 'num', title: 'mean relative error of the same fits on the points they were fitted to', text: 'in-sample PredE' }),
           h('th', { scope: 'col', class: 'num', title: 'parameters fitted', text: 'fitted' }),
@@ -229,7 +234,7 @@ function renderMetrics(fits, colors) {
       if (mean) {
         // Held-out error beside the in-sample fit: auto's held-out folds for the fitted curves,
         // and the curves marked validate, which the fit never saw.
-        const heldOut = role === 'fit' ? chosenScore(response.auto)?.heldOut : mean.PredE;
+        const heldOut = role === 'fit' ? (response.auto?.averaged || chosenScore(response.auto)?.heldOut) : mean.PredE;
         body.append(h('tr', { class: 'mean', dataset: { summary: role, law } },
           h('th', { scope: 'row', text: `mean of ${rows.length}` }),
           h('td'),
