@@ -380,6 +380,9 @@ function readResponse(r, law, where) {
   if (r.auto !== undefined) {
     if (!isObject(r.auto) || !isObject(r.auto.chosen) || !Array.isArray(r.auto.candidates) || !r.auto.candidates.every(isObject)) fail(`${where}.auto`, 'not what auto answers');
   }
+  // auto's average of laws: predictions are made with every member, so each must be whole
+  if (r.members !== undefined && !(Array.isArray(r.members) && r.members.length && r.members.every((m) => isObject(m) && LAW_NAMES.includes(m.law)
+    && isObject(m.params) && Object.values(m.params).every(isNumber) && Number.isFinite(m.weight) && m.weight >= 0))) fail(`${where}.members`, 'not a list of laws with their parameters and weights');
   if (r.band !== undefined && !(isObject(r.band) && Number.isFinite(r.band.base) && Number.isFinite(r.band.level) && r.band.level > 0 && r.band.level < 1)) fail(`${where}.band`, 'not a band');
   if (r.warnings !== undefined && !(Array.isArray(r.warnings) && r.warnings.every((w) => isObject(w) && typeof w.message === 'string' && typeof w.kind === 'string'))) fail(`${where}.warnings`, 'not a list of warnings');
   if (r.intervals !== undefined) {

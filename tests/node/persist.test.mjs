@@ -201,6 +201,15 @@ test('what cannot be read is dropped, named, and the rest is kept', () => {
   assert.equal(read.view.curves.length, 2);
   assert.match(read.notes.join('\n'), /saved settings could not be read \(settings\.lambda: must be between 0 and 1\): the defaults are used/);
   assert.match(read.notes.join('\n'), /saved fit could not be read \(fits\[0\]\.params\.L0: not a finite number\): press Fit/);
+
+  // An average of laws with a member that cannot predict (a weight lost): the fit is dropped, said.
+  const averaged = stored(state);
+  averaged.record.fits[0].response.members = [{ law: 'annealing', warmupConvention: 'peak', params: { L0: 2.6 }, weight: 0.7 }, { law: 'annealing', params: { L0: 2.7 } }];
+  const readAveraged = readWorkspace(averaged.record, averaged.arrays, new ArrayIds());
+  assert.deepEqual(readAveraged.view.fits, {});
+  assert.match(readAveraged.notes.join('\n'), /saved fit could not be read \(fits\[0\]\.response\.members: not a list of laws with their parameters and weights\)/);
+  averaged.record.fits[0].response.members[1].weight = 0.3;
+  assert.deepEqual(readWorkspace(averaged.record, averaged.arrays, new ArrayIds()).view.fits.annealing.response.members[1].weight, 0.3, 'whole members are kept');
 });
 
 test('a save of what fits: the settings, schedules and names; curves without points come back as schedules to predict', () => {
