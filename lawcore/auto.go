@@ -559,7 +559,7 @@ func chooseCandidate(scores []CandidateScore) int {
 func autoReason(scores []CandidateScore, pick int, design string, folds int) string {
 	why := whyPicked(scores, pick, design, folds)
 	if design == designForecast {
-		why += " With one fit curve only the laws with the fewest parameters compete: one schedule cannot show how a law carries over to others."
+		why += " With one fit curve only the annealing law competes: one schedule cannot show how a law carries over to others, which is where the other laws differ from it."
 	}
 	return why
 }

@@ -62,7 +62,8 @@ func sortedNames(m map[string]testcurves.CooldownRun) []string {
 
 // TestAutoScenarios runs auto on every development scenario and prints the table of
 // scenario x candidate (held-out PredE of the scenario's own validate curves, which auto
-// never sees), with auto's pick, and each scenario's band coverage. Set AUTO_TABLE=path to
+// never sees), with auto's pick (or its average's members and their weights), and each
+// scenario's band coverage. Set AUTO_TABLE=path to
 // also write the table as Markdown (scripts/auto-table.sh does). It asserts the cooldown
 // study's decision (the figures: the best cooldown at both lengths within evaluation
 // noise, last losses within 0.005, PredE within 0.0015), the release split's targets, the
@@ -116,9 +117,15 @@ func TestAutoScenarios(t *testing.T) {
 			}
 			bestHindsight = math.Min(bestHindsight, v)
 			sums[label] += v
+			// ◀ marks what auto predicts with: the one law picked, or each member with its weight
 			mark := ""
-			if label == a.Chosen.Label {
-				mark = " ◀"
+			for _, c := range a.Candidates {
+				if c.Label == label && c.Weight > 0 {
+					mark = " ◀"
+					if c.Weight < 1 {
+						mark += fmt.Sprintf(" %.0f%%", 100*c.Weight)
+					}
+				}
 			}
 			cells = append(cells, fmt.Sprintf("%.5f%s", v, mark))
 		}
