@@ -461,7 +461,8 @@ func fitMembers(ctx context.Context, req FitRequest, scores []CandidateScore, we
 		r := m.apply(req)
 		r.Lines = false
 		r.Intervals = req.Intervals && k == 0
-		res, err := Fit(ctx, r, report)
+		// the members share the last step of auto's progress
+		res, err := Fit(ctx, r, func(f float64) { report((float64(k) + f) / float64(len(members))) })
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err()
 		}
