@@ -176,9 +176,39 @@ func sortMembers(members []Member) {
 	sort.SliceStable(members, func(a, b int) bool { return members[a].Weight > members[b].Weight })
 }
 
-// predictAverage is Predict for a request with members: each member's prediction, weighted.
-// The areas (FinalS1, FinalS2) are the first member's.
-func predictAverage(req PredictRequest) ([]Prediction, error) {
+// predictor is one law a prediction evaluates, with its parameter vector, warmup convention
+// and weight; where names it in messages ("" for the request's own law).
+type predictor struct {
+	law    Law
+	theta  []float64
+	conv   Convention
+	weight float64
+	where  string
+}
+
+// predictors are the laws req predicts with: its members, their weights scaled to sum to
+// one, or else its law alone.
+func (req PredictRequest) predictors() ([]predictor, error) {
+	bind := func(name string, params Values, conv string, weight float64, where string) (predictor, error) {
+		law, err := Lookup(name)
+		if err != nil {
+			return predictor{}, err
+		}
+		spec := law.Spec()
+		theta, err := spec.Theta(params)
+		if err != nil {
+			return predictor{}, err
+		}
+		c, err := ParseConvention(conv, spec.Convention)
+		if err != nil {
+			return predictor{}, err
+		}
+		return predictor{law: law, theta: theta, conv: c, weight: weight, where: where}, nil
+	}
+	if len(req.Members) == 0 {
+		p, err := bind(req.Law, req.Params, req.WarmupConvention, 1, "")
+		return []predictor{p}, err
+	}
 	sum := 0.0
 	for i, m := range req.Members {
 		if !(m.Weight >= 0) || math.IsInf(m.Weight, 0) {
@@ -189,44 +219,21 @@ func predictAverage(req PredictRequest) ([]Prediction, error) {
 	if !(sum > 0) {
 		return nil, Errorf("", "members", "the weights sum to %g: at least one must be positive", sum)
 	}
-	var out []Prediction
+	out := make([]predictor, len(req.Members))
 	for i, m := range req.Members {
-		sub := req
-		sub.Members, sub.Band = nil, nil
-		sub.Law, sub.Params, sub.WarmupConvention = m.Law, m.Params, string(m.Convention)
-		preds, err := Predict(sub)
+		where := fmt.Sprintf("member %d (%s)", i+1, m.Law)
+		p, err := bind(m.Law, m.Params, string(m.Convention), m.Weight/sum, where)
 		if err != nil {
-			return nil, Within(fmt.Sprintf("member %d (%s)", i+1, m.Law), err)
+			return nil, Within(where, err)
 		}
-		w := m.Weight / sum
-		if out == nil {
-			out = preds
-			for c := range out {
-				scaleColumns(&out[c], w)
-			}
-			continue
-		}
-		for c := range out {
-			if len(preds[c].Loss) != len(out[c].Loss) {
-				return nil, Errorf(curveLabel(c, req.Curves[c].Name), "members", "the members predict different steps")
-			}
-			addColumns(&out[c], preds[c], w)
-		}
-	}
-	if req.Band != nil {
-		for i, c := range req.Curves {
-			lr, warmup, err := expandSchedule(curveLabel(i, c.Name), c.Schedule, c.LR, req.WarmupSteps)
-			if err != nil {
-				return nil, err
-			}
-			out[i].addBand(*req.Band, CountedLR(lr, warmup, WarmupPeak))
-		}
+		out[i] = p
 	}
 	return out, nil
 }
 
-// scaleColumns multiplies a prediction's losses and terms by w (they are fresh slices).
-func scaleColumns(p *Prediction, w float64) {
+// scale multiplies a prediction's losses and terms by w (a member's share of an average).
+// The areas (FinalS1, FinalS2) stay: an average's are its first member's.
+func (p *Prediction) scale(w float64) {
 	p.FinalLoss *= w
 	for _, col := range [][]float64{p.Loss, p.S1Term, p.S2Term} {
 		for j := range col {
@@ -235,8 +242,9 @@ func scaleColumns(p *Prediction, w float64) {
 	}
 }
 
-// addColumns adds w times q's losses and terms to p's.
-func addColumns(p *Prediction, q Prediction, w float64) {
+// add adds w times q's losses and terms to p's (q predicts the same steps: every law leaves
+// out the same untrained ones).
+func (p *Prediction) add(q Prediction, w float64) {
 	p.FinalLoss += w * q.FinalLoss
 	for j := range p.Loss {
 		p.Loss[j] += w * q.Loss[j]

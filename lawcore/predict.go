@@ -78,22 +78,10 @@ type Prediction struct {
 }
 
 // Predict evaluates the request's law (or the weighted average of its members) on every curve
-// of the request. Steps where nothing has
-// been trained yet (S1 = 0, such as step 0 of a warmup from zero) are left out.
+// of the request. Steps where nothing has been trained yet (S1 = 0, such as step 0 of a
+// warmup from zero) are left out.
 func Predict(req PredictRequest) ([]Prediction, error) {
-	if len(req.Members) > 0 {
-		return predictAverage(req)
-	}
-	law, err := Lookup(req.Law)
-	if err != nil {
-		return nil, err
-	}
-	spec := law.Spec()
-	theta, err := spec.Theta(req.Params)
-	if err != nil {
-		return nil, err
-	}
-	conv, err := ParseConvention(req.WarmupConvention, spec.Convention)
+	laws, err := req.predictors()
 	if err != nil {
 		return nil, err
 	}
@@ -114,9 +102,23 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 		if err != nil {
 			return nil, err
 		}
-		run := Run{Name: c.Name, LR: CountedLR(lr, warmup, conv), Steps: steps, Size: c.Size}
-		if out[i], err = PredictRun(law, theta, run, lr); err != nil {
-			return nil, Within(where, err)
+		for k, p := range laws {
+			run := Run{Name: c.Name, LR: CountedLR(lr, warmup, p.conv), Steps: steps, Size: c.Size}
+			pr, err := PredictRun(p.law, p.theta, run, lr)
+			if err != nil {
+				if p.where != "" {
+					err = Within(p.where, err)
+				}
+				return nil, Within(where, err)
+			}
+			if k == 0 {
+				out[i] = pr
+				if p.weight != 1 {
+					out[i].scale(p.weight)
+				}
+			} else {
+				out[i].add(pr, p.weight)
+			}
 		}
 		if req.Band != nil {
 			out[i].addBand(*req.Band, CountedLR(lr, warmup, WarmupPeak))
