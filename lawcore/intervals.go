@@ -3,6 +3,8 @@ package lawcore
 import (
 	"context"
 	"math"
+
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
 // Parameter intervals. A fitted parameter's uncertainty comes from a delete-a-block
@@ -81,18 +83,12 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64) (map[string]Int
 		replicates[b] = j.spec.Values(e)
 	}
 	out := map[string]Interval{}
-	k := float64(intervalBlocks)
+	values := make([]float64, len(estimates))
 	for _, i := range j.free {
-		mean := 0.0
-		for _, e := range estimates {
-			mean += e[i]
+		for b, e := range estimates {
+			values[b] = e[i]
 		}
-		mean /= k
-		ss := 0.0
-		for _, e := range estimates {
-			ss += (e[i] - mean) * (e[i] - mean)
-		}
-		half := tQuantile * math.Sqrt((k-1)/k*ss)
+		half := tQuantile * numeric.JackknifeStdErr(values)
 		p := j.spec.Params[i]
 		lo, hi := theta[i]-half, theta[i]+half
 		switch p.Domain { // an interval stays within the parameter's domain

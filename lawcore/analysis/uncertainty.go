@@ -2,9 +2,9 @@ package analysis
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -63,16 +63,7 @@ func (sp *spread) halfWidth(g func(e *evaluator) float64) float64 {
 
 // halfWidthOf is the jackknife half-width of values, one per replicate.
 func (sp *spread) halfWidthOf(values []float64) float64 {
-	k := float64(len(values))
-	mean := 0.0
-	for _, v := range values {
-		mean += v / k
-	}
-	ss := 0.0
-	for _, v := range values {
-		ss += (v - mean) * (v - mean)
-	}
-	return sp.t * math.Sqrt((k-1)/k*ss)
+	return sp.t * numeric.JackknifeStdErr(values)
 }
 
 // finals are a schedule's final losses under each replicate.

@@ -78,6 +78,14 @@ func TestWeightedQuantile(t *testing.T) {
 	}
 }
 
+// TestJackknifeStdErr checks the jackknife's standard error on replicates worked by hand:
+// 1, 2, 3, 6 have mean 3 and squared deviations summing to 14, so sqrt(3/4 * 14).
+func TestJackknifeStdErr(t *testing.T) {
+	if got, want := JackknifeStdErr([]float64{1, 2, 3, 6}), math.Sqrt(10.5); math.Abs(got-want) > 1e-15 {
+		t.Errorf("JackknifeStdErr = %g, want %g", got, want)
+	}
+}
+
 func TestHuber(t *testing.T) {
 	if Huber(0.5e-3, 1e-3) != 0.125e-6 || Huber(-3e-3, 1e-3) != 2.5e-6 || HuberSlope(-3e-3, 1e-3) != -1e-3 {
 		t.Error("Huber off its definition")
