@@ -6,20 +6,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-)
 
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/lawcalc/annealing/scripts/internal/sitetest"
+)
 
 func read(t *testing.T, dir, name string) string {
 	t.Helper()
@@ -47,7 +36,7 @@ var hashed = []string{"style.css", "wasm_exec.js", "app.wasm", "vendor/uPlot.esm
 
 func TestRun(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, site)
+	sitetest.WriteFiles(t, dir, site)
 	var out strings.Builder
 	if err := run(dir, hashed, &out); err != nil {
 		t.Fatal(err)
@@ -86,7 +75,7 @@ func TestRun(t *testing.T) {
 	if err := os.WriteFile(copyPath, []byte("compressed"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, dir, site)
+	sitetest.WriteFiles(t, dir, site)
 	if err := run(dir, hashed, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +98,7 @@ func TestRunErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		dir := t.TempDir()
-		writeFiles(t, dir, tt.files)
+		sitetest.WriteFiles(t, dir, tt.files)
 		var out strings.Builder
 		err := run(dir, tt.hash, &out)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -12,21 +12,14 @@ import (
 	"time"
 
 	"github.com/andybalholm/brotli"
+	"github.com/lawcalc/annealing/scripts/internal/sitetest"
 )
 
 // writeSite writes files (path -> content) under a new temporary directory and returns it.
 func writeSite(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	sitetest.WriteFiles(t, dir, files)
 	return dir
 }
 

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/andybalholm/brotli"
+	"github.com/lawcalc/annealing/scripts/internal/sitetest"
 )
 
 // newTestServer serves a temporary directory holding a small site, with a secret file next to
@@ -67,15 +68,7 @@ func newTestSite(t *testing.T) (*httptest.Server, string) {
 	for name, body := range precompressedSite {
 		files[name] = body
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	sitetest.WriteFiles(t, dir, files)
 	if err := os.Symlink(filepath.Join(base, "secret.txt"), filepath.Join(dir, "link.txt")); err != nil {
 		t.Fatal(err)
 	}
