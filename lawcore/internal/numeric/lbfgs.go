@@ -4,7 +4,9 @@ import (
 	"context"
 	"math"
 
-	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -85,29 +87,30 @@ func Whitening(h [][]float64) [][]float64 {
 	if !(maxDiag > 0) || math.IsInf(maxDiag, 0) {
 		return w
 	}
-	sym := mat.NewSymDense(n, nil)
+	sym := blas64.Symmetric{N: n, Stride: n, Uplo: blas.Upper, Data: make([]float64, n*n)}
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			v := h[i][j]
 			if i == j {
 				v += 1e-10 * maxDiag
 			}
-			sym.SetSym(i, j, v)
+			sym.Data[i*n+j] = v
 		}
 	}
-	// H = L L', so W = L'^-1 gives W W' = (L L')^-1
-	var chol mat.Cholesky
-	if !chol.Factorize(sym) {
+	// H = U'U, so W = U^-1 gives W W' = (U'U)^-1
+	u, ok := cholesky(sym)
+	if !ok {
 		return w
 	}
-	var l, inv mat.TriDense
-	chol.LTo(&l)
-	if err := inv.InverseTri(&l); err != nil {
+	if !lapack64.Trtri(u) {
 		return w
 	}
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
-			w[i][j] = inv.At(j, i) // (L^-1)' = L'^-1
+			w[i][j] = 0
+			if j >= i {
+				w[i][j] = u.Data[i*n+j]
+			}
 		}
 	}
 	return w

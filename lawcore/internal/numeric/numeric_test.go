@@ -94,3 +94,65 @@ func TestHuber(t *testing.T) {
 		t.Errorf("SafeLog(-1) = %v, %v", v, d)
 	}
 }
+
+func TestDampedStep(t *testing.T) {
+	cases := []struct {
+		name   string
+		h      [][]float64
+		g      []float64
+		lambda float64
+		want   []float64 // nil: the system is refused
+	}{
+		// (H + 0) s = -g by hand: [[4 2] [2 3]] s = [-2 -1] gives s = [-1/2, 0]
+		{"undamped", [][]float64{{4, 2}, {2, 3}}, []float64{2, 1}, 0, []float64{-0.5, 0}},
+		// lambda 1 doubles the diagonal: [[8 2] [2 6]] s = [-2 -1] gives s = [-5/22, -1/11]
+		{"damped", [][]float64{{4, 2}, {2, 3}}, []float64{2, 1}, 1, []float64{-5.0 / 22, -1.0 / 11}},
+		{"no curvature", [][]float64{{0, 0}, {0, 0}}, []float64{1, 1}, 0, nil},
+		{"indefinite", [][]float64{{1, 2}, {2, 1}}, []float64{1, 1}, 0, nil},
+		{"not finite", [][]float64{{math.Inf(1), 0}, {0, 1}}, []float64{1, 1}, 0, nil},
+	}
+	for _, c := range cases {
+		step := make([]float64, len(c.g))
+		ok := DampedStep(c.h, c.g, c.lambda, step)
+		if ok != (c.want != nil) {
+			t.Errorf("%s: ok = %v, want %v", c.name, ok, c.want != nil)
+			continue
+		}
+		for i := range c.want {
+			if math.Abs(step[i]-c.want[i]) > 1e-12 {
+				t.Errorf("%s: step = %v, want %v", c.name, step, c.want)
+				break
+			}
+		}
+	}
+}
+
+func TestWhitening(t *testing.T) {
+	h := [][]float64{{4, 2, 0}, {2, 3, 1}, {0, 1, 2}}
+	w := Whitening(h)
+	// W W' must be H^-1 (up to the 1e-10 ridge): H (W W') = I.
+	for i := range h {
+		for j := range h {
+			sum := 0.0
+			for k := range h {
+				ww := 0.0
+				for m := range h {
+					ww += w[k][m] * w[j][m]
+				}
+				sum += h[i][k] * ww
+			}
+			want := 0.0
+			if i == j {
+				want = 1
+			}
+			if math.Abs(sum-want) > 1e-8 {
+				t.Fatalf("H W W'[%d][%d] = %v, want %v (W = %v)", i, j, sum, want, w)
+			}
+		}
+	}
+	// a matrix with no curvature gives the identity
+	id := Whitening([][]float64{{0, 0}, {0, 0}})
+	if id[0][0] != 1 || id[1][1] != 1 || id[0][1] != 0 {
+		t.Errorf("Whitening(0) = %v, want the identity", id)
+	}
+}
