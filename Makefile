@@ -15,6 +15,7 @@ GOROOT    := $(shell go env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 GO_WASM   := GOOS=js GOARCH=wasm go
 UPLOT     := node_modules/uplot
+ESBUILD   := node_modules/.bin/esbuild
 # The core is built without inlining except where its fits spend their time (lawcore, gonum's
 # optimizer and vector loops, math, slices, sort): the rest (the runtime, encoding/json, fmt,
 # reflect, time, gonum's matrices) inlined is 62 kB more brotli in the first view's download.
@@ -35,10 +36,18 @@ deps:
 # (scripts/lawcore.mjs) loads them. build/site: the page, uPlot (with its licence) and those two, the large files with
 # content-hashed names under assets/ (cached as immutable), _headers, the service worker's list,
 # and a brotli and a gzip copy of every text and wasm file (sent by Accept-Encoding).
+# The page's modules (site/js) are bundled and minified by esbuild into js/main.js, js/offline.js
+# and the chunks they share or load on first use (js/<name>-<hash>.js, with source maps): 8
+# requests and 57 kB (brotli) for the first view instead of 60 and 130 kB. js/boot.js, a classic
+# script, is copied as it is.
 build: deps
 	mkdir -p $(SITE)/vendor $(WASM)
+	rm -rf $(SITE)/js
 	cp -R site/. $(SITE)/
 	chmod -R u+w $(SITE)
+	rm -rf $(SITE)/js && mkdir -p $(SITE)/js && cp site/js/boot.js $(SITE)/js/
+	$(ESBUILD) site/js/main.js site/js/offline.js --bundle --splitting --format=esm --minify \
+		--sourcemap --external:'../vendor/*' --chunk-names='[name]-[hash]' --outdir=$(SITE)/js --log-level=warning
 	cp $(GOROOT)/lib/wasm/wasm_exec.js $(WASM)/
 	$(GO_WASM) build -trimpath -ldflags="-s -w" -o $(WASM)/lawcore.wasm ./wasm
 	$(GO_WASM) build -tags lawcore_core -trimpath $(CORE_GCFLAGS) -ldflags="-s -w" -o $(WASM)/lawcore-core.wasm ./wasm

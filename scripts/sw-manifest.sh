@@ -6,8 +6,9 @@ set -euo pipefail
 dir=${1:?usage: scripts/sw-manifest.sh DIR}
 cd "$dir"
 # _headers is read by the host, never served; the precompressed copies (.br, .gz) are the same
-# files as sent over the wire, which the cache holds decoded.
-files=$(find . -type f ! -name sw.js ! -name sw-manifest.js ! -name _headers ! -name '*.br' ! -name '*.gz' | sed 's|^\./||' | LC_ALL=C sort)
+# files as sent over the wire, which the cache holds decoded; source maps (.map) are fetched by
+# developer tools only.
+files=$(find . -type f ! -name sw.js ! -name sw-manifest.js ! -name _headers ! -name '*.br' ! -name '*.gz' ! -name '*.map' | sed 's|^\./||' | LC_ALL=C sort)
 build=$(printf '%s\n' "$files" | xargs sha256sum | sha256sum | cut -c1-16)
 {
 	echo "// Written by scripts/sw-manifest.sh at build time: the files sw.js caches."

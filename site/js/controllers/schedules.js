@@ -7,7 +7,6 @@
 import { explicitSchedule, importText, fileBytes } from '../import-files.js';
 import { PRESETS } from '../schema.js';
 import { curveFacts, scheduleDefaults, scheduleProblems } from '../curve-facts.js';
-import { pytorchCode, huggingFaceCode } from '../schedule-code.js';
 
 /** BUILDER_DEFAULTS: a new schedule with no run to go by (the paper's Fig. 3 runs). */
 const BUILDER_DEFAULTS = { total: 60000, peak: 2e-4 };
@@ -42,6 +41,8 @@ export function createSchedules({ store, engine, predicting, editSchedule }) {
       if (!p) return;
       const warmup = store.state.settings.warmupSteps;
       try {
+        // The code writers load on first use: the first view does not need them.
+        const { pytorchCode, huggingFaceCode } = await import('../schedule-code.js');
         let text = flavour === 'huggingface' ? huggingFaceCode(p.schedule, { warmup }) : null;
         let title;
         if (flavour === 'huggingface' && !text) {

@@ -1,0 +1,149 @@
+//go:build !lawcore_core
+
+package lawcore
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"time"
+)
+
+// fitAuto lives apart from the rest of auto so that the page's core build (-tags lawcore_core,
+// auto_core.go) can leave it out: an auto fit always runs in the full module (the core's
+// needsFull sends it there), and auto's selection is 30 kB (brotli) of the first view's download.
+
+// fitAuto fits every candidate on each fold, picks the one that predicts the held-out data
+// best (the simplest among those tied) or, where it predicts better still, a weighted average
+// of several, and fits the chosen on every curve.
+func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitResult, error) {
+	began := time.Now()
+	// bad input is reported as the default fit would report it
+	check := req
+	check.Auto, check.Law = false, ""
+	if _, err := check.job(); err != nil {
+		return nil, err
+	}
+	design, folds := autoFolds(req)
+	cands := applicable(Candidates(), req)
+	jobs, done := len(cands)*len(folds)+1, 0
+	report := func(f float64) { progress((float64(done) + f) / float64(jobs)) }
+	scores := make([]CandidateScore, len(cands))
+	samples := make([][][]bandSample, len(cands)) // by candidate, then fold
+	for ci, c := range cands {
+		sc := CandidateScore{Candidate: c}
+		var inSample []float64
+		for fi, f := range folds {
+			fold := c.apply(f.req)
+			fold.starts = 1
+			res, err := Fit(ctx, fold, report)
+			done++
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if err != nil || res.ValidateMetrics == nil {
+				msg := "no held-out points"
+				if err != nil {
+					msg = err.Error()
+				}
+				sc.Error, sc.Folds = fmt.Sprintf("%s: %s", f.label, msg), nil
+				done += len(folds) - len(inSample) - 1
+				break
+			}
+			sc.Folds = append(sc.Folds, math.Min(res.ValidateMetrics.PredE, maxFoldError))
+			inSample = append(inSample, res.FitMetrics.PredE)
+			held, err := heldOutSamples(fold, res, fi)
+			if err != nil {
+				return nil, err
+			}
+			samples[ci] = append(samples[ci], held)
+		}
+		if sc.Error == "" {
+			sc.HeldOut, sc.StdErr = meanAndStdErr(sc.Folds)
+			sc.InSample, _ = meanAndStdErr(inSample)
+		}
+		scores[ci] = sc
+	}
+	pick := chooseCandidate(scores)
+	if pick < 0 {
+		return nil, Errorf("", "curves", "no law could be fitted to these curves and scored on held-out data: %s", scores[0].Error)
+	}
+	weights := make([]float64, len(cands))
+	weights[pick] = 1
+	averaged := 0.0
+	if design != designForecast {
+		if w, e, ok := averageWeights(scores, samples, pick); ok {
+			weights, averaged = w, e
+		}
+	}
+	res, members, err := fitMembers(ctx, req, scores, weights, report)
+	if err != nil {
+		return nil, err
+	}
+	if len(members) < 2 {
+		averaged = 0
+	}
+	for i := range scores {
+		scores[i].Weight = 0
+		for _, m := range members {
+			if m.Label == scores[i].Label {
+				scores[i].Weight = m.Weight
+			}
+		}
+	}
+	best := slices.IndexFunc(scores, func(s CandidateScore) bool { return s.Label == members[0].Label })
+	chosen := scores[best]
+	order := make([]int, len(scores))
+	for i := range order {
+		order[i] = i
+	}
+	// scored candidates first, best first; those that could not be scored last
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := scores[order[a]], scores[order[b]]
+		if (x.Error == "") != (y.Error == "") {
+			return x.Error == ""
+		}
+		return x.HeldOut < y.HeldOut
+	})
+	sorted := make([]CandidateScore, len(order))
+	for i, k := range order {
+		sorted[i] = scores[k]
+	}
+	labels := make([]string, len(folds))
+	for i, f := range folds {
+		labels[i] = f.label
+	}
+	if w, ok := autoWarning(chosen); ok {
+		res.Warnings = append(res.Warnings, w)
+	}
+	reason := autoReason(scores, best, design, len(folds))
+	if len(members) > 1 {
+		reason = averageReason(scores, members, averaged, design, len(folds))
+	}
+	res.Auto = &AutoChoice{Chosen: chosen.Candidate, Candidates: sorted, Design: design, Folds: labels,
+		Averaged: averaged, Reason: reason}
+	// the band: the held-out errors of what predicts (the average, or the one chosen)
+	var held []bandSample
+	for fi := range folds {
+		var byCand [][]bandSample
+		var ws []float64
+		for ci := range cands {
+			if scores[ci].Weight > 0 && fi < len(samples[ci]) {
+				byCand, ws = append(byCand, samples[ci][fi]), append(ws, scores[ci].Weight)
+			}
+		}
+		if len(byCand) > 0 {
+			held = append(held, averageFold(ws, byCand)...)
+		}
+	}
+	if len(held) > 0 {
+		band := calibrateBand(held, DefaultBandLevel)
+		band.Reach, band.Design = res.Reach, design
+		res.Band = &band
+	}
+	progress(1)
+	res.ElapsedMs = float64(time.Since(began).Microseconds()) / 1000
+	return res, nil
+}
