@@ -38,6 +38,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 		for fi, f := range folds {
 			fold := c.apply(f.req)
 			fold.starts = 1
+			fold.thinnedOnly = true
 			res, err := Fit(ctx, fold, report)
 			done++
 			if ctx.Err() != nil {

@@ -69,7 +69,7 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 		if req.starts > 0 {
 			starts = req.starts
 		}
-		theta, search, err = optimum(obj, progress, starts)
+		theta, search, err = optimum(obj, progress, starts, req.thinnedOnly)
 	} else {
 		theta, err = job.law.(Searcher).Search(ctx, job.strategy, obj, progress)
 		search = Search{Strategy: job.strategy, Evaluations: obj.evaluations}
@@ -237,9 +237,9 @@ func (s *Spec) checkFitted(theta []float64) error {
 }
 
 // optimum is the engine's own search: the start search, then the polish of each of the best
-// starts (at most most; on long curves on a thinned objective first), keeping the lowest
-// objective.
-func optimum(obj *Objective, progress func(float64), most int) ([]float64, Search, error) {
+// starts (at most most; on long curves on a thinned objective first, and then the best again
+// on every point unless thinnedOnly), keeping the lowest objective.
+func optimum(obj *Objective, progress func(float64), most int, thinnedOnly bool) ([]float64, Search, error) {
 	// progress: the start search is the first fifth, each polish an equal share of the rest
 	done, share, budget := 0.0, 0.2, 0
 	obj.tick = func() {
@@ -258,7 +258,8 @@ func optimum(obj *Objective, progress func(float64), most int) ([]float64, Searc
 		return nil, Search{}, nil
 	}
 	polishes := len(starts)
-	if search != obj {
+	full := search != obj && !thinnedOnly
+	if full {
 		polishes++
 	}
 	done, share, budget = 0.2, 0.8/float64(polishes), 0
@@ -277,7 +278,7 @@ func optimum(obj *Objective, progress func(float64), most int) ([]float64, Searc
 		progress(done)
 	}
 	evaluations := search.evaluations
-	if search != obj {
+	if full {
 		obj.Anchor(best.theta, true)
 		best.f = obj.Value(best.theta, nil)
 		var err error

@@ -55,3 +55,39 @@ func TestFitLongCurveThinsTheSearch(t *testing.T) {
 		}
 	}
 }
+
+// Auto's fold fits polish on the thinned objective only (on a million points the polish on all
+// of them took minutes with lambda fitted): fewer evaluations on every point, and the law's
+// parameters still come back, to 0.5%, which is all a fold fit needs to rank laws by their
+// held-out error.
+func TestFoldFitsPolishThinned(t *testing.T) {
+	truth := lawcore.Params{L0: 2.5, A: 0.45, Alpha: 0.5, C: 0.5, Lambda: 0.998}
+	n := lawcore.ThinAbove + 50_000
+	if testing.Short() {
+		t.Skip("fits 250,000 points")
+	}
+	for _, fitLambda := range []bool{false, true} {
+		req := longRequest(truth, n, fitLambda)
+		full, err := lawcore.Fit(context.Background(), req, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		thinned, err := lawcore.FitThinnedOnly(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if thinned.Search.Evaluations >= full.Search.Evaluations {
+			t.Errorf("lambda fitted %v: %d evaluations thinned only, %d with the polish on all points", fitLambda, thinned.Search.Evaluations, full.Search.Evaluations)
+		}
+		p := annealingParams(t, thinned)
+		t.Logf("lambda fitted %v: %+v, %d evaluations (%d with the polish on all), %.0f ms (%.0f)", fitLambda, p, thinned.Search.Evaluations, full.Search.Evaluations, thinned.ElapsedMs, full.ElapsedMs)
+		for _, c := range []struct {
+			name      string
+			got, want float64
+		}{{"L0", p.L0, truth.L0}, {"A", p.A, truth.A}, {"alpha", p.Alpha, truth.Alpha}, {"C", p.C, truth.C}, {"lambda", p.Lambda, truth.Lambda}} {
+			if math.Abs(c.got-c.want) > 5e-3*c.want {
+				t.Errorf("lambda fitted %v: %s = %.5f, want %.5f within 0.5%%", fitLambda, c.name, c.got, c.want)
+			}
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package lawcore
 
-import "math"
+import (
+	"context"
+	"math"
+)
 
 // closeRel reports whether a and b agree to a relative tolerance (absolute near zero).
 func closeRel(a, b, tol float64) bool {
@@ -12,3 +15,10 @@ var CloseRel = closeRel
 
 // ThinAbove is thinAbove for the external tests.
 const ThinAbove = thinAbove
+
+// FitThinnedOnly fits req as auto's fold fits do: past thinAbove points, polished on the
+// thinned objective only.
+func FitThinnedOnly(ctx context.Context, req FitRequest) (*FitResult, error) {
+	req.thinnedOnly = true
+	return Fit(ctx, req, nil)
+}

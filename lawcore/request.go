@@ -96,6 +96,11 @@ type FitRequest struct {
 	// polish only their best start: they estimate how well a law predicts, and one start
 	// does that at a quarter of the cost.
 	starts int
+	// thinnedOnly: on a curve past thinAbove points, the optimum is polished on the thinned
+	// objective only, not again on every point. Auto's fold fits rank laws by how they predict,
+	// which searchPoints evenly spread points settle: on a million points the polish on all of
+	// them cost minutes (lambda drifts on a flat objective, each step O(points)).
+	thinnedOnly bool
 }
 
 // DecodeFitRequest parses a fit request's JSON, rejecting unknown fields.

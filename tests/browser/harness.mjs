@@ -2,7 +2,7 @@
 // Debian's Chromium with playwright-core, and helpers that act as a user would. Nothing is built
 // here: run `make build` first (make test does).
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -141,4 +141,25 @@ export function encodeIn(page, text) {
     for (const b of bytes) s += String.fromCharCode(b);
     return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
   }, text);
+}
+
+/** millionSteps writes a 1,000,000-step WSD run from the annealing law, one row per step. */
+export function millionSteps(file) {
+  const total = 1_000_000;
+  const peak = 3e-4;
+  const rows = ['step,lr,loss'];
+  let s1 = peak;
+  let s2 = 0;
+  let m = 0;
+  let prev = peak;
+  for (let s = 1; s <= total; s++) {
+    const lr = s < 800_000 ? peak : peak * (1 - 0.9 * (s - 800_000) / 200_000);
+    m = 0.999 * m + (prev - lr);
+    s1 += lr;
+    s2 += m;
+    prev = lr;
+    const loss = 2.5 + 0.45 * s1 ** -0.5 - 0.5 * s2 + 0.002 * Math.sin(s * 7.77);
+    rows.push(`${s},${lr.toExponential(6)},${loss.toFixed(6)}`);
+  }
+  writeFileSync(file, rows.join('\n') + '\n');
 }

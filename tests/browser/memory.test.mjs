@@ -7,31 +7,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { useServerAndBrowser, openPage, waitForFit, keepExample } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, keepExample, millionSteps } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 const MB = 2 ** 20;
-
-/** millionSteps writes a 1,000,000-step WSD run from the annealing law, one row per step. */
-function millionSteps(file) {
-  const total = 1_000_000;
-  const peak = 3e-4;
-  const rows = ['step,lr,loss'];
-  let s1 = peak;
-  let s2 = 0;
-  let m = 0;
-  let prev = peak;
-  for (let s = 1; s <= total; s++) {
-    const lr = s < 800_000 ? peak : peak * (1 - 0.9 * (s - 800_000) / 200_000);
-    m = 0.999 * m + (prev - lr);
-    s1 += lr;
-    s2 += m;
-    prev = lr;
-    const loss = 2.5 + 0.45 * s1 ** -0.5 - 0.5 * s2 + 0.002 * Math.sin(s * 7.77);
-    rows.push(`${s},${lr.toExponential(6)},${loss.toFixed(6)}`);
-  }
-  writeFileSync(file, rows.join('\n') + '\n');
-}
 
 const memory = (page) => page.evaluate(() => Number(document.querySelector('#engine-memory').dataset.bytes));
 
