@@ -25,15 +25,12 @@ const lineOf = (col = {}) => ({ steps: col.steps, lr: col.lr, loss: col.loss, s1
 /**
  * createEngine wraps a LawClient. Its methods resolve to the page's shapes and reject with the
  * bridge's Error; on(event, fn) forwards the client's events ("ready", "restart", "memory", "loading",
- * "failed") with their detail. ready resolves once lawcore is loaded and its schema handed to
- * takeSchema (schema.js's setSchema), which everything that reads the schema waits for.
+ * "failed") with their detail. ready resolves to lawcore's version once it is loaded. The page
+ * knows lawcore's schema from the build (wasm/schema.json, main.js), not from a call here.
  */
-export function createEngine(client, takeSchema = () => {}) {
+export function createEngine(client) {
   const call = (method, request, columns, onProgress) => client.call(method, request, columns, onProgress);
-  const ready = client.ready.then(async (version) => {
-    takeSchema((await call('schema', {})).result);
-    return version;
-  });
+  const ready = client.ready;
   ready.catch(() => {});
   return {
     ready,

@@ -6,6 +6,11 @@ import { $ } from './dom.js';
 import { LawClient } from './lawclient.js';
 import { createEngine } from './engine.js';
 import { setSchema } from './schema.js';
+// lawcore's `schema` answer, as built: TestCoreSchemaFile keeps this file equal to what both
+// modules answer, and esbuild bundles it. With it, the views are built while lawcore loads,
+// and the first fit goes to the worker the moment lawcore is up (a `schema` call first, then
+// the views, cost 50-80 ms of the first view).
+import SCHEMA from '../../wasm/schema.json' with { type: 'json' };
 import { createStore } from './store.js';
 import { parseManualParams } from './settings.js';
 import { createAnalyses } from './controllers/analyses.js';
@@ -60,7 +65,8 @@ const askImport = async (...args) => (await import('./views/import-dialog.js')).
 const client = new LawClient('worker.js');
 // For the browser console (and the tests): the worker client.
 globalThis.lawcoreClient = client;
-const engine = createEngine(client, setSchema);
+setSchema(SCHEMA);
+const engine = createEngine(client);
 const store = createStore();
 
 // ---- controllers ----------------------------------------------------------------------------
@@ -78,9 +84,8 @@ const exports = Object.fromEntries(['png', 'svg', 'json', 'predictedCSV', 'obser
 
 // ---- views ----------------------------------------------------------------------------------
 
-// Messages, the engine's state and the fit controls show at once (a failure to start is a
-// message); the views that read lawcore's schema (the laws' parameters and terms) start once
-// the engine has answered it.
+// Every view shows at once, while lawcore loads (a failure to start is a message); the schema
+// they read (the laws' parameters and terms) is the build's.
 showMessages(store);
 showWorkspace(store, {
   startEmpty: () => workspace.startEmpty(),
@@ -266,10 +271,10 @@ engine.on('failed', (reason) => store.showMessage(`The calculator could not star
 
 // ---- start ----------------------------------------------------------------------------------
 
+fillLawChoices();
+showViews();
 engine.ready.then(async () => {
   performance.mark('lawcore-ready');
-  fillLawChoices();
-  showViews();
   // A share link wins (the user asked for that view), then the work kept in this browser, then the example.
   if (await sharing.open(location.hash)) await workspace.linkOpened();
   else if (!(await workspace.restore())) await examples.fig2({ keepMessage: true });

@@ -1,8 +1,9 @@
 // What the page knows of lawcore's vocabulary: the laws (their names, parameters, formulas and
 // terms), the schedule kinds and their enumerations, the warmup conventions and roles, the
-// presets and lawcore's limits. None of it is copied from Go: the engine answers its `schema`
-// once at start-up and setSchema fills these bindings (ES modules' exports are live, so every
-// importer sees them filled), before anything that reads them runs.
+// presets and lawcore's limits. None of it is copied from Go by hand: it is lawcore's `schema`
+// answer, written to wasm/schema.json by a Go test and bundled into the page at build (main.js),
+// and setSchema fills these bindings (ES modules' exports are live, so every importer sees them
+// filled) before anything that reads them runs.
 
 /**
  * LAWS are the laws lawcore fits and predicts, by name, in its order: {label (in sentences),
@@ -31,7 +32,7 @@ export let PRESETS = [];
 export let MAX_SCHEDULE_STEPS = 0;
 export let MAX_IMPORT_BYTES = 0;
 
-/** setSchema takes the engine's `schema` answer. */
+/** setSchema takes lawcore's `schema` answer. */
 export function setSchema(s) {
   LAWS = Object.fromEntries(s.laws.map((l) => [l.name, {
     label: l.title,
