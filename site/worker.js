@@ -1,7 +1,7 @@
 // The Web Worker that hosts lawcore, so that long fits never freeze the page.
 //
 // It starts with lawcore-core.wasm, a small build of the bridge with what the first view needs
-// (fit and predict with the annealing law, schedules, the schema), and loads the full
+// (fit and predict with the annealing law, schedules), and loads the full
 // lawcore.wasm (importers, analyses, validation, auto, the other laws and the size law) the
 // first time the core answers that a call needs it; from then on every call goes to the full
 // one. The page is told while that download runs.

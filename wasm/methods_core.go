@@ -3,30 +3,16 @@
 package main
 
 import (
-	"context"
-	_ "embed"
 	"encoding/json"
 
 	"github.com/lawcalc/annealing/lawcore"
 )
 
 // The core bridge (-tags lawcore_core): what the page's first view needs (fit and predict with
-// the annealing law, schedules, the schema) and nothing else, so that it is a fraction of
-// lawcore.wasm's download. The importers, the analyses, the other laws, auto and validation
+// the annealing law, schedules) and nothing else, so that it is a fraction of lawcore.wasm's
+// download; the page has lawcore's schema from the build (wasm/schema.json). The importers, the analyses, the other laws, auto and validation
 // are in lawcore.wasm, which the worker loads the first time the core answers that a call
 // needs it (needsFull).
-
-// schemaJSON is the full bridge's schema answer, written by TestCoreSchemaFile (go test ./wasm
-// -run CoreSchema -update), which fails while it differs from what the full bridge answers.
-// The core answers it as it is: the page sees every law and method from the start, and a call
-// the core lacks goes to lawcore.wasm.
-//
-//go:embed schema.json
-var schemaJSON []byte
-
-func init() {
-	methods["schema"] = func(context.Context, input) (any, error) { return json.RawMessage(schemaJSON), nil }
-}
 
 // needsFull reports whether the call needs the full bridge: a method the core lacks, or a fit or
 // prediction with a law other than the annealing law (the only one registered here), in its law

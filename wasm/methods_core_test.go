@@ -4,15 +4,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"math"
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
 )
 
-// The core fits and predicts the paper's Fig. 2 with the annealing law, answers the full
-// bridge's schema, and sends everything else to lawcore.wasm.
+// The core fits and predicts the paper's Fig. 2 with the annealing law, and sends everything
+// else to lawcore.wasm, its schema included.
 func TestCoreFitsFig2(t *testing.T) {
 	req, in := fig2Request(t)
 	if needsFull("fit", req) {
@@ -27,35 +26,12 @@ func TestCoreFitsFig2(t *testing.T) {
 	}
 }
 
-func TestCoreSchema(t *testing.T) {
-	ans, err := call(context.Background(), "schema", []byte(`{}`), nil, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.Marshal(ans.result)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s struct {
-		Methods []string `json:"methods"`
-		Laws    []struct {
-			Name string `json:"name"`
-		} `json:"laws"`
-	}
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
-	if len(s.Methods) < 8 || len(s.Laws) < 4 || s.Laws[0].Name != "annealing" {
-		t.Errorf("the core's schema is not the full bridge's: %s", b)
-	}
-}
-
 func TestCoreNeedsFull(t *testing.T) {
 	tests := []struct {
 		method, request string
 		full            bool
 	}{
-		{"schema", `{}`, false},
+		{"schema", `{}`, true},
 		{"schedule", `{"kind":"cosine","total":10,"peak":1}`, false},
 		{"fit", `{"curves":[]}`, false},
 		{"fit", `{"law":"annealing","curves":[]}`, false},

@@ -13,8 +13,8 @@ import (
 
 var update = flag.Bool("update", false, "rewrite schema.json from the full bridge's schema")
 
-// The core bridge answers schema.json as its schema: it must be what the full bridge answers,
-// or the page would see laws, limits or methods that are not lawcore.wasm's.
+// The page is built with schema.json as lawcore's schema (site/js/main.js): it must be what the
+// full bridge answers, or the page would see laws, limits or methods that are not lawcore.wasm's.
 func TestCoreSchemaFile(t *testing.T) {
 	ans, err := call(context.Background(), "schema", []byte(`{}`), nil, nil, nil)
 	if err != nil {
