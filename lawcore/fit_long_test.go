@@ -2,6 +2,7 @@ package lawcore_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -27,6 +28,19 @@ func longRequest(truth lawcore.Params, n int, fitLambda bool) lawcore.FitRequest
 	return req
 }
 
+// checkRecovered fails the test unless every parameter of p is truth's within the relative tol.
+func checkRecovered(t *testing.T, what string, p, truth lawcore.Params, tol float64) {
+	t.Helper()
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{{"L0", p.L0, truth.L0}, {"A", p.A, truth.A}, {"alpha", p.Alpha, truth.Alpha}, {"C", p.C, truth.C}, {"lambda", p.Lambda, truth.Lambda}} {
+		if math.Abs(c.got-c.want) > tol*c.want {
+			t.Errorf("%s: %s = %.5f, want %.5f within %g%%", what, c.name, c.got, c.want, 100*tol)
+		}
+	}
+}
+
 // Past thinAbove points the starts are searched on a thinned objective and only the best is
 // polished on all points: the known parameters still come back, lambda included.
 func TestFitLongCurveThinsTheSearch(t *testing.T) {
@@ -42,14 +56,7 @@ func TestFitLongCurveThinsTheSearch(t *testing.T) {
 		}
 		p := annealingParams(t, res)
 		t.Logf("lambda fitted %v: %+v, %d evaluations, %.0f ms", fitLambda, p, res.Search.Evaluations, res.ElapsedMs)
-		for _, c := range []struct {
-			name      string
-			got, want float64
-		}{{"L0", p.L0, truth.L0}, {"A", p.A, truth.A}, {"alpha", p.Alpha, truth.Alpha}, {"C", p.C, truth.C}, {"lambda", p.Lambda, truth.Lambda}} {
-			if math.Abs(c.got-c.want) > 2e-3*c.want {
-				t.Errorf("lambda fitted %v: %s = %.5f, want %.5f within 0.2%%", fitLambda, c.name, c.got, c.want)
-			}
-		}
+		checkRecovered(t, fmt.Sprintf("lambda fitted %v", fitLambda), p, truth, 2e-3)
 		if m := res.Curves[0].Metrics; len(res.Curves[0].Predicted) != n || m.PredE > 1e-3 {
 			t.Errorf("%d points predicted, PredE %v", len(res.Curves[0].Predicted), m.PredE)
 		}
@@ -81,13 +88,6 @@ func TestFoldFitsPolishThinned(t *testing.T) {
 		}
 		p := annealingParams(t, thinned)
 		t.Logf("lambda fitted %v: %+v, %d evaluations (%d with the polish on all), %.0f ms (%.0f)", fitLambda, p, thinned.Search.Evaluations, full.Search.Evaluations, thinned.ElapsedMs, full.ElapsedMs)
-		for _, c := range []struct {
-			name      string
-			got, want float64
-		}{{"L0", p.L0, truth.L0}, {"A", p.A, truth.A}, {"alpha", p.Alpha, truth.Alpha}, {"C", p.C, truth.C}, {"lambda", p.Lambda, truth.Lambda}} {
-			if math.Abs(c.got-c.want) > 5e-3*c.want {
-				t.Errorf("lambda fitted %v: %s = %.5f, want %.5f within 0.5%%", fitLambda, c.name, c.got, c.want)
-			}
-		}
+		checkRecovered(t, fmt.Sprintf("lambda fitted %v, thinned only", fitLambda), p, truth, 5e-3)
 	}
 }

@@ -6,8 +6,8 @@ import { $ } from './dom.js';
 import { LawClient } from './lawclient.js';
 import { createEngine } from './engine.js';
 import { setSchema } from './schema.js';
-// lawcore's `schema` answer, as built: TestCoreSchemaFile keeps this file equal to what both
-// modules answer, and esbuild bundles it. With it, the views are built while lawcore loads,
+// lawcore's `schema` answer, as built: TestCoreSchemaFile keeps this file equal to what the full
+// module answers, and esbuild bundles it. With it, the views are built while lawcore loads,
 // and the first fit goes to the worker the moment lawcore is up (a `schema` call first, then
 // the views, cost 50-80 ms of the first view).
 import SCHEMA from '../../wasm/schema.json' with { type: 'json' };
