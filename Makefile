@@ -7,7 +7,7 @@
 # make clean   remove build/                  make distclean   also node_modules/
 #
 # From a fresh clone only go, node and npm are needed: `deps` installs Debian's chromium and the
-# npm packages (uplot, playwright-core) when they are missing.
+# npm packages (uplot, playwright-core, esbuild) when they are missing.
 
 SITE      := build/site
 WASM      := build/wasm

@@ -4,7 +4,7 @@
 #   - Debian's chromium (/usr/bin/chromium) and a font, for the browser tests driven by
 #     playwright-core.
 #     Never `npx playwright install`: browsers cannot be downloaded on this machine.
-#   - the npm devDependencies (uplot, playwright-core), with `npm ci`, when node_modules is
+#   - the npm devDependencies (uplot, playwright-core, esbuild), with `npm ci`, when node_modules is
 #     missing or older than package-lock.json.
 #
 # Safe to run any number of times; it does nothing when everything is in place.
