@@ -31,7 +31,14 @@ try {
     const handle = await page.waitForFunction(fitted, null, { timeout: 60000, polling: 'raf' });
     times.push(await handle.jsonValue());
     const upTo = [...finished];
-    const sizes = await Promise.all(upTo.map(async (r) => ({ url: r.url().replace(server.url, '/'), ...(await r.sizes()), encoding: (await r.response())?.headers()['content-encoding'] || '' })));
+    const sizes = await Promise.all(upTo.map(async (r) => {
+      const headers = (await r.response())?.headers() || {};
+      const s = await r.sizes();
+      // Chromium reports the body of the worker's own script as 0 bytes: its Content-Length
+      // (the server always sends one) says what was sent.
+      const body = s.responseBodySize || Number(headers['content-length'] || 0);
+      return { url: r.url().replace(server.url, '/'), ...s, responseBodySize: body, encoding: headers['content-encoding'] || '' };
+    }));
     sent.push(sizes.reduce((sum, s) => sum + s.responseBodySize + s.responseHeadersSize, 0));
     requests = sizes;
     await page.waitForFunction(() => performance.getEntriesByName('example-shown').length > 0);
