@@ -13,24 +13,7 @@ import (
 // (no curvature, a singular system, or a step that is not finite).
 func DampedStep(h [][]float64, g []float64, lambda float64, step []float64) bool {
 	n := len(g)
-	maxDiag := 0.0
-	for i := 0; i < n; i++ {
-		maxDiag = math.Max(maxDiag, h[i][i])
-	}
-	if !(maxDiag > 0) || math.IsInf(maxDiag, 0) {
-		return false
-	}
-	a := blas64.Symmetric{N: n, Stride: n, Uplo: blas.Upper, Data: make([]float64, n*n)}
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			v := h[i][j]
-			if i == j {
-				v += lambda*h[i][i] + 1e-12*maxDiag
-			}
-			a.Data[i*n+j] = v
-		}
-	}
-	t, ok := cholesky(a)
+	t, ok := factorDamped(h, lambda, 1e-12)
 	if !ok {
 		return false
 	}
@@ -53,12 +36,32 @@ func DampedStep(h [][]float64, g []float64, lambda float64, step []float64) bool
 // singular: mat.ConditionTolerance, the limit mat's solvers use.
 const conditionLimit = 1e16
 
-// cholesky factorises a = U'U in place with LAPACK's dpotrf, and reports false when a is not
-// positive definite or is near-singular: (max U_ii / min U_ii)^2, a lower bound on a's condition
-// number, passes conditionLimit. It calls gonum's LAPACK directly rather than through
-// mat.Cholesky: mat's condition estimate and matrix types are 37 kB (brotli) of the first view's
-// download, and these systems are at most a few parameters across.
-func cholesky(a blas64.Symmetric) (blas64.Triangular, bool) {
+// factorDamped factorises h + lambda*diag(h) + ridge*max(diag h)*I = U'U with LAPACK's dpotrf,
+// and reports false when h has no curvature, or the system is not positive definite or is
+// near-singular: (max U_ii / min U_ii)^2, a lower bound on its condition number, passes
+// conditionLimit. The ridge keeps directions the data do not determine solvable. It calls
+// gonum's LAPACK directly rather than through mat.Cholesky: mat's condition estimate and matrix
+// types are 37 kB (brotli) of the first view's download, and these systems are at most a few
+// parameters across.
+func factorDamped(h [][]float64, lambda, ridge float64) (blas64.Triangular, bool) {
+	n := len(h)
+	maxDiag := 0.0
+	for i := 0; i < n; i++ {
+		maxDiag = math.Max(maxDiag, h[i][i])
+	}
+	if !(maxDiag > 0) || math.IsInf(maxDiag, 0) {
+		return blas64.Triangular{}, false
+	}
+	a := blas64.Symmetric{N: n, Stride: n, Uplo: blas.Upper, Data: make([]float64, n*n)}
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			v := h[i][j]
+			if i == j {
+				v += lambda*h[i][i] + ridge*maxDiag
+			}
+			a.Data[i*n+j] = v
+		}
+	}
 	u, ok := lapack64.Potrf(a)
 	if !ok {
 		return u, false

@@ -4,8 +4,6 @@ import (
 	"context"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/optimize"
 )
@@ -80,25 +78,8 @@ func Whitening(h [][]float64) [][]float64 {
 		w[i] = make([]float64, n)
 		w[i][i] = 1
 	}
-	maxDiag := 0.0
-	for i := 0; i < n; i++ {
-		maxDiag = math.Max(maxDiag, h[i][i])
-	}
-	if !(maxDiag > 0) || math.IsInf(maxDiag, 0) {
-		return w
-	}
-	sym := blas64.Symmetric{N: n, Stride: n, Uplo: blas.Upper, Data: make([]float64, n*n)}
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			v := h[i][j]
-			if i == j {
-				v += 1e-10 * maxDiag
-			}
-			sym.Data[i*n+j] = v
-		}
-	}
-	// H = U'U, so W = U^-1 gives W W' = (U'U)^-1
-	u, ok := cholesky(sym)
+	// H + ridge = U'U, so W = U^-1 gives W W' = (U'U)^-1
+	u, ok := factorDamped(h, 0, 1e-10)
 	if !ok {
 		return w
 	}
