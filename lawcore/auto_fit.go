@@ -142,6 +142,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	if len(held) > 0 {
 		band := calibrateBand(held, DefaultBandLevel)
 		band.Reach, band.Design = res.Reach, design
+		band.floorUnseen()
 		res.Band = &band
 	}
 	progress(1)

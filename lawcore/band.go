@@ -35,6 +35,35 @@ type Band struct {
 	// when they were the tails of a single curve, which cannot show how far other
 	// schedules miss.
 	Design string `json:"design,omitempty"`
+	// Floor is the least base the band was given where its held-out data could not measure
+	// the error on other schedules (design "forecast": unseenScheduleBase); 0 otherwise.
+	Floor float64 `json:"floor,omitempty"`
+}
+
+// paperUnseenError is the mean relative error of the annealing law on schedules unseen in
+// its fit, as the paper reports it (Tissue et al., 2024, Sec. 3 and Fig. 4: "as low as
+// ~0.2%", fitted on one or two simple schedules).
+const paperUnseenError = 0.002
+
+// unseenScheduleBase is the least base of a band at level whose held-out data are the tails
+// of a single curve: a law fitted on one schedule and scored on its own continuation has seen
+// that schedule's shape, and its forecast errors say nothing of how far it misses another
+// schedule (a constant run from a cosine one, a sudden drop from a smooth one), which is what
+// a user asks it. Lacking data for that, the band takes the paper's figure as a prior: errors
+// e ~ N(0, σ) with mean |e| = σ·sqrt(2/π) = paperUnseenError, so that the share level of
+// them lies within σ·sqrt(2)·erfinv(level) (0.41% at 90%).
+func unseenScheduleBase(level float64) float64 {
+	sigma := paperUnseenError / math.Sqrt(2/math.Pi)
+	return sigma * math.Sqrt2 * math.Erfinv(level)
+}
+
+// floorUnseen raises the band's base to unseenScheduleBase when its held-out data were a
+// single curve's forecasts.
+func (b *Band) floorUnseen() {
+	if b.Design == designForecast {
+		b.Floor = unseenScheduleBase(b.Level)
+		b.Base = math.Max(b.Base, b.Floor)
+	}
 }
 
 // Reach is how far the fitted points go in the areas (lambda 0.999): the largest forward and

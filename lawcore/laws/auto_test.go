@@ -67,9 +67,9 @@ func sortedNames(m map[string]testcurves.CooldownRun) []string {
 // also write the table as Markdown (scripts/auto-table.sh does). It asserts the cooldown
 // study's decision (the figures: the best cooldown at both lengths within evaluation
 // noise, last losses within 0.005, PredE within 0.0015), the release split's targets, the
-// band's coverage where curves are left out, and that auto's mean beats every fixed setting;
-// from one run, how far auto is from the best candidate in hindsight and the band's coverage
-// are reported, not asserted (see the README).
+// band's coverage on every scenario, and that auto's mean beats every fixed setting; from one
+// run, how far auto is from the best candidate in hindsight is reported, not asserted (see
+// the README).
 func TestAutoScenarios(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits every law many times")
@@ -133,10 +133,10 @@ func TestAutoScenarios(t *testing.T) {
 		autoSum += got
 		cov, worst, worstName := bandCoverage(t, req, res)
 		t.Logf("%s: auto's 90%% band covers %.2f of the held-out points on average, worst %.2f (%s)", sc.name, cov, worst, worstName)
-		// the claim, where the band is calibrated on curves left out: at least 85% on
-		// average, no curve below 60%. From one curve only its own forecasts calibrate the
-		// band, and it says so (Band.Design); there it is reported, not asserted.
-		if a.Design != "forecast" && (cov < 0.85 || worst < 0.60) {
+		// the claim on every scenario: at least 85% on average, no curve below 60%.
+		// From one curve, its own forecasts calibrate the band and the paper's error on
+		// unseen schedules floors it (Band.Floor).
+		if cov < 0.85 || worst < 0.60 {
 			t.Errorf("%s: the 90%% band covers %.2f on average, worst %.2f (%s): want at least 0.85 and 0.60", sc.name, cov, worst, worstName)
 		}
 		if sc.name == "cooldown study" {

@@ -119,7 +119,11 @@ export function predictionsTable(predictions, band) {
     return [p.name, num(p.total), final];
   });
   const title = band ? `predicted final loss (with the ${Math.round(100 * band.level)}% band)` : 'predicted final loss';
-  return `${title}:\n` + table(['schedule', 'total steps', 'final loss'], rows, { right: [1], indent: '  ' });
+  // a band from one fit curve is floored by the paper's error on unseen schedules (lawcore's band.floor)
+  const floor = band && band.floor > 0
+    ? `\n  the band is at least ± ${percent(band.floor)}: one curve's forecasts cannot show how far other schedules miss, so the paper's ~0.2% mean error on unseen schedules sets it`
+    : '';
+  return `${title}:\n` + table(['schedule', 'total steps', 'final loss'], rows, { right: [1], indent: '  ' }) + floor;
 }
 
 /**

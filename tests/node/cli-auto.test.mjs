@@ -1,6 +1,6 @@
-// `fit --auto` from the command line, end to end, on the cooldown study's two-curve case: the
-// stable run and one 20% cooldown at 25K fitted, the 20% cooldown at 50K predicted (a validate
-// curve). In a file of its own so that node's test runner runs it beside the other CLI tests:
+// `fit --auto` from the command line, end to end, on the cooldown study's two-curve case (the
+// stable run and one 20% cooldown at 25K fitted, the 20% cooldown at 50K predicted: a validate
+// curve), and from its one 20% cooldown at 25K alone. In a file of its own so that node's test runner runs it beside the other CLI tests:
 // auto fits every candidate law on every held-out fold (a few seconds as wasm).
 
 import { after, before, test } from 'node:test';
@@ -57,4 +57,17 @@ test('fit --auto prints the chosen law, the reason and every candidate\'s held-o
   assert.equal(heaviest.slice(3).split(/\s{2,}/)[0], 'annealing law, λ 0.999, warmup at the peak');
   assert.match(out, /^wsd-linear-0\.2-50k\s+validate\s+50\s/m);
   assert.match(out, /^\s+wsd 0\.2 50000\s+50000\s+\d\.\d{4} ± \d\.\d{4}$/m, 'the prediction with its band');
+});
+
+test('fit --auto from one curve: the band is floored by the paper\'s error on unseen schedules, and says so', () => {
+  const args = ['fit', '--auto', '--fit', 'wsd-linear-0.2-25k.csv', '--schedule', writeRun('wsd-linear-0.2-25k'), '--warmup', '300', '--predict', 'wsd 0.2 50000'];
+  const r = run(args, '', { cwd: tmp });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /held-out data: forecast, 2 folds/);
+  // 0.2% mean |error| as a half-normal's 90% quantile: 0.002·sqrt(π/2)·1.6449 = 0.412%
+  assert.match(r.stdout, /the band is at least ± 0\.412%: one curve's forecasts cannot show how far other schedules miss/);
+  // the band at the last step of a run twice as long is at least that floor, relative to the loss
+  const m = /^\s+wsd 0\.2 50000\s+50000\s+(\d\.\d{4}) ± (\d\.\d{4})$/m.exec(r.stdout);
+  assert.ok(m, r.stdout);
+  assert.ok(Number(m[2]) >= 0.00412 * Number(m[1]) - 1e-4, `± ${m[2]} around ${m[1]}`);
 });

@@ -72,8 +72,17 @@ export function showAnswers(store, on) {
     $('#answers-table tbody').replaceChildren(...body);
     $('#answers-note').textContent = `Losses and steps from the predicted lines, joined linearly between their points (every ${fmt.steps(coarsest)} steps or closer); the final loss is lawcore’s, at the last step.`
       + (state.band && !state.manual
-        ? ` ± is the ${Math.round(state.band.level * 100)}% prediction band ${state.band.from === 'auto' ? 'auto calibrated on the data it held out' : 'of the validation'}, wider the farther a schedule runs beyond the fitted data.`
+        ? ` ± is the ${Math.round(state.band.level * 100)}% prediction band ${state.band.from === 'auto' ? 'auto calibrated on the data it held out' : 'of the validation'}, wider the farther a schedule runs beyond the fitted data.${floorText(state.band.spec)}`
         : ' Fit with auto, or press “Validate”, for a band.');
   });
 }
 
+/**
+ * floorText says why a band from one fit curve is wider than its own forecasts would make it
+ * (lawcore's band.floor): those forecasts cannot show how far another schedule is missed.
+ */
+function floorText(spec) {
+  return spec && spec.floor > 0
+    ? ` With one fit curve it is at least ±${fmt.sig(spec.floor * 100, 2)}%: forecasts of that curve’s own tail cannot show how far other schedules miss, so the paper’s ~0.2% mean error on unseen schedules sets that width.`
+    : '';
+}
