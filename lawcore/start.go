@@ -61,6 +61,11 @@ func searchStarts(obj *Objective, most int) []start {
 	n := grid.Points()
 	pred, jac := make([]float64, n), make([]float64, n*d)
 	b := make([]float64, len(linear))
+	// 1/obs_k, once for every cell
+	invObs := make([]float64, n)
+	for k := range invObs {
+		invObs[k] = math.Exp(-grid.logObs[k])
+	}
 	for c, theta := range g.Cells {
 		if obj.tick != nil {
 			obj.tick() // on long curves a cell takes a while: report, and let a cancel in
@@ -82,7 +87,7 @@ func searchStarts(obj *Objective, most int) []start {
 		var row [numeric.MaxNNLSColumns]float64
 		yy := 0.0
 		for k := 0; k < n; k++ {
-			inv := math.Exp(-grid.logObs[k])
+			inv := invObs[k]
 			target := pred[k]
 			for i, j := range linear {
 				row[i] = jac[k*d+j]

@@ -94,7 +94,14 @@ onmessage = async (event) => {
   }
   const { id, method, request, columns } = msg;
   try {
-    const progress = throttle((fraction) => postMessage({ id, progress: fraction }));
+    const report = throttle((fraction) => postMessage({ id, progress: fraction }));
+    // lawcore waits for resume after each report: the tasks queued meanwhile (a cancel) run first
+    const progress = (fraction, resume) => {
+      report(fraction);
+      if (typeof resume !== 'function') return false;
+      resumeAfterQueued(resume);
+      return true;
+    };
     let out;
     try {
       out = await (await engineFor()).run(method, request, columns || undefined, progress);
@@ -118,6 +125,16 @@ function buffersOf(columns) {
     }
   }
   return [...buffers];
+}
+
+// resumeAfterQueued calls resume after the tasks already queued, through a message this worker
+// posts itself: a timer would do it too, but browsers clamp nested timers to 4 ms or more.
+const yieldChannel = new MessageChannel();
+const resumes = [];
+yieldChannel.port1.onmessage = () => resumes.shift()();
+function resumeAfterQueued(resume) {
+  resumes.push(resume);
+  yieldChannel.port2.postMessage(null);
 }
 
 /** throttle forwards at most one progress report every 50 ms, and always the last one (1). */
