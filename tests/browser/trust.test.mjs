@@ -148,7 +148,7 @@ test('a window typed wrong is refused naming the curve and the field; the curve 
   }
 });
 
-test('auto for your own curves: the choice, its reason, every candidate’s held-out error, held-out beside in-sample; windows and auto kept after a reload', async () => {
+test('auto for your own curves: the choice, its reason, every candidate’s held-out error, held-out beside in-sample; windows and auto kept after a reload; the band of one curve says what floors it', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
@@ -200,6 +200,23 @@ test('auto for your own curves: the choice, its reason, every candidate’s held
     assert.equal(await page.isChecked('#auto'), true);
     assert.equal(await page.textContent('#auto-note .hint'), before.note);
     assert.ok(await page.isHidden('#stale-note'), 'the fit restored is current');
+
+    // A schedule to predict gets a band that one curve's forecasts alone could not set, and
+    // the answers note says what sets it: the paper's ~0.2% on unseen schedules, ±0.41% at 90%.
+    await page.click('#add-prediction');
+    await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
+    await page.fill('#schedule-name', 'cosine 20K');
+    await page.selectOption('#schedule-kind', 'cosine');
+    await page.fill('#sf-total', '20000');
+    await page.click('#schedule-save');
+    await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => {
+      const td = document.querySelector('#answers-table td[data-metric="final"]');
+      return td && td.dataset.lower && td.dataset.upper;
+    }, null, { timeout: 30000 });
+    const final = await page.$eval('#answers-table td[data-metric="final"]', (td) => ({ value: Number(td.dataset.value), upper: Number(td.dataset.upper) }));
+    assert.ok((final.upper - final.value) / final.value >= 0.0041, JSON.stringify(final));
+    assert.match(await page.textContent('#answers-note'), /With one fit curve it is at least ±0\.41%: forecasts of that curve’s own tail cannot show how far other schedules miss/);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
