@@ -16,6 +16,7 @@ type shape struct {
 	c, lnC, beta, gamma float64
 	tol                 float64
 	c1, c2, c3, phiMax  float64 // derivative bounds |g^(j)| <= c_j*phi(y)
+	lnPhiMax            float64
 	lnPeak              float64 // ln of where phi peaks, -ln beta
 	// global makes the grouping test use the bound over all y (phiMax), valid for any C
 	global bool
@@ -33,6 +34,7 @@ func newShape(c, beta, gamma, tol float64) *shape {
 	if !(sh.phiMax >= 0) { // beta = 0: G is zero, every grouping is exact
 		sh.phiMax = 0
 	}
+	sh.lnPhiMax = math.Log(sh.phiMax)
 	return sh
 }
 
@@ -53,6 +55,35 @@ func newGridShape(betas, gammas []float64, tol float64) *shape {
 		sh.c3 = math.Max(sh.c3, one.c3*one.phiMax)
 	}
 	return sh
+}
+
+// localBounds bounds the first three derivatives of g(u) = G(e^u / C) in absolute value for
+// y = e^u in [e^lnYLo, e^lnYHi]. The j-th is beta*phi(y)*|P_j(q)| with q = y/(1+y):
+// P_1 = 1, P_2 = 1 - (1+beta) q and P_3 = 1 - 3(1+beta) q + (1+beta)(2+beta) q^2 (the
+// factors of addY's g2 and g3). phi is unimodal with its peak at y = 1/beta, so its largest
+// value on the interval is at an end unless the peak is inside; P_2 is linear and P_3 a
+// parabola in q, so their largest magnitudes are at an end or at P_3's vertex. Unlike
+// c_j*phiMax, which hold for every y, these do not grow like beta^2 and beta^3 where y stays
+// below the peak.
+func (sh *shape) localBounds(lnYLo, lnYHi float64) (d1, d2, d3 float64) {
+	beta := sh.beta
+	yLo, yHi := numeric.Exp(lnYLo), numeric.Exp(lnYHi)
+	lnPhi := sh.lnPhiMax
+	switch {
+	case lnYHi <= sh.lnPeak:
+		lnPhi = lnYHi - (beta+1)*numeric.Log(1+yHi)
+	case lnYLo >= sh.lnPeak:
+		lnPhi = lnYLo - (beta+1)*numeric.Log(1+yLo)
+	}
+	phiHat := beta * numeric.Exp(lnPhi)
+	qLo, qHi := 1-1/(1+yLo), 1-1/(1+yHi) // 1 where y overflows
+	p2 := func(q float64) float64 { return math.Abs(1 - (1+beta)*q) }
+	p3 := func(q float64) float64 { return math.Abs(1 - 3*(1+beta)*q + (1+beta)*(2+beta)*q*q) }
+	m3 := math.Max(p3(qLo), p3(qHi))
+	if v := 3 / (2 * (2 + beta)); qLo < v && v < qHi {
+		m3 = math.Max(m3, p3(v))
+	}
+	return phiHat, phiHat * math.Max(p2(qLo), p2(qHi)), phiHat * m3
 }
 
 // phi is y (1+y)^(-beta-1).

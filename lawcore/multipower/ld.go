@@ -19,6 +19,14 @@ const (
 // maxRho bounds the relative spread of S over a group: wider groups are split.
 const maxRho = 0.5
 
+// localBeta is the beta above which the grouping test also tries the derivative bounds on a
+// node's own interval. Up to it, the bounds for every y (c_j) are within a factor 2 of the
+// largest the node's own could be, and the cheaper test alone keeps ordinary fits as fast
+// as they are; above it, c_2 and c_3 grow like beta^2 and beta^3 while the derivatives near
+// a node below phi's peak do not: at the Fig. 2 optimum (beta near 3e6, C near 3e-10, G
+// close to 1 - exp(-C*beta*x)) every change would be summed on its own.
+const localBeta = 1
+
 // series is one learning-rate schedule prepared for the loss-drop term.
 type series struct {
 	eta    []float64 // learning rate of every step, as the law counts it
@@ -258,7 +266,8 @@ func (s *series) term(ref int32, pt float64) groupTerm {
 // for extreme parameters). The Taylor test takes H = gamma*(aMax - aMin) + rho
 // (rho >= ln(1+rho)), and bounds phi on [yLo, yHi] by phi(1/beta) when 1/beta is inside,
 // else by yHi below it (phi(y) <= y) or yLo^(-beta) above it (phi(y) <= y^(-beta)): two
-// logarithms or exponentials per node.
+// logarithms or exponentials per node. Where beta > localBeta, a node that fails is tried
+// again with the bounds on its own interval (shape.localBounds).
 func (s *series) groupable(nd *node, pt float64, sh *shape) (ok, flat bool) {
 	if nd.exactOnly {
 		return false, false
@@ -274,16 +283,19 @@ func (s *series) groupable(nd *node, pt float64, sh *shape) (ok, flat bool) {
 	ha := sh.gamma * (nd.aMax - nd.aMin)
 	h := ha + rho
 	kappa := rho / (2 * (1 - rho))
-	// the remainder per unit mass is at most phi(y^) times the largest of the parts' q
+	// per unit mass, a part's remainder is at most sum_j (bound of |g^(j)|) * r[j]
+	var parts [2][3]float64
 	q := 0.0
-	for _, mo := range [2]*moments{&nd.dec, &nd.inc} {
+	for i, mo := range [2]*moments{&nd.dec, &nd.inc} {
 		if mo.w == 0 {
 			continue
 		}
 		sz := mo.sp / (pt - mo.p)
 		sd := sh.gamma*mo.sa + sz
 		su := sd + kappa*sz
-		q = math.Max(q, sh.c1*rho*sz*sz/(3*(1-rho))+sh.c2*kappa*sz*(2*sd+kappa*sz)/2+sh.c3*h*su*su/6)
+		r := &parts[i]
+		r[0], r[1], r[2] = rho*sz*sz/(3*(1-rho)), kappa*sz*(2*sd+kappa*sz)/2, h*su*su/6
+		q = math.Max(q, sh.c1*r[0]+sh.c2*r[1]+sh.c3*r[2])
 	}
 	if sh.phiMax*q <= sh.tol {
 		return true, false
@@ -297,6 +309,8 @@ func (s *series) groupable(nd *node, pt float64, sh *shape) (ok, flat bool) {
 		// G = 1 - (1+y)^(-beta) is 1 within e^-40 on the node
 		return true, true
 	}
+	// phi is at most y below its peak and y^(-beta) above it (one exponential); inside, the
+	// test above already used its peak
 	lnPhi := math.NaN()
 	switch {
 	case lnYHi < sh.lnPeak:
@@ -306,6 +320,16 @@ func (s *series) groupable(nd *node, pt float64, sh *shape) (ok, flat bool) {
 	}
 	if numeric.Exp(lnPhi)*q <= sh.tol {
 		return true, false
+	}
+	if sh.beta > localBeta {
+		d1, d2, d3 := sh.localBounds(lnYLo, lnYHi)
+		local := 0.0
+		for _, r := range parts {
+			local = math.Max(local, d1*r[0]+d2*r[1]+d3*r[2])
+		}
+		if local <= sh.tol {
+			return true, false
+		}
 	}
 	// as a last resort (extreme parameters): 0 <= G <= beta*y <= tol on the node
 	return sh.beta*numeric.Exp(lnYHi) <= sh.tol, true
