@@ -25,6 +25,20 @@ func BenchmarkFitMultiPower(b *testing.B) {
 	b.ReportMetric(float64(evaluations), "evaluations")
 }
 
+// BenchmarkFitMultiPowerFig2 fits the Multi-Power Law to the paper's Fig. 2 curves (two
+// 20-point curves of 20K-step schedules), whose optimum lies at large beta and small C
+// (G near 1 - exp(-C*beta*x)): what shape.localBounds made cheap.
+func BenchmarkFitMultiPowerFig2(b *testing.B) {
+	req := testcurves.Fig2(b)
+	req.Law = Name
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := lawcore.Fit(context.Background(), req, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkEval is one evaluation of the model with its derivatives on the release's three
 // fit curves (25M), near the optimum: what one objective evaluation of a fit costs.
 func BenchmarkEval(b *testing.B) {
