@@ -16,7 +16,7 @@ type shape struct {
 	c, lnC, beta, gamma float64
 	tol                 float64
 	c1, c2, c3, phiMax  float64 // derivative bounds |g^(j)| <= c_j*phi(y)
-	lnPhiMax            float64
+	lnPhiMax            float64 // ln phiMax
 	lnPeak              float64 // ln of where phi peaks, -ln beta
 	// global makes the grouping test use the bound over all y (phiMax), valid for any C
 	global bool

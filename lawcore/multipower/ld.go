@@ -20,9 +20,9 @@ const (
 const maxRho = 0.5
 
 // localBeta is the beta above which the grouping test also tries the derivative bounds on a
-// node's own interval. Up to it, the bounds for every y (c_j) are within a factor 2 of the
-// largest the node's own could be, and the cheaper test alone keeps ordinary fits as fast
-// as they are; above it, c_2 and c_3 grow like beta^2 and beta^3 while the derivatives near
+// node's own interval. Up to it, c_j/beta are within a factor 2 of the largest |P_j| can be
+// anywhere (see shape.localBounds), and the cheaper test alone keeps ordinary fits as fast
+// (and their results as they were); above it, c_2 and c_3 grow like beta^2 and beta^3 while the derivatives near
 // a node below phi's peak do not: at the Fig. 2 optimum (beta near 3e6, C near 3e-10, G
 // close to 1 - exp(-C*beta*x)) every change would be summed on its own.
 const localBeta = 1
