@@ -15,6 +15,9 @@ export const SITE = path.join(ROOT, 'build/site');
 /** EXAMPLES holds the example data, read from the sources (the build copies them). */
 export const EXAMPLES = path.join(ROOT, 'site/examples');
 
+/** CHROMIUM is Debian's chromium (never a downloaded one), or $CHROMIUM. */
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
   '--disable-background-networking', '--no-first-run', '--disable-component-update', '--disable-sync',
@@ -63,7 +66,7 @@ export async function startServer(dir = SITE) {
 
 /** launchBrowser starts headless Chromium (Debian's, never a downloaded one). */
 export function launchBrowser() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
 /**

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { startServer, CHROMIUM_ARGS } from './harness.mjs';
+import { startServer, CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
 
 const SETS = Number(process.env.SETS || 3);
 const VISITS = Number(process.env.VISITS || 3);
@@ -57,7 +57,7 @@ try {
     try {
       for (let v = 0; v < VISITS; v++) {
         const context = await chromium.launchPersistentContext(profile, {
-          executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS, serviceWorkers: SW,
+          executablePath: CHROMIUM, args: CHROMIUM_ARGS, serviceWorkers: SW,
         });
         try {
           await context.addInitScript(recordFirstFit);

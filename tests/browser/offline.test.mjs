@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { startServer, launchBrowser, openPage, waitForFit, params, ROOT, SITE, CHROMIUM_ARGS } from './harness.mjs';
+import { startServer, launchBrowser, openPage, waitForFit, params, ROOT, SITE, CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
 
 /** controlled waits until a service worker has cached the build and controls the page. */
 function controlled(page) {
@@ -95,7 +95,7 @@ test('the page can be installed as an app: Chromium finds nothing missing', asyn
   const server = await startServer();
   // Not an incognito context (Playwright's contexts are): a profile on disk, as a user's.
   const profile = mkdtempSync(path.join(tmpdir(), 'lawcalc-profile-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
     const page = await context.newPage();
     await page.goto(server.url);

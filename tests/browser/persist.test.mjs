@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
-import { useServerAndBrowser, openPage, waitForFit, curveNames, params, encodeIn, CHROMIUM_ARGS, keepExample } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, curveNames, params, encodeIn, CHROMIUM, CHROMIUM_ARGS, keepExample } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -186,7 +186,7 @@ test('a million-point workspace saves and restores', async (t) => {
  * so that the test can kill it as a crash would; it returns {browser, context, kill}.
  */
 async function launchProfile(userDataDir) {
-  const child = spawn(process.env.CHROMIUM || '/usr/bin/chromium', [...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const child = spawn(CHROMIUM, [...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${userDataDir}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   const ws = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('chromium printed no DevTools address in 30 s')), 30000);
     createInterface({ input: child.stderr }).on('line', (line) => {

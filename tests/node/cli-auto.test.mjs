@@ -1,7 +1,8 @@
 // `fit --auto` from the command line, end to end, on the cooldown study's two-curve case (the
 // stable run and one 20% cooldown at 25K fitted, the 20% cooldown at 50K predicted: a validate
-// curve), and from its one 20% cooldown at 25K alone. In a file of its own so that node's test runner runs it beside the other CLI tests:
-// auto fits every candidate law on every held-out fold (a few seconds as wasm).
+// curve), and from its one 20% cooldown at 25K alone. In a file of its own so that node's test
+// runner runs it beside the other CLI tests: auto fits every candidate law on every held-out
+// fold (a few seconds as wasm).
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
