@@ -102,6 +102,27 @@ export async function keepExample(page) {
   await page.locator('#example-note').waitFor({ state: 'hidden' });
 }
 
+/**
+ * saveSchedule opens the schedule dialog with opener (a selector or a locator: "#add-prediction",
+ * a curve's Schedule button), fills it and saves it, then waits for the dialog to close. The
+ * preset is chosen first (it sets the form), then the name, the kind and the form's fields,
+ * named without their "sf-" prefix ({total: '20000'} fills #sf-total).
+ */
+export async function saveSchedule(page, opener, { preset, name, kind, fields = {}, timeout = 30000 } = {}) {
+  await (typeof opener === 'string' ? page.locator(opener) : opener).click();
+  const dialog = page.locator('#schedule-dialog');
+  await dialog.waitFor({ state: 'visible' });
+  if (preset) {
+    await page.waitForFunction(() => document.querySelectorAll('#schedule-preset option').length > 10);
+    await page.selectOption('#schedule-preset', preset);
+  }
+  if (name !== undefined) await page.fill('#schedule-name', name);
+  if (kind) await page.selectOption('#schedule-kind', kind);
+  for (const [field, value] of Object.entries(fields)) await page.fill(`#sf-${field}`, value);
+  await page.click('#schedule-save');
+  await dialog.waitFor({ state: 'hidden', timeout });
+}
+
 /** params reads the four fitted parameters as shown on the page. */
 export async function params(page) {
   return page.evaluate(() => Object.fromEntries(['L0', 'A', 'C', 'alpha'].map((k) => [k, document.querySelector(`#param-${k}`).textContent.trim()])));

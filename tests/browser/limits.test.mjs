@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { useServerAndBrowser, openPage, waitForFit, messageText, params, encodeIn, curveNames, keepExample } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, messageText, params, encodeIn, curveNames, keepExample, saveSchedule } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -157,14 +157,7 @@ test('a predicted-curves CSV too long for a tab is thinned, and says so', async 
     await waitForFit(page);
     // Two schedules of 9,999,999 steps: every step of all nine curves would be 20,339,998 rows.
     for (const name of ['long one', 'long two']) {
-      await page.click('#add-prediction');
-      await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
-      await page.fill('#schedule-name', name);
-      await page.selectOption('#schedule-kind', 'constant');
-      await page.fill('#sf-total', '9999999');
-      await page.fill('#sf-peak', '2e-4');
-      await page.click('#schedule-save');
-      await page.locator('#schedule-dialog').waitFor({ state: 'hidden', timeout: 60000 });
+      await saveSchedule(page, '#add-prediction', { name, kind: 'constant', fields: { total: '9999999', peak: '2e-4' }, timeout: 60000 });
     }
     await page.waitForFunction(() => document.querySelector('#predict-list [data-schedule-name="long two"]')?.dataset.finalLoss, null, { timeout: 120000 });
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120000 }), page.click('#export-csv-every')]);

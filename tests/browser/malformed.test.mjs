@@ -1,7 +1,7 @@
 // A malformed file is refused with a message that names it and the line; nothing else is lost.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFit, messageText, curveNames, keepExample } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, messageText, curveNames, keepExample, saveSchedule } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -50,13 +50,7 @@ test('steps beyond the schedule: the fit names the curve and the step, and nothi
     await page.setInputFiles('#file-input', [{ name: 'long-run.csv', mimeType: 'text/csv', buffer: Buffer.from(text) }]);
     const row = page.locator('#curve-list [data-curve-name="long-run"]');
     await row.waitFor();
-    await row.getByRole('button', { name: /Schedule/ }).click();
-    await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
-    await page.selectOption('#schedule-kind', 'constant');
-    await page.fill('#sf-total', '20000');
-    await page.fill('#sf-peak', '2e-4');
-    await page.click('#schedule-save');
-    await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
+    await saveSchedule(page, row.getByRole('button', { name: /Schedule/ }), { kind: 'constant', fields: { total: '20000', peak: '2e-4' } });
     await page.waitForFunction(() => /constant · 20,000 steps/.test(document.querySelector('#curve-list [data-curve-name="long-run"]').textContent));
 
     await page.click('#fit-button');

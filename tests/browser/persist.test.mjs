@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
-import { useServerAndBrowser, openPage, waitForFit, curveNames, params, encodeIn, CHROMIUM, CHROMIUM_ARGS, keepExample } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, curveNames, params, encodeIn, CHROMIUM, CHROMIUM_ARGS, keepExample, saveSchedule } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -105,13 +105,7 @@ test('load curves, reload: everything is back (names, roles, schedules, settings
     // settings, and a fit of it all.
     await pasteCurve(page, 'my wsd run', csvRun(60));
     await page.selectOption('#curve-list [data-curve-name="constant"] .role-select', 'validate');
-    await page.click('#add-prediction');
-    await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
-    await page.waitForFunction(() => document.querySelectorAll('#schedule-preset option').length > 10);
-    await page.selectOption('#schedule-preset', 'wsd-1-sqrt-20');
-    await page.fill('#schedule-name', 'my plan');
-    await page.click('#schedule-save');
-    await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
+    await saveSchedule(page, '#add-prediction', { preset: 'wsd-1-sqrt-20', name: 'my plan' });
     await setField(page, '#warmup-steps', '300');
     await setField(page, '#huber-delta', '0.002');
     await page.click('#fit-button');

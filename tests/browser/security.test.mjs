@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { useServerAndBrowser, openPage, waitForFit, messageText, encodeIn, ROOT, curveNames, keepExample } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, messageText, encodeIn, ROOT, curveNames, keepExample, saveSchedule } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -125,12 +125,7 @@ test('a whole session requests only the site’s own origin', async () => {
     await page.setInputFiles('#file-input', [{ name: 'upload.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) }]);
     await page.waitForFunction(() => [...document.querySelectorAll('#curve-list [data-curve-name]')].some((r) => r.dataset.curveName === 'upload'));
     // Predict a new schedule.
-    await page.click('#add-prediction');
-    await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
-    await page.waitForFunction(() => document.querySelectorAll('#schedule-preset option').length > 10);
-    await page.selectOption('#schedule-preset', 'wsd-1-sqrt-20');
-    await page.click('#schedule-save');
-    await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
+    await saveSchedule(page, '#add-prediction', { preset: 'wsd-1-sqrt-20' });
     await page.waitForFunction(() => {
       const rows = [...document.querySelectorAll('#predict-list [data-schedule-name]')];
       return rows.length === 6 && rows.every((r) => r.dataset.finalLoss !== '');

@@ -2,7 +2,7 @@
 // restored in a fresh browser context; bad fragments are refused with a message.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFit, params, messageText, encodeIn, curveNames, keepExample } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, params, messageText, encodeIn, curveNames, keepExample, saveSchedule } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -33,13 +33,7 @@ test('a share link restores the settings, curves, parameters and predictions', a
     await page.click('#fit-button');
     await page.waitForFunction(() => document.querySelector('#param-lambda').textContent.trim() === '0.998');
     await waitForFit(page);
-    await page.click('#add-prediction');
-    await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
-    await page.waitForFunction(() => document.querySelectorAll('#schedule-preset option').length > 10);
-    await page.selectOption('#schedule-preset', 'wsd-1-sqrt-20');
-    await page.fill('#schedule-name', 'my WSD');
-    await page.click('#schedule-save');
-    await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
+    await saveSchedule(page, '#add-prediction', { preset: 'wsd-1-sqrt-20', name: 'my WSD' });
     // The dialog's close event adds the row a task later; then it is predicted.
     await page.waitForFunction(() => document.querySelector('#predict-list [data-schedule-name="my WSD"]')?.dataset.finalLoss);
     await allPredicted(page);

@@ -6,7 +6,7 @@
 // carry the fit's band, and the windows and auto are kept across a reload.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFit, curveNames, messageText, params } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, curveNames, messageText, params, saveSchedule } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -203,13 +203,7 @@ test('auto for your own curves: the choice, its reason, every candidate’s held
 
     // A schedule to predict gets a band that one curve's forecasts alone could not set, and
     // the answers note says what sets it: the paper's ~0.2% on unseen schedules, ±0.41% at 90%.
-    await page.click('#add-prediction');
-    await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
-    await page.fill('#schedule-name', 'cosine 20K');
-    await page.selectOption('#schedule-kind', 'cosine');
-    await page.fill('#sf-total', '20000');
-    await page.click('#schedule-save');
-    await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
+    await saveSchedule(page, '#add-prediction', { name: 'cosine 20K', kind: 'cosine', fields: { total: '20000' } });
     await page.waitForFunction(() => {
       const td = document.querySelector('#answers-table td[data-metric="final"]');
       return td && td.dataset.lower && td.dataset.upper;
