@@ -12,7 +12,7 @@ import (
 func TestUnseenScheduleBase(t *testing.T) {
 	sigma := 0.002 * math.Sqrt(math.Pi/2)
 	for _, c := range []struct{ level, z float64 }{{0.9, 1.6448536}, {0.5, 0.6744898}, {0.95, 1.9599640}} {
-		if got, want := unseenScheduleBase(c.level), sigma*c.z; math.Abs(got-want) > 1e-9 {
+		if got, want := unseenScheduleBase(c.level), sigma*c.z; !(math.Abs(got-want) <= 1e-9) {
 			t.Errorf("level %g: %.7f, want %.7f", c.level, got, want)
 		}
 	}

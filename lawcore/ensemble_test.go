@@ -52,12 +52,12 @@ func TestStackWeights(t *testing.T) {
 			sum := 0.0
 			for k := range got {
 				sum += got[k]
-				if math.Abs(got[k]-tc.want[k]) > 1e-6 {
+				if !(math.Abs(got[k]-tc.want[k]) <= 1e-6) {
 					t.Errorf("weights %v, want %v", got, tc.want)
 					break
 				}
 			}
-			if math.Abs(sum-1) > 1e-12 {
+			if !(math.Abs(sum-1) <= 1e-12) {
 				t.Errorf("weights sum to %g", sum)
 			}
 		})
@@ -75,7 +75,7 @@ func TestAverageFoldBoundsTheAverage(t *testing.T) {
 		if s.pred != obs[j] {
 			t.Errorf("point %d: the average predicts %g, want %g", j, s.pred, obs[j])
 		}
-		if want := 0.02 / obs[j]; math.Abs(s.err-want) > 1e-15 {
+		if want := 0.02 / obs[j]; !(math.Abs(s.err-want) <= 1e-15) {
 			t.Errorf("point %d: error %g, want the members' %g", j, s.err, want)
 		}
 	}
@@ -87,7 +87,7 @@ func TestPruneWeights(t *testing.T) {
 	got := pruneWeights([]float64{0.6, 0.36, 0.04})
 	want := []float64{0.6 / 0.96, 0.36 / 0.96, 0}
 	for k := range want {
-		if math.Abs(got[k]-want[k]) > 1e-15 {
+		if !(math.Abs(got[k]-want[k]) <= 1e-15) {
 			t.Fatalf("pruned %v, want %v", got, want)
 		}
 	}
@@ -117,11 +117,11 @@ func TestPredictAverage(t *testing.T) {
 		t.Fatal(err)
 	}
 	for j := range got[0].Loss {
-		if want := 0.25*pa.Loss[j] + 0.75*pb.Loss[j]; math.Abs(got[0].Loss[j]-want) > 1e-12 {
+		if want := 0.25*pa.Loss[j] + 0.75*pb.Loss[j]; !(math.Abs(got[0].Loss[j]-want) <= 1e-12) {
 			t.Fatalf("step %g: %g, want %g", got[0].Steps[j], got[0].Loss[j], want)
 		}
 	}
-	if want := 0.25*pa.FinalLoss + 0.75*pb.FinalLoss; math.Abs(got[0].FinalLoss-want) > 1e-12 {
+	if want := 0.25*pa.FinalLoss + 0.75*pb.FinalLoss; !(math.Abs(got[0].FinalLoss-want) <= 1e-12) {
 		t.Errorf("final loss %g, want %g", got[0].FinalLoss, want)
 	}
 	_, err = Predict(PredictRequest{WarmupSteps: 200, Curves: curves, Members: []Member{

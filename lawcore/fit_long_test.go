@@ -35,7 +35,7 @@ func checkRecovered(t *testing.T, what string, p, truth lawcore.Params, tol floa
 		name      string
 		got, want float64
 	}{{"L0", p.L0, truth.L0}, {"A", p.A, truth.A}, {"alpha", p.Alpha, truth.Alpha}, {"C", p.C, truth.C}, {"lambda", p.Lambda, truth.Lambda}} {
-		if math.Abs(c.got-c.want) > tol*c.want {
+		if !(math.Abs(c.got-c.want) <= tol*c.want) {
 			t.Errorf("%s: %s = %.5f, want %.5f within %g%%", what, c.name, c.got, c.want, 100*tol)
 		}
 	}

@@ -49,7 +49,7 @@ func TestFitRecoversKnownParameters(t *testing.T) {
 			name      string
 			got, want float64
 		}{{"L0", p.L0, truth.L0}, {"A", p.A, truth.A}, {"alpha", p.Alpha, truth.Alpha}, {"C", p.C, truth.C}} {
-			if math.Abs(c.got-c.want) > 0.03*c.want {
+			if !(math.Abs(c.got-c.want) <= 0.03*c.want) {
 				t.Errorf("%s: %s = %.4f, want %.4f within 3%%", conv, c.name, c.got, c.want)
 			}
 		}
@@ -65,10 +65,10 @@ func TestFitRecoversLambda(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%+v", res.Params)
-	if math.Abs(annealingParams(t, res).Lambda-truth.Lambda) > 0.001 {
+	if !(math.Abs(annealingParams(t, res).Lambda-truth.Lambda) <= 0.001) {
 		t.Errorf("lambda = %.5f, want %.3f", annealingParams(t, res).Lambda, truth.Lambda)
 	}
-	if math.Abs(annealingParams(t, res).C-truth.C) > 0.05*truth.C {
+	if !(math.Abs(annealingParams(t, res).C-truth.C) <= 0.05*truth.C) {
 		t.Errorf("C = %.4f, want %.3f", annealingParams(t, res).C, truth.C)
 	}
 }
@@ -80,7 +80,7 @@ func TestFitNoiseFreeIsExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Objective > 1e-12 || res.FitMetrics.WorstE > 1e-5 {
+	if !(res.Objective <= 1e-12) || !(res.FitMetrics.WorstE <= 1e-5) {
 		t.Errorf("objective %g, worst error %g: want an exact fit (%+v)", res.Objective, res.FitMetrics.WorstE, res.Params)
 	}
 }

@@ -101,7 +101,7 @@ func FuzzFill(f *testing.F) {
 		scale := s.PeakLR()
 		for i := range got {
 			want := referenceLR(s, i)
-			if math.Abs(got[i]-want) > 1e-9*math.Max(scale, math.Abs(want)) && !(math.IsNaN(got[i]) && math.IsNaN(want)) {
+			if !(math.Abs(got[i]-want) <= 1e-9*math.Max(scale, math.Abs(want))) && !(math.IsNaN(got[i]) && math.IsNaN(want)) {
 				t.Fatalf("step %d: Schedule.LR %.17g, the definition %.17g", i, got[i], want)
 			}
 		}

@@ -29,7 +29,7 @@ func TestComputeMetricsByHand(t *testing.T) {
 // losses of 1e200 turning RMSE into +Inf and R2 into NaN).
 func TestComputeMetricsExtremeValuesStayFinite(t *testing.T) {
 	m := ComputeMetrics([]float64{1e200, 3e200}, []float64{2e200, 2e200})
-	if math.Abs(m.MAE-1e200) > 1e186 || math.Abs(m.RMSE-1e200) > 1e186 || m.R2 == nil || math.Abs(*m.R2) > 1e-12 || math.Abs(m.PredE-2.0/3) > 1e-12 {
+	if !(math.Abs(m.MAE-1e200) <= 1e186) || !(math.Abs(m.RMSE-1e200) <= 1e186) || m.R2 == nil || !(math.Abs(*m.R2) <= 1e-12) || !(math.Abs(m.PredE-2.0/3) <= 1e-12) {
 		t.Errorf("large losses: %+v (R2 %v)", m, *m.R2)
 	}
 	huge := ComputeMetrics([]float64{1e-300, 1}, []float64{1e10, 1})

@@ -48,7 +48,7 @@ func TestMPLPredictionMatchesPaperProcedure(t *testing.T) {
 		got := res.ValidateMetrics.PredE
 		t.Logf("%sM %s lambda %v: test PredE %.5f WorstE %.5f, params %+v, objective %.4g, %.1f ms",
 			c.size, c.conv, annealingParams(t, res).Lambda, got, res.ValidateMetrics.WorstE, res.Params, res.Objective, res.ElapsedMs)
-		if got < c.lo || got > c.hi {
+		if !(got >= c.lo && got <= c.hi) {
 			t.Errorf("%sM %s: mean test PredE %.5f, want in [%.4f, %.4f]", c.size, c.conv, got, c.lo, c.hi)
 		}
 	}
@@ -68,10 +68,10 @@ func TestMPLFittedLambdaDoesNoWorse(t *testing.T) {
 			t.Logf("%sM %s: lambda fitted %.5f objective %.4g (fixed %.4g), test PredE %.5f (fixed %.5f), %.1f ms",
 				size, conv, fitted.Params["lambda"], fitted.Objective, fixed.Objective,
 				fitted.ValidateMetrics.PredE, fixed.ValidateMetrics.PredE, fitted.ElapsedMs)
-			if fitted.Objective > fixed.Objective*(1+1e-9) {
+			if !(fitted.Objective <= fixed.Objective*(1+1e-9)) {
 				t.Errorf("%sM %s: fitting lambda reached objective %.6g, worse than lambda 0.999's %.6g", size, conv, fitted.Objective, fixed.Objective)
 			}
-			if fitted.ValidateMetrics.PredE > fixed.ValidateMetrics.PredE*1.05 {
+			if !(fitted.ValidateMetrics.PredE <= fixed.ValidateMetrics.PredE*1.05) {
 				t.Errorf("%sM %s: fitting lambda predicts worse: PredE %.5f against %.5f", size, conv, fitted.ValidateMetrics.PredE, fixed.ValidateMetrics.PredE)
 			}
 		}

@@ -59,7 +59,7 @@ func TestWarmupDrivenFitWarns(t *testing.T) {
 	}
 	m := res.Curves[0]
 	t.Logf("from step 500: %v, R² %.5f, warnings %+v", res.Params, *m.Metrics.R2, res.Warnings)
-	if *m.Metrics.R2 < 0.999 || math.Abs(res.Params["L0"]/2.5-1) > 0.01 {
+	if *m.Metrics.R2 < 0.999 || !(math.Abs(res.Params["L0"]/2.5-1) <= 0.01) {
 		t.Errorf("from step 500: R² %.5f, L0 %.4f; want R² >= 0.999 and L0 within 1%% of 2.5", *m.Metrics.R2, res.Params["L0"])
 	}
 	if len(res.Warnings) != 0 {

@@ -81,7 +81,7 @@ func TestFinalLossGradientFiniteDifferences(t *testing.T) {
 			down := loss()
 			lr[j] = keep
 			fd := (up - down) / (2 * h)
-			if math.Abs(fd-grad[j]) > 1e-6*math.Max(1, math.Abs(fd)) {
+			if !(math.Abs(fd-grad[j]) <= 1e-6*math.Max(1, math.Abs(fd))) {
 				t.Errorf("lambda %g warmup %d %s: dL/deta_%d = %.9g, finite difference %.9g", c.lambda, c.warmup, c.conv, j, grad[j], fd)
 			}
 		}
@@ -125,7 +125,7 @@ func TestSearches(t *testing.T) {
 		t.Errorf("goldenInt: %d (%g), want 737", x, v)
 	}
 	y, _ := goldenFloat(func(x float64) float64 { return (x - 0.3) * (x - 0.3) }, 0, 1, 1e-9)
-	if math.Abs(y-0.3) > 1e-8 {
+	if !(math.Abs(y-0.3) <= 1e-8) {
 		t.Errorf("goldenFloat: %g, want 0.3", y)
 	}
 	if got := bisectInt(func(x int) bool { return x*x >= 1000 }, 0, 1000); got != 32 {

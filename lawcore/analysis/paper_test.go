@@ -124,7 +124,7 @@ func TestPaperOptimalWSDRatioShrinks(t *testing.T) {
 			t.Errorf("loss against S1 has %d points, against ratio %d", len(res.ByS1[i].X), len(y))
 		}
 	}
-	if r := res.Optima[2].Ratio; r < 0.1 || r > 0.3 {
+	if r := res.Optima[2].Ratio; !(r >= 0.1 && r <= 0.3) {
 		t.Errorf("best ratio at 50K: %.3f, the paper's range is about 10-20%%", r)
 	}
 }
@@ -314,7 +314,7 @@ func TestPaperChinchillaReduction(t *testing.T) {
 	// the example's fit passes near its points
 	s := res.Summaries[0]
 	for i, x := range s.Example.X {
-		if l := s.ExampleLaw.Loss(x); math.Abs(l-s.Example.Y[i]) > 0.01 {
+		if l := s.ExampleLaw.Loss(x); !(math.Abs(l-s.Example.Y[i]) <= 0.01) {
 			t.Errorf("example at %v: fit %.4f, point %.4f", x, l, s.Example.Y[i])
 		}
 	}

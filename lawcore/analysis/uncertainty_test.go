@@ -53,7 +53,7 @@ func TestDifferencesDecide(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := res.Optima[0]
-	if math.Abs(opt.PlusMinus-want) > 1e-9 {
+	if !(math.Abs(opt.PlusMinus-want) <= 1e-9) {
 		t.Errorf("final loss ± %.6f, want the shifts' half-width %.6f", opt.PlusMinus, want)
 	}
 	if opt.Tied == nil || opt.Tied.From != opt.Ratio || opt.Tied.To != opt.Ratio {

@@ -288,7 +288,7 @@ func TestReadMergeLR(t *testing.T) {
 	}
 	want := []float64{3e-4, 2.75e-4, 2.5e-4, 5e-5} // 200 lies halfway between 100 and 300
 	for i := range want {
-		if math.Abs(merged.LR[i]-want[i]) > 1e-12*want[i] {
+		if !(math.Abs(merged.LR[i]-want[i]) <= 1e-12*want[i]) {
 			t.Errorf("lr %v, want %v", merged.LR, want)
 			break
 		}

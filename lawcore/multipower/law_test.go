@@ -97,14 +97,14 @@ func TestRecoversKnownParameters(t *testing.T) {
 			tol, checked = 0.03, checked[:4]
 		}
 		for _, c := range checked {
-			if math.Abs(c.got-c.want) > tol*c.want {
+			if !(math.Abs(c.got-c.want) <= tol*c.want) {
 				t.Errorf("noise %g: %s = %.5g, want %.5g within %g%%", noise, c.name, c.got, c.want, 100*tol)
 			}
 		}
-		if noise == 0 && (res.FitMetrics.WorstE > 1e-6 || res.ValidateMetrics.WorstE > 1e-5) {
+		if noise == 0 && !(res.FitMetrics.WorstE <= 1e-6 && res.ValidateMetrics.WorstE <= 1e-5) {
 			t.Errorf("noise-free: fit WorstE %.3g, validate WorstE %.3g, want an exact fit", res.FitMetrics.WorstE, res.ValidateMetrics.WorstE)
 		}
-		if noise > 0 && res.ValidateMetrics.PredE > 2*noise {
+		if noise > 0 && !(res.ValidateMetrics.PredE <= 2*noise) {
 			t.Errorf("noise %g: validate PredE %.3g", noise, res.ValidateMetrics.PredE)
 		}
 	}
@@ -145,7 +145,7 @@ func TestGradient(t *testing.T) {
 				m.Eval(tm, 0, down, nil)
 				for k := 0; k < n; k += 37 {
 					fd := (up[k] - down[k]) / (2 * h)
-					if got := jac[k*d+j]; math.Abs(fd-got) > 1e-5*math.Abs(fd)+1e-9 {
+					if got := jac[k*d+j]; !(math.Abs(fd-got) <= 1e-5*math.Abs(fd)+1e-9) {
 						t.Errorf("tol %g %+v point %d: d pred/d %s = %.9g, central difference %.9g", tol, p, k, spec.Params[j].Name, got, fd)
 						break
 					}
@@ -185,7 +185,7 @@ func TestLossDropDerivatives(t *testing.T) {
 					{"d/dbeta", base[i].dBeta, (bp[i].ld - bm[i].ld) / (2 * h)},
 					{"d/dgamma", base[i].dGamma, (gp[i].ld - gm[i].ld) / (2 * h)},
 				} {
-					if math.Abs(c.got-c.fd) > 1e-6*(math.Abs(c.fd)+1e-3) {
+					if !(math.Abs(c.got-c.fd) <= 1e-6*(math.Abs(c.fd)+1e-3)) {
 						t.Errorf("%s %+v step %d: %s = %.9g, central difference %.9g", name, p, steps[i].t, c.what, c.got, c.fd)
 					}
 				}
@@ -340,8 +340,8 @@ func TestPredict(t *testing.T) {
 	}
 	for k, st := range dense.Steps {
 		want, mass := naiveDrop(truth, lr, int(st))
-		if math.Abs(dense.S2Term[k]-want) > Tolerance*mass+1e-12 ||
-			math.Abs(dense.Loss[k]-(truth.L0+dense.S1Term[k]-dense.S2Term[k])) > 1e-12 {
+		if !(math.Abs(dense.S2Term[k]-want) <= Tolerance*mass+1e-12) ||
+			!(math.Abs(dense.Loss[k]-(truth.L0+dense.S1Term[k]-dense.S2Term[k])) <= 1e-12) {
 			t.Fatalf("step %v: LD %.12g, direct %.12g (bound %.3g)", st, dense.S2Term[k], want, Tolerance*mass)
 		}
 	}

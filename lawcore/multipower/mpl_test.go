@@ -45,7 +45,7 @@ func checkPublished(t *testing.T, what, size string, v *lawcore.Metrics) {
 		digits    float64
 	}{{"R2", *v.R2, rel.r2, 1e-4}, {"MAE", v.MAE, rel.mae, 1e-5}, {"RMSE", v.RMSE, rel.rmse, 1e-5},
 		{"PredE", v.PredE, rel.predE, 1e-5}, {"WorstE", v.WorstE, rel.worstE, 1e-5}} {
-		if math.Abs(c.got-c.want) > c.digits/2 {
+		if !(math.Abs(c.got-c.want) <= c.digits/2) {
 			t.Errorf("%s %sM: held-out %s %.6f, the release publishes %v", what, size, c.name, c.got, c.want)
 		}
 	}
@@ -83,7 +83,7 @@ func TestReleaseProcedure(t *testing.T) {
 			got, want float64
 		}{{"L0", p.L0, want.L0}, {"A", p.A, want.A}, {"alpha", p.Alpha, want.Alpha},
 			{"B", p.B, want.B}, {"C", p.C, want.C}, {"beta", p.Beta, want.Beta}, {"gamma", p.Gamma, want.Gamma}} {
-			if math.Abs(c.got-c.want) > 1e-4*c.want {
+			if !(math.Abs(c.got-c.want) <= 1e-4*c.want) {
 				t.Errorf("%sM: %s = %.8g, the release has %.8g", size, c.name, c.got, c.want)
 			}
 		}
@@ -118,10 +118,10 @@ func TestOptimumOnReleaseSplit(t *testing.T) {
 		for _, cr := range res.Curves {
 			t.Logf("  %-18s %-8s PredE %.5f WorstE %.5f", cr.Name, cr.Role, cr.Metrics.PredE, cr.Metrics.WorstE)
 		}
-		if res.Objective > 0.6*rel.Objective {
+		if !(res.Objective <= 0.6*rel.Objective) {
 			t.Errorf("%sM: objective %.5g, not clearly below the release parameters' %.5g", c.size, res.Objective, rel.Objective)
 		}
-		if v.PredE > c.predE || v.WorstE > c.worstE {
+		if !(v.PredE <= c.predE) || !(v.WorstE <= c.worstE) {
 			t.Errorf("%sM: held-out PredE %.5f, WorstE %.5f; want at most %.5f, %.4f", c.size, v.PredE, v.WorstE, c.predE, c.worstE)
 		}
 		// the schedules written as MPLSchedule (warmup peaking one step later) give the same
@@ -132,7 +132,7 @@ func TestOptimumOnReleaseSplit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if math.Abs(res2.ValidateMetrics.PredE-v.PredE) > 2e-5 {
+		if !(math.Abs(res2.ValidateMetrics.PredE-v.PredE) <= 2e-5) {
 			t.Errorf("%sM: held-out PredE %.5f with MPLSchedule, %.5f with the release's LR", c.size, res2.ValidateMetrics.PredE, v.PredE)
 		}
 	}

@@ -26,13 +26,13 @@ func TestPredictByHand(t *testing.T) {
 	// LD = B*(1e-3 - 1e-4)*G(x), x = (1e-4)^-gamma * 100e-4 = 1, G(1) = 1 - 3^-0.6.
 	ld := 400 * 9e-4 * (1 - math.Pow(3, -0.6))
 	want := []float64{2 + 0.5/math.Sqrt(0.051), 2 + 0.5/math.Sqrt(0.111) - ld}
-	if len(c.Loss) != 2 || math.Abs(c.Loss[0]-want[0]) > 1e-12 || math.Abs(c.Loss[1]-want[1]) > 1e-9 {
+	if len(c.Loss) != 2 || !(math.Abs(c.Loss[0]-want[0]) <= 1e-12) || !(math.Abs(c.Loss[1]-want[1]) <= 1e-9) {
 		t.Fatalf("loss %v, want %v", c.Loss, want)
 	}
-	if math.Abs(c.S2Term[1]-ld) > 1e-9 || c.S2Term[0] != 0 || c.FinalLoss != c.Loss[1] || c.Total != 200 || c.LR[1] != 1e-4 {
+	if !(math.Abs(c.S2Term[1]-ld) <= 1e-9) || c.S2Term[0] != 0 || c.FinalLoss != c.Loss[1] || c.Total != 200 || c.LR[1] != 1e-4 {
 		t.Errorf("terms %v, final %v, total %d, lr %v", c.S2Term, c.FinalLoss, c.Total, c.LR)
 	}
-	if math.Abs(c.FinalS1-0.111) > 1e-12 || c.FinalS2 != 0 {
+	if !(math.Abs(c.FinalS1-0.111) <= 1e-12) || c.FinalS2 != 0 {
 		t.Errorf("final areas %v %v, want 0.111 and 0", c.FinalS1, c.FinalS2)
 	}
 
@@ -48,7 +48,7 @@ func TestPredictByHand(t *testing.T) {
 		t.Fatalf("%d steps, last %v, final %v (want %v)", len(c.Steps), c.Steps[len(c.Steps)-1], c.FinalLoss, dense.Loss[2999])
 	}
 	for k, st := range c.Steps {
-		if d := c.Loss[k] - dense.Loss[int(st)-1]; math.Abs(d) > 1e-12 {
+		if d := c.Loss[k] - dense.Loss[int(st)-1]; !(math.Abs(d) <= 1e-12) {
 			t.Fatalf("step %v: %v, every step %v", st, c.Loss[k], dense.Loss[int(st)-1])
 		}
 	}

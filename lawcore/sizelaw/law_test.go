@@ -66,7 +66,7 @@ func checkSizeParams(t *testing.T, got, want Params, tol float64, skip ...string
 		if strings.Contains(strings.Join(skip, " "), c.name) {
 			continue
 		}
-		if math.Abs(c.got-c.want) > tol*c.want {
+		if !(math.Abs(c.got-c.want) <= tol*c.want) {
 			t.Errorf("%s = %.5g, want %.5g within %g%%", c.name, c.got, c.want, 100*tol)
 		}
 	}
@@ -84,7 +84,7 @@ func TestSizeFitRecoversKnownParameters(t *testing.T) {
 		t.Errorf("held %v with three sizes: %s", res.Held, res.Note)
 	}
 	checkSizeParams(t, fitted(t, res), sizeTruth, 0.02)
-	if res.ValidateMetrics.PredE > 1e-4 {
+	if !(res.ValidateMetrics.PredE <= 1e-4) {
 		t.Errorf("the unseen size is predicted with PredE %.3g", res.ValidateMetrics.PredE)
 	}
 	// with noise, still close
@@ -94,7 +94,7 @@ func TestSizeFitRecoversKnownParameters(t *testing.T) {
 	}
 	t.Logf("noise 2e-4: %+v; predicted size: PredE %.2g", noisy.Params, noisy.ValidateMetrics.PredE)
 	checkSizeParams(t, fitted(t, noisy), sizeTruth, 0.15, "B", "beta")
-	if noisy.ValidateMetrics.PredE > 2e-3 {
+	if !(noisy.ValidateMetrics.PredE <= 2e-3) {
 		t.Errorf("noisy: the unseen size is predicted with PredE %.3g", noisy.ValidateMetrics.PredE)
 	}
 }
@@ -110,7 +110,7 @@ func TestSizeFitTwoSizesHoldsBeta(t *testing.T) {
 		t.Errorf("two sizes: held %v, beta %v, note %q", res.Held, res.Params["beta"], res.Note)
 	}
 	// the fitted sizes are predicted exactly whatever beta is held at
-	if res.FitMetrics.WorstE > 1e-5 {
+	if !(res.FitMetrics.WorstE <= 1e-5) {
 		t.Errorf("worst error %.3g at the fitted sizes", res.FitMetrics.WorstE)
 	}
 	req.Fixed = lawcore.Values{"beta": sizeTruth.Beta}
@@ -126,7 +126,7 @@ func TestSizeFitTwoSizesHoldsBeta(t *testing.T) {
 func TestSizeParamsAt(t *testing.T) {
 	p := sizeTruth
 	q := p.At(3e8)
-	if got, want := q.Loss(12.5, 0.8), p.Loss(12.5, 0.8, 3e8); math.Abs(got-want) > 1e-14*want {
+	if got, want := q.Loss(12.5, 0.8), p.Loss(12.5, 0.8, 3e8); !(math.Abs(got-want) <= 1e-14*want) {
 		t.Errorf("At: %.15g, Loss: %.15g", got, want)
 	}
 }
@@ -210,7 +210,7 @@ func TestSizeFitMPL(t *testing.T) {
 		p25, p100 := meanPredE(res, "25M"), meanPredE(res, "100M")
 		t.Logf("%s, both sizes, 3 fit curves each: PredE 25M %.5f, 100M %.5f (all %.5f); %+v; %.1f ms",
 			conv, p25, p100, res.ValidateMetrics.PredE, res.Params, res.ElapsedMs)
-		if p25 > 0.004 || p100 > 0.005 {
+		if !(p25 <= 0.004) || !(p100 <= 0.005) {
 			t.Errorf("%s: PredE 25M %.5f, 100M %.5f", conv, p25, p100)
 		}
 	}
@@ -230,7 +230,7 @@ func TestSizeFitMPL(t *testing.T) {
 	}
 	t.Logf("all 25M + 100M cosine_24000: PredE on the other eight 100M curves %.5f (worst curve mean %.5f); %+v",
 		res.ValidateMetrics.PredE, res.ValidateMetrics.WorstE, res.Params)
-	if res.ValidateMetrics.PredE > 0.01 {
+	if !(res.ValidateMetrics.PredE <= 0.01) {
 		t.Errorf("PredE %.5f", res.ValidateMetrics.PredE)
 	}
 }

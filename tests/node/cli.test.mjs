@@ -71,7 +71,9 @@ function checkFig2Fit(res) {
     `params ${JSON.stringify(p)}`,
   );
   assert.equal(p.lambda, 0.999);
-  assert.ok(res.objective <= 1.63e-5, `objective ${res.objective} > 1.63e-5`);
+  // at least as good as the paper's printed parameters (2.628, 0.429, 0.411, 0.550): 1.6577e-5
+  // (lawcore/fig2_test.go evaluates them)
+  assert.ok(res.objective <= 1.6577e-5, `objective ${res.objective} > 1.6577e-5`);
   assert.equal(res.curves.length, 2);
   for (const [i, name] of ['constant', 'cosine'].entries()) {
     const c = res.curves[i];
@@ -132,12 +134,13 @@ test('predict gives the documented fields, per curve, with the columns merged', 
     assert.equal(c.steps.at(-1), c.total, `${c.name}: the last step is always included`);
     assert.ok(c.steps.every((s, j) => j === 0 || s > c.steps[j - 1]), `${c.name}: steps increase`);
     assert.ok(Math.abs(c.loss.at(-1) - c.finalLoss) < 1e-12, `${c.name}: finalLoss is the last loss`);
-    // The loss is L0 plus the S1 term, lowered by the S2 term (whichever sign s2Term carries).
-    const sign = c.s2Term.some((v) => v < 0) ? 1 : -1;
+    // loss = L0 + s1Term - s2Term, with s2Term = C*S2 (README): never negative here, as the LR
+    // never rises after the warmup counted at the peak
     for (let j = 0; j < n; j += 97) {
-      const sum = PAPER.L0 + c.s1Term[j] + sign * c.s2Term[j];
-      assert.ok(Math.abs(c.loss[j] - sum) < 1e-9, `${c.name}: loss[${j}] ${c.loss[j]} != L0+s1Term-|s2Term| ${sum}`);
+      const sum = PAPER.L0 + c.s1Term[j] - c.s2Term[j];
+      assert.ok(Math.abs(c.loss[j] - sum) < 1e-9, `${c.name}: loss[${j}] ${c.loss[j]} != L0+s1Term-s2Term ${sum}`);
     }
+    assert.ok(c.s2Term.every((v) => v >= 0), `${c.name}: s2Term is C*S2 >= 0`);
   }
   // Constant LR, warmup counted at the peak: S1 = 20001 * peak (sums from step 0), S2 = 0.
   const [constant, cosine60, mine] = curves;

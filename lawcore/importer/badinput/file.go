@@ -14,4 +14,7 @@ type File struct {
 	// of 1 or more: the fit has nothing to use, and the page leaves the file out with a
 	// message naming it.
 	NothingToFit bool
+	// Asks marks a file the importer reads without error but cannot use without a choice of
+	// the user's (which column holds the loss): it asks, naming the file, rather than failing.
+	Asks bool
 }

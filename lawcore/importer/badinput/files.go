@@ -25,7 +25,7 @@ func Files(maxRows int) []File {
 		text("header-only-crlf.csv", "step,loss\r\n", "no data"),
 		text("bom-header-only.csv", "\ufeffstep,loss\n", "no data"),
 		text("no-header.csv", "1,3.5\n2,3.4\n", "line 1"),
-		text("no-loss-column.csv", "step,accuracy\n1,0.5\n", "line 1"),
+		{Name: "no-loss-column.csv", Data: []byte("step,accuracy\n1,0.5\n"), Want: "line 1", Asks: true},
 		text("no-step-column.csv", "time,loss\n1,3.5\n", "line 1"),
 		text("ragged.csv", "step,loss\n1,3.5\n2,3.4,7\n", "line 3"),
 		text("short-row.csv", "step,loss,lr\n1,3.5,1e-4\n2,3.4\n", "line 3"),

@@ -57,12 +57,12 @@ func TestNNLS(t *testing.T) {
 			rss += r * r
 		}
 		for j := range b {
-			if math.Abs(b[j]-c.want[j]) > 1e-9*math.Max(1, math.Abs(c.want[j])) {
+			if !(math.Abs(b[j]-c.want[j]) <= 1e-9*math.Max(1, math.Abs(c.want[j]))) {
 				t.Errorf("%s: b = %v, want %v", c.name, b, c.want)
 				break
 			}
 		}
-		if math.Abs(yy-gain-rss) > 1e-9*math.Max(1, yy) {
+		if !(math.Abs(yy-gain-rss) <= 1e-9*math.Max(1, yy)) {
 			t.Errorf("%s: gain %v, but y'y - rss = %v", c.name, gain, yy-rss)
 		}
 	}
@@ -81,7 +81,7 @@ func TestWeightedQuantile(t *testing.T) {
 // TestJackknifeStdErr checks the jackknife's standard error on replicates worked by hand:
 // 1, 2, 3, 6 have mean 3 and squared deviations summing to 14, so sqrt(3/4 * 14).
 func TestJackknifeStdErr(t *testing.T) {
-	if got, want := JackknifeStdErr([]float64{1, 2, 3, 6}), math.Sqrt(10.5); math.Abs(got-want) > 1e-15 {
+	if got, want := JackknifeStdErr([]float64{1, 2, 3, 6}), math.Sqrt(10.5); !(math.Abs(got-want) <= 1e-15) {
 		t.Errorf("JackknifeStdErr = %g, want %g", got, want)
 	}
 }
@@ -119,7 +119,7 @@ func TestDampedStep(t *testing.T) {
 			continue
 		}
 		for i := range c.want {
-			if math.Abs(step[i]-c.want[i]) > 1e-12 {
+			if !(math.Abs(step[i]-c.want[i]) <= 1e-12) {
 				t.Errorf("%s: step = %v, want %v", c.name, step, c.want)
 				break
 			}
@@ -145,7 +145,7 @@ func TestWhitening(t *testing.T) {
 			if i == j {
 				want = 1
 			}
-			if math.Abs(sum-want) > 1e-8 {
+			if !(math.Abs(sum-want) <= 1e-8) {
 				t.Fatalf("H W W'[%d][%d] = %v, want %v (W = %v)", i, j, sum, want, w)
 			}
 		}
