@@ -37,5 +37,6 @@ while IFS=: read -r file decl; do
 done < <(grep -rEo --include='*_test.go' '^func Fuzz[A-Za-z0-9_]*\(' "${dirs[@]}" 2>/dev/null | sort -u)
 
 if [ "$found" -eq 0 ]; then
-	echo "fuzz: no Fuzz targets under ${dirs[*]}"
+	echo "fuzz: no Fuzz targets under ${dirs[*]}" >&2
+	exit 1
 fi

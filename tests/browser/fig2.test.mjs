@@ -1,7 +1,7 @@
 // The page opens on the paper's companion view: Fig. 2 fitted, the 60K schedules predicted.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFit, params } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, params, fullParams } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -21,6 +21,11 @@ test('opens with the Fig. 2 fit and the 60K predictions drawn', async () => {
     const predictions = await page.$$eval('#predict-list [data-schedule-name]', (rows) => rows.map((r) => ({ name: r.dataset.scheduleName, final: Number(r.dataset.finalLoss) })));
     assert.equal(predictions.length, 5);
     for (const p of predictions) assert.ok(p.final > 2.6 && p.final < 3.2, `${p.name}: final loss ${p.final}`);
+    // The constant one in closed form (S2 = 0; S1 = 60,001 steps at the peak, warmup counted at
+    // the peak and the sums from step 0): L0 + A·(60001·2e-4)^(−α).
+    const p = await fullParams(page);
+    const constant = predictions.find((q) => q.name === 'constant 60K').final;
+    assert.ok(Math.abs(constant - (p.L0 + p.A * (60001 * 2e-4) ** -p.alpha)) < 1e-9, `constant 60K: ${constant}`);
     const drawn = (await page.getAttribute('#chart-loss', 'data-series')).split('|');
     for (const p of predictions) assert.ok(drawn.includes(p.name), `${p.name} is not on the loss chart: ${drawn}`);
     assert.ok(await page.locator('#chart-loss canvas').count() >= 1);

@@ -128,6 +128,11 @@ export async function params(page) {
   return page.evaluate(() => Object.fromEntries(['L0', 'A', 'C', 'alpha'].map((k) => [k, document.querySelector(`#param-${k}`).textContent.trim()])));
 }
 
+/** fullParams reads the first law's parameters to full precision (their data-value). */
+export async function fullParams(page) {
+  return page.$$eval('#param-L0, #param-A, #param-C, #param-alpha', (els) => Object.fromEntries(els.map((e) => [e.dataset.param, Number(e.dataset.value)])));
+}
+
 /** curveNames are the names of the curves with data, in the list's order. */
 export function curveNames(page) {
   return page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName));

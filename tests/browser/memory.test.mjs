@@ -14,11 +14,14 @@ const MB = 2 ** 20;
 
 const memory = (page) => page.evaluate(() => Number(document.querySelector('#engine-memory').dataset.bytes));
 
-test('a million-row file loads and fits, four times over: the worker’s memory is reused, not grown; its fit cancels at once', async (t) => {
+test('a million-row file loads and fits, four times over: the worker’s memory is reused, not grown; its fit cancels', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'lawcalc-memory-'));
   const file = path.join(dir, 'million.csv');
   millionSteps(file);
   const { context, page, errors } = await openPage(env.browser, env.url);
+  // the page's fallback when lawcore does not stop within its grace period (lawclient.js)
+  const replaced = [];
+  page.on('console', (msg) => { if (/worker was replaced/.test(msg.text())) replaced.push(msg.text()); });
   try {
     await waitForFit(page);
     const atStart = await memory(page);
@@ -53,8 +56,9 @@ test('a million-row file loads and fits, four times over: the worker’s memory 
     assert.ok(seen[3] <= seen[0] * 1.5, `the worker grew: ${seen.map((b) => Math.round(b / MB))} MB over four rounds`);
     assert.equal(await page.textContent('#engine-memory'), `${Math.round(seen[3] / MB)} MB`);
 
-    // Cancel stops the fit promptly whenever it comes: before the first progress report (the
-    // curve and its million-point schedule still crossing to the worker) and during the search.
+    // Cancel stops the fit itself whenever it comes, before the first progress report (the
+    // curve and its million-point schedule still crossing to the worker) and during the
+    // search: lawcore.cancel() ends it, never the page's fallback of replacing the worker.
     for (const after of [50, 'search']) {
       await page.click('#fit-button');
       // 'search': once the progress is past the start search (20%), whenever that comes
@@ -65,7 +69,7 @@ test('a million-row file loads and fits, four times over: the worker’s memory 
       await page.waitForFunction(() => !document.body.classList.contains('fitting'), null, { timeout: 30000 });
       const took = Date.now() - cancelAt;
       t.diagnostic(`cancelled ${after === 'search' ? 'during the search' : `${after} ms into the fit`}: stopped in ${took} ms`);
-      assert.ok(took < 1500, `cancelled ${after} into the fit, it stopped after ${took} ms`);
+      assert.deepEqual(replaced, [], `cancelled ${after} into the fit: lawcore did not stop it (${took} ms)`);
       assert.match(await page.textContent('#status'), /cancelled/);
       assert.equal(await page.textContent('#param-L0'), '2.500');
     }
@@ -116,10 +120,8 @@ test('a file over 512 MB is refused before it is read, and nothing is lost', asy
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
-    const started = Date.now();
     await page.setInputFiles('#file-input', file);
     await page.waitForSelector('#message:not([hidden])');
-    assert.ok(Date.now() - started < 5000, `refusing took ${Date.now() - started} ms`);
     assert.match(await page.textContent('#message'), /huge\.csv: the file is 600 MB, larger than 512 MB: thin the curve first/);
     assert.deepEqual(await page.$$eval('#curve-list [data-curve-name]', (r) => r.map((x) => x.dataset.curveName)), ['cosine', 'constant']);
     assert.ok((await memory(page)) < 64 * MB, 'the worker read the file');

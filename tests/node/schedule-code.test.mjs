@@ -41,7 +41,8 @@ const cases = [
   ['explicit points', { kind: 'explicit', total: 10000, steps: [0, 800, 5000, 10000], lr: [0, 3e-4, 1e-4, 0] }],
 ];
 
-test('the PyTorch LambdaLR gives lawcore\'s learning rate at every step of every preset', { skip: !hasPython && 'python3 is not installed' }, () => {
+test('the PyTorch LambdaLR gives lawcore\'s learning rate at every step of every preset', () => {
+  assert.ok(hasPython, 'python3 runs the code written here: scripts/install-deps.sh installs it');
   for (const [name, s] of cases) {
     const want = expand(s);
     const code = pytorchCode(s, { name, expanded: want });

@@ -60,6 +60,22 @@ test('links asking for too much, names with control characters and parameters ou
   assert.throws(() => checkShareable({ ...bomb, predictions: [{ name: 'n'.repeat(240), schedule: { kind: 'constant', total: 10, peak: 1e-4 } }] }), /predictions\[0\]\.name: length must be 1\.\.200/);
 });
 
+test('links with more than 100 curves or schedules, or a curve of more than 200,000 points, are refused (README)', async () => {
+  const base = { v: 2, settings: SETTINGS, params: PARAMS, source: 'manual', curves: [], predictions: [] };
+  const curve = (i, n = 2) => ({ name: `c${i}`, role: 'fit', schedule: { kind: 'constant', total: n, peak: 2e-4 }, steps: Array.from({ length: n }, (_, k) => k + 1), loss: Array(n).fill(3) });
+  const schedule = (i) => ({ name: `p${i}`, schedule: { kind: 'constant', total: 10, peak: 2e-4 } });
+  const items = (n, make) => Array.from({ length: n }, (_, i) => make(i));
+  // the limits themselves pass
+  await decodeShare(await encode(JSON.stringify({ ...base, curves: items(100, curve) })));
+  await decodeShare(await encode(JSON.stringify({ ...base, predictions: items(100, schedule) })));
+  checkShareable({ ...base, curves: [curve(0, 200000)] }); // its link would pass 200 KB: checked as a view
+  for (const [view, want] of [
+    [{ ...base, curves: items(101, curve) }, /curves: not a list of at most 100/],
+    [{ ...base, predictions: items(101, schedule) }, /predictions: not a list of at most 100/],
+  ]) await assert.rejects(decodeShare(await encode(JSON.stringify(view))), want);
+  assert.throws(() => checkShareable({ ...base, curves: [curve(0, 200001)] }), /curves\[0\]\.steps: more than 200000 values/);
+});
+
 test('the page writes its view into a link, with or without the data, and opens it back', async () => {
   const store = createStore();
   store.loadView({
