@@ -124,8 +124,9 @@ func TestPaperOptimalWSDRatioShrinks(t *testing.T) {
 			t.Errorf("loss against S1 has %d points, against ratio %d", len(res.ByS1[i].X), len(y))
 		}
 	}
-	if r := res.Optima[2].Ratio; !(r >= 0.1 && r <= 0.3) {
-		t.Errorf("best ratio at 50K: %.3f, the paper's range is about 10-20%%", r)
+	// the paper (Sec. 5.5): "a moderate annealing ratio, typically around 10% to 20%"
+	if r := res.Optima[2].Ratio; !(r >= 0.1 && r <= 0.2) {
+		t.Errorf("best ratio at 50K: %.3f, outside the paper's 10-20%%", r)
 	}
 }
 
@@ -294,8 +295,9 @@ func TestPaperLambda(t *testing.T) {
 	}
 }
 
-// Sec. 6.1: the Chinchilla law fits the predicted final losses well (the paper: mean R^2 0.972
-// for cosine, 0.979 for WSD; here far closer to 1, see the log).
+// Sec. 6.1: the Chinchilla law fits the predicted final losses at least as well as the paper
+// found on average (mean R^2 0.972 for cosine, 0.979 for WSD), every tuple included (here far
+// closer to 1, see the log: the paper's figures include fitting noise this has none of).
 func TestPaperChinchillaReduction(t *testing.T) {
 	o := DefaultChinchillaOptions()
 	if testing.Short() {
@@ -305,10 +307,14 @@ func TestPaperChinchillaReduction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range res.Summaries {
+	paper := []float64{0.972, 0.979} // cosine, then WSD
+	if len(res.Summaries) != len(paper) {
+		t.Fatalf("%d summaries, want cosine and WSD", len(res.Summaries))
+	}
+	for i, s := range res.Summaries {
 		t.Logf("%s: mean R2 %.6f, std %.2g, min %.6f, mean Huber %.3g (%d tuples)", s.Schedule, s.MeanR2, s.StdR2, s.MinR2, s.MeanHuber, len(s.R2))
-		if !(s.MeanR2 > 0.9) || !(s.MinR2 > 0.5) {
-			t.Errorf("%s: mean R2 %.4f, min %.4f", s.Schedule, s.MeanR2, s.MinR2)
+		if !(s.MinR2 >= paper[i]) {
+			t.Errorf("%s: mean R2 %.4f, min %.4f; the paper's mean %.3f", s.Schedule, s.MeanR2, s.MinR2, paper[i])
 		}
 	}
 	// the example's fit passes near its points

@@ -27,7 +27,8 @@ test('both laws on the 25M example; validation table and band', async (t) => {
     for (const n of names) {
       assert.deepEqual(rows.filter((r) => r.name === n).map((r) => r.law).sort(), ['annealing', 'multi-power'], n);
     }
-    for (const r of rows) assert.ok(Number.isFinite(r.predE) && r.predE < 0.03, `${r.name} ${r.law} PredE ${r.predE}`);
+    // each curve's mean error, under either law, below the release's mean worst-point error (0.0041)
+    for (const r of rows) assert.ok(Number.isFinite(r.predE) && r.predE <= 0.0041, `${r.name} ${r.law} PredE ${r.predE}`);
     // The second law's lines are on the loss chart.
     const drawn = (await page.getAttribute('#chart-loss', 'data-series')).split('|');
     assert.ok(drawn.some((s) => /Multi-Power/.test(s)), drawn.join(', '));

@@ -35,10 +35,13 @@ test('uploading the nine 25M curves, fitting three and predicting six', async ()
     assert.deepEqual(rows.filter((r) => r.role === 'validate').map((r) => r.name).sort(), [...VALIDATE].sort());
     for (const r of rows) {
       for (const key of ['R2', 'MAE', 'RMSE', 'PredE', 'WorstE']) assert.ok(Number.isFinite(r.metrics[key]), `${r.name} ${key}`);
-      assert.ok(r.metrics.PredE < 0.02, `${r.name}: PredE ${r.metrics.PredE}`);
+      // each curve's mean error below the release's own mean worst-point error (WorstE 0.0041)
+      assert.ok(r.metrics.PredE <= 0.0041, `${r.name}: PredE ${r.metrics.PredE}`);
     }
     const validateMean = Number(await page.getAttribute('#metrics-table tr[data-summary="validate"] td[data-metric="PredE"]', 'data-value'));
-    assert.ok(validateMean < 0.005, `validate mean PredE ${validateMean}`);
+    // auto, the default for one's own curves: within the trust issue's target for this split
+    // (0.00120, TestAutoScenarios; the release's own law 0.00110)
+    assert.ok(validateMean <= 0.0012, `validate mean PredE ${validateMean}`);
     // The shown number is the attribute in percent.
     const shown = await page.textContent('#metrics-table tr[data-summary="validate"] td[data-metric="PredE"]');
     assert.match(shown, /^\d+(\.\d+)?%$/);
