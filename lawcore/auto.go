@@ -112,6 +112,10 @@ const (
 // maxFoldError is the most a fold's error counts in a score.
 const maxFoldError = 1.0
 
+// minForecastPoints is the fewest points in a curve's fit window from which a forecast fold
+// is made: at least three to fit and two held out.
+const minForecastPoints = 6
+
 // Candidates lists the candidates auto compares: the annealing law with lambda held at its
 // default and fitted, each under both warmup conventions; then every other registered law
 // under its own convention, with its decay factor (if any) held, and with each of its own
@@ -248,7 +252,7 @@ func autoFolds(req FitRequest) (design string, folds []autoFold) {
 	}
 	for i, c := range fit {
 		w := sort.SearchFloat64s(c.Steps, c.From) // the window's first point
-		if len(c.Steps)-w < 6 {
+		if len(c.Steps)-w < minForecastPoints {
 			continue // too few points to hold any out
 		}
 		for _, share := range shares {

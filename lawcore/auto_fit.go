@@ -27,6 +27,9 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 		return nil, err
 	}
 	design, folds := autoFolds(req)
+	if len(folds) == 0 {
+		return fitWithoutHeldOut(ctx, req, progress)
+	}
 	cands := applicable(Candidates(), req)
 	jobs, done := len(cands)*len(folds)+1, 0
 	report := func(f float64) { progress((float64(done) + f) / float64(jobs)) }
@@ -147,5 +150,31 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	}
 	progress(1)
 	res.ElapsedMs = float64(time.Since(began).Microseconds()) / 1000
+	return res, nil
+}
+
+// fitWithoutHeldOut fits the request's own settings, auto aside, when its one fit curve has
+// too few points in its fit window to hold any out: auto has nothing to compare laws on, and
+// the answer says so.
+func fitWithoutHeldOut(ctx context.Context, req FitRequest, progress func(float64)) (*FitResult, error) {
+	plain := req
+	plain.Auto = false
+	res, err := Fit(ctx, plain, progress)
+	if err != nil {
+		return nil, err
+	}
+	title := res.Law
+	if law, err := Lookup(res.Law); err == nil {
+		title = law.Spec().Title
+	}
+	name, points := "", 0
+	for _, c := range req.Curves {
+		if c.Role == "" || c.Role == RoleFit {
+			name, points = c.Name, len(c.Steps)-sort.SearchFloat64s(c.Steps, c.From)
+		}
+	}
+	res.Warnings = append(res.Warnings, Warning{Kind: "auto", Curve: name, Message: fmt.Sprintf(
+		"auto compares laws by how well they predict points held out of the fit, and curve %q has %d point(s) in its fit window, fewer than the %d that holding some out needs: the %s was fitted with the settings given instead",
+		name, points, minForecastPoints, title)})
 	return res, nil
 }

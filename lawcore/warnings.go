@@ -15,7 +15,9 @@ import (
 // Warning is one thing to know about a fit before trusting it.
 type Warning struct {
 	// Kind is "bound" (a parameter at the edge of its domain), "poor-fit" (a fit curve the
-	// law does not follow) or "held-out" (held-out error far above in-sample error).
+	// law does not follow), "held-out" (held-out error far above in-sample error),
+	// "few-points" (no more points to fit than parameters) or "auto" (auto could not compare
+	// laws, and the settings given were fitted).
 	Kind string `json:"kind"`
 	// Param and Curve name the parameter or the curve concerned, when there is one.
 	Param string `json:"param,omitempty"`
@@ -64,6 +66,17 @@ func (j *fitJob) warnings(theta []float64, res *FitResult) []Warning {
 			continue
 		}
 		out = append(out, Warning{Kind: "bound", Param: p.Name, Message: what + fix, From: from})
+	}
+	points := 0
+	for _, c := range res.Curves {
+		if c.Role == RoleFit {
+			points += c.Metrics.Points
+		}
+	}
+	if points <= len(j.free) {
+		out = append(out, Warning{Kind: "few-points", Message: fmt.Sprintf(
+			"%d point(s) to fit %d parameters: the %s passes through them whatever the truth, so its parameters and R² say nothing; fit more of the curve (a longer run, or more evaluations)",
+			points, len(j.free), j.spec.Title)})
 	}
 	for _, c := range res.Curves {
 		if r2 := c.Metrics.R2; c.Role == RoleFit && c.Metrics.Points >= 5 && r2 != nil && *r2 < poorR2 {

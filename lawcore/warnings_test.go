@@ -2,7 +2,9 @@ package lawcore_test
 
 import (
 	"context"
+	"encoding/json"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
@@ -88,5 +90,49 @@ func TestWarningOnBound(t *testing.T) {
 	}
 	if !(c < 1e-3*0.41) || !named {
 		t.Errorf("C fitted to %g (want about 0: nothing informs it), warnings %+v (want one naming C)", c, res.Warnings)
+	}
+}
+
+// A curve with no more points in its fit window than the law has parameters is fitted through
+// them exactly, whatever the truth: the fit says so (few-points) with four points and not
+// with five. With fewer than six points in its one fit curve's window, an auto fit has nothing
+// to hold out: it fits the settings given and says why (auto), where it once failed on NaN.
+func TestFewPointsWarn(t *testing.T) {
+	full := warmupRun(t)
+	kinds := func(res *lawcore.FitResult) (out []string) {
+		for _, w := range res.Warnings {
+			out = append(out, w.Kind)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		points int
+		auto   bool
+		want   []string
+	}{
+		{4, false, []string{"few-points"}},
+		{5, false, nil},
+		{5, true, []string{"auto"}},
+	} {
+		curve := full
+		curve.Steps, curve.Loss = nil, nil
+		for k := 0; k < c.points; k++ { // evenly over the run after its warmup
+			i := len(full.Steps) - 1 - k*(len(full.Steps)-100)/c.points
+			curve.Steps = append([]float64{full.Steps[i]}, curve.Steps...)
+			curve.Loss = append([]float64{full.Loss[i]}, curve.Loss...)
+		}
+		res, err := lawcore.Fit(context.Background(), lawcore.FitRequest{Curves: []lawcore.Curve{curve}, WarmupSteps: 500, Auto: c.auto}, nil)
+		if err != nil {
+			t.Fatalf("%d points, auto %v: %v", c.points, c.auto, err)
+		}
+		if got := kinds(res); !slices.Equal(got, c.want) {
+			t.Errorf("%d points, auto %v: warnings %v, want %v (%+v)", c.points, c.auto, got, c.want, res.Warnings)
+		}
+		if _, err := json.Marshal(res); err != nil {
+			t.Errorf("%d points, auto %v: the answer does not encode: %v", c.points, c.auto, err)
+		}
+		if c.auto && (res.Auto != nil || res.Law != lawcore.LawAnnealing) {
+			t.Errorf("5 points, auto: fitted %q with an auto choice %+v, want the annealing law as asked", res.Law, res.Auto)
+		}
 	}
 }
