@@ -143,9 +143,14 @@ export async function importText(engine, fileName, content, ask = null, choice =
   if (asked.skipped) return { curves: [], lrCurves: [], notes: [`${fileName}: skipped.`], skipped: true };
   const { result, columns } = asked;
   const single = result.curves.length === 1;
+  // a run name that several curves share (the files of one folder in an archive) names none of
+  // them: lawcore's name, which adds the file, does
+  const runs = result.curves.map((info) => info.run).filter(Boolean);
+  const shared = new Set(runs.filter((run, k) => runs.indexOf(run) !== k));
   const nameOf = (info, i) => {
     // A column the user chose goes into the name: one file may give a curve per column.
-    const base = info.run || (single ? curveName(fileName) : info.name || `${curveName(fileName)} ${i + 1}`);
+    const run = shared.has(info.run) ? '' : info.run;
+    const base = run || (single ? curveName(fileName) : info.name || `${curveName(fileName)} ${i + 1}`);
     return asked.choice.column && !base.endsWith(info.metric) ? `${base} ${info.metric}` : base;
   };
   return curvesOfAnswer(result, columns, { label: fileName, nameOf, fileOf: () => fileName });

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { withinPointBudget, MAX_PAGE_POINTS } from '../../site/js/import-files.js';
+import { withinPointBudget, MAX_PAGE_POINTS, importText } from '../../site/js/import-files.js';
 
 const curve = (name, n) => ({ name, steps: { length: n } });
 
@@ -14,4 +14,18 @@ test('curves are added while the page stays within its points; the others are re
   assert.match(refused[0], /^b: not added: its 2,000,000 points would bring the page to 9,000,000, past the 8,000,000 it can fit and draw within 4 GB of memory\. Remove curves, or thin this one first/);
   assert.deepEqual(withinPointBudget(0, [curve('exactly', MAX_PAGE_POINTS)]).refused, []);
   assert.equal(withinPointBudget(1, [curve('one too many', MAX_PAGE_POINTS)]).refused.length, 1);
+});
+
+test('the curves of one folder in an archive keep their files in their names; runs of their own keep the run', async () => {
+  const answer = (curves) => ({
+    importFile: async () => ({
+      result: { curves: curves.map(([run, name]) => ({ run, name, metric: 'loss', hasLoss: true })) },
+      columns: curves.map(() => ({ steps: Float64Array.of(1, 2), loss: Float64Array.of(3, 2.9) })),
+    }),
+  });
+  // runs.zip holding runs/wsd_20k.csv and runs/const_20k.csv: lawcore calls both run "runs"
+  const zip = await importText(answer([['runs', 'runs loss (runs.zip/runs/wsd_20k.csv)'], ['runs', 'runs loss (runs.zip/runs/const_20k.csv)']]), 'runs.zip', new Uint8Array(1));
+  assert.deepEqual(zip.curves.map((c) => c.name), ['runs loss (runs.zip/runs/wsd_20k.csv)', 'runs loss (runs.zip/runs/const_20k.csv)']);
+  const wandb = await importText(answer([['cosine', 'cosine loss'], ['wsd', 'wsd loss']]), 'wandb.csv', 'text');
+  assert.deepEqual(wandb.curves.map((c) => c.name), ['cosine', 'wsd']);
 });
