@@ -102,8 +102,10 @@ const SENTENCES = {
     if (r.crossover) {
       return `Cosine (${floor}) ends lower than a constant LR from ${fmt.steps(r.crossover.total)} total steps on (both at ${loss(r.crossover.cosineLoss)}); shorter runs end lower at a constant LR.`;
     }
-    const cosineLower = r.cosine.y[0] <= r.constant.y[0];
-    return `Over ${range} cosine (${floor}) never overtakes: ${cosineLower ? 'cosine' : 'a constant LR'} ends lower at every total.`;
+    // no crossover: one of the two ends lower at every total
+    return r.cosine.y[0] <= r.constant.y[0]
+      ? `Over ${range} cosine (${floor}) ends lower than a constant LR at every total.`
+      : `Over ${range} cosine (${floor}) never overtakes: a constant LR ends lower at every total.`;
   },
 
   'anneal-function': (r, options) => {

@@ -27,6 +27,7 @@ const ANSWERS = {
   wsdNo10: analyze('wsd-ratio', 'totals=50000', 'ratios=0.2,0.3,0.4'),
   crossing: analyze('constant-vs-cosine'),
   noCrossing: analyze('constant-vs-cosine', 'maxTotal=10000', 'count=10'),
+  cosineThroughout: analyze('constant-vs-cosine', 'minTotal=50000', 'maxTotal=200000', 'count=10'),
   anneal: analyze('anneal-function', 'total=40000'),
   cycle: analyze('cosine-cycle', 'total=30000'),
   rewarmup: analyze('rewarmup'),
@@ -69,6 +70,11 @@ test('constant-vs-cosine: where cosine overtakes, or that it does not', async ()
   assert.equal(none.crossover, null);
   assert.ok(none.constant.y.every((y, i) => y < none.cosine.y[i]));
   assert.equal(answerSentence('constant-vs-cosine', none, {}), 'Over 2K to 10K total steps cosine (to 0) never overtakes: a constant LR ends lower at every total.');
+  // past the crossover (23,855 steps with Fig. 2's parameters) cosine is lower throughout
+  const after = await ANSWERS.cosineThroughout;
+  assert.equal(after.crossover, null);
+  assert.ok(after.cosine.y.every((y, i) => y < after.constant.y[i]));
+  assert.equal(answerSentence('constant-vs-cosine', after, {}), 'Over 50K to 200K total steps cosine (to 0) ends lower than a constant LR at every total.');
 });
 
 test('anneal-function: which shape wins at which ratio, and the lowest of all', async () => {
