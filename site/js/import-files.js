@@ -2,7 +2,7 @@
 // `import` (so errors name the file, line and column), and pairing files of learning rates with
 // the loss curves they belong to (lawcore's `pairlr`). Every answer becomes curves by one path
 // (curvesOfAnswer), as the page keeps them.
-import { MAX_IMPORT_BYTES } from './schema.js';
+import { MAX_IMPORT_BYTES, MAX_SCHEDULE_STEPS } from './schema.js';
 import { withoutWeights } from './folder-files.js';
 
 /**
@@ -101,6 +101,13 @@ function curvesOfAnswer(result, columns, { label, nameOf, fileOf }) {
       return;
     }
     if (dropped) droppedFrom.push(dropped === 1 ? name : `${name} (${dropped})`);
+    // lawcore's schedules end by step MAX_SCHEDULE_STEPS - 1: a run past it could be listed
+    // but never fitted nor predicted
+    const last = col.steps[col.steps.length - 1]; // steps come sorted
+    if (last > MAX_SCHEDULE_STEPS - 1) {
+      notes.push(`${label}: ${name} runs to step ${last.toLocaleString('en-US')}, past the ${(MAX_SCHEDULE_STEPS - 1).toLocaleString('en-US')} steps a schedule may have; left out.`);
+      return;
+    }
     const curve = {
       name,
       steps: Float64Array.from(keep, (k) => col.steps[k]),

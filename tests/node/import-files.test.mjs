@@ -29,3 +29,18 @@ test('the curves of one folder in an archive keep their files in their names; ru
   const wandb = await importText(answer([['cosine', 'cosine loss'], ['wsd', 'wsd loss']]), 'wandb.csv', 'text');
   assert.deepEqual(wandb.curves.map((c) => c.name), ['cosine', 'wsd']);
 });
+
+test('a run past the longest schedule lawcore takes is left out at import, saying so', async () => {
+  const engine = {
+    importFile: async () => ({
+      result: { curves: [{ run: 'long', name: 'long loss', metric: 'loss', hasLoss: true }, { run: 'short', name: 'short loss', metric: 'loss', hasLoss: true }] },
+      columns: [
+        { steps: Float64Array.of(1e6, 2e7), loss: Float64Array.of(3, 2.9) },
+        { steps: Float64Array.of(1e6, 9999999), loss: Float64Array.of(3, 2.9) },
+      ],
+    }),
+  };
+  const out = await importText(engine, 'huge.csv', 'text');
+  assert.deepEqual(out.curves.map((c) => c.name), ['short']);
+  assert.deepEqual(out.notes, ['huge.csv: long runs to step 20,000,000, past the 9,999,999 steps a schedule may have; left out.']);
+});
