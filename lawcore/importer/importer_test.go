@@ -400,6 +400,40 @@ func TestReadMaxRows(t *testing.T) {
 	}
 }
 
+// A JSON object holding its points as columns, at its top level or in objects within it (as
+// some training scripts save their logs: {"val": {"iter": [...], "val_loss": [...]}, "train":
+// {...}}), is read as the records those columns make; the two losses are asked about.
+func TestReadJSONColumns(t *testing.T) {
+	imp, err := Read("run.json", []byte(`{"step": [1, 2, 3], "loss": [3.5, 3.4, null], "lr": [0.1, 0.2, 0.3], "note": "x"}`), Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if imp.Format != FormatJSONRecords {
+		t.Errorf("format %q", imp.Format)
+	}
+	// null is no value: step 3 has no loss, and the curve no point there
+	wantCurve(t, imp.Curves[0], "run", []float64{1, 2}, []float64{3.5, 3.4}, []float64{0.1, 0.2})
+	nested := `{"name": "stable", "config": {"lr": 0.0001, "iterations": 400},
+"val": {"iter": [0, 200, 400], "val_loss": [10.9, 6.5, 5.5]},
+"train": {"iter": [100, 200, 300, 400], "train_loss": [8, 7, 6, 5.4], "train_lr": [1e-4, 1e-4, 1e-4, 1e-4]},
+"final_val_loss": [3.1]}`
+	imp, err = Read("stable.json", []byte(nested), Choice{})
+	if err != nil || imp.Ambiguity == nil {
+		t.Fatalf("got %v, %+v: want a question", err, imp)
+	}
+	wantOptions(t, "the losses", imp.Ambiguity.Columns, "train_loss", 4, "val_loss", 3)
+	imp, err = Read("stable.json", []byte(nested), Choice{Column: "val_loss"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCurve(t, imp.Curves[0], "stable", []float64{0, 200, 400}, []float64{10.9, 6.5, 5.5}, nil)
+	// a bad value is named by its column's line
+	_, err = Read("bad.json", []byte("{\n\"iter\": [1, 2],\n\"loss\": [3.5, \"x\"]\n}"), Choice{})
+	if err == nil || !strings.HasPrefix(err.Error(), "bad.json: line 3") {
+		t.Errorf("got %v, want an error at line 3", err)
+	}
+}
+
 // The JSON of an Import is what the page reads: arrays are left out.
 func TestReadJSONShape(t *testing.T) {
 	imp := importSample(t, "trainer_state.json", Choice{})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,6 +72,9 @@ func readJSON(set *fileReader, data []byte) error {
 	case first == '{' && bytes.Contains(data, []byte(`"log_history"`)):
 		return readHFTrainerState(set, data, lc)
 	case first == '{':
+		if ok, err := readJSONColumns(set, data); ok || err != nil {
+			return err
+		}
 		return readJSONLines(set, data, lc)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -122,6 +126,104 @@ func readJSONLines(set *fileReader, data []byte, lc *lineCounter) error {
 		return lawcore.Errorf(set.where, "", "the file holds no records")
 	}
 	return nil
+}
+
+// readJSONColumns reads a JSON object that holds its points as columns: arrays of one length,
+// one of them the steps, at its top level ({"step": [...], "loss": [...]}) or in the objects
+// within it, two levels down ({"val": {"iter": [...], "val_loss": [...]}, "train": {...}}, as
+// some training scripts save their logs). Each such table's i-th values make one record, read
+// as a record of a list is. ok is false, and nothing read, when data is not one such object.
+// Unlike the rest of the file's readers it holds the whole tree: a file of columns is one value.
+func readJSONColumns(set *fileReader, data []byte) (ok bool, err error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var top map[string]json.RawMessage
+	if dec.Decode(&top) != nil || dec.More() {
+		return false, nil
+	}
+	tables := columnTables(top, 2)
+	if len(tables) == 0 {
+		return false, nil
+	}
+	set.format = FormatJSONRecords
+	lc := &lineCounter{data: data}
+	for _, t := range tables {
+		// a value's line is its column's: the arrays are often written on one line
+		line := lc.at(max(0, bytes.Index(data, []byte(strconv.Quote(t.step)))))
+		for i := range t.n {
+			if err := set.row(line); err != nil {
+				return true, err
+			}
+			m := make(map[string]json.RawMessage, len(t.cols))
+			for k, col := range t.cols {
+				m[k] = col[i]
+			}
+			if err := readJSONEntry(set, m, data, 1, false); err != nil {
+				return true, err
+			}
+		}
+	}
+	return true, nil
+}
+
+// columnTable is a table of readJSONColumns: columns of n values, step the name of the steps'.
+type columnTable struct {
+	cols map[string][]json.RawMessage
+	step string
+	n    int
+}
+
+// columnTables finds the tables of obj (its arrays of numbers, strings or nulls, when one of
+// them is named as steps are; those of the steps' length), and those of the objects within it
+// down to depth more levels, in the order of their keys.
+func columnTables(obj map[string]json.RawMessage, depth int) []columnTable {
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	t := columnTable{cols: map[string][]json.RawMessage{}}
+	var within []columnTable
+	for _, k := range keys {
+		v := obj[k]
+		switch firstNonSpace(v) {
+		case '[':
+			var arr []json.RawMessage
+			if json.Unmarshal(v, &arr) == nil && len(arr) > 0 && slices.IndexFunc(arr, isJSONComposite) < 0 {
+				t.cols[k] = arr
+			}
+		case '{':
+			var sub map[string]json.RawMessage
+			if depth > 0 && json.Unmarshal(v, &sub) == nil {
+				within = append(within, columnTables(sub, depth-1)...)
+			}
+		}
+	}
+	for _, want := range stepNamesAll {
+		for _, k := range keys {
+			if t.step == "" && t.cols[k] != nil && strings.EqualFold(k, want) {
+				t.step = k
+			}
+		}
+	}
+	if t.step == "" {
+		return within
+	}
+	t.n = len(t.cols[t.step])
+	for k, col := range t.cols {
+		if len(col) != t.n {
+			delete(t.cols, k)
+		}
+	}
+	if len(t.cols) < 2 {
+		return within
+	}
+	return append([]columnTable{t}, within...)
+}
+
+// isJSONComposite reports whether a JSON value is an array or an object.
+func isJSONComposite(v json.RawMessage) bool {
+	c := firstNonSpace(v)
+	return c == '[' || c == '{'
 }
 
 // readJSONEntries reads the objects of a list whose '[' the decoder has just read, up to
