@@ -2,6 +2,7 @@ package lawcore
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
@@ -75,6 +76,13 @@ func searchStarts(obj *Objective, most int) []start {
 			return nil
 		}
 		theta = append([]float64(nil), theta...)
+		// a held parameter keeps its value whatever the law's grid put there (a grid that varies
+		// it regardless would fit the others to a value the answer then calls held)
+		for j := range theta {
+			if !obj.Free(j) {
+				theta[j] = obj.base[j]
+			}
+		}
 		for _, j := range linear {
 			theta[j] = 1 // any value: the columns are the derivatives, which do not depend on it
 		}
@@ -118,13 +126,14 @@ func searchStarts(obj *Objective, most int) []start {
 		}
 		cells[c] = cell{theta, rss}
 	}
-	// the local minima of each profile (a run of cells)
+	// the local minima of each profile (a run of cells), each point once: a profile along a
+	// held parameter is flat, every cell of it the same point
 	var minima []cell
 	run := max(g.Run, 1)
 	for c := range cells {
 		lo, hi := c-c%run, c-c%run+run-1
 		if (c == lo || cells[c].rss <= cells[c-1].rss) && (c == hi || c == len(cells)-1 || cells[c].rss <= cells[c+1].rss) &&
-			!math.IsInf(cells[c].rss, 1) {
+			!math.IsInf(cells[c].rss, 1) && !slices.ContainsFunc(minima, func(m cell) bool { return slices.Equal(m.theta, cells[c].theta) }) {
 			minima = append(minima, cells[c])
 		}
 	}

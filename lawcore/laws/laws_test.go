@@ -208,3 +208,31 @@ func TestLawsRecoverKnownParameters(t *testing.T) {
 		})
 	}
 }
+
+// A parameter held at a value given ("fixed") keeps it, under every law, and the others are
+// fitted around it: alpha held at 0.3 on Fig. 2 comes back as 0.3, named held, with an
+// objective no lower than the free fit's (a constrained minimum). Alpha held at other values
+// once came back as the start grid's best alpha, called held.
+func TestFixedParameterIsHeld(t *testing.T) {
+	for _, law := range []string{"annealing", "lr-weighted", "s2-power", "multi-power"} {
+		req := testcurves.Fig2(t)
+		req.Law, req.WarmupConvention = law, ""
+		free, err := lawcore.Fit(context.Background(), req, nil)
+		if err != nil {
+			t.Fatal(law, err)
+		}
+		for _, alpha := range []float64{0.3, 0.9} {
+			req.Fixed = lawcore.Values{"alpha": alpha}
+			res, err := lawcore.Fit(context.Background(), req, nil)
+			if err != nil {
+				t.Fatal(law, err)
+			}
+			if res.Params["alpha"] != alpha || !slices.Contains(res.Held, "alpha") {
+				t.Errorf("%s: alpha fixed at %g came back %g (held %v)", law, alpha, res.Params["alpha"], res.Held)
+			}
+			if !(res.Objective >= free.Objective*(1-1e-9)) {
+				t.Errorf("%s: alpha fixed at %g: objective %.6g, below the free fit's %.6g", law, alpha, res.Objective, free.Objective)
+			}
+		}
+	}
+}
