@@ -15,9 +15,14 @@ func TestReadMLflow(t *testing.T) {
 	}{
 		{"loss", "1700000000000 3.5 10\n1700000000100 3.25 20\n1700000000200 3.125 30\n", Choice{}, "loss",
 			[]float64{10, 20, 30}, []float64{3.5, 3.25, 3.125}, nil, ""},
-		// MLflow writes Python's nan; a restarted run logs steps again.
+		// MLflow writes Python's nan; a restarted run logs steps again: each step keeps its last
+		// value, and the steps after it stay
 		{"val_loss", "1700000000000 3.5 10\n1700000000100 nan 20\n1700000000200 3.25 20\n1700000000300 3.0 30\n1700000000400 3.1 20\n", Choice{}, "val_loss",
-			[]float64{10, 20}, []float64{3.5, 3.1}, nil, `"val_loss": 2 steps were logged again (the first at line 5: step 20 after step 30)`},
+			[]float64{10, 20, 30}, []float64{3.5, 3.1, 3.0}, nil, `"val_loss": 1 step was logged again (the first at line 5: step 20 after step 30): kept the last value of each step`},
+		// a value logged late, and one filed at step 0 at the end (a summary logged without a
+		// step): each takes its place in step order, and no step after it is lost
+		{"loss", "1700000000000 3.5 10\n1700000000100 3.25 30\n1700000000200 3.3 20\n1700000000300 3.0 40\n1700000000400 2.9 0\n", Choice{}, "loss",
+			[]float64{0, 10, 20, 30, 40}, []float64{2.9, 3.5, 3.3, 3.25, 3.0}, nil, `"loss": 2 steps were logged after later steps (the first at line 3: step 20 after step 30): put in step order`},
 		{"lr", "1700000000000 0.001 0\n1700000000100 0.0005 100\n", Choice{}, "lr", []float64{0, 100}, nil, []float64{0.001, 0.0005}, "a learning-rate file"},
 		{"accuracy", "1700000000000 0.5 0\n1700000000100 0.75 100\n", Choice{Column: "accuracy"}, "accuracy", []float64{0, 100}, []float64{0.5, 0.75}, nil, ""},
 		// Logged without a step, every value lands at step 0.

@@ -12,6 +12,9 @@ import (
 // returns an Ambiguity when the file holds several and the choice does not say which, and
 // turns the chosen series into curves.
 func (set *fileReader) resolve() (*Result, error) {
+	for _, s := range set.series {
+		s.settle()
+	}
 	imp := &Result{Name: set.name, Format: set.format, Curves: []*Curve{}, Notes: append([]string{}, set.notes...)}
 	ch := set.choice
 	lossMetrics, lrMetrics := set.metrics()
@@ -304,6 +307,10 @@ func (set *fileReader) checked(s *valueSeries, asLR bool, notes *[]string) ([]fl
 	if s.repeated > 0 {
 		*notes = append(*notes, fmt.Sprintf("%s: %s logged again (the first at %s: step %v after step %v): kept the last value of each step",
 			s.label(), plural(s.repeated, "steps were", "step was"), set.atIn(s.repeatWhere, s.repeatLine), s.repeatStep, s.repeatAfter))
+	}
+	if s.unordered > 0 {
+		*notes = append(*notes, fmt.Sprintf("%s: %s logged after later steps (the first at %s: step %v after step %v): put in step order",
+			s.label(), plural(s.unordered, "steps were", "step was"), set.atIn(s.lateWhere, s.lateLine), s.lateStep, s.lateAfter))
 	}
 	if s.nonFinite > 0 {
 		*notes = append(*notes, fmt.Sprintf("%s: skipped %s not finite (the first at %s)",

@@ -43,9 +43,16 @@ type valueSeries struct {
 	repeatLine              int
 	repeatWhere             string // the file of repeatLine
 	repeatStep, repeatAfter float64
-	nonFinite               int // values skipped as not finite (lenient formats)
-	nonFiniteLine           int
-	nonFiniteWhere          string // the file of nonFiniteLine
+	// late holds the values of steps logged after a later step (lenient formats), merged in
+	// step order by settle
+	late                []lateValue
+	unordered           int // late steps merged by settle: logged after a later step
+	lateLine            int
+	lateWhere           string // the file of lateLine
+	lateStep, lateAfter float64
+	nonFinite           int // values skipped as not finite (lenient formats)
+	nonFiniteLine       int
+	nonFiniteWhere      string // the file of nonFiniteLine
 }
 
 // label names the series in notes and messages.
@@ -220,13 +227,27 @@ func (set *fileReader) add(s *valueSeries, line int, step, v float64, text strin
 			}
 			return nil
 		}
-		k := sort.SearchFloat64s(s.steps, step)
-		if s.repeated == 0 {
-			s.repeatLine, s.repeatWhere, s.repeatStep, s.repeatAfter = line, set.where, step, last
+		// a step logged again (a job restarted from a checkpoint) keeps its last value; a
+		// step not logged yet (logs written out of order, a value filed at step 0) takes its
+		// place in step order once the file is read (settle), so that one stray line never
+		// costs the steps logged after it
+		if k := sort.SearchFloat64s(s.steps, step); s.steps[k] == step {
+			if s.repeated == 0 {
+				s.repeatLine, s.repeatWhere, s.repeatStep, s.repeatAfter = line, set.where, step, last
+			}
+			s.repeated++
+			s.values[k], s.lines[k] = v, int32(min(line, math.MaxInt32))
+			return nil
 		}
-		s.repeated += n - k
-		set.points -= n - k
-		s.steps, s.values, s.lines = s.steps[:k], s.values[:k], s.lines[:k]
+		if len(s.late) == 0 {
+			s.lateLine, s.lateWhere, s.lateStep, s.lateAfter = line, set.where, step, last
+		}
+		set.points++
+		if set.points > maxPoints {
+			return lawcore.Errorf(set.where, set.at(line, ""), "more than %d values: thin the curves or export fewer runs", maxPoints)
+		}
+		s.late = append(s.late, lateValue{step, v, int32(min(line, math.MaxInt32))})
+		return nil
 	}
 	set.points++
 	if set.points > maxPoints {
@@ -236,6 +257,41 @@ func (set *fileReader) add(s *valueSeries, line int, step, v float64, text strin
 	s.values = append(s.values, v)
 	s.lines = append(s.lines, int32(min(line, math.MaxInt32)))
 	return nil
+}
+
+// lateValue is a value whose step came after a later step's.
+type lateValue struct {
+	step, value float64
+	line        int32
+}
+
+// settle merges the series' late values into its steps, in step order: for a step logged
+// late more than once the last value is kept, and counted as repeated; unordered counts the
+// others.
+func (s *valueSeries) settle() {
+	if len(s.late) == 0 {
+		return
+	}
+	merged := make([]lateValue, 0, len(s.steps)+len(s.late))
+	for i := range s.steps {
+		merged = append(merged, lateValue{s.steps[i], s.values[i], s.lines[i]})
+	}
+	// a late step is never among the in-order ones (add replaced those in place), but may be
+	// late more than once: the stable sort keeps such values in the order they came
+	merged = append(merged, s.late...)
+	sort.SliceStable(merged, func(i, j int) bool { return merged[i].step < merged[j].step })
+	s.steps, s.values, s.lines = s.steps[:0], s.values[:0], s.lines[:0]
+	added := len(s.late)
+	for i, m := range merged {
+		if i+1 < len(merged) && merged[i+1].step == m.step {
+			s.repeated++
+			added--
+			continue // a later value of the same step follows
+		}
+		s.steps, s.values, s.lines = append(s.steps, m.step), append(s.values, m.value), append(s.lines, m.line)
+	}
+	s.late = nil
+	s.unordered += added
 }
 
 // at names a position (a line, or a record) and, when there is one, a field at it:
