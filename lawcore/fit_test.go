@@ -196,4 +196,17 @@ func TestDecodeFitRequest(t *testing.T) {
 			t.Errorf("%s accepted", bad)
 		}
 	}
+	// Go would read a null in a list as 0 (a learning rate of 0 no one gave): it is refused,
+	// where it is; a null field is left out, as absent
+	for _, c := range []struct{ text, want string }{
+		{`{"curves":[{"name":"a","steps":[1,2,3],"loss":[3,2.9,2.8],"schedule":{"kind":"explicit","steps":[0,3],"lr":[1e-4,null]}}]}`,
+			"fit request: curves[0].schedule.lr[1]: null is not a value"},
+		{`{"fixed":{"alpha":0.5},"curves":[{"name":"a","steps":[1,null],"loss":[3,2.9]}]}`, "fit request: curves[0].steps[1]: null is not a value"},
+		{`{"curves":[{"name":"a","steps":[1,2],"loss":[3,2.9],"role":null}],"lambda":null}`, ""},
+	} {
+		_, err := lawcore.DecodeFitRequest([]byte(c.text))
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)) {
+			t.Errorf("%s: got %v, want %q", c.text, err, c.want)
+		}
+	}
 }

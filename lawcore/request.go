@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // DefaultLambda is the decay factor the paper uses everywhere.
@@ -112,8 +113,14 @@ func DecodeFitRequest(data []byte) (FitRequest, error) {
 	return r, nil
 }
 
-// decodeStrict decodes one JSON value, rejecting unknown fields and trailing data.
+// decodeStrict decodes one JSON value, rejecting unknown fields, trailing data and nulls in
+// lists.
 func decodeStrict(data []byte, v any) error {
+	if bytes.Contains(data, []byte("null")) {
+		if err := nullInList(data); err != nil {
+			return err
+		}
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -123,6 +130,66 @@ func decodeStrict(data []byte, v any) error {
 		return fmt.Errorf("unexpected data after the JSON value")
 	}
 	return nil
+}
+
+// nullInList finds a null among the elements of a list, naming where it is
+// ("curves[0].schedule.lr[2]"): Go would decode it as 0, a learning rate or a step that no
+// one gave. A null as a field's value stays allowed: the field is then left out.
+func nullInList(data []byte) error {
+	type level struct {
+		list  bool
+		key   string
+		index int
+	}
+	var path []level
+	where := func() string {
+		var b strings.Builder
+		for i, l := range path {
+			switch {
+			case l.list:
+				fmt.Fprintf(&b, "[%d]", l.index)
+			case i > 0:
+				b.WriteString("." + l.key)
+			default:
+				b.WriteString(l.key)
+			}
+		}
+		return b.String()
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	expectKey := false
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil // the decoder proper reports malformed JSON
+		}
+		top := len(path) - 1
+		if d, ok := tok.(json.Delim); ok {
+			switch d {
+			case '{', '[':
+				path = append(path, level{list: d == '['})
+				expectKey = d == '{'
+				continue
+			default:
+				path = path[:top]
+			}
+		} else if top >= 0 && !path[top].list && expectKey {
+			path[top].key, _ = tok.(string)
+			expectKey = false
+			continue
+		} else if tok == nil && top >= 0 && path[top].list {
+			return Errorf("", where(), "null is not a value: give a number (or leave the point out)")
+		}
+		// a value ended: the next token of an object is a key, of a list the next element
+		if top = len(path) - 1; top >= 0 {
+			if path[top].list {
+				path[top].index++
+			} else {
+				expectKey = true
+			}
+		}
+	}
 }
 
 // huberDelta returns the delta, checking it.
