@@ -310,6 +310,9 @@ func (s Schedule) validate(field string) error {
 		if !(div > 0) || math.IsInf(div, 0) {
 			return bad("divFactor", "must be positive, got %v", div)
 		}
+		if s.Peak/div > MaxLR {
+			return bad("divFactor", "gives a first LR of %g (the peak divided by %g), more than %d: the first LR is the peak over divFactor, such as 25", s.Peak/div, div, MaxLR)
+		}
 		if !(finalDiv > 0) || math.IsInf(finalDiv, 0) {
 			return bad("finalDivFactor", "must be positive, got %v", finalDiv)
 		}
@@ -367,9 +370,21 @@ func (s Schedule) validateMultistep(bad func(string, string, ...any) error) erro
 		if l < 0 || math.IsNaN(l) || math.IsInf(l, 0) {
 			return bad(fmt.Sprintf("levels[%d]", i), "must be a fraction of the peak, zero or more, got %v", l)
 		}
+		if s.Peak*l > MaxLR {
+			return bad(fmt.Sprintf("levels[%d]", i), "gives an LR of %g (the peak times %g), more than %d: a level is a fraction of the peak, such as 0.1", s.Peak*l, l, MaxLR)
+		}
 	}
 	if s.Transition < 0 {
 		return bad("transition", "must be zero or more steps, got %d", s.Transition)
+	}
+	// a transition runs into the stage after its boundary: longer than that stage, the LR
+	// would never reach the stage's level
+	span := float64(s.Total - s.Warmup)
+	for k := 1; k < len(s.Stages); k++ {
+		// (a transition of one step is a plain change, whatever the stage's length)
+		if steps := s.Stages[k] * span; float64(s.Transition) > math.Max(1, math.Round(steps)) {
+			return bad("transition", "%d steps is longer than stage %d (%.0f steps): the LR would never reach its level", s.Transition, k+1, steps)
+		}
 	}
 	return nil
 }

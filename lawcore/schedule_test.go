@@ -113,6 +113,10 @@ func TestScheduleErrors(t *testing.T) {
 		{`{"kind":"constant","total":100000000,"peak":1}`, "total: 100000000 is too large: a schedule covers steps 0..total, at most 10000000 steps (total at most 9999999)"},
 		{`{"kind":"constant","total":10000000,"peak":1}`, "total: 10000000 is too large"},
 		{`{"kind":"constant","total":100,"peak":1001}`, "schedule.peak: 1001 is not a learning rate (at most 1000)"},
+		// the LR a schedule reaches, not only its peak, is bounded
+		{`{"kind":"multistep","total":100,"peak":1e-4,"stages":[0.5,0.5],"levels":[1,1e10]}`, "schedule.levels[1]: gives an LR of 1e+06 (the peak times 1e+10), more than 1000"},
+		{`{"kind":"one-cycle","total":100,"peak":1e-4,"divFactor":1e-300}`, "schedule.divFactor: gives a first LR of 1e+296"},
+		{`{"kind":"multistep","total":100,"peak":1e-4,"stages":[0.8,0.1,0.1],"levels":[1,0.3,0.1],"transition":100000}`, "schedule.transition: 100000 steps is longer than stage 2 (10 steps)"},
 	}
 	for _, c := range cases {
 		_, err := DecodeSchedule([]byte(c.json))
