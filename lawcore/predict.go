@@ -92,11 +92,15 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 		return nil, Errorf("", "curves", "no schedules to predict")
 	}
 	out := make([]Prediction, len(req.Curves))
+	total := 0
 	for i, c := range req.Curves {
 		where := curveLabel(i, c.Name)
 		lr, warmup, err := expandSchedule(where, c.Schedule, c.LR, req.WarmupSteps)
 		if err != nil {
 			return nil, err
+		}
+		if total += len(lr); total > MaxPredictSteps {
+			return nil, Errorf("", "curves", "the schedules run more than the %d steps in all that one prediction may compute (%s brings them to %d): predict them a few at a time", MaxPredictSteps, where, total)
 		}
 		steps, err := predictSteps(where, c.Steps, len(lr)-1, req.Points)
 		if err != nil {
@@ -129,6 +133,11 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 	}
 	return out, nil
 }
+
+// MaxPredictSteps bounds the steps of all the schedules of one prediction together: each
+// step is computed, and every one may be returned, so memory grows with them (ten schedules
+// of MaxScheduleSteps ran a prediction out of memory).
+const MaxPredictSteps = 2 * MaxScheduleSteps
 
 // predictChunk is how many steps a prediction evaluates at a time (bounding the memory of
 // the terms' derivatives).

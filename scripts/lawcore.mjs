@@ -81,7 +81,14 @@ class Context {
   /** json prints value as JSON, with the answer's columns merged in unless --no-columns. */
   json(method, result, columns) {
     const value = this.opts['no-columns'] ? result : mergeColumns(method, result, columns);
-    return formatJSON(value) + '\n';
+    try {
+      return formatJSON(value) + '\n';
+    } catch (err) {
+      // a string past V8's longest (about 512 MB): millions of steps in every column
+      if (!(err instanceof RangeError)) throw err;
+      const points = (columns || []).reduce((n, col) => n + ((col && col.steps && col.steps.length) || 0), 0);
+      throw new Error(`the answer's columns (${points.toLocaleString('en-US')} points) are too large to print as JSON: ask for fewer with "points" in the request, or leave them out with --no-columns`);
+    }
   }
 
   /** schema is lawcore's schema (asked once). */
