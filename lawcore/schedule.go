@@ -337,6 +337,9 @@ func (s Schedule) validateWSD(bad func(string, string, ...any) error) error {
 	if s.DecaySteps == 0 && !(s.DecayFraction > 0 && s.DecayFraction <= 1) {
 		return bad("decayFraction", "must be in (0, 1] (or give decaySteps), got %v", s.DecayFraction)
 	}
+	if s.DecaySteps > s.Total {
+		return bad("decaySteps", "%d steps is longer than the run (%d steps)", s.DecaySteps, s.Total)
+	}
 	if d := s.decaySteps(); s.Total-d < s.Warmup {
 		return bad("decaySteps", "the decay (%d steps) would start before the warmup (%d steps) ends", d, s.Warmup)
 	}

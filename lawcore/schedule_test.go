@@ -102,6 +102,7 @@ func TestScheduleErrors(t *testing.T) {
 		{`{"kind":"wsd","total":10,"peak":1,"decayFraction":1.5}`, "schedule.decayFraction: must be in (0, 1]"},
 		{`{"kind":"wsd","total":10,"peak":1,"decayFraction":0.5,"decay":"exponential"}`, "schedule.final: an exponential decay needs a positive final LR"},
 		{`{"kind":"wsd","total":100,"peak":1,"decayFraction":0.5,"warmup":60}`, "schedule.decaySteps: the decay (50 steps) would start before the warmup"},
+		{`{"kind":"wsd","total":100,"peak":1,"decaySteps":500}`, "schedule.decaySteps: 500 steps is longer than the run (100 steps)"},
 		{`{"kind":"multistep","total":10,"peak":1,"stages":[0.5,0.4],"levels":[1,0.1]}`, "schedule.stages: fractions must add up to 1"},
 		{`{"kind":"cyclic","total":10,"peak":1}`, "schedule.stepSize: must be a positive number"},
 		{`{"kind":"concat","segments":[{"kind":"constant","total":10,"peak":1},{"kind":"cosine","total":-1,"peak":1}]}`, "schedule.segments[1].total"},

@@ -349,6 +349,8 @@ func TestReadErrors(t *testing.T) {
 		{"step,loss,val_loss\n1,,\n", Choice{Column: "val_loss"}, `bad: column "val_loss" has no values`},
 		{"Relative Time (Process),a - loss\n1,2\n", Choice{}, `bad: line 1: this W&B export has "Relative Time (Process)" on the x axis`},
 		{"Step,a - loss,a - loss__MIN\n1,0,0\n", Choice{}, `bad: "loss" of run "a" has no loss values (positive numbers)`},
+		// a quote left open is named by the row it opened in, not where the reader gave up
+		{"step,loss,note\n1,3,x\n2,3,\"open\n3,3,x\n4,3,x\n", Choice{}, `bad: line 3: a quoted field opens in this row and is not closed`},
 		// JSON.
 		{strings.Repeat("[", 100000), Choice{}, "bad: line 1: the JSON is nested more than 64 deep"},
 		{"[[1,2,3],\n[1,", Choice{}, "bad: line 2: the JSON ends too early"},

@@ -69,6 +69,10 @@ func csvError(where string, err error) error {
 		if errors.Is(pe.Err, csv.ErrFieldCount) {
 			msg = "this row has a different number of columns than the header"
 		}
+		if errors.Is(pe.Err, csv.ErrQuote) && pe.StartLine != pe.Line {
+			// a quote left open runs on to where the reader gave up: the row it opened in is at fault
+			return lawcore.Errorf(where, fmt.Sprintf("line %d", pe.StartLine), "a quoted field opens in this row and is not closed where it should be (the reader got to line %d, character %d)", pe.Line, pe.Column)
+		}
 		return lawcore.Errorf(where, fmt.Sprintf("line %d, character %d", pe.Line, pe.Column), "%s", msg)
 	}
 	if err == io.EOF {

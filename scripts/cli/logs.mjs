@@ -38,7 +38,9 @@ function collectFiles(args) {
       for (const path of inside) files.push({ abs: path, anchor: dirname(abs) });
     } else files.push({ abs, anchor: dirname(abs) });
   }
-  return files;
+  // a file named twice (or a folder and a file in it) is read once
+  const seen = new Set();
+  return files.filter((f) => !seen.has(f.abs) && seen.add(f.abs));
 }
 
 /** commonFolder is the deepest folder that holds every one of the absolute folders given. */

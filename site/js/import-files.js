@@ -10,7 +10,8 @@ import { withoutWeights } from './folder-files.js';
  * "run-cosine-tag-eval_loss.csv" into "cosine eval_loss".
  */
 export function curveName(fileName) {
-  const stem = fileName.replace(/^.*[\\/]/, '').replace(/\.(csv|tsv|txt|dat|json|log|out)$/i, '');
+  // a gzipped file loses its .gz and then its own extension (run.csv.gz is "run")
+  const stem = fileName.replace(/^.*[\\/]/, '').replace(/\.gz$/i, '').replace(/\.(csv|tsv|txt|dat|json|jsonl|log|out)$/i, '');
   const tensorBoard = /^run[-_](.+)-tag-(.+)$/.exec(stem);
   return (tensorBoard ? `${tensorBoard[1]} ${tensorBoard[2]}` : stem) || 'curve';
 }

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { crc32c, csv, eventFile, fig2, ok, okJSON, PAPER, paramsOfReport, root, run, wasm, writeFig2, writeFile } from './cli-helpers.mjs';
 import { parseScheduleSpec } from '../../scripts/cli/schedule-spec.mjs';
 import { fitReport, predictionsTable } from '../../scripts/cli/report.mjs';
@@ -276,6 +276,10 @@ test('import of a CSV prints a table of its curve; --json gives the arrays', () 
   assert.deepEqual(res.curves[0].steps, [0, 100, 200, 300]);
   assert.deepEqual(res.curves[0].loss, [10.5, 4.25, 3.5, 3.25]);
   assert.deepEqual(res.curves[0].lr, [0, 1e-4, 2e-4, 2e-4]);
+  // the same file named twice, or with its folder, is read once
+  for (const args of [[path, path], [path, dirname(path)]]) {
+    assert.deepEqual(okJSON(['import', ...args, '--json']).curves.map((c) => c.steps), [[0, 100, 200, 300]], args.join(' '));
+  }
 });
 
 test('import of a TensorBoard event file (written in the real format) prints its curve; --json gives the arrays', () => {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { withinPointBudget, MAX_PAGE_POINTS, importText } from '../../site/js/import-files.js';
+import { withinPointBudget, MAX_PAGE_POINTS, importText, curveName } from '../../site/js/import-files.js';
 
 const curve = (name, n) => ({ name, steps: { length: n } });
 
@@ -43,4 +43,11 @@ test('a run past the longest schedule lawcore takes is left out at import, sayin
   const out = await importText(engine, 'huge.csv', 'text');
   assert.deepEqual(out.curves.map((c) => c.name), ['short']);
   assert.deepEqual(out.notes, ['huge.csv: long runs to step 20,000,000, past the 9,999,999 steps a schedule may have; left out.']);
+});
+
+test('a curve is named by its file without extensions, a gzipped one included', () => {
+  assert.equal(curveName('runs/sparse_cosine.csv.gz'), 'sparse_cosine');
+  assert.equal(curveName('history.jsonl'), 'history');
+  assert.equal(curveName('run-cosine-tag-loss.csv'), 'cosine loss');
+  assert.equal(curveName('weird.name.csv'), 'weird.name');
 });

@@ -4,7 +4,7 @@
 // parameters in use. The user's first curves replace the bundled example (Undo brings it back),
 // and the warmup setting becomes the warmup their learning rates show.
 import { importFiles, importFolder, importText, pairLearningRates, withinPointBudget } from '../import-files.js';
-import { curveFacts } from '../curve-facts.js';
+import { curveFacts, lrColumn } from '../curve-facts.js';
 import * as fmt from '../format.js';
 
 /**
@@ -46,7 +46,11 @@ export function createImports({ store, engine, predicting, ask }) {
     const withLR = curves.map((c) => ({ c, f: curveFacts(c) })).find((x) => x.f.peak);
     if (withLR && withLR.f.warmup !== settings.warmupSteps) {
       settings = { ...settings, warmupSteps: withLR.f.warmup };
-      notes.push(`Warmup steps set to ${fmt.steps(withLR.f.warmup)}: the learning rates of ${withLR.c.name} reach their peak there.`);
+      // a log that starts at the peak shows only that the warmup was over by its first step
+      const firstLogged = lrColumn(withLR.c).steps[0] === withLR.f.warmup;
+      notes.push(firstLogged
+        ? `Warmup steps set to ${fmt.steps(withLR.f.warmup)}: the learning rates of ${withLR.c.name} are at their peak from the first step logged, so the warmup ended there or before; if you know where, set it.`
+        : `Warmup steps set to ${fmt.steps(withLR.f.warmup)}: the learning rates of ${withLR.c.name} reach their peak there.`);
     }
     return { added: store.replaceExample(curves, settings), notes };
   }
