@@ -3,7 +3,8 @@
 // ({column?, runs?}) or null when cancelled.
 import { $, h } from '../dom.js';
 
-const describe = (o) => `${o.points} points, steps ${o.firstStep}–${o.lastStep}${o.kind ? `, ${o.kind}` : ''}`;
+// lawcore counts only the columns it read: one offered by its name alone has no count yet
+const describe = (o) => (o.points > 0 ? `${o.points} points, steps ${o.firstStep}–${o.lastStep}` : 'read once chosen') + (o.kind ? `, ${o.kind}` : '');
 
 /** optionGroup is a fieldset of radio buttons (one choice) or checkboxes (all checked at first). */
 function optionGroup(legend, name, options, multiple) {
