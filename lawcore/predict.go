@@ -99,12 +99,12 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 		if err != nil {
 			return nil, err
 		}
-		if total += len(lr); total > MaxPredictSteps {
-			return nil, Errorf("", "curves", "the schedules run more than the %d steps in all that one prediction may compute (%s brings them to %d): predict them a few at a time", MaxPredictSteps, where, total)
-		}
 		steps, err := predictSteps(where, c.Steps, len(lr)-1, req.Points)
 		if err != nil {
 			return nil, err
+		}
+		if total += len(steps); total > MaxPredictPoints {
+			return nil, Errorf("", "curves", "more than the %d predicted points in all that one prediction may return (%s brings them to %d): ask for fewer with points, or predict a few schedules at a time", MaxPredictPoints, where, total)
 		}
 		for k, p := range laws {
 			run := Run{Name: c.Name, LR: CountedLR(lr, warmup, p.conv), Steps: steps, Size: c.Size}
@@ -134,10 +134,11 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 	return out, nil
 }
 
-// MaxPredictSteps bounds the steps of all the schedules of one prediction together: each
-// step is computed, and every one may be returned, so memory grows with them (ten schedules
-// of MaxScheduleSteps ran a prediction out of memory).
-const MaxPredictSteps = 2 * MaxScheduleSteps
+// MaxPredictPoints bounds the points one prediction returns, all its schedules together:
+// memory grows with them (ten schedules of MaxScheduleSteps, every step asked for, ran a
+// prediction out of memory). The steps computed are not bounded: a schedule is computed a
+// chunk at a time, and thinned with points.
+const MaxPredictPoints = 2 * MaxScheduleSteps
 
 // predictChunk is how many steps a prediction evaluates at a time (bounding the memory of
 // the terms' derivatives).
