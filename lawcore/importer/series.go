@@ -216,6 +216,8 @@ func (set *fileReader) add(s *valueSeries, line int, step, v float64, text strin
 		s.nonFinite++
 		return nil
 	}
+	line32 := int32(min(line, math.MaxInt32)) // as s.lines keeps it
+	late := false                             // logged after a later step
 	if n := len(s.steps); n > 0 && step <= s.steps[n-1] {
 		last := s.steps[n-1]
 		if set.strict {
@@ -236,26 +238,25 @@ func (set *fileReader) add(s *valueSeries, line int, step, v float64, text strin
 				s.repeatLine, s.repeatWhere, s.repeatStep, s.repeatAfter = line, set.where, step, last
 			}
 			s.repeated++
-			s.values[k], s.lines[k] = v, int32(min(line, math.MaxInt32))
+			s.values[k], s.lines[k] = v, line32
 			return nil
 		}
 		if len(s.late) == 0 {
 			s.lateLine, s.lateWhere, s.lateStep, s.lateAfter = line, set.where, step, last
 		}
-		set.points++
-		if set.points > maxPoints {
-			return lawcore.Errorf(set.where, set.at(line, ""), "more than %d values: thin the curves or export fewer runs", maxPoints)
-		}
-		s.late = append(s.late, lateValue{step, v, int32(min(line, math.MaxInt32))})
-		return nil
+		late = true
 	}
 	set.points++
 	if set.points > maxPoints {
 		return lawcore.Errorf(set.where, set.at(line, ""), "more than %d values: thin the curves or export fewer runs", maxPoints)
 	}
+	if late {
+		s.late = append(s.late, lateValue{step, v, line32})
+		return nil
+	}
 	s.steps = append(s.steps, step)
 	s.values = append(s.values, v)
-	s.lines = append(s.lines, int32(min(line, math.MaxInt32)))
+	s.lines = append(s.lines, line32)
 	return nil
 }
 
