@@ -16,11 +16,14 @@ export function csvField(v) {
 /**
  * predictionCSV writes the predicted curves in long form, one row per curve, law and step:
  * curve,law,step,lr,loss,s1_term,s2_term so that loss = L0 + s1_term - s2_term (the annealing
- * law: A·S1^-alpha and C·S2; the Multi-Power Law: A·(S1+S_W)^-alpha and its loss drop LD), and
+ * law: A·S1^-alpha and C·S2; the Multi-Power Law: A·(S1+S_W)^-alpha and its loss drop LD; law
+ * "average" for auto's weighted average of laws, whose terms are the members' weighted sums, so
+ * that its L0 is the members' weighted L0 as the parameters' JSON lists them), and
  * lower,upper on the rows of the band's law when band is given (an auto fit's or a
  * validation's {law, halfWidth}; a number: the annealing law's half-width): the line's own
  * lower and upper where it has them (lawcore's, wider beyond the fitted data), else
- * loss·(1 ∓ half-width). curves: [{name, law, steps, lr, loss, s1Term, s2Term, lower?, upper?}].
+ * loss·(1 ∓ half-width). curves: [{name, law, average?, steps, lr, loss, s1Term, s2Term, lower?,
+ * upper?}] (average: the line is an average of laws; law is still the law the band was set for).
  */
 export function predictionCSV(curves, bandGiven = null) {
   const bandLaw = bandGiven && typeof bandGiven === 'object' ? bandGiven.law : 'annealing';
@@ -28,7 +31,7 @@ export function predictionCSV(curves, bandGiven = null) {
   const parts = [`curve,law,step,lr,loss,s1_term,s2_term${band ? ',lower,upper' : ''}\n`];
   for (const c of curves) {
     const law = c.law || 'annealing';
-    const lead = `${csvField(c.name)},${law}`;
+    const lead = `${csvField(c.name)},${c.average ? 'average' : law}`;
     const banded = band && law === bandLaw; // the validation calibrated this law's band
     // lawcore's own edges where the line has them (wider beyond the fitted data)
     const edges = banded && c.lower && c.upper && c.lower.length === c.steps.length && c.upper.length === c.steps.length;
@@ -121,6 +124,8 @@ function fitSummary(law, params, response) {
     objective: response.objective, search: response.search, elapsedMs: response.elapsedMs, auto: response.auto,
     curves: response.curves.map((c) => ({ name: c.name, role: c.role, metrics: c.metrics })),
     fitMetrics: response.fitMetrics, validateMetrics: response.validateMetrics,
+    // an auto fit that averages laws predicts with every member; params are the heaviest's
+    ...(response.members && response.members.length ? { members: response.members } : {}),
   } : {};
   return { law: LAWS[law].formula, params, ...fit };
 }

@@ -27,6 +27,10 @@ test('predicted curves: one row per curve, law and step; the band on the anneali
   assert.equal(banded[0], 'curve,law,step,lr,loss,s1_term,s2_term,lower,upper');
   assert.equal(banded[1], '"a, ""quoted""",annealing,1,0.0001,3,1.5,0.5,1.5,4.5');
   assert.equal(banded[3], 'b,multi-power,1,0.0002,4,2,0,,', 'the Multi-Power Law has no band');
+
+  // Auto's average of laws is no one law: its rows say so, and keep the band set for it.
+  const averaged = await lines(predictionCSV([{ ...curves[0], average: true }], { law: 'annealing', halfWidth: 0.5 }));
+  assert.equal(averaged[1], '"a, ""quoted""",average,1,0.0001,3,1.5,0.5,1.5,4.5');
 });
 
 test('a predicted-curves CSV past a million rows thins each curve evenly', () => {
@@ -77,6 +81,20 @@ test('the parameters\' JSON: each law\'s fit, the settings, the schedules and th
   assert.equal(docS2.laws['s2-power'].law, LAWS['s2-power'].formula);
   assert.deepEqual(docS2.laws['s2-power'].params, s2);
   assert.deepEqual(docS2.predictions[0].finalLosses, { 's2-power': 2.7 });
+
+  // An auto fit that averages laws: every member is exported, for the average is what predicts.
+  const members = [
+    { law: 'annealing', warmupConvention: 'peak', params, weight: 0.7 },
+    { law: 'multi-power', warmupConvention: 'peak', params: { L0: 2.5, A: 0.5, alpha: 0.4, B: 300, C: 2, beta: 0.5, gamma: 0.6 }, weight: 0.3 },
+  ];
+  const response = { objective: 1e-5, curves: [], members };
+  const fit = (r) => ({ annealing: { law: 'annealing', params, settings: DEFAULT_SETTINGS, lines: new Map(), curves: new Map(), response: r } });
+  store.fitted(fit(response), { stale: false, status: '' });
+  const docAveraged = fitDocument(store.state, '1.0.0', new Date(0));
+  assert.deepEqual(docAveraged.members, members);
+  assert.deepEqual(docAveraged.params, params, 'the heaviest member\'s parameters at the top');
+  store.fitted(fit({ ...response, members: undefined }), { stale: false, status: '' });
+  assert.equal(fitDocument(store.state, '1.0.0', new Date(0)).members, undefined, 'one law: no members');
 });
 
 test('the band in the CSV is lawcore’s own lower and upper where the line has them (wider beyond the fitted data)', async () => {

@@ -78,7 +78,7 @@ export function createExports({ store, engine, chartOf }) {
           const predicted = missing.length ? await engine.predict(law, p, missing, everyStep ? points : DRAWN_POINTS, lineBand(state, law)) : new Map();
           for (const item of items) {
             const line = drawn.get(item.name) || predicted.get(item.name);
-            if (line) curves.push({ name: item.name, law, ...fromStep(line, csvStart(state, item, p.settings)) });
+            if (line) curves.push({ name: item.name, law, average: Boolean(p.members), ...fromStep(line, csvStart(state, item, p.settings)) });
           }
         }
         const blob = predictionCSV(curves, state.band && !state.manual ? state.band : null);
