@@ -75,6 +75,9 @@ type Prediction struct {
 	// Lower and Upper bound the band, when the request gave one.
 	Lower []float64 `json:"-" column:"lower"`
 	Upper []float64 `json:"-" column:"upper"`
+	// Warning, when not empty, says why these losses should not be believed: they fall to 0
+	// or below, which no loss can, so the parameters do not hold on this schedule.
+	Warning string `json:"warning,omitempty"`
 }
 
 // Predict evaluates the request's law (or the weighted average of its members) on every curve
@@ -130,8 +133,35 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 		if err := out[i].checkFinite(where); err != nil {
 			return nil, err
 		}
+		out[i].warnNonPositive()
 	}
 	return out, nil
+}
+
+// warnNonPositive sets the prediction's Warning when its loss falls to 0 or below at a
+// predicted step or at the end: a cross-entropy cannot, so the law is extrapolated past where
+// its parameters mean anything (a long, deep anneal under a large C, say). The losses are kept,
+// to be drawn and seen.
+func (pr *Prediction) warnNonPositive() {
+	first, low, lowAt := -1.0, math.Inf(1), 0.0
+	for k, l := range pr.Loss {
+		if l <= 0 && first < 0 {
+			first = pr.Steps[k]
+		}
+		if l < low {
+			low, lowAt = l, pr.Steps[k]
+		}
+	}
+	if pr.FinalLoss < low {
+		low, lowAt = pr.FinalLoss, float64(pr.Total)
+	}
+	if first < 0 {
+		if !(low <= 0) {
+			return
+		}
+		first = lowAt
+	}
+	pr.Warning = fmt.Sprintf("the predicted loss falls to %.4g (at step %.0f; 0 or below from step %.0f): no loss can, so these parameters do not hold on this schedule", low, lowAt, first)
 }
 
 // MaxPredictPoints bounds the points one prediction returns, all its schedules together:

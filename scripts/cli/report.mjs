@@ -123,7 +123,10 @@ export function predictionsTable(predictions, band) {
   const floor = band && band.floor > 0
     ? `\n  the band is at least ± ${percent(band.floor)}: one curve's forecasts cannot show how far other schedules miss, so the paper's ~0.2% mean error on unseen schedules sets it`
     : '';
-  return `${title}:\n` + table(['schedule', 'total steps', 'final loss'], rows, { right: [1], indent: '  ' }) + floor;
+  // lawcore's word on a schedule whose loss falls to 0 or below
+  const warned = predictions.filter((p) => p.warning).map((p) => `${p.name}: ${p.warning}`);
+  return `${title}:\n` + table(['schedule', 'total steps', 'final loss'], rows, { right: [1], indent: '  ' }) + floor
+    + (warned.length ? `\n${notesBlock(warned, 'warnings')}` : '');
 }
 
 /**

@@ -95,7 +95,8 @@ export function createEngine(client) {
      * fit's, each {law, warmupConvention, params, weight}) when given, thinned
      * to about points steps (0: every step), and with band (lawcore's, from a fit or a
      * validation) the band's lower and upper at each step. It resolves to Map name ->
-     * {schedule, ...line, lower?, upper?, finalLoss}.
+     * {schedule, ...line, lower?, upper?, finalLoss, warning?} (warning: lawcore's, when the loss
+     * falls to 0 or below).
      */
     async predict(law, { params, settings, members }, items, points = 0, band = null) {
       const request = {
@@ -109,7 +110,7 @@ export function createEngine(client) {
         ...(band ? { band } : {}),
       };
       const { result, columns } = await call('predict', request, items.map((c) => scheduleColumns(c.schedule)));
-      return new Map(result.curves.map((r, i) => [r.name, { schedule: items[i].schedule, ...columns[i], finalLoss: r.finalLoss }]));
+      return new Map(result.curves.map((r, i) => [r.name, { schedule: items[i].schedule, ...columns[i], finalLoss: r.finalLoss, ...(r.warning ? { warning: r.warning } : {}) }]));
     },
 
     /**

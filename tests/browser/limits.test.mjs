@@ -38,6 +38,16 @@ test('parameters and settings out of range are refused, naming the field; the fi
     assert.match(await messageText(page), /Predict: curve "cosine": the predicted loss is not a finite number at step \d+/);
     assert.match(await page.textContent('#status'), /were not applied/);
     assert.deepEqual(await params(page), PAPER);
+    // Finite, but a C that pulls the cosine's loss below 0 (C·S2 of tens): applied, and said.
+    await page.fill('#manual-A', PAPER.A);
+    await page.fill('#manual-L0', PAPER.L0);
+    await page.fill('#manual-C', '100');
+    await page.click('#manual-apply');
+    await page.waitForFunction(() => /falls to/.test(document.querySelector('#message').textContent));
+    assert.match(await messageText(page), /^cosine \(annealing law\): the predicted loss falls to -[\d.]+ \(at step \d+; 0 or below from step \d+\): no loss can, so these parameters do not hold on this schedule\.cosine 60K /, 'each schedule, one line each');
+    await page.fill('#manual-C', PAPER.C);
+    await page.click('#manual-apply');
+    await page.waitForFunction(() => document.querySelector('#message').hidden, null, { timeout: 5000 });
 
     // Settings: a warmup past any schedule, a number in hex.
     await page.fill('#warmup-steps', '1000000000000000');

@@ -155,6 +155,13 @@ test('predict gives the documented fields, per curve, with the columns merged', 
   assert.ok(cosine60.finalLoss < mine.finalLoss);
   // The cosine of Fig. 2 predicted with the paper's params lands on the measured end loss.
   assert.ok(Math.abs(mine.finalLoss - fig2.loss.cosine.at(-1)) < 0.01, `cosine end ${mine.finalLoss}`);
+  assert.ok(curves.every((c) => c.warning === undefined), 'positive losses: no warning');
+
+  // With C = 100 the cosine's C*S2 is tens: its loss falls below 0, which the answer says, and
+  // the fit report's predictions table repeats.
+  const below = okJSON(['predict', '--no-columns'], JSON.stringify({ ...req, params: { ...PAPER, C: 100 }, curves: [req.curves[1]] }));
+  assert.match(below.curves[0].warning, /^the predicted loss falls to -[\d.]+ \(at step \d+; 0 or below from step \d+\): no loss can/);
+  assert.match(predictionsTable(below.curves, null), /^warnings:\n {2}- cosine 60K: the predicted loss falls to -/m);
 });
 
 test('schedule gives the summary and the LR of steps 0..total', () => {

@@ -7,6 +7,7 @@ import { lawsOf } from '../settings.js';
 import * as fmt from '../format.js';
 import { flaggedProblems } from '../curve-facts.js';
 import { bandOfFits, validationBand } from '../selectors.js';
+import { warnOf } from './predicting.js';
 
 /** sameData says whether a curve still holds the data and schedule it had (its role may differ). */
 const sameData = (a, b) => a.name === b.name && a.steps === b.steps && a.loss === b.loss && a.schedule === b.schedule;
@@ -97,6 +98,7 @@ export function createFitting({ store, engine, predicting, analyses }) {
         status: `Fitted ${records.length === 2 ? 'both laws to ' : first.members ? `an average of ${first.members.length} laws (picked by auto) to ` : first.auto ? `the ${LAWS[first.law].label} (picked by auto) to ` : ''}${first.curves.length - nVal} curve(s)${nVal ? `, predicted ${nVal} held out` : ''} in ${fmt.ms(elapsed)}.`,
       }, lines);
       if (refused) store.showMessage(`Predict: ${refused.message}`, 'error', 'predict');
+      else warnOf(store, lines);
       analyses.refresh();
       await predicting.update(); // a schedule added meanwhile
     } catch (err) {

@@ -2,11 +2,29 @@
 // to predict. A fit's own lines come with it (the fit answer carries them): only what has no
 // line yet is predicted, thinned for drawing. Parameters entered by hand are put in use only once
 // lawcore has predicted with them.
-import { LAW_NAMES } from '../schema.js';
+import { LAW_NAMES, LAWS } from '../schema.js';
 import { paramsOf, missingLines, lineBand } from '../selectors.js';
 
 /** DRAWN_POINTS thins each predicted line to about this many steps: enough to draw. */
 export const DRAWN_POINTS = 2000;
+
+/**
+ * predictionWarnings are lawcore's warnings on the lines of results (as linesFor resolves to),
+ * one line each, naming the schedule and the law: a loss that falls to 0 or below.
+ */
+export function predictionWarnings(results) {
+  const out = [];
+  for (const { law, byName } of results) {
+    for (const [name, line] of byName) if (line.warning) out.push(`${name} (${LAWS[law].label}): ${line.warning}.`);
+  }
+  return out;
+}
+
+/** warnOf shows results' warnings as a notice that the next prediction clears (none: nothing). */
+export function warnOf(store, results) {
+  const lines = predictionWarnings(results);
+  if (lines.length) store.showMessage(lines, 'notice', 'predict');
+}
 
 /** createPredicting returns {update() -> ok, linesFor(state), applyManual(params, settings), useLink(manual)}. */
 export function createPredicting({ store, engine, analyses }) {
@@ -31,7 +49,9 @@ export function createPredicting({ store, engine, analyses }) {
     if (!LAW_NAMES.some((law) => missingLines(store.state, law).length)) return true;
     const my = ++seq;
     try {
-      store.linesPredicted(await linesFor(store.state));
+      const results = await linesFor(store.state);
+      store.linesPredicted(results);
+      warnOf(store, results);
       return true;
     } catch (err) {
       if (my === seq) store.showMessage(`Predict: ${err.message}`, 'error', 'predict');
@@ -57,6 +77,7 @@ export function createPredicting({ store, engine, analyses }) {
         return;
       }
       store.useManual(manual, results);
+      warnOf(store, results);
       analyses.refresh();
     },
     /** useLink puts a link's parameters in use and predicts with them (a refusal is shown, the parameters stay). */
@@ -70,6 +91,7 @@ export function createPredicting({ store, engine, analyses }) {
       }
       store.useManual(manual, results);
       if (refused) store.showMessage(`Predict: ${refused.message}`, 'error', 'predict');
+      else warnOf(store, results);
     },
   };
 }
