@@ -150,6 +150,7 @@ func readCSV(set *fileReader, t *tableReader, format string, strict bool) error 
 		}
 		for _, c := range valueCols {
 			if strings.TrimSpace(rec[c]) == "" {
+				set.blank(run, header[c], line)
 				continue
 			}
 			s, err := set.seriesFor(run, header[c], header[c], fields[c])

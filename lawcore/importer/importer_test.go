@@ -218,11 +218,17 @@ func TestReadAmbiguousCSV(t *testing.T) {
 	if o := imp.Ambiguity.Columns[1]; o.FirstStep != 200 || o.LastStep != 400 || o.Kind != "validation" {
 		t.Errorf("val_loss option %+v", o)
 	}
-	// Empty cells mean no value at that step.
+	// Empty cells mean no value at that step, and the loss chosen says how many it lacks.
 	imp = importSample(t, "ambiguous.csv", Choice{Column: "val_loss"})
 	wantCurve(t, imp.Curves[0], "ambiguous", []float64{200, 400}, []float64{3.95, 3.46}, []float64{0.00028, 0.0002})
+	if len(imp.Notes) != 1 || imp.Notes[0] != `"val_loss": no value on 2 rows (the first at line 3): those steps are left out` {
+		t.Errorf("val_loss notes %q", imp.Notes)
+	}
 	imp = importSample(t, "ambiguous.csv", Choice{Column: "train_loss"})
 	wantCurve(t, imp.Curves[0], "ambiguous", []float64{100, 200, 300, 400}, []float64{4.5, 3.9, 3.6, 3.4}, []float64{0.0003, 0.00028, 0.00024, 0.0002})
+	if len(imp.Notes) != 0 {
+		t.Errorf("train_loss (no empty cell) notes %q", imp.Notes)
+	}
 }
 
 func TestReadCSVRunsAndLR(t *testing.T) {

@@ -312,6 +312,10 @@ func (set *fileReader) checked(s *valueSeries, asLR bool, notes *[]string) ([]fl
 		*notes = append(*notes, fmt.Sprintf("%s: %s logged after later steps (the first at %s: step %v after step %v): put in step order",
 			s.label(), plural(s.unordered, "steps were", "step was"), set.atIn(s.lateWhere, s.lateLine), s.lateStep, s.lateAfter))
 	}
+	if b := set.blanks[[2]string{s.run, s.metric}]; b != nil && !asLR {
+		*notes = append(*notes, fmt.Sprintf("%s: no value on %s (the first at %s): those steps are left out",
+			s.label(), plural(b.rows, "rows", "row"), set.atIn(s.file, b.line)))
+	}
 	if s.nonFinite > 0 {
 		*notes = append(*notes, fmt.Sprintf("%s: skipped %s not finite (the first at %s)",
 			s.label(), plural(s.nonFinite, "values that are", "value that is"), set.atIn(s.nonFiniteWhere, s.nonFiniteLine)))

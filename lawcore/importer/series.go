@@ -96,6 +96,25 @@ type fileReader struct {
 	declared map[string]bool
 	wanted   map[string]bool // wants, remembered
 	offered  map[string]bool
+	// blanks counts the rows of a (run, column) whose cell was empty (a CSV's), said of the
+	// loss chosen, for its steps are left out
+	blanks map[[2]string]*blankCells
+}
+
+// blankCells are the rows a column left empty: how many, and the first's line.
+type blankCells struct{ rows, line int }
+
+// blank records that (run, metric) has no value on the row at line.
+func (set *fileReader) blank(run, metric string, line int) {
+	key := [2]string{run, metric}
+	if set.blanks == nil {
+		set.blanks = map[[2]string]*blankCells{}
+	}
+	if b := set.blanks[key]; b != nil {
+		b.rows++
+		return
+	}
+	set.blanks[key] = &blankCells{rows: 1, line: line}
 }
 
 func newFileReader(name, where string, choice Choice) *fileReader {
