@@ -3,6 +3,7 @@ package lawcore
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // InputError reports bad input: where it is (a curve, a file and line), which field, and
@@ -42,9 +43,12 @@ func Within(where string, err error) error {
 		return err
 	}
 	out := *ie
-	if out.Where == "" {
+	switch {
+	case out.Where == "":
 		out.Where = where
-	} else {
+	case out.Where == where || strings.HasPrefix(out.Where, where+": "):
+		// a law that names the curve itself (the size law's sizes): said once
+	default:
 		out.Where = where + ": " + out.Where
 	}
 	return &out

@@ -253,3 +253,16 @@ func BenchmarkFitMPL(b *testing.B) {
 		}
 	}
 }
+
+// A curve without a model size is named once in the message, though both the prediction and
+// the law name it.
+func TestPredictWithoutSizeNamesTheCurveOnce(t *testing.T) {
+	s := lawcore.Schedule{Kind: lawcore.KindConstant, Total: 1000, Peak: 2e-4}
+	_, err := lawcore.Predict(lawcore.PredictRequest{Law: "size",
+		Params: lawcore.Values{"L0": 2, "A": 0.4, "alpha": 0.5, "B": 1, "C": 0.4, "beta": 0.3, "gamma": 0.2, "lambda": 0.999},
+		Curves: []lawcore.PredictCurve{{Name: "a", Schedule: &s}}})
+	const want = `curve "a": size: the model size N must be a positive number of parameters (such as 25e6), got 0`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
