@@ -78,19 +78,50 @@ func (ex *expander) gunzip(where string, data []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// gunzipTo decompresses data into w, up to limit bytes.
+// gunzipTo decompresses data into w, up to limit bytes: each of its members in turn (gzip files
+// may be concatenated), so that bytes after the last that are not gzip are told apart from a
+// member cut short.
 func gunzipTo(w io.Writer, data []byte, limit int64) (int64, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(data))
+	br := bytes.NewReader(data)
+	zr, err := gzip.NewReader(br)
 	if err != nil {
 		return 0, err
 	}
-	return io.Copy(w, io.LimitReader(zr, limit))
+	var written int64
+	for {
+		zr.Multistream(false)
+		n, err := io.Copy(w, io.LimitReader(zr, limit-written))
+		written += n
+		if err != nil || written >= limit || br.Len() == 0 {
+			return written, err
+		}
+		// gzip reads its input a byte at a time from a bytes.Reader: what is left follows the member
+		if rest := data[len(data)-br.Len():]; len(rest) < 2 || rest[0] != 0x1f || rest[1] != 0x8b {
+			return written, trailingBytesError{end: int64(len(data) - len(rest)), n: len(rest)}
+		}
+		if err := zr.Reset(br); err != nil {
+			return written, err
+		}
+	}
+}
+
+// trailingBytesError is a gzip file followed by bytes that are not gzip.
+type trailingBytesError struct {
+	end int64 // the byte where the gzip data ends
+	n   int   // the bytes after it
+}
+
+func (e trailingBytesError) Error() string {
+	return fmt.Sprintf("the gzip data ends at byte %d, and the %d bytes after it are not gzip: the file is damaged, or something was appended to it", e.end, e.n)
 }
 
 // gzipError says what is wrong with a gzip file.
 func gzipError(where string, err error) error {
 	var corrupt flate.CorruptInputError
+	var trailing trailingBytesError
 	switch {
+	case errors.As(err, &trailing):
+		return lawcore.Errorf(where, "", "%s", trailing.Error())
 	case errors.Is(err, gzip.ErrHeader):
 		return lawcore.Errorf(where, "", "not a valid gzip file: its header is damaged")
 	case errors.Is(err, gzip.ErrChecksum):

@@ -3,6 +3,7 @@ package importer
 import (
 	"archive/tar"
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -20,6 +21,11 @@ func TestReadGzip(t *testing.T) {
 		{"events.out.tfevents.1700000000.host.gz", FormatTensorBoardEvents, "train/loss", lw.Gzip(lw.EventFile(events...))},
 		{"anything", FormatTensorBoardEvents, "train/loss", lw.Gzip(lw.EventFile(events...))},
 	}
+	// gzip files concatenated are one gzip file (as `cat a.gz b.gz` makes it)
+	whole := csvExport(steps, loss, lr)
+	half := bytes.IndexByte(whole[len(whole)/2:], '\n') + len(whole)/2 + 1
+	cases = append(cases, cases[0])
+	cases[len(cases)-1].data = append(lw.Gzip(whole[:half]), lw.Gzip(whole[half:])...)
 	for _, c := range cases {
 		imp, err := Read(c.name, c.data, Choice{})
 		if err != nil {
@@ -110,6 +116,9 @@ func TestReadArchiveErrors(t *testing.T) {
 		{"broken.zip", []byte("PK\x03\x04 this is not really a zip archive"), "broken.zip: not a valid zip archive"},
 		{"twice.gz", lw.Gzip(lw.Gzip([]byte("step,loss\n1,2\n"))), "twice.gz: a gzip file inside a gzip file: decompress it first"},
 		{"cut.gz", lw.Gzip([]byte(strings.Repeat("step,loss\n1,2\n", 100)))[:40], "cut.gz: the gzip file is cut short"},
+		{"junk.gz", append(lw.Gzip([]byte("step,loss\n1,2\n")), "JUNKJUNK"...),
+			fmt.Sprintf("junk.gz: the gzip data ends at byte %d, and the 8 bytes after it are not gzip: the file is damaged, or something was appended to it", len(lw.Gzip([]byte("step,loss\n1,2\n"))))},
+		{"junk2.gz", append(lw.Gzip([]byte("step,loss\n1,2\n")), lw.Gzip([]byte("2,1\n"))[:5]...), "junk2.gz: the gzip file is cut short"},
 		{"logs.tar.gz", lw.Gzip(tarball.Bytes()), "logs.tar.gz: this is a tar archive: extract it, or give it as a zip"},
 		{"empty.gz", lw.Gzip(nil), "empty.gz: the file is empty"},
 	}

@@ -219,6 +219,11 @@ func readSeries(name, where string, data []byte, choice Choice) (*fileReader, er
 		return nil, err
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if bytes.IndexByte(data, '\n') < 0 && bytes.IndexByte(data, '\r') >= 0 {
+		// lines ended by CR alone (classic Mac OS; Excel's "CSV (Macintosh)"): the readers split
+		// on LF, and would see one long line
+		data = bytes.ReplaceAll(data, []byte{'\r'}, []byte{'\n'})
+	}
 	var err error
 	if looksLikeJSON(data) {
 		err = readJSON(set, data)

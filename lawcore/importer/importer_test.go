@@ -248,6 +248,12 @@ func TestReadCSVRunsAndLR(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantCurve(t, imp.Curves[0], "p", []float64{100, 200}, []float64{3.5, 3.4}, []float64{0.1, 0.2})
+	// Lines ended by CR alone (Excel's "CSV (Macintosh)"), a column of no use named twice.
+	imp, err = Read("mac.csv", []byte("step,loss,note,note\r100,3.5,a,b\r200,3.4,,\r"), Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCurve(t, imp.Curves[0], "mac", []float64{100, 200}, []float64{3.5, 3.4}, nil)
 }
 
 func TestReadJSONRecords(t *testing.T) {
@@ -332,6 +338,9 @@ func TestReadErrors(t *testing.T) {
 		{"1,3.5\n2,3.4\n", Choice{}, "bad: line 1: the first line should be a header"},
 		{"time,value\n1,2\n", Choice{}, `bad: line 1: no step column: the header has "time", "value"`},
 		{"step,loss\n", Choice{}, "bad: the file has a header but no data rows"},
+		{"# run 1\nstep,loss,Loss\n1,3,3.1\n2,2,2.1\n", Choice{}, `bad: line 2: the header names "Loss" twice (columns 2 and 3): rename one`},
+		{"Step,loss,step\n1,3,1\n", Choice{}, `bad: line 1: the header names "step" twice (columns 1 and 3): rename one`},
+		{"Step,a - train/loss,a - train/loss\n1,3,4\n", Choice{}, `bad: line 1: the export has two columns "a - train/loss" (columns 2 and 3): two runs share the name "a"; rename one in W&B, or export them apart`},
 		{"step,loss\n1,3.5\n2,abc\n", Choice{}, `bad: line 3, column 2 (loss): "abc" is not a number`},
 		// A long cell is repeated only in part.
 		{"step,loss\n1," + strings.Repeat("é", 1e6) + "\n", Choice{}, `bad: line 2, column 2 (loss): "` + strings.Repeat("é", 60) + `"… is not a number`},

@@ -61,6 +61,7 @@ func readWandB(set *fileReader, t *tableReader) error {
 		run, metric, field string
 	}
 	var cols []wcol
+	seen := map[[2]string]int{} // W&B lets two runs share a name: their values must not mix
 	for i, h := range header {
 		if i == stepCol {
 			continue
@@ -69,6 +70,11 @@ func readWandB(set *fileReader, t *tableReader) error {
 		if strings.HasSuffix(metric, "__MIN") || strings.HasSuffix(metric, "__MAX") || findColumn([]string{metric}, stepNamesAll) == 0 {
 			continue
 		}
+		if j, ok := seen[[2]string{run, metric}]; ok && set.wants(metric) {
+			return lawcore.Errorf(set.where, lineField(t.headerLine, ""),
+				"the export has two columns %s (columns %d and %d): two runs share the name %s; rename one in W&B, or export them apart", lawcore.Quote(h), j+1, i+1, lawcore.Quote(run))
+		}
+		seen[[2]string{run, metric}] = i
 		if set.wants(metric) {
 			set.declare(metric)
 			cols = append(cols, wcol{i, run, metric, t.column(i)})
