@@ -16,8 +16,9 @@ import (
 type Warning struct {
 	// Kind is "bound" (a parameter at the edge of its domain), "poor-fit" (a fit curve the
 	// law does not follow), "held-out" (held-out error far above in-sample error),
-	// "few-points" (no more points to fit than parameters) or "auto" (auto could not compare
-	// laws, and the settings given were fitted).
+	// "few-points" (no more points to fit than parameters), "auto" (auto could not compare
+	// laws, and the settings given were fitted) or "size-unused" (curves carry model sizes
+	// that the law takes no account of).
 	Kind string `json:"kind"`
 	// Param and Curve name the parameter or the curve concerned, when there is one.
 	Param string `json:"param,omitempty"`
@@ -83,6 +84,10 @@ func (j *fitJob) warnings(theta []float64, res *FitResult) []Warning {
 			out = append(out, Warning{Kind: "poor-fit", Curve: c.Name, From: from,
 				Message: fmt.Sprintf("the %s fits curve %q poorly (R² %.3f, worst error %.1f%%)%s", j.spec.Title, c.Name, *r2, 100*c.Metrics.WorstE, fix)})
 		}
+	}
+	if !j.spec.NeedsSize && slices.ContainsFunc(j.curves, func(c *preparedCurve) bool { return c.size != 0 }) {
+		out = append(out, Warning{Kind: "size-unused", Message: fmt.Sprintf(
+			"the curves carry model sizes, but the %s takes none: they are not used (the model-size law, \"size\", fits curves of several sizes together)", j.spec.Title)})
 	}
 	if v := res.ValidateMetrics; v != nil && v.PredE > heldOutRatio*res.FitMetrics.PredE {
 		out = append(out, Warning{Kind: "held-out", Message: fmt.Sprintf(

@@ -136,3 +136,21 @@ func TestFewPointsWarn(t *testing.T) {
 		}
 	}
 }
+
+// Model sizes on the curves of a law that takes none are said to be unused; the same curves
+// without sizes fit without a word of it.
+func TestSizeUnusedWarn(t *testing.T) {
+	curve := warmupRun(t)
+	for _, size := range []float64{0, 25e6} {
+		c := curve
+		c.Size = size
+		res, err := lawcore.Fit(context.Background(), lawcore.FitRequest{Curves: []lawcore.Curve{c}, WarmupSteps: 500}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unused := slices.ContainsFunc(res.Warnings, func(w lawcore.Warning) bool { return w.Kind == "size-unused" })
+		if unused != (size != 0) {
+			t.Errorf("size %g: warnings %+v", size, res.Warnings)
+		}
+	}
+}

@@ -59,6 +59,11 @@ export function parseScheduleSpec(text, defaults = {}) {
       if (key === 'size') size = number(tok.slice(eq + 1), `schedule ${JSON.stringify(spec)}: size`);
       else schedule[key] = specValue(key, tok.slice(eq + 1), spec);
     }
+    // a field given both by position and by name is refused rather than one silently dropped
+    const positional = kind === 'wsd' && numbers.length === 2 ? ['decayFraction', 'total'] : numbers.length === 1 ? ['total'] : [];
+    for (const key of positional) {
+      if (schedule[key] !== undefined) throw new UsageError(`schedule ${JSON.stringify(spec)}: ${key} given twice (by position and as ${key}=): give it once`);
+    }
     if (kind === 'wsd' && numbers.length === 2) [schedule.decayFraction, schedule.total] = numbers;
     else if (numbers.length === 1) schedule.total = numbers[0];
     else if (numbers.length > 1) {

@@ -411,6 +411,10 @@ test('schedule specs: kinds, totals, fractions and key=values', () => {
   for (const bad of ['sideways 100', 'cosine', 'cosine 100 200', 'cosine abc', '{"kind":']) {
     assert.throws(() => parseScheduleSpec(bad), undefined, bad);
   }
+  // a field given both ways is refused, not one of the two dropped
+  assert.deepEqual(parseScheduleSpec('cosine total=600').schedule, { kind: 'cosine', total: 600 });
+  assert.throws(() => parseScheduleSpec('cosine 60000 total=100'), /^Error: schedule "cosine 60000 total=100": total given twice \(by position and as total=\): give it once$/);
+  assert.throws(() => parseScheduleSpec('wsd 0.2 600 decayFraction=0.3'), /decayFraction given twice/);
   // the command: the same schedule as its JSON description
   const res = okJSON(['schedule', 'cosine 1000 peak=1e-3 warmup=100 final=1e-4', '--no-columns']);
   assert.deepEqual(res, { total: 1000, peak: 1e-3, final: 1e-4, warmup: 100 });
