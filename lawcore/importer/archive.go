@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"archive/tar"
 	"archive/zip"
 	"bytes"
 	"compress/flate"
@@ -15,8 +16,8 @@ import (
 )
 
 // Compressed files and archives are opened in memory: a gzip file (a .csv.gz, a gzipped event
-// file) is decompressed and read as the file it holds; a zip archive is read as a folder of
-// files (see ReadFiles), named <archive>/<member>. What one call to Read or ReadFiles
+// file) is decompressed and read as the file it holds; a zip or tar archive (a .tar.gz too) is
+// read as a folder of files (see ReadFiles), named <archive>/<member>. What one call to Read or ReadFiles
 // decompresses is bounded as a plain file is, by MaxBytes over all its files, and the rows of
 // what it expands to by MaxRows: a gzip file is decompressed once without keeping its bytes to
 // measure it, so that a gzip bomb is refused without taking its size in memory, and a zip
@@ -41,6 +42,11 @@ func isZip(data []byte) bool {
 // isTar reports whether data is a tar archive (ustar magic at byte 257).
 func isTar(data []byte) bool {
 	return len(data) >= 262 && string(data[257:262]) == "ustar"
+}
+
+// isArchive reports whether data is an archive read as a folder: zip or tar.
+func isArchive(data []byte) bool {
+	return isZip(data) || isTar(data)
 }
 
 // expander decompresses within one budget: the bytes that one call may still expand to.
@@ -195,6 +201,62 @@ func (ex *expander) unzip(where, prefix string, data []byte) ([]File, []skip, er
 	}
 	if members == 0 {
 		return nil, nil, lawcore.Errorf(where, "", "the zip archive is empty")
+	}
+	return files, skipped, nil
+}
+
+// unpack returns the members of a zip or tar archive, as unzip and untar do.
+func (ex *expander) unpack(where, prefix string, data []byte) ([]File, []skip, error) {
+	if isTar(data) {
+		return ex.untar(where, prefix, data)
+	}
+	return ex.unzip(where, prefix, data)
+}
+
+// untar returns the regular files of a tar archive as files named prefix/<member>, and the
+// members not read with the reason, as unzip does. Its members are not charged to the budget:
+// they are no larger than the archive, which was (decompressed, or read as a file).
+func (ex *expander) untar(where, prefix string, data []byte) ([]File, []skip, error) {
+	tr := tar.NewReader(bytes.NewReader(data))
+	var files []File
+	var skipped []skip
+	members := 0
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if members == 0 {
+				return nil, nil, lawcore.Errorf(where, "", "not a valid tar archive: %s", strings.TrimPrefix(err.Error(), "archive/tar: "))
+			}
+			// what came before the damage is kept, and the damage said
+			skipped = append(skipped, skip{prefix, fmt.Sprintf("the tar archive is damaged after its member %d (%s): what follows is not read", members, strings.TrimPrefix(err.Error(), "archive/tar: "))})
+			break
+		}
+		name := memberName(h.Name)
+		if name == "" || (h.Typeflag != tar.TypeReg && h.Typeflag != tar.TypeRegA) {
+			continue // directories, links and devices hold no log
+		}
+		members++
+		if members > maxArchiveFiles {
+			return nil, nil, lawcore.Errorf(where, "", "the archive holds more than %d files: give the logs that matter", maxArchiveFiles)
+		}
+		p := prefix + "/" + name
+		base := path.Base(name)
+		if strings.HasPrefix(name, "__MACOSX/") || base == ".DS_Store" || strings.HasPrefix(base, "._") {
+			skipped = append(skipped, skip{p, "macOS metadata"})
+			continue
+		}
+		b, err := io.ReadAll(tr)
+		if err != nil {
+			skipped = append(skipped, skip{p, "corrupt: it is cut short"})
+			break
+		}
+		files = append(files, File{Path: p, Data: b})
+	}
+	if members == 0 {
+		return nil, nil, lawcore.Errorf(where, "", "the tar archive is empty")
 	}
 	return files, skipped, nil
 }

@@ -88,6 +88,44 @@ func TestReadZip(t *testing.T) {
 	}
 }
 
+// A tar archive, as it is or gzipped (.tar.gz, .tgz), reads as a zip does: a run folder of
+// event files and a Lightning log, its macOS metadata and directories left out.
+func TestReadTar(t *testing.T) {
+	events, steps, loss, lr := runEvents(10)
+	data := lw.Tar(
+		lw.File{Name: "./runs/"},
+		lw.File{Name: "./runs/cosine/events.out.tfevents.1700000000.host.1.0", Data: lw.EventFile(events...)},
+		lw.File{Name: "./runs/wsd/metrics.csv", Data: []byte("epoch,step,train_loss,lr-AdamW\n0,10,3.5,1e-3\n0,20,3.25,5e-4\n")},
+		lw.File{Name: "./runs/wsd/._metrics.csv", Data: []byte{0, 5, 22, 7}},
+	)
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{"runs.tar", data}, {"runs.tgz", lw.Gzip(data)}} {
+		imp, err := Read(c.name, c.data, Choice{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if imp.Name != c.name || imp.Format != FormatTar || len(imp.Curves) != 2 {
+			t.Fatalf("%s: got %+v", c.name, imp)
+		}
+		wantCurve(t, imp.Curves[0], "cosine train/loss", steps, loss, lr)
+		if f := imp.Curves[0].File; f != c.name+"/runs/cosine/events.out.tfevents.1700000000.host.1.0" {
+			t.Errorf("%s: file %q", c.name, f)
+		}
+		wantCurve(t, imp.Curves[1], "wsd train_loss", []float64{10, 20}, []float64{3.5, 3.25}, []float64{1e-3, 5e-4})
+		wantNote(t, imp, "skipped "+c.name+"/runs/wsd/._metrics.csv: macOS metadata")
+	}
+	// Given in a folder, a tar.gz opens as a zip does; its damage after a member keeps what came before.
+	cut := lw.Tar(lw.File{Name: "a.csv", Data: []byte("step,loss\n1,3\n")}, lw.File{Name: "b.csv", Data: bytes.Repeat([]byte("1,2\n"), 300)})
+	imp, err := ReadFiles([]File{{Path: "logs/x.tar.gz", Data: lw.Gzip(cut[:len(cut)-1500])}}, Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCurve(t, imp.Curves[0], "x.tar.gz loss", []float64{1}, []float64{3}, nil)
+	wantNote(t, imp, "x.tar.gz/b.csv: corrupt: it is cut short")
+}
+
 // Archives that expand past the limits, or hold nothing to read, are refused naming the file.
 func TestReadArchiveErrors(t *testing.T) {
 	if testing.Short() {
@@ -119,7 +157,9 @@ func TestReadArchiveErrors(t *testing.T) {
 		{"junk.gz", append(lw.Gzip([]byte("step,loss\n1,2\n")), "JUNKJUNK"...),
 			fmt.Sprintf("junk.gz: the gzip data ends at byte %d, and the 8 bytes after it are not gzip: the file is damaged, or something was appended to it", len(lw.Gzip([]byte("step,loss\n1,2\n"))))},
 		{"junk2.gz", append(lw.Gzip([]byte("step,loss\n1,2\n")), lw.Gzip([]byte("2,1\n"))[:5]...), "junk2.gz: the gzip file is cut short"},
-		{"logs.tar.gz", lw.Gzip(tarball.Bytes()), "logs.tar.gz: this is a tar archive: extract it, or give it as a zip"},
+		{"empty.tar", lw.Tar(lw.File{Name: "a/"}), "empty.tar: the tar archive is empty"},
+		{"cut.tar.gz", lw.Gzip(tarball.Bytes()[:520]), "cut.tar.gz: the archive holds no log I can read: cut.tar.gz/a.csv: corrupt: it is cut short"},
+		{"logs.tar.zip", lw.Zip(lw.File{Name: "logs.tar", Data: tarball.Bytes()}), "logs.tar.zip: the archive holds no log I can read: logs.tar.zip/logs.tar: an archive inside an archive: extract it first"},
 		{"empty.gz", lw.Gzip(nil), "empty.gz: the file is empty"},
 	}
 	for _, c := range cases {

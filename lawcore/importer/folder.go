@@ -49,7 +49,7 @@ type entry struct {
 
 // ReadFiles reads the logs of a folder (or of several files given together): every file it
 // can read, TensorBoard event files and MLflow metric files grouped by run, gzip files
-// decompressed and zip archives opened. Each curve is named "<run> <metric>" and lists in
+// decompressed and zip and tar archives opened. Each curve is named "<run> <metric>" and lists in
 // Files the files it was read from; the notes list the files skipped and why. Choice.Column
 // picks the loss column in every file that has one of that name (the others keep their only
 // candidate); when a file has several candidates and no choice settles it, the result has an
@@ -79,10 +79,14 @@ func ReadFiles(files []File, choice Choice) (*Result, error) {
 	return imp, nil
 }
 
-// readArchive reads a zip archive given to Read, as a folder named after it.
+// readArchive reads a zip or tar archive given to Read, as a folder named after it.
 func readArchive(name, where string, data []byte, choice Choice, ex *expander) (*Result, error) {
 	root := path.Base(strings.ReplaceAll(where, `\`, "/"))
-	members, skipped, err := ex.unzip(where, root, data)
+	format := FormatZip
+	if isTar(data) {
+		format = FormatTar
+	}
+	members, skipped, err := ex.unpack(where, root, data)
 	if err != nil {
 		return nil, err
 	}
@@ -91,12 +95,12 @@ func readArchive(name, where string, data []byte, choice Choice, ex *expander) (
 	if err != nil {
 		return nil, err
 	}
-	imp.Name, imp.Format = name, FormatZip
+	imp.Name, imp.Format = name, format
 	return imp, nil
 }
 
 // expand turns a file into the files to read: itself, what its gzip holds, or the members of
-// its zip archive (not of an archive inside an archive).
+// its zip or tar archive (not of an archive inside an archive).
 func (ex *expander) expand(p string, data []byte, inArchive bool) ([]entry, []skip) {
 	switch {
 	case len(data) > MaxBytes:
@@ -109,23 +113,23 @@ func (ex *expander) expand(p string, data []byte, inArchive bool) ([]entry, []sk
 		switch {
 		case isGzip(inner):
 			return nil, []skip{{p, "a gzip file inside a gzip file: decompress it first"}}
-		case isZip(inner) && inArchive:
+		case isArchive(inner) && inArchive:
 			return nil, []skip{{p, "an archive inside an archive: extract it first"}}
-		case isZip(inner):
-			return ex.expandZip(p, inner)
+		case isArchive(inner):
+			return ex.expandArchive(p, inner)
 		}
 		return []entry{{p, gunzippedName(p), inner}}, nil
-	case isZip(data) && inArchive:
+	case isArchive(data) && inArchive:
 		return nil, []skip{{p, "an archive inside an archive: extract it first"}}
-	case isZip(data):
-		return ex.expandZip(p, data)
+	case isArchive(data):
+		return ex.expandArchive(p, data)
 	}
 	return []entry{{p, p, data}}, nil
 }
 
-// expandZip returns the members of a zip archive to read, named p/<member>.
-func (ex *expander) expandZip(p string, data []byte) ([]entry, []skip) {
-	members, skipped, err := ex.unzip(p, p, data)
+// expandArchive returns the members of a zip or tar archive to read, named p/<member>.
+func (ex *expander) expandArchive(p string, data []byte) ([]entry, []skip) {
+	members, skipped, err := ex.unpack(p, p, data)
 	if err != nil {
 		return nil, []skip{skipOf(p, err)}
 	}

@@ -45,6 +45,8 @@ const (
 	FormatLightning = "lightning-csv"
 	// FormatZip is a zip archive of logs, read as a folder (see ReadFiles).
 	FormatZip = "zip"
+	// FormatTar is a tar archive of logs (a .tar, a .tar.gz), read as a folder.
+	FormatTar = "tar"
 	// FormatFolder is the result of ReadFiles: the logs of a folder, or of several files.
 	FormatFolder = "folder"
 )
@@ -155,7 +157,7 @@ type Choice struct {
 // W&B panel export, a TensorBoard scalar export as CSV or JSON, a TensorBoard event file, a
 // Hugging Face trainer_state.json, JSON records, a Megatron-LM, nanoGPT or modded-nanogpt
 // log, an MLflow metric file, a PyTorch Lightning metrics.csv) and reads its loss curves. A
-// gzip file is read as the file it holds; a zip archive as a folder of files, as [ReadFiles]
+// gzip file is read as the file it holds; a zip or tar archive as a folder of files, as [ReadFiles]
 // reads them. When the file holds several candidate loss columns or several runs and choice
 // does not settle which to take, the result has an Ambiguity and no curves. Errors are
 // *lawcore.InputError naming the file and the line or record (and column or field where there
@@ -178,7 +180,7 @@ func Read(name string, data []byte, choice Choice) (*Result, error) {
 		switch {
 		case isGzip(inner):
 			return nil, lawcore.Errorf(where, "", "a gzip file inside a gzip file: decompress it first")
-		case isZip(inner):
+		case isArchive(inner): // a .tar.gz, or a zip gzipped
 			return readArchive(name, where, inner, choice, ex)
 		}
 		imp, err := readPlain(gunzippedName(name), where, inner, choice)
@@ -190,7 +192,7 @@ func Read(name string, data []byte, choice Choice) (*Result, error) {
 			c.File = name
 		}
 		return imp, nil
-	case isZip(data):
+	case isArchive(data):
 		return readArchive(name, where, data, choice, ex)
 	}
 	return readPlain(name, where, data, choice)
@@ -259,7 +261,7 @@ func checkBytes(name, where string, data []byte) error {
 	case isZip(data):
 		return &lawcore.InputError{Where: where, Msg: "this is a zip archive: extract the file first"}
 	case isTar(data):
-		return &lawcore.InputError{Where: where, Msg: "this is a tar archive: extract it, or give it as a zip"}
+		return &lawcore.InputError{Where: where, Msg: "this is a tar archive: extract it first"}
 	case bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}):
 		return &lawcore.InputError{Where: where, Msg: "this is UTF-16 text: save it as UTF-8"}
 	case bytes.IndexByte(data, 0) >= 0 && strings.Contains(path.Base(name), "tfevents"):

@@ -1,13 +1,14 @@
 // Raw logs chosen as files in the page, as a researcher has them: a zip of TensorBoard run
-// directories (event files written in the real format, a note beside them), a gzipped CSV
-// export, and an MLflow tracking folder (mlruns/<experiment>/<run>/metrics/<key>: lines
-// "timestamp value step") picked with the folder button. Each is read by lawcore's importer in
-// the page; the runs with learning rates fit to the paper's Fig. 2 parameters, and a file the
+// directories (event files written in the real format, a note beside them), the same runs as
+// a .tar.gz, a gzipped CSV export, and an MLflow tracking folder
+// (mlruns/<experiment>/<run>/metrics/<key>: lines "timestamp value step") picked with the
+// folder button. Each is read by lawcore's importer in the page; the runs with learning rates fit to the paper's Fig. 2 parameters, and a file the
 // importer cannot use is listed, not fatal.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { useServerAndBrowser, openPage, waitForFit, messageText, params, curveNames, EXAMPLES } from './harness.mjs';
@@ -80,6 +81,36 @@ test('a zip of TensorBoard runs and a gzipped CSV, chosen as files: curves with 
     assert.match(added, /constant-export/);
     assert.match(await rowText(page, added), /20 points, steps 1,000–20,000/);
     assert.match(await page.textContent('#status'), /Added 1 curve\(s\)\. Without learning rates: give constant-export/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a .tar.gz of TensorBoard run folders, as tar makes it: each run with its LR, the paper\'s fit', async () => {
+  const d = await fig2();
+  const root = path.join(tmp, 'tar-runs');
+  for (const run of ['constant', 'cosine']) {
+    const loss = new Map(d.steps.map((s, i) => [s, d.loss[run][i]]));
+    await mkdir(path.join(root, 'runs', run), { recursive: true });
+    await writeFile(path.join(root, 'runs', run, 'events.out.tfevents.1700000000.host.1.0'),
+      eventFile(LR_STEPS, { 'train/loss': LR_STEPS.map((s) => loss.get(s) ?? null), 'train/lr': LR_STEPS.map(LR[run]) }));
+  }
+  const tgz = path.join(tmp, 'fig2-runs.tar.gz');
+  execFileSync('tar', ['-czf', tgz, '-C', root, 'runs']);
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.click('#clear-curves');
+    await page.setInputFiles('#file-input', [tgz]);
+    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 2, null, { timeout: 60000 });
+    const names = await curveNames(page);
+    for (const run of ['constant', 'cosine']) {
+      const name = names.find((n) => n.startsWith(run));
+      assert.ok(name, `${run}: ${names}`);
+      assert.match(await rowText(page, name), /20 points, steps 1,000–20,000 · LR from the file/);
+    }
+    await fitsThePaper(page, 2);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

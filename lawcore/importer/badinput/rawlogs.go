@@ -46,7 +46,7 @@ func rawLogs() []File {
 		{Name: "not-really.zip", Data: []byte("PK\x03\x04 not a zip archive after all"), Want: "not a valid zip archive"},
 		{Name: "gzip-in-gzip.csv.gz.gz", Data: lw.Gzip(lw.Gzip([]byte("step,loss\n1,2\n"))), Want: "a gzip file inside a gzip file"},
 		{Name: "cut-short.csv.gz", Data: lw.Gzip(bytes.Repeat([]byte("step,loss\n1,2\n"), 50))[:30], Want: "the gzip file is cut short"},
-		{Name: "logs.tar.gz", Data: lw.Gzip(tarball()), Want: "this is a tar archive"},
+		{Name: "logs-cut-short.tar.gz", Data: lw.Gzip(tarball()[:520]), Want: "logs-cut-short.tar.gz/a.csv: corrupt: it is cut short"},
 		{Name: "loss", Data: []byte("1700000000000 3.5 10\n1700000000100 3.4\n"), Want: "line 2"},
 		{Name: "val_loss", Data: []byte("1700000000000 3.5 10\n1700000000100 3.4 20.5\n"), Want: "line 2, step"},
 		{Name: "train_loss", Data: []byte("1700000000000 -3.5 10\n1700000000100 0 20\n"), Want: "no loss values"},

@@ -5,6 +5,7 @@
 package logwrite
 
 import (
+	"archive/tar"
 	"archive/zip"
 	"bytes"
 	"compress/flate"
@@ -12,6 +13,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"math"
+	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -178,6 +180,24 @@ func Zip(files ...File) []byte {
 			panic(err)
 		}
 		fw.Write(f.Data)
+	}
+	w.Close()
+	return b.Bytes()
+}
+
+// Tar is a tar archive of files (a name ending in / is a directory).
+func Tar(files ...File) []byte {
+	var b bytes.Buffer
+	w := tar.NewWriter(&b)
+	for _, f := range files {
+		h := &tar.Header{Name: f.Name, Size: int64(len(f.Data)), Mode: 0o644, Typeflag: tar.TypeReg}
+		if strings.HasSuffix(f.Name, "/") {
+			h.Typeflag, h.Size, h.Mode = tar.TypeDir, 0, 0o755
+		}
+		if err := w.WriteHeader(h); err != nil {
+			panic(err)
+		}
+		w.Write(f.Data)
 	}
 	w.Close()
 	return b.Bytes()
