@@ -209,8 +209,8 @@ export function sizeName(n) {
 export const SIZE_EXAMPLE_RUNS = [['cosine_24000', 'fit'], ['constant_24000', 'fit'], ['wsdcon_9', 'fit'], ['wsd_20000_24000', 'validate'], ['cosine_72000', 'validate']];
 
 /**
- * sizefitView is the model-size view's chart, table and note: the curves observed and fitted
- * (a colour per size) and, red dotted, predicted at the unseen size targetN.
+ * sizefitView is the model-size view's answer, chart, table and note: the curves observed and
+ * fitted (a colour per size) and, red dotted, predicted at the unseen size targetN.
  */
 export function sizefitView({ response, lines, curves, predicted, targetN, warmup, example }) {
   const p = response.params;
@@ -225,7 +225,11 @@ export function sizefitView({ response, lines, curves, predicted, targetN, warmu
   for (const [name, line] of predicted) chart.lines.push({ label: name, x: line.steps, y: line.loss, color: '#d00', dash: [2, 3], from: warmup });
   const rows = response.curves.map((c) => [c.name, c.size, c.role, c.metrics.R2, c.metrics.PredE, c.metrics.FinalErr, c.predicted ? c.predicted[c.predicted.length - 1] : null]);
   for (const [name, line] of predicted) rows.push([name, targetN, 'predicted (unseen N)', null, null, null, line.finalLoss]);
+  const sizes = [...new Set(response.curves.filter((c) => c.role === 'fit').map((c) => c.size))].sort((a, b) => a - b).map(sizeName);
+  const finals = [...predicted].map(([name, line]) => `${fmt.fixed(line.finalLoss, 3)} (${name.replace(/^N=\S+\s+/, '')})`);
+  const held = response.validateMetrics ? `; the curves it held out at the fitted sizes it predicts with a mean error of ${fmt.pct(response.validateMetrics.PredE)}` : '';
   return {
+    answer: `Fitted to ${sizes.join(', ')}, the model-size law predicts at N = ${sizeName(targetN)} final losses of ${finals.join(', ')}${held}.`,
     chart,
     table: { columns: ['curve', 'N', 'role', 'R2', 'PredE', 'FinalErr', 'final loss (law)'], rows },
     note: `L(s, N) = ${fmt.fixed(p.L0, 3)} + ${fmt.fixed(p.A, 3)}·S1^−${fmt.fixed(p.alpha, 3)} + ${fmt.sig(p.B, 4)}·N^−${fmt.fixed(p.beta, 3)} − ${fmt.sig(p.C, 4)}·S2·N^${fmt.fixed(p.gamma, 3)} (λ ${p.lambda}).`

@@ -151,7 +151,7 @@ test('decomposition, chinchilla, compute: the terms\' share of the drop, the fit
   const cosine = k.rows.find((x) => x.percent === 100);
   assert.equal(answerSentence('compute', k, {}), `Fitting this law takes ${law.schedule}, ${law.percent.toFixed(2)}% of the ${withCommas(cosine.steps)} steps Chinchilla needs with ${cosine.schedule}`
     + ` (with ${k.rows.filter((x) => x.law !== 'this law' && x !== cosine).map((x) => `${x.schedule} ${x.percent.toFixed(1)}%`).join(', ')}).`);
-  assert.equal(answerSentence('sizefit', k, {}), '', 'a view without a sentence says nothing');
+  assert.equal(answerSentence('sizefit', k, {}), '', 'no sentence from an analyze answer here (the model-size view writes its own)');
 });
 
 test('kSteps writes counts of steps short', () => {
