@@ -13,7 +13,8 @@ import (
 // by ReadFiles. Its files are grouped into runs by where they lie:
 //
 //   - the TensorBoard event files of one directory are one run, read in the order they were
-//     written (a job restarted writes a new file; a step it logs again keeps its last value);
+//     written (a job restarted writes a new file: what the files before it logged from its first
+//     step on is dropped, as TensorBoard drops it);
 //     event files given without a directory are a run each;
 //   - the metric files of an MLflow run (<run>/metrics/<key>) are one run, named by its
 //     tags/mlflow.runName when the folder has it; its params/, tags/ and meta.yaml are skipped;

@@ -74,7 +74,7 @@ func TestReadFiles(t *testing.T) {
 		}
 	}
 	for _, n := range []string{
-		`runs/cosine: "train/loss": 1 step was logged again (the first at record 2 of runs/cosine/events.out.tfevents.1700000900.host.7.0: step 30 after step 30)`,
+		`runs/cosine: "train/loss": the run restarted at step 30 (record 2 of runs/cosine/events.out.tfevents.1700000900.host.7.0, after step 30): the 1 value the earlier run logged from there on is dropped`,
 		"skipped 2 files (not a log format I know): runs/notes.md, runs/wsd/version_0/hparams.yaml",
 		"skipped 4 files (MLflow run metadata, not a metric): runs/mlruns/0/9f1c/tags/mlflow.runName, runs/mlruns/0/9f1c/params/lr, runs/mlruns/0/9f1c/meta.yaml, runs/mlruns/0/meta.yaml",
 	} {

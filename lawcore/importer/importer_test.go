@@ -106,13 +106,13 @@ func TestReadTensorBoard(t *testing.T) {
 		t.Fatalf("got %+v", imp)
 	}
 	c := imp.Curves[0]
-	// Steps 300 and 400 were logged again after a restart: the later values are kept.
+	// Steps 300 and 400 were logged again after a restart: the restarted run's values are kept.
 	wantCurve(t, c, "run-cosine_20k-tag-train_loss", []float64{100, 200, 300, 400, 500},
 		[]float64{7.123456954956055, 5.987654209136963, 5.0, 4.5, 4.25}, nil)
 	if c.Metric != "train_loss" || c.Source != (Source{Step: "Step", Loss: "Value"}) {
 		t.Errorf("curve %+v", c)
 	}
-	wantNote(t, imp, `"train_loss": 2 steps were logged again (the first at line 6: step 300 after step 400): kept the last value of each step`)
+	wantNote(t, imp, `"train_loss": the run restarted at step 300 (line 6, after step 400): the 2 values the earlier run logged from there on are dropped, as TensorBoard drops them`)
 
 	imp = importSample(t, "run-cosine_20k-tag-train_loss.json", Choice{})
 	if imp.Format != FormatTensorBoardJSON {
@@ -165,14 +165,14 @@ func TestReadMegatron(t *testing.T) {
 
 	imp = importSample(t, "megatron.log", Choice{Column: "lm loss"})
 	c := imp.Curves[0]
-	// Iteration 40 was logged again after the restart: its last value is kept.
+	// Iteration 40 was logged again after the restart: the restarted run's value is kept.
 	wantCurve(t, c, "megatron", []float64{10, 20, 30, 40, 50, 60},
 		[]float64{9.876543, 7.654321, 6.54321, 5.876543, 5.4321, 5.1234},
 		[]float64{3e-4, 2.5e-4, 2e-4, 1.5e-4, 1e-4, 5e-5})
 	if c.Source != (Source{Step: "iteration", Loss: "lm loss", LR: "learning rate"}) {
 		t.Errorf("source %+v", c.Source)
 	}
-	wantNote(t, imp, `"lm loss": 1 step was logged again (the first at line 19: step 40 after step 40)`)
+	wantNote(t, imp, `"lm loss": the run restarted at step 40 (line 19, after step 40): the 1 value the earlier run logged from there on is dropped`)
 
 	imp = importSample(t, "megatron.log", Choice{Column: "validation lm loss"})
 	wantCurve(t, imp.Curves[0], "megatron", []float64{30, 60}, []float64{6.4321, 5.0123}, []float64{2e-4, 5e-5})

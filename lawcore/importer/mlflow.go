@@ -2,7 +2,6 @@ package importer
 
 import (
 	"bytes"
-	"fmt"
 	"path"
 	"strconv"
 	"strings"
@@ -95,12 +94,6 @@ func readMLflow(set *fileReader, metric string, data []byte) error {
 	}
 	if rows == 0 {
 		return lawcore.Errorf(set.where, "", "the metric file holds no values")
-	}
-	if s != nil {
-		s.settle()
-	}
-	if s != nil && rows > 1 && len(s.steps) == 1 && s.repeated > 0 {
-		set.notes = append(set.notes, fmt.Sprintf("%s: all %d values were logged at step %v (logged without a step?): only the last is kept", lawcore.Quote(metric), rows, s.steps[0]))
 	}
 	return nil
 }

@@ -304,13 +304,19 @@ func (set *fileReader) curve(s *valueSeries, asLR bool, notes *[]string) (*Curve
 // (not negative). Strict formats report the first invalid value as an error; the others skip
 // them with a note. It also notes the values skipped or replaced while reading.
 func (set *fileReader) checked(s *valueSeries, asLR bool, notes *[]string) ([]float64, []float64, error) {
-	if s.repeated > 0 {
+	if s.replaced > 0 {
+		*notes = append(*notes, fmt.Sprintf("%s: the run restarted at step %v (%s, after step %v): the %s the earlier run logged from there on %s dropped, as TensorBoard drops them",
+			s.label(), s.restart.step, set.atIn(s.restart.where, s.restart.line), s.restart.after, plural(s.replaced, "values", "value"), map[bool]string{true: "is", false: "are"}[s.replaced == 1]))
+	}
+	if s.repeated > 0 && len(s.steps) == 1 {
+		*notes = append(*notes, fmt.Sprintf("%s: all %d values were logged at step %v (logged without a step?): only the last is kept", s.label(), s.repeated+1, s.steps[0]))
+	} else if s.repeated > 0 {
 		*notes = append(*notes, fmt.Sprintf("%s: %s logged again (the first at %s: step %v after step %v): kept the last value of each step",
-			s.label(), plural(s.repeated, "steps were", "step was"), set.atIn(s.repeatWhere, s.repeatLine), s.repeatStep, s.repeatAfter))
+			s.label(), plural(s.repeated, "steps were", "step was"), set.atIn(s.repeat.where, s.repeat.line), s.repeat.step, s.repeat.after))
 	}
 	if s.unordered > 0 {
 		*notes = append(*notes, fmt.Sprintf("%s: %s logged after later steps (the first at %s: step %v after step %v): put in step order",
-			s.label(), plural(s.unordered, "steps were", "step was"), set.atIn(s.lateWhere, s.lateLine), s.lateStep, s.lateAfter))
+			s.label(), plural(s.unordered, "steps were", "step was"), set.atIn(s.late.where, s.late.line), s.late.step, s.late.after))
 	}
 	if b := set.blanks[[2]string{s.run, s.metric}]; b != nil && !asLR {
 		*notes = append(*notes, fmt.Sprintf("%s: no value on %s (the first at %s): those steps are left out",

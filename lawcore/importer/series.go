@@ -39,20 +39,17 @@ type valueSeries struct {
 	lines       []int32
 	err         error // the first error in the series, reported if the series is used
 
-	repeated                int // steps logged again (lenient formats): the last value is kept
-	repeatLine              int
-	repeatWhere             string // the file of repeatLine
-	repeatStep, repeatAfter float64
-	// late holds the values of steps logged after a later step (lenient formats), merged in
-	// step order by settle
-	late                []lateValue
-	unordered           int // late steps merged by settle: logged after a later step
-	lateLine            int
-	lateWhere           string // the file of lateLine
-	lateStep, lateAfter float64
-	nonFinite           int // values skipped as not finite (lenient formats)
-	nonFiniteLine       int
-	nonFiniteWhere      string // the file of nonFiniteLine
+	// Lenient formats keep the values as they came; segments mark where the steps went back,
+	// and settle puts them in order once the file is read.
+	segments              []segment
+	lastFile              string // the file of the last value, to tell a file of a run's own from the next
+	repeated              int    // steps logged again: the last value is kept
+	unordered             int    // steps logged after a later step, put in step order
+	replaced              int    // values of an earlier run replaced by a restart
+	repeat, late, restart jump   // the first of each, for the notes
+	nonFinite             int    // values skipped as not finite (lenient formats)
+	nonFiniteLine         int
+	nonFiniteWhere        string // the file of nonFiniteLine
 }
 
 // label names the series in notes and messages.
@@ -167,7 +164,7 @@ func (set *fileReader) seriesFor(run, metric, source, field string) (*valueSerie
 	if len(set.series) >= maxSeries {
 		return nil, lawcore.Errorf(set.where, "", "more than %d columns or runs: export fewer", maxSeries)
 	}
-	s := &valueSeries{run: run, metric: metric, file: set.where, source: source, field: field, isLR: isLRName(metric) && !isLossName(metric)}
+	s := &valueSeries{run: run, metric: metric, file: set.where, lastFile: set.where, source: source, field: field, isLR: isLRName(metric) && !isLossName(metric)}
 	set.series = append(set.series, s)
 	set.byKey[key] = s
 	return s, nil
@@ -217,9 +214,8 @@ func (set *fileReader) addText(s *valueSeries, line int, step float64, text stri
 }
 
 // add appends (step, value) to s. Strict formats record an error in the series for a value
-// that is not finite or a step out of order; the others skip the value, or keep the last value
-// of a step logged again (dropping the values of later steps logged before it: a restart from
-// a checkpoint).
+// that is not finite or a step out of order; the others skip the value, or keep it where the
+// steps went back, for settle to sort out once the file is read.
 func (set *fileReader) add(s *valueSeries, line int, step, v float64, text string) error {
 	if s.err != nil {
 		return nil
@@ -236,7 +232,6 @@ func (set *fileReader) add(s *valueSeries, line int, step, v float64, text strin
 		return nil
 	}
 	line32 := int32(min(line, math.MaxInt32)) // as s.lines keeps it
-	late := false                             // logged after a later step
 	if n := len(s.steps); n > 0 && step <= s.steps[n-1] {
 		last := s.steps[n-1]
 		if set.strict {
@@ -248,30 +243,12 @@ func (set *fileReader) add(s *valueSeries, line int, step, v float64, text strin
 			}
 			return nil
 		}
-		// a step logged again (a job restarted from a checkpoint) keeps its last value; a
-		// step not logged yet (logs written out of order, a value filed at step 0) takes its
-		// place in step order once the file is read (settle), so that one stray line never
-		// costs the steps logged after it
-		if k := sort.SearchFloat64s(s.steps, step); s.steps[k] == step {
-			if s.repeated == 0 {
-				s.repeatLine, s.repeatWhere, s.repeatStep, s.repeatAfter = line, set.where, step, last
-			}
-			s.repeated++
-			s.values[k], s.lines[k] = v, line32
-			return nil
-		}
-		if len(s.late) == 0 {
-			s.lateLine, s.lateWhere, s.lateStep, s.lateAfter = line, set.where, step, last
-		}
-		late = true
+		s.segments = append(s.segments, segment{start: n, where: set.where, newFile: set.where != s.lastFile})
 	}
+	s.lastFile = set.where
 	set.points++
 	if set.points > maxPoints {
 		return lawcore.Errorf(set.where, set.at(line, ""), "more than %d values: thin the curves or export fewer runs", maxPoints)
-	}
-	if late {
-		s.late = append(s.late, lateValue{step, v, line32})
-		return nil
 	}
 	s.steps = append(s.steps, step)
 	s.values = append(s.values, v)
@@ -279,39 +256,111 @@ func (set *fileReader) add(s *valueSeries, line int, step, v float64, text strin
 	return nil
 }
 
-// lateValue is a value whose step came after a later step's.
-type lateValue struct {
+// segment is where a series' steps went back: its values from start on, up to the next
+// segment, increase again.
+type segment struct {
+	start   int
+	where   string // the file it starts in
+	newFile bool   // it starts a file of the run's own, after its earlier files
+}
+
+// jump is where steps went back, for a note: the file and line, the step and the one before.
+type jump struct {
+	line        int
+	where       string
+	step, after float64
+}
+
+// point is one value of a series with its step and line.
+type point struct {
 	step, value float64
 	line        int32
 }
 
-// settle merges the series' late values into its steps, in step order: for a step logged
-// late more than once the last value is kept, and counted as repeated; unordered counts the
-// others.
+// settle puts the values of a lenient series in step order where its steps went back, by what
+// the going back means:
+//   - a restart: steps that start again at a step already logged (a job resumed from a
+//     checkpoint) and go on, or a run's next file that starts at or before the last step so
+//     far. The values the earlier run logged from there on are dropped (counted as replaced),
+//     as TensorBoard drops them: they belong to a run that was abandoned.
+//   - otherwise a value or a few out of order (a line filed late, a log written backwards):
+//     each takes its place in step order, and one of a step logged again replaces it.
 func (s *valueSeries) settle() {
-	if len(s.late) == 0 {
+	if len(s.segments) == 0 {
 		return
 	}
-	merged := make([]lateValue, 0, len(s.steps)+len(s.late))
-	for i := range s.steps {
-		merged = append(merged, lateValue{s.steps[i], s.values[i], s.lines[i]})
+	at := func(i int) point { return point{s.steps[i], s.values[i], s.lines[i]} }
+	out := make([]point, 0, len(s.steps))
+	for i := range s.segments[0].start {
+		out = append(out, at(i))
 	}
-	// a late step is never among the in-order ones (add replaced those in place), but may be
-	// late more than once: the stable sort keeps such values in the order they came
-	merged = append(merged, s.late...)
-	sort.SliceStable(merged, func(i, j int) bool { return merged[i].step < merged[j].step })
-	s.steps, s.values, s.lines = s.steps[:0], s.values[:0], s.lines[:0]
-	added := len(s.late)
-	for i, m := range merged {
-		if i+1 < len(merged) && merged[i+1].step == m.step {
-			s.repeated++
-			added--
-			continue // a later value of the same step follows
+	var pending []point // values out of order, merged into out before a restart and at the end
+	merge := func() {
+		if len(pending) == 0 {
+			return
 		}
-		s.steps, s.values, s.lines = append(s.steps, m.step), append(s.values, m.value), append(s.lines, m.line)
+		// out is in order with no step twice; pending comes after it, in the order it came:
+		// a stable sort keeps a step's later values after its earlier ones, and the last wins
+		all := append(out, pending...)
+		sort.SliceStable(all, func(i, j int) bool { return all[i].step < all[j].step })
+		out = all[:0]
+		for i, p := range all {
+			if i+1 < len(all) && all[i+1].step == p.step {
+				continue
+			}
+			out = append(out, p)
+		}
+		pending = pending[:0]
 	}
-	s.late = nil
-	s.unordered += added
+	for g, seg := range s.segments {
+		end := len(s.steps)
+		if g+1 < len(s.segments) {
+			end = s.segments[g+1].start
+		}
+		first, before := s.steps[seg.start], s.steps[seg.start-1]
+		merge()
+		k := sort.Search(len(out), func(i int) bool { return out[i].step >= first })
+		logged := k < len(out) && out[k].step == first
+		if end-seg.start >= 2 && (logged || seg.newFile) {
+			if s.replaced == 0 {
+				s.restart = jump{int(s.lines[seg.start]), seg.where, first, before}
+			}
+			s.replaced += len(out) - k
+			out = out[:k]
+			for i := seg.start; i < end; i++ {
+				out = append(out, at(i))
+			}
+			continue
+		}
+		for i := seg.start; i < end; i++ {
+			p := at(i)
+			j := sort.Search(len(out), func(i int) bool { return out[i].step >= p.step })
+			switch {
+			case j < len(out) && out[j].step == p.step:
+				if s.repeated == 0 {
+					s.repeat = jump{int(p.line), seg.where, p.step, before}
+				}
+				s.repeated++
+			case j < len(out):
+				if s.unordered == 0 {
+					s.late = jump{int(p.line), seg.where, p.step, before}
+				}
+				s.unordered++
+			}
+			if j < len(out) {
+				pending = append(pending, p)
+			} else {
+				out = append(out, p) // past every step so far: in order
+			}
+			before = p.step
+		}
+	}
+	merge()
+	s.segments = nil
+	s.steps, s.values, s.lines = s.steps[:0], s.values[:0], s.lines[:0]
+	for _, p := range out {
+		s.steps, s.values, s.lines = append(s.steps, p.step), append(s.values, p.value), append(s.lines, p.line)
+	}
 }
 
 // at names a position (a line, or a record) and, when there is one, a field at it:

@@ -117,21 +117,44 @@ func TestReadEventFileTags(t *testing.T) {
 	}
 }
 
-// A step logged again (a job restarted from a checkpoint) keeps its last value, with a note.
+// A job restarted from a checkpoint logs again from a step it had logged: what the earlier run
+// logged from there on is dropped, as TensorBoard drops it, even past where the restarted run
+// stopped (a value of an abandoned run is no point of the run that goes on); a value filed late
+// alone takes its place. In a run's folder, an event file that starts at or before the steps
+// of the files before it is such a restart too, at whatever step it starts, and one that starts
+// after them goes on from them.
 func TestReadEventFileRestart(t *testing.T) {
-	data := lw.EventFile(
-		lw.Event(10, lw.Scalar{Tag: "loss", Value: 4}),
-		lw.Event(20, lw.Scalar{Tag: "loss", Value: 3.5}),
-		lw.Event(30, lw.Scalar{Tag: "loss", Value: 3.25}),
-		lw.Event(20, lw.Scalar{Tag: "loss", Value: 3.75}),
-		lw.Event(30, lw.Scalar{Tag: "loss", Value: 3}),
-	)
+	ev := func(step int64, v float64) []byte { return lw.Event(step, lw.Scalar{Tag: "loss", Value: v}) }
+	data := lw.EventFile(ev(10, 4), ev(20, 3.5), ev(30, 3.25), ev(40, 3.125), ev(20, 3.75), ev(30, 3), ev(5, 4.5))
 	imp, err := Read("e", data, Choice{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCurve(t, imp.Curves[0], "loss", []float64{10, 20, 30}, []float64{4, 3.75, 3}, nil)
-	wantNote(t, imp, `"loss": 2 steps were logged again (the first at record 5: step 20 after step 30): kept the last value of each step`)
+	wantCurve(t, imp.Curves[0], "loss", []float64{5, 10, 20, 30}, []float64{4.5, 4, 3.75, 3}, nil)
+	wantNote(t, imp, `"loss": the run restarted at step 20 (record 6, after step 40): the 3 values the earlier run logged from there on are dropped, as TensorBoard drops them`)
+	wantNote(t, imp, `"loss": 1 step was logged after later steps (the first at record 8: step 5 after step 30): put in step order`)
+
+	first := lw.EventFile(ev(10, 4), ev(20, 3.5), ev(30, 3.25), ev(40, 3.125))
+	for _, c := range []struct {
+		second      []byte
+		steps, loss []float64
+		note        string
+	}{
+		{lw.EventFile(ev(25, 3.375), ev(35, 3.1875)), []float64{10, 20, 25, 35}, []float64{4, 3.5, 3.375, 3.1875},
+			`run: "loss": the run restarted at step 25 (record 2 of run/events.out.tfevents.2.h, after step 40): the 2 values the earlier run logged from there on are dropped`},
+		{lw.EventFile(ev(50, 3)), []float64{10, 20, 30, 40, 50}, []float64{4, 3.5, 3.25, 3.125, 3}, ""},
+	} {
+		imp, err := ReadFiles([]File{{Path: "run/events.out.tfevents.1.h", Data: first}, {Path: "run/events.out.tfevents.2.h", Data: c.second}}, Choice{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantCurve(t, imp.Curves[0], "run loss", c.steps, c.loss, nil)
+		if c.note != "" {
+			wantNote(t, imp, c.note)
+		} else if len(imp.Notes) != 0 {
+			t.Errorf("a file that goes on: notes %q", imp.Notes)
+		}
+	}
 }
 
 // A log copied while its run was writing it ends inside a record: the complete records are
