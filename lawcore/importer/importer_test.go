@@ -248,6 +248,15 @@ func TestReadCSVRunsAndLR(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantCurve(t, imp.Curves[0], "p", []float64{100, 200}, []float64{3.5, 3.4}, []float64{0.1, 0.2})
+	// A W&B history (run.history()): _step counts the calls to wandb.log; the global step is the step.
+	imp, err = Read("history.csv", []byte("_step,_runtime,train/global_step,train/loss\n0,10,10,4.5\n1,20,20,4.25\n"), Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCurve(t, imp.Curves[0], "history", []float64{10, 20}, []float64{4.5, 4.25}, nil)
+	if src := imp.Curves[0].Source; src.Step != "train/global_step" {
+		t.Errorf("history: step column %q", src.Step)
+	}
 	// Lines ended by CR alone (Excel's "CSV (Macintosh)"), a column of no use named twice.
 	imp, err = Read("mac.csv", []byte("step,loss,note,note\r100,3.5,a,b\r200,3.4,,\r"), Choice{})
 	if err != nil {

@@ -5,9 +5,10 @@ import "strings"
 // The importers recognise columns (and JSON keys, and log fields) by name, lower-cased.
 
 // stepNamesAll are the names of step columns, in order of preference: those of
-// the table reader's and a few more.
+// the table reader's and a few more. W&B's own _step comes last: it counts calls to wandb.log,
+// not training steps, wherever the run logged its global step beside it.
 var stepNamesAll = append(append([]string(nil), stepNames...),
-	"trainer/global_step", "global step", "train/step", "iters", "iterations")
+	"trainer/global_step", "global step", "train/step", "iters", "iterations", "_step")
 
 // runNames are the names of a column naming the run of each row, in order of preference.
 var runNames = []string{"run", "run_name", "run name", "runname", "run_id", "run id", "experiment", "name"}

@@ -19,7 +19,7 @@ const MaxRows = 2_000_000
 
 // Column names recognised, lower-cased, in order of preference.
 var (
-	stepNames = []string{"step", "steps", "iteration", "iter", "global_step", "_step", "train/global_step"}
+	stepNames = []string{"step", "steps", "iteration", "iter", "global_step", "train/global_step"}
 	lossNames = []string{"loss", "val_loss", "validation_loss", "valid_loss", "eval_loss", "eval loss", "lm loss", "lm_loss", "val loss", "validation loss", "train_loss", "train loss"}
 	lrNames   = []string{"lr", "learning_rate", "learning rate", "learning-rate", "train/learning_rate"}
 )
