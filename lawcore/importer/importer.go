@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -104,6 +105,20 @@ type Curve struct {
 	Steps []float64 `json:"-" column:"steps"`
 	Loss  []float64 `json:"-" column:"loss"`
 	LR    []float64 `json:"-" column:"lr"`
+	// LRSteps and LRLogged are the learning rates as they were logged, when at steps of their
+	// own (every 10 steps beside an eval loss every 1,000, say): the schedule is theirs, for LR
+	// at the loss's steps alone would miss every drop between two of them. Nil otherwise.
+	LRSteps  []float64 `json:"-" column:"lrSteps"`
+	LRLogged []float64 `json:"-" column:"lrLogged"`
+}
+
+// keepLogged sets the curve's LRSteps and LRLogged to the learning rates as logged, when they
+// were logged at other steps than the loss's (LR then holds them at the loss's steps).
+func (c *Curve) keepLogged(steps, lr []float64) {
+	if len(steps) == len(c.Steps) && slices.Equal(steps, c.Steps) {
+		return
+	}
+	c.LRSteps, c.LRLogged = steps, lr
 }
 
 // Source names the columns (or log fields, or JSON keys) a curve was read from; LR is

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -316,6 +317,24 @@ func TestReadMergeLR(t *testing.T) {
 	}
 	if !merged.HasLR || !equalFloats(merged.Loss, loss.Loss) || loss.HasLR || merged.Source.LR != "value (run-cosine_20k-tag-learning_rate.json)" {
 		t.Errorf("merged %+v, original %+v", merged, loss)
+	}
+	// the LR file's own points are kept as logged: 200 is not among them
+	if !equalFloats(merged.LRSteps, lr.Steps) || !equalFloats(merged.LRLogged, lr.LR) || slices.Contains(merged.LRSteps, 200) {
+		t.Errorf("logged LR at %v: %v, want the file's %v: %v", merged.LRSteps, merged.LRLogged, lr.Steps, lr.LR)
+	}
+	// In one file: an LR logged at every step beside a loss every other step keeps every step's.
+	imp, err := Read("dense.csv", []byte("step,loss,lr\n1,,1e-3\n2,3.5,1e-3\n3,,1e-4\n4,3.25,1e-4\n"), Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := imp.Curves[0]
+	wantCurve(t, c, "dense", []float64{2, 4}, []float64{3.5, 3.25}, []float64{1e-3, 1e-4})
+	if !equalFloats(c.LRSteps, []float64{1, 2, 3, 4}) || !equalFloats(c.LRLogged, []float64{1e-3, 1e-3, 1e-4, 1e-4}) {
+		t.Errorf("logged LR at %v: %v", c.LRSteps, c.LRLogged)
+	}
+	// at the loss's own steps, nothing more is kept
+	if c := importSample(t, "ambiguous.csv", Choice{Column: "train_loss"}).Curves[0]; c.LRSteps != nil || c.LRLogged != nil {
+		t.Errorf("LR at the loss's steps: logged %v %v", c.LRSteps, c.LRLogged)
 	}
 
 	short := importSample(t, "lr_schedule.csv", Choice{}).Curves[0]

@@ -8,7 +8,8 @@ import (
 
 // MergeLR returns a copy of curve with the learning rates of lrCurve (read from a separate
 // learning-rate file, for example with [Choice.AsLR]) taken at the curve's steps,
-// joined linearly between lrCurve's points. It is an error if lrCurve has no learning rates
+// joined linearly between lrCurve's points, and lrCurve's own points as LRSteps and LRLogged
+// when they lie at other steps. It is an error if lrCurve has no learning rates
 // or does not cover every step of the curve.
 func MergeLR(curve, lrCurve *Curve) (*Curve, error) {
 	if curve == nil || lrCurve == nil {
@@ -38,6 +39,7 @@ func MergeLR(curve, lrCurve *Curve) (*Curve, error) {
 	out.Steps = append([]float64(nil), curve.Steps...)
 	out.Loss = append([]float64(nil), curve.Loss...)
 	out.LR, out.HasLR = lr, true
+	out.keepLogged(append([]float64(nil), lrCurve.Steps...), append([]float64(nil), lrCurve.LR...))
 	src := lrCurve.Source.LR
 	if src == "" {
 		src = lrCurve.Metric

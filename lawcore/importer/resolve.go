@@ -297,6 +297,7 @@ func (set *fileReader) curve(s *valueSeries, asLR bool, notes *[]string) (*Curve
 			lr.label(), plural(len(c.Steps)-exact, "steps", "step"), s.label()))
 	}
 	c.LR, c.HasLR, c.Source.LR = at, true, lr.source
+	c.keepLogged(lrSteps, lrValues)
 	return c, nil
 }
 

@@ -120,11 +120,14 @@ function curvesOfAnswer(result, columns, { label, nameOf, fileOf }) {
       scheduleSource: 'builder',
     };
     if (info.hasLR && col.lr) {
+      // the learning rates as logged when they have steps of their own (more often than an
+      // eval loss, say), else as the loss's steps have them
+      const [lrAt, lrOf] = col.lrSteps && col.lrLogged && col.lrSteps.length ? [col.lrSteps, col.lrLogged] : [col.steps, col.lr];
       const idx = [];
-      for (let k = 0; k < col.steps.length; k++) if (Number.isFinite(col.lr[k]) && col.steps[k] >= 0) idx.push(k);
+      for (let k = 0; k < lrAt.length; k++) if (Number.isFinite(lrOf[k]) && lrAt[k] >= 0) idx.push(k);
       if (idx.length) {
-        curve.lr = Float64Array.from(idx, (k) => col.lr[k]);
-        curve.lrSteps = Float64Array.from(idx, (k) => col.steps[k]);
+        curve.lr = Float64Array.from(idx, (k) => lrOf[k]);
+        curve.lrSteps = Float64Array.from(idx, (k) => lrAt[k]);
         curve.schedule = explicitSchedule(curve.lrSteps, curve.lr);
         curve.schedule.total = Math.max(curve.schedule.total, curve.steps[curve.steps.length - 1]);
         curve.scheduleSource = 'file';

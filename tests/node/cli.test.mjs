@@ -164,6 +164,21 @@ test('predict gives the documented fields, per curve, with the columns merged', 
   assert.match(predictionsTable(below.curves, null), /^warnings:\n {2}- cosine 60K: the predicted loss falls to -/m);
 });
 
+test('an eval loss every 1,000 steps beside an LR logged every 100: the schedule is the LR as logged, and the fit finds the truth', () => {
+  const schedule = { kind: 'multistep', total: 20000, peak: 2e-4, stages: [0.75, 0.15, 0.1], levels: [1, 0.316, 0.1] };
+  const { lr } = okJSON(['schedule', JSON.stringify(schedule)]);
+  const evalSteps = Array.from({ length: 20 }, (_, i) => 1000 * (i + 1));
+  const { loss } = okJSON(['predict'], JSON.stringify({ params: PAPER, warmupSteps: 0, curves: [{ name: 'eval', schedule, steps: evalSteps }] })).curves[0];
+  // one row every 100 steps: the LR on each, the eval loss on every tenth
+  const lossAt = new Map(evalSteps.map((s, i) => [s, loss[i]]));
+  const rows = Array.from({ length: 201 }, (_, i) => 100 * i);
+  const file = writeTmp('multistep-eval.csv', csv(rows, { eval_loss: rows.map((s) => lossAt.get(s) ?? ''), lr: rows.map((s) => lr[s]) }));
+  const report = ok(['fit', '--fit', file]);
+  const p = paramsOfReport(report);
+  // exact data on the exact schedule: the law's own parameters, to 0.1%
+  for (const k of ['L0', 'A', 'alpha', 'C']) assert.ok(Math.abs(p[k] - PAPER[k]) <= 1e-3 * PAPER[k], `${k} = ${p[k]}, truth ${PAPER[k]}\n${report}`);
+});
+
 test('schedule gives the summary and the LR of steps 0..total', () => {
   const res = okJSON(['schedule'], JSON.stringify({ kind: 'cosine', total: 1000, peak: 1e-3, warmup: 100, final: 1e-4 }));
   assert.equal(res.total, 1000);

@@ -51,3 +51,21 @@ test('a curve is named by its file without extensions, a gzipped one included', 
   assert.equal(curveName('run-cosine-tag-loss.csv'), 'cosine loss');
   assert.equal(curveName('weird.name.csv'), 'weird.name');
 });
+
+test('learning rates logged at steps of their own make the schedule, not their values at the loss\'s steps', async () => {
+  // an eval loss every 1,000 steps; the LR every 500, dropping tenfold at 1,500
+  const engine = {
+    importFile: async () => ({
+      result: { curves: [{ name: 'eval', metric: 'eval/loss', hasLoss: true, hasLR: true }] },
+      columns: [{
+        steps: Float64Array.of(1000, 2000), loss: Float64Array.of(3, 2.9), lr: Float64Array.of(1e-3, 1e-4),
+        lrSteps: Float64Array.of(0, 500, 1000, 1500, 2000), lrLogged: Float64Array.of(1e-3, 1e-3, 1e-3, 1e-4, 1e-4),
+      }],
+    }),
+  };
+  const { curves: [c] } = await importText(engine, 'eval.csv', 'text');
+  assert.deepEqual(Array.from(c.lrSteps), [0, 500, 1000, 1500, 2000]);
+  assert.deepEqual(c.schedule.steps, [0, 500, 1000, 1500, 2000]);
+  assert.deepEqual(c.schedule.lr, [1e-3, 1e-3, 1e-3, 1e-4, 1e-4]);
+  assert.equal(c.scheduleSource, 'file');
+});
