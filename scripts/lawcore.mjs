@@ -260,7 +260,7 @@ async function fitCommand(ctx) {
   const { request, columns, notes, peak } = await fitRequest(ctx);
   if (!('lines' in request)) request.lines = !!ctx.opts.json;
   if (!('intervals' in request)) request.intervals = true; // the report gives each parameter's interval
-  const { result, columns: lines } = await ctx.call('fit', request, columns);
+  const { result, columns: lines } = await withNotes(notes, () => ctx.call('fit', request, columns));
   const predicted = await predictSchedules(ctx, result, peak);
   if (ctx.opts.json) {
     const out = ctx.opts['no-columns'] ? result : mergeColumns('fit', result, lines);
@@ -277,11 +277,25 @@ async function fitCommand(ctx) {
 /** validateCommand scores each law on each curve left out. */
 async function validateCommand(ctx) {
   if (ctx.opts.predict) throw new UsageError('--predict belongs to fit');
-  const { request, columns } = await fitRequest(ctx);
+  const { request, columns, notes } = await fitRequest(ctx);
   if (ctx.opts.laws !== undefined) request.laws = ctx.opts.laws.split(',').map((l) => l.trim()).filter(Boolean);
   if (ctx.opts.level !== undefined) request.level = number(ctx.opts.level, '--level');
-  const { result } = await ctx.call('validate', request, columns);
-  return ctx.opts.json ? ctx.json('validate', result) : validateReport(result);
+  const { result } = await withNotes(notes, () => ctx.call('validate', request, columns));
+  if (ctx.opts.json) return ctx.json('validate', notes.length ? { ...result, importNotes: notes } : result);
+  return validateReport(result) + (notes.length ? `\nimport notes:\n${notes.map((n) => `  - ${n}`).join('\n')}\n` : '');
+}
+
+/**
+ * withNotes runs a fit or validation of imported logs; when lawcore refuses it, the import's
+ * notes (files skipped, curves left out) follow its message, for they are often the why.
+ */
+async function withNotes(notes, call) {
+  try {
+    return await call();
+  } catch (err) {
+    if (notes.length && err instanceof Error) err.message += `\nimport notes:\n${notes.map((n) => `  - ${n}`).join('\n')}`;
+    throw err;
+  }
 }
 
 /** optionValue reads the value of an analysis option: a number, a list with commas, true/false, JSON, or a word. */

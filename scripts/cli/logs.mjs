@@ -151,7 +151,9 @@ export function fitCurves(groups, { schedules = [], sizes = [], warmup } = {}) {
   const drafts = [];
   const notes = [];
   for (const { role, imported } of groups) {
-    const { result, columns, sources } = imported;
+    const { result, columns, sources, request } = imported;
+    // what the import said (files skipped, values dropped), named by the file given alone
+    for (const n of result.notes || []) notes.push(request && request.name ? `${request.name}: ${n}` : n);
     result.curves.forEach((info, i) => {
       const col = columns[i] || {};
       if (!info.hasLoss || !col.loss || !col.steps) {

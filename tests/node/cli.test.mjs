@@ -179,6 +179,24 @@ test('an eval loss every 1,000 steps beside an LR logged every 100: the schedule
   for (const k of ['L0', 'A', 'alpha', 'C']) assert.ok(Math.abs(p[k] - PAPER[k]) <= 1e-3 * PAPER[k], `${k} = ${p[k]}, truth ${PAPER[k]}\n${report}`);
 });
 
+test('fit and validate of log files say what the import left out, and say it when nothing is left to fit', () => {
+  const dir = join(tmp, 'notes-run');
+  writeFig2(dir);
+  writeFile(dir, 'README.txt', 'two runs of the Fig. 2 study\n');
+  const spec = ['--schedule', `${join(dir, 'constant.csv')}=constant 20000 peak=2e-4 warmup=500`, '--schedule', `${join(dir, 'cosine.csv')}=cosine 20000 peak=2e-4 warmup=500`];
+  const report = ok(['fit', '--fit', dir, ...spec]);
+  assert.match(report, /^notes:\n {2}- skipped [^\n]*README\.txt: not a log format I know$/m);
+  const validated = ok(['validate', '--fit', dir, ...spec]);
+  assert.match(validated, /^import notes:\n {2}- skipped [^\n]*README\.txt: not a log format I know$/m);
+  // nothing to fit: lawcore's refusal, then why
+  const lrOnly = join(tmp, 'lr-only');
+  writeFile(lrOnly, 'lr.csv', csv([0, 100], { lr: [1e-3, 5e-4] }));
+  writeFile(lrOnly, 'README.txt', 'learning rates only\n');
+  const r = run(['fit', '--fit', lrOnly, '--schedule', 'constant 100']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /curves: no curves to fit\nimport notes:\n(?: {2}- .*\n)* {2}- skipped [^\n]*README\.txt: not a log format I know\n(?: {2}- .*\n)* {2}- lr-only lr: no loss values \(learning rates only\); left out\./);
+});
+
 test('schedule gives the summary and the LR of steps 0..total', () => {
   const res = okJSON(['schedule'], JSON.stringify({ kind: 'cosine', total: 1000, peak: 1e-3, warmup: 100, final: 1e-4 }));
   assert.equal(res.total, 1000);
