@@ -89,6 +89,7 @@ type eventReader struct {
 	nameFiles bool
 	tags      map[string]string // the tags seen, so that each is one string
 	counted   bool              // the event being read is counted as a row
+	scalars   bool              // a scalar was read, of any tag
 }
 
 func newEventReader(set *fileReader) *eventReader {
@@ -196,12 +197,7 @@ func (er *eventReader) summary(r *tfRecordReader, step int64, summary []byte) er
 		if !er.isScalar(sv) {
 			continue
 		}
-		if !er.counted {
-			er.counted = true
-			if err := set.row(n); err != nil {
-				return err
-			}
-		}
+		er.scalars = true
 		s, err := set.checkStep(n, float64(step))
 		if err != nil {
 			return err
@@ -209,6 +205,14 @@ func (er *eventReader) summary(r *tfRecordReader, step int64, summary []byte) er
 		if !set.wants(sv.tag) {
 			set.offer(sv.tag)
 			continue
+		}
+		// an event is a row when it holds a value read: SummaryWriter writes each tag in an event
+		// of its own, and the tags not read (gradient norms, throughput) are no rows of the curves
+		if !er.counted {
+			er.counted = true
+			if err := set.row(n); err != nil {
+				return err
+			}
 		}
 		set.declare(sv.tag)
 		series, err := set.seriesFor("", sv.tag, sv.tag, "")
@@ -249,7 +253,7 @@ func (er *eventReader) isScalar(sv summaryValue) bool {
 // finish checks that the files read held scalars.
 func (er *eventReader) finish() error {
 	set := er.set
-	if set.rows > 0 {
+	if er.scalars {
 		set.noLoss = lawcore.Errorf(set.where, "", "no scalar tag has values: the tags are %s", quoteNames(set.columns))
 		return nil
 	}
