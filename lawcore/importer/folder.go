@@ -278,10 +278,16 @@ func groupUnits(entries []entry, root string) ([]*unit, map[string]string, []ski
 			continue
 		}
 		switch rd, key, ok := mlflowMetricKey(e.path); {
-		case isTFRecord(e.data) && dir != "":
+		case isTFRecord(e.data) && (dir != "" || root != ""):
+			// the event files of a directory are one run, and so are those at an archive's top:
+			// the archive is their directory (files given one by one have none)
 			u := events[dir]
 			if u == nil {
-				u = &unit{kind: unitEvents, dir: dir, label: dir}
+				label := dir
+				if dir == "" {
+					label = root
+				}
+				u = &unit{kind: unitEvents, dir: dir, label: label}
 				events[dir] = u
 				units = append(units, u)
 			}
@@ -511,7 +517,11 @@ func nameCurves(done []unitRead, mlflowNames map[string]string) {
 	seen := map[string]int{}
 	for _, d := range done {
 		run := runs[d.u.dir]
-		if run == "" && d.set.format == FormatTensorBoardEvents {
+		switch {
+		case run != "" || d.set.format != FormatTensorBoardEvents:
+		case d.u.kind == unitEvents && d.u.dir == "" && len(d.u.entries) > 1:
+			run = fileStem(d.u.label) // the event files at an archive's top: the archive's run
+		default:
 			run = fileStem(d.u.entries[0].path)
 		}
 		for _, c := range d.curves {

@@ -155,6 +155,16 @@ func TestReadEventFileRestart(t *testing.T) {
 			t.Errorf("a file that goes on: notes %q", imp.Notes)
 		}
 	}
+	// Zipped without their directory, a run's event files are still one run: the archive's.
+	zipped := lw.Zip(lw.File{Name: "events.out.tfevents.1.h", Data: first}, lw.File{Name: "events.out.tfevents.2.h", Data: lw.EventFile(ev(50, 3))})
+	imp, err = Read("run.zip", zipped, Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imp.Curves) != 1 {
+		t.Fatalf("%d curves: %+v", len(imp.Curves), imp.Curves)
+	}
+	wantCurve(t, imp.Curves[0], "run loss", []float64{10, 20, 30, 40, 50}, []float64{4, 3.5, 3.25, 3.125, 3}, nil)
 }
 
 // A log copied while its run was writing it ends inside a record: the complete records are
