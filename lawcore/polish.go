@@ -21,6 +21,10 @@ const (
 	lmMaxCoordinate = 300  // |x| stays below this (e^300 is past any parameter)
 	lmMaxIterations = 200  // evaluations of one run, at most
 	lmConverged     = 1e-9 // relative decrease of the objective that ends the iterations
+	// liftGain is the relative decrease a descent from a parameter lifted off its floor must
+	// bring to be kept: far above rounding, far below what a real optimum off the floor brings
+	// (an objective of 1e-7 at the floor fell to 1e-30 on exact data).
+	liftGain = 1e-6
 	// sameOptimum is how close (in every coordinate) a run must come to an optimum found
 	// from an earlier start to be taken as bound for it.
 	sameOptimum = 0.03
@@ -39,6 +43,35 @@ func (pl *polisher) polish(s start) (start, error) {
 	if len(o.free) == 0 {
 		return s, nil
 	}
+	best, err := pl.descend(s)
+	if err != nil {
+		return start{}, err
+	}
+	if !(best.f <= s.f) {
+		best = s
+	}
+	// A positive parameter at its floor (a linear one the start's least squares set to 0)
+	// cannot leave it: the optimiser works on its log, whose gradient there is the parameter
+	// times its own, some 1e-10 of it, so the iterations end at once. Descend again with each
+	// such parameter at its typical value; a clearly lower objective stands (where nothing
+	// informs the parameter, as C on a constant LR, the two are equal but for rounding, and the
+	// floor stays, with its warning).
+	if lifted, ok := pl.offFloor(best.theta); ok {
+		again, err := pl.descend(start{theta: lifted, f: o.Value(lifted, nil)})
+		if err != nil {
+			return start{}, err
+		}
+		if again.f < best.f*(1-liftGain) {
+			best = again
+		}
+	}
+	pl.found = append(pl.found, best)
+	return best, nil
+}
+
+// descend runs Levenberg-Marquardt from s, and L-BFGS after it should it stop short.
+func (pl *polisher) descend(s start) (start, error) {
+	o := pl.obj
 	x, f, converged := pl.levenbergMarquardt(s)
 	if o.cancelled {
 		return start{}, o.ctx.Err()
@@ -49,12 +82,23 @@ func (pl *polisher) polish(s start) (start, error) {
 			return start{}, o.ctx.Err()
 		}
 	}
-	best := start{theta: o.theta(x), f: f}
-	if !(best.f <= s.f) {
-		best = s
+	return start{theta: o.theta(x), f: f}, nil
+}
+
+// offFloor returns theta with each free positive parameter that sits at its floor set to its
+// typical value (its default), and whether there was one.
+func (pl *polisher) offFloor(theta []float64) ([]float64, bool) {
+	var lifted []float64
+	for _, i := range pl.obj.free {
+		p := pl.obj.spec.Params[i]
+		if p.Domain == Positive && p.Default > 0 && theta[i] <= 10*paramFloor {
+			if lifted == nil {
+				lifted = append([]float64(nil), theta...)
+			}
+			lifted[i] = p.Default
+		}
 	}
-	pl.found = append(pl.found, best)
-	return best, nil
+	return lifted, lifted != nil
 }
 
 // levenbergMarquardt runs damped Gauss-Newton steps from s (the damping updated from the

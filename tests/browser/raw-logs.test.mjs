@@ -102,8 +102,13 @@ test('a .tar.gz of TensorBoard run folders, as tar makes it: each run with its L
   try {
     await waitForFit(page);
     await page.click('#clear-curves');
+    // on the empty page a warmup that is not the runs': their learning rates set it
+    await page.fill('#warmup-steps', '0');
+    await page.dispatchEvent('#warmup-steps', 'change');
     await page.setInputFiles('#file-input', [tgz]);
     await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 2, null, { timeout: 60000 });
+    assert.equal(await page.inputValue('#warmup-steps'), '500');
+    assert.match(await messageText(page), /Warmup steps set to 500: the learning rates of \S+ reach their peak there\./);
     const names = await curveNames(page);
     for (const run of ['constant', 'cosine']) {
       const name = names.find((n) => n.startsWith(run));

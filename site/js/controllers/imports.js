@@ -33,16 +33,21 @@ export function createImports({ store, engine, predicting, ask }) {
   }
 
   /**
-   * addToView adds curves to the page: beside the curves there, or in place of the example.
-   * It returns {added, notes} (what changed besides, in words).
+   * addToView adds curves to the page: beside the curves there, or in place of the example, or
+   * on an empty page. In place of the example, or as the page's first, they set the warmup
+   * their learning rates show. It returns {added, notes} (what changed besides, in words).
    */
   function addToView(curves) {
-    if (!store.state.example || !curves.length) return { added: store.addCurves(curves), notes: [] };
-    const title = store.state.example.title;
-    const notes = [`Your data replaced ${title} (Undo brings it back).`];
-    // The example's settings were its paper's; the user's own curves are fitted with auto.
-    let settings = { ...store.state.settings, auto: true };
-    if (!store.state.settings.auto) notes.push('Auto is on: the law and its settings are picked by how well they predict your curves’ held-out steps (the example kept its paper’s setting).');
+    const replacing = Boolean(store.state.example);
+    if (!curves.length || (!replacing && store.state.curves.length)) return { added: store.addCurves(curves), notes: [] };
+    const notes = [];
+    let settings = store.state.settings;
+    if (replacing) {
+      notes.push(`Your data replaced ${store.state.example.title} (Undo brings it back).`);
+      // The example's settings were its paper's; the user's own curves are fitted with auto.
+      settings = { ...settings, auto: true };
+      if (!store.state.settings.auto) notes.push('Auto is on: the law and its settings are picked by how well they predict your curves’ held-out steps (the example kept its paper’s setting).');
+    }
     const withLR = curves.map((c) => ({ c, f: curveFacts(c) })).find((x) => x.f.peak);
     if (withLR && withLR.f.warmup !== settings.warmupSteps) {
       settings = { ...settings, warmupSteps: withLR.f.warmup };
@@ -52,7 +57,9 @@ export function createImports({ store, engine, predicting, ask }) {
         ? `Warmup steps set to ${fmt.steps(withLR.f.warmup)}: the learning rates of ${withLR.c.name} are at their peak from the first step logged, so the warmup ended there or before; if you know where, set it.`
         : `Warmup steps set to ${fmt.steps(withLR.f.warmup)}: the learning rates of ${withLR.c.name} reach their peak there.`);
     }
-    return { added: store.replaceExample(curves, settings), notes };
+    if (replacing) return { added: store.replaceExample(curves, settings), notes };
+    store.setSettings(settings); // an empty page (after "clear all"): its settings follow its first curves
+    return { added: store.addCurves(curves), notes };
   }
 
   /**
