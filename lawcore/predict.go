@@ -60,7 +60,8 @@ type Prediction struct {
 	// Total is the schedule's last step.
 	Total int `json:"total"`
 	// FinalLoss is the loss at the last step; FinalS1 the forward area there, and FinalS2 the
-	// annealing area with the law's lambda (0 for laws without one).
+	// plain annealing area S2 with the law's lambda (0 for laws without one; for the LR-weighted
+	// law not the weighted sum its S2Term holds).
 	FinalLoss float64 `json:"finalLoss"`
 	FinalS1   float64 `json:"finalS1"`
 	FinalS2   float64 `json:"finalS2"`
