@@ -85,7 +85,7 @@ func checkShape(field, shape string, floor float64) error {
 	for _, s := range wsdShapes {
 		if s == shape {
 			if shape == "exponential" && !(floor > 0) {
-				return lawcore.Errorf("", "floor", "an exponential decay needs a positive floor, got %v", floor)
+				return lawcore.Errorf("", "floor", "an exponential decay never reaches 0: give floor, its final LR as a fraction of the peak (such as 0.01), got %v", floor)
 			}
 			return nil
 		}
