@@ -45,6 +45,20 @@ async function fitsThePaper(page, n) {
 
 const rowText = (page, name) => page.textContent(`#curve-list [data-curve-name="${name}"]`);
 
+/**
+ * bothRunsWithLR checks that the Fig. 2 runs came in (named from run + suffix), each with its 20
+ * points and its learning rates from the file, and returns the curves' names.
+ */
+async function bothRunsWithLR(page, suffix = '') {
+  const names = await curveNames(page);
+  for (const run of ['constant', 'cosine']) {
+    const name = names.find((n) => n.startsWith(run + suffix));
+    assert.ok(name, `${run}: ${names}`);
+    assert.match(await rowText(page, name), /20 points, steps 1,000–20,000 · LR from the file/);
+  }
+  return names;
+}
+
 test('a zip of TensorBoard runs and a gzipped CSV, chosen as files: curves with their LR, the note skipped, the paper\'s fit', async () => {
   const d = await fig2();
   const members = {};
@@ -64,13 +78,8 @@ test('a zip of TensorBoard runs and a gzipped CSV, chosen as files: curves with 
     await page.click('#clear-curves');
     await page.setInputFiles('#file-input', [zip]);
     await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 2, null, { timeout: 60000 });
-    const names = await curveNames(page);
+    const names = await bothRunsWithLR(page);
     assert.equal(names.length, 2);
-    for (const run of ['constant', 'cosine']) {
-      const name = names.find((n) => n.startsWith(run));
-      assert.ok(name, `${run}: ${names}`);
-      assert.match(await rowText(page, name), /20 points, steps 1,000–20,000 · LR from the file/);
-    }
     assert.match(await messageText(page), /README\.txt/, 'the note in the zip is listed as skipped');
     await fitsThePaper(page, 2);
 
@@ -109,12 +118,7 @@ test('a .tar.gz of TensorBoard run folders, as tar makes it: each run with its L
     await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 2, null, { timeout: 60000 });
     assert.equal(await page.inputValue('#warmup-steps'), '500');
     assert.match(await messageText(page), /Warmup steps set to 500: the learning rates of \S+ reach their peak there\./);
-    const names = await curveNames(page);
-    for (const run of ['constant', 'cosine']) {
-      const name = names.find((n) => n.startsWith(run));
-      assert.ok(name, `${run}: ${names}`);
-      assert.match(await rowText(page, name), /20 points, steps 1,000–20,000 · LR from the file/);
-    }
+    await bothRunsWithLR(page);
     await fitsThePaper(page, 2);
     assert.deepEqual(errors, []);
   } finally {
@@ -140,12 +144,7 @@ test('an MLflow tracking folder picked with the folder button: each run\'s loss 
     await page.click('#clear-curves');
     await page.setInputFiles('#folder-input', root);
     await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 2, null, { timeout: 60000 });
-    const names = await curveNames(page);
-    for (const run of ['constant', 'cosine']) {
-      const name = names.find((n) => n.startsWith(`${run}0123abcd`));
-      assert.ok(name, `${run}: ${names}`);
-      assert.match(await rowText(page, name), /20 points, steps 1,000–20,000 · LR from the file/);
-    }
+    await bothRunsWithLR(page, '0123abcd');
     await fitsThePaper(page, 2);
     assert.deepEqual(errors, []);
   } finally {

@@ -53,7 +53,9 @@ export function createImports({ store, engine, predicting, ask }) {
       settings = { ...settings, warmupSteps: withLR.f.warmup };
       // a log that starts at the peak shows only that the warmup was over by its first step
       const firstLogged = lrColumn(withLR.c).steps[0] === withLR.f.warmup;
-      notes.push(firstLogged
+      notes.push(withLR.f.warmup === 0
+        ? `Warmup steps set to 0: the learning rates of ${withLR.c.name} are at their peak from the start.`
+        : firstLogged
         ? `Warmup steps set to ${fmt.steps(withLR.f.warmup)}: the learning rates of ${withLR.c.name} are at their peak from the first step logged, so the warmup ended there or before; if you know where, set it.`
         : `Warmup steps set to ${fmt.steps(withLR.f.warmup)}: the learning rates of ${withLR.c.name} reach their peak there.`);
     }
