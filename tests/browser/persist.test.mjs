@@ -540,6 +540,29 @@ test('Forget my data empties the store: the next visit starts from the example',
   }
 });
 
+test('an example loaded over saved work does not replace it: a reload brings the work back', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await pasteCurve(page, 'my run', csvRun(40));
+    await waitSaved(page);
+    const mine = await view(page);
+    const saved = await savedAt(page);
+    await page.click('#example-fig2');
+    await page.waitForFunction(() => !document.querySelector('#example-note').hidden);
+    await waitForFit(page);
+    await page.waitForTimeout(3000); // past the save delay
+    assert.equal(await savedAt(page), saved, 'no save of the example');
+    await page.reload();
+    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
+    await waitForFit(page);
+    assert.deepEqual(await view(page), mine);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a share link wins over the saved work, which is kept until the link’s view is changed and can be brought back', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {

@@ -5,7 +5,8 @@
 // asked for that view), then the stored work, then the example; with a link the stored work is
 // left as it is until the link's view is changed, and "Back to my saved work" brings it back.
 // Saving starts at the first change of the work after start-up (the example or a link opened
-// and left untouched is not the user's work, and never replaces it), waits SAVE_DELAY_MS after
+// and left untouched is not the user's work, and never replaces it; nor does an example loaded
+// later, until the user's curves replace it or it is kept), waits SAVE_DELAY_MS after
 // the last change (a burst of edits is one save), and runs one save at a time; a page with no
 // curve and no schedule stores nothing. When storage is full, what fits is kept: the settings,
 // the schedules and the curves' names first, then the curves' points one curve at a time.
@@ -284,6 +285,11 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       baseline = store.state;
       store.subscribe((state, previous) => {
         if (off) return;
+        if (state.example) {
+          // an example loaded over the work is not the user's work: the saved work stays
+          clearTimeout(timer);
+          return;
+        }
         if (!dirty) dirty = WORK_KEYS.some((k) => state[k] !== baseline[k]);
         if (!dirty || !SAVED_KEYS.some((k) => state[k] !== previous[k])) return;
         clearTimeout(timer);
