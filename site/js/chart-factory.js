@@ -16,8 +16,11 @@ export const MIN_CHART_WIDTH = 200;
 /** groups maps a group's name to its charts' uPlot instances. */
 const groups = new Map();
 
-/** stepLabel writes an x tick: 12.5K, or the value with four significant digits. */
-const stepLabel = (t) => (Math.abs(t) >= 1000 ? `${+(t / 1000).toFixed(1)}K` : String(+t.toPrecision(4)));
+/**
+ * stepLabel writes an x tick: 12.5K, or the value with four significant digits; nothing for a
+ * tick uPlot leaves null (a log axis over less than a decade).
+ */
+const stepLabel = (t) => (t == null || !Number.isFinite(t) ? '' : Math.abs(t) >= 1000 ? `${+(t / 1000).toFixed(1)}K` : String(+t.toPrecision(4)));
 
 /**
  * createChart returns a chart slot in container: {update(spec), chart() -> uPlot | null}.

@@ -134,3 +134,19 @@ test('the WSD-ratio form drives the analysis: sentence, chart, every optimum mar
     await context.close();
   }
 });
+
+test('constant vs cosine over runs too long to cross: the answer says so and the chart is drawn, with no error', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.click('#analyses-panel > summary');
+    await page.selectOption('#analysis-view', 'constant-vs-cosine');
+    await answered(page, /./);
+    await setField(page, 'minTotal', '30000');
+    await answered(page, /cosine \(to 0\) ends lower than a constant LR at every total/);
+    assert.ok(await page.locator('#chart-analysis canvas').count() >= 1, 'no chart');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
