@@ -179,9 +179,8 @@ func (ex *expander) unzip(where, prefix string, data []byte) ([]File, []skip, er
 		}
 		members++
 		p := prefix + "/" + name
-		base := path.Base(name)
 		switch {
-		case strings.HasPrefix(name, "__MACOSX/") || base == ".DS_Store" || strings.HasPrefix(base, "._"):
+		case isMacMetadata(name):
 			skipped = append(skipped, skip{p, "macOS metadata"})
 			continue
 		case f.Flags&1 != 0:
@@ -243,8 +242,7 @@ func (ex *expander) untar(where, prefix string, data []byte) ([]File, []skip, er
 			return nil, nil, lawcore.Errorf(where, "", "the archive holds more than %d files: give the logs that matter", maxArchiveFiles)
 		}
 		p := prefix + "/" + name
-		base := path.Base(name)
-		if strings.HasPrefix(name, "__MACOSX/") || base == ".DS_Store" || strings.HasPrefix(base, "._") {
+		if isMacMetadata(name) {
 			skipped = append(skipped, skip{p, "macOS metadata"})
 			continue
 		}
@@ -286,6 +284,13 @@ func readMember(f *zip.File) ([]byte, error) {
 		return nil, fmt.Errorf("corrupt: %s", strings.TrimPrefix(err.Error(), "zip: "))
 	}
 	return buf.Bytes(), nil
+}
+
+// isMacMetadata reports whether an archive member is macOS's bookkeeping (__MACOSX/, .DS_Store,
+// the ._ resource forks), which an archive made on a Mac holds beside every file.
+func isMacMetadata(name string) bool {
+	base := path.Base(name)
+	return strings.HasPrefix(name, "__MACOSX/") || base == ".DS_Store" || strings.HasPrefix(base, "._")
 }
 
 // memberName cleans a member's name into a relative path with / separators ("" for none).

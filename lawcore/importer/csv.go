@@ -122,8 +122,8 @@ func readCSV(set *fileReader, t *tableReader, format string, strict bool) error 
 	seen := map[string]int{} // a column read, by name: one read twice would mix two series
 	for i, h := range header {
 		fields[i] = t.column(i)
-		if i != runCol && (strings.EqualFold(strings.TrimSpace(h), strings.TrimSpace(header[stepCol])) || set.wants(h)) {
-			key := strings.ToLower(strings.TrimSpace(h))
+		if i != runCol && (strings.EqualFold(h, header[stepCol]) || set.wants(h)) { // (names trimmed by openTable)
+			key := strings.ToLower(h)
 			if j, ok := seen[key]; ok {
 				return lawcore.Errorf(set.where, lineField(t.headerLine, ""),
 					"the header names %s twice (columns %d and %d): rename one", lawcore.Quote(h), j+1, i+1)

@@ -115,7 +115,7 @@ type Curve struct {
 // keepLogged sets the curve's LRSteps and LRLogged to the learning rates as logged, when they
 // were logged at other steps than the loss's (LR then holds them at the loss's steps).
 func (c *Curve) keepLogged(steps, lr []float64) {
-	if len(steps) == len(c.Steps) && slices.Equal(steps, c.Steps) {
+	if slices.Equal(steps, c.Steps) {
 		return
 	}
 	c.LRSteps, c.LRLogged = steps, lr

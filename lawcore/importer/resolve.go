@@ -306,8 +306,12 @@ func (set *fileReader) curve(s *valueSeries, asLR bool, notes *[]string) (*Curve
 // them with a note. It also notes the values skipped or replaced while reading.
 func (set *fileReader) checked(s *valueSeries, asLR bool, notes *[]string) ([]float64, []float64, error) {
 	if s.replaced > 0 {
+		are := "are"
+		if s.replaced == 1 {
+			are = "is"
+		}
 		*notes = append(*notes, fmt.Sprintf("%s: the run restarted at step %v (%s, after step %v): the %s the earlier run logged from there on %s dropped, as TensorBoard drops them",
-			s.label(), s.restart.step, set.atIn(s.restart.where, s.restart.line), s.restart.after, plural(s.replaced, "values", "value"), map[bool]string{true: "is", false: "are"}[s.replaced == 1]))
+			s.label(), s.restart.step, set.atIn(s.restart.where, s.restart.line), s.restart.after, plural(s.replaced, "values", "value"), are))
 	}
 	if s.repeated > 0 && len(s.steps) == 1 {
 		*notes = append(*notes, fmt.Sprintf("%s: all %d values were logged at step %v (logged without a step?): only the last is kept", s.label(), s.repeated+1, s.steps[0]))
