@@ -223,6 +223,12 @@ type autoFold struct {
 	req   FitRequest // the fold's fit curves, and its held-out curves as role "validate"
 }
 
+// windowStart is the index of a curve's first point in its fit window (from its From): auto
+// holds points out of what follows, and says so by this count when there are too few.
+func windowStart(c Curve) int {
+	return sort.SearchFloat64s(c.Steps, c.From)
+}
+
 // autoFolds splits the request's fit curves (roles as given; other curves are left out).
 func autoFolds(req FitRequest) (design string, folds []autoFold) {
 	var fit []Curve
@@ -251,7 +257,7 @@ func autoFolds(req FitRequest) (design string, folds []autoFold) {
 		shares = oneCurveForecastOut
 	}
 	for i, c := range fit {
-		w := sort.SearchFloat64s(c.Steps, c.From) // the window's first point
+		w := windowStart(c)
 		if len(c.Steps)-w < minForecastPoints {
 			continue // too few points to hold any out
 		}

@@ -170,7 +170,7 @@ func fitWithoutHeldOut(ctx context.Context, req FitRequest, progress func(float6
 	name, points := "", 0
 	for _, c := range req.Curves {
 		if c.Role == "" || c.Role == RoleFit {
-			name, points = c.Name, len(c.Steps)-sort.SearchFloat64s(c.Steps, c.From)
+			name, points = c.Name, len(c.Steps)-windowStart(c)
 		}
 	}
 	res.Warnings = append(res.Warnings, Warning{Kind: "auto", Curve: name, Message: fmt.Sprintf(
