@@ -25,7 +25,7 @@ import { UsageError, number, parseOptions, splitFileValue } from './cli/args.mjs
 import { formatJSON, mergeColumns, startLawcore } from './cli/bridge.mjs';
 import { COMMANDS, commandUsage, usage } from './cli/help.mjs';
 import { AmbiguityError, fitCurves, importLogs } from './cli/logs.mjs';
-import { ambiguityText, analysisReport, fitReport, importReport, lawsReport, validateReport } from './cli/report.mjs';
+import { ambiguityText, analysisReport, fitReport, importReport, lawsReport, notesBlock, validateReport } from './cli/report.mjs';
 import { isScheduleSpec, maxOf, parseScheduleSpec, schedulePeak } from './cli/schedule-spec.mjs';
 
 /** The options of the commands that read log files (fit and validate). */
@@ -282,7 +282,7 @@ async function validateCommand(ctx) {
   if (ctx.opts.level !== undefined) request.level = number(ctx.opts.level, '--level');
   const { result } = await withNotes(notes, () => ctx.call('validate', request, columns));
   if (ctx.opts.json) return ctx.json('validate', notes.length ? { ...result, importNotes: notes } : result);
-  return validateReport(result) + (notes.length ? `\nimport notes:\n${notes.map((n) => `  - ${n}`).join('\n')}\n` : '');
+  return validateReport(result) + (notes.length ? `\n${notesBlock(notes, 'import notes')}\n` : '');
 }
 
 /**
@@ -293,7 +293,7 @@ async function withNotes(notes, call) {
   try {
     return await call();
   } catch (err) {
-    if (notes.length && err instanceof Error) err.message += `\nimport notes:\n${notes.map((n) => `  - ${n}`).join('\n')}`;
+    if (notes.length && err instanceof Error) err.message += `\n${notesBlock(notes, 'import notes')}`;
     throw err;
   }
 }

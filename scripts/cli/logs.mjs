@@ -169,9 +169,10 @@ export function fitCurves(groups, { schedules = [], sizes = [], warmup } = {}) {
       if (keep.length < col.steps.length) notes.push(`${info.name}: the point at step 0 (or without a loss) left out: the fit needs steps >= 1.`);
       const steps = Float64Array.from(keep, (k) => col.steps[k]);
       const lossValues = Float64Array.from(keep, (k) => col.loss[k]);
-      // the learning rates as logged when they have steps of their own (lawcore's lrSteps)
-      const fromLR = !info.hasLR ? null : col.lrSteps && col.lrLogged && col.lrSteps.length
-        ? lrSchedule(col.lrSteps, col.lrLogged, steps[steps.length - 1]) : lrSchedule(col.steps, col.lr, steps[steps.length - 1]);
+      // the learning rates as logged when they have steps of their own (lawcore's lrSteps),
+      // else as the loss's steps have them
+      const logged = col.lrSteps && col.lrLogged && col.lrSteps.length;
+      const fromLR = info.hasLR ? lrSchedule(logged ? col.lrSteps : col.steps, logged ? col.lrLogged : col.lr, steps[steps.length - 1]) : null;
       drafts.push({ info, role, sources: sources[i], steps, loss: lossValues, fromLR });
     });
   }

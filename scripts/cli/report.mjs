@@ -14,7 +14,7 @@ function section(...parts) {
 }
 
 /** notesBlock lists notes under a heading ("" without notes). */
-function notesBlock(notes, heading = 'notes') {
+export function notesBlock(notes, heading = 'notes') {
   if (!notes || notes.length === 0) return '';
   return `${heading}:\n` + notes.map((n) => `  - ${n}`).join('\n');
 }
