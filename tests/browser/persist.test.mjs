@@ -84,6 +84,17 @@ function csvRun(n, step = 100, lossAt = (s) => 2.6 + 1.2 / Math.sqrt(s / 100)) {
   return rows.join('\n') + '\n';
 }
 
+/**
+ * saveMyRun adds a run of the user's beside the example once it is fitted, waits until it is
+ * saved, and returns the view then (mine) and the save's time (saved).
+ */
+async function saveMyRun(page) {
+  await waitForFit(page);
+  await pasteCurve(page, 'my run', csvRun(40));
+  const saved = await waitSaved(page);
+  return { mine: await view(page), saved };
+}
+
 /** onOrigin runs fn in a page of the site's origin where the calculator does not run (its icon). */
 async function onOrigin(context, fn, arg) {
   const page = await context.newPage();
@@ -543,11 +554,7 @@ test('Forget my data empties the store: the next visit starts from the example',
 test('an example loaded over saved work does not replace it: a reload brings the work back', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
-    await waitForFit(page);
-    await pasteCurve(page, 'my run', csvRun(40));
-    await waitSaved(page);
-    const mine = await view(page);
-    const saved = await savedAt(page);
+    const { mine, saved } = await saveMyRun(page);
     await page.click('#example-fig2');
     await page.waitForFunction(() => !document.querySelector('#example-note').hidden);
     await waitForFit(page);
@@ -566,10 +573,7 @@ test('an example loaded over saved work does not replace it: a reload brings the
 test('a share link wins over the saved work, which is kept until the link’s view is changed and can be brought back', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
-    await waitForFit(page);
-    await pasteCurve(page, 'my run', csvRun(40));
-    await waitSaved(page);
-    const mine = await view(page);
+    const { mine } = await saveMyRun(page);
 
     const link = {
       v: 2,
