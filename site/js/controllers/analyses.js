@@ -3,7 +3,8 @@
 // answers kept in the store for the panel to draw. The analyses that compare choices get the
 // fit's replicates, and answer with each choice's ± and which cannot be told apart. Only the latest run's answer is kept; an
 // option typed wrong (in a field or the JSON view), or refused by lawcore, is named in the error
-// and the view's last answer stays on screen.
+// and the view's last answer stays on screen (also when the answer of the options before it
+// arrives after it).
 import { viewById, sizeOfCurve, SIZE_EXAMPLE_RUNS, sizefitView, unseenSchedules } from '../analysis-views.js';
 import { fieldsOf, optionsInUse, withField, parseOptionsJSON, labelledError } from '../analysis-forms.js';
 import { answerSentence } from '../analysis-answers.js';
@@ -23,6 +24,11 @@ export function createAnalyses({ store, engine }) {
   /** answers caches analyze's answers by request, until the parameters change. */
   const answers = new Map();
   let seq = 0;
+  /**
+   * refusedInput is the option typed wrong since the latest run started ({view, message, key}):
+   * that run's answer is of the options before it, so the error must stay on screen beside it.
+   */
+  let refusedInput = null;
   let sizeExample = null;
 
   const current = () => viewById(store.state.analysis.view);
@@ -51,10 +57,17 @@ export function createAnalyses({ store, engine }) {
     return defaults;
   }
 
+  /** refuseInput names an option typed wrong; the options in use, and any run under way, stay. */
+  function refuseInput(v, message, key) {
+    refusedInput = { view: v.id, message, key };
+    showError(v, message, key);
+  }
+
   /** run computes the view shown (example: the model-size law on the release's 25M and 100M runs). */
   async function run({ example = false } = {}) {
     const v = current();
     const my = ++seq;
+    refusedInput = null;
     store.analysisChanged({ status: `Computing “${v.label}”…` });
     try {
       const out = v.sizefit ? await runSizefit(example) : await runAnalysis(v);
@@ -63,6 +76,7 @@ export function createAnalyses({ store, engine }) {
         result: { view: v.id, chart: out.chart, table: out.table, note: out.note || '', answer: out.answer || '', crossover: out.chart.crossover || null },
         status: `${out.source ? `From ${out.source}` : 'Computed'}${v.holds ? ` (${v.holds})` : ''} · took ${fmt.ms(out.elapsed)}`, error: '', errorField: '',
       });
+      if (refusedInput && refusedInput.view === v.id) showError(v, refusedInput.message, refusedInput.key);
     } catch (err) {
       if (my !== seq) return;
       store.analysisChanged({ status: '' });
@@ -171,7 +185,7 @@ export function createAnalyses({ store, engine }) {
       try {
         options = withField(optionsInUse(store.state.analysis, v.analysis), field, text);
       } catch (err) {
-        return showError(v, err.message, key);
+        return refuseInput(v, err.message, key);
       }
       store.setAnalysisOptions(v.analysis, options, { showOptions: true });
       run();
@@ -184,7 +198,7 @@ export function createAnalyses({ store, engine }) {
       try {
         options = parseOptionsJSON(text);
       } catch (err) {
-        return showError(v, err.message, 'json');
+        return refuseInput(v, err.message, 'json');
       }
       store.setAnalysisOptions(v.analysis, options, { showOptions: true });
       run();

@@ -1,0 +1,56 @@
+// The Analyses panel's controller (site/js/controllers/analyses.js) under node, with an engine
+// whose answers arrive when the test says: what the panel shows when the user types while an
+// analysis is computing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import './schema-setup.mjs';
+import { createStore } from '../../site/js/store.js';
+import { createAnalyses } from '../../site/js/controllers/analyses.js';
+
+/** slowEngine answers each analyze call when the test calls its release(i). */
+function slowEngine() {
+  const calls = [];
+  return {
+    calls,
+    analyze(analysis, options) {
+      return new Promise((resolve) => calls.push({ options, release: () => resolve({
+        constant: { name: 'constant', x: [1e4, 1e5], y: [2.9, 2.7] },
+        cosine: { name: 'cosine', x: [1e4, 1e5], y: [2.95, 2.66] },
+        crossover: null, note: 'the curves cross outside the range',
+      }) }));
+    },
+  };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+test('an option typed wrong while the last one computes stays named when that answer arrives', async () => {
+  const store = createStore();
+  const engine = slowEngine();
+  const analyses = createAnalyses({ store, engine });
+  store.analysisChanged({ open: true, view: 'constant-vs-cosine', defaults: {} });
+
+  analyses.setField('count', '12');
+  await tick();
+  assert.equal(engine.calls.length, 1);
+  assert.equal(engine.calls[0].options.count, 12);
+
+  analyses.setField('count', 'twelve');
+  assert.match(store.state.analysis.error, /Runs compared|count/);
+
+  engine.calls[0].release();
+  await tick();
+  await tick();
+  const a = store.state.analysis;
+  assert.ok(a.result && a.result.chart, 'the answer of the options that worked is drawn');
+  assert.match(a.error, /Runs compared: “twelve” is not a number/, 'the refusal stays');
+  assert.match(a.error, /The answer shown is from the last options that worked/);
+  assert.equal(a.errorField, 'count');
+
+  analyses.setField('count', '20');
+  await tick();
+  engine.calls[1].release();
+  await tick();
+  await tick();
+  assert.equal(store.state.analysis.error, '', 'a value that works clears it');
+});
