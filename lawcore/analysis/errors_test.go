@@ -36,6 +36,12 @@ func TestAnalysisErrorsNameTheField(t *testing.T) {
 			_, err := ConstantVsCosine(o)
 			return err
 		}, "peak"},
+		{"peak not a learning rate", func() error {
+			o := DefaultWSDRatioOptions()
+			o.Peak = 2000 // a unit mistake: the sweep used to drop every schedule and answer nothing
+			_, err := WSDRatio(o)
+			return err
+		}, "peak"},
 		{"bad convention", func() error {
 			o := DefaultCosineCycleOptions()
 			o.WarmupConvention = "both"

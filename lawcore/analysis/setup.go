@@ -81,6 +81,9 @@ func (s Setup) evaluator() (*evaluator, int, error) {
 	if err := checkPositive("peak", s.Peak); err != nil {
 		return nil, 0, err
 	}
+	if s.Peak > lawcore.MaxLR {
+		return nil, 0, lawcore.Errorf("", "peak", "%g is not a learning rate (at most %d): give it in raw units, such as 3e-4", s.Peak, lawcore.MaxLR)
+	}
 	if s.Warmup < 0 {
 		return nil, 0, lawcore.Errorf("", "warmup", "must be zero or more steps, got %d", s.Warmup)
 	}

@@ -202,7 +202,17 @@ export function analysisReport(name, res) {
     ? `setup: ${res.setup.law} law, ${Object.entries(res.setup.params || {}).map(([k, v]) => `${k} ${num(v)}`).join(', ')}; peak ${num(res.setup.peak)}, warmup ${res.setup.warmup} counted ${res.setup.warmupConvention === 'actual' ? 'as run' : 'at the peak'}`
     : '';
   const tab = res.table ? analysisTable(res.table) : '';
-  return section(`analysis: ${name}`, setup, tab, res.note ? `note: ${res.note}` : '', '(--json gives every curve and series of the answer)');
+  const lowest = res.table ? lowestLossCell(res.table) : Infinity;
+  const warning = lowest < 0
+    ? `warning: a predicted loss is below zero (${num(lowest)}): these parameters at this peak LR are far outside what the law was fitted on, so the answer means little`
+    : '';
+  return section(`analysis: ${name}`, setup, tab, res.note ? `note: ${res.note}` : '', warning, '(--json gives every curve and series of the answer)');
+}
+
+/** lowestLossCell is the lowest number in a table's loss columns (Infinity when there is none). */
+function lowestLossCell({ columns, rows }) {
+  const isLoss = columns.map((c) => /loss/i.test(c));
+  return Math.min(...rows.flatMap((r) => r.filter((v, j) => isLoss[j] && isNum(v))));
 }
 
 /** analysisTable lays out an analysis answer's table: losses to 4 decimals, other numbers to 4 digits. */

@@ -189,14 +189,44 @@ const SENTENCES = {
 /** ALIASES are views that state their analysis's sentence. */
 const ALIASES = { 'wsd-s1': 'wsd-ratio', 'lambda-delay': 'lambda' };
 
+/** LOSS_KEYS are the fields of lawcore's answers that hold predicted losses (a series' y is one too). */
+const LOSS_KEYS = new Set(['loss', 'finalLoss', 'bestLoss', 'constantLoss', 'cosineLoss', 'startLoss', 'bumpLoss']);
+
+/**
+ * lowestLoss is the lowest predicted loss anywhere in an analysis's answer (Infinity when it has
+ * none): its final losses, its curves and its series, but not the setup it echoes.
+ */
+export function lowestLoss(answer) {
+  let lowest = Infinity;
+  const visit = (v, isLoss) => {
+    if (typeof v === 'number') {
+      if (isLoss && v < lowest) lowest = v;
+    } else if (Array.isArray(v) || ArrayBuffer.isView(v)) {
+      for (const x of v) visit(x, isLoss);
+    } else if (v && typeof v === 'object') {
+      const series = 'x' in v && 'y' in v;
+      for (const [k, x] of Object.entries(v)) {
+        if (k !== 'setup') visit(x, LOSS_KEYS.has(k) || (series && k === 'y'));
+      }
+    }
+  };
+  visit(answer, false);
+  return lowest;
+}
+
 /**
  * answerSentence is the view's answer in one sentence, from lawcore's answer and the options it
  * ran with, followed by lawcore's verdict when the answer has the fit's uncertainty; '' for a
- * view without one.
+ * view without one. An answer with a predicted loss below zero says so first: the law is then
+ * far outside the learning rates it was fitted on, and its choice means nothing.
  */
 export function answerSentence(viewId, answer, options = {}) {
   const say = SENTENCES[viewId] || SENTENCES[ALIASES[viewId]];
   if (!say) return '';
   const sentence = say(answer, options);
-  return hasSpread(answer) ? `${sentence} ${answer.verdict}` : sentence;
+  const lowest = lowestLoss(answer);
+  const warning = lowest < 0
+    ? `Warning: some predicted losses are below zero (as low as ${fmt.sig(lowest, 3)}): these parameters at this peak LR are far outside what the law was fitted on, so this answer means little. `
+    : '';
+  return `${warning}${hasSpread(answer) ? `${sentence} ${answer.verdict}` : sentence}`;
 }

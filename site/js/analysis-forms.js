@@ -5,7 +5,7 @@
 // ranges here are the ones lawcore checks that depend on nothing else; what depends on other
 // options (a total longer than the warmup) lawcore checks, and labelledError names the field in
 // its message. Pure: no DOM, no engine.
-import { MAX_SCHEDULE_STEPS } from './schema.js';
+import { MAX_SCHEDULE_STEPS, MAX_LR } from './schema.js';
 
 /** SETUP_KEYS are the options every analysis takes from the page, not from its own defaults. */
 export const SETUP_KEYS = ['law', 'params', 'peak', 'warmup', 'warmupConvention', 'points'];
@@ -23,7 +23,7 @@ const stepsList = (key, label, maxLen, more = {}) => ({ key, label, unit: 'steps
 const ratios = (key, label, maxLen) => ({ key, label, unit: 'decay steps / total', kind: 'number-list', min: 0, max: 1, maxLen });
 const floor = (key = 'floor', label = 'Final LR') => ({ key, label, unit: '× peak', kind: 'number', min: 0, max: 1 });
 const DECAY = { key: 'decay', label: 'Decay shape', kind: 'choice', choicesFrom: ['anneal-function', 'shapes'] };
-const PEAK = { key: 'peak', label: 'Peak LR', unit: 'learning rate', kind: 'peak', min: 0, minExclusive: true };
+const PEAK = { key: 'peak', label: 'Peak LR', unit: 'learning rate', kind: 'peak', min: 0, minExclusive: true, max: () => MAX_LR };
 
 /** FORMS lists each analysis's fields, in the order shown. */
 export const FORMS = {
@@ -147,11 +147,12 @@ export function fieldText(field, value) {
 /** big writes a bound with thousands separators when it is large: 9,999,999. */
 const big = (v) => (Math.abs(v) >= 10000 ? v.toLocaleString('en-US') : String(v));
 
-/** bounds says a field's range: "from 0 to 1", "above 0", "from 0 to 1 (1 excluded)"; '' when it has none. */
+/** bounds says a field's range: "from 0 to 1", "above 0", "above 0, at most 1000", "from 0 to 1 (1 excluded)"; '' when it has none. */
 function bounds(field) {
   if (field.min === undefined) return '';
   const low = `${field.minExclusive ? 'above' : 'from'} ${big(field.min)}`;
   if (field.max === undefined) return low;
+  if (field.minExclusive) return `${low}, at most ${big(field.max)}`;
   return `${low} to ${big(field.max)}${field.maxExclusive ? ` (${big(field.max)} excluded)` : ''}`;
 }
 

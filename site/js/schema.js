@@ -28,9 +28,13 @@ export let ROLES = [];
 export let MULTI_POWER_SEARCHES = [];
 /** PRESETS are lawcore's named schedules: [{id, name, origin, schedule}]. */
 export let PRESETS = [];
-/** MAX_SCHEDULE_STEPS: no schedule, nor the warmup setting, runs longer; MAX_IMPORT_BYTES: the largest file `import` reads. */
+/**
+ * MAX_SCHEDULE_STEPS: no schedule, nor the warmup setting, runs longer; MAX_IMPORT_BYTES: the
+ * largest file `import` reads; MAX_LR: the largest learning rate lawcore takes (raw units).
+ */
 export let MAX_SCHEDULE_STEPS = 0;
 export let MAX_IMPORT_BYTES = 0;
+export let MAX_LR = 0;
 
 /** setSchema takes lawcore's `schema` answer. */
 export function setSchema(s) {
@@ -55,4 +59,5 @@ export function setSchema(s) {
   PRESETS = s.presets;
   MAX_SCHEDULE_STEPS = s.limits.maxScheduleSteps;
   MAX_IMPORT_BYTES = s.limits.maxImportBytes;
+  MAX_LR = s.limits.maxLR;
 }

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { answerSentence, kSteps } from '../../site/js/analysis-answers.js';
+import { answerSentence, kSteps, lowestLoss } from '../../site/js/analysis-answers.js';
 import { VIEWS, chartSpec } from '../../site/js/analysis-views.js';
 
 const cli = fileURLToPath(new URL('../../scripts/lawcore.mjs', import.meta.url));
@@ -36,6 +36,8 @@ const ANSWERS = {
   decomposition: analyze('decomposition'),
   chinchilla: analyze('chinchilla', 'tuples=50'),
   compute: analyze('compute'),
+  // 0.5 is 2,500 times the Fig. 2 runs' peak: the law's S2 term then outgrows every loss
+  farPeak: analyze('wsd-ratio', 'totals=50000', 'peak=0.5'),
 };
 
 /** Independent formats: a loss to three decimals, a percentage to one, a difference to two significant digits with its sign. */
@@ -152,6 +154,23 @@ test('decomposition, chinchilla, compute: the terms\' share of the drop, the fit
   assert.equal(answerSentence('compute', k, {}), `Fitting this law takes ${law.schedule}, ${law.percent.toFixed(2)}% of the ${withCommas(cosine.steps)} steps Chinchilla needs with ${cosine.schedule}`
     + ` (with ${k.rows.filter((x) => x.law !== 'this law' && x !== cosine).map((x) => `${x.schedule} ${x.percent.toFixed(1)}%`).join(', ')}).`);
   assert.equal(answerSentence('sizefit', k, {}), '', 'no sentence from an analyze answer here (the model-size view writes its own)');
+});
+
+test('an answer with a predicted loss below zero says so first; no answer at the paper\'s setting does', async () => {
+  const far = await ANSWERS.farPeak;
+  const lowest = Math.min(...far.byRatio.flatMap((s) => s.y), ...far.optima.map((o) => o.final.loss));
+  assert.ok(lowest < 0, `the far peak's losses go below zero (${lowest})`);
+  assert.equal(lowestLoss(far), lowest);
+  assert.match(answerSentence('wsd-ratio', far, {}), /^Warning: some predicted losses are below zero \(as low as -20\d\.?\d*\): .* so this answer means little\. At 50K steps the best WSD cooldown/);
+  for (const [name, answer] of Object.entries(ANSWERS)) {
+    if (name === 'farPeak') continue;
+    const a = await answer;
+    assert.ok(lowestLoss(a) > 0 || lowestLoss(a) === Infinity, `${name}: lowest loss ${lowestLoss(a)}`);
+    for (const v of VIEWS.filter((x) => x.analysis === a.analysis)) assert.doesNotMatch(answerSentence(v.id, a, {}), /Warning/, `${name} as ${v.id}`);
+  }
+  // the CLI's table says it too
+  const { stdout } = await run(process.execPath, [cli, 'analyze', '--analysis', 'wsd-ratio', 'totals=50000', 'peak=0.5']);
+  assert.match(stdout, /^warning: a predicted loss is below zero \(-20\d\.?\d*\)/m);
 });
 
 test('kSteps writes counts of steps short', () => {
