@@ -4,7 +4,7 @@
 // whole; a store of an older format migrates, a newer one is left alone, a corrupted one is
 // dropped saying what; full storage, or none at all (private browsing), leaves the page
 // working and saying so; "Forget my data" forgets; a share link wins over the saved work
-// without replacing it.
+// without replacing it; two tabs do not save over each other's work unasked.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -564,6 +564,43 @@ test('an example loaded over saved work does not replace it: a reload brings the
     await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
     await waitForFit(page);
     assert.deepEqual(await view(page), mine);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('two tabs: a save in one stops the other saving over it, until the user asks that tab to save its own', async () => {
+  const { context, page: first, errors } = await openPage(env.browser, env.url);
+  try {
+    const { saved } = await saveMyRun(first);
+    const second = await context.newPage();
+    second.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+    await second.goto(env.url);
+    await second.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
+    await waitForFit(second);
+    // the second tab saves a change of its own: the first hears of it and stops saving
+    const since = await pageNow(second);
+    await setField(second, '#lambda', '0.998');
+    const secondSaved = await waitSaved(second, since);
+    await first.waitForFunction(() => /^Another tab of this page saved its work at /.test(document.querySelector('#workspace-text').textContent));
+    assert.ok(await first.isVisible('#workspace-this-tab'), 'the first tab offers to save its own work');
+    await pasteCurve(first, 'second run', csvRun(30));
+    await first.waitForTimeout(1500); // past the save delay
+    assert.equal(await savedAt(first), saved, 'the first tab saved nothing over the second\'s work');
+    await second.reload();
+    await waitForFit(second);
+    assert.equal(await second.inputValue('#lambda'), '0.998', 'the second tab\'s work is the one kept');
+    assert.ok(!(await curveNames(second)).includes('second run'));
+    // the user asks the first tab to save its work: it does, and the second tab now stops
+    const before = await pageNow(first);
+    await first.click('#workspace-this-tab');
+    await waitSaved(first, before);
+    await second.waitForFunction(() => /^Another tab of this page saved its work at /.test(document.querySelector('#workspace-text').textContent));
+    await second.reload();
+    await waitForFit(second);
+    assert.ok((await curveNames(second)).includes('second run'), 'the first tab\'s work is the one kept now');
+    assert.ok(secondSaved > saved);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

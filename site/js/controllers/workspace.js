@@ -11,6 +11,11 @@
 // curve and no schedule stores nothing. When storage is full, what fits is kept: the settings,
 // the schedules and the curves' names first, then the curves' points one curve at a time.
 // Everything the page should say about it goes in the store's `workspace` part.
+//
+// The store holds one workspace, so two tabs of the page would each save over the other's
+// work. Each save (and "Forget my data") is announced to the other tabs (a BroadcastChannel);
+// a tab that hears of one stops saving and says so, offering to save its own work instead: the
+// work stored is then the latest tab's, and never replaced without the user asking.
 import { openWorkspaceDB, deleteWorkspaceDB } from '../workspace-db.js';
 import { ArrayIds, FORMAT, packWorkspace, readWorkspace, arrayRefs, isEmptyWork, describeWork } from '../persist.js';
 import { DEFAULT_SETTINGS } from '../settings.js';
@@ -22,6 +27,8 @@ const SAVED_KEYS = [...WORK_KEYS, 'lines', 'stale'];
 /** SAVE_DELAY_MS: a save waits this long after the last change. */
 export const SAVE_DELAY_MS = 400;
 const KEEPING = 'Your work is kept in this browser as you change it.';
+/** CHANNEL is the BroadcastChannel on which the page's tabs announce their saves. */
+export const CHANNEL = 'annealing-calculator-workspace';
 
 /** when formats a save's time for the page: "12 May 2025, 14:02". */
 const when = (t) => (t ? new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'an earlier visit');
@@ -34,7 +41,8 @@ const pointsOf = (curves) => curves.reduce((n, c) => n + c.steps.length, 0);
  * linkOpened(), watch(), flush() -> promise, startEmpty(), backToSaved(), forget(), resume()}.
  * open opens the database (workspace-db.js's openWorkspaceDB).
  */
-export function createWorkspace({ store, predicting, analyses, open = openWorkspaceDB, remove = deleteWorkspaceDB, delayMs = SAVE_DELAY_MS }) {
+export function createWorkspace({ store, predicting, analyses, open = openWorkspaceDB, remove = deleteWorkspaceDB, delayMs = SAVE_DELAY_MS,
+  channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : null }) {
   const ids = new ArrayIds();
   let db = null;
   /** off says why this tab does not save (null: it does). */
@@ -151,9 +159,30 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
   /** pack is the stored form of state, with the points of the curves withData says and, if results, the fits and lines. */
   const pack = (state, savedAt, withData, results) => packWorkspace(state, ids, { savedAt, withData, results });
 
+  /** announce tells the other tabs that this one saved (kind 'saved', at savedAt) or forgot the work. */
+  const announce = (kind, savedAt = Date.now()) => channel && channel.postMessage({ kind, savedAt });
+
+  /** otherTab: another tab saved its work, or forgot it; this one stops saving over it. */
+  function otherTab({ kind, savedAt }) {
+    if (off && !off.startsWith('other-tab')) return; // not saving already, for its own reason
+    off = `other-tab ${kind}`;
+    clearTimeout(timer);
+    timer = null;
+    if (kind === 'forgot') {
+      say('Your saved work was forgotten in another tab of this page, so this tab stores nothing more either.', 'notice', db ? ['resume'] : []);
+      store.setWorkspace({ kept: 'Not kept in this browser (forgotten on request).', canForget: false, savedAt: 0 });
+      return;
+    }
+    say(`Another tab of this page saved its work at ${clock(savedAt)}, so this tab stopped saving: its changes would replace that work. `
+      + 'Reload this tab to see the other tab’s work, or keep working here and save this tab’s work instead.', 'warning', db ? ['this-tab'] : []);
+    store.setWorkspace({ kept: `Not kept: another tab saved its work at ${clock(savedAt)}.` });
+  }
+  if (channel) channel.onmessage = (e) => otherTab(e.data || {});
+
   /** saved: the work was written at savedAt. */
   function saved(savedAt) {
     lastSaved = savedAt;
+    announce('saved', savedAt);
     store.setWorkspace({ savedAt, kept: `Your work is kept in this browser: saved at ${clock(savedAt)}.`, canForget: true });
   }
 
@@ -205,6 +234,7 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       if (isEmptyWork(state)) {
         await db.clear();
         store.setWorkspace({ kept: KEEPING, canForget: false });
+        announce('saved');
         return;
       }
       const savedAt = Date.now();
@@ -329,11 +359,12 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       }
       kept = null;
       linkShown = false;
+      announce('forgot');
       say('Forgotten: nothing of your work is stored in this browser, and this tab stores nothing more.', 'notice', db ? ['resume'] : []);
       store.setWorkspace({ kept: 'Not kept in this browser (forgotten on request).', canForget: false, savedAt: 0 });
     },
 
-    /** resume keeps the work again after forget: it is saved at once. */
+    /** resume keeps the work again after forget, or after another tab saved: this tab's is saved at once. */
     resume() {
       if (!db) return;
       off = null;

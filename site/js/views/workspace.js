@@ -5,7 +5,7 @@ import { $ } from '../dom.js';
 import { watch } from '../store.js';
 
 /** BUTTONS maps each action a line may offer to its button. */
-const BUTTONS = { 'start-empty': '#workspace-start-empty', back: '#workspace-back', resume: '#workspace-resume' };
+const BUTTONS = { 'start-empty': '#workspace-start-empty', back: '#workspace-back', resume: '#workspace-resume', 'this-tab': '#workspace-this-tab' };
 
 /**
  * showWorkspace keeps #workspace-line and the footer's #workspace-kept as the store says. on:
@@ -16,6 +16,7 @@ export function showWorkspace(store, on) {
   $('#workspace-start-empty').addEventListener('click', () => on.startEmpty());
   $('#workspace-back').addEventListener('click', () => on.back());
   $('#workspace-resume').addEventListener('click', () => on.resume());
+  $('#workspace-this-tab').addEventListener('click', () => on.resume());
   $('#workspace-close').addEventListener('click', () => on.dismiss());
   $('#forget-button').addEventListener('click', () => on.forget());
   watch(store, ['workspace'], ({ workspace: w }) => {
