@@ -570,6 +570,24 @@ test('an example loaded over saved work does not replace it: a reload brings the
   }
 });
 
+test('the x axis counted in tokens is work: changed alone, it is saved and comes back', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    const { saved } = await saveMyRun(page);
+    await page.selectOption('#x-unit', 'tokens');
+    await setField(page, '#tokens-per-step', '524288');
+    await waitSaved(page, saved);
+    await page.reload();
+    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
+    await waitForFit(page);
+    assert.equal(await page.inputValue('#x-unit'), 'tokens');
+    assert.equal(await page.inputValue('#tokens-per-step'), '524288');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('two tabs: a save in one stops the other saving over it, until the user asks that tab to save its own', async () => {
   const { context, page: first, errors } = await openPage(env.browser, env.url);
   try {

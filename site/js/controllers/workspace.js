@@ -24,6 +24,14 @@ import { DEFAULT_SETTINGS } from '../settings.js';
 const WORK_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual'];
 /** SAVED_KEYS are the parts saved: the work, and what follows from it. */
 const SAVED_KEYS = [...WORK_KEYS, 'lines', 'stale'];
+/**
+ * CHART_WORK are the chart's settings that are work too (how x is counted, entered once); its
+ * others (log axes, theme) are not saved, so that a look at a link's view in the dark keeps it a
+ * look.
+ */
+const CHART_WORK = ['xUnit', 'tokensPerStep', 'modelSize'];
+/** changed says whether the work (keys, and the chart's settings that are work) differs between two states. */
+const changed = (a, b, keys) => keys.some((k) => a[k] !== b[k]) || CHART_WORK.some((k) => a.chart[k] !== b.chart[k]);
 /** SAVE_DELAY_MS: a save waits this long after the last change. */
 export const SAVE_DELAY_MS = 400;
 const KEEPING = 'Your work is kept in this browser as you change it.';
@@ -320,8 +328,8 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
           clearTimeout(timer);
           return;
         }
-        if (!dirty) dirty = WORK_KEYS.some((k) => state[k] !== baseline[k]);
-        if (!dirty || !SAVED_KEYS.some((k) => state[k] !== previous[k])) return;
+        if (!dirty) dirty = changed(state, baseline, WORK_KEYS);
+        if (!dirty || !changed(state, previous, SAVED_KEYS)) return;
         clearTimeout(timer);
         timer = setTimeout(flush, delayMs);
       });
