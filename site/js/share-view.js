@@ -42,7 +42,15 @@ export function shareView(state, withData) {
       ...(withData && Number.isFinite(c.from) ? { from: c.from } : {}),
     })),
     predictions: state.predictions.map((p) => ({ name: p.name, schedule: p.schedule })),
+    // how the charts count x, when not in steps (a link opened in steps keeps the page's own)
+    ...(chartCounted(state.chart) ? { chart: chartCounted(state.chart) } : {}),
   };
+}
+
+/** chartCounted is how the chart counts x ({xUnit, tokensPerStep, modelSize}), or null for steps with nothing entered. */
+function chartCounted(chart) {
+  const c = { xUnit: chart.xUnit, tokensPerStep: chart.tokensPerStep ?? null, modelSize: chart.modelSize ?? null };
+  return c.xUnit === 'steps' && c.tokensPerStep === null && c.modelSize === null ? null : c;
 }
 
 /**
@@ -75,5 +83,5 @@ export function linkView(link) {
   }
   const refit = link.source === 'fit' && canFit;
   const manual = !refit && Object.keys(params).length ? { params, settings: { ...link.settings }, from: link.source === 'fit' ? 'link' : 'hand' } : null;
-  return { settings: link.settings, curves, predictions, notes, refit, manual };
+  return { settings: link.settings, curves, predictions, notes, refit, manual, chart: link.chart || null };
 }

@@ -221,7 +221,7 @@ function checkCurve(c, i) {
 function checkView(v) {
   if (!isObject(v)) fail('link', 'not a JSON object');
   if (!READS.includes(v.v)) fail('link', `version ${JSON.stringify(v.v)?.slice(0, 20)} is not supported (this page reads versions ${READS.join(' and ')})`);
-  onlyKeys(v, v.v >= 2 ? ['v', 'settings', 'params', 'multiPower', 'source', 'curves', 'predictions'] : ['v', 'settings', 'params', 'source', 'curves', 'predictions'], 'link');
+  onlyKeys(v, v.v >= 2 ? ['v', 'settings', 'params', 'multiPower', 'source', 'curves', 'predictions', 'chart'] : ['v', 'settings', 'params', 'source', 'curves', 'predictions'], 'link');
   const settings = checkSettings(v.settings);
   let params = null;
   if (v.params !== null && v.params !== undefined) {
@@ -256,7 +256,20 @@ function checkView(v) {
   });
   const steps = [...curves, ...predictions].reduce((n, c) => n + (c.schedule ? scheduleSteps(c.schedule) : 0), 0);
   if (steps > MAX_LINK_STEPS) fail('link', `its schedules run ${Math.round(steps).toLocaleString('en')} steps in all, more than the ${MAX_LINK_STEPS.toLocaleString('en')} a link may ask for`);
-  return { v: SHARE_VERSION, settings, params, multiPower, source, curves, predictions };
+  const chart = v.chart === undefined || v.chart === null ? null : checkChart(v.chart);
+  return { v: SHARE_VERSION, settings, params, multiPower, source, curves, predictions, ...(chart ? { chart } : {}) };
+}
+
+/** checkChart copies how a link's charts count x ({xUnit, tokensPerStep, modelSize}), checked, or throws. */
+function checkChart(c) {
+  if (!isObject(c)) fail('chart', 'not an object');
+  onlyKeys(c, ['xUnit', 'tokensPerStep', 'modelSize'], 'chart');
+  const positiveOrNull = (x, where) => {
+    if (x === null || x === undefined) return null;
+    if (!(finite(x, where) > 0)) fail(where, 'must be a positive number');
+    return x;
+  };
+  return { xUnit: oneOf(c.xUnit, ['steps', 'tokens', 'flops'], 'chart.xUnit'), tokensPerStep: positiveOrNull(c.tokensPerStep, 'chart.tokensPerStep'), modelSize: positiveOrNull(c.modelSize, 'chart.modelSize') };
 }
 
 /**

@@ -11,6 +11,8 @@ export const MAX_UNDO = 20;
 
 /** VIEW_KEYS are the parts of the state an example or a link replaces, and an undo of that brings back. */
 const VIEW_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'lines', 'validation', 'band', 'stale', 'example'];
+/** CHART_VIEW_KEYS are the chart's settings a link carries (how x is counted), which an undo brings back too. */
+export const CHART_VIEW_KEYS = ['xUnit', 'tokensPerStep', 'modelSize'];
 
 /**
  * initialState is the empty page:
@@ -240,14 +242,15 @@ export function createStore(initial = initialState()) {
     /**
      * loadView replaces the view (an example, a link): settings, curves and schedules, and no
      * results. example ({title}) marks the view as a bundled example, which the user's first
-     * curves replace.
+     * curves replace. chart (a link's: how x is counted) replaces those chart settings.
      */
-    loadView({ settings, curves = [], predictions = [], example = null }) {
+    loadView({ settings, curves = [], predictions = [], example = null, chart = null }) {
       const mark = (item) => (example ? { ...item, fromExample: true } : item);
       const added = named(curves.map((c) => mark({ role: 'fit', scheduleSource: 'builder', ...c })), []);
       set({
         settings: { ...DEFAULT_SETTINGS, ...settings }, curves: added, predictions: named(predictions.map(mark), added),
         fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: state.edits + 1, example,
+        chart: chart ? { ...state.chart, ...chart } : state.chart,
       });
     },
     /**
@@ -260,7 +263,8 @@ export function createStore(initial = initialState()) {
     /** snapshotView returns what puts the view back as it is now (the undo of loading an example). */
     snapshotView() {
       const saved = Object.fromEntries(VIEW_KEYS.map((k) => [k, state[k]]));
-      return (s) => ({ ...saved, edits: s.edits + 1 });
+      const counted = Object.fromEntries(CHART_VIEW_KEYS.map((k) => [k, state.chart[k]]));
+      return (s) => ({ ...saved, chart: { ...s.chart, ...counted }, edits: s.edits + 1 });
     },
     /** offerUndo keeps restore (from snapshotView) on the undo stack under text. */
     offerUndo(text, restore) {

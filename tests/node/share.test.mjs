@@ -142,3 +142,32 @@ test('a curve’s fit window set by the user travels in a link with its data; on
   link.curves[0].from = 301;
   await assert.rejects(decodeShare(await encodeShare(link)), /curves\[0\]\.from: the fit window must start at a step of the curve/);
 });
+
+test('how the charts count x (tokens per step, N) travels in a link, is checked, and an undo of the opening brings back the page\'s own', async () => {
+  const store = createStore();
+  store.loadView({ settings: SETTINGS, predictions: [{ name: 'constant', schedule: { kind: 'constant', total: 40, peak: 2e-4 } }] });
+  assert.equal(shareView(store.state, true).chart, undefined, 'steps, nothing entered: no chart in the link');
+  store.setChartOption('xUnit', 'tokens');
+  store.setChartOption('tokensPerStep', 524288);
+  const link = await decodeShare(await encodeShare(shareView(store.state, true)));
+  assert.deepEqual(link.chart, { xUnit: 'tokens', tokensPerStep: 524288, modelSize: null });
+
+  const other = createStore();
+  const restore = other.snapshotView();
+  other.loadView(linkView(link));
+  assert.equal(other.state.chart.xUnit, 'tokens');
+  assert.equal(other.state.chart.tokensPerStep, 524288);
+  other.offerUndo('Opened a shared link.', restore);
+  other.undo();
+  assert.equal(other.state.chart.xUnit, 'steps');
+  assert.equal(other.state.chart.tokensPerStep, null);
+
+  const view = shareView(store.state, true);
+  for (const [chart, message] of [
+    [{ xUnit: 'epochs', tokensPerStep: null, modelSize: null }, /chart\.xUnit/],
+    [{ xUnit: 'tokens', tokensPerStep: -5, modelSize: null }, /chart\.tokensPerStep: must be a positive number/],
+    [{ xUnit: 'tokens', tokensPerStep: 1, colour: 'red' }, /chart/],
+  ]) {
+    await assert.rejects(decodeShare(await encodeShare({ ...view, chart })), message);
+  }
+});
