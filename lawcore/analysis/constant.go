@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
@@ -137,7 +138,7 @@ func ConstantVsCosine(o ConstantVsCosineOptions) (*ConstantVsCosineResult, error
 		return nil, err
 	}
 	if sp != nil && res.Crossover != nil {
-		crossoverSpan(sp, res, constant, cosine)
+		crossoverSpan(sp, res, func(t int) float64 { g, _, _ := gap(t); return g }, constant, cosine)
 	}
 	if res.Crossover == nil {
 		if res.Cosine.Y[0] <= res.Constant.Y[0] {
@@ -161,26 +162,35 @@ func ConstantVsCosine(o ConstantVsCosineOptions) (*ConstantVsCosineResult, error
 	return res, nil
 }
 
-// crossoverSpan bounds the crossover by the grid totals around it at which the sign of the
-// gap (cosine minus constant) is within the fit's uncertainty, walking out from it.
-func crossoverSpan(sp *spread, res *ConstantVsCosineResult, constant, cosine func(int) lawcore.Schedule) {
+// crossoverSpan bounds the crossover by the totals around it at which the gap (cosine minus
+// constant) is within the fit's uncertainty: it walks the grid out from the crossover to the
+// first total on each side where the gap is clear, then bisects between that total and the
+// last unclear one, so that the span does not snap to the grid (on a grid of three totals it
+// used to collapse onto the crossover).
+func crossoverSpan(sp *spread, res *ConstantVsCosineResult, gap func(int) float64, constant, cosine func(int) lawcore.Schedule) {
+	unclear := func(t int) bool {
+		return math.Abs(gap(t)) <= sp.diffHalfWidth(sp.finals(constant(t)), sp.finals(cosine(t)))
+	}
 	x := res.Constant.X
-	unclear := func(i int) bool {
-		t := int(x[i])
-		gap := res.Cosine.Y[i] - res.Constant.Y[i]
-		return math.Abs(gap) <= sp.diffHalfWidth(sp.finals(constant(t)), sp.finals(cosine(t)))
-	}
 	c := res.Crossover
-	at := 0
-	for at < len(x)-1 && int(x[at]) < c.Total {
-		at++
+	at := sort.Search(len(x), func(i int) bool { return int(x[i]) >= c.Total }) // the first grid total at or past it
+	c.Low = int(x[0])
+	for i, inner := at-1, c.Total; i >= 0; i-- {
+		if t := int(x[i]); !unclear(t) {
+			c.Low = bisectInt(unclear, t, inner)
+			break
+		} else {
+			inner = t
+		}
 	}
-	c.Low, c.High = c.Total, c.Total
-	for i := at - 1; i >= 0 && unclear(i); i-- {
-		c.Low = int(x[i])
-	}
-	for i := at; i < len(x) && unclear(i); i++ {
-		c.High = int(x[i])
+	c.High = int(x[len(x)-1])
+	for i, inner := at, c.Total; i < len(x); i++ {
+		if t := int(x[i]); t > inner && !unclear(t) {
+			c.High = bisectInt(func(s int) bool { return !unclear(s) }, inner, t) - 1
+			break
+		} else {
+			inner = max(inner, t)
+		}
 	}
 	res.Verdict = fmt.Sprintf("The cosine overtakes the constant at %d steps; within the fit's uncertainty, anywhere from %d to %d steps.", c.Total, c.Low, c.High)
 }

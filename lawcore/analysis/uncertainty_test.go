@@ -130,3 +130,42 @@ func TestPercentWritesRatiosPlainly(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossoverSpanIsNotTheGrids: where the cosine overtakes the constant, within the Fig. 2
+// fit's uncertainty, is a property of the law and its replicates, not of the totals drawn: a
+// sweep of three totals gives the span a sweep of 400 gives (within 0.5%, the fine grid's
+// spacing being 1.2%), and the span holds the crossover strictly inside it.
+func TestCrossoverSpanIsNotTheGrids(t *testing.T) {
+	req := testcurves.Fig2(t)
+	req.Intervals = true
+	fit, err := lawcore.Fit(context.Background(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	span := func(count int) *Crossover {
+		o := DefaultConstantVsCosineOptions()
+		o.Count, o.CurveTotals = count, nil
+		o.Params, o.Replicates = fit.Params, fit.Replicates
+		res, err := ConstantVsCosine(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Crossover == nil {
+			t.Fatalf("count %d: no crossover", count)
+		}
+		t.Logf("count %d: crossover %d, from %d to %d: %s", count, res.Crossover.Total, res.Crossover.Low, res.Crossover.High, res.Verdict)
+		return res.Crossover
+	}
+	coarse, fine := span(3), span(400)
+	if !(coarse.Low < coarse.Total && coarse.Total < coarse.High) {
+		t.Errorf("three totals: span %d-%d around %d, want the crossover strictly inside", coarse.Low, coarse.High, coarse.Total)
+	}
+	for _, c := range []struct {
+		what         string
+		coarse, fine int
+	}{{"crossover", coarse.Total, fine.Total}, {"low", coarse.Low, fine.Low}, {"high", coarse.High, fine.High}} {
+		if math.Abs(float64(c.coarse-c.fine)) > 0.005*float64(c.fine) {
+			t.Errorf("%s: %d from three totals, %d from 400", c.what, c.coarse, c.fine)
+		}
+	}
+}
