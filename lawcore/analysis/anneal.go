@@ -97,15 +97,14 @@ func AnnealFunction(o AnnealFunctionOptions) (*AnnealFunctionResult, error) {
 			return nil, err
 		}
 	}
-	maxRatio := float64(o.Total-o.Warmup) / float64(o.Total)
-	if err := checkList("ratios", o.Ratios, 1/float64(o.Total), maxRatio, 200); err != nil {
+	if err := checkRatios("ratios", o.Ratios, o.Total, o.Warmup, 200); err != nil {
 		return nil, err
 	}
 	if len(o.CurveRatios) > 5 {
 		return nil, lawcore.Errorf("", "curveRatios", "at most 5 ratios, got %d", len(o.CurveRatios))
 	}
 	if len(o.CurveRatios) > 0 {
-		if err := checkList("curveRatios", o.CurveRatios, 1/float64(o.Total), maxRatio, 5); err != nil {
+		if err := checkRatios("curveRatios", o.CurveRatios, o.Total, o.Warmup, 5); err != nil {
 			return nil, err
 		}
 	}

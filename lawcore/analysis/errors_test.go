@@ -184,3 +184,29 @@ func TestAnalysisErrorsNameTheField(t *testing.T) {
 		}
 	}
 }
+
+// A cooldown ratio refused says its bounds in steps, as a researcher reads them: 1 decay step
+// at the least, and what the warmup leaves of the run at the most (not "from
+// 0.0016666666666666668 to 0.16666666666666666").
+func TestRatiosRefusedInSteps(t *testing.T) {
+	short := DefaultAnnealFunctionOptions()
+	short.Total, short.Ratios = 600, []float64{0.1, 0.2}
+	tiny := DefaultWSDRatioOptions()
+	tiny.Ratios = []float64{1e-5}
+	for _, c := range []struct {
+		name string
+		run  func() error
+		want string
+	}{
+		{"past the warmup", func() error { _, err := AnnealFunction(short); return err },
+			"ratios[1]: 0.2 is 120 decay steps, more than the 100 a run of 600 steps has after its warmup of 500: at most 0.1667"},
+		{"no decay step", func() error { short.Ratios = []float64{0}; _, err := AnnealFunction(short); return err },
+			"ratios[0]: 0 is no decay step in a run of 600 steps: at least 0.001667 (1 step)"},
+		{"no ratio of a WSD sweep", func() error { _, err := WSDRatio(tiny); return err },
+			"ratios: no ratio gives a run of 10000 steps a cooldown: each must give at least 1 decay step (a ratio of at least 5e-05) and at most the 9500 steps after the warmup of 500 (a ratio of at most 0.95)"},
+	} {
+		if err := c.run(); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v\nwant %s", c.name, err, c.want)
+		}
+	}
+}

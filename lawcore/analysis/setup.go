@@ -184,6 +184,25 @@ func finiteOrNil(v float64) *float64 {
 	return &v
 }
 
+// checkRatios reports cooldown ratios (decay steps / total) that give a run of total steps no
+// decay step, or more decay steps than its warmup leaves, saying both bounds in steps.
+func checkRatios(field string, ratios []float64, total, warmup, maxLen int) error {
+	lo, hi := 1/float64(total), float64(total-warmup)/float64(total)
+	if err := checkList(field, ratios, math.Inf(-1), math.Inf(1), maxLen); err != nil {
+		return err
+	}
+	for i, r := range ratios {
+		where := field + "[" + strconv.Itoa(i) + "]"
+		if !(r >= lo) {
+			return lawcore.Errorf("", where, "%v is no decay step in a run of %d steps: at least %.4g (1 step)", r, total, lo)
+		}
+		if r > hi {
+			return lawcore.Errorf("", where, "%v is %.0f decay steps, more than the %d a run of %d steps has after its warmup of %d: at most %.4g", r, r*float64(total), total-warmup, total, warmup, hi)
+		}
+	}
+	return nil
+}
+
 // checkList reports an empty or too long list, or a value outside [lo, hi].
 func checkList(field string, v []float64, lo, hi float64, maxLen int) error {
 	if len(v) == 0 {

@@ -198,7 +198,8 @@ func WSDRatio(o WSDRatioOptions) (*WSDRatioResult, error) {
 	for _, total := range o.Totals {
 		byRatio, byS1, opt := wsdSweep(e, total, o.Peak, o.Warmup, o.Decay, o.Floor, o.Ratios)
 		if len(byRatio.X) == 0 {
-			return nil, lawcore.Errorf("", "ratios", "no ratio leaves room for the warmup (%d steps) in a run of %d steps", o.Warmup, total)
+			return nil, lawcore.Errorf("", "ratios", "no ratio gives a run of %d steps a cooldown: each must give at least 1 decay step (a ratio of at least %.4g) and at most the %d steps after the warmup of %d (a ratio of at most %.4g)",
+				total, 0.5/float64(total), total-o.Warmup, o.Warmup, float64(total-o.Warmup)/float64(total))
 		}
 		row := []any{float64(total), opt.Ratio, float64(opt.DecaySteps), opt.Final.Loss, opt.Final.S1, opt.Final.S2}
 		if sp != nil {
