@@ -282,6 +282,33 @@ func TestReadJSONRecords(t *testing.T) {
 	}
 }
 
+// A JSON-lines log whose last line is cut short (a run still writing it, or killed mid-line)
+// keeps the records before it, with a note naming the line; a record cut short anywhere else,
+// or the only record, is still refused naming its line.
+func TestReadJSONLinesCutShort(t *testing.T) {
+	whole := "{\"step\": 100, \"loss\": 3.2}\n{\"step\": 200, \"loss\": 3.0}\n"
+	for _, cut := range []string{`{"step": 300, "lo`, `{"step": 300, "loss": 2.`, "{\"step\": 300, \"loss\": 2.9\n"} {
+		imp, err := Read("metrics.jsonl", []byte(whole+cut), Choice{})
+		if err != nil {
+			t.Fatalf("%q: %v", cut, err)
+		}
+		wantCurve(t, imp.Curves[0], "metrics", []float64{100, 200}, []float64{3.2, 3.0}, nil)
+		if !slices.ContainsFunc(imp.Notes, func(n string) bool {
+			return strings.HasPrefix(n, "line 3, the last, is not a whole record (") && strings.HasSuffix(n, "the 2 records before it are read")
+		}) {
+			t.Errorf("%q: notes %q, want the cut line named", cut, imp.Notes)
+		}
+	}
+	for _, c := range []struct{ text, want string }{
+		{"{\"step\": 100, \"loss\": 3.2}\n{\"step\": 200, \"lo\n{\"step\": 300, \"loss\": 2.9}\n", "line 2"},
+		{`{"step": 100, "lo`, "line 1"},
+	} {
+		if _, err := Read("metrics.jsonl", []byte(c.text), Choice{}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want it refused at %s", c.text, err, c.want)
+		}
+	}
+}
+
 // The format is recognised by the content, whatever the file is called.
 func TestReadDetectsByContent(t *testing.T) {
 	for file, format := range map[string]string{

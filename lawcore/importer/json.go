@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"sort"
@@ -109,13 +110,22 @@ func readJSON(set *fileReader, data []byte) error {
 }
 
 // readJSONLines reads JSON objects one after another (JSON lines, or a single object), each
-// a record with a step and metrics.
+// a record with a step and metrics. A last line that is not a whole record after records that
+// are (a log still being written, or its job killed mid-line) is left out with a note.
 func readJSONLines(set *fileReader, data []byte, lc *lineCounter) error {
 	set.format = FormatJSONRecords
 	dec := json.NewDecoder(bytes.NewReader(data))
 	for {
-		start := skipJSONSpace(data, int(dec.InputOffset()))
+		end := int(dec.InputOffset())
+		start := skipJSONSpace(data, end)
 		if start >= len(data) {
+			break
+		}
+		// the last line, after a line of records, and not JSON: cut short
+		ownLine := bytes.ContainsRune(data[end:start], '\n')
+		if rest := bytes.TrimSpace(data[start:]); set.rows > 0 && ownLine && !bytes.ContainsRune(rest, '\n') && !json.Valid(rest) {
+			set.notes = append(set.notes, fmt.Sprintf("line %d, the last, is not a whole record (%s): left out, as a log cut short while it was written ends; the %d records before it are read",
+				lc.at(start), jsonReason(rest), set.rows))
 			break
 		}
 		if err := decodeJSONEntry(set, dec, data, start, lc, false, "record"); err != nil {
@@ -356,13 +366,24 @@ func jsonError(where string, lc *lineCounter, err error) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
-		return lawcore.Errorf(where, lineField(lc.at(int(se.Offset)), ""), "%s", se.Error())
+		// Offset counts the bytes read, the one at fault included
+		return lawcore.Errorf(where, lineField(lc.at(max(0, int(se.Offset)-1)), ""), "%s", se.Error())
 	case errors.As(err, &te):
 		return lawcore.Errorf(where, lineField(lc.at(int(te.Offset)), ""), "expected %s, got a JSON %s", te.Type, te.Value)
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return lawcore.Errorf(where, lineField(lc.at(len(lc.data)), ""), "the JSON ends too early")
 	}
 	return &lawcore.InputError{Where: where, Msg: err.Error()}
+}
+
+// jsonReason says what is wrong with text that is not valid JSON, without its position.
+func jsonReason(text []byte) string {
+	var v any
+	var se *json.SyntaxError
+	if err := json.Unmarshal(text, &v); errors.As(err, &se) {
+		return se.Error()
+	}
+	return "it ends too early"
 }
 
 // skipJSONSpace returns the offset of the first byte at or after off that is neither white
