@@ -141,6 +141,7 @@ function showViews() {
   analysisChart = showAnalyses(store, {
     select: (id) => analyses.select(id),
     run: () => analyses.run(),
+    cancel: () => analyses.cancel(),
     reset: () => analyses.resetOptions(),
     toggled: (open) => analyses.toggled(open),
     example: () => analyses.run({ example: true }),

@@ -150,3 +150,30 @@ test('constant vs cosine over runs too long to cross: the answer says so and the
     await context.close();
   }
 });
+
+test('Cancel stops a long analysis: the last answer stays, and the next analysis answers', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.click('#analyses-panel > summary');
+    await page.selectOption('#analysis-view', 'constant-vs-cosine');
+    await answered(page, /./);
+    const before = await answer(page);
+    assert.ok(await page.isHidden('#analysis-cancel'), 'no Cancel with nothing computing');
+    // the optimiser over every family with many knots: seconds of work
+    await page.selectOption('#analysis-view', 'optimize');
+    await page.locator('#analysis-cancel').waitFor({ state: 'visible' });
+    await page.click('#analysis-cancel');
+    await page.waitForFunction(() => /^Cancelled\./.test(document.querySelector('#analysis-status').textContent));
+    assert.ok(await page.isHidden('#analysis-cancel'));
+    assert.equal(await answer(page), before, 'the answer shown before stays');
+    await page.selectOption('#analysis-view', 'constant-vs-cosine');
+    await answered(page, /./);
+    await setField(page, 'count', '12');
+    await answered(page, /./);
+    assert.equal(await error(page), '');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -12,6 +12,8 @@ function slowEngine() {
   const calls = [];
   return {
     calls,
+    cancelled: 0,
+    cancel() { this.cancelled++; },
     analyze(analysis, options) {
       return new Promise((resolve) => calls.push({ options, release: () => resolve({
         constant: { name: 'constant', x: [1e4, 1e5], y: [2.9, 2.7] },
@@ -53,4 +55,43 @@ test('an option typed wrong while the last one computes stays named when that an
   await tick();
   await tick();
   assert.equal(store.state.analysis.error, '', 'a value that works clears it');
+});
+
+test('Cancel stops the analysis under way: its answer is dropped, the last one stays, and a running fit is not cancelled with it', async () => {
+  const store = createStore();
+  const engine = slowEngine();
+  const analyses = createAnalyses({ store, engine });
+  store.analysisChanged({ open: true, view: 'constant-vs-cosine', defaults: {} });
+  analyses.run();
+  await tick();
+  assert.equal(store.state.analysis.computing, true, 'Cancel is offered while it computes');
+  engine.calls[0].release();
+  await tick();
+  await tick();
+  const first = store.state.analysis.result;
+  assert.ok(first && first.chart);
+  assert.equal(store.state.analysis.computing, false);
+
+  analyses.setField('count', '30');
+  await tick();
+  analyses.cancel();
+  assert.equal(engine.cancelled, 1, 'lawcore is asked to stop');
+  assert.equal(store.state.analysis.computing, false);
+  assert.equal(store.state.analysis.status, 'Cancelled. The answer shown is from before.');
+  engine.calls[1].release(); // an answer that arrives anyway is dropped
+  await tick();
+  await tick();
+  assert.equal(store.state.analysis.result, first);
+  assert.equal(store.state.analysis.status, 'Cancelled. The answer shown is from before.');
+
+  // with a fit running, Cancel drops the analysis's answer but leaves the fit be
+  store.fitStarted('Fitting…');
+  analyses.setField('count', '31');
+  await tick();
+  analyses.cancel();
+  assert.equal(engine.cancelled, 1, 'the fit is not cancelled');
+  engine.calls[2].release();
+  await tick();
+  await tick();
+  assert.equal(store.state.analysis.result, first);
 });

@@ -17,7 +17,7 @@ import * as fmt from '../format.js';
 const SIZE_EXAMPLE = { warmup: 2160, warmupConvention: 'actual' };
 
 /**
- * createAnalyses returns {run({example}), refresh(), select(id), setField(key, text),
+ * createAnalyses returns {run({example}), cancel(), refresh(), select(id), setField(key, text),
  * setOptionsText(text), resetOptions(), toggled(open), loadDefaults()}.
  */
 export function createAnalyses({ store, engine }) {
@@ -68,18 +68,19 @@ export function createAnalyses({ store, engine }) {
     const v = current();
     const my = ++seq;
     refusedInput = null;
-    store.analysisChanged({ status: `Computing “${v.label}”…` });
+    store.analysisChanged({ status: `Computing “${v.label}”…`, computing: true });
     try {
       const out = v.sizefit ? await runSizefit(example) : await runAnalysis(v);
       if (my !== seq) return;
       store.analysisChanged({
+        computing: false,
         result: { view: v.id, chart: out.chart, table: out.table, note: out.note || '', answer: out.answer || '', crossover: out.chart.crossover || null },
         status: `${out.source ? `From ${out.source}` : 'Computed'}${v.holds ? ` (${v.holds})` : ''} · took ${fmt.ms(out.elapsed)}`, error: '', errorField: '',
       });
       if (refusedInput && refusedInput.view === v.id) showError(v, refusedInput.message, refusedInput.key);
     } catch (err) {
       if (my !== seq) return;
-      store.analysisChanged({ status: '' });
+      store.analysisChanged({ status: '', computing: false });
       if (v.analysis) {
         const { message, key } = labelledError(v.analysis, err.message);
         showError(v, message, key);
@@ -160,8 +161,22 @@ export function createAnalyses({ store, engine }) {
     return { ...out, elapsed: performance.now() - started };
   }
 
+  /**
+   * cancel stops the analysis under way: lawcore is asked to stop (a worker that does not is
+   * replaced), its answer is dropped, and the view's last answer stays.
+   */
+  function cancel() {
+    if (!store.state.analysis.computing) return;
+    seq++;
+    // a fit running meanwhile is the user's too: only the analysis is stopped then, by dropping its answer
+    if (!store.state.fitting) engine.cancel();
+    const kept = store.state.analysis.result;
+    store.analysisChanged({ computing: false, status: `Cancelled.${kept && kept.chart ? ' The answer shown is from before.' : ''}` });
+  }
+
   return {
     run,
+    cancel,
     /** refresh recomputes the view shown (after a fit or new parameters), if the panel is open and drawn. */
     refresh() {
       answers.clear();

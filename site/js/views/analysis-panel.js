@@ -12,7 +12,7 @@ import { analysisSetup } from '../selectors.js';
 
 /**
  * showAnalyses draws the panel from the store and wires its controls to on: {select(id), run(),
- * reset(), toggled(open), example(), field(key, text), options(text), relative(on), size(name,
+ * cancel(), reset(), toggled(open), example(), field(key, text), options(text), relative(on), size(name,
  * size), target(text), exportTable()}. It returns chart() -> the uPlot drawn (null when none).
  */
 export function showAnalyses(store, on) {
@@ -20,6 +20,7 @@ export function showAnalyses(store, on) {
   select.replaceChildren(...VIEWS.map((v) => h('option', { value: v.id, text: v.label })));
   select.addEventListener('change', () => on.select(select.value));
   $('#analysis-run').addEventListener('click', () => on.run());
+  $('#analysis-cancel').addEventListener('click', () => on.cancel());
   $('#analysis-reset').addEventListener('click', () => on.reset());
   $('#analysis-options').addEventListener('change', () => on.options($('#analysis-options').value));
   $('#analysis-relative').addEventListener('change', (e) => on.relative(e.target.checked));
@@ -51,6 +52,7 @@ export function showAnalyses(store, on) {
     for (const input of document.querySelectorAll('#analysis-form [data-option]')) input.toggleAttribute('aria-invalid', input.dataset.option === a.errorField);
     $('#analysis-options').toggleAttribute('aria-invalid', a.errorField === 'json');
     $('#analysis-status').textContent = a.status;
+    $('#analysis-cancel').hidden = !a.computing;
     $('#analysis-error').hidden = !a.error;
     $('#analysis-error').textContent = a.error;
     if (a.result !== result || a.relative !== relative) {
