@@ -277,9 +277,15 @@ showViews();
 engine.ready.then(async () => {
   performance.mark('lawcore-ready');
   // A share link wins (the user asked for that view), then the work kept in this browser, then the example.
-  if (await sharing.open(location.hash)) await workspace.linkOpened();
-  else if (!(await workspace.restore())) await examples.fig2({ keepMessage: true });
-  workspace.watch();
+  // Saving watches from the moment the view is shown: a change made to a link's view while the
+  // stored work is still being read is the user's work too.
+  if (await sharing.open(location.hash)) {
+    workspace.watch();
+    await workspace.linkOpened();
+  } else {
+    if (!(await workspace.restore())) await examples.fig2({ keepMessage: true });
+    workspace.watch();
+  }
   performance.mark('example-shown');
   // offline.js registers the service worker now that the first view is on screen.
   dispatchEvent(new Event('lawcore-first-view'));

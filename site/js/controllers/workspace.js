@@ -258,13 +258,16 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       saved(savedAt);
       const line = store.state.workspace.line;
       if (line && line.kind === 'warning' && /storage for this page is full|could not be saved/.test(line.text[0])) store.setWorkspace({ line: null });
-      if (linkShown && kept) {
-        linkShown = false;
-        say(`Your earlier saved work (${describeWork(kept.view)}, saved ${when(kept.savedAt)}) was replaced by this view; “Back to my saved work” still brings it back in this tab.`, 'notice', ['back']);
-      }
+      if (linkShown && kept) sayReplaced();
     } finally {
       store.setWorkspace({ saving: false });
     }
+  }
+
+  /** sayReplaced says that the link's view, changed, replaced the saved work read at start-up. */
+  function sayReplaced() {
+    linkShown = false;
+    say(`Your earlier saved work (${describeWork(kept.view)}, saved ${when(kept.savedAt)}) was replaced by this view; “Back to my saved work” still brings it back in this tab.`, 'notice', ['back']);
   }
 
   /** failed reports a save that failed for another reason than a full storage. */
@@ -312,9 +315,15 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
     /** linkOpened: a share link was opened at start-up; the stored work is left as it is, and said to be. */
     async linkOpened() {
       const read = await readFound();
-      if (!read) return;
+      if (!read) {
+        if (dirty) flush(); // a change made while the store opened
+        return;
+      }
       kept = read;
       linkShown = true;
+      // the link's view may have been changed (and saved) while the stored work was read
+      if (lastSaved) return sayReplaced();
+      if (dirty) return void flush(); // its save says so
       say(`You opened a shared link. Your saved work (${describeWork(read.view)}, saved ${when(read.savedAt)}) is kept: it is replaced only once you change this view.`, 'notice', ['back']);
     },
 

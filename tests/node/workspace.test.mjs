@@ -1,0 +1,48 @@
+// Keeping the work (site/js/controllers/workspace.js) under node, with a store of the page and a
+// database whose reading ends when the test says: a share link's view changed while the saved
+// work is still being read.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import './schema-setup.mjs';
+import { createStore } from '../../site/js/store.js';
+import { createWorkspace } from '../../site/js/controllers/workspace.js';
+import { packWorkspace, ArrayIds } from '../../site/js/persist.js';
+import { DEFAULT_SETTINGS } from '../../site/js/settings.js';
+
+const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
+const plan = (name) => ({ name, schedule: { kind: 'cosine', total: 10000, peak: 2e-4, final: 0 } });
+
+/** slowDB holds a saved workspace of one schedule; read() answers when release() is called. */
+function slowDB() {
+  const saved = createStore();
+  saved.loadView({ settings: DEFAULT_SETTINGS, predictions: [plan('my plan')] });
+  const { record, arrays } = packWorkspace(saved.state, new ArrayIds(), { savedAt: Date.parse('2026-11-20T10:00:00Z') });
+  let release;
+  const reading = new Promise((resolve) => { release = () => resolve({ record, arrays }); });
+  const db = {
+    writes: [],
+    read: () => reading,
+    async write(r) { db.writes.push(r); },
+    async clear() {},
+  };
+  return { db, release };
+}
+
+test('a link\'s view changed while the saved work is read: it is saved, and the page says the saved work was replaced, not kept', async () => {
+  const store = createStore();
+  const { db, release } = slowDB();
+  const workspace = createWorkspace({ store, predicting: { update() {} }, analyses: { refresh() {} }, open: async () => db, delayMs: 0, channel: null });
+  store.loadView({ settings: DEFAULT_SETTINGS, predictions: [plan('linked plan')] }); // the link's view
+  workspace.watch();
+  const opened = workspace.linkOpened();
+  store.setSettings({ ...store.state.settings, warmupSteps: 100 }); // the user changes it at once
+  await tick(10);
+  release();
+  await opened;
+  await tick(10);
+  assert.ok(db.writes.length >= 1, 'the change is saved');
+  assert.equal(db.writes.at(-1).settings.warmupSteps, 100);
+  const line = store.state.workspace.line;
+  assert.match(line.text[0], /^Your earlier saved work \(1 schedule to predict, saved .*\) was replaced by this view/);
+  assert.deepEqual(line.actions, ['back']);
+});
