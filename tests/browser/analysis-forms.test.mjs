@@ -29,6 +29,14 @@ async function answered(page, re) {
     && !/Computing/.test(document.querySelector('#analysis-status').textContent), re.source, { timeout: 60000 });
 }
 
+/** openView opens the Analyses panel once the example is fitted, and shows view with its first answer. */
+async function openView(page, view) {
+  await waitForFit(page);
+  await page.click('#analyses-panel > summary');
+  await page.selectOption('#analysis-view', view);
+  await answered(page, /./);
+}
+
 /**
  * svgMarks downloads the chart as SVG and returns, for each line's optimum mark, how many points
  * it draws and its colour, and each line's colour: {marks: {label: {points, color}}, lines: {label: color}, yLabel}.
@@ -138,10 +146,7 @@ test('the WSD-ratio form drives the analysis: sentence, chart, every optimum mar
 test('constant vs cosine over runs too long to cross: the answer says so and the chart is drawn, with no error', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
-    await waitForFit(page);
-    await page.click('#analyses-panel > summary');
-    await page.selectOption('#analysis-view', 'constant-vs-cosine');
-    await answered(page, /./);
+    await openView(page, 'constant-vs-cosine');
     await setField(page, 'minTotal', '30000');
     await answered(page, /cosine \(to 0\) ends lower than a constant LR at every total/);
     assert.ok(await page.locator('#chart-analysis canvas').count() >= 1, 'no chart');
@@ -154,10 +159,7 @@ test('constant vs cosine over runs too long to cross: the answer says so and the
 test('Cancel stops a long analysis: the last answer stays, and the next analysis answers', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
-    await waitForFit(page);
-    await page.click('#analyses-panel > summary');
-    await page.selectOption('#analysis-view', 'constant-vs-cosine');
-    await answered(page, /./);
+    await openView(page, 'constant-vs-cosine');
     const before = await answer(page);
     assert.ok(await page.isHidden('#analysis-cancel'), 'no Cancel with nothing computing');
     // the optimiser over every family with many knots: seconds of work
