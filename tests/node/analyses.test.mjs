@@ -95,3 +95,29 @@ test('Cancel stops the analysis under way: its answer is dropped, the last one s
   await tick();
   assert.equal(store.state.analysis.result, first);
 });
+
+test('parameters set in the options are taken over the fit\'s, and the fit\'s ± no longer claimed', async () => {
+  const store = createStore();
+  const calls = [];
+  const engine = {
+    analyze: async (analysis, options, setup) => {
+      calls.push({ options, setup });
+      return { constant: { name: 'constant', x: [1e4], y: [2.9] }, cosine: { name: 'cosine', x: [1e4], y: [2.95] }, crossover: null, note: '' };
+    },
+  };
+  const analyses = createAnalyses({ store, engine });
+  const params = { L0: 2.5, A: 0.5, alpha: 0.5, C: 0.4, lambda: 0.999 };
+  store.useManual({ params: { annealing: params }, settings: store.state.settings, from: 'hand' });
+  store.analysisChanged({ open: true, view: 'constant-vs-cosine', defaults: {} });
+  analyses.setOptionsText('{"params": {"L0": 1}}');
+  await tick();
+  await tick();
+  assert.deepEqual(calls[0].options.params, { ...params, L0: 1 }, 'the rest of the parameters are the ones in use, not Fig. 2\'s');
+  assert.equal(calls[0].setup.replicates, undefined);
+  assert.match(store.state.analysis.status, /^From the parameters set in the options \(the rest: the parameters entered by hand\)/);
+
+  analyses.setOptionsText('{"law": "multi-power"}');
+  await tick();
+  await tick();
+  assert.equal(calls[1].setup.params, undefined, 'another law starts from its own defaults, not the annealing law\'s parameters');
+});

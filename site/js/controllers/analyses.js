@@ -89,8 +89,17 @@ export function createAnalyses({ store, engine }) {
   }
 
   async function runAnalysis(v) {
-    const options = optionsInUse(store.state.analysis, v.analysis);
+    let options = optionsInUse(store.state.analysis, v.analysis);
     const setup = v.noSetup ? null : analysisSetup(store.state);
+    if (setup && (options.params || (options.law && options.law !== setup.law))) {
+      // parameters set in the options (the JSON view) are not the fit's: a partial set is taken
+      // over the current parameters of the same law, another law starts from its own defaults;
+      // the fit's replicates do not apply to them
+      if (options.law && options.law !== setup.law) delete setup.params;
+      else options = { ...options, params: { ...setup.params, ...options.params } };
+      delete setup.replicates;
+      setup.source = `the parameters set in the options${setup.params ? ` (the rest: ${setup.source})` : ''}`;
+    }
     // the fit's replicates go to the analyses that compare choices: they answer with each one's ±
     if (setup && !UNCERTAIN_ANALYSES.has(v.analysis)) delete setup.replicates;
     const key = JSON.stringify([v.analysis, options, setup]);
