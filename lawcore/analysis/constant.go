@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/lawcalc/annealing/lawcore"
@@ -141,9 +142,12 @@ func ConstantVsCosine(o ConstantVsCosineOptions) (*ConstantVsCosineResult, error
 		crossoverSpan(sp, res, func(t int) float64 { g, _, _ := gap(t); return g }, constant, cosine)
 	}
 	if res.Crossover == nil {
-		if res.Cosine.Y[0] <= res.Constant.Y[0] {
+		switch {
+		case slices.EqualFunc(res.Cosine.Y, res.Constant.Y, func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(a) }):
+			res.Note = "a cosine to the peak is a constant learning rate: both end at the same loss at every total"
+		case res.Cosine.Y[0] < res.Constant.Y[0]:
 			res.Note = "the cosine ends lower at every total in the range"
-		} else {
+		default:
 			res.Note = "the constant ends lower at every total in the range"
 		}
 	}

@@ -63,7 +63,12 @@ function wsdSentence(r, options) {
   const span = o.tied && spanText(o.tied);
   const band = !hasSpread(r) || !o.tied ? ''
     : / only$/.test(span) ? ` ± ${plusMinus(o.plusMinus)}; every other cooldown swept is told apart` : ` ± ${plusMinus(o.plusMinus)}; cooldowns of ${span} are within the band`;
-  let s = `At ${kSteps(o.total)} steps the best WSD cooldown (${shape} decay) is ${pct(o.ratio)} of the run (${fmt.steps(o.decaySteps)} steps, final loss ${loss(o.final.loss)}${band})`;
+  // the search goes on past the grid's end when its best is there: the optimum may lie outside the ratios swept
+  const xs = r.byRatio[k].x;
+  const [low, high] = [Math.min(...xs), Math.max(...xs)];
+  const outside = !xs.length || (o.ratio >= low - 1e-9 && o.ratio <= high + 1e-9) ? ''
+    : `, ${o.ratio < low ? 'below' : 'above'} the ratios swept (${pct(low)} to ${pct(high)}): the search went on past them`;
+  let s = `At ${kSteps(o.total)} steps the best WSD cooldown (${shape} decay) is ${pct(o.ratio)} of the run (${fmt.steps(o.decaySteps)} steps, final loss ${loss(o.final.loss)}${band})${outside}`;
   if (at10 !== null && Math.abs(o.ratio - COMMON_COOLDOWN) >= 0.005) s += `; a 10% cooldown costs ${delta(at10 - o.final.loss)}`;
   if (r.optima.length > 1) {
     const first = r.optima[0];
@@ -102,8 +107,11 @@ const SENTENCES = {
     if (r.crossover) {
       return `Cosine (${floor}) ends lower than a constant LR from ${fmt.steps(r.crossover.total)} total steps on (both at ${loss(r.crossover.cosineLoss)}); shorter runs end lower at a constant LR.`;
     }
-    // no crossover: one of the two ends lower at every total
-    return r.cosine.y[0] <= r.constant.y[0]
+    // no crossover: one of the two ends lower at every total, or (a cosine to the peak) they are one schedule
+    if (r.cosine.y.every((y, i) => Math.abs(y - r.constant.y[i]) <= 1e-12 * Math.abs(y))) {
+      return `Over ${range} cosine (${floor}) is a constant LR: both end at the same loss at every total.`;
+    }
+    return r.cosine.y[0] < r.constant.y[0]
       ? `Over ${range} cosine (${floor}) ends lower than a constant LR at every total.`
       : `Over ${range} cosine (${floor}) never overtakes: a constant LR ends lower at every total.`;
   },

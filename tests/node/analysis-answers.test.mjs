@@ -38,6 +38,10 @@ const ANSWERS = {
   compute: analyze('compute'),
   // 0.5 is 2,500 times the Fig. 2 runs' peak: the law's S2 term then outgrows every loss
   farPeak: analyze('wsd-ratio', 'totals=50000', 'peak=0.5'),
+  // the Fig. 2 optimum at 50K is 18.9%: below every ratio swept here
+  wsdAbove: analyze('wsd-ratio', 'totals=50000', 'ratios=0.3,0.5'),
+  // a cosine to the peak is the constant schedule itself
+  sameSchedule: analyze('constant-vs-cosine', 'floor=1', 'count=10'),
 };
 
 /** Independent formats: a loss to three decimals, a percentage to one, a difference to two significant digits with its sign. */
@@ -59,9 +63,10 @@ test('wsd-ratio: the best cooldown at the middle total, its loss, what 10% costs
     + `a 10% cooldown costs ${diff2(cost)}; from 20K to 80K steps the best goes from ${pct1(r.optima[0].ratio)} to ${pct1(r.optima[2].ratio)}.`);
   assert.equal(answerSentence('wsd-s1', r, { decay: 'linear' }), s, 'the S1 view states the same sweep');
 
-  // Without 10% in the sweep's range, and with one total, the sentence says only what it has.
+  // Without 10% in the sweep's range, and with one total, the sentence says only what it has
+  // (and that the optimum, 18.9%, is below the 20% to 40% swept).
   const one = await ANSWERS.wsdNo10;
-  assert.equal(answerSentence('wsd-ratio', one, {}), `At 50K steps the best WSD cooldown (cosine decay) is ${pct1(one.optima[0].ratio)} of the run (${withCommas(one.optima[0].decaySteps)} steps, final loss ${loss3(one.optima[0].final.loss)}).`);
+  assert.equal(answerSentence('wsd-ratio', one, {}), `At 50K steps the best WSD cooldown (cosine decay) is ${pct1(one.optima[0].ratio)} of the run (${withCommas(one.optima[0].decaySteps)} steps, final loss ${loss3(one.optima[0].final.loss)}), below the ratios swept (20.0% to 40.0%): the search went on past them.`);
 });
 
 test('constant-vs-cosine: where cosine overtakes, or that it does not', async () => {
@@ -171,6 +176,17 @@ test('an answer with a predicted loss below zero says so first; no answer at the
   // the CLI's table says it too
   const { stdout } = await run(process.execPath, [cli, 'analyze', '--analysis', 'wsd-ratio', 'totals=50000', 'peak=0.5']);
   assert.match(stdout, /^warning: a predicted loss is below zero \(-20\d\.?\d*\)/m);
+});
+
+test('an optimum outside the ratios swept says so; a cosine to the peak is said to be the constant schedule', async () => {
+  const w = await ANSWERS.wsdAbove;
+  assert.ok(w.optima[0].ratio < 0.3, `the optimum ${w.optima[0].ratio} is below the ratios swept`);
+  assert.match(answerSentence('wsd-ratio', w, { decay: 'cosine' }), /is 18\.9% of the run \([^)]*\), below the ratios swept \(30\.0% to 50\.0%\): the search went on past them/);
+  assert.doesNotMatch(answerSentence('wsd-ratio', await ANSWERS.wsd, { decay: 'linear' }), /ratios swept/, 'an optimum within the ratios swept says nothing of it');
+  const c = await ANSWERS.sameSchedule;
+  assert.equal(c.crossover, null);
+  assert.equal(answerSentence('constant-vs-cosine', c, { floor: 1 }), 'Over 2K to 200K total steps cosine (to 1× peak) is a constant LR: both end at the same loss at every total.');
+  assert.equal(c.note, 'a cosine to the peak is a constant learning rate: both end at the same loss at every total');
 });
 
 test('kSteps writes counts of steps short', () => {
