@@ -34,7 +34,9 @@ export function shareView(state, withData) {
     settings: { ...DEFAULT_SETTINGS, ...state.settings, law: state.settings.law || 'annealing', auto: !!state.settings.auto },
     [LINK_KEYS.annealing]: annealing ? finite(annealing.params) : null,
     ...(multiPower ? { [LINK_KEYS['multi-power']]: finite(multiPower.params) } : {}),
-    source: annealing || multiPower ? (state.manual ? 'manual' : 'fit') : null,
+    // a fit of a law whose parameters a link does not carry (the LR-weighted law, S2^ζ, an
+    // average) is still a fit: the page opening the link fits its data again
+    source: annealing || multiPower ? (state.manual ? 'manual' : 'fit') : Object.keys(state.fits || {}).length ? 'fit' : null,
     curves: state.curves.map((c) => ({
       name: c.name, role: c.role, schedule: withData ? c.schedule || null : thinSchedule(c.schedule),
       ...(withData ? { steps: Array.from(c.steps), loss: Array.from(c.loss) } : {}),
@@ -82,6 +84,9 @@ export function linkView(link) {
     params.annealing = { L0: p.L0, A: p.A, alpha: p.alpha, C: p.C, lambda: p.lambda };
   }
   const refit = link.source === 'fit' && canFit;
+  if (link.source === 'fit' && !canFit && !Object.keys(params).length) {
+    notes.push('The link was made from a fit its data would give again, but it holds no curve with data and a schedule to fit: add the curves, then press Fit.');
+  }
   const manual = !refit && Object.keys(params).length ? { params, settings: { ...link.settings }, from: link.source === 'fit' ? 'link' : 'hand' } : null;
   return { settings: link.settings, curves, predictions, notes, refit, manual, chart: link.chart || null };
 }

@@ -171,3 +171,24 @@ test('how the charts count x (tokens per step, N) travels in a link, is checked,
     await assert.rejects(decodeShare(await encodeShare({ ...view, chart })), message);
   }
 });
+
+test('a fit of a law whose parameters a link does not carry (the LR-weighted law) is fitted again on opening, not dropped', async () => {
+  const store = createStore();
+  const settings = { ...SETTINGS, law: 'lr-weighted' };
+  store.loadView({
+    settings,
+    curves: [{ name: 'cosine', role: 'fit', steps: Float64Array.from([1, 2, 3]), loss: Float64Array.from([3.5, 3.4, 3.35]), schedule: { kind: 'cosine', total: 20, peak: 2e-4 } }],
+  });
+  store.fitted({ 'lr-weighted': { params: { L0: 2.6, A: 0.4, alpha: 0.5, C: 0.4, lambda: 0.999, epsilon: 0 }, settings, response: {} } }, { stale: false, status: '' });
+  const view = shareView(store.state, true);
+  assert.equal(view.source, 'fit');
+  assert.equal(view.params, null);
+  const opened = linkView(await decodeShare(await encodeShare(view)));
+  assert.equal(opened.refit, true, 'the page opening it fits the data again, with the link\'s law');
+  assert.equal(opened.settings.law, 'lr-weighted');
+
+  // without the data it cannot be fitted again: the link says so
+  const without = linkView(await decodeShare(await encodeShare(shareView(store.state, false))));
+  assert.equal(without.refit, false);
+  assert.match(without.notes.at(-1), /^The link was made from a fit .*: add the curves, then press Fit\.$/);
+});
