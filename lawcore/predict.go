@@ -247,7 +247,9 @@ func (pr *Prediction) addBand(b Band, counted []float64) {
 			w.Add(counted[i])
 		}
 		h := b.HalfWidth(b.Reach.Distance(w.S1, w.S2))
-		pr.Lower[k], pr.Upper[k] = pr.Loss[k]*(1-h), pr.Loss[k]*(1+h)
+		// the band is relative to the loss's size: a loss below zero (a warning) keeps lower <= upper
+		d := math.Abs(pr.Loss[k]) * h
+		pr.Lower[k], pr.Upper[k] = pr.Loss[k]-d, pr.Loss[k]+d
 	}
 }
 

@@ -2,6 +2,7 @@ package lawcore_test
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -50,11 +51,18 @@ func TestPredictWarnsOfNonPositiveLoss(t *testing.T) {
 		lr   []float64
 		warn bool
 	}{{"drop to 0", drop, true}, {"constant", flat, false}} {
-		pr, err := lawcore.Predict(lawcore.PredictRequest{Params: params, Curves: []lawcore.PredictCurve{{Name: tc.name, LR: tc.lr}}})
+		band := &lawcore.Band{Level: 0.9, Base: 0.01}
+		pr, err := lawcore.Predict(lawcore.PredictRequest{Params: params, Curves: []lawcore.PredictCurve{{Name: tc.name, LR: tc.lr}}, Band: band})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		p := pr[0]
+		for k, l := range p.Loss {
+			if !(p.Lower[k] <= l && l <= p.Upper[k]) || p.Upper[k]-p.Lower[k] < 0.02*math.Abs(l)-1e-12 {
+				t.Errorf("%s, step %.0f: band [%g, %g] does not hold the loss %g by its 1%% either side", tc.name, p.Steps[k], p.Lower[k], p.Upper[k], l)
+				break
+			}
+		}
 		if got := p.Warning != ""; got != tc.warn {
 			t.Errorf("%s: warning %q, want one: %v", tc.name, p.Warning, tc.warn)
 			continue

@@ -63,7 +63,7 @@ function finalBand(state, law, line) {
   if (!b || state.manual || b.law !== law) return null;
   const n = line.loss ? line.loss.length : 0;
   if (line.lower && line.upper && n && line.upper.length === n) return (line.upper[n - 1] - line.lower[n - 1]) / 2;
-  return line.finalLoss * b.halfWidth;
+  return Math.abs(line.finalLoss) * b.halfWidth;
 }
 
 export function answerTable(state, options = {}) {
