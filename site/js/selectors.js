@@ -109,17 +109,24 @@ export function lawTitle(law) {
   return label[0].toUpperCase() + label.slice(1);
 }
 
-/** analysisPeak is the peak LR of the curves' schedules (a schedule's peak, else its largest LR). */
+/** schedulePeak is a schedule's peak LR (its peak, else its largest LR); NaN for none. */
+export function schedulePeak(schedule) {
+  if (!schedule) return NaN;
+  if (schedule.peak) return schedule.peak;
+  if (schedule.lr && schedule.lr.length) {
+    // a loop, not Math.max(...lr): an LR file's million points overflow the call stack
+    let top = -Infinity;
+    for (const x of schedule.lr) if (x > top) top = x;
+    return top;
+  }
+  return NaN;
+}
+
+/** analysisPeak is the peak LR of the curves' schedules (the first that has one). */
 function analysisPeak(state) {
   for (const c of [...state.curves, ...state.predictions]) {
-    if (!c.schedule) continue;
-    if (c.schedule.peak) return c.schedule.peak;
-    if (Array.isArray(c.schedule.lr) && c.schedule.lr.length) {
-      // a loop, not Math.max(...lr): an LR file's million points overflow the call stack
-      let top = -Infinity;
-      for (const x of c.schedule.lr) if (x > top) top = x;
-      return top;
-    }
+    const peak = schedulePeak(c.schedule);
+    if (Number.isFinite(peak)) return peak;
   }
   return 2e-4;
 }

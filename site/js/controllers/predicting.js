@@ -3,7 +3,8 @@
 // line yet is predicted, thinned for drawing. Parameters entered by hand are put in use only once
 // lawcore has predicted with them.
 import { LAW_NAMES, LAWS } from '../schema.js';
-import { paramsOf, missingLines, lineBand } from '../selectors.js';
+import { paramsOf, missingLines, lineBand, schedulePeak } from '../selectors.js';
+import * as fmt from '../format.js';
 
 /** DRAWN_POINTS thins each predicted line to about this many steps: enough to draw. */
 export const DRAWN_POINTS = 2000;
@@ -20,9 +21,28 @@ export function predictionWarnings(results) {
   return out;
 }
 
-/** warnOf shows results' warnings as a notice that the next prediction clears (none: nothing). */
+/**
+ * FAR_PEAK: a schedule whose peak LR is more than this times the highest peak of the curves
+ * fitted is predicted far outside what the fit saw (the law's parameters are fitted at the
+ * curves' peak; the paper predicts other schedules at the same peak), and the page says so.
+ */
+export const FAR_PEAK = 1.5;
+
+/** farPeakWarnings name the schedules to predict whose peak LR is past FAR_PEAK times the fitted curves'. */
+export function farPeakWarnings(state) {
+  if (state.manual) return [];
+  const fitted = state.curves.filter((c) => c.role !== 'validate').map((c) => schedulePeak(c.schedule)).filter(Number.isFinite);
+  if (!fitted.length) return [];
+  const top = Math.max(...fitted);
+  return state.predictions.filter((p) => schedulePeak(p.schedule) > FAR_PEAK * top).map((p) => {
+    const peak = schedulePeak(p.schedule);
+    return `${p.name}: its peak LR (${fmt.lr(peak)}) is ${fmt.sig(peak / top, 2)}× the highest of the curves fitted (${fmt.lr(top)}); the law was fitted at their learning rates, so this prediction, and its band, are an extrapolation the fit cannot vouch for.`;
+  });
+}
+
+/** warnOf shows results' warnings, and schedules predicted far past the fitted peak, as a notice that the next prediction clears (none: nothing). */
 export function warnOf(store, results) {
-  const lines = predictionWarnings(results);
+  const lines = [...predictionWarnings(results), ...farPeakWarnings(store.state)];
   if (lines.length) store.showMessage(lines, 'notice', 'predict');
 }
 

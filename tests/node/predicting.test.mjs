@@ -1,0 +1,33 @@
+// What the page says of its predictions (site/js/controllers/predicting.js) under node: a
+// schedule predicted at a peak LR far past the fitted curves' is named as an extrapolation.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import './schema-setup.mjs';
+import { createStore } from '../../site/js/store.js';
+import { DEFAULT_SETTINGS } from '../../site/js/settings.js';
+import { farPeakWarnings, FAR_PEAK } from '../../site/js/controllers/predicting.js';
+
+const wsd = (total, peak) => ({ kind: 'wsd', total, peak, decay: 'linear', decayFraction: 0.1 });
+
+test('a schedule whose peak LR is past 1.5 times the fitted curves\' is named; one at or near their peak is not', () => {
+  const store = createStore();
+  store.loadView({
+    settings: DEFAULT_SETTINGS,
+    curves: [
+      { name: 'wsd run', steps: Float64Array.from([1, 2]), loss: Float64Array.from([3, 2.9]), schedule: wsd(20000, 3e-4) },
+      // a held-out curve's peak is not what the fit saw
+      { name: 'held out', role: 'validate', steps: Float64Array.from([1, 2]), loss: Float64Array.from([3, 2.9]), schedule: wsd(20000, 1e-2) },
+    ],
+    predictions: [
+      { name: 'same peak', schedule: wsd(60000, 3e-4) },
+      { name: 'just past', schedule: wsd(60000, 3e-4 * FAR_PEAK) },
+      { name: 'ten times', schedule: wsd(60000, 3e-3) },
+      { name: 'explicit', schedule: { kind: 'explicit', lr: [1e-3, 6e-4] } },
+    ],
+  });
+  const lines = farPeakWarnings(store.state);
+  assert.deepEqual(lines.map((l) => l.split(':')[0]), ['ten times', 'explicit']);
+  assert.match(lines[0], /^ten times: its peak LR \(3e-3\) is 10× the highest of the curves fitted \(3e-4\); .* an extrapolation/);
+  store.useManual({ params: { annealing: { L0: 2.5, A: 0.5, alpha: 0.5, C: 0.4, lambda: 0.999 } }, settings: DEFAULT_SETTINGS, from: 'hand' });
+  assert.deepEqual(farPeakWarnings(store.state), [], 'parameters entered by hand were not fitted at any peak');
+});
