@@ -209,15 +209,18 @@ export function analysisReport(name, res) {
   return section(`analysis: ${name}`, setup, tab, res.note ? `note: ${res.note}` : '', warning, '(--json gives every curve and series of the answer)');
 }
 
+/** lossColumns says which of an analysis table's columns hold losses (their names say loss). */
+const lossColumns = (columns) => columns.map((c) => /loss/i.test(c));
+
 /** lowestLossCell is the lowest number in a table's loss columns (Infinity when there is none). */
 function lowestLossCell({ columns, rows }) {
-  const isLoss = columns.map((c) => /loss/i.test(c));
+  const isLoss = lossColumns(columns);
   return Math.min(...rows.flatMap((r) => r.filter((v, j) => isLoss[j] && isNum(v))));
 }
 
 /** analysisTable lays out an analysis answer's table: losses to 4 decimals, other numbers to 4 digits. */
 function analysisTable({ columns, rows }) {
-  const isLoss = columns.map((c) => /loss/i.test(c));
+  const isLoss = lossColumns(columns);
   const text = rows.map((r) => r.map((v, i) => (isLoss[i] && typeof v === 'number' ? loss(v) : cell(v))));
   return table(columns, text, { right: numericColumns(rows) });
 }

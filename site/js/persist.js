@@ -17,7 +17,7 @@
 // and drops what it cannot read, saying what; only a record it cannot read at all starts the
 // page clean. The record carries its format; an older one is migrated (MIGRATIONS), a newer one
 // is left alone.
-import { checkSettings, checkSchedule } from './share.js';
+import { checkSettings, checkSchedule, X_UNITS } from './share.js';
 import { thinSchedule } from './share-view.js';
 import { DEFAULT_SETTINGS } from './settings.js';
 import { paramsOf, predictedLine, fitCovers, lineBand, bandOfFits } from './selectors.js';
@@ -555,7 +555,7 @@ export function readWorkspace(record, arrays, ids) {
   // How the charts count x (entered once: the tokens per step and N stay).
   const c = isObject(r.chart) ? r.chart : {};
   const positive = (x) => (Number.isFinite(x) && x > 0 ? x : null);
-  const chart = { xUnit: ['steps', 'tokens', 'flops'].includes(c.xUnit) ? c.xUnit : 'steps', tokensPerStep: positive(c.tokensPerStep), modelSize: positive(c.modelSize) };
+  const chart = { xUnit: X_UNITS.includes(c.xUnit) ? c.xUnit : 'steps', tokensPerStep: positive(c.tokensPerStep), modelSize: positive(c.modelSize) };
   const view = { settings, curves, predictions, fits, manual, lines: {}, stale: r.stale !== false, example, chart };
   view.band = manual ? null : bandOfFits(fits);
   view.lines = readPredictedLines(r.lines, view, unpack);

@@ -26,6 +26,7 @@ export function thinSchedule(schedule) {
 
 /** shareView is the page's view as a share link's JSON: with the curves' data, or (withData false) their schedules only. */
 export function shareView(state, withData) {
+  const chart = chartCounted(state.chart);
   const finite = (params) => Object.fromEntries(Object.entries(params).filter(([, x]) => Number.isFinite(x)));
   const annealing = paramsOf(state, 'annealing');
   const multiPower = paramsOf(state, 'multi-power');
@@ -45,7 +46,7 @@ export function shareView(state, withData) {
     })),
     predictions: state.predictions.map((p) => ({ name: p.name, schedule: p.schedule })),
     // how the charts count x, when not in steps (a link opened in steps keeps the page's own)
-    ...(chartCounted(state.chart) ? { chart: chartCounted(state.chart) } : {}),
+    ...(chart ? { chart } : {}),
   };
 }
 

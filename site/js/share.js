@@ -12,6 +12,8 @@ import { scheduleSteps } from './schedule-kinds.js';
 import { MAX_SCHEDULE_STEPS, SCHEDULE_KINDS, WARMUP_CONVENTIONS, ROLES, MULTI_POWER_SEARCHES, LAWS } from './schema.js';
 import { lawChoices } from './settings.js';
 
+/** X_UNITS are what the charts may count x in. */
+export const X_UNITS = ['steps', 'tokens', 'flops'];
 /** SHARE_VERSION is the version links are written in; version 2 added the Multi-Power Law's parameters. */
 export const SHARE_VERSION = 2;
 const READS = [1, 2];
@@ -269,7 +271,7 @@ function checkChart(c) {
     if (!(finite(x, where) > 0)) fail(where, 'must be a positive number');
     return x;
   };
-  return { xUnit: oneOf(c.xUnit, ['steps', 'tokens', 'flops'], 'chart.xUnit'), tokensPerStep: positiveOrNull(c.tokensPerStep, 'chart.tokensPerStep'), modelSize: positiveOrNull(c.modelSize, 'chart.modelSize') };
+  return { xUnit: oneOf(c.xUnit, X_UNITS, 'chart.xUnit'), tokensPerStep: positiveOrNull(c.tokensPerStep, 'chart.tokensPerStep'), modelSize: positiveOrNull(c.modelSize, 'chart.modelSize') };
 }
 
 /**

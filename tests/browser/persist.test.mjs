@@ -38,6 +38,13 @@ const lineText = (page) => page.evaluate(() => {
   return l.hidden ? '' : document.querySelector('#workspace-text').textContent;
 });
 
+/** reloadRestored reloads the page and waits until it has said what it read back and is fitted. */
+async function reloadRestored(page) {
+  await page.reload();
+  await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
+  await waitForFit(page);
+}
+
 /** view reads what the page shows of the work: curves (name, role, summary), schedules to predict, settings, parameters. */
 async function view(page) {
   return page.evaluate(() => ({
@@ -133,9 +140,7 @@ test('load curves, reload: everything is back (names, roles, schedules, settings
     assert.equal(before.curves.length, 3);
     assert.ok(before.predictions.some(([n]) => n === 'my plan'));
 
-    await page.reload();
-    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
-    await waitForFit(page);
+    await reloadRestored(page);
     assert.match(await lineText(page), /^Restored your work from .*: 3 curves, 6 schedules to predict and the fit of the annealing law\.$/);
     assert.deepEqual(await view(page), before);
     const finals = await page.$$eval('#predict-list [data-schedule-name]', (rows) => rows.map((r) => r.dataset.finalLoss));
@@ -371,9 +376,7 @@ test('a corrupted store: the page starts clean saying what was dropped; a damage
         tx.oncomplete = () => { open.result.close(); resolve(); };
       };
     }));
-    await page.reload();
-    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
-    await waitForFit(page);
+    await reloadRestored(page);
     const text = await lineText(page);
     assert.match(text, /^Restored your work from .*: 3 curves/);
     assert.match(text, /Dropped what could not be read: damaged \(curves\[3\]\.loss: its points are missing from the store\)/);
@@ -388,9 +391,7 @@ test('a corrupted store: the page starts clean saying what was dropped; a damage
         tx.oncomplete = () => { open.result.close(); resolve(); };
       };
     }));
-    await page.reload();
-    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
-    await waitForFit(page);
+    await reloadRestored(page);
     assert.match(await lineText(page), /^Your saved work could not be read \(it holds no list of curves\), so the page starts clean\. Dropped: 2 curves \(keeper, \?\)\.$/);
     assert.deepEqual(await curveNames(page), ['cosine', 'constant']);
     assert.equal(await page.getAttribute('#workspace-line', 'class'), 'message notice workspace-line warning');
@@ -560,9 +561,7 @@ test('an example loaded over saved work does not replace it: a reload brings the
     await waitForFit(page);
     await page.waitForTimeout(3000); // past the save delay
     assert.equal(await savedAt(page), saved, 'no save of the example');
-    await page.reload();
-    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
-    await waitForFit(page);
+    await reloadRestored(page);
     assert.deepEqual(await view(page), mine);
     assert.deepEqual(errors, []);
   } finally {
@@ -577,9 +576,7 @@ test('the x axis counted in tokens is work: changed alone, it is saved and comes
     await page.selectOption('#x-unit', 'tokens');
     await setField(page, '#tokens-per-step', '524288');
     await waitSaved(page, saved);
-    await page.reload();
-    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
-    await waitForFit(page);
+    await reloadRestored(page);
     assert.equal(await page.inputValue('#x-unit'), 'tokens');
     assert.equal(await page.inputValue('#tokens-per-step'), '524288');
     assert.deepEqual(errors, []);

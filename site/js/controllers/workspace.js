@@ -19,19 +19,18 @@
 import { openWorkspaceDB, deleteWorkspaceDB } from '../workspace-db.js';
 import { ArrayIds, FORMAT, packWorkspace, readWorkspace, arrayRefs, isEmptyWork, describeWork } from '../persist.js';
 import { DEFAULT_SETTINGS } from '../settings.js';
+import { CHART_VIEW_KEYS } from '../store.js';
 
 /** WORK_KEYS are the parts of the state that are the user's work: a change to one is saved. */
 const WORK_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual'];
 /** SAVED_KEYS are the parts saved: the work, and what follows from it. */
 const SAVED_KEYS = [...WORK_KEYS, 'lines', 'stale'];
 /**
- * CHART_WORK are the chart's settings that are work too (how x is counted, entered once); its
- * others (log axes, theme) are not saved, so that a look at a link's view in the dark keeps it a
- * look.
+ * changed says whether the work differs between two states: keys, and the chart's settings that
+ * are work too (how x is counted, entered once: CHART_VIEW_KEYS); its others (log axes, theme)
+ * are not, so that a look at a link's view in the dark keeps it a look.
  */
-const CHART_WORK = ['xUnit', 'tokensPerStep', 'modelSize'];
-/** changed says whether the work (keys, and the chart's settings that are work) differs between two states. */
-const changed = (a, b, keys) => keys.some((k) => a[k] !== b[k]) || CHART_WORK.some((k) => a.chart[k] !== b.chart[k]);
+const changed = (a, b, keys) => keys.some((k) => a[k] !== b[k]) || CHART_VIEW_KEYS.some((k) => a.chart[k] !== b.chart[k]);
 /** SAVE_DELAY_MS: a save waits this long after the last change. */
 export const SAVE_DELAY_MS = 400;
 const KEEPING = 'Your work is kept in this browser as you change it.';
