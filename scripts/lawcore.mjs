@@ -34,6 +34,7 @@ const LOG_OPTIONS = {
   '--validate': 'files',
   '--schedule': 'list',
   '--size': 'list',
+  '--from': 'list',
   '--column': 'value',
   '--runs': 'value',
   '--law': 'value',
@@ -206,11 +207,16 @@ async function fitRequest(ctx) {
     if (!ctx.opts.fit) throw new UsageError('--validate needs curves to fit: give --fit FILE...');
     const groups = await importGroups(ctx);
     const warmup = ctx.opts.warmup === undefined ? undefined : number(ctx.opts.warmup, '--warmup');
-    let curves;
-    ({ curves, columns, notes, peak } = fitCurves(groups, { schedules: ctx.opts.schedule, sizes: ctx.opts.size, warmup }));
-    request = { curves };
+    const read = fitCurves(groups, { schedules: ctx.opts.schedule, sizes: ctx.opts.size, froms: ctx.opts.from, warmup });
+    ({ columns, notes, peak } = read);
+    request = { curves: read.curves };
+    // as the page does: the warmup, unless given, is the one the learning rates show
+    if (warmup === undefined && read.lrWarmup) {
+      request.warmupSteps = read.lrWarmup.warmup;
+      notes.push(`${read.lrWarmup.note.replace(/\.$/, '')} (--warmup sets it).`);
+    }
   } else {
-    for (const opt of ['schedule', 'size', 'column', 'runs']) {
+    for (const opt of ['schedule', 'size', 'from', 'column', 'runs']) {
       if (ctx.opts[opt] !== undefined) throw new UsageError(`--${opt} applies to log files (--fit, --validate)`);
     }
     request = parseRequest((await readInput(ctx)).text);

@@ -54,13 +54,16 @@ Curves come from log files (read as \`import\` reads them), or from a fit reques
   --schedule SPEC      the schedule of every curve without learning rates in its file
   --schedule FILE=SPEC the schedule of that file's curves (before their own learning rates)
   --size N|FILE=N      the model size N of the curves (the size law)
+  --from STEP|FILE=STEP  fit from this step (0: every point); by default from the end of
+                       the warmup the curve's learning rates (or schedule) show, as the page
   --column NAME, --runs a,b   settle a file's question (see \`import\`)
   --predict SPEC       a schedule to predict with the fitted law (repeatable)
   --law NAME           annealing (default), multi-power, lr-weighted, s2-power, size
   --auto               choose the law and its settings by held-out error; prints every
                        candidate's held-out error, standard error and in-sample error
   --lambda 0.999|fit   the decay factor, held at a value or fitted
-  --warmup N           warmup steps (of learning-rate files, and of specs without warmup=)
+  --warmup N           warmup steps (of learning-rate files, and of specs without warmup=);
+                       by default the step at which the first learning-rate column peaks
   --convention peak|actual   count the warmup at the peak LR (the paper's) or as run
   --search optimum|release   --fixed NAME=VALUE   --huber DELTA
   --points N           thin the lines of --json to about N steps

@@ -5,6 +5,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { UsageError, number, splitFileValue } from './args.mjs';
 import { isScheduleSpec, maxOf, parseScheduleSpec, schedulePeak } from './schedule-spec.mjs';
+// the page's own reading of a curve's learning rates, so that the CLI and the page fit a file alike
+import { defaultWindow, warmupFromLR } from '../../site/js/curve-facts.js';
 
 /** walk lists the files under dir, in name order, leaving out hidden files and folders. */
 function walk(dir) {
@@ -142,12 +144,16 @@ function lrSchedule(steps, lr, lastLossStep) {
  * fitCurves makes the curves of a fit request from imported groups [{role, args, imported}]:
  * every curve with a loss, its points at steps >= 1; its schedule from `--schedule FILE=spec`,
  * else its own learning rates (an explicit schedule through them), else `--schedule spec`;
- * its size from `--size`. Returns {curves, columns, notes, peak}: peak is the largest peak LR
- * the curves' schedules know (for the specs that leave it out).
+ * its size from `--size`; its fit window from `--from` (0: every point), else, as the page
+ * does, from the end of the warmup its learning rates (or its schedule) show when it has points
+ * before it. Returns {curves, columns, notes, peak, lrWarmup}: peak is the largest peak LR the
+ * curves' schedules know (for the specs that leave it out); lrWarmup is the warmup the curves'
+ * learning rates show ({warmup, note}, from the first with any), null without any.
  */
-export function fitCurves(groups, { schedules = [], sizes = [], warmup } = {}) {
+export function fitCurves(groups, { schedules = [], sizes = [], froms = [], warmup } = {}) {
   const scheduleOpt = perFile(schedules, isScheduleSpec);
   const sizeOpt = perFile(sizes, (v) => !v.includes('='));
+  const fromOpt = perFile(froms, (v) => !v.includes('='));
   const drafts = [];
   const notes = [];
   for (const { role, imported } of groups) {
@@ -180,6 +186,7 @@ export function fitCurves(groups, { schedules = [], sizes = [], warmup } = {}) {
   const peak = known.length ? Math.max(...known) : undefined;
   const curves = [];
   const columns = [];
+  const windowed = []; // the curves fitted from the end of their warmup, by default
   const names = new Map();
   for (const d of drafts) names.set(d.info.name, (names.get(d.info.name) || 0) + 1);
   for (const d of drafts) {
@@ -199,12 +206,39 @@ export function fitCurves(groups, { schedules = [], sizes = [], warmup } = {}) {
     }
     const size = valueFor(sizeOpt, d.sources);
     if (size) curve.size = number(size.value, `--size ${size.value}`);
+    const from = fitWindow(valueFor(fromOpt, d.sources), curve, col, d.steps);
+    if (from.step > 0) curve.from = from.step;
+    if (from.defaulted) windowed.push(`${name} from step ${from.step}`);
     curves.push(curve);
     columns.push(col);
   }
-  for (const opt of [scheduleOpt, sizeOpt]) {
+  for (const opt of [scheduleOpt, sizeOpt, fromOpt]) {
     for (const f of opt.byFile) if (!f.used) throw new UsageError(`${f.file}: no curve was read from this file (of ${f.file}=${f.value})`);
   }
+  if (windowed.length) {
+    notes.push(`Fitted from the end of the warmup (its points follow no scaling law; --from 0 fits every point): ${windowed.join(', ')}.`);
+  }
   const peaks = curves.map((c) => schedulePeak(c.schedule)).filter((p) => p > 0);
-  return { curves, columns, notes, peak: peaks.length ? Math.max(...peaks, ...known) : peak };
+  const lrWarmup = warmupFromLR(drafts.filter((d) => d.fromLR).map((d) => ({
+    name: d.info.name, steps: d.steps, lrSteps: d.fromLR.columns.scheduleSteps, lr: d.fromLR.columns.scheduleLR,
+  })));
+  return { curves, columns, notes, peak: peaks.length ? Math.max(...peaks, ...known) : peak, lrWarmup };
+}
+
+/**
+ * fitWindow is the step a curve is fitted from, {step, defaulted}: the --from value given for
+ * it, else the page's default (defaultWindow: the end of the warmup its learning rates or its
+ * schedule show, when it has points before it).
+ */
+function fitWindow(given, curve, col, steps) {
+  if (given) {
+    const step = number(given.value, `--from ${given.value}`);
+    if (!(step >= 0) || step > steps[steps.length - 1]) {
+      throw new UsageError(`--from ${given.value}: ${curve.name}'s points run from step ${steps[0]} to ${steps[steps.length - 1]}; give a step in that range (0: every point)`);
+    }
+    return { step, defaulted: false };
+  }
+  const page = { steps, schedule: curve.schedule, ...(col.scheduleSteps ? { lrSteps: col.scheduleSteps, lr: col.scheduleLR } : {}) };
+  const step = defaultWindow(page);
+  return { step, defaulted: step > 0 };
 }

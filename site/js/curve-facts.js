@@ -117,6 +117,27 @@ export function worstLRDifference(col, expanded) {
 }
 
 /**
+ * warmupFromLR is the warmup the curves' learning rates show, from the first curve with an LR
+ * column: {warmup, note} (the note says where it comes from, in a sentence), or null when no
+ * curve has one. The page's warmup setting and the CLI's default warmup both come from it.
+ */
+export function warmupFromLR(curves) {
+  for (const c of curves) {
+    const f = curveFacts(c);
+    if (!f.peak) continue;
+    // a log that starts at the peak shows only that the warmup was over by its first step
+    const firstLogged = lrColumn(c).steps[0] === f.warmup;
+    const note = f.warmup === 0
+      ? `Warmup steps set to 0: the learning rates of ${c.name} are at their peak from the start.`
+      : firstLogged
+      ? `Warmup steps set to ${fmt.steps(f.warmup)}: the learning rates of ${c.name} are at their peak from the first step logged, so the warmup ended there or before; if you know where, set it.`
+      : `Warmup steps set to ${fmt.steps(f.warmup)}: the learning rates of ${c.name} reach their peak there.`;
+    return { warmup: f.warmup, note };
+  }
+  return null;
+}
+
+/**
  * flaggedProblems are the problems flagged on a curve: those found when its schedule was saved
  * (compared with its LR column by lawcore's expansion), else those seen without expanding it.
  */

@@ -179,6 +179,37 @@ test('an eval loss every 1,000 steps beside an LR logged every 100: the schedule
   for (const k of ['L0', 'A', 'alpha', 'C']) assert.ok(Math.abs(p[k] - PAPER[k]) <= 1e-3 * PAPER[k], `${k} = ${p[k]}, truth ${PAPER[k]}\n${report}`);
 });
 
+test('log files with their LR: the warmup and the fit window come from the LR column, as in the page, and the fit finds the truth', () => {
+  // two runs with a 500-step warmup, logged every 50 steps from step 50 with their LR; the
+  // loss is the law's with the warmup counted at the peak (the paper's convention)
+  const rows = Array.from({ length: 400 }, (_, i) => 50 * (i + 1));
+  const files = ['wsd 0.2', 'cosine'].map((kind) => {
+    const schedule = kind === 'cosine'
+      ? { kind: 'cosine', total: 20000, peak: 3e-4, final: 0, warmup: 500 }
+      : { kind: 'wsd', total: 20000, peak: 3e-4, decayFraction: 0.2, warmup: 500 };
+    const { lr } = okJSON(['schedule', JSON.stringify(schedule)]);
+    const { loss } = okJSON(['predict'], JSON.stringify({ params: PAPER, warmupSteps: 500, curves: [{ name: kind, schedule, steps: rows }] })).curves[0];
+    return writeTmp(`warm-${kind.split(' ')[0]}.csv`, csv(rows, { loss, lr: rows.map((s) => lr[s]) }));
+  });
+  const report = ok(['fit', '--fit', ...files]);
+  const p = paramsOfReport(report);
+  // exact data: the law's own parameters, to 0.1% (fitted from step 0 with no warmup, the
+  // warmup's points pulled L0 to 2.28 where the truth is 2.63)
+  for (const k of ['L0', 'A', 'alpha', 'C']) assert.ok(Math.abs(p[k] - PAPER[k]) <= 1e-3 * PAPER[k], `${k} = ${p[k]}, truth ${PAPER[k]}\n${report}`);
+  assert.match(report, /warmupSteps 500\)/);
+  assert.match(report, /^ {2}- Warmup steps set to 500: the learning rates of warm-cosine reach their peak there \(--warmup sets it\)\.$/m);
+  assert.match(report, /^ {2}- Fitted from the end of the warmup \(its points follow no scaling law; --from 0 fits every point\): warm-cosine from step 500, warm-wsd from step 500\.$/m);
+  assert.equal(rowOf(report, 'warm-wsd')[2], '391', 'the 9 points before step 500 are left out');
+  // --from 0 fits every point; --from FILE=STEP one file's; a step past the curve is refused
+  assert.equal(rowOf(ok(['fit', '--fit', ...files, '--from', '0']), 'warm-wsd')[2], '400');
+  const one = ok(['fit', '--fit', ...files, '--from', `${files[0]}=1000`]);
+  assert.equal(rowOf(one, 'warm-wsd')[2], '381');
+  assert.match(one, /: warm-cosine from step 500\.$/m, 'the other file keeps its default');
+  const past = run(['fit', '--fit', ...files, '--from', '30000']);
+  assert.equal(past.code, 2);
+  assert.match(past.stderr, /--from 30000: warm-\w+'s points run from step 50 to 20000; give a step in that range \(0: every point\)/);
+});
+
 test('fit and validate of log files say what the import left out, and say it when nothing is left to fit', () => {
   const dir = join(tmp, 'notes-run');
   writeFig2(dir);

@@ -4,8 +4,7 @@
 // parameters in use. The user's first curves replace the bundled example (Undo brings it back),
 // and the warmup setting becomes the warmup their learning rates show.
 import { importFiles, importFolder, importText, pairLearningRates, withinPointBudget } from '../import-files.js';
-import { curveFacts, lrColumn } from '../curve-facts.js';
-import * as fmt from '../format.js';
+import { warmupFromLR } from '../curve-facts.js';
 
 /**
  * heldPoints counts the points of the curves that stay on the page when new ones come: an
@@ -48,16 +47,10 @@ export function createImports({ store, engine, predicting, ask }) {
       settings = { ...settings, auto: true };
       if (!store.state.settings.auto) notes.push('Auto is on: the law and its settings are picked by how well they predict your curves’ held-out steps (the example kept its paper’s setting).');
     }
-    const withLR = curves.map((c) => ({ c, f: curveFacts(c) })).find((x) => x.f.peak);
-    if (withLR && withLR.f.warmup !== settings.warmupSteps) {
-      settings = { ...settings, warmupSteps: withLR.f.warmup };
-      // a log that starts at the peak shows only that the warmup was over by its first step
-      const firstLogged = lrColumn(withLR.c).steps[0] === withLR.f.warmup;
-      notes.push(withLR.f.warmup === 0
-        ? `Warmup steps set to 0: the learning rates of ${withLR.c.name} are at their peak from the start.`
-        : firstLogged
-        ? `Warmup steps set to ${fmt.steps(withLR.f.warmup)}: the learning rates of ${withLR.c.name} are at their peak from the first step logged, so the warmup ended there or before; if you know where, set it.`
-        : `Warmup steps set to ${fmt.steps(withLR.f.warmup)}: the learning rates of ${withLR.c.name} reach their peak there.`);
+    const fromLR = warmupFromLR(curves);
+    if (fromLR && fromLR.warmup !== settings.warmupSteps) {
+      settings = { ...settings, warmupSteps: fromLR.warmup };
+      notes.push(fromLR.note);
     }
     if (replacing) return { added: store.replaceExample(curves, settings), notes };
     store.setSettings(settings); // an empty page (after "clear all"): its settings follow its first curves
