@@ -183,7 +183,16 @@ for (const id of SETTING_FIELDS) {
     } catch { /* reported when fitting */ }
   });
 }
-on('#fit-button', 'click', () => commitSettings() && fitting.fit());
+on('#fit-button', 'click', async () => {
+  if (!commitSettings()) return;
+  // Fit pressed while files are read fits them once they are in (else it fitted the example they replace)
+  const waited = imports.reading;
+  if (waited) {
+    store.setStatus('The fit starts once the files being read are in…');
+    await imports.whenRead();
+  }
+  fitting.fit({ keepMessage: waited }); // what the import said, not yet read
+});
 on('#validate-button', 'click', () => commitSettings() && fitting.validate());
 on('#cancel-button', 'click', () => fitting.cancel());
 on('#manual-apply', 'click', () => {

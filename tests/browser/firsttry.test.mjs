@@ -96,6 +96,26 @@ test('a preset keeps a 10K-step curve at 10K steps and its peak 3e-4; a schedule
   }
 });
 
+test('Fit pressed while a file is being read fits that file once it is in, not the example it replaces', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    // the import needs the full module, whose first download alone takes 100 ms and more: Fit
+    // is pressed while the file is read
+    await addFile(page, 'run10k.csv', runCSV());
+    await page.click('#fit-button');
+    await page.waitForFunction(() => /^Fitted .*curve/.test(document.querySelector('#status').textContent) && !document.body.classList.contains('fitting')
+      && document.querySelector('#curve-list [data-curve-name="run10k"]'), null, { timeout: 60000 });
+    const status = await page.textContent('#status');
+    assert.match(status, / 1 curve\(s\)/, 'the file\'s one curve, not the example\'s two');
+    assert.deepEqual(await curveNames(page), ['run10k']);
+    assert.match(await page.textContent('#message'), /Your data replaced/, 'the import\'s notes stay');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('the example is labelled, replaced wholly by the first file (Undo brings it back), and "clear all" clears its schedules', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {

@@ -12,7 +12,7 @@ import { warmupFromLR } from '../curve-facts.js';
  */
 const heldPoints = (state) => state.curves.filter((c) => !(state.example && c.fromExample)).reduce((n, c) => n + c.steps.length, 0);
 
-/** createImports returns {addFiles(files), addFolder(folder), addPasted(text, name) -> added?}. ask(ambiguity, fileName) asks the user. */
+/** createImports returns {addFiles(files), addFolder(folder), addPasted(text, name) -> added?, reading, whenRead()}. ask(ambiguity, fileName) asks the user. */
 export function createImports({ store, engine, predicting, ask }) {
   /**
    * giveLearningRates pairs learning-rate curves with the new curves still without a schedule,
@@ -84,15 +84,40 @@ export function createImports({ store, engine, predicting, ask }) {
     if (added.length || lrCurves.length) predicting.update();
   }
 
+  /** underWay counts the imports being read (a question to the user included); read settles when one ends. */
+  let underWay = 0;
+  let read = Promise.resolve();
+  /** tracked is fn counted in underWay while it runs. */
+  const tracked = (fn) => async (...args) => {
+    underWay++;
+    const running = fn(...args);
+    read = Promise.allSettled([read, running]);
+    try {
+      return await running;
+    } finally {
+      underWay--;
+    }
+  };
+
   return {
+    /** reading says whether files or text are being read (their curves are not on the page yet). */
+    get reading() {
+      return underWay > 0;
+    },
+
+    /** whenRead resolves once every import under way has added its curves (or failed). */
+    async whenRead() {
+      while (underWay > 0) await read;
+    },
+
     /** addFiles imports files one after another; a file that fails is reported and the others still come in. */
-    async addFiles(files) {
+    addFiles: tracked(async (files) => {
       if (!files.length) return;
       store.clearMessage();
       store.setStatus(`Reading ${files.length} file(s)…`);
       await engine.ready; // the limits come with the engine's schema
       await addImported(await importFiles(engine, files, ask));
-    },
+    }),
 
     /**
      * addFolder imports a run folder ({name, files: [{path, file}]}, or a promise of one while
@@ -101,7 +126,7 @@ export function createImports({ store, engine, predicting, ask }) {
      * are then imported one by one, and all is reported together. A folder that cannot be read
      * is reported; the curves loaded stay.
      */
-    async addFolder(folder, files = []) {
+    addFolder: tracked(async (folder, files = []) => {
       store.clearMessage();
       store.setStatus('Reading the folder…');
       const got = { curves: [], lrCurves: [], notes: [], errors: [] };
@@ -118,10 +143,10 @@ export function createImports({ store, engine, predicting, ask }) {
       }
       if (files.length) take(await importFiles(engine, files, ask));
       await addImported(got);
-    },
+    }),
 
     /** addPasted imports pasted text as curves named name; it resolves to whether anything was added. */
-    async addPasted(text, name) {
+    addPasted: tracked(async (text, name) => {
       if (!text.trim()) {
         store.showMessage('Paste some CSV or TSV text first.');
         return false;
@@ -150,6 +175,6 @@ export function createImports({ store, engine, predicting, ask }) {
         store.showMessage(err.message);
         return false;
       }
-    },
+    }),
   };
 }
