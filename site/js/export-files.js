@@ -6,6 +6,7 @@ import { DEFAULT_SETTINGS } from './settings.js';
 import { LAWS, LAW_NAMES } from './schema.js';
 import { paramsOf, shownFits, finalLosses, lawsWithParams } from './selectors.js';
 import { scheduleSteps } from './schedule-kinds.js';
+import { windowOf } from './curve-facts.js';
 
 /** csvField quotes a field when it holds a comma, a quote or a line break (null and undefined: empty). */
 export function csvField(v) {
@@ -97,16 +98,19 @@ const OBSERVED_COLUMNS = { annealing: 'fitted', 'multi-power': 'fitted_multi_pow
 /**
  * observedCSV writes every curve's observed points with the fitted (or, for curves marked
  * validate, predicted) loss of each law's fit shown at the same steps:
- * curve,role,step,observed,fitted,fitted_multi_power (the columns of the laws fitted).
+ * curve,role,step,observed,in_window,fitted,fitted_multi_power (the columns of the laws
+ * fitted). in_window is 1 for a point in its curve's fit window (fitted, or scored when held
+ * out), 0 for one before it (predicted only: the warmup's, by default).
  */
 export function observedCSV(state) {
   const laws = shownFits(state).map((fit) => [OBSERVED_COLUMNS[fit.law] || `fitted_${fit.law}`, new Map(fit.response.curves.map((r) => [r.name, r.predicted]))]);
-  const rows = [['curve', 'role', 'step', 'observed', ...laws.map(([col]) => col)].join(',') + '\n'];
+  const rows = [['curve', 'role', 'step', 'observed', 'in_window', ...laws.map(([col]) => col)].join(',') + '\n'];
   for (const c of state.curves) {
     const name = csvField(c.name);
+    const { from } = windowOf(c);
     const fitted = laws.map(([, m]) => m.get(c.name)).map((f) => (f && f.length === c.steps.length ? f : null));
     for (let i = 0; i < c.steps.length; i++) {
-      rows.push([name, c.role, c.steps[i], c.loss[i], ...fitted.map((f) => (f ? f[i] : ''))].join(',') + '\n');
+      rows.push([name, c.role, c.steps[i], c.loss[i], c.steps[i] >= from ? 1 : 0, ...fitted.map((f) => (f ? f[i] : ''))].join(',') + '\n');
     }
   }
   return new Blob(rows, { type: 'text/csv' });
@@ -134,7 +138,7 @@ function fitSummary(law, params, response) {
  * fitDocument is the parameters' JSON export (null when no law has parameters): the tool's
  * version, where the parameters come from, every setting that produced them, the annealing
  * law's fit at the top and the Multi-Power Law's as multiPower, every law's under laws (by
- * name), each curve's schedule, the validation and the predictions with each law's final loss.
+ * name), each curve's schedule and fit window, the validation and the predictions with each law's final loss.
  */
 export function fitDocument(state, version, exported = new Date()) {
   const laws = LAW_NAMES.filter((law) => paramsOf(state, law));
@@ -156,7 +160,8 @@ export function fitDocument(state, version, exported = new Date()) {
     multiPower: summary('multi-power'),
     // every law with parameters, by name (the annealing law's and the Multi-Power Law's also above)
     laws: Object.fromEntries(laws.map((law) => [law, summary(law)])),
-    schedules: state.curves.map((c) => ({ name: c.name, role: c.role, schedule: c.schedule || null })),
+    // each curve's fit window: the step it is fitted from (0: every point), set by the user or the default
+    schedules: state.curves.map((c) => ({ name: c.name, role: c.role, schedule: c.schedule || null, window: windowOf(c) })),
     validation: state.validation || undefined,
     predictions: state.predictions.map((p) => ({
       name: p.name, schedule: p.schedule, finalLoss: finals.annealing.get(p.name), finalLossMultiPower: finals['multi-power'].get(p.name),

@@ -117,12 +117,13 @@ test('exports observed and fitted points as CSV; a removed curve comes back with
     await waitForFit(page);
     const csv = await downloadOf(page, '#export-observed');
     const lines = csv.data.toString('utf8').trimEnd().split('\n');
-    assert.equal(lines[0], 'curve,role,step,observed,fitted');
+    assert.equal(lines[0], 'curve,role,step,observed,in_window,fitted');
     assert.equal(lines.length, 1 + 40); // 20 points of each Fig. 2 curve
     // the paper's data: cosine at step 20000 is 2.8376071; the fit is within 0.5% of it
     const last = lines.find((l) => l.startsWith('cosine,fit,20000,')).split(',');
     assert.equal(Number(last[3]), 2.8376071);
-    assert.ok(Math.abs(Number(last[4]) / Number(last[3]) - 1) < 0.005, last.join(','));
+    assert.equal(last[4], '1', 'in the fit window');
+    assert.ok(Math.abs(Number(last[5]) / Number(last[3]) - 1) < 0.005, last.join(','));
 
     const names = () => page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName));
     assert.deepEqual(await names(), ['cosine', 'constant']);
@@ -150,9 +151,9 @@ test('a Multi-Power fit alone is exported too: its parameters in the JSON, its f
     assert.deepEqual(Object.keys(both.multiPower.params).sort(), ['A', 'B', 'C', 'L0', 'alpha', 'beta', 'gamma']);
     assert.equal(both.settings.law, 'both');
     const lines = (await downloadOf(page, '#export-observed')).data.toString('utf8').trimEnd().split('\n');
-    assert.equal(lines[0], 'curve,role,step,observed,fitted,fitted_multi_power');
+    assert.equal(lines[0], 'curve,role,step,observed,in_window,fitted,fitted_multi_power');
     const last = lines.find((l) => l.startsWith('cosine,fit,20000,')).split(',').map(Number);
-    assert.ok(Math.abs(last[4] / last[3] - 1) < 0.005 && Math.abs(last[5] / last[3] - 1) < 0.005, lines.join('\n'));
+    assert.ok(Math.abs(last[5] / last[3] - 1) < 0.005 && Math.abs(last[6] / last[3] - 1) < 0.005, lines.join('\n'));
 
     await page.selectOption('#law', 'multi-power');
     await page.click('#fit-button');
@@ -163,7 +164,7 @@ test('a Multi-Power fit alone is exported too: its parameters in the JSON, its f
     assert.deepEqual(mpl.multiPower.params, both.multiPower.params);
     assert.deepEqual(mpl.multiPower.curves.map((c) => c.name), ['cosine', 'constant']);
     const header = (await downloadOf(page, '#export-observed')).data.toString('utf8').split('\n')[0];
-    assert.equal(header, 'curve,role,step,observed,fitted_multi_power');
+    assert.equal(header, 'curve,role,step,observed,in_window,fitted_multi_power');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

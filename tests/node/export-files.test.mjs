@@ -45,11 +45,17 @@ test('observed points with each law\'s fitted loss, and an analysis table', asyn
   store.loadView({ settings: DEFAULT_SETTINGS, curves: [{ name: 'a', steps: [1, 2], loss: [3, 2.9], schedule: { kind: 'constant', total: 2, peak: 1e-4 } }] });
   const [a] = store.state.curves;
   const fit = (law, predicted) => ({ law, params: {}, settings: DEFAULT_SETTINGS, lines: new Map(), curves: new Map([['a', a]]), response: { curves: [{ name: 'a', role: 'fit', predicted }] } });
-  assert.deepEqual(await lines(observedCSV(store.state)), ['curve,role,step,observed', 'a,fit,1,3', 'a,fit,2,2.9']);
+  assert.deepEqual(await lines(observedCSV(store.state)), ['curve,role,step,observed,in_window', 'a,fit,1,3,1', 'a,fit,2,2.9,1']);
   store.fitted({ annealing: fit('annealing', [3.01, 2.91]), 'multi-power': fit('multi-power', [3.02, 2.92]) }, { stale: false, status: '' });
-  assert.deepEqual(await lines(observedCSV(store.state)), ['curve,role,step,observed,fitted,fitted_multi_power', 'a,fit,1,3,3.01,3.02', 'a,fit,2,2.9,2.91,2.92']);
+  assert.deepEqual(await lines(observedCSV(store.state)), ['curve,role,step,observed,in_window,fitted,fitted_multi_power', 'a,fit,1,3,1,3.01,3.02', 'a,fit,2,2.9,1,2.91,2.92']);
   store.fitted({ 'multi-power': fit('multi-power', [3.02, 2.92]) }, { stale: false, status: '' });
-  assert.equal((await lines(observedCSV(store.state)))[0], 'curve,role,step,observed,fitted_multi_power');
+  assert.equal((await lines(observedCSV(store.state)))[0], 'curve,role,step,observed,in_window,fitted_multi_power');
+  // a window from step 2: the point before it was predicted only, not fitted
+  store.setWindow(['a'], 2);
+  assert.deepEqual((await lines(observedCSV(store.state))).slice(1), ['a,fit,1,3,0,3.02', 'a,fit,2,2.9,1,2.92']);
+  assert.deepEqual(fitDocument(store.state, '1.0.0').schedules[0].window, { from: 2, set: true }, 'the parameters\' JSON says it too');
+  store.setWindow(['a'], null);
+  assert.deepEqual(fitDocument(store.state, '1.0.0').schedules[0].window, { from: 0, set: false }, 'the default: no warmup, every point');
 
   assert.deepEqual(await lines(tableCSV({ columns: ['family', 'final loss'], rows: [['wsd, 1-sqrt', 2.5], ['free', null]] })), ['family,final loss', '"wsd, 1-sqrt",2.5', 'free,']);
 });
