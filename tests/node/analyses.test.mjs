@@ -121,3 +121,18 @@ test('parameters set in the options are taken over the fit\'s, and the fit\'s ±
   await tick();
   assert.equal(calls[1].setup.params, undefined, 'another law starts from its own defaults, not the annealing law\'s parameters');
 });
+
+test('options left out of the JSON view are lawcore\'s defaults, and the form shows them so', async () => {
+  const store = createStore();
+  const calls = [];
+  const engine = { analyze: async (analysis, options) => (calls.push(options), { constant: { name: 'constant', x: [1e4], y: [2.9] }, cosine: { name: 'cosine', x: [1e4], y: [2.95] }, crossover: null, note: '' }) };
+  const analyses = createAnalyses({ store, engine });
+  const defaults = { 'constant-vs-cosine': { totals: [10000, 100000], count: 20, final: 0, peak: 2e-4, warmup: 500 } };
+  store.analysisChanged({ open: true, view: 'constant-vs-cosine', defaults });
+  analyses.setOptionsText('{"count": 5}');
+  await tick();
+  await tick();
+  // the setup's keys (peak, warmup) stay the page's; the analysis's own come from its defaults
+  assert.deepEqual(store.state.analysis.options['constant-vs-cosine'], { totals: [10000, 100000], count: 5, final: 0 });
+  assert.deepEqual(calls[0], { totals: [10000, 100000], count: 5, final: 0 });
+});

@@ -6,7 +6,7 @@
 // and the view's last answer stays on screen (also when the answer of the options before it
 // arrives after it).
 import { viewById, sizeOfCurve, SIZE_EXAMPLE_RUNS, sizefitView, unseenSchedules } from '../analysis-views.js';
-import { fieldsOf, optionsInUse, withField, parseOptionsJSON, labelledError } from '../analysis-forms.js';
+import { fieldsOf, defaultOptions, optionsInUse, withField, parseOptionsJSON, labelledError } from '../analysis-forms.js';
 import { answerSentence } from '../analysis-answers.js';
 import { UNCERTAIN_ANALYSES, uncertainTable } from '../analysis-uncertainty.js';
 import { analysisSetup } from '../selectors.js';
@@ -220,7 +220,8 @@ export function createAnalyses({ store, engine }) {
       if (!v.analysis) return;
       let options;
       try {
-        options = parseOptionsJSON(text);
+        // an option left out is lawcore's default, and the form shows it so (it showed a blank field)
+        options = { ...defaultOptions(store.state.analysis.defaults, v.analysis), ...parseOptionsJSON(text) };
       } catch (err) {
         return refuseInput(v, err.message, 'json');
       }
