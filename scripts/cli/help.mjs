@@ -55,7 +55,7 @@ Curves come from log files (read as \`import\` reads them), or from a fit reques
   --schedule FILE=SPEC the schedule of that file's curves (before their own learning rates)
   --size N|FILE=N      the model size N of the curves (the size law)
   --from STEP|FILE=STEP  fit from this step (0: every point); by default from the end of
-                       the warmup the curve's learning rates (or schedule) show, as the page
+                       the warmup its learning rates (or schedule) show, as in the page
   --column NAME, --runs a,b   settle a file's question (see \`import\`)
   --predict SPEC       a schedule to predict with the fitted law (repeatable)
   --law NAME           annealing (default), multi-power, lr-weighted, s2-power, size
