@@ -6,7 +6,7 @@ import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { UsageError, number, splitFileValue } from './args.mjs';
 import { isScheduleSpec, maxOf, parseScheduleSpec, schedulePeak } from './schedule-spec.mjs';
 // the page's own reading of a curve's learning rates, so that the CLI and the page fit a file alike
-import { defaultWindow, warmupFromLR } from '../../site/js/curve-facts.js';
+import { defaultWindow, detectWarmup, warmupFromLR } from '../../site/js/curve-facts.js';
 
 /** walk lists the files under dir, in name order, leaving out hidden files and folders. */
 function walk(dir) {
@@ -134,9 +134,12 @@ function lrSchedule(steps, lr, lastLossStep) {
   for (let k = 0; k < steps.length; k++) if (Number.isFinite(lr[k]) && steps[k] >= 0) idx.push(k);
   if (idx.length === 0) return null;
   const s = Float64Array.from(idx, (k) => steps[k]);
+  const values = Float64Array.from(idx, (k) => lr[k]);
+  // the run's own warmup, as the page's explicitSchedule takes it
+  const warmup = detectWarmup(s, values);
   return {
-    schedule: { kind: 'explicit', total: Math.max(s[s.length - 1], lastLossStep) },
-    columns: { scheduleSteps: s, scheduleLR: Float64Array.from(idx, (k) => lr[k]) },
+    schedule: { kind: 'explicit', total: Math.max(s[s.length - 1], lastLossStep), ...(warmup > 0 ? { warmup } : {}) },
+    columns: { scheduleSteps: s, scheduleLR: values },
   };
 }
 

@@ -210,6 +210,24 @@ test('log files with their LR: the warmup and the fit window come from the LR co
   assert.match(past.stderr, /--from 30000: warm-\w+'s points run from step 50 to 20000; give a step in that range \(0: every point\)/);
 });
 
+test('runs with different warmups are each counted with their own, in any order', () => {
+  // two cosine runs from the law, warmed up over 500 and 2,000 steps, each counted at its peak
+  const rows = Array.from({ length: 400 }, (_, i) => 50 * (i + 1));
+  const write = (name, warmup) => {
+    const schedule = { kind: 'cosine', total: 20000, peak: 3e-4, final: 0, warmup };
+    const { lr } = okJSON(['schedule', JSON.stringify(schedule)]);
+    const { loss } = okJSON(['predict'], JSON.stringify({ params: PAPER, warmupSteps: warmup, curves: [{ name, schedule, steps: rows }] })).curves[0];
+    return writeTmp(`${name}.csv`, csv(rows, { loss, lr: rows.map((s) => lr[s]) }));
+  };
+  const files = [write('a-warm500', 500), write('b-warm2000', 2000)];
+  for (const order of [files, [...files].reverse()]) {
+    const report = ok(['fit', '--fit', ...order]);
+    const p = paramsOfReport(report);
+    // exact data: the truth to 0.1% (with one warmup for both, the 500-step run first, L0 went to 1e-7)
+    for (const k of ['L0', 'A', 'alpha', 'C']) assert.ok(Math.abs(p[k] - PAPER[k]) <= 1e-3 * PAPER[k], `${k} = ${p[k]}, truth ${PAPER[k]}\n${report}`);
+  }
+});
+
 test('fit and validate of log files say what the import left out, and say it when nothing is left to fit', () => {
   const dir = join(tmp, 'notes-run');
   writeFig2(dir);

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { withinPointBudget, MAX_PAGE_POINTS, importText, curveName } from '../../site/js/import-files.js';
+import { withinPointBudget, MAX_PAGE_POINTS, importText, curveName, explicitSchedule } from '../../site/js/import-files.js';
 
 const curve = (name, n) => ({ name, steps: { length: n } });
 
@@ -68,4 +68,12 @@ test('learning rates logged at steps of their own make the schedule, not their v
   assert.deepEqual(c.schedule.steps, [0, 500, 1000, 1500, 2000]);
   assert.deepEqual(c.schedule.lr, [1e-3, 1e-3, 1e-3, 1e-4, 1e-4]);
   assert.equal(c.scheduleSource, 'file');
+});
+
+test('a schedule from an LR column carries the warmup that column shows, each run its own', () => {
+  // a linear warmup to 3e-4 at step 2,000 (logged every 500 steps), then a decay
+  assert.deepEqual(explicitSchedule([0, 500, 1000, 1500, 2000, 2500], [0, 7.5e-5, 1.5e-4, 2.25e-4, 3e-4, 2e-4]),
+    { kind: 'explicit', total: 2500, steps: [0, 500, 1000, 1500, 2000, 2500], lr: [0, 7.5e-5, 1.5e-4, 2.25e-4, 3e-4, 2e-4], warmup: 2000 });
+  // at its peak from step 0: no warmup of its own (the setting's applies)
+  assert.equal(explicitSchedule([0, 100], [3e-4, 1e-4]).warmup, undefined);
 });
