@@ -10,24 +10,25 @@ const env = useServerAndBrowser(before, after);
 
 /**
  * runCSV is a 10K-step run logged every 50 steps, computed here: a linear warmup to 3e-4 over
- * 800 steps then cosine to 0, and the annealing law's loss for it (L0 2.6, A 0.45, alpha 0.5,
- * C 0.4, lambda 0.999, the areas summed from step 0 as run).
+ * 800 steps (or warmup) then cosine to 0, and the annealing law's loss for it (L0 2.6, A 0.45, alpha 0.5,
+ * C 0.4 (or c), lambda 0.999, the areas summed from step 0 as run, or with atPeak the warmup counted at the peak).
  */
-function runCSV() {
+function runCSV(warmup = 800, atPeak = false, c = 0.4) {
   const total = 10000;
-  const lrAt = (s) => (s < 800 ? 3e-4 * s / 800 : 1.5e-4 * (1 + Math.cos(Math.PI * (s - 800) / (total - 800))));
+  const lrAt = (s) => (s < warmup ? 3e-4 * s / warmup : 1.5e-4 * (1 + Math.cos(Math.PI * (s - warmup) / (total - warmup))));
+  const counted = (s) => (atPeak && s < warmup ? 3e-4 : lrAt(s));
   let s1 = 0;
   let s2 = 0;
   let m = 0;
-  let prev = lrAt(0);
+  let prev = counted(0);
   const rows = ['step,lr,loss'];
   for (let s = 0; s <= total; s++) {
-    const lr = lrAt(s);
+    const lr = counted(s);
     if (s > 0) m = 0.999 * m + (prev - lr);
     s1 += lr;
     s2 += m;
     prev = lr;
-    if (s % 50 === 0 && s > 0) rows.push(`${s},${lr},${2.6 + 0.45 * (s1 * 1e3) ** -0.5 - 0.4 * s2 * 1e3}`);
+    if (s % 50 === 0 && s > 0) rows.push(`${s},${lrAt(s)},${2.6 + 0.45 * (s1 * 1e3) ** -0.5 - c * s2 * 1e3}`);
   }
   return rows.join('\n') + '\n';
 }
@@ -114,6 +115,29 @@ test('Fit pressed while a file is being read fits that file once it is in, not t
   } finally {
     await context.close();
   }
+});
+
+test('runs with different warmups are fitted alike in either order, each counted with its own', async () => {
+  const fits = [];
+  for (const order of [[200, 2000], [2000, 200]]) {
+    const { context, page, errors } = await openPage(env.browser, env.url);
+    try {
+      await waitForFit(page);
+      await page.setInputFiles('#file-input', order.map((w) => ({ name: `warm${w}.csv`, mimeType: 'text/csv', buffer: Buffer.from(runCSV(w, true, 0.001)) })));
+      await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name^="warm"]').length === 2);
+      await page.uncheck('#auto');
+      await page.click('#fit-button');
+      await page.waitForFunction(() => /^Fitted 2 curve/.test(document.querySelector('#status').textContent) && !document.body.classList.contains('fitting'), null, { timeout: 60000 });
+      assert.match(await page.textContent('#fit-settings'), /warmups of 200 and 2,000 steps \(each run’s own\) counted at/);
+      fits.push(await fullParams(page));
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  }
+  // exact data: the truth in either order, to 0.1% (with the first file's warmup for both, one
+  // order fitted the other run as if warmed up ten times longer or shorter)
+  for (const p of fits) assert.ok(Math.abs(p.L0 / 2.6 - 1) < 1e-3 && Math.abs(p.alpha / 0.5 - 1) < 1e-3, JSON.stringify(fits));
 });
 
 test('the example is labelled, replaced wholly by the first file (Undo brings it back), and "clear all" clears its schedules', async () => {

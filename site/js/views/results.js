@@ -11,6 +11,18 @@ import { equationLines, paramsIn } from '../equation.js';
 import { paramsOf, shownFits, lawTitle, lawsWithParams } from '../selectors.js';
 
 /**
+ * warmupsText says the warmups the curves are counted with: a schedule's own (an LR column's
+ * is the one it shows), else the setting's: "warmup 500 steps", or "warmups of 500 and 2,000
+ * steps (each run's own)".
+ */
+function warmupsText(curves, setting) {
+  const own = (sc) => (sc && sc.kind === 'concat' ? own((sc.segments || [])[0]) : sc && sc.warmup > 0 ? sc.warmup : 0);
+  const used = [...new Set(curves.map((c) => own(c.schedule) || setting))].sort((a, b) => a - b);
+  if (used.length <= 1) return `warmup ${fmt.steps(used.length ? used[0] : setting)} steps`;
+  return `warmups of ${used.slice(0, -1).map(fmt.steps).join(', ')} and ${fmt.steps(used[used.length - 1])} steps (each run’s own)`;
+}
+
+/**
  * showResults draws the results panel from the store; on.fitFrom(names, from) sets the window
  * of the curves named to start at step from and fits again (a warning's one-click fix).
  */
@@ -99,7 +111,7 @@ function renderEquations(state) {
   const s = current ? current.settings : null;
   const hasLambda = laws.some((law) => LAWS[law].params.includes('lambda'));
   const used = s
-    ? [hasLambda ? `λ ${s.fitLambda ? 'fitted' : 'fixed'}` : '', `warmup ${fmt.steps(s.warmupSteps)} steps counted at the ${s.warmupConvention === 'peak' ? 'peak LR (the paper’s convention)' : 'LR as run'}`, `Huber δ ${s.huberDelta}`].filter(Boolean).join(' · ')
+    ? [hasLambda ? `λ ${s.fitLambda ? 'fitted' : 'fixed'}` : '', `${warmupsText(state.curves, s.warmupSteps)} counted at the ${s.warmupConvention === 'peak' ? 'peak LR (the paper’s convention)' : 'LR as run'}`, `Huber δ ${s.huberDelta}`].filter(Boolean).join(' · ')
     : 'Load curves and fit, or enter parameters by hand.';
   const fitted = current && !state.manual ? state.fits[laws.find((law) => paramsOf(state, law))] : null;
   // Where the setting comes from: auto's choice, or the example's paper (auto off, and said).
