@@ -6,7 +6,7 @@ import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { UsageError, number, splitFileValue } from './args.mjs';
 import { isScheduleSpec, maxOf, parseScheduleSpec, schedulePeak } from './schedule-spec.mjs';
 // the page's own reading of a curve's learning rates, so that the CLI and the page fit a file alike
-import { defaultWindow, detectWarmup, warmupFromLR } from '../../site/js/curve-facts.js';
+import { defaultWindow, loggedWarmup, warmupFromLR } from '../../site/js/curve-facts.js';
 
 /** walk lists the files under dir, in name order, leaving out hidden files and folders. */
 function walk(dir) {
@@ -136,7 +136,7 @@ function lrSchedule(steps, lr, lastLossStep) {
   const s = Float64Array.from(idx, (k) => steps[k]);
   const values = Float64Array.from(idx, (k) => lr[k]);
   // the run's own warmup, as the page's explicitSchedule takes it
-  const warmup = detectWarmup(s, values);
+  const warmup = loggedWarmup(s, values);
   return {
     schedule: { kind: 'explicit', total: Math.max(s[s.length - 1], lastLossStep), ...(warmup > 0 ? { warmup } : {}) },
     columns: { scheduleSteps: s, scheduleLR: values },

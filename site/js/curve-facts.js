@@ -41,6 +41,16 @@ export function detectWarmup(steps, lr) {
 }
 
 /**
+ * loggedWarmup is the warmup an LR column shows of its own run: where it first reaches its
+ * peak, when it logged the climb to it; 0 when it did not (at the peak from its first step
+ * logged, it shows only that the warmup was over by then, and the warmup setting stands).
+ */
+export function loggedWarmup(steps, lr) {
+  const warmup = detectWarmup(steps, lr);
+  return steps.length && warmup > steps[0] ? warmup : 0;
+}
+
+/**
  * curveFacts is what the curve's data says of its schedule: {lastStep, peak, warmup, from},
  * peak and warmup null when it has no LR column; from says where each comes from in words.
  */

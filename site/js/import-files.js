@@ -4,7 +4,7 @@
 // (curvesOfAnswer), as the page keeps them.
 import { MAX_IMPORT_BYTES, MAX_SCHEDULE_STEPS } from './schema.js';
 import { withoutWeights } from './folder-files.js';
-import { detectWarmup } from './curve-facts.js';
+import { loggedWarmup } from './curve-facts.js';
 
 /**
  * curveName turns "runs/cosine_24000.csv" into "cosine_24000", and a TensorBoard download's
@@ -47,13 +47,13 @@ export function withinPointBudget(held, curves) {
 
 /**
  * explicitSchedule joins the sampled (step, lr) points linearly. Its warmup is the one its LR
- * shows (where the LR first reaches its peak): each run's own, for the warmup convention, so
- * that runs with different warmups are fitted alike in any order (one setting for all fitted
- * a 500-step run as if warmed up over another's 2,000 steps). An LR at its peak from the
- * start leaves it to the warmup setting.
+ * shows (loggedWarmup: where the logged climb reaches the peak): each run's own, for the warmup
+ * convention, so that runs with different warmups are fitted alike in any order (one setting
+ * for all fitted a 500-step run as if warmed up over another's 2,000 steps). An LR at its peak
+ * from its first step logged leaves it to the warmup setting.
  */
 export function explicitSchedule(steps, lr) {
-  const warmup = detectWarmup(steps, lr);
+  const warmup = loggedWarmup(steps, lr);
   return { kind: 'explicit', total: steps[steps.length - 1], steps: Array.from(steps), lr: Array.from(lr), ...(warmup > 0 ? { warmup } : {}) };
 }
 

@@ -74,6 +74,8 @@ test('a schedule from an LR column carries the warmup that column shows, each ru
   // a linear warmup to 3e-4 at step 2,000 (logged every 500 steps), then a decay
   assert.deepEqual(explicitSchedule([0, 500, 1000, 1500, 2000, 2500], [0, 7.5e-5, 1.5e-4, 2.25e-4, 3e-4, 2e-4]),
     { kind: 'explicit', total: 2500, steps: [0, 500, 1000, 1500, 2000, 2500], lr: [0, 7.5e-5, 1.5e-4, 2.25e-4, 3e-4, 2e-4], warmup: 2000 });
-  // at its peak from step 0: no warmup of its own (the setting's applies)
+  // at its peak from step 0, or from its first step logged (the MultiPowerLaw release's logs
+  // start at step 2,176 after a 2,160-step warmup): no warmup of its own (the setting's applies)
   assert.equal(explicitSchedule([0, 100], [3e-4, 1e-4]).warmup, undefined);
+  assert.equal(explicitSchedule([2176, 2304], [3e-4, 3e-4]).warmup, undefined);
 });
