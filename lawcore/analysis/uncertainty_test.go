@@ -83,11 +83,10 @@ func TestDifferencesDecide(t *testing.T) {
 	}
 }
 
-// TestReplicatesOfAFit: with the replicates of the Fig. 2 fit (its jackknife), the WSD
-// optimum at 50K steps is flat, as the paper's Fig. 11 shows: its grid neighbours cannot be
-// told apart from it, while the ends of the sweep (2% and 80%) can; the answer says so in
-// words.
-func TestReplicatesOfAFit(t *testing.T) {
+// fig2WithReplicates is the fit of the paper's Fig. 2 curves with its intervals, and so its
+// jackknife replicates (ten: each refit without one tenth of every curve).
+func fig2WithReplicates(t *testing.T) *lawcore.FitResult {
+	t.Helper()
 	req := testcurves.Fig2(t)
 	req.Intervals = true
 	fit, err := lawcore.Fit(context.Background(), req, nil)
@@ -97,6 +96,15 @@ func TestReplicatesOfAFit(t *testing.T) {
 	if len(fit.Replicates) != 10 {
 		t.Fatalf("%d replicates, want 10", len(fit.Replicates))
 	}
+	return fit
+}
+
+// TestReplicatesOfAFit: with the replicates of the Fig. 2 fit (its jackknife), the WSD
+// optimum at 50K steps is flat, as the paper's Fig. 11 shows: its grid neighbours cannot be
+// told apart from it, while the ends of the sweep (2% and 80%) can; the answer says so in
+// words.
+func TestReplicatesOfAFit(t *testing.T) {
+	fit := fig2WithReplicates(t)
 	w := DefaultWSDRatioOptions()
 	w.Totals = []int{50000}
 	w.Params, w.Replicates = fit.Params, fit.Replicates
@@ -136,12 +144,7 @@ func TestPercentWritesRatiosPlainly(t *testing.T) {
 // sweep of three totals gives the span a sweep of 400 gives (within 0.5%, the fine grid's
 // spacing being 1.2%), and the span holds the crossover strictly inside it.
 func TestCrossoverSpanIsNotTheGrids(t *testing.T) {
-	req := testcurves.Fig2(t)
-	req.Intervals = true
-	fit, err := lawcore.Fit(context.Background(), req, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fit := fig2WithReplicates(t)
 	span := func(count int) *Crossover {
 		o := DefaultConstantVsCosineOptions()
 		o.Count, o.CurveTotals = count, nil
