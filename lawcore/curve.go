@@ -74,11 +74,8 @@ func expandSchedule(where string, sched *Schedule, lr []float64, defaultWarmup i
 	case sched != nil && len(lr) > 0:
 		return nil, 0, Errorf(where, "lr", "give either a schedule or an lr list, not both")
 	case sched != nil:
-		s := *sched
-		defaulted := s.Warmup == 0 && s.Kind != KindConcat && defaultWarmup > 0
-		if defaulted {
-			s.Warmup = defaultWarmup
-		}
+		s := sched.WithDefaultWarmup(defaultWarmup)
+		defaulted := s.Warmup != sched.Warmup
 		out, err := s.LR()
 		if err != nil {
 			var ie *InputError

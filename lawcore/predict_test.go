@@ -3,6 +3,7 @@ package lawcore_test
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,5 +84,52 @@ func TestPredictWarnsOfNonPositiveLoss(t *testing.T) {
 		if first <= 0 || !strings.HasPrefix(p.Warning, want) {
 			t.Errorf("%s: warning %q, want it to begin %q", tc.name, p.Warning, want)
 		}
+	}
+}
+
+// A schedule's "warmup": 0 is a run without warmup, not "the request's warmup setting": with
+// warmupSteps 500 and the warmup counted as run, a constant LR eta from step 0 has
+// S1 = eta·(s+1) at step s (steps 0..s) and S2 = 0, so its loss is L0 + A·(eta·(s+1))^-alpha;
+// a description that leaves "warmup" out takes the 500 steps (the same as "warmup": 500). A
+// one-cycle has its own rise and takes no warmup either way: PyTorch's OneCycleLR starts at
+// eta/25 and rises by a half cosine to its peak at step 29 of 100: at step 1, S1 is its first
+// two LRs' sum and S2 their difference (a rise, so the law adds C·(eta_1 - eta_0)).
+func TestScheduleWarmupZeroIsNoWarmup(t *testing.T) {
+	const L0, A, alpha, eta = 2.6, 0.43, 0.55, 2e-4
+	law := func(s1 float64) float64 { return L0 + A*math.Pow(s1, -alpha) }
+	predict := func(sched string) float64 {
+		t.Helper()
+		req, err := lawcore.DecodePredictRequest([]byte(`{"params": {"L0": 2.6, "A": 0.43, "alpha": 0.55, "C": 0.41, "lambda": 0.999},
+			"warmupSteps": 500, "warmupConvention": "actual", "curves": [{"name": "run", "schedule": ` + sched + `}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr, err := lawcore.Predict(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := slices.Index(pr[0].Steps, 1000)
+		if k < 0 {
+			t.Fatal("step 1000 not predicted")
+		}
+		return pr[0].Loss[k]
+	}
+	if got, want := predict(`{"kind": "constant", "total": 2000, "peak": 2e-4, "warmup": 0}`), law(eta*1001); math.Abs(got-want) > 1e-12 {
+		t.Errorf(`"warmup": 0: loss at step 1000 %.12f, want the law without warmup %.12f`, got, want)
+	}
+	if got, want := predict(`{"kind": "constant", "total": 2000, "peak": 2e-4}`), predict(`{"kind": "constant", "total": 2000, "peak": 2e-4, "warmup": 500}`); got != want || got <= law(eta*1001) {
+		t.Errorf("no warmup given: loss at step 1000 %.12f, want the 500-step setting's %.12f, above the law without warmup", got, want)
+	}
+	// a one-cycle's LR rises over its first 30% of its own: with a warmup added it would be 0 at step 0
+	pr, err := lawcore.Predict(lawcore.PredictRequest{Params: lawcore.Values{"L0": L0, "A": A, "alpha": alpha, "C": 0.41, "lambda": 0.999},
+		WarmupSteps: 500, WarmupConvention: "actual",
+		Curves: []lawcore.PredictCurve{{Name: "one-cycle", Schedule: &lawcore.Schedule{Kind: lawcore.KindOneCycle, Total: 99, Peak: eta}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eta0 := eta / 25
+	eta1 := eta0 + (eta-eta0)*(1-math.Cos(math.Pi/29))/2
+	if got, want := pr[0].Loss[0], law(eta0+eta1)+0.41*(eta1-eta0); pr[0].Steps[0] != 1 || math.Abs(got-want) > 1e-9 {
+		t.Errorf("one-cycle: loss at step %g %.12f, want %.12f at step 1 (no warmup added)", pr[0].Steps[0], got, want)
 	}
 }

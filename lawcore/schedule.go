@@ -29,8 +29,12 @@ type Schedule struct {
 	Peak float64 `json:"peak,omitempty"`
 	// Final is the learning rate reached at the end (the minimum, or base LR for cyclic).
 	Final float64 `json:"final,omitempty"`
-	// Warmup is the number of linear warmup steps.
+	// Warmup is the number of linear warmup steps. A schedule that does not give one
+	// (WarmupGiven false and Warmup 0) takes the request's warmup setting.
 	Warmup int `json:"warmup,omitempty"`
+	// WarmupGiven says that Warmup is the schedule's own even when it is 0: a run without
+	// warmup. JSON sets it when the description has "warmup" (see UnmarshalJSON).
+	WarmupGiven bool `json:"-"`
 	// WarmupFrom is the learning rate at step 0 when there is a warmup.
 	WarmupFrom float64 `json:"warmupFrom,omitempty"`
 
@@ -150,6 +154,16 @@ func (s Schedule) FillLR(lr []float64) error {
 	}
 	s.fill(lr)
 	return nil
+}
+
+// WithDefaultWarmup returns the schedule with the request's warmup setting w, when it gives
+// no warmup of its own. A one-cycle rises by its own rule (PctStart), and a concatenation's
+// segments have their own warmups, so neither takes one.
+func (s Schedule) WithDefaultWarmup(w int) Schedule {
+	if s.Warmup == 0 && !s.WarmupGiven && s.Kind != KindConcat && s.Kind != KindOneCycle {
+		s.Warmup = w
+	}
+	return s
 }
 
 // WarmupSteps is the warmup the warmup convention applies to: the schedule's own, or for a

@@ -1,7 +1,9 @@
 package lawcore
 
 import (
+	"encoding/json"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -124,5 +126,36 @@ func TestScheduleErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got error %v, want one containing %q", c.json, err, c.want)
 		}
+	}
+}
+
+// A description's "warmup": 0 survives JSON both ways (WarmupGiven), so that a schedule
+// echoed in a result or a saved request is still a run without warmup, and one without the
+// field still takes the warmup setting; the fields of nested segments are named in errors
+// as the description names them.
+func TestScheduleJSONKeepsAGivenZeroWarmup(t *testing.T) {
+	for _, tc := range []struct{ in, out string }{
+		{`{"kind":"constant","total":10,"peak":1,"warmup":0}`, `{"warmup":0,"kind":"constant","total":10,"peak":1}`},
+		{`{"kind":"constant","total":10,"peak":1}`, `{"kind":"constant","total":10,"peak":1}`},
+		{`{"kind":"constant","total":10,"peak":1,"warmup":3}`, `{"kind":"constant","total":10,"peak":1,"warmup":3}`},
+		{`{"kind":"concat","segments":[{"kind":"constant","total":10,"peak":1,"warmup":0}]}`,
+			`{"kind":"concat","segments":[{"warmup":0,"kind":"constant","total":10,"peak":1}]}`},
+	} {
+		s, err := DecodeSchedule([]byte(tc.in))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		out, err := json.Marshal(s)
+		if err != nil || string(out) != tc.out {
+			t.Errorf("%s: encoded as %s (%v), want %s", tc.in, out, err, tc.out)
+		}
+		back, err := DecodeSchedule(out)
+		if err != nil || !reflect.DeepEqual(back, s) {
+			t.Errorf("%s: read back as %+v (%v), want %+v", tc.in, back, err, s)
+		}
+	}
+	_, err := DecodeSchedule([]byte(`{"kind":"concat","segments":[{"kind":"constant","total":"ten"}]}`))
+	if err == nil || !strings.Contains(err.Error(), "Schedule.segments.total of type int") {
+		t.Errorf("a segment's bad total: got %v", err)
 	}
 }

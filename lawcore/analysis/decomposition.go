@@ -89,10 +89,7 @@ func Decompose(o DecompositionOptions) (*DecompositionResult, error) {
 			"annealing from step", "S1-term drop while annealing", "S2-term drop while annealing"}}}
 	total := 0.0
 	for i, ns := range scheds {
-		s := ns.Schedule
-		if s.Warmup == 0 && s.Kind != lawcore.KindConcat {
-			s.Warmup = o.Warmup
-		}
+		s := ns.Schedule.WithDefaultWarmup(o.Warmup)
 		name := ns.Name
 		if name == "" {
 			name = "schedule " + strconv.Itoa(i+1)

@@ -3,6 +3,7 @@
 // "Schedule descriptions"). A spec that starts with "{" is a schedule description in JSON.
 
 import { UsageError, number } from './args.mjs';
+import { takesWarmupSetting } from '../../site/js/schedule-kinds.js';
 
 /** KINDS are the schedule kinds a spec may start with (lawcore's, as `schema` lists them). */
 export const KINDS = ['constant', 'linear', 'cosine', 'wsd', 'multistep', 'cyclic', 'inverse-sqrt', 'polynomial', 'one-cycle', 'concat', 'explicit'];
@@ -73,7 +74,7 @@ export function parseScheduleSpec(text, defaults = {}) {
     if (schedule.total === undefined) throw new UsageError(`schedule ${JSON.stringify(spec)}: no total steps (such as "${kind} 60000")`);
   }
   if (schedule.peak === undefined && defaults.peak !== undefined) schedule.peak = defaults.peak;
-  if (schedule.warmup === undefined && defaults.warmup !== undefined) schedule.warmup = defaults.warmup;
+  if (takesWarmupSetting(schedule) && defaults.warmup !== undefined) schedule.warmup = defaults.warmup;
   return size === undefined ? { schedule } : { schedule, size };
 }
 

@@ -5,7 +5,7 @@
 import { DEFAULT_SETTINGS } from './settings.js';
 import { LAWS, LAW_NAMES } from './schema.js';
 import { paramsOf, shownFits, finalLosses, lawsWithParams } from './selectors.js';
-import { scheduleSteps } from './schedule-kinds.js';
+import { scheduleSteps, takesWarmupSetting } from './schedule-kinds.js';
 import { windowOf } from './curve-facts.js';
 
 /** csvField quotes a field when it holds a comma, a quote or a line break (null and undefined: empty). */
@@ -52,13 +52,14 @@ export function predictionCSV(curves, bandGiven = null) {
 
 /**
  * csvStart is the first step a curve or schedule has in the predicted-curves CSV: a curve's
- * first observed step; a schedule's end of warmup (its own, else the settings'), as the charts
+ * first observed step; a schedule's end of warmup (its own, else the settings' when it takes them), as the charts
  * start; never before step 1 (before the warmup ends the law's losses run to the thousands).
  */
 export function csvStart(state, item, settings = state.settings) {
   if (item.steps && item.steps.length) return Math.max(1, item.steps[0]);
   const s = item.schedule || {};
-  const warmup = Number.isFinite(s.warmup) ? s.warmup : settings.warmupSteps;
+  const own = s.kind === 'concat' ? s.segments?.[0]?.warmup : s.warmup;
+  const warmup = takesWarmupSetting(s) ? settings.warmupSteps : own || 0;
   return Math.max(1, warmup < scheduleSteps(s) ? warmup : 1);
 }
 

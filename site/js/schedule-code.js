@@ -4,7 +4,7 @@
 // Hugging Face transformers has the same schedule, its get_*_schedule call. Explicit and
 // concatenated schedules become a table of points joined linearly (lawcore's expansion, thinned).
 // Pure: no DOM.
-import { summary } from './schedule-kinds.js';
+import { summary, takesWarmupSetting } from './schedule-kinds.js';
 import { drawnIndices } from './series.js';
 
 /** MAX_TABLE_POINTS: a schedule written as a table keeps at most this many points. */
@@ -113,7 +113,7 @@ function tableOf(s, expanded) {
  * is the fit setting's, for a description without one (as lawcore fills it in).
  */
 export function pytorchCode(s, { name = '', expanded = null, warmup = 0 } = {}) {
-  const desc = s.warmup === undefined && s.kind !== 'concat' && s.kind !== 'one-cycle' ? { ...s, warmup } : s;
+  const desc = takesWarmupSetting(s) ? { ...s, warmup } : s;
   const body = lrBody(desc);
   const table = body ? null : tableOf(desc, expanded);
   if (!body && !table) throw new Error(`a ${s.kind} schedule needs its expansion to be written as code`);

@@ -4,6 +4,16 @@
 import * as fmt from './format.js';
 import { SCHEDULE_KINDS, SCHEDULE_CHOICES } from './schema.js';
 
+/**
+ * takesWarmupSetting says whether a description takes the fit's warmup setting, as lawcore
+ * gives it (Schedule.WithDefaultWarmup): it gives no warmup of its own ("warmup": 0 is a run
+ * without one), and is neither a one-cycle (which rises by its own rule) nor a concatenation
+ * (whose segments have their own).
+ */
+export function takesWarmupSetting(desc) {
+  return desc.warmup == null && desc.kind !== 'concat' && desc.kind !== 'one-cycle';
+}
+
 /** COMMON_FIELDS belong to every kind. */
 export const COMMON_FIELDS = [
   { key: 'total', label: 'Total steps', type: 'int', required: true, hint: 'the last step; the schedule covers 0..total' },

@@ -490,6 +490,11 @@ test('schedule specs: kinds, totals, fractions and key=values', () => {
   });
   assert.deepEqual(parseScheduleSpec('linear 30000 size=25e6', { warmup: 100 }), { schedule: { kind: 'linear', total: 30000, warmup: 100 }, size: 25e6 });
   assert.deepEqual(parseScheduleSpec('{"kind":"constant","total":5}').schedule, { kind: 'constant', total: 5 });
+  // the --warmup setting fills a missing warmup, as lawcore does: not "warmup=0" (a run without
+  // one), nor a one-cycle (its own rise) or a concatenation (its segments' own warmups)
+  assert.deepEqual(parseScheduleSpec('constant 100 warmup=0', { warmup: 50 }).schedule, { kind: 'constant', total: 100, warmup: 0 });
+  assert.deepEqual(parseScheduleSpec('one-cycle 100', { warmup: 50 }).schedule, { kind: 'one-cycle', total: 100 });
+  assert.deepEqual(parseScheduleSpec('{"kind":"concat","segments":[]}', { warmup: 50 }).schedule, { kind: 'concat', segments: [] });
   for (const bad of ['sideways 100', 'cosine', 'cosine 100 200', 'cosine abc', '{"kind":']) {
     assert.throws(() => parseScheduleSpec(bad), undefined, bad);
   }

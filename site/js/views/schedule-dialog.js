@@ -2,7 +2,7 @@
 // offers lawcore's presets, previews the LR curve lawcore expands, and takes the learning rates
 // of a file. What needs lawcore goes through the service it is given (controllers/schedules.js).
 import { $, h } from '../dom.js';
-import { kinds, fieldsOf, fitPreset } from '../schedule-kinds.js';
+import { kinds, fieldsOf, fitPreset, takesWarmupSetting } from '../schedule-kinds.js';
 import { scheduleProblems } from '../curve-facts.js';
 import * as fmt from '../format.js';
 import { createChart } from '../chart-factory.js';
@@ -286,7 +286,7 @@ function safeRead() {
 
 function withFallback(desc) {
   const out = { ...desc };
-  if (out.warmup === undefined && defaults.warmup !== undefined && out.kind !== 'concat') out.warmup = defaults.warmup;
+  if (takesWarmupSetting(out) && defaults.warmup !== undefined) out.warmup = defaults.warmup;
   return out;
 }
 
