@@ -93,6 +93,11 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 		if res.Intervals, res.Replicates, err = job.intervals(ctx, theta); err != nil {
 			return nil, err
 		}
+		if !job.annealed() {
+			// the jackknife refits put it where the first fit did: an interval would claim
+			// a precision that the curves cannot give
+			delete(res.Intervals, job.spec.Terms[1].Param)
+		}
 	}
 	if req.Lines {
 		if res.Lines, err = FitLines(req, res); err != nil {

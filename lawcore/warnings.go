@@ -16,7 +16,8 @@ import (
 type Warning struct {
 	// Kind is "bound" (a parameter at the edge of its domain), "poor-fit" (a fit curve the
 	// law does not follow), "held-out" (held-out error far above in-sample error),
-	// "few-points" (no more points to fit than parameters), "auto" (auto could not compare
+	// "few-points" (no more points to fit than parameters), "no-annealing" (no fit curve
+	// anneals, so the annealing term is not determined), "auto" (auto could not compare
 	// laws, and the settings given were fitted) or "size-unused" (curves carry model sizes
 	// that the law takes no account of).
 	Kind string `json:"kind"`
@@ -43,7 +44,34 @@ const (
 	poorR2 = 0.99
 	// heldOutRatio: held-out error this many times the in-sample error.
 	heldOutRatio = 3
+	// annealDrop: a curve anneals when its LR falls more than this share below its highest
+	// so far; a constant LR logged with rounding (0.1%) does not.
+	annealDrop = 0.01
 )
+
+// anneals says whether the curve's LR falls by more than annealDrop of its highest before
+// its last fitted point: the annealing term of every law (the annealing law's C·S2, the
+// Multi-Power Law's reduction) is zero on a curve that does not, whatever its parameter.
+func (p *preparedCurve) anneals() bool {
+	index, _ := p.window()
+	if len(index) == 0 {
+		return false
+	}
+	top := 0.0
+	for _, eta := range p.lr[:index[len(index)-1]+1] {
+		top = max(top, eta)
+		if eta < (1-annealDrop)*top {
+			return true
+		}
+	}
+	return false
+}
+
+// annealed says whether any fit curve anneals: without one, the data cannot determine the
+// annealing term.
+func (j *fitJob) annealed() bool {
+	return slices.ContainsFunc(j.curves, func(c *preparedCurve) bool { return c.role == RoleFit && c.anneals() })
+}
 
 // warnings checks a fit of the job with theta and its result.
 func (j *fitJob) warnings(theta []float64, res *FitResult) []Warning {
@@ -53,8 +81,18 @@ func (j *fitJob) warnings(theta []float64, res *FitResult) []Warning {
 	if from > 0 {
 		fix = fmt.Sprintf("; the first steps (the warmup, up to step %.0f) may drive it: fit from step %.0f?", from, from)
 	}
+	annealed := j.annealed()
+	term := j.spec.Terms[1].Param
+	if !annealed && slices.Contains(j.free, j.spec.Index(term)) {
+		out = append(out, Warning{Kind: "no-annealing", Param: term, Message: fmt.Sprintf(
+			"no fitted curve anneals (the LR of each stays within %.0f%% of its peak up to its last fitted point): the %s's annealing term (%s) is not determined by these curves, so %s = %.3g means nothing and has no interval, and a prediction of a schedule that decays its LR is not supported by them; fit a run that decays its LR as well",
+			100*annealDrop, j.spec.Title, j.spec.Terms[1].Label, j.spec.Params[j.spec.Index(term)].Symbol, theta[j.spec.Index(term)])})
+	}
 	for _, i := range j.free {
 		p, v := j.spec.Params[i], theta[i]
+		if !annealed && p.Name == term {
+			continue // no-annealing says why
+		}
 		var what string
 		switch {
 		case p.Domain == UnitInterval && (v < unitEdge || v > 1-unitEdge):

@@ -72,24 +72,39 @@ func TestWarmupDrivenFitWarns(t *testing.T) {
 	}
 }
 
-// TestWarningOnBound: a constant-LR run alone has no annealing area, so the annealing law's C
-// has nothing to fit: the fit drives C to 0 (measured 1e-10, the floor of a start), and says so,
-// naming the parameter.
-func TestWarningOnBound(t *testing.T) {
-	req := testcurves.Fig2(t)
-	req.Curves = req.Curves[1:] // the constant run alone
-	res, err := lawcore.Fit(context.Background(), req, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%v %+v", res.Params, res.Warnings)
-	c := res.Params["C"]
-	named := false
-	for _, w := range res.Warnings {
-		named = named || w.Kind == "bound" && w.Param == "C"
-	}
-	if !(c < 1e-3*0.41) || !named {
-		t.Errorf("C fitted to %g (want about 0: nothing informs it), warnings %+v (want one naming C)", c, res.Warnings)
+// A constant-LR run alone has no annealing area, so the annealing law's C has nothing to fit
+// (the fit puts it anywhere; measured 1e-10, the floor of a start): the fit says why
+// (no-annealing, naming C, not a bare "bound") and gives C no interval, where the jackknife's
+// refits, all put where the first fit was, gave [1e-10, 1e-10]. With the cosine run beside it
+// C is fitted (0.41 in the paper) and has its interval, unwarned.
+func TestNoAnnealingWarns(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		curves func([]lawcore.Curve) []lawcore.Curve
+		warned bool
+	}{
+		{"constant alone", func(c []lawcore.Curve) []lawcore.Curve { return c[1:] }, true},
+		{"constant and cosine", func(c []lawcore.Curve) []lawcore.Curve { return c }, false},
+	} {
+		req := testcurves.Fig2(t)
+		req.Curves, req.Intervals = tc.curves(req.Curves), true
+		res, err := lawcore.Fit(context.Background(), req, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kinds []string
+		for _, w := range res.Warnings {
+			if w.Param == "C" {
+				kinds = append(kinds, w.Kind)
+			}
+		}
+		_, interval := res.Intervals["C"]
+		if tc.warned && (!slices.Equal(kinds, []string{"no-annealing"}) || interval) {
+			t.Errorf("%s: C %g, warnings naming C %v, interval %v: want no-annealing alone and no interval", tc.name, res.Params["C"], kinds, res.Intervals["C"])
+		}
+		if !tc.warned && (len(kinds) > 0 || !interval || math.Abs(res.Params["C"]-0.41) > 0.05) {
+			t.Errorf("%s: C %g, warnings naming C %v, interval %v: want about 0.41 with an interval and no warning", tc.name, res.Params["C"], kinds, interval)
+		}
 	}
 }
 
