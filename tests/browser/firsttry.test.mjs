@@ -117,6 +117,33 @@ test('Fit pressed while a file is being read fits that file once it is in, not t
   }
 });
 
+test('settings chosen while a file is read stand: the file replaces the example and auto stays off', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    // the import needs the full module: held back until the setting is changed, so that the
+    // change falls within the import whatever the machine's speed
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    await context.route(/\/lawcore\.[0-9a-f]+\.wasm/, async (route) => { await held; await route.continue(); });
+    assert.equal(await page.isChecked('#auto'), false, 'the example keeps its paper\'s setting');
+    await addFile(page, 'run10k.csv', runCSV());
+    await page.check('#auto');
+    await page.uncheck('#auto');
+    await page.fill('#lambda', '0.995');
+    await page.dispatchEvent('#lambda', 'change');
+    release();
+    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="run10k"]'), null, { timeout: 60000 });
+    assert.deepEqual(await curveNames(page), ['run10k']);
+    assert.equal(await page.isChecked('#auto'), false, 'auto is as the user left it, not turned back on');
+    assert.equal(await page.inputValue('#lambda'), '0.995');
+    assert.match(await messageText(page), /Your data replaced .*the settings you chose while it was read are kept/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('runs with different warmups are fitted alike in either order, each counted with its own', async () => {
   const fits = [];
   for (const order of [[200, 2000], [2000, 200]]) {

@@ -41,6 +41,11 @@ export function createImports({ store, engine, predicting, ask }) {
     if (!curves.length || (!replacing && store.state.curves.length)) return { added: store.addCurves(curves), notes: [] };
     const notes = [];
     let settings = store.state.settings;
+    if (settings !== settingsBefore) {
+      // the user set them while the files were read: for these curves, so they stand as set
+      if (replacing) notes.push(`Your data replaced ${store.state.example.title} (Undo brings it back); the settings you chose while it was read are kept.`);
+      return { added: replacing ? store.replaceExample(curves, settings) : store.addCurves(curves), notes };
+    }
     if (replacing) {
       notes.push(`Your data replaced ${store.state.example.title} (Undo brings it back).`);
       // The example's settings were its paper's; the user's own curves are fitted with auto.
@@ -87,8 +92,11 @@ export function createImports({ store, engine, predicting, ask }) {
   /** underWay counts the imports being read (a question to the user included); read settles when one ends. */
   let underWay = 0;
   let read = Promise.resolve();
+  /** settingsBefore are the settings when the imports under way began: others were set by the user meanwhile. */
+  let settingsBefore = store.state.settings;
   /** tracked is fn counted in underWay while it runs. */
   const tracked = (fn) => async (...args) => {
+    if (underWay === 0) settingsBefore = store.state.settings;
     underWay++;
     const running = fn(...args);
     read = Promise.allSettled([read, running]);
