@@ -20,7 +20,7 @@
 import { checkSettings, checkSchedule, X_UNITS } from './share.js';
 import { thinSchedule } from './share-view.js';
 import { DEFAULT_SETTINGS } from './settings.js';
-import { paramsOf, predictedLine, fitCovers, lineBand, bandOfFits } from './selectors.js';
+import { paramsOf, predictedLine, fitCovers, lineBand, restoredBand } from './selectors.js';
 import { LAWS, LAW_NAMES, ROLES, MAX_SCHEDULE_STEPS } from './schema.js';
 import { PALETTE, nextColor } from './theme.js';
 
@@ -165,6 +165,7 @@ export function packWorkspace(state, ids, { withData = () => true, results = tru
         lines: pack(f.lines), covers: state.curves.filter((c) => fitCovers(f, c)).map((c) => c.name),
       };
     });
+    record.validation = state.validation ? pack(state.validation) : null;
     record.lines = LAW_NAMES.filter((law) => paramsOf(state, law)).map((law) => {
       const byName = [];
       for (const item of [...state.curves, ...state.predictions]) {
@@ -173,8 +174,8 @@ export function packWorkspace(state, ids, { withData = () => true, results = tru
         const { schedule, ...rest } = line;
         byName.push([item.name, pack(rest)]);
       }
-      // band: which band the lines carry ('auto', 'validation' or none): a validation is not
-      // kept, so its band's lines are predicted again after a reload.
+      // band: which band the lines carry ('auto', 'validation' or none), to read them back
+      // only beside the band they were predicted with.
       return { law, from: state.manual ? 'manual' : 'fit', band: lineBand(state, law) ? state.band.from : null, byName };
     }).filter((l) => l.byName.length);
   }
@@ -392,6 +393,26 @@ function readResponse(r, law, where) {
   return r;
 }
 
+/**
+ * readValidation checks a stored validation (lawcore's leave-one-schedule-out answer): its rows
+ * and, for each law, the band the page predicts with.
+ */
+function readValidation(v, where) {
+  if (!isObject(v)) fail(where, 'not an object');
+  if (!Array.isArray(v.rows)) fail(`${where}.rows`, 'not a list');
+  v.rows.forEach((row, i) => {
+    if (!isObject(row) || typeof row.curve !== 'string' || !LAW_NAMES.includes(row.law) || !isObject(row.metrics)) fail(`${where}.rows[${i}]`, 'not a held-out curve with its law and metrics');
+  });
+  if (!Array.isArray(v.summaries) || !v.summaries.length) fail(`${where}.summaries`, 'not a list of laws');
+  v.summaries.forEach((s, i) => {
+    const w = `${where}.summaries[${i}]`;
+    if (!isObject(s) || !LAW_NAMES.includes(s.law) || !isObject(s.mean)) fail(w, 'not a law with its mean metrics');
+    if (!(Number.isFinite(s.bandHalfWidth) && Number.isFinite(s.bandLevel) && s.bandLevel > 0 && s.bandLevel < 1)) fail(`${w}.band`, 'not a band');
+    if (s.band !== undefined && s.band !== null && !(isObject(s.band) && Number.isFinite(s.band.base) && Number.isFinite(s.band.level))) fail(`${w}.band`, 'not a band');
+  });
+  return v;
+}
+
 /** readFit checks a stored fit; covering maps the names of the curves it covers to the curves read. */
 function readFit(f, where, curvesByName) {
   if (!isObject(f)) fail(where, 'not an object');
@@ -547,6 +568,14 @@ export function readWorkspace(record, arrays, ids) {
       notes.push(`The parameters entered by hand could not be read (${err.message}).`);
     }
   }
+  let validation = null;
+  if (r.validation !== null && r.validation !== undefined) {
+    try {
+      validation = readValidation(unpack(r.validation, 'validation'), 'validation');
+    } catch (err) {
+      notes.push(`The saved validation could not be read (${err.message}): press Validate to run it again.`);
+    }
+  }
   // The example shown, when the saved work was one (its curves carry fromExample): the user's
   // first curves still replace it.
   const example = isObject(r.example) && typeof r.example.title === 'string' && r.example.title.length <= MAX_TEXT
@@ -556,8 +585,8 @@ export function readWorkspace(record, arrays, ids) {
   const c = isObject(r.chart) ? r.chart : {};
   const positive = (x) => (Number.isFinite(x) && x > 0 ? x : null);
   const chart = { xUnit: X_UNITS.includes(c.xUnit) ? c.xUnit : 'steps', tokensPerStep: positive(c.tokensPerStep), modelSize: positive(c.modelSize) };
-  const view = { settings, curves, predictions, fits, manual, lines: {}, stale: r.stale !== false, example, chart };
-  view.band = manual ? null : bandOfFits(fits);
+  const view = { settings, curves, predictions, fits, manual, validation, lines: {}, stale: r.stale !== false, example, chart };
+  view.band = restoredBand(view);
   view.lines = readPredictedLines(r.lines, view, unpack);
   delete view.band;
   return { kind: 'restored', view, savedAt: Number.isFinite(r.savedAt) ? r.savedAt : 0, notes };
@@ -576,8 +605,8 @@ function readPredictedLines(stored, view, unpack) {
       if (!isObject(l) || !LAW_NAMES.includes(l.law)) continue;
       const p = paramsOf(view, l.law);
       if (!p || (l.from === 'manual') !== !!view.manual) continue;
-      // Lines drawn with a band read back with the band restored (an auto fit's); those of
-      // another band (a validation's, not kept) are predicted again.
+      // Lines drawn with a band read back with the band restored (a validation's, else an auto
+      // fit's); those of another band are predicted again.
       const band = lineBand(view, l.law);
       if ((l.band || null) !== (band ? view.band.from : null)) continue;
       const byName = new Map();

@@ -65,6 +65,15 @@ export function validationBand(validation) {
 }
 
 /**
+ * restoredBand is the band in use in a view put back: its validation's when it kept one, else
+ * its auto fit's (none with parameters entered by hand).
+ */
+export function restoredBand({ validation, manual, fits }) {
+  if (validation) return validationBand(validation);
+  return manual ? null : bandOfFits(fits);
+}
+
+/**
  * lineBand is the band (lawcore's, which predict takes) the law's predicted lines carry: the
  * band in use when it is this law's and the parameters are fitted ones, else null.
  */

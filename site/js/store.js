@@ -4,7 +4,7 @@
 // shows is derived from this state. No DOM here (node's tests create stores).
 import { nextColor } from './theme.js';
 import { DEFAULT_SETTINGS, sameSettings } from './settings.js';
-import { paramsOf, lineBand, bandOfFits, validationBand } from './selectors.js';
+import { paramsOf, lineBand, bandOfFits, validationBand, restoredBand } from './selectors.js';
 
 /** MAX_UNDO is how many changes can be undone; older ones are forgotten. */
 export const MAX_UNDO = 20;
@@ -255,10 +255,11 @@ export function createStore(initial = initialState()) {
     },
     /**
      * restoreView puts back a view the browser kept (persist.js's readWorkspace): the curves and
-     * schedules as they were (names and colours checked there), their fits and predicted lines.
+     * schedules as they were (names and colours checked there), their fits, validation and
+     * predicted lines.
      */
-    restoreView({ settings, curves, predictions, fits, manual, lines, stale, example = null, chart = null }) {
-      set({ chart: chart ? { ...state.chart, ...chart } : state.chart, settings, curves, predictions, fits, manual, lines, validation: null, band: manual ? null : bandOfFits(fits), stale, example, edits: state.edits + 1 });
+    restoreView({ settings, curves, predictions, fits, manual, validation = null, lines, stale, example = null, chart = null }) {
+      set({ chart: chart ? { ...state.chart, ...chart } : state.chart, settings, curves, predictions, fits, manual, lines, validation, band: restoredBand({ validation, manual, fits }), stale, example, edits: state.edits + 1 });
     },
     /** snapshotView returns what puts the view back as it is now (the undo of loading an example). */
     snapshotView() {

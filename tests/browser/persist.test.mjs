@@ -160,6 +160,36 @@ test('load curves, reload: everything is back (names, roles, schedules, settings
   }
 });
 
+test('a validation comes back after a reload: its table, and its band on the predictions', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await saveMyRun(page);
+    await page.uncheck('#auto');
+    await page.click('#fit-button');
+    await page.waitForFunction(() => /^Fitted /.test(document.querySelector('#status').textContent) && !document.body.classList.contains('fitting'), null, { timeout: 60000 });
+    const since = await pageNow(page);
+    await page.click('#validate-button');
+    await page.waitForFunction(() => !document.querySelector('#validate-result').hidden, null, { timeout: 120000 });
+    await waitSaved(page, since);
+    const shown = () => page.evaluate(() => ({
+      table: [...document.querySelectorAll('#validate-table td[data-metric]')].map((td) => td.dataset.value),
+      note: document.querySelector('#answers-note').textContent.match(/± is the .*?prediction band [^,.]*/)?.[0] || '',
+      bands: [...document.querySelectorAll('#answers-table td[data-band]')].map((td) => td.dataset.band),
+    }));
+    const before = await shown();
+    assert.ok(before.table.length > 0);
+    assert.match(before.note, /of the validation$/);
+    assert.ok(before.bands.length && before.bands.every(Boolean), 'every schedule to predict has its ± of the validation');
+
+    await reloadRestored(page);
+    await page.waitForFunction(() => !document.querySelector('#validate-result').hidden);
+    assert.deepEqual(await shown(), before);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a million-point workspace saves and restores', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'lawcalc-persist-'));
   const file = path.join(dir, 'million.csv');

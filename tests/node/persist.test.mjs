@@ -300,6 +300,38 @@ test('an example kept as the view comes back as the example; an auto fit’s ban
   assert.deepEqual(again.state.predictions, []);
 });
 
+test('a validation comes back with its band and the lines drawn with it, not the auto fit’s band', () => {
+  const store = workspace();
+  const fit = store.state.fits.annealing;
+  const vband = { level: 0.9, base: 0.012, growth: 2, reach: { S1: 10, S2: 1, frontier: [[10, 1]] } };
+  const validation = {
+    rows: [{ curve: 'cosine', law: 'annealing', metrics: { PredE: 0.004, WorstE: 0.01, FinalErr: -0.002, R2: 0.99 } }],
+    summaries: [{ law: 'annealing', mean: { PredE: 0.004 }, band: vband, bandLevel: 0.9, bandHalfWidth: 0.012 }],
+    elapsedMs: 12,
+  };
+  const band = { steps: range(100, (i) => i * 600 + 1), lr: range(100, () => 2e-4), loss: range(100, () => 3), lower: range(100, () => 2.96), upper: range(100, () => 3.04), finalLoss: 3 };
+  store.validated(validation, '', [{ law: 'annealing', source: fit, band: vband, byName: new Map([['constant 60K', { ...band, schedule: store.state.predictions[0].schedule }]]) }]);
+  assert.equal(store.state.band.from, 'validation');
+
+  const { record, arrays } = stored(store.state);
+  const read = readWorkspace(record, arrays, new ArrayIds());
+  assert.deepEqual(read.notes, []);
+  const again = createStore();
+  again.restoreView(read.view);
+  assert.deepEqual(again.state.validation, validation);
+  assert.deepEqual([again.state.band.from, again.state.band.halfWidth], ['validation', 0.012]);
+  const line = predictedLine(again.state, 'annealing', again.state.predictions[0]);
+  assert.ok(line, 'the line drawn with the validation’s band is current after the restore');
+  assert.deepEqual([line.lower[0], line.upper[99]], [2.96, 3.04]);
+
+  // a stored validation that is not one is dropped, said, and the rest restored with the fit's band
+  record.validation = { rows: [], summaries: [{ law: 'annealing', mean: {}, bandLevel: 2, bandHalfWidth: 0.01 }] };
+  const bad = readWorkspace(record, arrays, new ArrayIds());
+  assert.match(bad.notes.join(' '), /^The saved validation could not be read \(validation\.summaries\[0\]\.band: not a band\): press Validate to run it again\.$/);
+  assert.equal(bad.view.validation, null);
+  assert.equal(bad.view.fits.annealing.law, 'annealing');
+});
+
 test('a record of format 2 (windows unknown: every curve was fitted whole) migrates: auto off as it was, its fit stale', () => {
   const store = workspace();
   const { record, arrays } = stored(store.state);
