@@ -74,7 +74,8 @@ export function answerTable(state, options = {}) {
   const defaults = { atStep: totals.length ? Math.min(...totals) : null, reachLoss: null };
   const base = state.predictions.find((p) => p.name === baseline);
   const baseLine = base && laws.length ? predictedLine(state, laws[0], base) : null;
-  if (baseLine && Number.isFinite(baseLine.finalLoss)) defaults.reachLoss = Number(baseLine.finalLoss.toFixed(4));
+  // exact, not as shown (4 decimals): rounded up, the baseline itself reached it before its end
+  if (baseLine && Number.isFinite(baseLine.finalLoss)) defaults.reachLoss = baseLine.finalLoss;
   const atStep = number(options.atStep) ?? defaults.atStep;
   const reachLoss = number(options.reachLoss) ?? defaults.reachLoss;
   return {

@@ -38,6 +38,7 @@ test('the table: finals, the difference from the baseline, defaults from the sch
   assert.equal(law, 'annealing');
   assert.deepEqual(rows.map((r) => [r.name, r.final, r.diff, r.atStep]), [['a', 2.5, 0, 2.5], ['b', 2.2, 2.2 - 2.5, 2.8]]);
   assert.equal(rows[0].reach, 400);
+
   assert.ok(Math.abs(rows[1].reach - 600) < 1e-9, `b reaches 2.5 halfway from 400 to 800: ${rows[1].reach}`);
   assert.equal(rows[1].spacing, 400);
   assert.equal(rows[0].band, null, 'no band before a validation');
@@ -48,4 +49,19 @@ test('the table: finals, the difference from the baseline, defaults from the sch
   const close = (got, want) => got.flat().forEach((x, i) => assert.ok(Math.abs(x - want.flat()[i]) < 1e-12, `${got} instead of ${want}`));
   close(chosen.laws[0].rows.map((r) => [r.diff, r.atStep, r.reach]), [[2.5 - 2.2, 3, 200], [0, 4 - 1.2 / 3, 100 + (1 / 1.2) * 300]]);
   assert.equal(answerTable(store.state, { atStep: 'soon' }).atStep, 400, 'a field that is not a number: the default');
+});
+
+test('the baseline reaches its own final loss at its last step, whatever its decimals', () => {
+  // rounded to the 4 decimals shown, 2.50004 became 2.5000, and 2.50006 became 2.5001: reached before the end
+  const store = createStore();
+  const a = { kind: 'constant', total: 400, peak: 1e-4 };
+  store.loadView({ settings: DEFAULT_SETTINGS, predictions: [{ name: 'a', schedule: a }] });
+  for (const final of [2.50004, 2.50006]) {
+    const manual = { params: { annealing: { L0: 2 } }, settings: DEFAULT_SETTINGS, from: 'hand' };
+    store.useManual(manual, [{ law: 'annealing', source: manual, byName: new Map([
+      ['a', { schedule: a, steps: [100, 200, 300, 400], loss: [4, 2.5002, 2.50008, final], finalLoss: final }],
+    ]) }]);
+    const t = answerTable(store.state, {});
+    assert.equal(t.laws[0].rows[0].reach, 400, String(final));
+  }
 });

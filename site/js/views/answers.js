@@ -16,6 +16,9 @@ const signed = (x, d) => (Number.isFinite(x) ? `${x > 0 ? '+' : x < 0 ? '−' : 
  * showAnswers draws the answers table from the store; on: {options(change), code(name,
  * flavour: 'pytorch'|'huggingface')} (the latter copies the schedule as code).
  */
+/** lossText shows a loss to reach to 4 decimals at most (2.9 as typed, a final loss as 2.9524). */
+const lossText = (x) => String(Number(x.toFixed(4)));
+
 export function showAnswers(store, on) {
   $('#answer-baseline').addEventListener('change', (e) => on.options({ baseline: e.target.value }));
   $('#answer-step').addEventListener('change', (e) => on.options({ atStep: e.target.value }));
@@ -30,7 +33,7 @@ export function showAnswers(store, on) {
     select.replaceChildren(...state.predictions.map((p) => h('option', { value: p.name, text: p.name, selected: p.name === t.baseline })));
     $('#answer-step').placeholder = t.defaults.atStep === null ? 'a step' : String(t.defaults.atStep);
     $('#answer-step').title = 'Empty: the last step of the shortest schedule';
-    $('#answer-loss').placeholder = t.defaults.reachLoss === null ? 'a loss' : String(t.defaults.reachLoss);
+    $('#answer-loss').placeholder = t.defaults.reachLoss === null ? 'a loss' : lossText(t.defaults.reachLoss);
     $('#answer-loss').title = 'Empty: the baseline’s final loss';
     const any = t.laws.length > 0 && state.predictions.length > 0;
     $('#answers-table').hidden = !any;
@@ -45,7 +48,7 @@ export function showAnswers(store, on) {
       h('th', { scope: 'col', class: 'num', title: 'predicted loss at the schedule’s last step, ± the prediction band’s half-width there (the band of an auto fit, or of “Validate”)', text: state.band && !state.manual ? `final loss with ${Math.round(state.band.level * 100)}% band` : 'final loss' }),
       h('th', { scope: 'col', class: 'num', title: `final loss minus the baseline’s (${t.baseline}): negative ends lower`, text: 'vs baseline' }),
       h('th', { scope: 'col', class: 'num', title: 'predicted loss at the step chosen (– past the schedule’s end)', text: `loss at ${t.atStep === null ? '–' : fmt.steps(t.atStep)}` }),
-      h('th', { scope: 'col', class: 'num', title: 'the first step at which the predicted loss reaches the loss chosen (– if it never does)', text: `steps to ${t.reachLoss === null ? '–' : t.reachLoss}` }),
+      h('th', { scope: 'col', class: 'num', title: 'the first step at which the predicted loss reaches the loss chosen (– if it never does)', text: `steps to ${t.reachLoss === null ? '–' : lossText(t.reachLoss)}` }),
       h('th', { scope: 'col', text: 'copy as' })));
     const body = [];
     let coarsest = 0;
