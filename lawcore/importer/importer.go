@@ -3,6 +3,7 @@ package importer
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"path"
 	"slices"
 	"strconv"
@@ -279,6 +280,8 @@ func checkBytes(name, where string, data []byte) error {
 		return &lawcore.InputError{Where: where, Msg: "this is a tar archive: extract it first"}
 	case bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}):
 		return &lawcore.InputError{Where: where, Msg: "this is UTF-16 text: save it as UTF-8"}
+	case len(data) < tfRecordHeader && strings.Contains(path.Base(name), "tfevents"):
+		return &lawcore.InputError{Where: where, Msg: fmt.Sprintf("named like a TensorBoard event file, but it ends after %d byte(s), inside its first record's %d-byte header: it was cut short (copied while it was being written?)", len(data), tfRecordHeader)}
 	case bytes.IndexByte(data, 0) >= 0 && strings.Contains(path.Base(name), "tfevents"):
 		return &lawcore.InputError{Where: where, Msg: "named like a TensorBoard event file, but the checksum of its first record's length does not match: it is corrupt, or not an event file"}
 	case bytes.IndexByte(data, 0) >= 0:

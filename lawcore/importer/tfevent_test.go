@@ -228,6 +228,8 @@ func TestReadEventFileErrors(t *testing.T) {
 	}{
 		{"events.out.tfevents.1.h", []byte("\x17\x00\x00\x00\x00\x00\x00\x00garbage garbage"), "events.out.tfevents.1.h: named like a TensorBoard event file, but the checksum of its first record's length does not match"},
 		{"x.bin", []byte("\x17\x00\x00\x00\x00\x00\x00\x00garbage garbage"), "x.bin: this is a binary file"},
+		// a copy taken just as the writer began: its first record's length, and not its checksum
+		{"events.out.tfevents.2.h", []byte("\x17\x00\x00\x00\x00\x00\x00\x00"), "events.out.tfevents.2.h: named like a TensorBoard event file, but it ends after 8 byte(s), inside its first record's 12-byte header: it was cut short"},
 		{"e", histograms, `e: an event file with no scalars: its 2 records hold only histograms, images, text or other tensors (tags "weights")`},
 		{"e", lw.EventFile(), "e: an event file with no scalars: its 1 record holds no summary values"},
 		{"e", lw.EventFile([]byte{0x12, 0x01}), "e: record 2 (byte 40): not a TensorBoard event: unexpected EOF"},
