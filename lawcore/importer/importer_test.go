@@ -498,7 +498,9 @@ func TestReadJSONColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCurve(t, imp.Curves[0], "stable", []float64{0, 200, 400}, []float64{10.9, 6.5, 5.5}, nil)
+	// the training LR starts at iter 100: the loss at iter 0, before any of it, is left out
+	wantCurve(t, imp.Curves[0], "stable", []float64{200, 400}, []float64{6.5, 5.5}, []float64{1e-4, 1e-4})
+	wantNote(t, imp, `"val_loss": left out 1 loss at step 0, outside the steps its learning rates "train_lr" are logged at (100 to 400)`)
 	// a bad value is named by its column's line
 	_, err = Read("bad.json", []byte("{\n\"iter\": [1, 2],\n\"loss\": [3.5, \"x\"]\n}"), Choice{})
 	if err == nil || !strings.HasPrefix(err.Error(), "bad.json: line 3") {
@@ -541,7 +543,23 @@ func TestReadLenientNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantNote(t, imp, `the learning rates "lr" of run "a" (steps 2 to 4) do not cover the steps of "loss" of run "a" (1 to 4)`)
+	// an LR logged from the second row on: the loss before it is left out, not the learning rates
+	wantCurve(t, imp.Curves[0], "a", []float64{2, 4}, []float64{3.4, 3.3}, []float64{0.5, 0.25})
+	wantNote(t, imp, `"loss" of run "a": left out 1 loss at step 1, outside the steps its learning rates "lr" of run "a" are logged at (2 to 4): the law needs the learning rate up to each step`)
+	// and from both ends (a loss logged at step 0 and at the end, the LR in between)
+	imp, err = Read("w.csv", []byte("Step,a - loss,a - lr\n0,3.6,\n1,3.5,1\n2,3.4,0.5\n3,3.35,0.25\n4,3.3,\n"), Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCurve(t, imp.Curves[0], "a", []float64{1, 2, 3}, []float64{3.5, 3.4, 3.35}, []float64{1, 0.5, 0.25})
+	wantNote(t, imp, `"loss" of run "a": left out 1 loss at step 0 and 1 loss at step 4, outside the steps its learning rates "lr" of run "a" are logged at (1 to 3)`)
+	// learning rates logged over less than half of the loss are too few to be its schedule
+	imp, err = Read("w.csv", []byte("Step,a - loss,a - lr\n1,3.5,\n2,3.4,\n3,3.35,0.5\n4,3.3,0.25\n5,3.2,\n"), Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCurve(t, imp.Curves[0], "a", []float64{1, 2, 3, 4, 5}, []float64{3.5, 3.4, 3.35, 3.3, 3.2}, nil)
+	wantNote(t, imp, `the learning rates "lr" of run "a" (steps 3 to 4) do not cover the steps of "loss" of run "a" (1 to 5)`)
 	imp, err = Read("w.csv", []byte("Step,a - loss,a - lr\n1,3.5,1\n2,3.4,\n4,3.3,0.25\n"), Choice{})
 	if err != nil {
 		t.Fatal(err)

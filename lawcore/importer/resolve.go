@@ -3,6 +3,7 @@ package importer
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/lawcalc/annealing/lawcore"
@@ -288,6 +289,14 @@ func (set *fileReader) curve(s *valueSeries, asLR bool, notes *[]string) (*Curve
 	}
 	at, exact, ok := interpolateAt(c.Steps, lrSteps, lrValues)
 	if !ok {
+		if lo, hi, most := lrSpan(c.Steps, lrSteps); most {
+			*notes = append(*notes, trimNote(lr.label(), s.label(), c.Steps, lrSteps, lo, hi))
+			c.Steps, c.Loss = c.Steps[lo:hi], c.Loss[lo:hi]
+			c.Points = len(c.Steps)
+			at, exact, ok = interpolateAt(c.Steps, lrSteps, lrValues)
+		}
+	}
+	if !ok {
 		*notes = append(*notes, fmt.Sprintf("the learning rates %s (steps %v to %v) do not cover the steps of %s (%v to %v): the curve has no learning rate; merge an LR file",
 			lr.label(), lrSteps[0], lrSteps[len(lrSteps)-1], s.label(), c.Steps[0], c.Steps[len(c.Steps)-1]))
 		return c, nil
@@ -371,6 +380,42 @@ func (set *fileReader) checked(s *valueSeries, asLR bool, notes *[]string) ([]fl
 		return nil, nil, lawcore.Errorf(set.where, "", "%s has no %s", s.label(), kind)
 	}
 	return steps, values, nil
+}
+
+// lrSpan returns the loss steps steps[lo:hi] within the span of the learning rates' steps
+// (both sorted), and whether they are most of them (at least two, and half): the loss outside it
+// can be left out, as the law needs the learning rate up to each step; when the learning rates
+// cover less, they are too few to be the curve's schedule.
+func lrSpan(steps, lrSteps []float64) (lo, hi int, most bool) {
+	first, last := lrSteps[0], lrSteps[len(lrSteps)-1]
+	lo, _ = slices.BinarySearch(steps, first)
+	hi, found := slices.BinarySearch(steps, last)
+	if found {
+		hi++
+	}
+	kept := hi - lo
+	return lo, hi, kept >= 2 && 2*kept >= len(steps)
+}
+
+// trimNote says which loss steps, outside the learning rates' span (lrSteps), are left out.
+func trimNote(lrLabel, lossLabel string, steps, lrSteps []float64, lo, hi int) string {
+	var parts []string
+	if lo > 0 {
+		parts = append(parts, fmt.Sprintf("%s at %s", plural(lo, "losses", "loss"), stepRange(steps[0], steps[lo-1])))
+	}
+	if n := len(steps) - hi; n > 0 {
+		parts = append(parts, fmt.Sprintf("%s at %s", plural(n, "losses", "loss"), stepRange(steps[hi], steps[len(steps)-1])))
+	}
+	return fmt.Sprintf("%s: left out %s, outside the steps its learning rates %s are logged at (%v to %v): the law needs the learning rate up to each step",
+		lossLabel, strings.Join(parts, " and "), lrLabel, lrSteps[0], lrSteps[len(lrSteps)-1])
+}
+
+// stepRange names the steps from first to last: "step 4" or "steps 1 to 3".
+func stepRange(first, last float64) string {
+	if first == last {
+		return fmt.Sprintf("step %v", first)
+	}
+	return fmt.Sprintf("steps %v to %v", first, last)
 }
 
 // interpolateAt returns the values of the points (xs, ys), joined linearly, at each of at
