@@ -187,6 +187,12 @@ export function fitCurves(groups, { schedules = [], sizes = [], froms = [], warm
   }
   const known = drafts.map((d) => d.fromLR && maxOf(d.fromLR.columns.scheduleLR)).filter((p) => p > 0);
   const peak = known.length ? Math.max(...known) : undefined;
+  const lrWarmup = warmupFromLR(drafts.filter((d) => d.fromLR).map((d) => ({
+    name: d.info.name, steps: d.steps, lrSteps: d.fromLR.columns.scheduleSteps, lr: d.fromLR.columns.scheduleLR,
+  })));
+  // the warmup the specs that leave it out get, as the request's warmupSteps will give it them
+  // (so that their fit window starts after it)
+  const specWarmup = warmup ?? lrWarmup?.warmup;
   const curves = [];
   const columns = [];
   const windowed = []; // the curves fitted from the end of their warmup, by default
@@ -198,7 +204,7 @@ export function fitCurves(groups, { schedules = [], sizes = [], froms = [], warm
     const curve = { name, role: d.role };
     const col = { steps: d.steps, loss: d.loss };
     if (spec && (spec.perFile || !d.fromLR)) {
-      curve.schedule = parseScheduleSpec(spec.value, { peak, warmup }).schedule;
+      curve.schedule = parseScheduleSpec(spec.value, { peak, warmup: specWarmup }).schedule;
     } else if (d.fromLR) {
       curve.schedule = d.fromLR.schedule;
       Object.assign(col, d.fromLR.columns);
@@ -222,9 +228,6 @@ export function fitCurves(groups, { schedules = [], sizes = [], froms = [], warm
     notes.push(`Fitted from the end of the warmup (its points follow no scaling law; --from 0 fits every point): ${windowed.join(', ')}.`);
   }
   const peaks = curves.map((c) => schedulePeak(c.schedule)).filter((p) => p > 0);
-  const lrWarmup = warmupFromLR(drafts.filter((d) => d.fromLR).map((d) => ({
-    name: d.info.name, steps: d.steps, lrSteps: d.fromLR.columns.scheduleSteps, lr: d.fromLR.columns.scheduleLR,
-  })));
   return { curves, columns, notes, peak: peaks.length ? Math.max(...peaks, ...known) : peak, lrWarmup };
 }
 

@@ -3,7 +3,7 @@
 // warmup ends. The schedule builder starts from these facts and a preset never overrides them;
 // a schedule that disagrees with them (it ends before the last step, or its LR differs from the
 // column) is flagged, in the builder, in the curve's row and before a fit. Pure: no DOM.
-import { scheduleSteps } from './schedule-kinds.js';
+import { scheduleSteps, takesWarmupSetting } from './schedule-kinds.js';
 import * as fmt from './format.js';
 
 /** PEAK_TOLERANCE: an LR within this fraction of the largest counts as at the peak (logs round). */
@@ -157,29 +157,32 @@ export function flaggedProblems(curve) {
 
 /**
  * defaultWindow is the step a curve is fitted from unless the user says otherwise: the end of
- * its warmup (from its LR column, else its schedule's warmup) when it has observed points
- * before it, else 0 (the whole curve). The warmup's points follow no scaling law and can drag a
- * fit to a bound.
+ * its warmup (from its LR column, else its schedule's warmup, else warmupSetting where the
+ * schedule takes the fit's warmup setting) when it has observed points before it, else 0 (the
+ * whole curve). The warmup's points follow no scaling law and can drag a fit to a bound.
  */
-export function defaultWindow(curve) {
+export function defaultWindow(curve, warmupSetting = 0) {
   if (!curve.steps || !curve.steps.length) return 0;
   const col = lrColumn(curve);
   const s = curve.schedule;
-  const warmup = col ? detectWarmup(col.steps, col.lr) : s && Number.isFinite(s.warmup) ? s.warmup : 0;
+  const warmup = col ? detectWarmup(col.steps, col.lr)
+    : !s ? 0
+    : Number.isFinite(s.warmup) ? s.warmup
+    : takesWarmupSetting(s) ? warmupSetting : 0;
   return warmup > 0 && curve.steps[0] < warmup && curve.steps[curve.steps.length - 1] > warmup ? warmup : 0;
 }
 
 /**
  * windowOf is the step window a curve is fitted from: {from, set} (set: the user chose it;
- * else the default, defaultWindow). from 0 is the whole curve.
+ * else the default, defaultWindow, with the fit's warmup setting). from 0 is the whole curve.
  */
-export function windowOf(curve) {
-  return Number.isFinite(curve.from) ? { from: curve.from, set: true } : { from: defaultWindow(curve), set: false };
+export function windowOf(curve, warmupSetting = 0) {
+  return Number.isFinite(curve.from) ? { from: curve.from, set: true } : { from: defaultWindow(curve, warmupSetting), set: false };
 }
 
 /** pointsInWindow counts the observed points a curve's window keeps. */
-export function pointsInWindow(curve) {
-  const { from } = windowOf(curve);
+export function pointsInWindow(curve, warmupSetting = 0) {
+  const { from } = windowOf(curve, warmupSetting);
   let n = 0;
   for (const s of curve.steps) if (s >= from) n++;
   return n;

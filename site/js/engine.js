@@ -13,9 +13,12 @@ const FIT_LINE_POINTS = 2000;
 /** curveColumns are a curve's arrays that cross as columns: its data and its schedule's points. */
 const curveColumns = (c) => ({ steps: c.steps, loss: c.loss, ...scheduleColumns(c.schedule) });
 
-/** curveRequest is how a curve with data appears in a fit request (its arrays go as columns). */
-const curveRequest = (c) => {
-  const { from } = windowOf(c);
+/**
+ * curveRequest is how a curve with data appears in a fit request (its arrays go as columns),
+ * its window from the end of the warmup that warmupSteps (the setting) gives it.
+ */
+const curveRequest = (c, warmupSteps) => {
+  const { from } = windowOf(c, warmupSteps);
   return { name: c.name, role: c.role, schedule: scheduleForRequest(c.schedule), ...(from > 0 ? { from } : {}) };
 };
 
@@ -54,7 +57,7 @@ export function createEngine(client) {
     async fit(law, curves, settings, onProgress) {
       const request = {
         law,
-        curves: curves.map(curveRequest),
+        curves: curves.map((c) => curveRequest(c, settings.warmupSteps)),
         lambda: settings.fitLambda && law === 'annealing' ? 'fit' : settings.lambda,
         warmupSteps: settings.warmupSteps,
         ...(settings.auto ? {} : { warmupConvention: settings.warmupConvention }),
@@ -78,7 +81,7 @@ export function createEngine(client) {
      */
     async validate(laws, curves, settings, level, onProgress) {
       const request = {
-        curves: curves.map((c) => ({ ...curveRequest(c), role: 'fit' })),
+        curves: curves.map((c) => ({ ...curveRequest(c, settings.warmupSteps), role: 'fit' })),
         lambda: settings.fitLambda ? 'fit' : settings.lambda,
         warmupSteps: settings.warmupSteps,
         warmupConvention: settings.warmupConvention,
@@ -174,7 +177,7 @@ export function createEngine(client) {
     async sizefit(curves, { lambda, warmupSteps, warmupConvention, huberDelta, points }) {
       const request = {
         law: 'size',
-        curves: curves.map((c) => ({ ...curveRequest(c), size: c.size })),
+        curves: curves.map((c) => ({ ...curveRequest(c, warmupSteps), size: c.size })),
         lambda, warmupSteps, warmupConvention, huberDelta, lines: true, points,
       };
       const { result, columns } = await call('fit', request, curves.map(curveColumns));

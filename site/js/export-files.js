@@ -108,7 +108,7 @@ export function observedCSV(state) {
   const rows = [['curve', 'role', 'step', 'observed', 'in_window', ...laws.map(([col]) => col)].join(',') + '\n'];
   for (const c of state.curves) {
     const name = csvField(c.name);
-    const { from } = windowOf(c);
+    const { from } = windowOf(c, state.settings.warmupSteps);
     const fitted = laws.map(([, m]) => m.get(c.name)).map((f) => (f && f.length === c.steps.length ? f : null));
     for (let i = 0; i < c.steps.length; i++) {
       rows.push([name, c.role, c.steps[i], c.loss[i], c.steps[i] >= from ? 1 : 0, ...fitted.map((f) => (f ? f[i] : ''))].join(',') + '\n');
@@ -162,7 +162,7 @@ export function fitDocument(state, version, exported = new Date()) {
     // every law with parameters, by name (the annealing law's and the Multi-Power Law's also above)
     laws: Object.fromEntries(laws.map((law) => [law, summary(law)])),
     // each curve's fit window: the step it is fitted from (0: every point), set by the user or the default
-    schedules: state.curves.map((c) => ({ name: c.name, role: c.role, schedule: c.schedule || null, window: windowOf(c) })),
+    schedules: state.curves.map((c) => ({ name: c.name, role: c.role, schedule: c.schedule || null, window: windowOf(c, settings.warmupSteps) })),
     validation: state.validation || undefined,
     predictions: state.predictions.map((p) => ({
       name: p.name, schedule: p.schedule, finalLoss: finals.annealing.get(p.name), finalLossMultiPower: finals['multi-power'].get(p.name),

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { lrColumn, detectWarmup, curveFacts, scheduleDefaults, scheduleProblems, flaggedProblems } from '../../site/js/curve-facts.js';
+import { lrColumn, detectWarmup, curveFacts, scheduleDefaults, scheduleProblems, flaggedProblems, defaultWindow, windowOf, pointsInWindow } from '../../site/js/curve-facts.js';
 import { fitPreset } from '../../site/js/schedule-kinds.js';
 import { PRESETS } from '../../site/js/schema.js';
 
@@ -96,4 +96,25 @@ test('a new schedule starts from the loaded runs: the longest, the peak and warm
   const described = { curves: [], predictions: [{ name: 'p', schedule: { kind: 'cosine', total: 5, peak: 1e-3, warmup: 7 } }] };
   assert.deepEqual(scheduleDefaults(described, { total: 60000, peak: 2e-4, warmup: 500 }), { total: 60000, peak: 1e-3, warmup: 7 });
   assert.deepEqual(scheduleDefaults({ curves: [], predictions: [] }, { total: 60000, peak: 2e-4, warmup: 500 }), { total: 60000, peak: 2e-4, warmup: 500 });
+});
+
+test('the fit window starts where the warmup ends: the LR column\'s, the schedule\'s own, else the setting\'s for a schedule that takes it', () => {
+  const steps = Float64Array.from({ length: 100 }, (_, i) => 100 * (i + 1)); // 100..10000
+  const curve = (schedule) => ({ name: 'run', steps, loss: steps.map((s) => 3 + 1 / Math.sqrt(s)), schedule, scheduleSource: 'builder' });
+  const cosine = { kind: 'cosine', total: 10000, peak: 3e-4 };
+  // the LR column's own warmup (800), whatever the setting
+  assert.equal(defaultWindow(cosineRun(), 300), 800);
+  // the schedule's own warmup, a given 0 included (a run without warmup: every point)
+  assert.equal(defaultWindow(curve({ ...cosine, warmup: 1200 }), 300), 1200);
+  assert.equal(defaultWindow(curve({ ...cosine, warmup: 0 }), 300), 0);
+  // no warmup of its own: the setting's, which the fit gives it (Schedule.WithDefaultWarmup)
+  assert.equal(defaultWindow(curve(cosine), 300), 300);
+  assert.equal(windowOf(curve(cosine), 300).from, 300);
+  assert.equal(pointsInWindow(curve(cosine), 300), 98); // steps 300..10000
+  // a one-cycle rises by its own rule and takes no warmup setting
+  assert.equal(defaultWindow(curve({ kind: 'one-cycle', total: 10000, peak: 3e-4 }), 300), 0);
+  // a window the user set stands
+  assert.deepEqual(windowOf({ ...curve(cosine), from: 50 }, 300), { from: 50, set: true });
+  // a warmup that ends before the first point leaves every point in
+  assert.equal(defaultWindow(curve(cosine), 100), 0);
 });

@@ -23,15 +23,16 @@ export function showLists(store, on) {
   };
   const curveHandlers = { role: on.role, schedule: on.schedule, window: on.window || (() => {}), remove: removing('#curve-list') };
   const predictionHandlers = { edit: on.edit, remove: removing('#predict-list') };
-  watch(store, ['curves'], (state) => renderCurves(state.curves, curveHandlers));
+  // the settings' warmup is the default window's start for schedules that take it
+  watch(store, ['curves', 'settings'], (state) => renderCurves(state.curves, state.settings.warmupSteps, curveHandlers));
   watch(store, ['predictions', 'lines', 'fits', 'manual'], (state) => {
     const finals = lawsWithParams(state).map((law) => ({ law, byName: finalLosses(state, law) }));
     renderPredictions(state.predictions, finals, predictionHandlers);
   });
 }
 
-/** renderCurves draws one row per curve with data. */
-function renderCurves(curves, on) {
+/** renderCurves draws one row per curve with data; warmupSteps is the fit's warmup setting. */
+function renderCurves(curves, warmupSteps, on) {
   replaceRows($('#curve-list'), curves.map((c) => {
     const role = h('select', { class: 'role-select', 'aria-label': `Role of ${c.name}`, dataset: { testid: 'curve-role' } },
       h('option', { value: 'fit', text: 'fit', selected: c.role === 'fit' }),
@@ -40,9 +41,9 @@ function renderCurves(curves, on) {
     const sched = c.scheduleSource === 'file' ? `LR from ${c.lrFile || 'the file'}` : summary(c.schedule);
     const problems = flaggedProblems(c).map((p) => p.text);
     // The fit window: from the end of the warmup unless the user set it (empty: that default).
-    const win = windowOf(c);
-    const fallback = defaultWindow(c);
-    const kept = pointsInWindow(c);
+    const win = windowOf(c, warmupSteps);
+    const fallback = defaultWindow(c, warmupSteps);
+    const kept = pointsInWindow(c, warmupSteps);
     const windowInput = h('input', {
       type: 'text', inputmode: 'numeric', autocomplete: 'off', class: 'window-input',
       'aria-label': `Fit ${c.name} from step`, value: win.set ? String(win.from) : '', placeholder: String(fallback),
