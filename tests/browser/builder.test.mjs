@@ -68,6 +68,44 @@ test('pasted data gets a schedule from the builder and is fitted as the paper', 
   }
 });
 
+test('a schedule left without a warmup takes the setting\'s, and its curve is fitted from the end of it', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.click('.paste summary');
+    // a run logged every 100 steps from step 100: its first points are in any warmup of 500
+    const steps = Array.from({ length: 100 }, (_, i) => 100 * (i + 1));
+    await page.fill('#paste-text', 'step\tloss\n' + steps.map((s) => `${s}\t${(3 + 2 / Math.sqrt(s)).toFixed(5)}`).join('\n'));
+    await page.fill('#paste-name', 'short run');
+    await page.click('#paste-add');
+    const row = page.locator('#curve-list [data-curve-name="short run"]');
+    await row.waitFor();
+    await row.getByRole('button', { name: /Schedule/ }).click();
+    const dialog = page.locator('#schedule-dialog');
+    await dialog.waitFor({ state: 'visible' });
+    await page.selectOption('#schedule-kind', 'constant');
+    await page.fill('#sf-peak', '2e-4');
+    await page.fill('#sf-warmup', ''); // empty: the fit setting
+    await page.waitForFunction(() => /peak 2e-4/.test(document.querySelector('#schedule-info').textContent));
+    await page.click('#schedule-save');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => /constant/.test(document.querySelector('#curve-list [data-curve-name="short run"]').textContent));
+    const windowOf = () => page.$eval('#curve-list [data-curve-name="short run"] .window-input', (i) => ({ from: Number(i.dataset.from), set: i.dataset.set === 'true', placeholder: i.placeholder }));
+    // the fit gives it the setting's 500 steps of warmup (lawcore's Schedule.WithDefaultWarmup):
+    // its points before step 500 are the warmup's, not fitted (they were, from step 0)
+    assert.equal(await page.inputValue('#warmup-steps'), '500');
+    assert.deepEqual(await windowOf(), { from: 500, set: false, placeholder: '500' });
+    // the window follows the setting
+    await page.fill('#warmup-steps', '1200');
+    await page.dispatchEvent('#warmup-steps', 'change');
+    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="short run"] .window-input').dataset.from === '1200');
+    assert.deepEqual(await windowOf(), { from: 1200, set: false, placeholder: '1200' });
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('the builder adds a preset to the predictions and refuses a wrong schedule', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
