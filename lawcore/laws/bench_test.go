@@ -30,3 +30,15 @@ func BenchmarkAutoFig2(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAutoThreeCurves30K is auto on three runs logged every step (30,000 points each):
+// its fold fits on the runs' means (lawcore's foldFitPoints), every held-out point scored.
+func BenchmarkAutoThreeCurves30K(b *testing.B) {
+	req := testcurves.Dense(b)
+	req.Auto = true
+	for i := 0; i < b.N; i++ {
+		if _, err := lawcore.Fit(context.Background(), req, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
