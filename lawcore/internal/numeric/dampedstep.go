@@ -1,12 +1,6 @@
 package numeric
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
-)
+import "math"
 
 // DampedStep solves the Levenberg-Marquardt system (H + lambda*diag(H)) step = -g for the
 // Gauss-Newton Hessian h and the gradient g, writing step; it returns false when that fails
@@ -17,12 +11,11 @@ func DampedStep(h [][]float64, g []float64, lambda float64, step []float64) bool
 	if !ok {
 		return false
 	}
-	b := blas64.General{Rows: n, Cols: 1, Stride: 1, Data: make([]float64, n)}
+	sol := make([]float64, n)
 	for i := range g {
-		b.Data[i] = -g[i]
+		sol[i] = -g[i]
 	}
-	lapack64.Potrs(t, b)
-	sol := b.Data
+	choleskySolve(t, n, sol)
 	for i := range step {
 		step[i] = sol[i]
 		if math.IsNaN(step[i]) || math.IsInf(step[i], 0) {
@@ -36,45 +29,44 @@ func DampedStep(h [][]float64, g []float64, lambda float64, step []float64) bool
 // singular: mat.ConditionTolerance, the limit mat's solvers use.
 const conditionLimit = 1e16
 
-// factorDamped factorises h + lambda*diag(h) + ridge*max(diag h)*I = U'U with LAPACK's dpotrf,
-// and reports false when h has no curvature, or the system is not positive definite or is
-// near-singular: (max U_ii / min U_ii)^2, a lower bound on its condition number, passes
-// conditionLimit. The ridge keeps directions the data do not determine solvable. It calls
-// gonum's LAPACK directly rather than through mat.Cholesky: mat's condition estimate and matrix
-// types are 37 kB (brotli) of the first view's download, and these systems are at most a few
-// parameters across.
-func factorDamped(h [][]float64, lambda, ridge float64) (blas64.Triangular, bool) {
+// factorDamped factorises h + lambda*diag(h) + ridge*max(diag h)*I = U'U (choleskyUpper: U
+// row-major, n x n, in the upper triangle), and reports false when h has no curvature, or the
+// system is not positive definite or is near-singular: (max U_ii / min U_ii)^2, a lower bound on
+// its condition number, passes conditionLimit. The ridge keeps directions the data do not
+// determine solvable. These systems are at most a few parameters across: neither mat.Cholesky
+// (its condition estimate and matrix types were 37 kB brotli of the first view's download) nor
+// gonum's LAPACK (27 kB more) is needed for them.
+func factorDamped(h [][]float64, lambda, ridge float64) ([]float64, bool) {
 	n := len(h)
 	maxDiag := 0.0
 	for i := 0; i < n; i++ {
 		maxDiag = math.Max(maxDiag, h[i][i])
 	}
 	if !(maxDiag > 0) || math.IsInf(maxDiag, 0) {
-		return blas64.Triangular{}, false
+		return nil, false
 	}
-	a := blas64.Symmetric{N: n, Stride: n, Uplo: blas.Upper, Data: make([]float64, n*n)}
+	a := make([]float64, n*n)
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			v := h[i][j]
 			if i == j {
 				v += lambda*h[i][i] + ridge*maxDiag
 			}
-			a.Data[i*n+j] = v
+			a[i*n+j] = v
 		}
 	}
-	u, ok := lapack64.Potrf(a)
-	if !ok {
-		return u, false
+	if !choleskyUpper(a, n) {
+		return a, false
 	}
 	lo, hi := math.Inf(1), 0.0
-	for i := 0; i < u.N; i++ {
-		d := math.Abs(u.Data[i*u.Stride+i])
+	for i := 0; i < n; i++ {
+		d := math.Abs(a[i*n+i])
 		lo, hi = math.Min(lo, d), math.Max(hi, d)
 	}
 	if !(lo > 0) || (hi/lo)*(hi/lo) > conditionLimit {
-		return u, false
+		return a, false
 	}
-	return u, true
+	return a, true
 }
 
 // Square allocates an n x n matrix.

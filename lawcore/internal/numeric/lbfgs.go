@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -83,14 +82,14 @@ func Whitening(h [][]float64) [][]float64 {
 	if !ok {
 		return w
 	}
-	if !lapack64.Trtri(u) {
+	if !invertUpper(u, n) {
 		return w
 	}
 	for i := 0; i < n; i++ {
 		for j := 0; j < n; j++ {
 			w[i][j] = 0
 			if j >= i {
-				w[i][j] = u.Data[i*n+j]
+				w[i][j] = u[i*n+j]
 			}
 		}
 	}
