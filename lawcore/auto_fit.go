@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"time"
+
+	"github.com/lawcalc/annealing/lawcore/internal/order"
 )
 
 // fitAuto lives apart from the rest of auto so that the page's core build (-tags lawcore_core,
@@ -99,20 +100,20 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	}
 	best := slices.IndexFunc(scores, func(s CandidateScore) bool { return s.Label == members[0].Label })
 	chosen := scores[best]
-	order := make([]int, len(scores))
-	for i := range order {
-		order[i] = i
+	ranked := make([]int, len(scores))
+	for i := range ranked {
+		ranked[i] = i
 	}
 	// scored candidates first, best first; those that could not be scored last
-	sort.SliceStable(order, func(a, b int) bool {
-		x, y := scores[order[a]], scores[order[b]]
+	order.Stable(ranked, func(a, b int) bool {
+		x, y := scores[ranked[a]], scores[ranked[b]]
 		if (x.Error == "") != (y.Error == "") {
 			return x.Error == ""
 		}
 		return x.HeldOut < y.HeldOut
 	})
-	sorted := make([]CandidateScore, len(order))
-	for i, k := range order {
+	sorted := make([]CandidateScore, len(ranked))
+	for i, k := range ranked {
 		sorted[i] = scores[k]
 	}
 	labels := make([]string, len(folds))

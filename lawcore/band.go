@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/internal/order"
 )
 
 // Prediction bands. A band is calibrated on held-out errors (curves left out, or the tails of
@@ -86,7 +87,7 @@ func newReach(s1, s2 []float64) Reach {
 		r.S1, r.S2 = 0, 0
 	}
 	// the frontier: by S1 descending, each point whose S2 exceeds every point's before it
-	sort.Slice(idx, func(a, b int) bool { return s1[idx[a]] > s1[idx[b]] })
+	order.Sort(idx, func(a, b int) bool { return s1[idx[a]] > s1[idx[b]] })
 	top := math.Inf(-1)
 	for _, i := range idx {
 		if s2[i] > top {

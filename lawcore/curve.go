@@ -78,8 +78,7 @@ func expandSchedule(where string, sched *Schedule, lr []float64, defaultWarmup i
 		defaulted := s.Warmup != sched.Warmup
 		out, err := s.LR()
 		if err != nil {
-			var ie *InputError
-			if defaulted && errors.As(err, &ie) && (ie.Field == "warmup" || ie.Field == "schedule.warmup") {
+			if ie, ok := errors.AsType[*InputError](err); defaulted && ok && (ie.Field == "warmup" || ie.Field == "schedule.warmup") {
 				// The warmup is the request's default, not the schedule's own: name the setting.
 				return nil, 0, Errorf(where, "warmupSteps", "%s (the warmup steps setting, for a schedule without its own warmup)", ie.Msg)
 			}

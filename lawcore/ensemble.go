@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
+
+	"github.com/lawcalc/annealing/lawcore/internal/order"
 )
 
 // Averaging laws. When the user's fit curves hold enough out to tell, auto predicts with a
@@ -173,7 +174,7 @@ func averageFits(req FitRequest, members []Member, fits []*FitResult) (*FitResul
 // sortMembers orders members by weight, heaviest first (the earlier candidate first on
 // equal weights).
 func sortMembers(members []Member) {
-	sort.SliceStable(members, func(a, b int) bool { return members[a].Weight > members[b].Weight })
+	order.Stable(members, func(a, b int) bool { return members[a].Weight > members[b].Weight })
 }
 
 // predictor is one law a prediction evaluates, with its parameter vector, warmup convention

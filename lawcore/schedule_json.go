@@ -24,8 +24,7 @@ func (s *Schedule) UnmarshalJSON(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
+		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
 			// name the field as the description does, not through the wrapper
 			te.Field = strings.ReplaceAll(te.Field, "scheduleFields.", "")
 			if te.Struct == "" {

@@ -3,9 +3,9 @@ package lawcore
 import (
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/internal/order"
 )
 
 // The start search. Every law is linear in some of its parameters (L0, A and C for the
@@ -137,7 +137,7 @@ func searchStarts(obj *Objective, most int) []start {
 			minima = append(minima, cells[c])
 		}
 	}
-	sort.SliceStable(minima, func(i, j int) bool { return minima[i].rss < minima[j].rss })
+	order.Stable(minima, func(i, j int) bool { return minima[i].rss < minima[j].rss })
 	var out []start
 	for _, m := range minima[:min(len(minima), 2*most)] {
 		obj.Anchor(m.theta, true)
@@ -156,5 +156,5 @@ func searchStarts(obj *Objective, most int) []start {
 }
 
 func sortStarts(s []start) {
-	sort.SliceStable(s, func(i, j int) bool { return s[i].f < s[j].f })
+	order.Stable(s, func(i, j int) bool { return s[i].f < s[j].f })
 }

@@ -1,6 +1,6 @@
 package numeric
 
-import "sort"
+import "github.com/lawcalc/annealing/lawcore/internal/order"
 
 // Weighted is a value with a weight, for WeightedQuantile.
 type Weighted struct{ Value, Weight float64 }
@@ -11,7 +11,7 @@ func WeightedQuantile(vs []Weighted, q float64) float64 {
 	if len(vs) == 0 {
 		return 0
 	}
-	sort.Slice(vs, func(i, j int) bool { return vs[i].Value < vs[j].Value })
+	order.Sort(vs, func(i, j int) bool { return vs[i].Value < vs[j].Value })
 	total := 0.0
 	for _, v := range vs {
 		total += v.Weight
