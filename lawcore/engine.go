@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 )
@@ -361,7 +362,7 @@ func sortedKeys(v Values) []string {
 	for k := range v {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	sort.Sort(sort.StringSlice(keys)) // not slices.Sort: wasm/methods.go, methodNames
 	return keys
 }
 

@@ -326,6 +326,6 @@ func Lookup(name string) (Law, error) {
 		}
 		names = append(names, fmt.Sprintf("%q", l.Spec().Name))
 	}
-	sort.Strings(names)
+	sort.Sort(sort.StringSlice(names)) // not sort.Strings: wasm/methods.go, methodNames
 	return nil, Errorf("", "law", "unknown law %q; the laws are %s", name, strings.Join(names, ", "))
 }
