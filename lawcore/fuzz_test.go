@@ -84,6 +84,8 @@ func FuzzFill(f *testing.F) {
 	f.Add([]byte(`{"kind":"wsd","total":1000,"peak":1,"final":0.01,"decay":"exponential","decayFraction":0.3,"warmup":7,"warmupFrom":0.1}`))
 	f.Add([]byte(`{"kind":"cosine","total":999,"peak":1,"cycle":300,"after":"continue","final":0.2}`))
 	f.Add([]byte(`{"kind":"multistep","total":999,"peak":1,"stages":[0.5,0.5],"levels":[1,0.1],"transition":30}`))
+	f.Add([]byte(`{"kind":"multistep","total":999,"peak":1,"stages":[0.5,0.5],"levels":[1,0.1],"transition":30,"drop":"at","warmup":9}`))
+	f.Add([]byte(`{"kind":"cosine","total":999,"peak":1,"cycles":7,"final":0.2,"warmup":13}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := DecodeSchedule(data)
 		if err != nil || s.Length() > fuzzMaxSteps {

@@ -42,6 +42,11 @@ type Schedule struct {
 	Cycle int `json:"cycle,omitempty"`
 	// After says what a cosine does past its cycle: "hold" (default), "continue" or "restart".
 	After string `json:"after,omitempty"`
+	// Cycles is the number of cosine cycles with hard restarts over the steps after warmup, as
+	// Hugging Face's get_cosine_with_hard_restarts_schedule_with_warmup(num_cycles): each cycle
+	// falls from Peak towards Final, the next starts at Peak again, and the last step is Final.
+	// 0 (default): no restarts (Cycle and After say what the cosine does). Not with Cycle or After.
+	Cycles int `json:"cycles,omitempty"`
 
 	// Decay is the shape of a WSD decay: cosine, linear, 1-sqrt, 1-square, exponential, half-life.
 	Decay string `json:"decay,omitempty"`
@@ -58,11 +63,18 @@ type Schedule struct {
 	Levels []float64 `json:"levels,omitempty"`
 	// Transition is the number of steps of cosine-shaped change between levels (multistep).
 	Transition int `json:"transition,omitempty"`
+	// Drop says at which step a stage's level begins (multistep): "after" (default) the stage
+	// before ends on the boundary step and the new level begins at the next one; "at" the new
+	// level begins on the boundary step itself, as PyTorch MultiStepLR's milestones.
+	Drop string `json:"drop,omitempty"`
 
 	// StepSize is the number of steps from the base LR to the peak (cyclic).
 	StepSize int `json:"stepSize,omitempty"`
 	// Mode is "triangular" (default) or "triangular2" (amplitude halves every cycle) (cyclic).
 	Mode string `json:"mode,omitempty"`
+	// Start is where a cyclic schedule begins (cyclic): "peak" (default) and down to Final
+	// first, or "base": at Final and up to Peak first, as PyTorch CyclicLR.
+	Start string `json:"start,omitempty"`
 
 	// Timescale is the inverse-square-root timescale (default Warmup, or 10000 without warmup).
 	Timescale float64 `json:"timescale,omitempty"`
@@ -115,6 +127,8 @@ var Choices = map[string][]string{
 	"decay":  DecayShapes,
 	"after":  {"hold", "continue", "restart"},
 	"mode":   {"triangular", "triangular2"},
+	"start":  {"peak", "base"},
+	"drop":   {"after", "at"},
 	"anneal": {"cos", "linear"},
 }
 
@@ -288,6 +302,9 @@ func (s Schedule) validate(field string) error {
 	}
 	switch s.Kind {
 	case KindCosine:
+		if err := s.validateCycles(bad); err != nil {
+			return err
+		}
 		if c := s.cycle(); c <= s.Warmup {
 			return bad("cycle", "the cosine cycle must end after the warmup (step %d), got %d", s.Warmup, c)
 		}
@@ -304,6 +321,9 @@ func (s Schedule) validate(field string) error {
 		}
 		if s.Mode != "" && !slices.Contains(Choices["mode"], s.Mode) {
 			return bad("mode", "must be triangular or triangular2, got %q", s.Mode)
+		}
+		if s.Start != "" && !slices.Contains(Choices["start"], s.Start) {
+			return bad("start", "must be peak (down to final first) or base (up from final first, as PyTorch CyclicLR), got %q", s.Start)
 		}
 	case KindInverseSqrt:
 		if s.Timescale < 0 || math.IsNaN(s.Timescale) || math.IsInf(s.Timescale, 0) {
@@ -333,6 +353,27 @@ func (s Schedule) validate(field string) error {
 		if s.Anneal != "" && !slices.Contains(Choices["anneal"], s.Anneal) {
 			return bad("anneal", "must be cos or linear, got %q", s.Anneal)
 		}
+	}
+	return nil
+}
+
+// validateCycles checks a cosine's hard restarts (Cycles), which take the place of Cycle and
+// After.
+func (s Schedule) validateCycles(bad func(string, string, ...any) error) error {
+	if s.Cycles < 0 {
+		return bad("cycles", "must be a positive whole number of cycles (Hugging Face's num_cycles), got %d", s.Cycles)
+	}
+	if s.Cycles == 0 {
+		return nil
+	}
+	if s.Cycle != 0 {
+		return bad("cycles", "give cycles (that many restarts over the steps after warmup) or cycle (the step at which one cosine ends), not both")
+	}
+	if s.After != "" {
+		return bad("after", "a cosine with cycles restarts after each of them: leave after out (it is for a cosine given a cycle)")
+	}
+	if span := s.Total - s.Warmup; s.Cycles > span {
+		return bad("cycles", "%d cycles in the %d steps after warmup: a cycle needs at least one step", s.Cycles, span)
 	}
 	return nil
 }
@@ -393,6 +434,9 @@ func (s Schedule) validateMultistep(bad func(string, string, ...any) error) erro
 	}
 	if s.Transition < 0 {
 		return bad("transition", "must be zero or more steps, got %d", s.Transition)
+	}
+	if s.Drop != "" && !slices.Contains(Choices["drop"], s.Drop) {
+		return bad("drop", "must be after (a new level begins the step after its boundary) or at (on the boundary step, as PyTorch MultiStepLR), got %q", s.Drop)
 	}
 	// a transition runs into the stage after its boundary: longer than that stage, the LR
 	// would never reach the stage's level

@@ -143,6 +143,10 @@ func geometricRun(out []float64, a, logR float64) {
 // the wave goes on ("continue", halfCosine being periodic with period 2), or a new cycle
 // starts ("restart": u runs through (0, 1] again).
 func (s *Schedule) fillCosine(lr []float64) {
+	if s.Cycles > 0 {
+		s.fillRestarts(lr)
+		return
+	}
 	w := s.Warmup
 	period := s.cycle() - w
 	amp := s.Peak - s.Final
@@ -168,6 +172,36 @@ func (s *Schedule) fillCosine(lr []float64) {
 		for i := end; i < len(lr); i++ {
 			lr[i] = s.Final // held: halfCosine(1) = 0
 		}
+	}
+}
+
+// fillRestarts writes a cosine with Cycles hard restarts as transformers'
+// get_cosine_with_hard_restarts_schedule_with_warmup computes it, step by step and in its
+// floating-point order, so that it rounds alike: where Cycles*progress falls just below a
+// whole number (22 cycles over 2,200 steps: 22*(1500/2200) = 14.999999999999998), the restart
+// step is at the bottom of the cycle that ends there, as in transformers, not at the peak.
+//
+//	progress = (step-Warmup) / max(1, Total-Warmup)
+//	LR = Final                                                     if progress >= 1
+//	LR = Final + (Peak-Final) * 0.5*(1 + cos(pi*((Cycles*progress) mod 1)))  otherwise
+//
+// so a restart step is at Peak (but for that rounding) and the last step at Final.
+func (s *Schedule) fillRestarts(lr []float64) {
+	w := s.Warmup
+	span := float64(max(1, s.Total-w))
+	cycles := float64(s.Cycles)
+	amp := s.Peak - s.Final
+	for i := range lr {
+		if i < w {
+			lr[i] = s.Peak // the warmup overwrites these
+			continue
+		}
+		progress := float64(i-w) / span
+		if progress >= 1 {
+			lr[i] = s.Final
+			continue
+		}
+		lr[i] = s.Final + amp*max(0, 0.5*(1+math.Cos(math.Pi*math.Mod(cycles*progress, 1))))
 	}
 }
 
@@ -228,9 +262,10 @@ func (s *Schedule) fillWSD(lr []float64) {
 }
 
 // fillMultistep holds Peak*Levels[k] in stage k; stage k ends at the step nearest to Warmup
-// plus the first k+1 Stages' share of the steps after warmup. With a Transition, the level
-// moves from one stage's to the next along a half cosine over that many steps after the
-// boundary.
+// plus the first k+1 Stages' share of the steps after warmup (its boundary), and the next
+// level begins at the step after it, or with Drop "at" on the boundary step itself (PyTorch
+// MultiStepLR's milestone). With a Transition, the level moves from one stage's to the next
+// along a half cosine over that many steps from where it would have changed.
 func (s *Schedule) fillMultistep(lr []float64) {
 	w := float64(s.Warmup)
 	span := float64(s.Total) - w
@@ -239,6 +274,9 @@ func (s *Schedule) fillMultistep(lr []float64) {
 	for k := 1; k < len(s.Levels); k++ {
 		boundary += s.Stages[k-1] * span
 		bounds[k] = math.Round(boundary)
+		if s.Drop == "at" {
+			bounds[k]-- // the boundary step is the new level's first
+		}
 	}
 	tr := float64(s.Transition)
 	k := 1 // first boundary the step has not passed
@@ -257,8 +295,12 @@ func (s *Schedule) fillMultistep(lr []float64) {
 }
 
 // cyclic starts at the peak (where the warmup left off), goes down to Final over StepSize
-// steps and back up; under "triangular2" the amplitude halves every cycle.
+// steps and back up; under "triangular2" the amplitude halves every cycle. With Start "base"
+// it follows cyclicFromBase.
 func (s *Schedule) cyclic(x float64) float64 {
+	if s.Start == "base" {
+		return s.cyclicFromBase(x)
+	}
 	h := float64(s.StepSize)
 	pos := math.Max(0, x-float64(s.Warmup))
 	cycle := math.Floor(pos / (2 * h))
@@ -272,6 +314,27 @@ func (s *Schedule) cyclic(x float64) float64 {
 		amp = math.Exp2(-cycle)
 	}
 	return s.Final + (s.Peak-s.Final)*amp*(1-down)
+}
+
+// cyclicFromBase follows torch.optim.lr_scheduler.CyclicLR(base_lr=Final, max_lr=Peak,
+// step_size_up=StepSize) (step_size_down the same) in its floating-point order, its step 0 at
+// step Warmup: Final there, up to Peak over StepSize steps and back down; "triangular2"
+// halves the amplitude every cycle (scale 1/2^(cycle-1), cycle counted from 1).
+func (s *Schedule) cyclicFromBase(x float64) float64 {
+	size := 2 * float64(s.StepSize)
+	ratio := float64(s.StepSize) / size
+	n := math.Max(0, x-float64(s.Warmup))
+	cycle := math.Floor(1 + n/size)
+	f := 1 + n/size - cycle
+	scale := (f - 1) / (ratio - 1)
+	if f <= ratio {
+		scale = f / ratio
+	}
+	amp := 1.0
+	if s.Mode == "triangular2" {
+		amp = 1 / math.Pow(2, cycle-1)
+	}
+	return s.Final + (s.Peak-s.Final)*scale*amp
 }
 
 func (s *Schedule) oneCycleDefaults() (pct, div, finalDiv float64) {

@@ -17,6 +17,15 @@ func referenceLR(s Schedule, i int) float64 {
 	case KindConstant:
 		return s.Peak
 	case KindCosine:
+		if s.Cycles > 0 {
+			// transformers' cosine with hard restarts, in its order of operations
+			progress := (x - w) / math.Max(1, float64(s.Total)-w)
+			if progress >= 1 {
+				return s.Final
+			}
+			v := float64(s.Cycles) * progress
+			return s.Final + (s.Peak-s.Final)*0.5*(1+math.Cos(math.Pi*(v-math.Floor(v))))
+		}
 		u := math.Max(0, (x-w)/(float64(s.cycle())-w))
 		if u > 1 {
 			switch s.After {
@@ -54,6 +63,9 @@ func referenceLR(s Schedule, i int) float64 {
 		for k := 1; k < len(s.Levels); k++ {
 			boundary += s.Stages[k-1] * span
 			b := math.Round(boundary)
+			if s.Drop == "at" {
+				b-- // the new level begins on the boundary step: b is the old one's last
+			}
 			if x <= b {
 				break
 			}
@@ -93,6 +105,8 @@ func TestFillMatchesDefinitions(t *testing.T) {
 					s.After = "restart"
 					s.Final = 2e-5
 				}),
+				with(func(s *Schedule) { s.Kind, s.Cycles = KindCosine, min(4, total-warmup) }),
+				with(func(s *Schedule) { s.Kind, s.Cycles, s.Final = KindCosine, min(3, total-warmup), 2e-5 }),
 			)
 			for _, shape := range DecayShapes {
 				for _, frac := range []float64{0.001, 0.1, 0.5, 1} {
@@ -113,11 +127,17 @@ func TestFillMatchesDefinitions(t *testing.T) {
 				}),
 				with(func(s *Schedule) {
 					s.Kind, s.Stages, s.Levels, s.Transition = KindMultistep, []float64{0.8, 0.1, 0.1}, []float64{1, 0.316, 0.1}, 1+total/20 // within the 10% stages
+				}),
+				with(func(s *Schedule) {
+					s.Kind, s.Stages, s.Levels, s.Drop = KindMultistep, []float64{0.8, 0.1, 0.1}, []float64{1, 0.316, 0.1}, "at"
+				}),
+				with(func(s *Schedule) {
+					s.Kind, s.Stages, s.Levels, s.Transition, s.Drop = KindMultistep, []float64{0.5, 0.5}, []float64{1, 0.1}, 1+total/20, "at"
 				}))
 		}
 	}
 	for _, s := range cases {
-		name := fmt.Sprintf("%s/%s total %d warmup %d cycle %d after %q fraction %g", s.Kind, s.Decay, s.Total, s.Warmup, s.Cycle, s.After, s.DecayFraction)
+		name := fmt.Sprintf("%s/%s total %d warmup %d cycle %d after %q cycles %d drop %q fraction %g", s.Kind, s.Decay, s.Total, s.Warmup, s.Cycle, s.After, s.Cycles, s.Drop, s.DecayFraction)
 		got, err := s.LR()
 		if err != nil {
 			t.Fatal(name, err)
