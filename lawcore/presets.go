@@ -32,7 +32,7 @@ func Presets() []Preset {
 		{"wsd-1-sqrt-20", "WSD, 20% 1-sqrt decay", "HF get_wsd_schedule(decay_type='1-sqrt'); Hagele et al. 2024", wsd("1-sqrt", 0.2)},
 		{"wsd-linear-10", "WSD, 10% linear decay", "HF get_wsd_schedule(decay_type='linear'); Megatron-LM --lr-wsd-decay-style linear", wsd("linear", 0.1)},
 		{"wsd-1-square-20", "WSD, 20% 1-square decay", "Hagele et al. 2024", wsd("1-square", 0.2)},
-		{"wsd-exponential-10", "WSD, 10% exponential decay", "Megatron-LM --lr-wsd-decay-style exponential; MiniCPM", with(wsd("exponential", 0.1), func(s *Schedule) { s.Final = peak / 10 })},
+		{"wsd-exponential-10", "WSD, 10% exponential decay", "MiniCPM: a geometric decay, peak^(1-t) x final^t (not Megatron-LM's --lr-wsd-decay-style exponential, 2 x 0.5^t - 1 of the way from final to peak)", with(wsd("exponential", 0.1), func(s *Schedule) { s.Final = peak / 10 })},
 		{"multistep-deepseek", "Multi-step 80% + 10% + 10%", "DeepSeek LLM: x0.316 at 80% and at 90%; PyTorch MultiStepLR",
 			with(base(KindMultistep), func(s *Schedule) { s.Stages, s.Levels = []float64{0.8, 0.1, 0.1}, []float64{1, 0.316, 0.1} })},
 		{"cyclic", "Cyclic (triangular)", "PyTorch CyclicLR(mode='triangular')", with(base(KindCyclic), func(s *Schedule) { s.StepSize, s.Final = 7500, peak/10 })},
