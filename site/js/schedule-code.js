@@ -1,9 +1,11 @@
 // A schedule as training code: a PyTorch LambdaLR whose lr_lambda computes, step by step, the
 // learning rate lawcore computes for the description (the formulas of lawcore/schedule_fill.go,
-// written again in Python: a multiplier of the optimizer's lr, set to the peak), and, where
-// Hugging Face transformers has the same schedule, its get_*_schedule call. Explicit and
-// concatenated schedules become a table of points joined linearly (lawcore's expansion, thinned).
-// Pure: no DOM.
+// written again in Python: a multiplier of the optimizer's lr, set to the peak), or PyTorch's
+// own CyclicLR or MultiStepLR where the description is exactly one (no warmup: a cyclic
+// schedule from its base, a multi-step one whose levels change on their boundary steps by a
+// constant factor), and, where Hugging Face transformers has the same schedule, its
+// get_*_schedule call. Explicit and concatenated schedules become a table of points joined
+// linearly (lawcore's expansion, thinned). Pure: no DOM.
 import { summary, takesWarmupSetting } from './schedule-kinds.js';
 import { drawnIndices } from './series.js';
 
@@ -17,6 +19,59 @@ const py = (x) => (Number.isInteger(x) ? String(x) : String(x));
 function peakOf(s, table) {
   if (Number.isFinite(s.peak) && s.peak > 0) return s.peak;
   return table ? Math.max(...table.lr) : 1;
+}
+
+/**
+ * levelStarts are the first steps of a multi-step schedule's levels after the first, as
+ * lawcore places them: its boundaries are the steps nearest warmup plus the stages' shares of
+ * the steps after it; a level begins the step after its boundary, or on it with drop "at"
+ * (PyTorch MultiStepLR's milestones).
+ */
+function levelStarts(s) {
+  const w = s.warmup || 0;
+  const levels = s.levels || [1];
+  const stages = s.stages || [];
+  const starts = [];
+  let boundary = w;
+  for (let k = 1; k < levels.length; k++) {
+    boundary += stages[k - 1] * (s.total - w);
+    starts.push(Math.round(boundary) + (s.drop === 'at' ? 0 : 1));
+  }
+  return starts;
+}
+
+/** geometricGamma is gamma when levels are 1, gamma, gamma², ... (to rounding), else null. */
+function geometricGamma(levels) {
+  if (!levels || levels.length < 2 || levels[0] !== 1 || !(levels[1] > 0)) return null;
+  const gamma = levels[1];
+  return levels.every((l, k) => Math.abs(l - gamma ** k) <= 1e-12 * gamma ** k) ? gamma : null;
+}
+
+/**
+ * torchScheduler is PyTorch's own scheduler for a description it computes exactly (its warmup
+ * given), {name, call, note}, or null: CyclicLR for a cyclic schedule from its base, MultiStepLR
+ * for a multi-step one whose levels begin on their boundary steps (drop "at") and fall by one
+ * factor, neither with a warmup (neither class has one) nor the multi-step with a transition.
+ */
+function torchScheduler(s) {
+  if ((s.warmup || 0) !== 0) return null;
+  if (s.kind === 'cyclic' && s.start === 'base' && s.stepSize > 0) {
+    return {
+      name: 'CyclicLR',
+      call: `CyclicLR(optimizer, base_lr=${py(s.final || 0)}, max_lr=${py(s.peak)}, step_size_up=${py(s.stepSize)}, mode="${s.mode || 'triangular'}", cycle_momentum=False)`,
+      note: 'CyclicLR sets it to base_lr at the start; cycle_momentum=False leaves the momentum as it is.',
+    };
+  }
+  if (s.kind === 'multistep' && s.drop === 'at' && !(s.transition > 1)) {
+    const gamma = geometricGamma(s.levels);
+    if (gamma === null) return null;
+    return {
+      name: 'MultiStepLR',
+      call: `MultiStepLR(optimizer, milestones=[${levelStarts(s).map(py).join(', ')}], gamma=${py(gamma)})`,
+      note: 'MultiStepLR multiplies it by gamma at each milestone.',
+    };
+  }
+  return null;
 }
 
 /** lrBody is the Python body of lr_at(step) for a description's kind (no warmup), or null when it has no formula here. */
@@ -39,6 +94,12 @@ function lrBody(s) {
       return [...head, `    tau = ${py(tau)}`, '    if x < w:', '        return peak', '    return peak / math.sqrt((x + tau - w) / tau)'];
     }
     case 'cosine': {
+      if (s.cycles > 0) {
+        // transformers' get_cosine_with_hard_restarts_schedule_with_warmup, in its order of operations
+        return [...head, `    cycles = ${py(s.cycles)}`, '    if x < w:', '        return peak',
+          '    progress = (x - w) / max(1, total - w)', '    if progress >= 1.0:', '        return final',
+          '    return final + (peak - final) * max(0.0, 0.5 * (1.0 + math.cos(math.pi * ((float(cycles) * progress) % 1.0))))'];
+      }
       const cycle = s.cycle || total;
       const lines = [...head, `    cycle = ${py(cycle)}`, '    period = cycle - w', '    amp = peak - final',
         '    half = lambda u: min(1.0, max(0.0, 0.5 * (1 + math.cos(math.pi * u))))', '    if x < w:', '        return peak'];
@@ -63,13 +124,14 @@ function lrBody(s) {
     }
     case 'multistep': {
       const levels = s.levels || [1];
-      const stages = s.stages || [];
-      const bounds = [0];
-      let boundary = w;
-      for (let k = 1; k < levels.length; k++) {
-        boundary += stages[k - 1] * (total - w);
-        bounds.push(Math.round(boundary));
+      const starts = levelStarts(s);
+      if (!(s.transition > 1)) {
+        return [...head, `    levels = [${levels.map(py).join(', ')}]`,
+          `    milestones = [${starts.map(py).join(', ')}]  # the first step of each next level, as MultiStepLR's milestones`,
+          '    return peak * levels[bisect.bisect_right(milestones, x)]'];
       }
+      // bounds[k]: the last step before level k begins to change
+      const bounds = [0, ...starts.map((m) => m - 1)];
       return [...head, `    levels = [${levels.map(py).join(', ')}]`, `    bounds = [${bounds.map(py).join(', ')}]`, `    tr = ${py(s.transition || 0)}`,
         '    k = 1', '    while k < len(levels) and x > bounds[k] and not (tr > 0 and x < bounds[k] + tr):', '        k += 1',
         '    level = levels[k - 1]', '    if k < len(levels) and x > bounds[k]:',
@@ -77,6 +139,13 @@ function lrBody(s) {
         '    return peak * level'];
     }
     case 'cyclic':
+      if (s.start === 'base') {
+        // torch CyclicLR (step_size_down = step_size_up), in its order of operations, from step w
+        return [...head, `    h = ${py(s.stepSize)}`, '    size = 2.0 * h', '    ratio = h / size', '    n = max(0.0, x - w)',
+          '    cycle = math.floor(1 + n / size)', '    f = 1.0 + n / size - cycle',
+          '    scale = f / ratio if f <= ratio else (f - 1) / (ratio - 1)',
+          `    amp = ${s.mode === 'triangular2' ? '1 / (2.0 ** (cycle - 1))' : '1.0'}`, '    return final + (peak - final) * scale * amp'];
+      }
       return [...head, `    h = ${py(s.stepSize)}`, '    pos = max(0.0, x - w)', '    cycle = math.floor(pos / (2 * h))',
         '    down = (pos - cycle * 2 * h) / h', '    if down > 1:', '        down = 2 - down',
         `    amp = ${s.mode === 'triangular2' ? '2.0 ** -cycle' : '1.0'}`, '    return final + (peak - final) * amp * (1 - down)'];
@@ -107,13 +176,21 @@ function tableOf(s, expanded) {
 }
 
 /**
- * pytorchCode is Python that builds a LambdaLR for schedule s (with name, a comment): the
- * optimizer's lr must be the peak, which the code says. expanded ({steps?, lr}: lawcore's LR at
- * every step) is needed for concatenated schedules and explicit ones without points. warmup
- * is the fit setting's, for a description without one (as lawcore fills it in).
+ * pytorchCode is Python that builds a PyTorch scheduler for schedule s (with name, a comment):
+ * PyTorch's own CyclicLR or MultiStepLR where it is one of those (torchScheduler), else a
+ * LambdaLR. The optimizer's lr must be the peak, which the code says. expanded ({steps?, lr}:
+ * lawcore's LR at every step) is needed for concatenated schedules and explicit ones without
+ * points. warmup is the fit setting's, for a description without one (as lawcore fills it in).
  */
 export function pytorchCode(s, { name = '', expanded = null, warmup = 0 } = {}) {
   const desc = takesWarmupSetting(s) ? { ...s, warmup } : s;
+  const own = torchScheduler(desc);
+  if (own) {
+    return [`from torch.optim.lr_scheduler import ${own.name}`, '',
+      `# ${name ? `${name}: ` : ''}${summary(s)}, as the annealing-law calculator defines it: PyTorch's ${own.name} gives the same LR at every step.`,
+      `# Create the optimizer with lr=${py(desc.peak)} (the peak): ${own.note}`, '',
+      `scheduler = ${own.call}`, ''].join('\n');
+  }
   const body = lrBody(desc);
   const table = body ? null : tableOf(desc, expanded);
   if (!body && !table) throw new Error(`a ${s.kind} schedule needs its expansion to be written as code`);
@@ -166,12 +243,10 @@ export function huggingFaceCode(s, { warmup = 0 } = {}) {
     case 'inverse-sqrt':
       return call('get_inverse_sqrt_schedule', s.timescale ? `, timescale=${s.timescale}` : '');
     case 'cosine': {
+      // transformers' hard restarts are cycles (down to 0), not a cycle with after "restart": that
+      // ends each cycle at final on the step where transformers restarts at the peak
+      if (s.cycles > 0) return final === 0 ? call('get_cosine_with_hard_restarts_schedule_with_warmup', `, num_training_steps=${s.total}, num_cycles=${s.cycles}`) : null;
       const cycle = s.cycle || s.total;
-      if (s.after === 'restart') {
-        const n = (s.total - w) / (cycle - w);
-        if (final !== 0 || !Number.isInteger(n)) return null;
-        return call('get_cosine_with_hard_restarts_schedule_with_warmup', `, num_training_steps=${s.total}, num_cycles=${n}`);
-      }
       if (cycle !== s.total) return null;
       return final === 0 ? call('get_cosine_schedule_with_warmup', `, num_training_steps=${s.total}`)
         : call('get_cosine_with_min_lr_schedule_with_warmup', `, num_training_steps=${s.total}, min_lr_rate=${py(Number((final / s.peak).toPrecision(6)))}`);

@@ -1,7 +1,9 @@
-// A schedule as training code (site/js/schedule-code.js): the PyTorch LambdaLR's lr_lambda,
-// run by Python, gives lawcore's learning rate at every step of every preset (and of variants:
-// restarts, cyclic triangular2, multi-step with transitions, WSD shapes, explicit points); the
-// Hugging Face call is the transformers function of the same schedule, or none.
+// A schedule as training code (site/js/schedule-code.js): the PyTorch scheduler written (a
+// LambdaLR, or PyTorch's own CyclicLR or MultiStepLR), run by Python, gives lawcore's learning
+// rate at every step of every preset (and of variants: restarts, hard restarts, cyclic
+// triangular2 and from its base, multi-step with transitions and milestones, WSD shapes,
+// explicit points); the Hugging Face call is the transformers function of the same schedule,
+// or none.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -17,13 +19,36 @@ const expand = (s) => JSON.parse(execFileSync(process.execPath, [cli, 'schedule'
 const hasPython = spawnSync('python3', ['-c', 'import math, bisect'], { encoding: 'utf8' }).status === 0;
 
 /**
- * pythonLRs runs the generated code with a stand-in LambdaLR and returns lr_lambda(step) * peak
- * for every step of steps.
+ * TORCH_STUB stands in for torch.optim.lr_scheduler: each scheduler is a function of the step
+ * giving the LR, by PyTorch's formulas (LambdaLR: the optimizer's lr times lr_lambda; MultiStepLR
+ * in its closed form; CyclicLR as its get_lr), and the optimizer has the lr the code asks for.
+ */
+const TORCH_STUB = `import sys, types, math, bisect
+m = types.ModuleType("torch.optim.lr_scheduler")
+m.LambdaLR = lambda opt, f: lambda s: opt.lr * f(s)
+m.MultiStepLR = lambda opt, milestones, gamma: lambda s: opt.lr * gamma ** bisect.bisect_right(sorted(milestones), s)
+def CyclicLR(opt, base_lr, max_lr, step_size_up, mode="triangular", cycle_momentum=True):
+    total_size = float(step_size_up + step_size_up)
+    step_ratio = step_size_up / total_size
+    def lr(s):
+        cycle = math.floor(1 + s / total_size)
+        x = 1. + s / total_size - cycle
+        scale_factor = x / step_ratio if x <= step_ratio else (x - 1) / (step_ratio - 1)
+        scale = 1. if mode == "triangular" else 1 / (2. ** (cycle - 1))
+        return base_lr + (max_lr - base_lr) * scale_factor * scale
+    return lr
+m.CyclicLR = CyclicLR
+for n in ["torch", "torch.optim"]: sys.modules[n] = types.ModuleType(n)
+sys.modules["torch.optim.lr_scheduler"] = m
+`;
+
+/**
+ * pythonLRs runs the generated code with the stand-in schedulers, the optimizer's lr peak,
+ * and returns the LR at every step of steps.
  */
 function pythonLRs(code, peak, steps) {
-  const stub = 'import sys, types\nm = types.ModuleType("torch.optim.lr_scheduler")\nm.LambdaLR = lambda opt, f: f\n'
-    + 'for n in ["torch", "torch.optim"]: sys.modules[n] = types.ModuleType(n)\nsys.modules["torch.optim.lr_scheduler"] = m\noptimizer = None\n';
-  const run = `${stub}${code}\nimport json\nprint(json.dumps([scheduler(s) * ${peak} for s in ${JSON.stringify(steps)}]))\n`;
+  const stub = `${TORCH_STUB}optimizer = types.SimpleNamespace(lr=${peak})\n`;
+  const run = `${stub}${code}\nimport json\nprint(json.dumps([scheduler(s) for s in ${JSON.stringify(steps)}]))\n`;
   const out = spawnSync('python3', ['-'], { input: run, encoding: 'utf8', maxBuffer: 1 << 28 });
   if (out.status !== 0) throw new Error(out.stderr);
   return JSON.parse(out.stdout);
@@ -39,14 +64,22 @@ const cases = [
   ['wsd linear', { kind: 'wsd', total: 10000, peak: 3e-4, final: 0, warmup: 300, decay: 'linear', decayFraction: 0.25 }],
   ['warmup from', { kind: 'linear', total: 10000, peak: 3e-4, final: 3e-5, warmup: 500, warmupFrom: 1e-5 }],
   ['explicit points', { kind: 'explicit', total: 10000, steps: [0, 800, 5000, 10000], lr: [0, 3e-4, 1e-4, 0] }],
+  ['hard restarts to a floor', { kind: 'cosine', total: 10000, peak: 3e-4, final: 3e-5, warmup: 300, cycles: 3 }],
+  // transformers' rounding: 22 * (1500/2200) is just below 15, so step 1500 is at the bottom
+  ['hard restarts, rounding', { kind: 'cosine', total: 2200, peak: 3e-4, warmup: 0, cycles: 22 }],
+  ['cyclic from its base', { kind: 'cyclic', total: 10000, peak: 3e-4, final: 3e-5, warmup: 0, stepSize: 1000, start: 'base' }],
+  ['cyclic from its base, triangular2, warmup', { kind: 'cyclic', total: 10000, peak: 3e-4, final: 3e-5, warmup: 300, stepSize: 1000, start: 'base', mode: 'triangular2' }],
+  ['multistep milestones', { kind: 'multistep', total: 10000, peak: 3e-4, warmup: 0, stages: [0.8, 0.1, 0.1], levels: [1, Math.sqrt(0.1), 0.1], drop: 'at' }],
+  ['multistep milestones, warmup', { kind: 'multistep', total: 10000, peak: 3e-4, warmup: 300, stages: [0.8, 0.1, 0.1], levels: [1, 0.316, 0.1], drop: 'at' }],
+  ['multistep milestones, transition', { kind: 'multistep', total: 10000, peak: 3e-4, warmup: 0, stages: [0.5, 0.3, 0.2], levels: [1, 0.3, 0.09], transition: 400, drop: 'at' }],
 ];
 
-test('the PyTorch LambdaLR gives lawcore\'s learning rate at every step of every preset', () => {
+test('the PyTorch scheduler gives lawcore\'s learning rate at every step of every preset', () => {
   assert.ok(hasPython, 'python3 runs the code written here: scripts/install-deps.sh installs it');
   for (const [name, s] of cases) {
     const want = expand(s);
     const code = pytorchCode(s, { name, expanded: want });
-    assert.match(code, /scheduler = LambdaLR\(optimizer, lr_lambda\)/, name);
+    assert.match(code, /scheduler = (LambdaLR\(optimizer, lr_lambda\)|CyclicLR\(|MultiStepLR\()/, name);
     const peak = Number(/lr=([^ ]+) \(the peak\)/.exec(code)[1]);
     const got = pythonLRs(code, peak, want.steps);
     let worst = 0;
@@ -61,6 +94,29 @@ test('the PyTorch LambdaLR gives lawcore\'s learning rate at every step of every
   }
 });
 
+test('PyTorch\'s own CyclicLR and MultiStepLR where the schedule is one, with its milestones', () => {
+  const code = (s) => pytorchCode(s, { name: 'x' });
+  const cyclic = { kind: 'cyclic', total: 10000, peak: 3e-4, final: 3e-5, warmup: 0, stepSize: 1000, start: 'base' };
+  assert.match(code(cyclic), /^scheduler = CyclicLR\(optimizer, base_lr=0\.00003, max_lr=0\.0003, step_size_up=1000, mode="triangular", cycle_momentum=False\)$/m);
+  assert.match(code({ ...cyclic, mode: 'triangular2' }), /mode="triangular2"/);
+  // from its peak (lawcore's default), or after a warmup, it is no CyclicLR
+  assert.match(code({ ...cyclic, start: undefined }), /LambdaLR\(optimizer, lr_lambda\)/);
+  assert.match(code({ ...cyclic, warmup: 300 }), /LambdaLR\(optimizer, lr_lambda\)/);
+  assert.match(pytorchCode({ ...cyclic, warmup: undefined }, { warmup: 300 }), /LambdaLR/, 'the fit setting\'s warmup counts');
+  assert.match(pytorchCode({ ...cyclic, warmup: undefined }, { warmup: 0 }), /CyclicLR\(/);
+
+  // 80% + 10% + 10% of 10,000 steps: the levels begin on steps 8,000 and 9,000
+  const multistep = { kind: 'multistep', total: 10000, peak: 3e-4, warmup: 0, stages: [0.8, 0.1, 0.1], levels: [1, 0.5, 0.25], drop: 'at' };
+  assert.match(code(multistep), /^scheduler = MultiStepLR\(optimizer, milestones=\[8000, 9000\], gamma=0\.5\)$/m);
+  assert.match(code({ ...multistep, levels: [1, 0.316, 0.1] }), /LambdaLR/, 'no one factor: no MultiStepLR');
+  assert.match(code({ ...multistep, transition: 100 }), /LambdaLR/);
+  // lawcore's default: a level begins the step after its boundary
+  const after = code({ ...multistep, drop: undefined });
+  assert.match(after, /LambdaLR/);
+  assert.match(after, /milestones = \[8001, 9001\]/);
+  assert.match(code({ ...multistep, warmup: 500 }), /milestones = \[8100, 9050\]/, 'after a warmup: a LambdaLR with the milestones of the whole run');
+});
+
 test('the Hugging Face call is transformers\' function of the same schedule, or none', () => {
   const preset = (id) => fitPreset(PRESETS.find((p) => p.id === id).schedule, run);
   assert.match(huggingFaceCode(preset('cosine')), /get_cosine_schedule_with_warmup\(optimizer, num_warmup_steps=800, num_training_steps=10000\)/);
@@ -69,8 +125,11 @@ test('the Hugging Face call is transformers\' function of the same schedule, or 
   assert.match(huggingFaceCode(preset('linear')), /get_linear_schedule_with_warmup/);
   assert.match(huggingFaceCode(preset('polynomial')), /get_polynomial_decay_schedule_with_warmup\(optimizer, num_warmup_steps=800, num_training_steps=10000, lr_end=0, power=2\)/);
   assert.match(huggingFaceCode(preset('constant')), /get_constant_schedule_with_warmup\(optimizer, num_warmup_steps=800\)/);
-  assert.match(huggingFaceCode({ kind: 'cosine', total: 10000, peak: 3e-4, warmup: 800, cycle: 3100, after: 'restart' }), /get_cosine_with_hard_restarts_schedule_with_warmup\(.*num_cycles=4\)/);
-  assert.equal(huggingFaceCode(preset('cosine-restarts')), null, 'cycles that do not divide the run: no transformers equivalent');
+  assert.match(huggingFaceCode({ kind: 'cosine', total: 10000, peak: 3e-4, warmup: 800, cycles: 4 }),
+    /get_cosine_with_hard_restarts_schedule_with_warmup\(optimizer, num_warmup_steps=800, num_training_steps=10000, num_cycles=4\)/);
+  assert.equal(huggingFaceCode({ kind: 'cosine', total: 10000, peak: 3e-4, final: 3e-5, warmup: 800, cycles: 4 }), null, 'transformers\' restarts go down to 0');
+  // a cycle with after "restart" is at final on steps 3,100, 5,400 and 7,700, where transformers restarts at the peak
+  assert.equal(huggingFaceCode({ kind: 'cosine', total: 10000, peak: 3e-4, warmup: 800, cycle: 3100, after: 'restart' }), null);
   assert.match(huggingFaceCode({ kind: 'cosine', total: 100, peak: 1e-3 }, { warmup: 7 }), /num_warmup_steps=7/, 'a schedule without warmup takes the fit setting\'s');
   for (const id of ['multistep-deepseek', 'cyclic', 'one-cycle', 'rewarmup', 'wsd-exponential-10']) assert.equal(huggingFaceCode(preset(id)), null, id);
 });

@@ -32,9 +32,9 @@ export function createSchedules({ store, engine, predicting, editSchedule }) {
   return {
     checkCurve,
     /**
-     * copyCode writes a schedule to predict as a PyTorch LambdaLR ('pytorch') or a Hugging Face
-     * call ('huggingface'), shows it under the answers table and copies it (copy(text) may throw:
-     * the code stays shown).
+     * copyCode writes a schedule to predict as a PyTorch scheduler ('pytorch': a LambdaLR, or
+     * PyTorch's own CyclicLR or MultiStepLR) or a Hugging Face call ('huggingface'), shows it
+     * under the answers table and copies it (copy(text) may throw: the code stays shown).
      */
     async copyCode(name, flavour, copy) {
       const p = store.state.predictions.find((x) => x.name === name);
@@ -44,14 +44,16 @@ export function createSchedules({ store, engine, predicting, editSchedule }) {
         // The code writers load on first use: the first view does not need them.
         const { pytorchCode, huggingFaceCode } = await import('../schedule-code.js');
         let text = flavour === 'huggingface' ? huggingFaceCode(p.schedule, { warmup }) : null;
-        let title;
-        if (flavour === 'huggingface' && !text) {
-          title = `transformers has no schedule like ${name}; here it is as a PyTorch LambdaLR instead.`;
-        } else title = flavour === 'huggingface' ? `${name} as a Hugging Face call:` : `${name} as a PyTorch LambdaLR (lawcore’s formula in Python):`;
+        let title = `${name} as a Hugging Face call:`;
         if (!text) {
           const needsPoints = p.schedule.kind === 'concat' || (p.schedule.kind === 'explicit' && !p.schedule.steps);
           const expanded = needsPoints ? await engine.schedule({ warmup, ...p.schedule }) : null;
           text = pytorchCode(p.schedule, { name, warmup, expanded });
+          // a LambdaLR of lawcore's formula, or PyTorch's own scheduler where the schedule is one
+          const own = /^scheduler = (\w+)\(/m.exec(text)[1];
+          const what = own === 'LambdaLR' ? 'a PyTorch LambdaLR' : `PyTorch’s ${own}`;
+          title = flavour === 'huggingface' ? `transformers has no schedule like ${name}; here it is as ${what} instead.`
+            : `${name} as ${what}${own === 'LambdaLR' ? ' (lawcore’s formula in Python)' : ''}:`;
         }
         let copied = true;
         try {

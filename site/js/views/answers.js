@@ -1,7 +1,7 @@
 // The answers table: for each schedule to predict, under each law with parameters, its final
 // loss (± the band after a validation), its difference from the baseline chosen, its loss at
 // the step chosen and the step at which it reaches the loss chosen (answers.js), with buttons
-// that copy it as a PyTorch LambdaLR or a Hugging Face call (the code copied shows below the
+// that copy it as a PyTorch scheduler or a Hugging Face call (the code copied shows below the
 // table, to read or copy by hand). The choices and the code live in the store.
 import { $, h } from '../dom.js';
 import * as fmt from '../format.js';
@@ -68,7 +68,7 @@ export function showAnswers(store, on) {
           h('td', { class: 'num', dataset: value('atStep', r.atStep), text: r.atStep === null ? '–' : r.atStep.toFixed(4) }),
           h('td', { class: 'num', dataset: value('reach', r.reach), text: r.reach === null ? '–' : fmt.steps(r.reach) }),
           h('td', { class: 'copy-cell' },
-            h('button', { type: 'button', class: 'small', text: 'PyTorch', title: `Copy ${r.name} as a PyTorch LambdaLR`, 'aria-label': `Copy ${r.name} as a PyTorch LambdaLR`, on: { click: () => on.code(r.name, 'pytorch') } }),
+            h('button', { type: 'button', class: 'small', text: 'PyTorch', title: `Copy ${r.name} as a PyTorch scheduler`, 'aria-label': `Copy ${r.name} as a PyTorch scheduler`, on: { click: () => on.code(r.name, 'pytorch') } }),
             h('button', { type: 'button', class: 'small', text: 'HF', title: `Copy ${r.name} as a Hugging Face get_*_schedule call`, 'aria-label': `Copy ${r.name} as a Hugging Face call`, on: { click: () => on.code(r.name, 'huggingface') } }))));
       }
     }
