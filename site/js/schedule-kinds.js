@@ -133,8 +133,9 @@ const STEP_FIELDS = ['cycle', 'stepSize', 'decaySteps', 'halfLife'];
  * run's ({total, peak, warmup}, each used when it is a number), the preset's other step counts
  * (a cosine cycle, a cyclic step size) scaled with the total and its final LR with the peak,
  * so that "cosine to 0.1 x peak" stays at a tenth of the peak. A preset without a warmup (the
- * one-cycle, whose pctStart is its warmup) gets none; a concatenation's segments share the
- * total in the preset's proportions.
+ * one-cycle, whose pctStart is its warmup) gets none, nor does one whose warmup is 0 (the
+ * CyclicLR's: a run without one); a concatenation's segments share the total in the preset's
+ * proportions.
  */
 export function fitPreset(preset, run) {
   const num = (x) => typeof x === 'number' && Number.isFinite(x);
@@ -159,6 +160,6 @@ export function fitPreset(preset, run) {
     if (num(preset.final) && num(preset.peak) && preset.peak > 0) out.final = Number((preset.final * (run.peak / preset.peak)).toPrecision(6));
     out.peak = run.peak;
   }
-  if (num(run.warmup) && preset.warmup !== undefined) out.warmup = Math.round(run.warmup);
+  if (num(run.warmup) && preset.warmup !== undefined && preset.warmup !== 0) out.warmup = Math.round(run.warmup);
   return out;
 }

@@ -62,8 +62,11 @@ test('a preset on a 10K-step run keeps its total, peak and warmup; its other ste
   const tenth = fitPreset(PRESETS.find((p) => p.id === 'cosine-10pct').schedule, { total: 10000, peak: 3e-4, warmup: 800 });
   assert.equal(tenth.final, 3e-5, 'a tenth of the peak stays a tenth');
   const restarts = fitPreset(PRESETS.find((p) => p.id === 'cosine-restarts').schedule, { total: 10000, peak: 3e-4 });
-  assert.equal(restarts.cycle, 2500, 'four cycles in 60K stay four in 10K');
+  assert.equal(restarts.cycles, 4, 'four cycles in 60K stay four in 10K');
   assert.equal(restarts.warmup, 500, 'no warmup given: the preset\'s stays');
+  const cyclic = fitPreset(PRESETS.find((p) => p.id === 'cyclic').schedule, { total: 10000, peak: 3e-4, warmup: 800 });
+  assert.deepEqual(cyclic, { warmup: 0, kind: 'cyclic', total: 10000, peak: 3e-4, final: 3e-5, stepSize: 1250, start: 'base' },
+    'a CyclicLR has no warmup: the run\'s is not added; its step size scales with the total');
   const oneCycle = fitPreset(PRESETS.find((p) => p.id === 'one-cycle').schedule, { total: 10000, peak: 3e-4, warmup: 800 });
   assert.equal(oneCycle.warmup, undefined, 'the one-cycle has its own warmup (pctStart)');
   const rewarm = fitPreset(PRESETS.find((p) => p.id === 'rewarmup').schedule, { total: 10001, peak: 3e-4, warmup: 800 });

@@ -96,6 +96,10 @@ test('the PyTorch scheduler gives lawcore\'s learning rate at every step of ever
 
 test('PyTorch\'s own CyclicLR and MultiStepLR where the schedule is one, with its milestones', () => {
   const code = (s) => pytorchCode(s, { name: 'x' });
+  const preset = (id) => fitPreset(PRESETS.find((p) => p.id === id).schedule, run);
+  assert.match(code(preset('cyclic')), /^scheduler = CyclicLR\(optimizer, base_lr=0\.00003, max_lr=0\.0003, step_size_up=1250, mode="triangular", cycle_momentum=False\)$/m);
+  // the DeepSeek preset has a warmup (800 steps here): a LambdaLR on MultiStepLR's milestones, 800 + 0.8 * 9,200 and 800 + 0.9 * 9,200
+  assert.match(code(preset('multistep-deepseek')), /milestones = \[8160, 9080\]/);
   const cyclic = { kind: 'cyclic', total: 10000, peak: 3e-4, final: 3e-5, warmup: 0, stepSize: 1000, start: 'base' };
   assert.match(code(cyclic), /^scheduler = CyclicLR\(optimizer, base_lr=0\.00003, max_lr=0\.0003, step_size_up=1000, mode="triangular", cycle_momentum=False\)$/m);
   assert.match(code({ ...cyclic, mode: 'triangular2' }), /mode="triangular2"/);
@@ -125,6 +129,7 @@ test('the Hugging Face call is transformers\' function of the same schedule, or 
   assert.match(huggingFaceCode(preset('linear')), /get_linear_schedule_with_warmup/);
   assert.match(huggingFaceCode(preset('polynomial')), /get_polynomial_decay_schedule_with_warmup\(optimizer, num_warmup_steps=800, num_training_steps=10000, lr_end=0, power=2\)/);
   assert.match(huggingFaceCode(preset('constant')), /get_constant_schedule_with_warmup\(optimizer, num_warmup_steps=800\)/);
+  assert.match(huggingFaceCode(preset('cosine-restarts')), /get_cosine_with_hard_restarts_schedule_with_warmup\(optimizer, num_warmup_steps=800, num_training_steps=10000, num_cycles=4\)/);
   assert.match(huggingFaceCode({ kind: 'cosine', total: 10000, peak: 3e-4, warmup: 800, cycles: 4 }),
     /get_cosine_with_hard_restarts_schedule_with_warmup\(optimizer, num_warmup_steps=800, num_training_steps=10000, num_cycles=4\)/);
   assert.equal(huggingFaceCode({ kind: 'cosine', total: 10000, peak: 3e-4, final: 3e-5, warmup: 800, cycles: 4 }), null, 'transformers\' restarts go down to 0');
