@@ -9,8 +9,13 @@ const SPECS = `Schedule specs: "<kind> [numbers] [key=value...]", or a schedule 
   "wsd 0.2 60000 decay=1-sqrt"   warmup-stable-decay: decay fraction, then total steps;
                                  decay=cosine|linear|1-sqrt|1-square|exponential|half-life
   "linear 30000"                 linear from the peak to final
-  also multistep, cyclic, inverse-sqrt, polynomial, one-cycle (key=value for their fields,
-  lists with commas: stages=0.8,0.1,0.1 levels=1,0.316,0.1).
+  "cosine 60000 cycles=4"        4 cosines with hard restarts (Hugging Face's num_cycles)
+  "cyclic 60000 stepSize=7500 final=2e-5 start=base warmup=0"
+                                 PyTorch's CyclicLR (from its base; start=peak goes down first)
+  "multistep 60000 stages=0.8,0.1,0.1 levels=1,0.316,0.1 drop=at"
+                                 levels begin on their boundary steps (MultiStepLR's milestones;
+                                 drop=after, the default, begins them the step after)
+  also inverse-sqrt, polynomial, one-cycle (key=value for their fields, lists with commas).
   peak=3e-4 sets the peak LR (default: the curves' peak, from their learning rates or specs);
   warmup=500 the warmup steps (default: --warmup); size=25e6 the model size of a prediction.`;
 

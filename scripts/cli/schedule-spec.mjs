@@ -9,7 +9,7 @@ import { takesWarmupSetting } from '../../site/js/schedule-kinds.js';
 export const KINDS = ['constant', 'linear', 'cosine', 'wsd', 'multistep', 'cyclic', 'inverse-sqrt', 'polynomial', 'one-cycle', 'concat', 'explicit'];
 
 /** STRING_KEYS are the fields whose values are words, not numbers. */
-const STRING_KEYS = new Set(['decay', 'after', 'mode', 'anneal']);
+const STRING_KEYS = new Set(['decay', 'after', 'mode', 'start', 'drop', 'anneal']);
 
 /** isScheduleSpec says whether text is a spec (starts with a kind, or is JSON) rather than FILE=spec. */
 export function isScheduleSpec(text) {

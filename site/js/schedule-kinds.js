@@ -34,6 +34,7 @@ const KIND_FIELDS = {
       final,
       { key: 'cycle', label: 'Cycle length T', type: 'int', hint: 'step at which the cosine reaches final (default total)' },
       { key: 'after', label: 'After the cycle', type: 'select', get options() { return SCHEDULE_CHOICES.after; } },
+      { key: 'cycles', label: 'Hard restarts (cycles)', type: 'int', hint: 'that many cosines after warmup, each from the peak (Hugging Face’s num_cycles); instead of cycle and after' },
     ],
   },
   wsd: {
@@ -52,6 +53,7 @@ const KIND_FIELDS = {
       { key: 'stages', label: 'Stages', type: 'list', hint: 'fractions of the run after warmup, e.g. 0.8, 0.1, 0.1' },
       { key: 'levels', label: 'Levels', type: 'list', hint: 'LR of each stage as a fraction of peak, e.g. 1, 0.316, 0.1' },
       { key: 'transition', label: 'Transition steps', type: 'int', hint: 'cosine-shaped change between levels (default 0)' },
+      { key: 'drop', label: 'Level changes', type: 'select', hint: 'after: the step after each boundary; at: on it (PyTorch MultiStepLR’s milestones)', get options() { return SCHEDULE_CHOICES.drop; } },
     ],
   },
   cyclic: {
@@ -60,6 +62,7 @@ const KIND_FIELDS = {
       { ...final, label: 'Base LR' },
       { key: 'stepSize', label: 'Step size', type: 'int', hint: 'steps from base to peak' },
       { key: 'mode', label: 'Mode', type: 'select', get options() { return SCHEDULE_CHOICES.mode; } },
+      { key: 'start', label: 'Starts at', type: 'select', hint: 'peak: down first; base: up first (PyTorch CyclicLR, with warmup 0)', get options() { return SCHEDULE_CHOICES.start; } },
     ],
   },
   'inverse-sqrt': {
@@ -117,7 +120,9 @@ export function summary(s) {
     return `LR list · ${s.steps.length} points to step ${fmt.steps(s.total ?? s.steps[s.steps.length - 1])}`;
   }
   const parts = [s.kind === 'wsd' ? `WSD ${s.decay || ''}`.trim() : s.kind];
-  if (s.kind === 'multistep' && s.levels) parts[0] += ` [${s.levels.join(', ')}]`;
+  if (s.kind === 'multistep' && s.levels) parts[0] += ` [${s.levels.map((l) => Number(l.toPrecision(4))).join(', ')}]`;
+  if (s.kind === 'cosine' && s.cycles > 0) parts[0] += ` × ${s.cycles} cycles`;
+  if (s.kind === 'cyclic' && s.start === 'base') parts[0] += ' from base';
   if (s.total !== undefined) parts.push(`${fmt.steps(s.total)} steps`);
   if (s.peak !== undefined) parts.push(s.final !== undefined ? `${fmt.lr(s.peak)} → ${fmt.lr(s.final)}` : `peak ${fmt.lr(s.peak)}`);
   if (s.kind === 'wsd' && s.decayFraction !== undefined) parts.push(`${Math.round(s.decayFraction * 100)}% decay`);

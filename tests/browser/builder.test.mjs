@@ -144,3 +144,59 @@ test('the builder adds a preset to the predictions and refuses a wrong schedule'
     await context.close();
   }
 });
+
+test('the library presets fill the fields that follow their libraries, and copy as the library\'s own code', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.click('#add-prediction');
+    await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
+    await page.waitForFunction(() => document.querySelectorAll('#schedule-preset option').length > 10);
+    const json = async () => JSON.parse(await page.inputValue('#schedule-json'));
+    const info = (re) => page.waitForFunction((src) => new RegExp(src).test(document.querySelector('#schedule-info').textContent), re.source);
+
+    // Hugging Face's hard restarts: 4 cycles, not a cycle length with after "restart".
+    await page.selectOption('#schedule-preset', 'cosine-restarts');
+    assert.equal(await page.inputValue('#sf-cycles'), '4');
+    assert.equal(await page.inputValue('#sf-cycle'), '');
+    assert.equal(await page.inputValue('#sf-after'), '');
+    assert.match(await page.textContent('#schedule-origin'), /num_cycles=4/);
+    assert.equal((await json()).cycles, 4);
+
+    // DeepSeek's multi-step: its levels begin on their milestone steps.
+    await page.selectOption('#schedule-preset', 'multistep-deepseek');
+    assert.equal(await page.inputValue('#sf-drop'), 'at');
+    assert.deepEqual(await page.$$eval('#sf-drop option', (os) => os.map((o) => o.textContent)), ['default (after)', 'after', 'at']);
+
+    // CyclicLR: from its base, and no warmup, whatever the fit's warmup setting.
+    await page.selectOption('#schedule-preset', 'cyclic');
+    assert.equal(await page.inputValue('#sf-start'), 'base');
+    assert.equal(await page.inputValue('#sf-warmup'), '0');
+    await info(/peak 2e-4 · final 2e-5 · warmup 0$/);
+    // the select writes the description, and lawcore checks it
+    await page.selectOption('#sf-start', 'peak');
+    assert.equal((await json()).start, 'peak');
+    await page.selectOption('#sf-start', 'base');
+    assert.deepEqual(await json(), { kind: 'cyclic', total: 60000, peak: 2e-4, warmup: 0, final: 2e-5, stepSize: 7500, start: 'base' });
+    await page.fill('#sf-warmup', '');
+    await info(/warmup 500$/); // empty: the fit setting's
+    await page.fill('#sf-warmup', '0');
+    await info(/warmup 0$/);
+    await page.click('#schedule-save');
+    await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
+    const row = page.locator('#predict-list [data-schedule-name="Cyclic (triangular)"]');
+    await row.waitFor();
+    assert.match(await row.textContent(), /cyclic from base · 60,000 steps · 2e-4 → 2e-5/);
+
+    // Copied as PyTorch code, it is PyTorch's own CyclicLR.
+    const copy = page.locator('[aria-label="Copy Cyclic (triangular) as a PyTorch scheduler"]');
+    await copy.waitFor();
+    await copy.click();
+    await page.waitForFunction(() => /^scheduler = CyclicLR\(optimizer, base_lr=0\.00002, max_lr=0\.0002, step_size_up=7500, mode="triangular", cycle_momentum=False\)$/m
+      .test(document.querySelector('#answer-code').value));
+    assert.match(await page.textContent('#answer-code-title'), /Cyclic \(triangular\) as PyTorch’s CyclicLR/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

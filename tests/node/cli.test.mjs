@@ -507,6 +507,26 @@ test('schedule specs: kinds, totals, fractions and key=values', () => {
   assert.deepEqual(res, { total: 1000, peak: 1e-3, final: 1e-4, warmup: 100 });
 });
 
+test('schedule specs take the fields that follow the libraries: cycles, start and drop', () => {
+  assert.deepEqual(parseScheduleSpec('cosine 60000 cycles=4').schedule, { kind: 'cosine', total: 60000, cycles: 4 });
+  assert.deepEqual(parseScheduleSpec('cyclic 60000 stepSize=7500 final=2e-5 start=base warmup=0', { warmup: 500 }).schedule,
+    { kind: 'cyclic', total: 60000, stepSize: 7500, final: 2e-5, start: 'base', warmup: 0 });
+  assert.deepEqual(parseScheduleSpec('multistep 100 stages=0.8,0.2 levels=1,0.1 drop=at').schedule,
+    { kind: 'multistep', total: 100, stages: [0.8, 0.2], levels: [1, 0.1], drop: 'at' });
+  // the command computes them as the libraries: CyclicLR from its base, MultiStepLR's milestone
+  // step at the new level, transformers' hard restarts at the peak on a restart step
+  const lr = (spec) => okJSON(['schedule', spec]).lr;
+  const cyclic = lr('cyclic 40 peak=1 final=0.1 stepSize=10 start=base warmup=0');
+  assert.deepEqual([0, 5, 10, 20].map((s) => Number(cyclic[s].toFixed(12))), [0.1, 0.55, 1, 0.1]);
+  const multistep = lr('multistep 100 peak=1 stages=0.8,0.2 levels=1,0.1 drop=at warmup=0');
+  assert.deepEqual([multistep[79], multistep[80]], [1, 0.1]);
+  const restarts = lr('cosine 1000 peak=1 warmup=100 cycles=3');
+  assert.deepEqual([restarts[400], restarts[1000]], [1, 0]);
+  const bad = run(['schedule', 'cyclic 40 peak=1 stepSize=10 start=middle']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /schedule\.start: must be peak \(down to final first\) or base/);
+});
+
 test('laws prints every law with its formula and parameters', () => {
   const out = ok(['laws']);
   for (const law of ['annealing', 'multi-power', 'lr-weighted', 's2-power', 'size']) assert.match(out, new RegExp(`^${law}: `, 'm'), law);
