@@ -101,10 +101,14 @@ test('Fit pressed while a file is being read fits that file once it is in, not t
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
-    // the import needs the full module, whose first download alone takes 100 ms and more: Fit
-    // is pressed while the file is read
+    // the import needs the full module: held back until Fit is pressed, so that Fit falls
+    // within the import whatever the machine's speed
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    await context.route(/\/lawcore\.[0-9a-f]+\.wasm/, async (route) => { await held; await route.continue(); });
     await addFile(page, 'run10k.csv', runCSV());
     await page.click('#fit-button');
+    release();
     await page.waitForFunction(() => /^Fitted .*curve/.test(document.querySelector('#status').textContent) && !document.body.classList.contains('fitting')
       && document.querySelector('#curve-list [data-curve-name="run10k"]'), null, { timeout: 60000 });
     const status = await page.textContent('#status');
