@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -364,9 +365,26 @@ func TestReadMergeLR(t *testing.T) {
 		t.Errorf("LR at the loss's steps: logged %v %v", c.LRSteps, c.LRLogged)
 	}
 
+	// learning rates that stop before the loss's last step: the loss after them is left out
+	// (PairLR notes it), when it is fewer than half the points
 	short := importSample(t, "lr_schedule.csv", Choice{}).Curves[0]
-	_, err = MergeLR(importSample(t, "run-cosine_20k-tag-train_loss.csv", Choice{}).Curves[0], short)
-	want2 := `lr_schedule.csv: the learning rates cover steps 0 to 400, but curve "run-cosine_20k-tag-train_loss" has step 500: the learning-rate file must cover every step of the loss curve`
+	tb := importSample(t, "run-cosine_20k-tag-train_loss.csv", Choice{}).Curves[0]
+	merged, err = MergeLR(tb, short)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalFloats(merged.Steps, []float64{100, 200, 300, 400}) || !equalFloats(merged.Loss, tb.Loss[:4]) || merged.Points != 4 ||
+		!slices.EqualFunc(merged.LR, []float64{3e-4, 2.8e-4, 2.4e-4, 2e-4}, func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*b }) {
+		t.Errorf("merged steps %v loss %v lr %v (%d points)", merged.Steps, merged.Loss, merged.LR, merged.Points)
+	}
+	pairs, notes := PairLR([]*Curve{tb, short})
+	if !reflect.DeepEqual(pairs, []LRPair{{Loss: 0, LR: 1, Keep: []int{0, 4}}}) || len(notes) != 1 ||
+		notes[0] != `"run-cosine_20k-tag-train_loss": left out 1 loss at step 500, outside the steps its learning rates from lr_schedule.csv are logged at (0 to 400): the law needs the learning rate up to each step` {
+		t.Errorf("pairs %v, notes %q", pairs, notes)
+	}
+	// learning rates over less than half of it are not its schedule
+	_, err = MergeLR(tb, lrCurve("lr.csv", "", 0, 200))
+	want2 := `lr.csv: the learning rates cover steps 0 to 200, but curve "run-cosine_20k-tag-train_loss" has step 500: the learning-rate file must cover the steps of the loss curve, or most of them`
 	if err == nil || err.Error() != want2 {
 		t.Errorf("got %v, want %s", err, want2)
 	}

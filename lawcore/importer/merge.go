@@ -9,8 +9,9 @@ import (
 // MergeLR returns a copy of curve with the learning rates of lrCurve (read from a separate
 // learning-rate file, for example with [Choice.AsLR]) taken at the curve's steps,
 // joined linearly between lrCurve's points, and lrCurve's own points as LRSteps and LRLogged
-// when they lie at other steps. It is an error if lrCurve has no learning rates
-// or does not cover every step of the curve.
+// when they lie at other steps. Loss points outside the learning rates' steps are left out
+// when they are few (fewer than half: lrSpan; [PairLR] notes them). It is an error if lrCurve
+// has no learning rates or does not span most of the curve's steps.
 func MergeLR(curve, lrCurve *Curve) (*Curve, error) {
 	if curve == nil || lrCurve == nil {
 		return nil, &lawcore.InputError{Msg: "merging learning rates needs a loss curve and a learning-rate curve"}
@@ -30,14 +31,19 @@ func MergeLR(curve, lrCurve *Curve) (*Curve, error) {
 			return nil, lawcore.Errorf(where, fmt.Sprintf("steps[%d]", i), "the steps of the learning rates must increase: %v comes after %v", s, lrCurve.Steps[i-1])
 		}
 	}
+	lo, hi := 0, len(curve.Steps)
 	if miss, ok := uncoveredStep(curve.Steps, lrCurve.Steps); ok {
-		return nil, lawcore.Errorf(where, "", "the learning rates cover steps %v to %v, but curve %q has step %v: the learning-rate file must cover every step of the loss curve",
-			lrCurve.Steps[0], lrCurve.Steps[len(lrCurve.Steps)-1], curve.Name, miss)
+		var most bool
+		if lo, hi, most = lrSpan(curve.Steps, lrCurve.Steps); !most {
+			return nil, lawcore.Errorf(where, "", "the learning rates cover steps %v to %v, but curve %q has step %v: the learning-rate file must cover the steps of the loss curve, or most of them",
+				lrCurve.Steps[0], lrCurve.Steps[len(lrCurve.Steps)-1], curve.Name, miss)
+		}
 	}
-	lr, _, _ := interpolateAt(curve.Steps, lrCurve.Steps, lrCurve.LR)
 	out := *curve
-	out.Steps = append([]float64(nil), curve.Steps...)
-	out.Loss = append([]float64(nil), curve.Loss...)
+	out.Steps = append([]float64(nil), curve.Steps[lo:hi]...)
+	out.Loss = append([]float64(nil), curve.Loss[lo:hi]...)
+	out.Points = len(out.Steps)
+	lr, _, _ := interpolateAt(out.Steps, lrCurve.Steps, lrCurve.LR)
 	out.LR, out.HasLR = lr, true
 	out.keepLogged(append([]float64(nil), lrCurve.Steps...), append([]float64(nil), lrCurve.LR...))
 	src := lrCurve.Source.LR

@@ -7,6 +7,10 @@ import "fmt"
 type LRPair struct {
 	Loss int `json:"loss"`
 	LR   int `json:"lr"`
+	// Keep, when set, is the range [Keep[0], Keep[1]) of the loss curve's points within the
+	// learning rates' steps: the few outside it are left out, for the law needs the learning
+	// rate up to each step (a note says which). Nil when the learning rates span them all.
+	Keep []int `json:"keep,omitempty"`
 }
 
 // PairLR finds, among curves read from files given together, which learning-rate curves (LR
@@ -18,7 +22,8 @@ type LRPair struct {
 // download's file name (`run-<run>-tag-<tag>`); every loss curve of a run gets that run's
 // learning rates. Then, when one learning-rate curve is left, it goes to the loss curves left
 // if they are all one run's (or one curve) and no run name says otherwise. A learning-rate
-// curve must cover the steps of its loss curve. Notes say what could not be paired and why.
+// curve must span most of the steps of its loss curve (at least half, and two), which then
+// keeps those within its span (LRPair.Keep). Notes say what could not be paired and why.
 func PairLR(curves []*Curve) (pairs []LRPair, notes []string) {
 	var lossIdx, lrIdx []int
 	for i, c := range curves {
@@ -33,11 +38,18 @@ func PairLR(curves []*Curve) (pairs []LRPair, notes []string) {
 	paired := map[int]bool{} // loss curves that have their learning rates
 	used := map[int]bool{}   // learning-rate curves given to a loss curve (or refused with a note)
 	tryPair := func(loss, lr int) {
+		pair := LRPair{Loss: loss, LR: lr}
 		if note := lrCoverageNote(curves[loss], curves[lr]); note != "" {
-			notes = append(notes, note)
-			return
+			l, r := curves[loss], curves[lr]
+			lo, hi, most := lrSpan(l.Steps, r.Steps)
+			if !most {
+				notes = append(notes, note)
+				return
+			}
+			pair.Keep = []int{lo, hi}
+			notes = append(notes, trimNote("from "+curveWhere(r), fmt.Sprintf("%q", l.Name), l.Steps, r.Steps, lo, hi))
 		}
-		pairs = append(pairs, LRPair{Loss: loss, LR: lr})
+		pairs = append(pairs, pair)
 		paired[loss] = true
 	}
 
@@ -99,8 +111,8 @@ func oneRun(curves []*Curve, idx []int, run string) bool {
 	return first == "" || run == "" || first == run
 }
 
-// lrCoverageNote says why the learning rates cannot be the schedule of the loss curve ("" when
-// they can): they must cover its first to its last step.
+// lrCoverageNote says why the learning rates do not cover the loss curve ("" when they do):
+// they must span its first to its last step, or most of them (lrSpan).
 func lrCoverageNote(loss, lr *Curve) string {
 	miss, ok := uncoveredStep(loss.Steps, lr.Steps)
 	if !ok {

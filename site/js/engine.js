@@ -137,7 +137,7 @@ export function createEngine(client) {
 
     /**
      * pairLearningRates asks which learning-rate curve belongs to which loss curve: curves are
-     * {name, file, run, steps, isLoss}; it resolves to {pairs: [{loss, lr}] (indices), notes}.
+     * {name, file, run, steps, isLoss}; it resolves to {pairs: [{loss, lr, keep?}] (indices; keep: the loss points kept, [from, to)), notes}.
      */
     async pairLearningRates(curves) {
       const request = { curves: curves.map((c) => ({ name: c.name, file: c.file || '', run: c.run || '', hasLoss: c.isLoss, hasLR: !c.isLoss })) };

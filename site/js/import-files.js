@@ -214,16 +214,19 @@ function listed(paths, shown = 5) {
  * pairLearningRates finds the loss curves the learning rates of files holding only them belong
  * to (lawcore's pairlr: by run, else one file with one curve). It returns {pairs, notes}: for
  * each loss curve paired, its index in lossCurves and its new schedule fields ({schedule,
- * scheduleSource, lrFile, lr, lrSteps}: an explicit schedule through the LR file's own points), and what
- * was paired or could not be and why. It changes no curve.
+ * scheduleSource, lrFile, lr, lrSteps}: an explicit schedule through the LR file's own points;
+ * and its steps and loss without the few points outside the learning rates' steps, when pairlr
+ * leaves them out), and what was paired or could not be and why. It changes no curve.
  */
 export async function pairLearningRates(engine, lossCurves, lrCurves) {
   if (!lrCurves.length) return { pairs: [], notes: [] };
   const all = [...lossCurves.map((c) => ({ ...c, isLoss: true })), ...lrCurves.map((c) => ({ ...c, isLoss: false }))];
   const result = await engine.pairLearningRates(all);
-  const pairs = result.pairs.map(({ loss, lr }) => {
+  const pairs = result.pairs.map(({ loss, lr, keep }) => {
     const from = all[lr];
-    return { index: loss, name: all[loss].name, change: { lr: from.lr, lrSteps: from.steps, schedule: explicitSchedule(from.steps, from.lr), scheduleSource: 'file', lrFile: from.file } };
+    const c = all[loss];
+    const kept = keep ? { steps: c.steps.slice(keep[0], keep[1]), loss: c.loss.slice(keep[0], keep[1]) } : {};
+    return { index: loss, name: c.name, change: { ...kept, lr: from.lr, lrSteps: from.steps, schedule: explicitSchedule(from.steps, from.lr), scheduleSource: 'file', lrFile: from.file } };
   });
   const notes = pairs.map((p) => `${p.name}: the schedule is the learning rates of ${p.change.lrFile}.`);
   return { pairs, notes: [...notes, ...result.notes] };

@@ -71,6 +71,28 @@ test('a loss file and its learning-rate file dropped together are merged on step
   }
 });
 
+test("learning rates that stop short of the loss's last step are still its schedule: the loss after them is left out, with a note", async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await keepExample(page); // the files below go beside the example
+    await removeCurve(page, 'cosine');
+    const { steps, loss } = await fig2Cosine();
+    // the learning rate downloaded up to step 19,000 only: the loss at 20,000 has none
+    await page.setInputFiles('#file-input', [
+      { name: 'run-cosine-tag-eval_loss.csv', mimeType: 'text/csv', buffer: Buffer.from(tensorBoardCSV(steps.map((s, i) => [s, loss[i]]))) },
+      { name: 'run-cosine-tag-learning_rate.csv', mimeType: 'text/csv', buffer: Buffer.from(tensorBoardCSV(cosineLR().filter(([st]) => st <= 19000))) },
+    ]);
+    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 2);
+    assert.match(await rowText(page, 'cosine eval_loss'), /19 points, steps 1,000–19,000 · LR from run-cosine-tag-learning_rate\.csv/);
+    assert.match(await messageText(page), /"cosine eval_loss": left out 1 loss at step 20000, outside the steps its learning rates from run-cosine-tag-learning_rate\.csv are logged at \(0 to 19000\)/);
+    await fitAndWait(page);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a curve takes its learning rates from a file chosen in its schedule dialog', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
@@ -113,13 +135,14 @@ test('learning rates that cannot be placed say why, and nothing changes', async 
     await waitForFit(page);
     await keepExample(page); // the files below go beside the example
     const short = tensorBoardCSV([[0, 0], [100, 1e-4], [200, 2e-4]]);
-    const lossRows = tensorBoardCSV([[100, 4], [200, 3.8], [300, 3.7]]);
+    // they span two of its five points: too few to be its schedule
+    const lossRows = tensorBoardCSV([[100, 4], [200, 3.8], [300, 3.7], [400, 3.6], [500, 3.5]]);
     await page.setInputFiles('#file-input', [
       { name: 'run-a-tag-loss.csv', mimeType: 'text/csv', buffer: Buffer.from(lossRows) },
       { name: 'run-a-tag-lr.csv', mimeType: 'text/csv', buffer: Buffer.from(short) },
     ]);
     await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 3);
-    assert.match(await messageText(page), /run-a-tag-lr\.csv: the learning rates cover steps 0 to 200, but "a loss" has step 300: not merged/);
+    assert.match(await messageText(page), /run-a-tag-lr\.csv: the learning rates cover steps 0 to 200, but "a loss" has step 500: not merged/);
     assert.match(await rowText(page, 'a loss'), /needs a schedule/);
 
     // Given alone, learning rates go to the one curve still waiting for a schedule; here two wait.
