@@ -10,6 +10,14 @@ const env = useServerAndBrowser(before, after);
 
 const KINDS = ['constant', 'linear', 'cosine', 'wsd', 'multistep', 'cyclic', 'inverse-sqrt', 'polynomial', 'one-cycle', 'concat', 'explicit'];
 
+/** openAddPrediction opens the builder to add a schedule to predict, once the example is fitted and the presets are listed. */
+async function openAddPrediction(page) {
+  await waitForFit(page);
+  await page.click('#add-prediction');
+  await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
+  await page.waitForFunction(() => document.querySelectorAll('#schedule-preset option').length > 10);
+}
+
 test('pasted data gets a schedule from the builder and is fitted as the paper', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
@@ -109,10 +117,7 @@ test('a schedule left without a warmup takes the setting\'s, and its curve is fi
 test('the builder adds a preset to the predictions and refuses a wrong schedule', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
-    await waitForFit(page);
-    await page.click('#add-prediction');
-    await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
-    await page.waitForFunction(() => document.querySelectorAll('#schedule-preset option').length > 10);
+    await openAddPrediction(page);
     await page.selectOption('#schedule-preset', 'wsd-1-sqrt-20');
     assert.equal(await page.inputValue('#schedule-name'), 'WSD, 20% 1-sqrt decay');
     assert.equal(await page.inputValue('#sf-decay'), '1-sqrt');
@@ -148,10 +153,7 @@ test('the builder adds a preset to the predictions and refuses a wrong schedule'
 test('the library presets fill the fields that follow their libraries, and copy as the library\'s own code', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
-    await waitForFit(page);
-    await page.click('#add-prediction');
-    await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
-    await page.waitForFunction(() => document.querySelectorAll('#schedule-preset option').length > 10);
+    await openAddPrediction(page);
     const json = async () => JSON.parse(await page.inputValue('#schedule-json'));
     const info = (re) => page.waitForFunction((src) => new RegExp(src).test(document.querySelector('#schedule-info').textContent), re.source);
 

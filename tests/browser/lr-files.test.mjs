@@ -41,6 +41,23 @@ async function removeCurve(page, name) {
   await page.waitForFunction((n) => !document.querySelector(`#curve-list [data-curve-name="${n}"]`), name);
 }
 
+/**
+ * dropCosineWithLR drops, beside the fitted example's constant curve (its cosine removed), the
+ * Fig. 2 cosine loss and the learning rates lrRows ([step, lr]) as one run's two TensorBoard
+ * downloads, and waits for them to be a curve.
+ */
+async function dropCosineWithLR(page, lrRows) {
+  await waitForFit(page);
+  await keepExample(page);
+  await removeCurve(page, 'cosine');
+  const { steps, loss } = await fig2Cosine();
+  await page.setInputFiles('#file-input', [
+    { name: 'run-cosine-tag-eval_loss.csv', mimeType: 'text/csv', buffer: Buffer.from(tensorBoardCSV(steps.map((s, i) => [s, loss[i]]))) },
+    { name: 'run-cosine-tag-learning_rate.csv', mimeType: 'text/csv', buffer: Buffer.from(tensorBoardCSV(lrRows)) },
+  ]);
+  await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 2);
+}
+
 /** fitAndWait fits and waits for the status to say so. */
 async function fitAndWait(page) {
   await page.click('#fit-button');
@@ -50,15 +67,7 @@ async function fitAndWait(page) {
 test('a loss file and its learning-rate file dropped together are merged on step, and fit as the paper', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
-    await waitForFit(page);
-    await keepExample(page); // the files below go beside the example
-    await removeCurve(page, 'cosine');
-    const { steps, loss } = await fig2Cosine();
-    await page.setInputFiles('#file-input', [
-      { name: 'run-cosine-tag-eval_loss.csv', mimeType: 'text/csv', buffer: Buffer.from(tensorBoardCSV(steps.map((s, i) => [s, loss[i]]))) },
-      { name: 'run-cosine-tag-learning_rate.csv', mimeType: 'text/csv', buffer: Buffer.from(tensorBoardCSV(cosineLR())) },
-    ]);
-    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 2);
+    await dropCosineWithLR(page, cosineLR());
     assert.deepEqual(await curveNames(page), ['constant', 'cosine eval_loss']);
     assert.match(await rowText(page, 'cosine eval_loss'), /20 points, steps 1,000–20,000 · LR from run-cosine-tag-learning_rate\.csv/);
     assert.match(await messageText(page), /cosine eval_loss: the schedule is the learning rates of run-cosine-tag-learning_rate\.csv/);
@@ -74,16 +83,8 @@ test('a loss file and its learning-rate file dropped together are merged on step
 test("learning rates that stop short of the loss's last step are still its schedule: the loss after them is left out, with a note", async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
-    await waitForFit(page);
-    await keepExample(page); // the files below go beside the example
-    await removeCurve(page, 'cosine');
-    const { steps, loss } = await fig2Cosine();
     // the learning rate downloaded up to step 19,000 only: the loss at 20,000 has none
-    await page.setInputFiles('#file-input', [
-      { name: 'run-cosine-tag-eval_loss.csv', mimeType: 'text/csv', buffer: Buffer.from(tensorBoardCSV(steps.map((s, i) => [s, loss[i]]))) },
-      { name: 'run-cosine-tag-learning_rate.csv', mimeType: 'text/csv', buffer: Buffer.from(tensorBoardCSV(cosineLR().filter(([st]) => st <= 19000))) },
-    ]);
-    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 2);
+    await dropCosineWithLR(page, cosineLR().filter(([st]) => st <= 19000));
     assert.match(await rowText(page, 'cosine eval_loss'), /19 points, steps 1,000–19,000 · LR from run-cosine-tag-learning_rate\.csv/);
     assert.match(await messageText(page), /"cosine eval_loss": left out 1 loss at step 20000, outside the steps its learning rates from run-cosine-tag-learning_rate\.csv are logged at \(0 to 19000\)/);
     await fitAndWait(page);
