@@ -251,15 +251,17 @@ func autoFolds(req FitRequest) (design string, folds []autoFold) {
 	// would go unused; the chosen candidate's final fit gives them
 	base := req
 	base.Lines, base.Intervals = false, false
+	// the curves as every fold that fits them whole fits them (binned), once
+	fitted := make([]Curve, len(fit))
+	for i, c := range fit {
+		fitted[i] = binned(c, foldFitPoints)
+	}
 	design = designForecast
 	if len(fit) >= 2 {
 		design = designBoth
 		for i := range fit {
 			f := base
-			f.Curves = make([]Curve, len(fit))
-			for j, c := range fit {
-				f.Curves[j] = binned(c, foldFitPoints)
-			}
+			f.Curves = slices.Clone(fitted)
 			f.Curves[i] = fit[i]
 			f.Curves[i].Role = RoleValidate
 			folds = append(folds, autoFold{label: fmt.Sprintf("%s left out", curveLabel(i, fit[i].Name)), req: f})
@@ -284,14 +286,8 @@ func autoFolds(req FitRequest) (design string, folds []autoFold) {
 			late.Steps, late.Loss, late.Role = c.Steps[k:], c.Loss[k:], RoleValidate
 			late.Name = c.Name + " (held out)"
 			f := base
-			f.Curves = make([]Curve, 0, len(fit)+1)
-			for j, o := range fit {
-				if j == i {
-					o = early
-				}
-				f.Curves = append(f.Curves, binned(o, foldFitPoints))
-			}
-			f.Curves = append(f.Curves, late)
+			f.Curves = append(slices.Clone(fitted), late)
+			f.Curves[i] = binned(early, foldFitPoints)
 			folds = append(folds, autoFold{label: fmt.Sprintf("%s after step %.0f forecast", curveLabel(i, c.Name), c.Steps[k-1]), req: f})
 		}
 	}
