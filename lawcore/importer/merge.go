@@ -31,13 +31,11 @@ func MergeLR(curve, lrCurve *Curve) (*Curve, error) {
 			return nil, lawcore.Errorf(where, fmt.Sprintf("steps[%d]", i), "the steps of the learning rates must increase: %v comes after %v", s, lrCurve.Steps[i-1])
 		}
 	}
-	lo, hi := 0, len(curve.Steps)
-	if miss, ok := uncoveredStep(curve.Steps, lrCurve.Steps); ok {
-		var most bool
-		if lo, hi, most = lrSpan(curve.Steps, lrCurve.Steps); !most {
-			return nil, lawcore.Errorf(where, "", "the learning rates cover steps %v to %v, but curve %q has step %v: the learning-rate file must cover the steps of the loss curve, or most of them",
-				lrCurve.Steps[0], lrCurve.Steps[len(lrCurve.Steps)-1], curve.Name, miss)
-		}
+	lo, hi, most := lrSpan(curve.Steps, lrCurve.Steps)
+	if !most {
+		miss, _ := uncoveredStep(curve.Steps, lrCurve.Steps)
+		return nil, lawcore.Errorf(where, "", "the learning rates cover steps %v to %v, but curve %q has step %v: the learning-rate file must cover the steps of the loss curve, or most of them",
+			lrCurve.Steps[0], lrCurve.Steps[len(lrCurve.Steps)-1], curve.Name, miss)
 	}
 	out := *curve
 	out.Steps = append([]float64(nil), curve.Steps[lo:hi]...)

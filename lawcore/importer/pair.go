@@ -38,14 +38,14 @@ func PairLR(curves []*Curve) (pairs []LRPair, notes []string) {
 	paired := map[int]bool{} // loss curves that have their learning rates
 	used := map[int]bool{}   // learning-rate curves given to a loss curve (or refused with a note)
 	tryPair := func(loss, lr int) {
+		l, r := curves[loss], curves[lr]
+		lo, hi, most := lrSpan(l.Steps, r.Steps)
+		if !most {
+			notes = append(notes, lrCoverageNote(l, r))
+			return
+		}
 		pair := LRPair{Loss: loss, LR: lr}
-		if note := lrCoverageNote(curves[loss], curves[lr]); note != "" {
-			l, r := curves[loss], curves[lr]
-			lo, hi, most := lrSpan(l.Steps, r.Steps)
-			if !most {
-				notes = append(notes, note)
-				return
-			}
+		if hi-lo < len(l.Steps) {
 			pair.Keep = []int{lo, hi}
 			notes = append(notes, trimNote("from "+curveWhere(r), fmt.Sprintf("%q", l.Name), l.Steps, r.Steps, lo, hi))
 		}
@@ -111,13 +111,10 @@ func oneRun(curves []*Curve, idx []int, run string) bool {
 	return first == "" || run == "" || first == run
 }
 
-// lrCoverageNote says why the learning rates do not cover the loss curve ("" when they do):
-// they must span its first to its last step, or most of them (lrSpan).
+// lrCoverageNote says why the learning rates cannot be the schedule of the loss curve: they
+// span too few of its steps (lrSpan).
 func lrCoverageNote(loss, lr *Curve) string {
-	miss, ok := uncoveredStep(loss.Steps, lr.Steps)
-	if !ok {
-		return ""
-	}
+	miss, _ := uncoveredStep(loss.Steps, lr.Steps)
 	return fmt.Sprintf("%s: the learning rates cover steps %.0f to %.0f, but %q has step %.0f: not merged", curveWhere(lr), lr.Steps[0], lr.Steps[len(lr.Steps)-1], loss.Name, miss)
 }
 

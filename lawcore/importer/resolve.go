@@ -383,9 +383,9 @@ func (set *fileReader) checked(s *valueSeries, asLR bool, notes *[]string) ([]fl
 }
 
 // lrSpan returns the loss steps steps[lo:hi] within the span of the learning rates' steps
-// (both sorted), and whether they are most of them (at least two, and half): the loss outside it
-// can be left out, as the law needs the learning rate up to each step; when the learning rates
-// cover less, they are too few to be the curve's schedule.
+// (both sorted), and whether they are all or most of them (at least two, and half): the loss
+// outside it can be left out, as the law needs the learning rate up to each step; when the
+// learning rates cover less, they are too few to be the curve's schedule.
 func lrSpan(steps, lrSteps []float64) (lo, hi int, most bool) {
 	first, last := lrSteps[0], lrSteps[len(lrSteps)-1]
 	lo, _ = slices.BinarySearch(steps, first)
@@ -394,7 +394,7 @@ func lrSpan(steps, lrSteps []float64) (lo, hi int, most bool) {
 		hi++
 	}
 	kept := hi - lo
-	return lo, hi, kept >= 2 && 2*kept >= len(steps)
+	return lo, hi, kept == len(steps) || kept >= 2 && 2*kept >= len(steps)
 }
 
 // trimNote says which loss steps, outside the learning rates' span (lrSteps), are left out.
