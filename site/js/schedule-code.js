@@ -175,6 +175,18 @@ function tableOf(s, expanded) {
   return keep ? { steps: keep.map((k) => steps[k]), lr: keep.map((k) => expanded.lr[k]) } : { steps: Array.from(steps), lr: Array.from(expanded.lr) };
 }
 
+/** withWarmup is the description with the fit's warmup setting, where it takes it. */
+const withWarmup = (s, warmup) => (takesWarmupSetting(s) ? { ...s, warmup } : s);
+
+/**
+ * pytorchScheduler names the scheduler pytorchCode writes for a description (with the fit's
+ * warmup setting): PyTorch's own CyclicLR or MultiStepLR where the description is one, else
+ * 'LambdaLR'.
+ */
+export function pytorchScheduler(s, { warmup = 0 } = {}) {
+  return torchScheduler(withWarmup(s, warmup))?.name ?? 'LambdaLR';
+}
+
 /**
  * pytorchCode is Python that builds a PyTorch scheduler for schedule s (with name, a comment):
  * PyTorch's own CyclicLR or MultiStepLR where it is one of those (torchScheduler), else a
@@ -183,7 +195,7 @@ function tableOf(s, expanded) {
  * points. warmup is the fit setting's, for a description without one (as lawcore fills it in).
  */
 export function pytorchCode(s, { name = '', expanded = null, warmup = 0 } = {}) {
-  const desc = takesWarmupSetting(s) ? { ...s, warmup } : s;
+  const desc = withWarmup(s, warmup);
   const own = torchScheduler(desc);
   if (own) {
     return [`from torch.optim.lr_scheduler import ${own.name}`, '',

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import './schema-setup.mjs';
 import { PRESETS } from '../../site/js/schema.js';
 import { fitPreset } from '../../site/js/schedule-kinds.js';
-import { pytorchCode, huggingFaceCode } from '../../site/js/schedule-code.js';
+import { pytorchCode, pytorchScheduler, huggingFaceCode } from '../../site/js/schedule-code.js';
 
 const cli = fileURLToPath(new URL('../../scripts/lawcore.mjs', import.meta.url));
 /** expand is lawcore's LR at every step of a description. */
@@ -108,6 +108,11 @@ test('PyTorch\'s own CyclicLR and MultiStepLR where the schedule is one, with it
   assert.match(code({ ...cyclic, warmup: 300 }), /LambdaLR\(optimizer, lr_lambda\)/);
   assert.match(pytorchCode({ ...cyclic, warmup: undefined }, { warmup: 300 }), /LambdaLR/, 'the fit setting\'s warmup counts');
   assert.match(pytorchCode({ ...cyclic, warmup: undefined }, { warmup: 0 }), /CyclicLR\(/);
+  // pytorchScheduler names the scheduler the code builds (the page's title says it)
+  for (const [s, opts] of [[cyclic, {}], [{ ...cyclic, warmup: 300 }, {}], [{ ...cyclic, warmup: undefined }, { warmup: 300 }], [preset('multistep-deepseek'), {}],
+    [{ kind: 'multistep', total: 10000, peak: 3e-4, warmup: 0, stages: [0.8, 0.1, 0.1], levels: [1, 0.1, 0.01], drop: 'at' }, {}]]) {
+    assert.equal(pytorchScheduler(s, opts), /^scheduler = (\w+)\(/m.exec(pytorchCode(s, opts))[1]);
+  }
 
   // 80% + 10% + 10% of 10,000 steps: the levels begin on steps 8,000 and 9,000
   const multistep = { kind: 'multistep', total: 10000, peak: 3e-4, warmup: 0, stages: [0.8, 0.1, 0.1], levels: [1, 0.5, 0.25], drop: 'at' };

@@ -42,7 +42,7 @@ export function createSchedules({ store, engine, predicting, editSchedule }) {
       const warmup = store.state.settings.warmupSteps;
       try {
         // The code writers load on first use: the first view does not need them.
-        const { pytorchCode, huggingFaceCode } = await import('../schedule-code.js');
+        const { pytorchCode, pytorchScheduler, huggingFaceCode } = await import('../schedule-code.js');
         let text = flavour === 'huggingface' ? huggingFaceCode(p.schedule, { warmup }) : null;
         let title = `${name} as a Hugging Face call:`;
         if (!text) {
@@ -50,7 +50,7 @@ export function createSchedules({ store, engine, predicting, editSchedule }) {
           const expanded = needsPoints ? await engine.schedule({ warmup, ...p.schedule }) : null;
           text = pytorchCode(p.schedule, { name, warmup, expanded });
           // a LambdaLR of lawcore's formula, or PyTorch's own scheduler where the schedule is one
-          const own = /^scheduler = (\w+)\(/m.exec(text)[1];
+          const own = pytorchScheduler(p.schedule, { warmup });
           const what = own === 'LambdaLR' ? 'a PyTorch LambdaLR' : `PyTorch’s ${own}`;
           title = flavour === 'huggingface' ? `transformers has no schedule like ${name}; here it is as ${what} instead.`
             : `${name} as ${what}${own === 'LambdaLR' ? ' (lawcore’s formula in Python)' : ''}:`;

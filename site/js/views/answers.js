@@ -12,13 +12,13 @@ import { lawTitle } from '../selectors.js';
 /** signed writes a difference with its sign: +0.0123, −0.0040. */
 const signed = (x, d) => (Number.isFinite(x) ? `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(d)}` : '–');
 
+/** lossText shows a loss to reach to 4 decimals at most (2.9 as typed, a final loss as 2.9524). */
+const lossText = (x) => String(Number(x.toFixed(4)));
+
 /**
  * showAnswers draws the answers table from the store; on: {options(change), code(name,
  * flavour: 'pytorch'|'huggingface')} (the latter copies the schedule as code).
  */
-/** lossText shows a loss to reach to 4 decimals at most (2.9 as typed, a final loss as 2.9524). */
-const lossText = (x) => String(Number(x.toFixed(4)));
-
 export function showAnswers(store, on) {
   $('#answer-baseline').addEventListener('change', (e) => on.options({ baseline: e.target.value }));
   $('#answer-step').addEventListener('change', (e) => on.options({ atStep: e.target.value }));
