@@ -22,7 +22,7 @@ func BenchmarkFitFig2(b *testing.B) {
 
 // BenchmarkFitThreeCurves30K fits three curves of 30,000 per-step points each.
 func BenchmarkFitThreeCurves30K(b *testing.B) {
-	req := syntheticRequest(lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}, 2e-4, 1, lawcore.WarmupPeak)
+	req := testcurves.Synthetic(lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}, 2e-4, 1, lawcore.WarmupPeak)
 	b.ReportAllocs()
 	evaluations := 0
 	for b.Loop() {

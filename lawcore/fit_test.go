@@ -5,36 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 )
-
-// syntheticRequest generates per-step curves from known parameters on three schedules, with
-// multiplicative noise of the given size, every `every` steps.
-func syntheticRequest(truth lawcore.Params, noise float64, every int, conv lawcore.Convention) lawcore.FitRequest {
-	rng := rand.New(rand.NewPCG(1, 2))
-	scheds := []lawcore.Schedule{
-		{Kind: lawcore.KindCosine, Total: 30000, Peak: 3e-4, Warmup: 500, Final: 3e-5},
-		{Kind: lawcore.KindConstant, Total: 30000, Peak: 3e-4, Warmup: 500},
-		{Kind: lawcore.KindWSD, Total: 30000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
-	}
-	req := lawcore.FitRequest{Lambda: lawcore.FixedLambda(truth.Lambda), WarmupConvention: string(conv)}
-	for i, s := range scheds {
-		lr, _ := s.LR()
-		a, _ := lawcore.ComputeAreas(lawcore.CountedLR(lr, s.Warmup, conv), truth.Lambda)
-		c := lawcore.Curve{Name: s.Kind, Schedule: &scheds[i]}
-		for st := every; st <= s.Total; st += every {
-			c.Steps = append(c.Steps, float64(st))
-			c.Loss = append(c.Loss, truth.Loss(a.S1[st], a.S2[st])*(1+noise*rng.NormFloat64()))
-		}
-		req.Curves = append(req.Curves, c)
-	}
-	return req
-}
 
 // truthWithin is a parameter's true value and the widest its 90% interval may be.
 type truthWithin struct{ value, width float64 }
@@ -59,7 +35,7 @@ func checkIntervals(t *testing.T, what string, res *lawcore.FitResult, truth map
 func TestFitRecoversKnownParameters(t *testing.T) {
 	truth := lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}
 	for _, conv := range []lawcore.Convention{lawcore.WarmupPeak, lawcore.WarmupActual} {
-		req := syntheticRequest(truth, 2e-4, 100, conv)
+		req := testcurves.Synthetic(truth, 2e-4, 100, conv)
 		req.Intervals = true
 		res, err := lawcore.Fit(context.Background(), req, nil)
 		if err != nil {
@@ -74,7 +50,7 @@ func TestFitRecoversKnownParameters(t *testing.T) {
 
 func TestFitRecoversLambda(t *testing.T) {
 	truth := lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.995}
-	req := syntheticRequest(truth, 1e-4, 50, lawcore.WarmupActual)
+	req := testcurves.Synthetic(truth, 1e-4, 50, lawcore.WarmupActual)
 	req.Lambda = lawcore.FittedLambda()
 	req.Intervals = true
 	res, err := lawcore.Fit(context.Background(), req, nil)
@@ -91,7 +67,7 @@ func TestFitRecoversLambda(t *testing.T) {
 // Noise-free data from the law itself is fitted exactly.
 func TestFitNoiseFreeIsExact(t *testing.T) {
 	truth := lawcore.Params{L0: 3.1, A: 0.3, Alpha: 0.6, C: 0.5, Lambda: 0.999}
-	res, err := lawcore.Fit(context.Background(), syntheticRequest(truth, 0, 1000, lawcore.WarmupPeak), nil)
+	res, err := lawcore.Fit(context.Background(), testcurves.Synthetic(truth, 0, 1000, lawcore.WarmupPeak), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

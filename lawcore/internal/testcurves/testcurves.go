@@ -1,6 +1,6 @@
 // Package testcurves reads the real curves the tests of lawcore and its laws share: the
 // paper's Fig. 2 and the MultiPowerLaw release's 25M and 100M curves (site/examples), with
-// their schedules and the release's split; and draws dense ones from the law (Dense). Only
+// their schedules and the release's split; and draws runs from the law (Synthetic). Only
 // tests import it.
 package testcurves
 
@@ -270,32 +270,25 @@ func Cooldown(tb testing.TB) map[string]CooldownRun {
 	return out
 }
 
-// Dense is three runs of 30,000 steps (cosine to 0.1x, constant, WSD with a 20% 1-sqrt
-// decay; peak 3e-4, warmup 500 counted at the peak) with a loss logged every step, drawn from
-// the annealing law (L0 2.4, A 0.5, alpha 0.45, C 0.35, lambda 0.999) with 0.02% noise and
-// fitted from the end of the warmup: logs as dense as a TensorBoard run's.
-func Dense(tb testing.TB) lawcore.FitRequest {
-	tb.Helper()
-	truth := lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}
+// Synthetic is three runs of 30,000 steps (cosine to 0.1x, constant, WSD with a 20% 1-sqrt
+// decay; peak 3e-4, warmup 500 counted by conv) drawn from the annealing law with truth, a
+// loss every `every` steps with multiplicative noise of the given size. Every step (every 1) is
+// as dense as a TensorBoard run's log.
+func Synthetic(truth lawcore.Params, noise float64, every int, conv lawcore.Convention) lawcore.FitRequest {
 	rng := rand.New(rand.NewPCG(1, 2))
-	req := lawcore.FitRequest{Lambda: lawcore.FixedLambda(truth.Lambda), WarmupConvention: string(lawcore.WarmupPeak)}
-	for _, s := range []lawcore.Schedule{
+	scheds := []lawcore.Schedule{
 		{Kind: lawcore.KindCosine, Total: 30000, Peak: 3e-4, Warmup: 500, Final: 3e-5},
 		{Kind: lawcore.KindConstant, Total: 30000, Peak: 3e-4, Warmup: 500},
 		{Kind: lawcore.KindWSD, Total: 30000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
-	} {
-		lr, err := s.LR()
-		if err != nil {
-			tb.Fatal(err)
-		}
-		a, err := lawcore.ComputeAreas(lawcore.CountedLR(lr, s.Warmup, lawcore.WarmupPeak), truth.Lambda)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		c := lawcore.Curve{Name: s.Kind, Schedule: &s, From: float64(s.Warmup)}
-		for st := 1; st <= s.Total; st++ {
+	}
+	req := lawcore.FitRequest{Lambda: lawcore.FixedLambda(truth.Lambda), WarmupConvention: string(conv)}
+	for i, s := range scheds {
+		lr, _ := s.LR()
+		a, _ := lawcore.ComputeAreas(lawcore.CountedLR(lr, s.Warmup, conv), truth.Lambda)
+		c := lawcore.Curve{Name: s.Kind, Schedule: &scheds[i]}
+		for st := every; st <= s.Total; st += every {
 			c.Steps = append(c.Steps, float64(st))
-			c.Loss = append(c.Loss, truth.Loss(a.S1[st], a.S2[st])*(1+2e-4*rng.NormFloat64()))
+			c.Loss = append(c.Loss, truth.Loss(a.S1[st], a.S2[st])*(1+noise*rng.NormFloat64()))
 		}
 		req.Curves = append(req.Curves, c)
 	}
