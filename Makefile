@@ -39,18 +39,14 @@ deps:
 # The page's modules (site/js) are bundled and minified by esbuild into js/main.js, js/offline.js
 # and the chunks they share or load on first use (js/<name>-<hash>.js, with source maps): for the
 # first view 7 requests and 57 kB (brotli) instead of 60 requests and 130 kB. js/boot.js, a
-# classic script, is copied as it is (a previous build's js/ is removed first). index.html lists
-# main.js's chunks and uPlot as modulepreload links (scripts/modulepreload, from esbuild's
-# metafile), so that they download with main.js rather than after it.
+# classic script, is copied as it is (a previous build's js/ is removed first).
 build: deps
 	mkdir -p $(SITE)/vendor $(WASM)
 	cp -R site/. $(SITE)/
 	chmod -R u+w $(SITE)
 	rm -rf $(SITE)/js && mkdir -p $(SITE)/js && cp site/js/boot.js $(SITE)/js/
 	$(ESBUILD) site/js/main.js site/js/offline.js --bundle --splitting --format=esm --minify \
-		--sourcemap --external:'../vendor/*' --chunk-names='[name]-[hash]' --outdir=$(SITE)/js --log-level=warning \
-		--metafile=build/esbuild-meta.json
-	go run ./scripts/modulepreload -meta build/esbuild-meta.json -entry $(SITE)/js/main.js -html $(SITE)/index.html
+		--sourcemap --external:'../vendor/*' --chunk-names='[name]-[hash]' --outdir=$(SITE)/js --log-level=warning
 	cp $(GOROOT)/lib/wasm/wasm_exec.js $(WASM)/
 	$(GO_WASM) build -trimpath -ldflags="-s -w" -o $(WASM)/lawcore.wasm ./wasm
 	$(GO_WASM) build -tags lawcore_core -trimpath $(CORE_GCFLAGS) -ldflags="-s -w" -o $(WASM)/lawcore-core.wasm ./wasm

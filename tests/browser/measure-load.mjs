@@ -30,10 +30,7 @@ try {
     // performance.now() counts from the navigation's start.
     const handle = await page.waitForFunction(fitted, null, { timeout: 60000, polling: 'raf' });
     times.push(await handle.jsonValue());
-    // A request the HTTP cache answered (Chromium gives a negative body size: the worker's
-    // fetch of the core, which the page's preload of it is downloading) sent nothing.
-    const upTo = [];
-    for (const r of finished) if ((await r.sizes()).responseBodySize >= 0) upTo.push(r);
+    const upTo = [...finished];
     const sizes = await Promise.all(upTo.map(async (r) => {
       const headers = (await r.response())?.headers() || {};
       const s = await r.sizes();
