@@ -49,6 +49,9 @@ type preparedCurve struct {
 	loss       []float64 // observed loss
 	size       float64
 	first      int // the first point of the window: points before it are predicted only
+	// unlogged is the first step of a logged (sparse explicit) schedule that starts after step
+	// 0 with no warmup: its LR before that step is the first logged value held back, a guess.
+	unlogged int
 }
 
 // window is the curve's points from the first of its window: their indices into lr and losses.
@@ -121,6 +124,9 @@ func (c Curve) prepare(i, defaultWarmup int) (*preparedCurve, error) {
 	}
 	p := &preparedCurve{name: c.Name, role: role, lr: lr, warmup: warmup,
 		index: make([]int, len(c.Steps)), loss: c.Loss, size: c.Size}
+	if s := c.Schedule; s != nil && s.Kind == KindExplicit && len(s.Steps) > 0 && s.Steps[0] > 0 && warmup == 0 {
+		p.unlogged = int(s.Steps[0])
+	}
 	last := len(lr) - 1
 	for k, st := range c.Steps {
 		field := stepField(k)

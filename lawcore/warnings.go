@@ -18,8 +18,9 @@ type Warning struct {
 	// law does not follow), "held-out" (held-out error far above in-sample error),
 	// "few-points" (no more points to fit than parameters), "no-annealing" (no fit curve
 	// anneals, so the annealing term is not determined), "auto" (auto could not compare
-	// laws, and the settings given were fitted) or "size-unused" (curves carry model sizes
-	// that the law takes no account of).
+	// laws, and the settings given were fitted), "size-unused" (curves carry model sizes
+	// that the law takes no account of) or "guessed-start" (a logged schedule starts late,
+	// and the learning rates before it, a guess, weigh in S1).
 	Kind string `json:"kind"`
 	// Param and Curve name the parameter or the curve concerned, when there is one.
 	Param string `json:"param,omitempty"`
@@ -47,6 +48,11 @@ const (
 	// annealDrop: a curve anneals when its LR falls more than this share below its highest
 	// so far; a constant LR logged with rounding (0.1%) does not.
 	annealDrop = 0.01
+	// guessedShare: a share of S1 that a schedule guessed before its first logged LR may
+	// hold. S1 off by a share d moves the law's A·S1^-α by about α·d of itself: with the
+	// paper's α near 0.5 and that term near 0.4, 1% of S1 moves the loss by about 0.002, as
+	// much as the paper's fits err (PredE 0.1-0.2%).
+	guessedShare = 0.01
 )
 
 // anneals says whether the curve's LR falls by more than annealDrop of its highest before
@@ -123,6 +129,11 @@ func (j *fitJob) warnings(theta []float64, res *FitResult) []Warning {
 				Message: fmt.Sprintf("the %s fits curve %q poorly (R² %.3f, worst error %.1f%%)%s", j.spec.Title, c.Name, *r2, 100*c.Metrics.WorstE, fix)})
 		}
 	}
+	for _, c := range j.curves {
+		if w, ok := c.guessedStart(); ok {
+			out = append(out, w)
+		}
+	}
 	if !j.spec.NeedsSize && slices.ContainsFunc(j.curves, func(c *preparedCurve) bool { return c.size != 0 }) {
 		out = append(out, Warning{Kind: "size-unused", Message: fmt.Sprintf(
 			"the curves carry model sizes, but the %s takes none: they are not used (the model-size law, \"size\", fits curves of several sizes together)", j.spec.Title)})
@@ -133,6 +144,29 @@ func (j *fitJob) warnings(theta []float64, res *FitResult) []Warning {
 			v.PredE/res.FitMetrics.PredE, 100*v.PredE, 100*res.FitMetrics.PredE)})
 	}
 	return out
+}
+
+// guessedStart warns of a curve whose schedule starts with learning rates nobody logged (see
+// preparedCurve.unlogged) when they make more than guessedShare of S1 at its last point: the
+// guess then moves the fit. A run that warmed up has less area there than the guess.
+func (p *preparedCurve) guessedStart() (Warning, bool) {
+	last := p.index[len(p.index)-1]
+	if p.unlogged == 0 || p.unlogged > last {
+		return Warning{}, false
+	}
+	guessed, s1 := 0.0, 0.0
+	for i := 0; i <= last; i++ { // S1 as AreaWalker sums it, from step 0
+		if i < p.unlogged {
+			guessed += p.lr[i]
+		}
+		s1 += p.lr[i]
+	}
+	if !(guessed > guessedShare*s1) {
+		return Warning{}, false
+	}
+	return Warning{Kind: "guessed-start", Curve: p.name, Message: fmt.Sprintf(
+		"the learning rates of curve %q are logged from step %d on: its schedule holds the first logged value (%.3g) back to step 0, a guess that makes %.0f%% of S1 at its last point; if the run warmed up, give it its warmup (the warmup setting, or the schedule's own)",
+		p.name, p.unlogged, p.lr[p.unlogged], 100*guessed/s1)}, true
 }
 
 // suggestedFrom is the step a fit window would start at to leave the warmup out: the largest

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
@@ -166,6 +167,46 @@ func TestSizeUnusedWarn(t *testing.T) {
 		unused := slices.ContainsFunc(res.Warnings, func(w lawcore.Warning) bool { return w.Kind == "size-unused" })
 		if unused != (size != 0) {
 			t.Errorf("size %g: warnings %+v", size, res.Warnings)
+		}
+	}
+}
+
+// TestGuessedStartWarns: a run whose learning rates were logged from step k on (a constant
+// 3e-4 to step 10,000) gets a schedule that holds 3e-4 back to step 0. The guess is k of S1's
+// 10,001 equal terms at the last point: past 1% (guessedShare) it is named, with its share;
+// a warmup set for the run, or a start within 1%, says nothing.
+func TestGuessedStartWarns(t *testing.T) {
+	cases := []struct {
+		first, warmup int
+		want          string
+	}{
+		{1000, 0, `the learning rates of curve "logged" are logged from step 1000 on: its schedule holds the first logged value (0.0003) back to step 0, a guess that makes 10% of S1 at its last point`},
+		{50, 0, ""},
+		{1000, 500, ""},
+	}
+	for _, c := range cases {
+		s := lawcore.Schedule{Kind: lawcore.KindExplicit, Steps: []float64{float64(c.first), 10000}, Values: []float64{3e-4, 3e-4}}
+		var steps, loss []float64
+		for step := c.first + 100; step <= 10000; step += 100 {
+			steps = append(steps, float64(step))
+			loss = append(loss, 2.5+0.45*math.Pow(3e-4*float64(step+1), -0.5))
+		}
+		curve := lawcore.Curve{Name: "logged", Steps: steps, Loss: loss, Schedule: &s}
+		res, err := lawcore.Fit(context.Background(), lawcore.FitRequest{Curves: []lawcore.Curve{curve}, WarmupSteps: c.warmup}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, w := range res.Warnings {
+			if w.Kind == "guessed-start" {
+				got = w.Message
+				if w.Curve != "logged" {
+					t.Errorf("first %d: warning names curve %q", c.first, w.Curve)
+				}
+			}
+		}
+		if (c.want == "") != (got == "") || !strings.HasPrefix(got, c.want) {
+			t.Errorf("first %d, warmup %d: warning %q, want %q", c.first, c.warmup, got, c.want)
 		}
 	}
 }
