@@ -286,14 +286,17 @@ showViews();
 engine.ready.then(async () => {
   performance.mark('lawcore-ready');
   // A share link wins (the user asked for that view), then the work kept in this browser, then the example.
-  // Saving watches from the moment the view is shown: a change made to a link's view while the
-  // stored work is still being read is the user's work too.
-  if (await sharing.open(location.hash)) {
-    workspace.watch();
+  // shown is the view as the page put it, before its fit or predictions: a change the user made
+  // after it (a field of the link's view, a file dropped on the example) while they ran is the
+  // user's work, and watch saves it; a change made while the stored work is still being read too.
+  let shown = null;
+  const onShown = () => { shown = store.state; };
+  if (await sharing.open(location.hash, { shown: onShown })) {
+    workspace.watch(shown);
     await workspace.linkOpened();
   } else {
-    if (!(await workspace.restore())) await examples.fig2({ keepMessage: true });
-    workspace.watch();
+    if (!(await workspace.restore())) await examples.fig2({ keepMessage: true, shown: onShown });
+    workspace.watch(shown);
   }
   performance.mark('example-shown');
   // offline.js registers the service worker now that the first view is on screen.

@@ -693,3 +693,78 @@ test('a share link wins over the saved work, which is kept until the link’s vi
     await context.close();
   }
 });
+
+/**
+ * holdFirstCall (an init script) holds the page's first lawcore call of method until the test
+ * calls globalThis.releaseHeld(): the start-up view is then on screen with its fit or
+ * predictions still to come, for as long as the test needs.
+ */
+function holdFirstCall(method) {
+  let client = null;
+  const held = new Promise((resolve) => { globalThis.releaseHeld = resolve; });
+  Object.defineProperty(globalThis, 'lawcoreClient', {
+    configurable: true,
+    get: () => client,
+    set: (c) => {
+      client = c;
+      const call = c.call.bind(c);
+      let first = true;
+      c.call = async (m, ...rest) => {
+        if (m === method && first) {
+          first = false;
+          globalThis.callHeld = true;
+          await held;
+        }
+        return call(m, ...rest);
+      };
+    },
+  });
+}
+
+test('a change made while the start-up view is still predicted or fitted is saved: a field of a link’s view, a file on the example', async () => {
+  // A link's view, its predictions held: the warmup changed meanwhile is saved with the view.
+  let context = await env.browser.newContext({ viewport: { width: 1400, height: 1000 }, serviceWorkers: 'block' });
+  try {
+    await context.addInitScript(holdFirstCall, 'predict');
+    const page = await context.newPage();
+    await page.goto(env.url);
+    const link = {
+      v: 2,
+      settings: { lambda: 0.999, fitLambda: false, warmupSteps: 0, warmupConvention: 'peak', huberDelta: 0.001, law: 'annealing', auto: false, mplSearch: 'optimum' },
+      params: { L0: 2.5, A: 0.5, alpha: 0.5, C: 0.4, lambda: 0.999 }, source: 'manual', curves: [],
+      predictions: [{ name: 'linked plan', schedule: { kind: 'cosine', total: 10000, peak: 2e-4, final: 0 } }],
+    };
+    const linkURL = `${env.url}#s=${await encodeIn(page, JSON.stringify(link))}`;
+    await page.goto('about:blank');
+    await page.goto(linkURL);
+    await page.waitForFunction(() => globalThis.callHeld && document.querySelector('#predict-list [data-schedule-name="linked plan"]'));
+    await setField(page, '#warmup-steps', '100');
+    await page.evaluate(() => globalThis.releaseHeld());
+    await waitSaved(page);
+    await page.goto(env.url);
+    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
+    assert.match(await lineText(page), /^Restored your work from .*: 1 schedule to predict/);
+    assert.equal(await page.inputValue('#warmup-steps'), '100');
+  } finally {
+    await context.close();
+  }
+
+  // The example, its fit held: a file chosen meanwhile replaces it and is saved.
+  context = await env.browser.newContext({ viewport: { width: 1400, height: 1000 }, serviceWorkers: 'block' });
+  try {
+    await context.addInitScript(holdFirstCall, 'fit');
+    const page = await context.newPage();
+    await page.goto(env.url);
+    await page.waitForFunction(() => globalThis.callHeld && document.querySelector('#curve-list [data-curve-name="cosine"]'));
+    await page.setInputFiles('#file-input', [{ name: 'my-run.csv', mimeType: 'text/csv', buffer: Buffer.from(csvRun(40)) }]);
+    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="my-run"]'));
+    await page.evaluate(() => globalThis.releaseHeld());
+    await waitSaved(page);
+    await page.reload();
+    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
+    assert.match(await lineText(page), /^Restored your work from .*: 1 curve/);
+    assert.deepEqual(await curveNames(page), ['my-run']);
+  } finally {
+    await context.close();
+  }
+});

@@ -16,14 +16,18 @@ export const EXAMPLES = {
   }])),
 };
 
-/** createExamples returns {load(title, which), fig2({keepMessage})}; which is 'fig2', 25 or 100. */
+/** createExamples returns {load(title, which), fig2({keepMessage, shown})}; which is 'fig2', 25 or 100. */
 export function createExamples({ store, engine, fitting }) {
-  /** fig2 opens the paper's companion view: fit Fig. 2, predict the 60K schedules. */
-  async function fig2({ keepMessage = false } = {}) {
+  /**
+   * fig2 opens the paper's companion view: fit Fig. 2, predict the 60K schedules. shown is
+   * called once the view is in place, before its fit.
+   */
+  async function fig2({ keepMessage = false, shown } = {}) {
     if (!keepMessage) store.clearMessage();
     try {
       const curves = await loadFig2();
       store.loadView({ settings: FIG2_SETTINGS, curves, predictions: FIG3_PREDICTIONS, example: EXAMPLES.fig2 });
+      shown?.();
       await fitting.fit({ keepMessage, replace: true });
     } catch (err) {
       store.showMessage(`Example: ${err.message}`);

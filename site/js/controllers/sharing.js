@@ -41,7 +41,7 @@ export function createSharing({ store, fitting, predicting }) {
     },
 
     /** open restores the view of a #s= link; it resolves to false when there is none or it was refused. */
-    async open(hash) {
+    async open(hash, { shown } = {}) {
       const m = /^#s=(.*)$/s.exec(hash);
       if (!m) return false;
       let view;
@@ -56,6 +56,7 @@ export function createSharing({ store, fitting, predicting }) {
       const restore = store.snapshotView();
       store.loadView(view);
       if (replaced) store.offerUndo('Opened a shared link.', restore);
+      shown?.();
       if (view.refit) await fitting.fit({ keepMessage: true, replace: true });
       else if (view.manual) await predicting.useLink(view.manual);
       store.setStatus('Opened the view of a shared link.');

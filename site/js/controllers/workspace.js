@@ -23,6 +23,8 @@ import { CHART_VIEW_KEYS } from '../store.js';
 
 /** WORK_KEYS are the parts of the state that are the user's work: a change to one is saved. */
 const WORK_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual'];
+/** USER_KEYS are the parts of the work only the user changes (a fit changes fits, manual, lines). */
+const USER_KEYS = ['curves', 'predictions', 'settings'];
 /** SAVED_KEYS are the parts saved: the work, and what follows from it. */
 const SAVED_KEYS = [...WORK_KEYS, 'lines', 'stale'];
 /**
@@ -45,7 +47,7 @@ const pointsOf = (curves) => curves.reduce((n, c) => n + c.steps.length, 0);
 
 /**
  * createWorkspace starts reading the stored work and returns {restore() -> restored?,
- * linkOpened(), watch(), flush() -> promise, startEmpty(), backToSaved(), forget(), resume()}.
+ * linkOpened(), watch(shown), flush() -> promise, startEmpty(), backToSaved(), forget(), resume()}.
  * open opens the database (workspace-db.js's openWorkspaceDB).
  */
 export function createWorkspace({ store, predicting, analyses, open = openWorkspaceDB, remove = deleteWorkspaceDB, delayMs = SAVE_DELAY_MS,
@@ -326,9 +328,19 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       say(`You opened a shared link. Your saved work (${describeWork(read.view)}, saved ${when(read.savedAt)}) is kept: it is replaced only once you change this view.`, 'notice', ['back']);
     },
 
-    /** watch starts saving: from the first change of the work on, every change is saved. */
-    watch() {
+    /**
+     * watch starts saving: from the first change of the work on, every change is saved. shown
+     * is the start-up view (a link's, the example) as it was put in place, before its fit or
+     * predictions ran: a change the user made since to the curves, schedules or settings (the
+     * fit and predictions change none of them) is a change of the work already.
+     */
+    watch(shown = null) {
       baseline = store.state;
+      if (shown && !off && !store.state.example && changed(store.state, shown, USER_KEYS)) {
+        dirty = true;
+        clearTimeout(timer);
+        timer = setTimeout(flush, delayMs);
+      }
       store.subscribe((state, previous) => {
         if (off) return;
         if (state.example) {
