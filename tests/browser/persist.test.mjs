@@ -653,18 +653,23 @@ test('two tabs: a save in one stops the other saving over it, until the user ask
   }
 });
 
+/** planLinkURL is a share link (encoded in page) to a view of one schedule predicted with parameters given by hand. */
+async function planLinkURL(page) {
+  const link = {
+    v: 2,
+    settings: { lambda: 0.999, fitLambda: false, warmupSteps: 0, warmupConvention: 'peak', huberDelta: 0.001, law: 'annealing', auto: false, mplSearch: 'optimum' },
+    params: { L0: 2.5, A: 0.5, alpha: 0.5, C: 0.4, lambda: 0.999 }, source: 'manual', curves: [],
+    predictions: [{ name: 'linked plan', schedule: { kind: 'cosine', total: 10000, peak: 2e-4, final: 0 } }],
+  };
+  return `${env.url}#s=${await encodeIn(page, JSON.stringify(link))}`;
+}
+
 test('a share link wins over the saved work, which is kept until the link’s view is changed and can be brought back', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     const { mine } = await saveMyRun(page);
 
-    const link = {
-      v: 2,
-      settings: { lambda: 0.999, fitLambda: false, warmupSteps: 0, warmupConvention: 'peak', huberDelta: 0.001, law: 'annealing', auto: false, mplSearch: 'optimum' },
-      params: { L0: 2.5, A: 0.5, alpha: 0.5, C: 0.4, lambda: 0.999 }, source: 'manual', curves: [],
-      predictions: [{ name: 'linked plan', schedule: { kind: 'cosine', total: 10000, peak: 2e-4, final: 0 } }],
-    };
-    const linkURL = `${env.url}#s=${await encodeIn(page, JSON.stringify(link))}`;
+    const linkURL = await planLinkURL(page);
     // A new visit (not a change of the hash in this one).
     await page.goto('about:blank');
     await page.goto(linkURL);
@@ -728,13 +733,7 @@ test('a change made while the start-up view is still predicted or fitted is save
     await context.addInitScript(holdFirstCall, 'predict');
     const page = await context.newPage();
     await page.goto(env.url);
-    const link = {
-      v: 2,
-      settings: { lambda: 0.999, fitLambda: false, warmupSteps: 0, warmupConvention: 'peak', huberDelta: 0.001, law: 'annealing', auto: false, mplSearch: 'optimum' },
-      params: { L0: 2.5, A: 0.5, alpha: 0.5, C: 0.4, lambda: 0.999 }, source: 'manual', curves: [],
-      predictions: [{ name: 'linked plan', schedule: { kind: 'cosine', total: 10000, peak: 2e-4, final: 0 } }],
-    };
-    const linkURL = `${env.url}#s=${await encodeIn(page, JSON.stringify(link))}`;
+    const linkURL = await planLinkURL(page);
     await page.goto('about:blank');
     await page.goto(linkURL);
     await page.waitForFunction(() => globalThis.callHeld && document.querySelector('#predict-list [data-schedule-name="linked plan"]'));
