@@ -23,8 +23,14 @@ export function showLists(store, on) {
   };
   const curveHandlers = { role: on.role, schedule: on.schedule, window: on.window || (() => {}), remove: removing('#curve-list') };
   const predictionHandlers = { edit: on.edit, remove: removing('#predict-list') };
-  // the settings' warmup is the default window's start for schedules that take it
-  watch(store, ['curves', 'settings'], (state) => renderCurves(state.curves, state.settings.warmupSteps, curveHandlers));
+  // the settings' warmup is the default window's start for schedules that take it: the rows are
+  // drawn again when it changes, not on every other setting (each row reads its curve's points)
+  let drawn = null;
+  watch(store, ['curves', 'settings'], ({ curves, settings: { warmupSteps } }) => {
+    if (drawn && drawn.curves === curves && drawn.warmupSteps === warmupSteps) return;
+    drawn = { curves, warmupSteps };
+    renderCurves(curves, warmupSteps, curveHandlers);
+  });
   watch(store, ['predictions', 'lines', 'fits', 'manual'], (state) => {
     const finals = lawsWithParams(state).map((law) => ({ law, byName: finalLosses(state, law) }));
     renderPredictions(state.predictions, finals, predictionHandlers);
