@@ -10,8 +10,10 @@ export class LawClient extends EventTarget {
     super();
     this.url = url;
     this.nextId = 1;
-    this.pending = new Map(); // id -> {resolve, reject, onProgress, method}
+    this.pending = new Map(); // id -> {resolve, reject, onProgress, method, message?, columns?}
     this.version = '';
+    /** started: a worker has loaded lawcore (before that, calls wait for it, across restarts). */
+    this.started = false;
     this.restarts = [];
     /** memoryBytes is the worker's wasm memory after its latest answer (its high-water mark). */
     this.memoryBytes = 0;
@@ -61,6 +63,7 @@ export class LawClient extends EventTarget {
       return;
     }
     if (msg.ready) {
+      this.started = true;
       this.version = msg.version;
       this.markReady(msg.version);
       this.dispatchEvent(new CustomEvent('ready', { detail: msg.version }));
@@ -89,12 +92,19 @@ export class LawClient extends EventTarget {
    */
   call(method, request, columns, onProgress) {
     const id = this.nextId++;
+    const message = { id, method, request: JSON.stringify(request) };
+    return new Promise((resolve, reject) => {
+      // what a call made before lawcore loaded needs to be sent again (restart)
+      this.pending.set(id, { resolve, reject, onProgress, method, ...(this.started ? {} : { message, columns }) });
+      this.post(message, columns);
+    });
+  }
+
+  /** post sends a call's message to the worker, with copies of its columns transferred. */
+  post(message, columns) {
     const cols = columns ? columns.map((c) => (c instanceof Uint8Array ? c.slice() : copyColumns(c))) : undefined;
     const buffers = cols ? cols.flatMap((c) => (c instanceof Uint8Array ? [c.buffer] : Object.values(c).map((a) => a.buffer))) : [];
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress, method });
-      this.worker.postMessage({ id, method, request: JSON.stringify(request), columns: cols }, buffers);
-    });
+    this.worker.postMessage({ ...message, columns: cols }, buffers);
   }
 
   /**
@@ -114,22 +124,34 @@ export class LawClient extends EventTarget {
   }
 
   /**
-   * restart replaces the worker; pending calls reject with reason. A worker that dies more than
+   * restart replaces the worker; pending calls reject with reason, but those made before
+   * lawcore first loaded go to the new worker. A worker that dies more than
    * three times in 30 s is not replaced again ("failed"); replacing one on cancel does not count.
    */
   restart(reason, { quiet = false } = {}) {
     this.worker.terminate();
-    for (const call of this.pending.values()) call.reject(new Error(reason));
-    this.pending.clear();
+    // Calls made before lawcore ever loaded have not run: they wait for the next worker (the
+    // page's start-up view asks for its fit before lawcore is up). Once it has, a restart
+    // rejects the calls under way, which may be what killed the worker; so does a cancel.
+    const resend = !this.started && !quiet;
+    const waiting = resend ? [...this.pending.values()] : [];
+    if (!resend) {
+      for (const call of this.pending.values()) call.reject(new Error(reason));
+      this.pending.clear();
+    }
     const now = Date.now();
     if (!quiet) this.restarts = this.restarts.filter((t) => now - t < 30000).concat(now);
     if (this.restarts.length > 3) {
+      // what waited for lawcore says why it never ran (the page may show it after "failed"'s message)
+      for (const call of this.pending.values()) call.reject(new Error(`the calculator could not start (${reason}); reload the page to try again`));
+      this.pending.clear();
       this.worker = { postMessage() {}, terminate() {} };
       this.failStart(new Error(reason));
       this.dispatchEvent(new CustomEvent('failed', { detail: reason }));
       return;
     }
     this.start();
+    for (const call of waiting) this.post(call.message, call.columns);
     if (!quiet) this.dispatchEvent(new CustomEvent('restart', { detail: reason }));
   }
 }

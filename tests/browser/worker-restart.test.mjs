@@ -6,13 +6,18 @@ import { useServerAndBrowser, openPage, waitForFit, params, messageText } from '
 
 const env = useServerAndBrowser(before, after);
 
-test('a worker that fails to load lawcore.wasm is replaced', async () => {
+test('a worker that fails to load lawcore.wasm is replaced, and the start-up fit waiting for it runs in the new one', async () => {
   // no service worker: its cache would fetch lawcore.wasm too, past the route
   const context = await env.browser.newContext({ serviceWorkers: 'block' });
   let failed = 0;
-  await context.route('**/assets/lawcore-core.*.wasm', (route) => {
-    // The worker asks twice (streaming, then a plain fetch) before it gives up.
-    if (failed++ < 2) return route.fulfill({ status: 503, body: 'unavailable' });
+  await context.route('**/assets/lawcore-core.*.wasm', async (route) => {
+    // The worker asks twice (streaming, then a plain fetch) before it gives up. The answers come
+    // late, so that the page has asked for the example's fit before the worker dies: the fit
+    // waits for lawcore, in the next worker.
+    if (failed++ < 2) {
+      await new Promise((r) => setTimeout(r, 1500));
+      return route.fulfill({ status: 503, body: 'unavailable' });
+    }
     return route.continue();
   });
   const page = await context.newPage();
@@ -22,6 +27,7 @@ test('a worker that fails to load lawcore.wasm is replaced', async () => {
     assert.equal((await params(page)).L0, '2.628');
     assert.equal(failed, 3, 'the new worker requested lawcore.wasm again');
     assert.match(await messageText(page), /HTTP 503.*restarted/);
+    assert.match(await page.textContent('#status'), /^Fitted/);
   } finally {
     await context.close();
   }
