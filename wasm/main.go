@@ -25,6 +25,7 @@ var running = struct {
 }{cancels: map[int]context.CancelFunc{}}
 
 func main() {
+	holdCollector()
 	api, err := newObject()
 	if err == nil {
 		err = setFuncs(api, map[string]func(safejs.Value, []safejs.Value) any{"run": run, "cancel": cancelAll})
@@ -116,6 +117,7 @@ func settle(args []safejs.Value, resolve, reject safejs.Value) {
 		delete(running.cancels, id)
 		running.Unlock()
 		cancel()
+		callEnded()
 	}()
 
 	method, request, in, files, onProgress, err := readArgs(args)
@@ -123,6 +125,7 @@ func settle(args []safejs.Value, resolve, reject safejs.Value) {
 		rejectWith(reject, err.Error())
 		return
 	}
+	callStarting(inputSize(request, in, files))
 	if needsFull(method, request) {
 		// The core bridge's answer: the worker loads lawcore.wasm and asks it instead.
 		e := newError(method + " needs the full lawcore.wasm")
@@ -240,6 +243,21 @@ func readColumns(v safejs.Value) ([]columns, error) {
 		}
 	}
 	return out, nil
+}
+
+// inputSize counts what a call brings: its request's bytes, its columns' numbers and its
+// files' bytes.
+func inputSize(request []byte, in []columns, files [][]byte) int {
+	n := len(request)
+	for _, cols := range in {
+		for _, c := range cols {
+			n += len(c)
+		}
+	}
+	for _, f := range files {
+		n += len(f)
+	}
+	return n
 }
 
 // progressReporter returns a progress function that calls onProgress(fraction, resume) at most
