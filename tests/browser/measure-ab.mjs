@@ -1,0 +1,38 @@
+// Compares the first view of two or more builds of the site, as measure-load.mjs measures it
+// (navigation to the fitted Fig. 2 parameters and the loss chart with the 60K predictions, cold:
+// a new browser context each load, no service worker), their loads alternated so that the
+// machine's load falls on each alike. Not a test: run it by hand with the builds' site folders,
+//   node tests/browser/measure-ab.mjs build/site /tmp/other-build/site      (ROUNDS=12 by default)
+import { startServer, launchBrowser } from './harness.mjs';
+
+const dirs = process.argv.slice(2);
+if (dirs.length < 2) {
+  console.error('usage: node tests/browser/measure-ab.mjs SITE_DIR SITE_DIR [...]');
+  process.exit(2);
+}
+const ROUNDS = Number(process.env.ROUNDS || 12);
+const fitted = () => document.querySelector('#param-L0')?.textContent === '2.628'
+  && /constant 60K/.test(document.querySelector('#chart-loss')?.dataset.series || '') && performance.now();
+const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const servers = [];
+const browser = await launchBrowser();
+const times = dirs.map(() => []);
+try {
+  for (const dir of dirs) servers.push(await startServer(dir));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < dirs.length; i++) {
+      const context = await browser.newContext({ serviceWorkers: 'block' });
+      const page = await context.newPage();
+      await page.goto(servers[i].url, { waitUntil: 'commit' });
+      const handle = await page.waitForFunction(fitted, null, { timeout: 60000, polling: 'raf' });
+      times[i].push(await handle.jsonValue());
+      await context.close();
+    }
+  }
+} finally {
+  await browser.close();
+  for (const server of servers) await server.stop();
+}
+console.log(`first view, cold, ${ROUNDS} loads of each build, alternated (ms from navigation):`);
+dirs.forEach((dir, i) => console.log(`  ${dir}: median ${med(times[i]).toFixed(0)}  [${times[i].map((t) => t.toFixed(0)).join(', ')}]`));
