@@ -292,14 +292,18 @@ engine.ready.then(() => performance.mark('lawcore-ready'), (err) => store.showMe
   // shown is the view as the page put it, before its fit or predictions: a change the user made
   // after it (a field of the link's view, a file dropped on the example) while they ran is the
   // user's work, and watch saves it; a change made while the stored work is still being read too.
+  // A curve or schedule the user adds while the stored work or the example is read is theirs:
+  // it stays, and is saved (begun; the page starts empty).
   let shown = null;
   const onShown = () => { shown = store.state; };
+  const empty = store.state;
+  const begun = () => store.state.curves !== empty.curves || store.state.predictions !== empty.predictions;
   if (await sharing.open(location.hash, { shown: onShown })) {
     workspace.watch(shown);
     await workspace.linkOpened();
   } else {
-    if (!(await workspace.restore())) await examples.fig2({ keepMessage: true, shown: onShown });
-    workspace.watch(shown);
+    if (!(await workspace.restore({ begun }))) await examples.fig2({ keepMessage: true, shown: onShown, unless: begun });
+    workspace.watch(shown ?? (begun() ? empty : null));
   }
   performance.mark('example-shown');
   // offline.js registers the service worker now that the first view is on screen.

@@ -767,3 +767,79 @@ test('a change made while the start-up view is still predicted or fitted is save
     await context.close();
   }
 });
+
+/**
+ * holdStorage (an init script) holds the answer to the page's opening of its IndexedDB until
+ * the test calls globalThis.releaseStorage(): the stored work is then still being read at
+ * start-up for as long as the test needs (a large store on a slow disk).
+ */
+function holdStorage() {
+  const open = IDBFactory.prototype.open;
+  const released = new Promise((resolve) => { globalThis.releaseStorage = resolve; });
+  IDBFactory.prototype.open = function holdOpen(...args) {
+    const request = open.apply(this, args);
+    const handlers = {};
+    // the upgrade runs at once (it must, inside its transaction); success and error wait
+    request.onupgradeneeded = (e) => handlers.upgradeneeded?.(e);
+    request.onsuccess = (e) => released.then(() => handlers.success?.(e));
+    request.onerror = (e) => {
+      e.preventDefault();
+      released.then(() => handlers.error?.(e));
+    };
+    return new Proxy(request, {
+      set(target, key, value) {
+        if (/^on(upgradeneeded|success|error)$/.test(key)) handlers[key.slice(2)] = value;
+        else target[key] = value;
+        return true;
+      },
+      get(target, key) {
+        const value = target[key];
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  };
+}
+
+test('a curve added while the saved work or the example is still being read stays and is saved; the saved work is kept aside and comes back', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    const { mine } = await saveMyRun(page);
+    await context.addInitScript(holdStorage);
+    await page.goto('about:blank');
+    await page.goto(env.url);
+    await pasteCurve(page, 'quick run', csvRun(30));
+    await page.evaluate(() => globalThis.releaseStorage());
+    await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
+    assert.match(await lineText(page), /^Your saved work \(3 curves, 5 schedules to predict and the fit of the annealing law, saved .*\) was still being read when you added yours: it is kept aside/);
+    assert.deepEqual(await curveNames(page), ['quick run']);
+    // The user's curve is their work: saved, it replaces the stored work, which Back still brings back.
+    await waitSaved(page);
+    assert.match(await lineText(page), /was replaced by this view/);
+    await page.click('#workspace-back');
+    await waitForFit(page);
+    assert.deepEqual((await view(page)).curves, mine.curves);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+
+  // With nothing stored, the same while the example's file is still on its way: the example
+  // does not replace the user's curve.
+  const fresh = await openPage(env.browser, 'about:blank');
+  try {
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    await fresh.page.route('**/examples/paper-fig2.json', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await fresh.page.goto(env.url);
+    await pasteCurve(fresh.page, 'quick run', csvRun(30));
+    release();
+    await waitSaved(fresh.page);
+    assert.deepEqual(await curveNames(fresh.page), ['quick run']);
+    assert.equal(await fresh.page.isVisible('#example-note'), false);
+  } finally {
+    await fresh.context.close();
+  }
+});

@@ -20,12 +20,14 @@ export const EXAMPLES = {
 export function createExamples({ store, engine, fitting }) {
   /**
    * fig2 opens the paper's companion view: fit Fig. 2, predict the 60K schedules. shown is
-   * called once the view is in place, before its fit.
+   * called once the view is in place, before its fit; unless() true once the file is read
+   * leaves the view as it is (at start-up: the user has put work of their own on the page).
    */
-  async function fig2({ keepMessage = false, shown } = {}) {
+  async function fig2({ keepMessage = false, shown, unless = () => false } = {}) {
     if (!keepMessage) store.clearMessage();
     try {
       const curves = await loadFig2();
+      if (unless()) return;
       store.loadView({ settings: FIG2_SETTINGS, curves, predictions: FIG3_PREDICTIONS, example: EXAMPLES.fig2 });
       shown?.();
       await fitting.fit({ keepMessage, replace: true });

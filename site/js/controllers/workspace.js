@@ -299,10 +299,21 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
   return {
     flush,
 
-    /** restore puts the stored work back on the page; it resolves to false when there is none to show. */
-    async restore() {
+    /**
+     * restore puts the stored work back on the page; it resolves to false when there is none to
+     * show. When the user has put work of their own on the page while it was read (begun() says
+     * so), that stays, and the stored work is kept aside as for a link: "Back to my saved work"
+     * brings it back, and the user's work replaces it once saved.
+     */
+    async restore({ begun = () => false } = {}) {
       const read = await readFound();
       if (!read) return false;
+      if (begun()) {
+        kept = read;
+        linkShown = true;
+        say(`Your saved work (${describeWork(read.view)}, saved ${when(read.savedAt)}) was still being read when you added yours: it is kept aside, and “Back to my saved work” brings it back.`, 'notice', ['back']);
+        return true;
+      }
       if (!show(read)) {
         await clearQuietly();
         return false;
