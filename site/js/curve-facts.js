@@ -175,14 +175,14 @@ export function defaultWindow(curve, warmupSetting = 0) {
 /**
  * windowOf is the step window a curve is fitted from: {from, set} (set: the user chose it;
  * else the default, defaultWindow, with the fit's warmup setting). from 0 is the whole curve.
+ * byDefault is that default when the caller has it already (it scans the LR column).
  */
-export function windowOf(curve, warmupSetting = 0) {
-  return Number.isFinite(curve.from) ? { from: curve.from, set: true } : { from: defaultWindow(curve, warmupSetting), set: false };
+export function windowOf(curve, warmupSetting = 0, byDefault = null) {
+  return Number.isFinite(curve.from) ? { from: curve.from, set: true } : { from: byDefault ?? defaultWindow(curve, warmupSetting), set: false };
 }
 
-/** pointsInWindow counts the observed points a curve's window keeps. */
-export function pointsInWindow(curve, warmupSetting = 0) {
-  const { from } = windowOf(curve, warmupSetting);
+/** pointsInWindow counts the observed points a curve's window (windowOf's, unless given) keeps. */
+export function pointsInWindow(curve, warmupSetting = 0, { from } = windowOf(curve, warmupSetting)) {
   let n = 0;
   for (const s of curve.steps) if (s >= from) n++;
   return n;

@@ -114,10 +114,14 @@ test('the fit window starts where the warmup ends: the LR column\'s, the schedul
   assert.equal(defaultWindow(curve(cosine), 300), 300);
   assert.equal(windowOf(curve(cosine), 300).from, 300);
   assert.equal(pointsInWindow(curve(cosine), 300), 98); // steps 300..10000
+  // a window the caller has: counted from it, as given
+  assert.equal(pointsInWindow(curve(cosine), 300, { from: 9000 }), 11); // steps 9000..10000
+  assert.deepEqual(windowOf(curve(cosine), 300, 1500), { from: 1500, set: false });
   // a one-cycle rises by its own rule and takes no warmup setting
   assert.equal(defaultWindow(curve({ kind: 'one-cycle', total: 10000, peak: 3e-4 }), 300), 0);
   // a window the user set stands
   assert.deepEqual(windowOf({ ...curve(cosine), from: 50 }, 300), { from: 50, set: true });
+  assert.deepEqual(windowOf({ ...curve(cosine), from: 50 }, 300, 1500), { from: 50, set: true });
   // a warmup that ends before the first point leaves every point in
   assert.equal(defaultWindow(curve(cosine), 100), 0);
 });

@@ -47,9 +47,9 @@ function renderCurves(curves, warmupSteps, on) {
     const sched = c.scheduleSource === 'file' ? `LR from ${c.lrFile || 'the file'}` : summary(c.schedule);
     const problems = flaggedProblems(c).map((p) => p.text);
     // The fit window: from the end of the warmup unless the user set it (empty: that default).
-    const win = windowOf(c, warmupSteps);
     const fallback = defaultWindow(c, warmupSteps);
-    const kept = pointsInWindow(c, warmupSteps);
+    const win = windowOf(c, warmupSteps, fallback);
+    const kept = pointsInWindow(c, warmupSteps, win);
     const windowInput = h('input', {
       type: 'text', inputmode: 'numeric', autocomplete: 'off', class: 'window-input',
       'aria-label': `Fit ${c.name} from step`, value: win.set ? String(win.from) : '', placeholder: String(fallback),
