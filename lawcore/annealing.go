@@ -65,6 +65,10 @@ func (m *annealingModel) Points() int { return m.areas.Points() }
 
 func (m *annealingModel) Thin(every int) Model { return &annealingModel{areas: m.areas.Thin(every)} }
 
+func (m *annealingModel) Subset(keep []bool) Model {
+	return &annealingModel{areas: m.areas.Subset(keep)}
+}
+
 func (m *annealingModel) Eval(theta []float64, from int, pred, jac []float64) {
 	t := m.areas.At(theta[annLambda])
 	l0, a, alpha, c := theta[annL0], theta[annA], theta[annAlpha], theta[annC]

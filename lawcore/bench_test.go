@@ -20,6 +20,19 @@ func BenchmarkFitFig2(b *testing.B) {
 	}
 }
 
+// BenchmarkFitFig2AsThePage is the fit the page's first view asks for: Fig. 2 with each
+// parameter's interval (ten jackknife refits) and the two fitted lines of 2,000 points.
+func BenchmarkFitFig2AsThePage(b *testing.B) {
+	req := testcurves.Fig2(b)
+	req.Intervals, req.Lines, req.Points = true, true, 2000
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := lawcore.Fit(context.Background(), req, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkFitThreeCurves30K fits three curves of 30,000 per-step points each.
 func BenchmarkFitThreeCurves30K(b *testing.B) {
 	req := testcurves.Synthetic(lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}, 2e-4, 1, lawcore.WarmupPeak)

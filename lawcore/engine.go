@@ -91,7 +91,7 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 	res.Search = search
 	res.Warnings = job.warnings(theta, res)
 	if req.Intervals {
-		if res.Intervals, res.Replicates, err = job.intervals(ctx, theta); err != nil {
+		if res.Intervals, res.Replicates, err = job.intervals(ctx, theta, model); err != nil {
 			return nil, err
 		}
 		if !job.annealed() {

@@ -36,10 +36,11 @@ const (
 )
 
 // intervals computes the jackknife intervals of the free parameters around theta, and the
-// refitted parameters they come from; nil when
+// refitted parameters they come from (fitted is the fit's model, on every point of j.fitRuns);
+// nil when
 // the curves have too few points to cut (fewer than two points a block), or so many that ten
 // more polishes would take seconds (past thinAbove points in all).
-func (j *fitJob) intervals(ctx context.Context, theta []float64) (map[string]Interval, []Values, error) {
+func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model) (map[string]Interval, []Values, error) {
 	if len(j.logObs) > thinAbove {
 		return nil, nil, nil
 	}
@@ -49,26 +50,27 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64) (map[string]Int
 		}
 	}
 	var estimates [][]float64
+	keep := make([]bool, len(j.logObs))
 	for b := 0; b < intervalBlocks; b++ {
-		var runs []Run
 		var logObs []float64
 		at := 0
 		for _, r := range j.fitRuns {
 			n := len(r.Steps)
-			kept := r
-			kept.Steps = nil
-			for k, st := range r.Steps {
-				if k*intervalBlocks/n != b {
-					kept.Steps = append(kept.Steps, st)
+			for k := range r.Steps {
+				if keep[at+k] = k*intervalBlocks/n != b; keep[at+k] {
 					logObs = append(logObs, j.logObs[at+k])
 				}
 			}
 			at += n
-			runs = append(runs, kept)
 		}
-		model, err := j.law.Bind(runs, BindOptions{Free: j.freeMask(), Theta: theta})
-		if err != nil {
-			return nil, nil, err
+		var model Model
+		if s, ok := fitted.(Subsetter); ok {
+			model = s.Subset(keep)
+		} else {
+			var err error
+			if model, err = j.law.Bind(subsetRuns(j.fitRuns, keep), BindOptions{Free: j.freeMask(), Theta: theta}); err != nil {
+				return nil, nil, err
+			}
 		}
 		obj := newObjective(ctx, model, j.spec, logObs, j.delta, j.free, j.base)
 		obj.Anchor(theta, true)

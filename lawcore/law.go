@@ -215,6 +215,15 @@ type Model interface {
 	StartGrid(base []float64) StartGrid
 }
 
+// A Subsetter is a Model that gives the model at some of its points sharing what it has
+// computed, for the refits of a fit's intervals (the annealing law's areas). Models without it
+// are bound again on the runs with those points.
+type Subsetter interface {
+	// Subset returns the model at the points keep marks (one per point, in order), as Bind
+	// gives on the runs with those steps.
+	Subset(keep []bool) Model
+}
+
 // StartGrid is where the start search of a fit looks. Each cell is a full parameter vector
 // whose linear parameters are ignored (the search solves for them). The cells come in runs of
 // Run cells that vary along one parameter only, in order: the search keeps the local minima
