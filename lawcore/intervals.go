@@ -37,9 +37,8 @@ const (
 
 // intervals computes the jackknife intervals of the free parameters around theta, and the
 // refitted parameters they come from (fitted is the fit's model, on every point of j.fitRuns);
-// nil when
-// the curves have too few points to cut (fewer than two points a block), or so many that ten
-// more polishes would take seconds (past thinAbove points in all).
+// nil when the curves have too few points to cut (fewer than two points a block), or so many
+// that ten more polishes would take seconds (past thinAbove points in all).
 func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model) (map[string]Interval, []Values, error) {
 	if len(j.logObs) > thinAbove {
 		return nil, nil, nil

@@ -102,6 +102,13 @@ async function saveMyRun(page) {
   return { mine: await view(page), saved };
 }
 
+/** backBringsBack presses "Back to my saved work" and checks that the saved curves (mine's) are back. */
+async function backBringsBack(page, mine) {
+  await page.click('#workspace-back');
+  await waitForFit(page);
+  assert.deepEqual((await view(page)).curves, mine.curves);
+}
+
 /** onOrigin runs fn in a page of the site's origin where the calculator does not run (its icon). */
 async function onOrigin(context, fn, arg) {
   const page = await context.newPage();
@@ -690,9 +697,7 @@ test('a share link wins over the saved work, which is kept until the link’s vi
     await page.waitForFunction(() => document.querySelector('#predict-list [data-schedule-name="linked plan"]'));
     await setField(page, '#warmup-steps', '100');
     await page.waitForFunction(() => /was replaced by this view/.test(document.querySelector('#workspace-text').textContent));
-    await page.click('#workspace-back');
-    await waitForFit(page);
-    assert.deepEqual((await view(page)).curves, mine.curves);
+    await backBringsBack(page, mine);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
@@ -815,9 +820,7 @@ test('a curve added while the saved work or the example is still being read stay
     // The user's curve is their work: saved, it replaces the stored work, which Back still brings back.
     await waitSaved(page);
     assert.match(await lineText(page), /was replaced by this view/);
-    await page.click('#workspace-back');
-    await waitForFit(page);
-    assert.deepEqual((await view(page)).curves, mine.curves);
+    await backBringsBack(page, mine);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

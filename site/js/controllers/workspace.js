@@ -4,6 +4,7 @@
 // Reading starts as the page loads (alongside lawcore). At start-up a share link wins (the user
 // asked for that view), then the stored work, then the example; with a link the stored work is
 // left as it is until the link's view is changed, and "Back to my saved work" brings it back.
+// So it is when the user adds curves of their own while the stored work is still being read.
 // Saving starts at the first change of the work after start-up (the example or a link opened
 // and left untouched is not the user's work, and never replaces it; nor does an example loaded
 // later, until the user's curves replace it or it is kept), waits SAVE_DELAY_MS after
