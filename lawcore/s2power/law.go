@@ -95,6 +95,11 @@ func (m *model) Thin(every int) lawcore.Model {
 	return &model{areas: m.areas.Thin(every), fitZeta: m.fitZeta}
 }
 
+// Subset shares the areas computed already (lawcore.Subsetter: the refits of a fit's intervals).
+func (m *model) Subset(keep []bool) lawcore.Model {
+	return &model{areas: m.areas.Subset(keep), fitZeta: m.fitZeta}
+}
+
 func (m *model) Eval(theta []float64, from int, pred, jac []float64) {
 	t := m.areas.At(theta[iLambda])
 	l0, a, alpha, c, zeta := theta[iL0], theta[iA], theta[iAlpha], theta[iC], theta[iZeta]

@@ -71,3 +71,10 @@ func TestFig2(t *testing.T) {
 		t.Errorf("zeta = %.4g, farther from 1 than the paper's 1.125", zeta)
 	}
 }
+
+// The refits of a fit's intervals share the fit's areas: the same numbers as binding their runs.
+func TestSubsetMatchesBind(t *testing.T) {
+	held := []float64{2.6, 0.43, 0.55, 0.41, 0.9, 0.999}
+	other := []float64{2.6, 0.43, 0.55, 0.41, 0.9, 0.99}
+	testcurves.SubsetMatchesBind(t, Law, lawcore.BindOptions{Free: []bool{true, true, true, true, true, true}}, [][]float64{held, other})
+}

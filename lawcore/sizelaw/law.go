@@ -138,6 +138,17 @@ func (m *model) Thin(every int) lawcore.Model {
 	return t
 }
 
+// Subset shares the areas computed already (lawcore.Subsetter: the refits of a fit's intervals).
+func (m *model) Subset(keep []bool) lawcore.Model {
+	s := &model{areas: m.areas.Subset(keep), fitBeta: m.fitBeta}
+	for k, kp := range keep {
+		if kp {
+			s.logN = append(s.logN, m.logN[k])
+		}
+	}
+	return s
+}
+
 func (m *model) Eval(theta []float64, from int, pred, jac []float64) {
 	t := m.areas.At(theta[iLambda])
 	l0, a, alpha, b, beta, c, gamma := theta[iL0], theta[iA], theta[iAlpha], theta[iB], theta[iBeta], theta[iC], theta[iGamma]

@@ -266,3 +266,11 @@ func TestPredictWithoutSizeNamesTheCurveOnce(t *testing.T) {
 		t.Errorf("got %v, want %s", err, want)
 	}
 }
+
+// The refits of a fit's intervals share the fit's areas (and the points' model sizes): the same
+// numbers as binding their runs.
+func TestSubsetMatchesBind(t *testing.T) {
+	held := []float64{1.9, 0.45, 0.5, 40, 0.3, 0.01, 0.2, 0.999}
+	other := []float64{1.9, 0.45, 0.5, 40, 0.3, 0.01, 0.2, 0.99}
+	testcurves.SubsetMatchesBind(t, Law, lawcore.BindOptions{Free: []bool{true, true, true, true, true, true, true, true}}, [][]float64{held, other})
+}

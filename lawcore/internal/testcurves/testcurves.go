@@ -294,3 +294,74 @@ func Synthetic(truth lawcore.Params, noise float64, every int, conv lawcore.Conv
 	}
 	return req
 }
+
+// SubsetMatchesBind checks a law's Subsetter on a cosine run of a 25M model and a WSD run of a
+// 100M one (20K steps without warmup, 30 points each, one point dropped in three): the model that Subset gives
+// after the full model was evaluated at thetas[0], and the model Bind gives on the runs with
+// those steps, must predict the same numbers to the last bit, derivatives included, at every
+// theta (thetas[0] first, then the others: another lambda walks the schedules again).
+func SubsetMatchesBind(t *testing.T, law lawcore.Law, opts lawcore.BindOptions, thetas [][]float64) {
+	t.Helper()
+	var runs []lawcore.Run
+	for i, s := range []lawcore.Schedule{
+		{Kind: lawcore.KindCosine, Total: 20000, Peak: 3e-4},
+		{Kind: lawcore.KindWSD, Total: 20000, Peak: 3e-4, Decay: "linear", DecayFraction: 0.2},
+	} {
+		lr, err := s.LR()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := lawcore.Run{Name: s.Kind, LR: lr, Size: []float64{25e6, 100e6}[i]}
+		for st := 600; st <= 20000; st += 650 {
+			r.Steps = append(r.Steps, st)
+		}
+		runs = append(runs, r)
+	}
+	full, err := law.Bind(runs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subsetter, ok := full.(lawcore.Subsetter)
+	if !ok {
+		t.Fatalf("the %s's model is not a Subsetter", law.Spec().Title)
+	}
+	d := len(thetas[0])
+	full.Eval(thetas[0], 0, make([]float64, full.Points()), make([]float64, full.Points()*d))
+	var keep []bool
+	kept := make([]lawcore.Run, len(runs))
+	for i, r := range runs {
+		kept[i] = r
+		kept[i].Steps = nil
+		for _, st := range r.Steps {
+			keep = append(keep, len(keep)%3 != 1)
+			if keep[len(keep)-1] {
+				kept[i].Steps = append(kept[i].Steps, st)
+			}
+		}
+	}
+	sub := subsetter.Subset(keep)
+	bound, err := law.Bind(kept, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sub.Points() != bound.Points() {
+		t.Fatalf("the subset has %d points, the runs bound %d", sub.Points(), bound.Points())
+	}
+	n := bound.Points()
+	for _, theta := range thetas {
+		gotPred, gotJac := make([]float64, n), make([]float64, n*d)
+		wantPred, wantJac := make([]float64, n), make([]float64, n*d)
+		sub.Eval(theta, 0, gotPred, gotJac)
+		bound.Eval(theta, 0, wantPred, wantJac)
+		for k := range wantPred {
+			if gotPred[k] != wantPred[k] {
+				t.Fatalf("theta %v, point %d: the subset predicts %v, the runs bound %v", theta, k, gotPred[k], wantPred[k])
+			}
+		}
+		for k := range wantJac {
+			if gotJac[k] != wantJac[k] {
+				t.Fatalf("theta %v, derivative %d: the subset gives %v, the runs bound %v", theta, k, gotJac[k], wantJac[k])
+			}
+		}
+	}
+}
