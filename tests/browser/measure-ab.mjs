@@ -3,7 +3,7 @@
 // a new browser context each load, no service worker), their loads alternated so that the
 // machine's load falls on each alike. Not a test: run it by hand with the builds' site folders,
 //   node tests/browser/measure-ab.mjs build/site /tmp/other-build/site      (ROUNDS=12 by default)
-import { startServer, launchBrowser } from './harness.mjs';
+import { startServer, launchBrowser, firstViewShown } from './harness.mjs';
 
 const dirs = process.argv.slice(2);
 if (dirs.length < 2) {
@@ -11,8 +11,6 @@ if (dirs.length < 2) {
   process.exit(2);
 }
 const ROUNDS = Number(process.env.ROUNDS || 12);
-const fitted = () => document.querySelector('#param-L0')?.textContent === '2.628'
-  && /constant 60K/.test(document.querySelector('#chart-loss')?.dataset.series || '') && performance.now();
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const servers = [];
@@ -25,7 +23,7 @@ try {
       const context = await browser.newContext({ serviceWorkers: 'block' });
       const page = await context.newPage();
       await page.goto(servers[i].url, { waitUntil: 'commit' });
-      const handle = await page.waitForFunction(fitted, null, { timeout: 60000, polling: 'raf' });
+      const handle = await page.waitForFunction(firstViewShown, null, { timeout: 60000, polling: 'raf' });
       times[i].push(await handle.jsonValue());
       await context.close();
     }

@@ -5,16 +5,11 @@
 // first call the core lacks takes (lawcore.wasm loaded); then 5 repeat visits with the service
 // worker warm. Not a test: run it by hand,
 //   node tests/browser/measure-load.mjs      (after make build)
-import { startServer, launchBrowser } from './harness.mjs';
+import { startServer, launchBrowser, firstViewShown } from './harness.mjs';
 
 const RUNS = 5;
 // LATENCY=40 adds 40 ms to every request (Chromium's network emulation), as a distant host would.
 const LATENCY = Number(process.env.LATENCY || 0);
-// Fitted and drawn: the parameters, and the loss chart with the predicted 60K schedules (today
-// one change of the store draws both; the chart is checked so that a page drawing it later is
-// not measured as faster).
-const fitted = () => document.querySelector('#param-L0')?.textContent === '2.628'
-  && /constant 60K/.test(document.querySelector('#chart-loss')?.dataset.series || '') && performance.now();
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kB = (n) => `${(n / 1000).toFixed(1)} kB`;
 
@@ -40,7 +35,7 @@ try {
     context.on('requestfinished', (r) => finished.push(r));
     await page.goto(server.url, { waitUntil: 'commit' });
     // performance.now() counts from the navigation's start.
-    const handle = await page.waitForFunction(fitted, null, { timeout: 60000, polling: 'raf' });
+    const handle = await page.waitForFunction(firstViewShown, null, { timeout: 60000, polling: 'raf' });
     times.push(await handle.jsonValue());
     const upTo = [...finished];
     const sizes = await Promise.all(upTo.map(async (r) => {
@@ -83,7 +78,7 @@ try {
   const context = await browser.newContext({ serviceWorkers: 'allow' });
   const page = await context.newPage();
   await page.goto(server.url);
-  await page.waitForFunction(fitted, null, { timeout: 60000 });
+  await page.waitForFunction(firstViewShown, null, { timeout: 60000 });
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
     if (!navigator.serviceWorker.controller) {
@@ -93,7 +88,7 @@ try {
   const repeat = [];
   for (let i = 0; i < RUNS; i++) {
     await page.reload({ waitUntil: 'commit' });
-    const handle = await page.waitForFunction(fitted, null, { timeout: 60000, polling: 'raf' });
+    const handle = await page.waitForFunction(firstViewShown, null, { timeout: 60000, polling: 'raf' });
     repeat.push(await handle.jsonValue());
   }
   await context.close();
