@@ -172,13 +172,7 @@ func (t *AreaTable) Subset(keep []bool) *AreaTable {
 	if t.every != 1 || len(keep) != t.n {
 		panic("lawcore: AreaTable.Subset needs one keep per point of an unthinned table")
 	}
-	n := 0
-	for _, kp := range keep {
-		if kp {
-			n++
-		}
-	}
-	s := newAreaTable(subsetRuns(t.runs, keep), 1, n, t.withDerivative)
+	s := NewAreaTable(subsetRuns(t.runs, keep), t.withDerivative)
 	if math.IsNaN(t.lambda) {
 		return s // nothing computed yet
 	}
