@@ -289,21 +289,21 @@ engine.ready.then(() => performance.mark('lawcore-ready'), (err) => store.showMe
 // (waiting for lawcore first left the worker idle 50-130 ms while the page did that).
 (async () => {
   // A share link wins (the user asked for that view), then the work kept in this browser, then the example.
-  // shown is the view as the page put it, before its fit or predictions: a change the user made
-  // after it (a field of the link's view, a file dropped on the example) while they ran is the
-  // user's work, and watch saves it; a change made while the stored work is still being read too.
-  // A curve or schedule the user adds while the stored work or the example is read is theirs:
-  // it stays, and is saved (begun; the page starts empty).
-  let shown = null;
-  const onShown = () => { shown = store.state; };
+  // shown is the view as the page put it, before its fit or predictions (the empty page when it
+  // put none): a change the user made since (a field of the link's view, a file dropped on the
+  // example) is the user's work, and watch saves it; a change made while the stored work is
+  // still being read too. A curve or schedule the user adds while the stored work or the
+  // example is read is theirs: it stays (begun), and is saved.
   const empty = store.state;
+  let shown = empty;
+  const onShown = () => { shown = store.state; };
   const begun = () => store.state.curves !== empty.curves || store.state.predictions !== empty.predictions;
   if (await sharing.open(location.hash, { shown: onShown })) {
     workspace.watch(shown);
     await workspace.linkOpened();
   } else {
-    if (!(await workspace.restore({ begun }))) await examples.fig2({ keepMessage: true, shown: onShown, unless: begun });
-    workspace.watch(shown ?? (begun() ? empty : null));
+    if (!(await workspace.restore({ begun, shown: onShown }))) await examples.fig2({ keepMessage: true, shown: onShown, unless: begun });
+    workspace.watch(shown);
   }
   performance.mark('example-shown');
   // offline.js registers the service worker now that the first view is on screen.

@@ -152,10 +152,14 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
     return reading;
   }
 
-  /** show puts read work on the page; false (and the page clean) when the page cannot draw it. */
-  function show(read) {
+  /**
+   * show puts read work on the page, calling shown once it is in place; false (and the page
+   * clean) when the page cannot draw it.
+   */
+  function show(read, shown) {
     try {
       store.restoreView(read.view);
+      shown?.();
     } catch (err) {
       store.loadView({ settings: DEFAULT_SETTINGS });
       say(`Your saved work could not be shown (${err.message}), so the page starts clean. Dropped: ${describeWork(read.view)}.`, 'warning');
@@ -302,11 +306,12 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
 
     /**
      * restore puts the stored work back on the page; it resolves to false when there is none to
-     * show. When the user has put work of their own on the page while it was read (begun() says
-     * so), that stays, and the stored work is kept aside as for a link: "Back to my saved work"
-     * brings it back, and the user's work replaces it once saved.
+     * show. shown is called once it is in place, before its predictions. When the user has put
+     * work of their own on the page while it was read (begun() says so), that stays, and the
+     * stored work is kept aside as for a link: "Back to my saved work" brings it back, and the
+     * user's work replaces it once saved.
      */
-    async restore({ begun = () => false } = {}) {
+    async restore({ begun = () => false, shown } = {}) {
       const read = await readFound();
       if (!read) return false;
       if (begun()) {
@@ -315,7 +320,7 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
         say(`Your saved work (${describeWork(read.view)}, saved ${when(read.savedAt)}) was still being read when you added yours: it is kept aside, and “Back to my saved work” brings it back.`, 'notice', ['back']);
         return true;
       }
-      if (!show(read)) {
+      if (!show(read, shown)) {
         await clearQuietly();
         return false;
       }
