@@ -10,7 +10,7 @@ export class LawClient extends EventTarget {
     super();
     this.url = url;
     this.nextId = 1;
-    this.pending = new Map(); // id -> {resolve, reject, onProgress, method, message?, columns?}
+    this.pending = new Map(); // id -> {resolve, reject, onProgress, method, message, columns}
     this.version = '';
     /** started: a worker has loaded lawcore (before that, calls wait for it, across restarts). */
     this.started = false;
@@ -94,8 +94,8 @@ export class LawClient extends EventTarget {
     const id = this.nextId++;
     const message = { id, method, request: JSON.stringify(request) };
     return new Promise((resolve, reject) => {
-      // what a call made before lawcore loaded needs to be sent again (restart)
-      this.pending.set(id, { resolve, reject, onProgress, method, ...(this.started ? {} : { message, columns }) });
+      // message and columns: what the call needs to be sent again to a new worker (restart)
+      this.pending.set(id, { resolve, reject, onProgress, method, message, columns });
       this.post(message, columns);
     });
   }
@@ -109,7 +109,8 @@ export class LawClient extends EventTarget {
 
   /**
    * cancel asks lawcore to stop the running fit (its promise rejects with "cancelled"). If the
-   * worker does not answer in time, it is replaced and the pending calls reject with "cancelled".
+   * worker does not answer in time, it is replaced and the calls pending at the cancel reject
+   * with "cancelled"; those made since go to the new worker.
    */
   cancel() {
     this.worker.postMessage({ cancel: true });
@@ -118,26 +119,28 @@ export class LawClient extends EventTarget {
     this.cancelTimer = setTimeout(() => {
       if (waiting.some((id) => this.pending.has(id))) {
         console.info(`lawcore did not stop within ${CANCEL_GRACE_MS} ms of cancel(): the worker was replaced`);
-        this.restart('cancelled', { quiet: true });
+        this.restart('cancelled', { quiet: true, stopped: waiting });
       }
     }, CANCEL_GRACE_MS);
   }
 
   /**
-   * restart replaces the worker; pending calls reject with reason, but those made before
-   * lawcore first loaded go to the new worker. A worker that dies more than
-   * three times in 30 s is not replaced again ("failed"); replacing one on cancel does not count.
+   * restart replaces the worker; pending calls reject with reason, but those that were not what
+   * the worker was stopped for go to the new worker. A worker that dies more than three times in
+   * 30 s is not replaced again ("failed"); replacing one on cancel (quiet, stopped: the ids of
+   * the calls cancelled) does not count.
    */
-  restart(reason, { quiet = false } = {}) {
+  restart(reason, { quiet = false, stopped = null } = {}) {
     this.worker.terminate();
-    // Calls made before lawcore ever loaded have not run: they wait for the next worker (the
-    // page's start-up view asks for its fit before lawcore is up). Once it has, a restart
-    // rejects the calls under way, which may be what killed the worker; so does a cancel.
-    const resend = !this.started && !quiet;
-    const waiting = resend ? [...this.pending.values()] : [];
-    if (!resend) {
-      for (const call of this.pending.values()) call.reject(new Error(reason));
-      this.pending.clear();
+    // A cancel stops the calls it was for; calls made since have not been cancelled. A worker
+    // that dies before lawcore ever loaded ran nothing (the page's start-up view asks for its
+    // fit before lawcore is up). Once it has, a worker that dies rejects every call under
+    // way: one of them may be what killed it.
+    const dies = stopped ? (id) => stopped.includes(id) : () => this.started;
+    for (const [id, call] of this.pending) {
+      if (!dies(id)) continue;
+      call.reject(new Error(reason));
+      this.pending.delete(id);
     }
     const now = Date.now();
     if (!quiet) this.restarts = this.restarts.filter((t) => now - t < 30000).concat(now);
@@ -151,7 +154,7 @@ export class LawClient extends EventTarget {
       return;
     }
     this.start();
-    for (const call of waiting) this.post(call.message, call.columns);
+    for (const call of this.pending.values()) this.post(call.message, call.columns);
     if (!quiet) this.dispatchEvent(new CustomEvent('restart', { detail: reason }));
   }
 }
