@@ -20,7 +20,7 @@ func init() {
 	methods["validate"] = typed("validate", validateMethod)
 	methods["import"] = typed("import", importMethod)
 	methods["pairlr"] = typed("pairlr", pairLRMethod)
-	methods["analyze"] = func(_ context.Context, in input) (any, error) { return analysis.Run(in.request) }
+	methods["analyze"] = func(ctx context.Context, in input) (any, error) { return analysis.Run(ctx, in.request, in.progress) }
 }
 
 // needsFull reports whether a call must go to the full bridge: never, this is it.

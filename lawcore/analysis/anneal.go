@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -70,8 +71,10 @@ type AnnealFunctionResult struct {
 }
 
 // AnnealFunction compares the decay shapes across ratios.
-func AnnealFunction(o AnnealFunctionOptions) (*AnnealFunctionResult, error) {
-	e, points, err := o.evaluator()
+func AnnealFunction(ctx context.Context, o AnnealFunctionOptions, progress func(float64)) (answer *AnnealFunctionResult, err error) {
+	w := newWork(ctx, progress)
+	defer settle(w, &answer, &err)
+	e, points, err := o.evaluator(w)
 	if err != nil {
 		return nil, err
 	}
@@ -116,6 +119,7 @@ func AnnealFunction(o AnnealFunctionOptions) (*AnnealFunctionResult, error) {
 	}
 	res := &AnnealFunctionResult{Setup: o.Setup, Table: Table{Columns: append(append([]string{"ratio"}, o.Shapes...), "lowest")}}
 	loss := make([][]float64, len(o.Shapes))
+	w.plan(len(o.Shapes) + 1) // each shape, then the winners under the replicates
 	for k, shape := range o.Shapes {
 		s := Series{Name: shape, X: o.Ratios, Y: make([]float64, len(o.Ratios))}
 		for i, r := range o.Ratios {
@@ -127,8 +131,9 @@ func AnnealFunction(o AnnealFunctionOptions) (*AnnealFunctionResult, error) {
 		}
 		loss[k] = s.Y
 		res.ByShape = append(res.ByShape, s)
+		w.stageDone()
 	}
-	sp, err := o.spread()
+	sp, err := o.spread(w)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
@@ -26,7 +27,7 @@ func BenchmarkSweep100WSD100K(b *testing.B) {
 	o := sweepWSD100()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := WSDRatio(o); err != nil {
+		if _, err := WSDRatio(context.Background(), o, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -36,7 +37,7 @@ func BenchmarkSweep100Cosine100K(b *testing.B) {
 	o := sweepCosine100()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := CosineCycle(o); err != nil {
+		if _, err := CosineCycle(context.Background(), o, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -63,15 +64,33 @@ func BenchmarkDefaultAnalyses(b *testing.B) {
 		name string
 		run  func() error
 	}{
-		{"decomposition", func() error { _, err := Decompose(DefaultDecompositionOptions()); return err }},
-		{"cosine-cycle", func() error { _, err := CosineCycle(DefaultCosineCycleOptions()); return err }},
-		{"constant-vs-cosine", func() error { _, err := ConstantVsCosine(DefaultConstantVsCosineOptions()); return err }},
-		{"wsd-ratio", func() error { _, err := WSDRatio(DefaultWSDRatioOptions()); return err }},
-		{"anneal-function", func() error { _, err := AnnealFunction(DefaultAnnealFunctionOptions()); return err }},
-		{"rewarmup", func() error { _, err := Rewarmup(DefaultRewarmupOptions()); return err }},
-		{"lambda", func() error { _, err := Lambda(DefaultLambdaOptions()); return err }},
-		{"optimize", func() error { _, err := OptimizeSchedule(DefaultOptimizeOptions()); return err }},
-		{"chinchilla", func() error { _, err := ChinchillaReduction(DefaultChinchillaOptions()); return err }},
+		{"decomposition", func() error {
+			_, err := Decompose(context.Background(), DefaultDecompositionOptions(), nil)
+			return err
+		}},
+		{"cosine-cycle", func() error {
+			_, err := CosineCycle(context.Background(), DefaultCosineCycleOptions(), nil)
+			return err
+		}},
+		{"constant-vs-cosine", func() error {
+			_, err := ConstantVsCosine(context.Background(), DefaultConstantVsCosineOptions(), nil)
+			return err
+		}},
+		{"wsd-ratio", func() error { _, err := WSDRatio(context.Background(), DefaultWSDRatioOptions(), nil); return err }},
+		{"anneal-function", func() error {
+			_, err := AnnealFunction(context.Background(), DefaultAnnealFunctionOptions(), nil)
+			return err
+		}},
+		{"rewarmup", func() error { _, err := Rewarmup(context.Background(), DefaultRewarmupOptions(), nil); return err }},
+		{"lambda", func() error { _, err := Lambda(context.Background(), DefaultLambdaOptions(), nil); return err }},
+		{"optimize", func() error {
+			_, err := OptimizeSchedule(context.Background(), DefaultOptimizeOptions(), nil)
+			return err
+		}},
+		{"chinchilla", func() error {
+			_, err := ChinchillaReduction(context.Background(), DefaultChinchillaOptions(), nil)
+			return err
+		}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {

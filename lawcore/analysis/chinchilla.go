@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -96,8 +97,10 @@ func checkRange(field string, r [2]float64, lo float64) error {
 }
 
 // ChinchillaReduction draws the tuples, predicts the final losses and fits the Chinchilla law.
-func ChinchillaReduction(o ChinchillaOptions) (*ChinchillaResult, error) {
-	e, setup, _, err := o.annealing("reduction to Chinchilla")
+func ChinchillaReduction(ctx context.Context, o ChinchillaOptions, progress func(float64)) (answer *ChinchillaResult, err error) {
+	w := newWork(ctx, progress)
+	defer settle(w, &answer, &err)
+	e, setup, _, err := o.annealing("reduction to Chinchilla", w)
 	if err != nil {
 		return nil, err
 	}
@@ -160,6 +163,9 @@ func ChinchillaReduction(o ChinchillaOptions) (*ChinchillaResult, error) {
 	s2 := make([][]float64, len(kinds))
 	for k, kind := range kinds {
 		for _, t := range o.Totals {
+			if err := w.check(); err != nil {
+				return nil, err
+			}
 			s := kind.build(t)
 			lr, warmup, err := e.expand(&s)
 			if err != nil {
@@ -184,7 +190,11 @@ func ChinchillaReduction(o ChinchillaOptions) (*ChinchillaResult, error) {
 		sums[k] = ChinchillaSummary{Schedule: kinds[k].name, MinR2: math.Inf(1), R2: make([]float64, 0, o.Tuples)}
 	}
 	loss := make([]float64, len(o.Totals))
+	w.plan(o.Tuples)
 	for n := 0; n < o.Tuples; n++ {
+		if err := w.check(); err != nil {
+			return nil, err
+		}
 		p := lawcore.Params{L0: draw(o.L0), A: draw(o.A), C: draw(o.C), Alpha: draw(o.Alpha), Lambda: setup.Lambda}
 		if n == 0 {
 			res.ExampleParams = p
@@ -207,6 +217,7 @@ func ChinchillaReduction(o ChinchillaOptions) (*ChinchillaResult, error) {
 				}
 			}
 		}
+		w.stageDone()
 	}
 	for k := range sums {
 		sm := &sums[k]

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -69,8 +70,10 @@ type ConstantVsCosineResult struct {
 
 // ConstantVsCosine computes the final loss of both schedules over the totals and bisects for
 // the crossover.
-func ConstantVsCosine(o ConstantVsCosineOptions) (*ConstantVsCosineResult, error) {
-	e, points, err := o.evaluator()
+func ConstantVsCosine(ctx context.Context, o ConstantVsCosineOptions, progress func(float64)) (answer *ConstantVsCosineResult, err error) {
+	w := newWork(ctx, progress)
+	defer settle(w, &answer, &err)
+	e, points, err := o.evaluator(w)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +117,10 @@ func ConstantVsCosine(o ConstantVsCosineOptions) (*ConstantVsCosineResult, error
 	res := &ConstantVsCosineResult{Constant: Series{Name: "constant"}, Cosine: Series{Name: "cosine"}, Setup: o.Setup,
 		Table: Table{Columns: []string{"total steps", "constant", "cosine", "cosine - constant", "lower"}}}
 	prevTotal, prevGap := 0, math.NaN()
-	for _, x := range numeric.Logspace(float64(o.MinTotal), float64(o.MaxTotal), o.Count) {
+	totals := numeric.Logspace(float64(o.MinTotal), float64(o.MaxTotal), o.Count)
+	w.plan(len(totals) + 1) // each total, then the crossover's span and the curves
+	for _, x := range totals {
+		w.stageDone()
 		total := int(math.Round(x))
 		if total == prevTotal {
 			continue
@@ -134,7 +140,7 @@ func ConstantVsCosine(o ConstantVsCosineOptions) (*ConstantVsCosineResult, error
 		}
 		prevTotal, prevGap = total, g
 	}
-	sp, err := o.spread()
+	sp, err := o.spread(w)
 	if err != nil {
 		return nil, err
 	}

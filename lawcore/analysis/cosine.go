@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -70,8 +71,10 @@ func (o CosineCycleOptions) cosineVariant(v CosineVariant) lawcore.Schedule {
 
 // CosineCycle computes the final loss over the grid of cycles and floors, and the chosen
 // curves.
-func CosineCycle(o CosineCycleOptions) (*CosineCycleResult, error) {
-	e, points, err := o.evaluator()
+func CosineCycle(ctx context.Context, o CosineCycleOptions, progress func(float64)) (answer *CosineCycleResult, err error) {
+	w := newWork(ctx, progress)
+	defer settle(w, &answer, &err)
+	e, points, err := o.evaluator(w)
 	if err != nil {
 		return nil, err
 	}
@@ -93,6 +96,7 @@ func CosineCycle(o CosineCycleOptions) (*CosineCycleResult, error) {
 	}
 	res := &CosineCycleResult{Cycles: o.Cycles, Floors: o.Floors, BestLoss: math.Inf(1), Setup: o.Setup,
 		Table: Table{Columns: []string{"cycle / total", "floor / peak", "final loss", "S1", "S2"}}}
+	w.plan(len(o.Floors) + 1) // each floor, then the curves
 	for fi, floor := range o.Floors {
 		row := make([]float64, len(o.Cycles))
 		for ci, cycle := range o.Cycles {
@@ -109,6 +113,7 @@ func CosineCycle(o CosineCycleOptions) (*CosineCycleResult, error) {
 		}
 		res.FinalLoss = append(res.FinalLoss, row)
 		res.ByFloor = append(res.ByFloor, Series{Name: fmt.Sprintf("floor %g x peak", floor), X: o.Cycles, Y: row})
+		w.stageDone()
 	}
 	for i, v := range o.Curves {
 		if err := checkFraction(fmt.Sprintf("curves[%d].cycle", i), v.Cycle, minCycle, 100); err != nil {

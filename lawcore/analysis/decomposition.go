@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"sort"
 	"strconv"
 
@@ -69,8 +70,10 @@ func PaperComparisonSchedules(total int, peak float64, warmup int) []NamedSchedu
 }
 
 // Decompose computes the law's terms along each schedule.
-func Decompose(o DecompositionOptions) (*DecompositionResult, error) {
-	e, points, err := o.evaluator()
+func Decompose(ctx context.Context, o DecompositionOptions, progress func(float64)) (answer *DecompositionResult, err error) {
+	w := newWork(ctx, progress)
+	defer settle(w, &answer, &err)
+	e, points, err := o.evaluator(w)
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +91,7 @@ func Decompose(o DecompositionOptions) (*DecompositionResult, error) {
 		Table: Table{Columns: []string{"schedule", "final loss", "S1", "S2", "A*S1^-alpha", "C*S2",
 			"annealing from step", "S1-term drop while annealing", "S2-term drop while annealing"}}}
 	total := 0.0
+	w.plan(len(scheds))
 	for i, ns := range scheds {
 		s := ns.Schedule.WithDefaultWarmup(o.Warmup)
 		name := ns.Name
@@ -120,6 +124,7 @@ func Decompose(o DecompositionOptions) (*DecompositionResult, error) {
 		res.Final = append(res.Final, c.Final)
 		res.Table.addRow(name, c.Final.Loss, c.Final.S1, c.Final.S2, c.Final.S1Term, c.Final.S2Term,
 			float64(st.Start), st.S1Drop, st.S2Drop)
+		w.stageDone()
 	}
 	return res, nil
 }

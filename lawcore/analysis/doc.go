@@ -6,6 +6,13 @@
 // numbers, and a Setup field holding the setup used. [Run] runs one by name from a JSON
 // request, its options decoded over the defaults.
 //
+// Every analysis takes a context and a progress function, as lawcore.Fit does. Each
+// evaluation of the law first reports the share of the analysis's stages done (the families
+// to optimise, the totals to sweep) and then checks the context: a cancelled analysis stops
+// within one schedule's evaluation and returns the context's error and no answer. In the
+// browser the progress report is also where a long analysis hands control back to the page,
+// so that its cancel can arrive at all.
+//
 // The analyses evaluate any registered law through lawcore.PredictRun; those about the
 // annealing law's own structure (lambda, the closed-form gradient of the free-form optimiser
 // and the step drop, the reduction to Chinchilla's random parameter tuples) require it and

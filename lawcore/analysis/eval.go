@@ -47,6 +47,7 @@ type evaluator struct {
 	conv    lawcore.Convention
 	lr      []float64 // the schedule as run
 	counted []float64 // as the warmup convention counts it
+	w       *work     // the call it evaluates for
 }
 
 // expand validates s and writes its learning rates (as run) into the buffer; it returns them
@@ -88,6 +89,9 @@ func outcome(pr *lawcore.Prediction) Outcome {
 
 // final returns the law at the last step of s.
 func (e *evaluator) final(s lawcore.Schedule) (Outcome, error) {
+	if err := e.w.check(); err != nil {
+		return Outcome{}, err
+	}
 	lr, warmup, err := e.expand(&s)
 	if err != nil {
 		return Outcome{}, err
@@ -130,6 +134,9 @@ func strideFor(last, points int) int {
 // traceLR evaluates the law along lr (as run) at about points steps and the extra steps
 // (increasing). Steps where nothing has been trained yet (S1 = 0) are left out.
 func (e *evaluator) traceLR(name string, lr []float64, warmup, points int, extra ...int) (LossCurve, error) {
+	if err := e.w.check(); err != nil {
+		return LossCurve{}, err
+	}
 	last := len(lr) - 1
 	stride := strideFor(last, points)
 	steps := make([]int, 0, last/stride+2+len(extra))
@@ -154,6 +161,9 @@ func (e *evaluator) traceLR(name string, lr []float64, warmup, points int, extra
 // dense is the law's loss at every step of lr (as run): dense[i] for step i, NaN where
 // nothing has been trained yet.
 func (e *evaluator) dense(lr []float64, warmup int) ([]float64, error) {
+	if err := e.w.check(); err != nil {
+		return nil, err
+	}
 	steps := make([]int, len(lr)-1)
 	for i := range steps {
 		steps[i] = i + 1
@@ -185,5 +195,5 @@ func (e *evaluator) annealing() (lawcore.Params, bool) {
 // convention and buffers).
 func (e *evaluator) withAnnealing(p lawcore.Params) *evaluator {
 	theta, _ := e.law.Spec().Theta(p.Values())
-	return &evaluator{law: e.law, theta: theta, conv: e.conv, lr: e.lr, counted: e.counted}
+	return &evaluator{law: e.law, theta: theta, conv: e.conv, lr: e.lr, counted: e.counted, w: e.w}
 }

@@ -1,13 +1,16 @@
 package analysis
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+)
 
 // With the paper's Fig. 2 parameters a constant learning rate ends lower than a cosine for
 // short runs and higher for long ones; the crossover is bisected to the step.
 func ExampleConstantVsCosine() {
 	o := DefaultConstantVsCosineOptions()
 	o.CurveTotals = nil
-	res, err := ConstantVsCosine(o)
+	res, err := ConstantVsCosine(context.Background(), o, nil)
 	if err != nil {
 		panic(err)
 	}
@@ -19,7 +22,7 @@ func ExampleConstantVsCosine() {
 func ExampleWSDRatio() {
 	o := DefaultWSDRatioOptions()
 	o.Totals = []int{20000, 100000}
-	res, err := WSDRatio(o)
+	res, err := WSDRatio(context.Background(), o, nil)
 	if err != nil {
 		panic(err)
 	}

@@ -142,22 +142,37 @@ func (f *freeForm) schedule(z []float64) lawcore.Schedule {
 	return lawcore.Schedule{Kind: lawcore.KindExplicit, Total: f.total, Warmup: f.warmup, Steps: steps, Values: append([]float64(nil), f.v...)}
 }
 
-// minimize runs L-BFGS from z0 and returns the best z and its loss.
-func (f *freeForm) minimize(z0 []float64, evals *int) ([]float64, float64) {
+// minimize runs L-BFGS from z0 and returns the best z and its loss. Each evaluation reports
+// to the call w first; once w is cancelled they are +Inf and the search stops.
+func (f *freeForm) minimize(z0 []float64, evals *int, w *work) ([]float64, float64) {
 	const scale = 1e3 // milli-loss: gradients of order one for the optimiser's tolerances
 	problem := optimize.Problem{
-		Func: func(z []float64) float64 { *evals++; return scale * f.value(z, nil) },
+		Func: func(z []float64) float64 {
+			*evals++
+			if w.check() != nil {
+				return math.Inf(1)
+			}
+			return scale * f.value(z, nil)
+		},
 		Grad: func(g, z []float64) {
 			*evals++
+			if w.check() != nil {
+				clear(g)
+				return
+			}
 			f.value(z, g)
 			for i := range g {
 				g[i] *= scale
 			}
 		},
+		Status: w.status,
 	}
 	settings := &optimize.Settings{FuncEvaluations: 1500, GradientThreshold: 1e-10,
 		Converger: &optimize.FunctionConverge{Absolute: 1e-9, Relative: 1e-12, Iterations: 20}}
 	res, _ := optimize.Minimize(problem, z0, settings, &optimize.LBFGS{})
+	if w.err() != nil {
+		return z0, math.Inf(1)
+	}
 	start := f.value(z0, nil)
 	if res == nil || math.IsNaN(res.F) || res.F/scale > start {
 		return z0, start
@@ -179,10 +194,9 @@ func (z *optimizer) free() OptimizedSchedule {
 			return 0.5 * (1 + math.Cos(math.Pi*float64(step-o.Warmup)/float64(o.Total-o.Warmup)))
 		}),
 	}
-	var bestZ []float64
-	bestL := math.Inf(1)
+	bestZ, bestL := starts[0], math.Inf(1) // the first start if every search is +Inf (cancelled)
 	for _, z0 := range starts {
-		zz, l := f.minimize(z0, &z.evaluations)
+		zz, l := f.minimize(z0, &z.evaluations, z.e.w)
 		if l < bestL {
 			bestZ, bestL = zz, l
 		}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"testing"
@@ -27,7 +28,7 @@ func FuzzDecompose(f *testing.F) {
 		o := DefaultDecompositionOptions()
 		o.Points = 50
 		o.Schedules = []NamedSchedule{{Name: "fuzz", Schedule: s}}
-		res, err := Decompose(o)
+		res, err := Decompose(context.Background(), o, nil)
 		if err != nil {
 			var ie *lawcore.InputError
 			if !errors.As(err, &ie) {

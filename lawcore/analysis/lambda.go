@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -114,8 +115,10 @@ func DelaySchedule(peak float64, warmup, stable, decay, rise int, floor float64)
 }
 
 // Lambda runs the ratio sweep, the delay experiment and the WSD drop for each lambda.
-func Lambda(o LambdaOptions) (*LambdaResult, error) {
-	base, setup, points, err := o.annealing("lambda")
+func Lambda(ctx context.Context, o LambdaOptions, progress func(float64)) (answer *LambdaResult, err error) {
+	w := newWork(ctx, progress)
+	defer settle(w, &answer, &err)
+	base, setup, points, err := o.annealing("lambda", w)
 	if err != nil {
 		return nil, err
 	}
@@ -145,6 +148,7 @@ func Lambda(o LambdaOptions) (*LambdaResult, error) {
 	}
 	res := &LambdaResult{Setup: o.Setup,
 		Table: Table{Columns: []string{"lambda", "measure", "setting", "value"}}}
+	w.plan(len(o.Lambdas))
 	for li, lambda := range o.Lambdas {
 		p := setup
 		if len(o.ParamsByLambda) > 0 {
@@ -210,6 +214,7 @@ func Lambda(o LambdaOptions) (*LambdaResult, error) {
 		res.Drops = append(res.Drops, dl)
 		res.DropCurves = append(res.DropCurves, c)
 		res.Table.addRow(lambda, "fastest loss drop after decay start (steps)", fmt.Sprintf("WSD %d steps, %g%%", total, 100*o.DropRatio), float64(dl.Lag))
+		w.stageDone()
 	}
 	return res, nil
 }

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -97,8 +98,10 @@ type OptimizeResult struct {
 }
 
 // OptimizeSchedule finds the best schedule of each family.
-func OptimizeSchedule(o OptimizeOptions) (*OptimizeResult, error) {
-	e, points, err := o.evaluator()
+func OptimizeSchedule(ctx context.Context, o OptimizeOptions, progress func(float64)) (answer *OptimizeResult, err error) {
+	w := newWork(ctx, progress)
+	defer settle(w, &answer, &err)
+	e, points, err := o.evaluator(w)
 	if err != nil {
 		return nil, err
 	}
@@ -130,6 +133,7 @@ func OptimizeSchedule(o OptimizeOptions) (*OptimizeResult, error) {
 	opt := &optimizer{o: o, e: e}
 	res := &OptimizeResult{Setup: o.Setup,
 		Table: Table{Columns: []string{"family", "best", "final loss", "S1", "S2", "evaluations"}}}
+	w.plan(len(o.Families) + 1) // each family, then the ranking under the replicates
 	for i, fam := range o.Families {
 		var best OptimizedSchedule
 		opt.evaluations = 0
@@ -161,6 +165,7 @@ func OptimizeSchedule(o OptimizeOptions) (*OptimizeResult, error) {
 		best.Curve, best.Final = c, c.Final
 		res.Best = append(res.Best, best)
 		res.Table.addRow(fam, best.Description, best.Final.Loss, best.Final.S1, best.Final.S2, float64(best.Evaluations))
+		w.stageDone()
 	}
 	order := make([]int, len(res.Best))
 	for i := range order {
@@ -174,7 +179,7 @@ func OptimizeSchedule(o OptimizeOptions) (*OptimizeResult, error) {
 	for _, i := range order {
 		res.Ranking = append(res.Ranking, res.Best[i].Family)
 	}
-	sp, err := o.spread()
+	sp, err := o.spread(w)
 	if err != nil {
 		return nil, err
 	}
@@ -251,12 +256,13 @@ func sin2(x float64) float64 { s := math.Sin(x); return s * s }
 // asin2 is an inverse of sin2.
 func asin2(v float64) float64 { return math.Asin(math.Sqrt(math.Min(1, math.Max(0, v)))) }
 
-// nelderMead minimises f from x0 and returns the best point and value.
-func nelderMead(f func([]float64) float64, x0 []float64, evals int) ([]float64, float64) {
-	res, err := optimize.Minimize(optimize.Problem{Func: f}, x0,
+// nelderMead minimises f from x0 and returns the best point and value; it stops at once when
+// the call w is cancelled.
+func nelderMead(f func([]float64) float64, x0 []float64, evals int, w *work) ([]float64, float64) {
+	res, err := optimize.Minimize(optimize.Problem{Func: f, Status: w.status}, x0,
 		&optimize.Settings{FuncEvaluations: evals, Converger: &optimize.FunctionConverge{Absolute: 1e-10, Iterations: 50}},
 		&optimize.NelderMead{SimplexSize: 0.2})
-	if res == nil || (err != nil && math.IsNaN(res.F)) {
+	if res == nil || len(res.X) != len(x0) || (err != nil && math.IsNaN(res.F)) {
 		return x0, f(x0)
 	}
 	return res.X, res.F
@@ -282,7 +288,7 @@ func (z *optimizer) cosine() OptimizedSchedule {
 		return sin2(x[0]), minCycle + (maxCycle-minCycle)*sin2(x[1])
 	}
 	x, l := nelderMead(func(x []float64) float64 { f, c := at(x); return z.loss(build(f, c)) },
-		[]float64{asin2(bestF), asin2((bestC - minCycle) / (maxCycle - minCycle))}, 300)
+		[]float64{asin2(bestF), asin2((bestC - minCycle) / (maxCycle - minCycle))}, 300, z.e.w)
 	if l < bestL {
 		bestF, bestC = at(x)
 	}
@@ -314,10 +320,9 @@ func (z *optimizer) multistep() OptimizedSchedule {
 		encode([]float64{0.8, 0.1, 0.1}, []float64{1, 0.316, 0.1}),
 		encode([]float64{0.85, 0.1, 0.05}, []float64{1, 0.1, 0.01}),
 	}
-	var bestX []float64
-	bestL := math.Inf(1)
+	bestX, bestL := starts[0], math.Inf(1) // the first start if every search is +Inf (cancelled)
 	for _, x0 := range starts {
-		x, l := nelderMead(func(x []float64) float64 { return z.loss(build(x)) }, x0, 300)
+		x, l := nelderMead(func(x []float64) float64 { return z.loss(build(x)) }, x0, 300, z.e.w)
 		if l < bestL {
 			bestX, bestL = x, l
 		}

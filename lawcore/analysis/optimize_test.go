@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 // no family beats it, the free-form schedule comes close to it, and each family improves on
 // its textbook member.
 func TestOptimizeSchedule(t *testing.T) {
-	res, err := OptimizeSchedule(DefaultOptimizeOptions())
+	res, err := OptimizeSchedule(context.Background(), DefaultOptimizeOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"testing"
@@ -24,7 +25,7 @@ func fig2Final(t *testing.T, s lawcore.Schedule) float64 {
 
 // Sec. 5.3: constant beats cosine (to 0) at 10K total steps and loses at 100K.
 func TestPaperConstantVsCosine(t *testing.T) {
-	res, err := ConstantVsCosine(DefaultConstantVsCosineOptions())
+	res, err := ConstantVsCosine(context.Background(), DefaultConstantVsCosineOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestPaperAnnealingFunction(t *testing.T) {
 	}
 	o := DefaultAnnealFunctionOptions()
 	o.Shapes, o.Ratios = []string{"cosine", "1-sqrt"}, []float64{0.1, 0.5}
-	res, err := AnnealFunction(o)
+	res, err := AnnealFunction(context.Background(), o, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func TestPaperAnnealingFunction(t *testing.T) {
 	if !closeRel(res.ByShape[0].Y[0], c10, 1e-12) || !closeRel(res.Winners[0].Margin, c10-s10, 1e-9) {
 		t.Errorf("analysis %v margin %v, direct %v %v", res.ByShape[0].Y, res.Winners[0].Margin, c10, c10-s10)
 	}
-	all, err := AnnealFunction(DefaultAnnealFunctionOptions())
+	all, err := AnnealFunction(context.Background(), DefaultAnnealFunctionOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestPaperAnnealingFunction(t *testing.T) {
 // down to about 10% at 200K with cosine decay), and the final loss against the ratio is
 // parabola-like: higher at both ends than at the optimum.
 func TestPaperOptimalWSDRatioShrinks(t *testing.T) {
-	res, err := WSDRatio(DefaultWSDRatioOptions())
+	res, err := WSDRatio(context.Background(), DefaultWSDRatioOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func minOf(v []float64) float64 {
 // S1 term and a slightly smaller S2 term; during WSD's annealing the S2 term moves the loss
 // far more than the S1 term.
 func TestPaperDecomposition(t *testing.T) {
-	res, err := Decompose(DefaultDecompositionOptions())
+	res, err := Decompose(context.Background(), DefaultDecompositionOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +180,7 @@ func TestPaperDecomposition(t *testing.T) {
 // instead: a cycle longer than the run (T about 1.25 x total, ending at about 0.1 x peak) is
 // better than T = total, and at T = total a floor of 0.1 x peak is marginally better than 0.
 func TestPaperCosineCycle(t *testing.T) {
-	res, err := CosineCycle(DefaultCosineCycleOptions())
+	res, err := CosineCycle(context.Background(), DefaultCosineCycleOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +220,7 @@ func TestPaperCosineCycle(t *testing.T) {
 // Sec. 5.7 and 5.8: a higher re-warmup peak gives a higher bump and then a faster fall; the
 // re-warmup length hardly changes the final loss.
 func TestPaperRewarmup(t *testing.T) {
-	res, err := Rewarmup(DefaultRewarmupOptions())
+	res, err := Rewarmup(context.Background(), DefaultRewarmupOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +264,7 @@ func TestPaperRewarmup(t *testing.T) {
 // the same A, C, alpha under both lambdas (the paper refits; see LambdaOptions), the delay
 // claim holds; the test records the optimal ratios.
 func TestPaperLambda(t *testing.T) {
-	res, err := Lambda(DefaultLambdaOptions())
+	res, err := Lambda(context.Background(), DefaultLambdaOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +304,7 @@ func TestPaperChinchillaReduction(t *testing.T) {
 	if testing.Short() {
 		o.Tuples = 100
 	}
-	res, err := ChinchillaReduction(o)
+	res, err := ChinchillaReduction(context.Background(), o, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +326,7 @@ func TestPaperChinchillaReduction(t *testing.T) {
 		}
 	}
 	// the same seed gives the same tuples
-	again, _ := ChinchillaReduction(o)
+	again, _ := ChinchillaReduction(context.Background(), o, nil)
 	if again.ExampleParams != res.ExampleParams || again.Summaries[1].MeanR2 != res.Summaries[1].MeanR2 {
 		t.Errorf("not reproducible")
 	}

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"sort"
 	"strconv"
@@ -18,17 +19,17 @@ import (
 // runner decodes an analysis's options over its defaults and runs it.
 type runner struct {
 	defaults func() any
-	run      func(request []byte, law lawcore.Law) (any, error)
+	run      func(ctx context.Context, request []byte, law lawcore.Law, progress func(float64)) (any, error)
 }
 
 // newRunner builds the runner of an analysis from its defaults and its function.
 func newRunner[O any, PO interface {
 	*O
 	setup() *Setup
-}, R any](defaults func() O, f func(O) (R, error)) runner {
+}, R any](defaults func() O, f func(context.Context, O, func(float64)) (R, error)) runner {
 	return runner{
 		defaults: func() any { return defaults() },
-		run: func(request []byte, law lawcore.Law) (any, error) {
+		run: func(ctx context.Context, request []byte, law lawcore.Law, progress func(float64)) (any, error) {
 			o := defaults()
 			if s := PO(&o).setup(); law != nil && s != nil && law.Spec().Name != lawcore.LawAnnealing {
 				s.Law, s.Params = law.Spec().Name, law.Spec().Values(law.Spec().Defaults())
@@ -37,7 +38,14 @@ func newRunner[O any, PO interface {
 			if err := decodeOver(request, &o); err != nil {
 				return nil, err
 			}
-			return f(o)
+			res, err := f(ctx, o, progress)
+			if err != nil {
+				return nil, err
+			}
+			if progress != nil {
+				progress(1)
+			}
+			return res, nil
 		},
 	}
 }
@@ -72,7 +80,9 @@ var analyses = map[string]runner{
 	"optimize":           newRunner(DefaultOptimizeOptions, OptimizeSchedule),
 	"chinchilla":         newRunner(DefaultChinchillaOptions, ChinchillaReduction),
 	"compute": newRunner(func() computeRequest { return computeRequest{ComputeOptions: DefaultComputeOptions()} },
-		func(o computeRequest) (*ComputeResult, error) { return ComputeToFit(o.ComputeOptions) }),
+		func(_ context.Context, o computeRequest, _ func(float64)) (*ComputeResult, error) {
+			return ComputeToFit(o.ComputeOptions) // arithmetic, no law: nothing to cancel
+		}),
 }
 
 // Names lists the analyses, sorted.
@@ -96,8 +106,10 @@ func Defaults() map[string]any {
 
 // Run runs the analysis a request names, its options decoded over the defaults (unknown
 // options are errors). {"analysis": "defaults"} answers {analyses: [names], defaults: {name:
-// options}}.
-func Run(request []byte) (any, error) {
+// options}}. A cancelled ctx stops the analysis within one schedule's evaluation, with the
+// context's error; progress, if not nil, is called before every evaluation with the share of
+// the analysis done, from 0 to 1.
+func Run(ctx context.Context, request []byte, progress func(float64)) (any, error) {
 	var head struct {
 		Analysis string `json:"analysis"`
 		Law      string `json:"law"`
@@ -129,7 +141,7 @@ func Run(request []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return a.run(rest, law)
+	return a.run(ctx, rest, law, progress)
 }
 
 // decodeOver decodes one JSON object over v, rejecting unknown fields and trailing data.

@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -14,7 +15,7 @@ import (
 // Every analysis runs on its defaults, and its answer is JSON (no NaN or infinity).
 func TestRunDefaults(t *testing.T) {
 	for _, name := range analysis.Names() {
-		res, err := analysis.Run([]byte(`{"analysis":"` + name + `","points":50}`))
+		res, err := analysis.Run(context.Background(), []byte(`{"analysis":"`+name+`","points":50}`), nil)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -24,7 +25,7 @@ func TestRunDefaults(t *testing.T) {
 		}
 		t.Logf("%s: %d bytes of JSON", name, len(data))
 	}
-	res, err := analysis.Run([]byte(`{"analysis":"defaults"}`))
+	res, err := analysis.Run(context.Background(), []byte(`{"analysis":"defaults"}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func TestRunDefaults(t *testing.T) {
 // the compute table ignores a setup sent with it.
 func TestRunOptions(t *testing.T) {
 	req := `{"analysis":"constant-vs-cosine","params":{"L0":3},"minTotal":5000,"maxTotal":50000,"count":5,"curveTotals":[]}`
-	out, err := analysis.Run([]byte(req))
+	out, err := analysis.Run(context.Background(), []byte(req), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func TestRunOptions(t *testing.T) {
 	if p := res.Setup.Params; p["L0"] != 3 || p["A"] != 0.43 || p["lambda"] != 0.999 {
 		t.Errorf("params %+v, want L0 3 and the rest of Fig. 2", p)
 	}
-	out, err = analysis.Run([]byte(`{"analysis":"compute","n":10,"interval":500,"params":{"L0":1}}`))
+	out, err = analysis.Run(context.Background(), []byte(`{"analysis":"compute","n":10,"interval":500,"params":{"L0":1}}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestRunOptions(t *testing.T) {
 // Another law, by name: its own defaults fill in what the request leaves out; analyses about
 // the annealing law's own structure refuse it.
 func TestRunAnotherLaw(t *testing.T) {
-	out, err := analysis.Run([]byte(`{"analysis":"wsd-ratio","law":"multi-power","totals":[24000],"peak":3e-4,"warmup":2160,"points":50}`))
+	out, err := analysis.Run(context.Background(), []byte(`{"analysis":"wsd-ratio","law":"multi-power","totals":[24000],"peak":3e-4,"warmup":2160,"points":50}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestRunAnotherLaw(t *testing.T) {
 		t.Errorf("%+v", res.Optima)
 	}
 	t.Logf("Multi-Power Law, defaults, 24K steps: best WSD ratio %.3f, final loss %.4f", res.Optima[0].Ratio, res.Optima[0].Final.Loss)
-	_, err = analysis.Run([]byte(`{"analysis":"lambda","law":"multi-power"}`))
+	_, err = analysis.Run(context.Background(), []byte(`{"analysis":"lambda","law":"multi-power"}`), nil)
 	if err == nil || !strings.Contains(err.Error(), "the lambda analysis is of the annealing law") {
 		t.Errorf("lambda with the Multi-Power Law: %v", err)
 	}
@@ -87,7 +88,7 @@ func TestRunErrors(t *testing.T) {
 		{`{"analysis":"wsd-ratio","law":"astrology"}`, "law"},
 		{`not json`, "JSON"},
 	} {
-		_, err := analysis.Run([]byte(c.req))
+		_, err := analysis.Run(context.Background(), []byte(c.req), nil)
 		var ie *lawcore.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an input error naming %q", c.req, err, c.want)

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -78,8 +79,10 @@ func RewarmupSchedule(peak float64, warmup, firstTotal int, newPeak float64, rew
 }
 
 // Rewarmup computes both comparisons.
-func Rewarmup(o RewarmupOptions) (*RewarmupResult, error) {
-	e, points, err := o.evaluator()
+func Rewarmup(ctx context.Context, o RewarmupOptions, progress func(float64)) (answer *RewarmupResult, err error) {
+	w := newWork(ctx, progress)
+	defer settle(w, &answer, &err)
+	e, points, err := o.evaluator(w)
 	if err != nil {
 		return nil, err
 	}
@@ -128,8 +131,10 @@ func Rewarmup(o RewarmupOptions) (*RewarmupResult, error) {
 		}
 		r.Final = c.Final
 		res.Table.addRow(comparison, newPeak, float64(steps), r.StartLoss, r.BumpLoss, float64(r.BumpStep), r.Final.Loss, r.Final.S1, r.Final.S2)
+		w.stageDone()
 		return r, c, nil
 	}
+	w.plan(len(o.Peaks) + len(o.Lengths))
 	for i, frac := range o.Peaks {
 		r, c, err := run("by peak", frac, o.RewarmupSteps)
 		if err != nil {

@@ -57,9 +57,9 @@ func DefaultSetup() Setup {
 		WarmupConvention: string(lawcore.WarmupPeak), Points: DefaultPoints}
 }
 
-// evaluator validates the setup and returns the evaluator of its law and parameters, and the
-// number of points to draw.
-func (s Setup) evaluator() (*evaluator, int, error) {
+// evaluator validates the setup and returns the evaluator of its law and parameters for the
+// call w, and the number of points to draw.
+func (s Setup) evaluator(w *work) (*evaluator, int, error) {
 	law, err := lawcore.Lookup(s.Law)
 	if err != nil {
 		return nil, 0, err
@@ -94,13 +94,13 @@ func (s Setup) evaluator() (*evaluator, int, error) {
 	case points < 2 || points > MaxPoints:
 		return nil, 0, lawcore.Errorf("", "points", "must be from 2 to %d, got %d", MaxPoints, points)
 	}
-	return &evaluator{law: law, theta: theta, conv: conv}, points, nil
+	return &evaluator{law: law, theta: theta, conv: conv, w: w}, points, nil
 }
 
 // annealing returns the evaluator of a setup that must be of the annealing law (an analysis
 // of its lambda, or of its closed-form gradient), and the typed parameters.
-func (s Setup) annealing(analysis string) (*evaluator, lawcore.Params, int, error) {
-	e, points, err := s.evaluator()
+func (s Setup) annealing(analysis string, w *work) (*evaluator, lawcore.Params, int, error) {
+	e, points, err := s.evaluator(w)
 	if err != nil {
 		return nil, lawcore.Params{}, 0, err
 	}

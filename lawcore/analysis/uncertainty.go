@@ -31,8 +31,8 @@ type spread struct {
 	t     float64 // Student's t at (1+level)/2 for len(evals)-1 degrees of freedom
 }
 
-// spread returns the spread of the setup's replicates, nil when it has none.
-func (s Setup) spread() (*spread, error) {
+// spread returns the spread of the setup's replicates for the call w, nil when it has none.
+func (s Setup) spread(w *work) (*spread, error) {
 	if len(s.Replicates) == 0 {
 		return nil, nil
 	}
@@ -43,7 +43,7 @@ func (s Setup) spread() (*spread, error) {
 	for i, p := range s.Replicates {
 		r := s
 		r.Params, r.Replicates = p, nil
-		e, _, err := r.evaluator()
+		e, _, err := r.evaluator(w)
 		if err != nil {
 			return nil, lawcore.Within(fmt.Sprintf("replicates[%d]", i), err)
 		}

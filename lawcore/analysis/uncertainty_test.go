@@ -48,7 +48,7 @@ func TestDifferencesDecide(t *testing.T) {
 	w := DefaultWSDRatioOptions()
 	w.Totals = []int{50000}
 	w.Replicates = shiftedReplicates(shifts)
-	res, err := WSDRatio(w)
+	res, err := WSDRatio(context.Background(), w, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestDifferencesDecide(t *testing.T) {
 
 	a := DefaultAnnealFunctionOptions()
 	a.Replicates = shiftedReplicates(shifts)
-	ares, err := AnnealFunction(a)
+	ares, err := AnnealFunction(context.Background(), a, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestDifferencesDecide(t *testing.T) {
 
 	c := DefaultConstantVsCosineOptions()
 	c.Replicates = shiftedReplicates(shifts)
-	cres, err := ConstantVsCosine(c)
+	cres, err := ConstantVsCosine(context.Background(), c, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestReplicatesOfAFit(t *testing.T) {
 	w := DefaultWSDRatioOptions()
 	w.Totals = []int{50000}
 	w.Params, w.Replicates = fit.Params, fit.Replicates
-	res, err := WSDRatio(w)
+	res, err := WSDRatio(context.Background(), w, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestCrossoverSpanIsNotTheGrids(t *testing.T) {
 		o := DefaultConstantVsCosineOptions()
 		o.Count, o.CurveTotals = count, nil
 		o.Params, o.Replicates = fit.Params, fit.Replicates
-		res, err := ConstantVsCosine(o)
+		res, err := ConstantVsCosine(context.Background(), o, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

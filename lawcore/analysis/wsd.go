@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -174,8 +175,10 @@ func checkWSDRatio(totals []int, ratios []float64, warmup int, shape string, flo
 }
 
 // WSDRatio sweeps the annealing ratio for each total and refines each optimum.
-func WSDRatio(o WSDRatioOptions) (*WSDRatioResult, error) {
-	e, points, err := o.evaluator()
+func WSDRatio(ctx context.Context, o WSDRatioOptions, progress func(float64)) (answer *WSDRatioResult, err error) {
+	w := newWork(ctx, progress)
+	defer settle(w, &answer, &err)
+	e, points, err := o.evaluator(w)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +188,7 @@ func WSDRatio(o WSDRatioOptions) (*WSDRatioResult, error) {
 	if err := checkWSDRatio(o.Totals, o.Ratios, o.Warmup, o.Decay, o.Floor); err != nil {
 		return nil, err
 	}
-	sp, err := o.spread()
+	sp, err := o.spread(w)
 	if err != nil {
 		return nil, err
 	}
@@ -195,6 +198,7 @@ func WSDRatio(o WSDRatioOptions) (*WSDRatioResult, error) {
 		res.Table.Columns = append(res.Table.Columns, "±", "ratios tied with the best")
 	}
 	var verdicts []string
+	w.plan(len(o.Totals))
 	for _, total := range o.Totals {
 		byRatio, byS1, opt := wsdSweep(e, total, o.Peak, o.Warmup, o.Decay, o.Floor, o.Ratios)
 		if len(byRatio.X) == 0 {
@@ -221,6 +225,7 @@ func WSDRatio(o WSDRatioOptions) (*WSDRatioResult, error) {
 			return nil, err
 		}
 		res.Curves = append(res.Curves, c)
+		w.stageDone()
 	}
 	if len(verdicts) > 0 {
 		res.Verdict = capitalize(strings.Join(verdicts, "; ")) + "."

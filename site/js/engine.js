@@ -156,13 +156,14 @@ export function createEngine(client) {
      * warmupConvention, replicates?}) is left out for analyses that take none (null). An option set in
      * options (a peak LR typed in the form) wins over the setup's. With replicates (a fit's
      * jackknife parameter sets), the analyses that compare choices give each its ± and a verdict.
+     * onProgress(fraction) hears how much of the analysis is done.
      */
-    async analyze(analysis, options, setup, points = 400) {
+    async analyze(analysis, options, setup, points = 400, onProgress = undefined) {
       const request = { analysis };
       if (setup) Object.assign(request, { law: setup.law, params: setup.params, peak: setup.peak, warmup: setup.warmup, warmupConvention: setup.warmupConvention, points });
       if (setup && setup.replicates) request.replicates = setup.replicates;
       Object.assign(request, options);
-      return (await call('analyze', request)).result;
+      return (await call('analyze', request, undefined, onProgress)).result;
     },
 
     /** analysisDefaults are every analysis's options as lawcore defaults them: {name: options}. */

@@ -58,7 +58,7 @@ export function initialState() {
     fitting: null, message: null, status: '', undo: [], share: { link: '', note: '' },
     chart: { logX: false, logY: false, scheme: 'light', xUnit: 'steps', tokensPerStep: null, modelSize: null, smooth: false }, engine: { version: '', memory: 0, loading: '' },
     answers: { baseline: '', atStep: '', reachLoss: '', code: null },
-    analysis: { open: false, view: 'decomposition', options: {}, optionsRevision: 0, defaults: null, result: null, error: '', errorField: '', relative: false, status: '', computing: false, sizeTarget: '400e6' },
+    analysis: { open: false, view: 'decomposition', options: {}, optionsRevision: 0, defaults: null, result: null, error: '', errorField: '', relative: false, status: '', computing: false, progress: 0, sizeTarget: '400e6' },
     workspace: { line: null, kept: '', saving: false, savedAt: 0, canForget: false },
   };
 }

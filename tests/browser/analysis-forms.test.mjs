@@ -156,24 +156,37 @@ test('constant vs cosine over runs too long to cross: the answer says so and the
   }
 });
 
-test('Cancel stops a long analysis: the last answer stays, and the next analysis answers', async () => {
+test('Cancel stops a long analysis in its worker: the bar moves, the last answer stays, and the next analysis answers', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
+  const replaced = [];
+  page.on('console', (msg) => { if (/was replaced/.test(msg.text())) replaced.push(msg.text()); });
   try {
     await openView(page, 'constant-vs-cosine');
     const before = await answer(page);
     assert.ok(await page.isHidden('#analysis-cancel'), 'no Cancel with nothing computing');
-    // the optimiser over every family with many knots: seconds of work
+    assert.ok(await page.isHidden('#analysis-progress'), 'no progress bar with nothing computing');
+    // the optimiser over every family with many knots: seconds of work, whose progress shows
     await page.selectOption('#analysis-view', 'optimize');
     await page.locator('#analysis-cancel').waitFor({ state: 'visible' });
+    await page.waitForFunction(() => {
+      const bar = document.querySelector('#analysis-progress');
+      return !bar.hidden && bar.value > 0 && bar.value < 1;
+    });
     await page.click('#analysis-cancel');
+    const cancelledAt = Date.now();
     await page.waitForFunction(() => /^Cancelled\./.test(document.querySelector('#analysis-status').textContent));
     assert.ok(await page.isHidden('#analysis-cancel'));
+    assert.ok(await page.isHidden('#analysis-progress'));
     assert.equal(await answer(page), before, 'the answer shown before stays');
     await page.selectOption('#analysis-view', 'constant-vs-cosine');
     await answered(page, /./);
     await setField(page, 'count', '12');
     await answered(page, /./);
     assert.equal(await error(page), '');
+    // lawcore stopped the optimiser itself: the page did not have to replace its worker, which
+    // it does when a cancel is not honoured within 3 s
+    await page.waitForTimeout(Math.max(0, cancelledAt + 3500 - Date.now()));
+    assert.deepEqual(replaced, []);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -14,8 +14,8 @@ function slowEngine() {
     calls,
     cancelled: 0,
     cancel() { this.cancelled++; },
-    analyze(analysis, options) {
-      return new Promise((resolve) => calls.push({ options, release: () => resolve({
+    analyze(analysis, options, setup, points, onProgress) {
+      return new Promise((resolve) => calls.push({ options, onProgress, release: () => resolve({
         constant: { name: 'constant', x: [1e4, 1e5], y: [2.9, 2.7] },
         cosine: { name: 'cosine', x: [1e4, 1e5], y: [2.95, 2.66] },
         crossover: null, note: 'the curves cross outside the range',
@@ -94,6 +94,30 @@ test('Cancel stops the analysis under way: its answer is dropped, the last one s
   await tick();
   await tick();
   assert.equal(store.state.analysis.result, first);
+});
+
+test('the progress bar follows the analysis under way, not one it replaced', async () => {
+  const store = createStore();
+  const engine = slowEngine();
+  const analyses = createAnalyses({ store, engine });
+  store.analysisChanged({ open: true, view: 'constant-vs-cosine', defaults: {} });
+  analyses.run();
+  await tick();
+  assert.equal(store.state.analysis.progress, 0);
+  engine.calls[0].onProgress(0.25);
+  assert.equal(store.state.analysis.progress, 0.25);
+
+  analyses.setField('count', '12'); // replaces the run under way
+  await tick();
+  assert.equal(store.state.analysis.progress, 0, 'the new run starts from 0');
+  engine.calls[0].onProgress(0.75); // the replaced run reports late
+  assert.equal(store.state.analysis.progress, 0);
+  engine.calls[1].onProgress(0.5);
+  assert.equal(store.state.analysis.progress, 0.5);
+  engine.calls[1].release();
+  await tick();
+  await tick();
+  assert.equal(store.state.analysis.computing, false);
 });
 
 test('parameters set in the options are taken over the fit\'s, and the fit\'s ± no longer claimed', async () => {

@@ -68,9 +68,11 @@ export function createAnalyses({ store, engine }) {
     const v = current();
     const my = ++seq;
     refusedInput = null;
-    store.analysisChanged({ status: `Computing “${v.label}”…`, computing: true });
+    store.analysisChanged({ status: `Computing “${v.label}”…`, computing: true, progress: 0 });
     try {
-      const out = v.sizefit ? await runSizefit(example) : await runAnalysis(v);
+      // the bar moves for this run only: an answer of a run since replaced must not move it
+      const onProgress = (fraction) => { if (my === seq) store.analysisChanged({ progress: fraction }); };
+      const out = v.sizefit ? await runSizefit(example) : await runAnalysis(v, onProgress);
       if (my !== seq) return;
       store.analysisChanged({
         computing: false,
@@ -88,7 +90,7 @@ export function createAnalyses({ store, engine }) {
     }
   }
 
-  async function runAnalysis(v) {
+  async function runAnalysis(v, onProgress) {
     let options = optionsInUse(store.state.analysis, v.analysis);
     const setup = v.noSetup ? null : analysisSetup(store.state);
     if (setup && (options.params || (options.law && options.law !== setup.law))) {
@@ -108,12 +110,12 @@ export function createAnalyses({ store, engine }) {
       let result;
       let refused = '';
       try {
-        result = await engine.analyze(v.analysis, options, setup);
+        result = await engine.analyze(v.analysis, options, setup, undefined, onProgress);
       } catch (err) {
         // replicates lawcore refuses (a stored fit's, say) cost the ±, not the answer
         if (!setup || !setup.replicates || !/^replicates\b/.test(err.message)) throw err;
         refused = err.message;
-        result = await engine.analyze(v.analysis, options, { ...setup, replicates: undefined });
+        result = await engine.analyze(v.analysis, options, { ...setup, replicates: undefined }, undefined, onProgress);
       }
       answers.set(key, { result, refused, elapsed: performance.now() - started });
     }

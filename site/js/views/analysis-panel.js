@@ -53,6 +53,8 @@ export function showAnalyses(store, on) {
     $('#analysis-options').toggleAttribute('aria-invalid', a.errorField === 'json');
     $('#analysis-status').textContent = a.status;
     $('#analysis-cancel').hidden = !a.computing;
+    $('#analysis-progress').hidden = !a.computing;
+    $('#analysis-progress').value = a.computing ? a.progress : 0;
     $('#analysis-error').hidden = !a.error;
     $('#analysis-error').textContent = a.error;
     if (a.result !== result || a.relative !== relative) {
