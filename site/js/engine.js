@@ -174,14 +174,15 @@ export function createEngine(client) {
     /**
      * sizefit fits the model-size law to curves tagged with their size; it resolves to
      * {response, lines: Map name -> {steps, loss}} (each curve's fitted line at its own size).
+     * onProgress(fraction) hears how much of the fit is done.
      */
-    async sizefit(curves, { lambda, warmupSteps, warmupConvention, huberDelta, points }) {
+    async sizefit(curves, { lambda, warmupSteps, warmupConvention, huberDelta, points }, onProgress = undefined) {
       const request = {
         law: 'size',
         curves: curves.map((c) => ({ ...curveRequest(c, warmupSteps), size: c.size })),
         lambda, warmupSteps, warmupConvention, huberDelta, lines: true, points,
       };
-      const { result, columns } = await call('fit', request, curves.map(curveColumns));
+      const { result, columns } = await call('fit', request, curves.map(curveColumns), onProgress);
       return { response: result, lines: new Map(result.curves.map((c, i) => [c.name, lineOf(columns[i])])) };
     },
   };

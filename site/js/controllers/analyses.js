@@ -72,7 +72,7 @@ export function createAnalyses({ store, engine }) {
     try {
       // the bar moves for this run only: an answer of a run since replaced must not move it
       const onProgress = (fraction) => { if (my === seq) store.analysisChanged({ progress: fraction }); };
-      const out = v.sizefit ? await runSizefit(example) : await runAnalysis(v, onProgress);
+      const out = v.sizefit ? await runSizefit(example, onProgress) : await runAnalysis(v, onProgress);
       if (my !== seq) return;
       store.analysisChanged({
         computing: false,
@@ -144,7 +144,7 @@ export function createAnalyses({ store, engine }) {
     return out;
   }
 
-  async function runSizefit(example) {
+  async function runSizefit(example, onProgress) {
     const state = store.state;
     const setup = analysisSetup(state);
     let curves;
@@ -162,7 +162,7 @@ export function createAnalyses({ store, engine }) {
     }
     const lambda = Number.isFinite(setup.params?.lambda) ? setup.params.lambda : 0.999;
     const started = performance.now();
-    const { response, lines } = await engine.sizefit(curves, { lambda, warmupSteps: warmup, warmupConvention, huberDelta: 0.001, points: 400 });
+    const { response, lines } = await engine.sizefit(curves, { lambda, warmupSteps: warmup, warmupConvention, huberDelta: 0.001, points: 400 }, onProgress);
     const target = store.state.analysis.sizeTarget;
     const targetN = Number(target);
     if (!(targetN > 0)) throw new Error(`unseen model size N: "${target}" is not a positive number`);
