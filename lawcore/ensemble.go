@@ -72,6 +72,7 @@ func stackWeights(byFold [][][]bandSample, n, start int) []float64 {
 	w := make([]float64, n)
 	w[start] = 1
 	best := meanFoldError(w, byFold)
+	base := mixture(w, byFold, nil)
 	moved := func(i, j int, t float64) []float64 {
 		v := slices.Clone(w)
 		v[i], v[j] = v[i]+t, v[j]-t
@@ -86,7 +87,7 @@ func stackWeights(byFold [][][]bandSample, n, start int) []float64 {
 					continue
 				}
 				// move t of w[j] to w[i], t in [0, w[j]]
-				f := func(t float64) float64 { return meanFoldError(moved(i, j, t), byFold) }
+				f := func(t float64) float64 { return segmentError(base, byFold, i, j, t) }
 				a, b := 0.0, w[j]
 				for range 30 {
 					if c, d := b-ratio*(b-a), a+ratio*(b-a); f(c) < f(d) {
@@ -95,11 +96,18 @@ func stackWeights(byFold [][][]bandSample, n, start int) []float64 {
 						a = c
 					}
 				}
+				// the bracket's middle or the whole of w[j], both moves from the same w (moving
+				// w[j] again after the middle had moved made w[j] negative)
+				step, least := -1.0, best-1e-12
 				for _, t := range []float64{(a + b) / 2, w[j]} {
-					if e := f(t); e < best-1e-12 {
-						best, w = e, moved(i, j, t)
-						improved = true
+					if e := f(t); e < least {
+						step, least = t, e
 					}
+				}
+				if step >= 0 {
+					best, w = least, moved(i, j, step)
+					base = mixture(w, byFold, base)
+					improved = true
 				}
 			}
 		}
@@ -108,6 +116,47 @@ func stackWeights(byFold [][][]bandSample, n, start int) []float64 {
 		}
 	}
 	return w
+}
+
+// mixture is the weighted average's prediction at each held-out sample, [fold][sample], for
+// the weights w (written into into when it has the shape). The line searches of stackWeights
+// start from it: a move of weight between two candidates then costs one pass over the
+// samples instead of one per candidate (a tenth of auto's time on dense logs before).
+func mixture(w []float64, byFold [][][]bandSample, into [][]float64) [][]float64 {
+	if len(into) != len(byFold) {
+		into = make([][]float64, len(byFold))
+	}
+	for f, fold := range byFold {
+		if len(into[f]) != len(fold[0]) {
+			into[f] = make([]float64, len(fold[0]))
+		}
+		for s := range fold[0] {
+			pred := 0.0
+			for k, x := range w {
+				if x > 0 {
+					pred += x * fold[k][s].pred
+				}
+			}
+			into[f][s] = pred
+		}
+	}
+	return into
+}
+
+// segmentError is meanFoldError at the weights whose mixture is base with t of candidate j's
+// weight moved to candidate i.
+func segmentError(base [][]float64, byFold [][][]bandSample, i, j int, t float64) float64 {
+	e := 0.0
+	for f, fold := range byFold {
+		pi, pj := fold[i], fold[j]
+		sum := 0.0
+		for s, smp := range fold[0] {
+			pred := base[f][s] + t*(pi[s].pred-pj[s].pred)
+			sum += smp.weight * math.Abs(pred-smp.obs) / smp.obs
+		}
+		e += math.Min(sum, maxFoldError)
+	}
+	return e / float64(len(byFold))
 }
 
 // pruneWeights drops the weights under minMemberWeight and scales the rest to sum to one.

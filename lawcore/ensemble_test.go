@@ -2,6 +2,7 @@ package lawcore
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -17,7 +18,7 @@ func samplesOf(obs, pred []float64) []bandSample {
 }
 
 // TestStackWeights checks the weights of the least held-out error against cases whose answer
-// is known in closed form.
+// is known in closed form; none is ever negative.
 func TestStackWeights(t *testing.T) {
 	obs := []float64{3.0, 2.9, 2.8, 2.75}
 	shift := func(d float64) []float64 {
@@ -52,7 +53,7 @@ func TestStackWeights(t *testing.T) {
 			sum := 0.0
 			for k := range got {
 				sum += got[k]
-				if !(math.Abs(got[k]-tc.want[k]) <= 1e-6) {
+				if !(math.Abs(got[k]-tc.want[k]) <= 1e-6) || got[k] < 0 {
 					t.Errorf("weights %v, want %v", got, tc.want)
 					break
 				}
@@ -61,6 +62,51 @@ func TestStackWeights(t *testing.T) {
 				t.Errorf("weights sum to %g", sum)
 			}
 		})
+	}
+}
+
+// The line search's shortcut is the definition: the error of the mixture moved along a pair
+// of candidates is meanFoldError at the moved weights, for every pair and step, on folds of
+// different sizes, with a fold capped at maxFoldError.
+func TestSegmentErrorIsMeanFoldError(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const candidates = 4
+	var byFold [][][]bandSample
+	for f, n := range []int{7, 30, 3} {
+		fold := make([][]bandSample, candidates)
+		for s := range n {
+			obs := 2 + rng.Float64()
+			weight := 1 / float64(n)
+			if f == 2 {
+				weight = 1e3 // this fold's error is capped
+			}
+			for k := range fold {
+				fold[k] = append(fold[k], bandSample{obs: obs, pred: obs + 0.1*rng.NormFloat64(), weight: weight})
+			}
+			_ = s
+		}
+		byFold = append(byFold, fold)
+	}
+	w := []float64{0.5, 0.2, 0.3, 0}
+	base := mixture(w, byFold, nil)
+	for i := range candidates {
+		for j := range candidates {
+			if i == j {
+				continue
+			}
+			for _, t0 := range []float64{0, 0.37, 1} {
+				step := t0 * w[j]
+				moved := append([]float64(nil), w...)
+				moved[i], moved[j] = moved[i]+step, moved[j]-step
+				want := meanFoldError(moved, byFold)
+				if got := segmentError(base, byFold, i, j, step); !(math.Abs(got-want) <= 1e-13*want) {
+					t.Errorf("move %g from %d to %d: %v, want %v", step, j, i, got, want)
+				}
+			}
+		}
+	}
+	if got, want := segmentError(base, byFold, 0, 1, 0), meanFoldError(w, byFold); !(want > maxFoldError/3 && math.Abs(got-want) <= 1e-13*want) {
+		t.Errorf("capped fold: %v, want %v", got, want)
 	}
 }
 
