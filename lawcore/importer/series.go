@@ -162,7 +162,12 @@ func (set *fileReader) seriesFor(run, metric, source, field string) (*valueSerie
 		return s, nil
 	}
 	if len(set.series) >= maxSeries {
-		return nil, lawcore.Errorf(set.where, "", "more than %d columns or runs: export fewer", maxSeries)
+		what := lawcore.Quote(metric)
+		if run != "" {
+			what += " of run " + lawcore.Quote(run)
+		}
+		return nil, lawcore.Errorf(set.where, "", "more than %d series (one per metric and run): %s would be number %d, and one file may hold %d; keep fewer metrics or runs in it",
+			maxSeries, what, maxSeries+1, maxSeries)
 	}
 	s := &valueSeries{run: run, metric: metric, file: set.where, lastFile: set.where, source: source, field: field, isLR: isLRName(metric) && !isLossName(metric)}
 	set.series = append(set.series, s)

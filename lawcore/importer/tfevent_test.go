@@ -235,6 +235,8 @@ func TestReadEventFileErrors(t *testing.T) {
 		{"e", lw.EventFile([]byte{0x12, 0x01}), "e: record 2 (byte 40): not a TensorBoard event: unexpected EOF"},
 		{"e", lw.EventFile(lw.Event(-5, lw.Scalar{Tag: "loss", Value: 1})), "e: record 2, step: a step must be a whole number, zero or more, got -5"},
 		{"e", lw.EventFile(lw.Event(1, lw.Scalar{Tag: "accuracy", Value: 1})), ""}, // an ambiguity: choose the loss
+		{"e", lw.EventFile(lw.Event(1, manyLosses(maxSeries+1)...)),
+			`e: more than 4096 series (one per metric and run): "loss_4096" would be number 4097, and one file may hold 4096; keep fewer metrics or runs in it`},
 	}
 	for _, c := range cases {
 		imp, err := Read(c.name, c.data, Choice{})
@@ -245,6 +247,15 @@ func TestReadEventFileErrors(t *testing.T) {
 	if err != nil || imp.Format != FormatTensorBoardEvents {
 		t.Errorf("by content: %v %v", imp, err)
 	}
+}
+
+// manyLosses are n scalars named loss_0, loss_1, ...
+func manyLosses(n int) []lw.Scalar {
+	out := make([]lw.Scalar, n)
+	for i := range out {
+		out[i] = lw.Scalar{Tag: fmt.Sprintf("loss_%d", i), Value: 3}
+	}
+	return out
 }
 
 // BenchmarkReadEventFile reads an event file of 100,000 scalars: 50,000 events, each with a
