@@ -22,8 +22,8 @@ test('a W&B export with two runs asks which runs and imports both', async () => 
     await page.click('#import-ok');
     await dialog.waitFor({ state: 'hidden' });
 
-    // The first file replaces the example.
-    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 2);
+    // The first file replaces the example (whose two curves are in the list until it does).
+    await page.waitForFunction(() => [...document.querySelectorAll('#curve-list [data-curve-name]')].map((r) => r.dataset.curveName).join() === 'runA,runB');
     assert.deepEqual(await curveNames(page), ['runA', 'runB']);
     // Step 0 is dropped (the fit needs steps >= 1), with a note.
     assert.match(await page.textContent('#curve-list [data-curve-name="runA"]'), /4 points, steps 100–400/);
