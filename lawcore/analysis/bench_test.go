@@ -60,41 +60,11 @@ func BenchmarkSweep100MultistepGeneral(b *testing.B) {
 }
 
 func BenchmarkDefaultAnalyses(b *testing.B) {
-	for _, c := range []struct {
-		name string
-		run  func() error
-	}{
-		{"decomposition", func() error {
-			_, err := Decompose(context.Background(), DefaultDecompositionOptions(), nil)
-			return err
-		}},
-		{"cosine-cycle", func() error {
-			_, err := CosineCycle(context.Background(), DefaultCosineCycleOptions(), nil)
-			return err
-		}},
-		{"constant-vs-cosine", func() error {
-			_, err := ConstantVsCosine(context.Background(), DefaultConstantVsCosineOptions(), nil)
-			return err
-		}},
-		{"wsd-ratio", func() error { _, err := WSDRatio(context.Background(), DefaultWSDRatioOptions(), nil); return err }},
-		{"anneal-function", func() error {
-			_, err := AnnealFunction(context.Background(), DefaultAnnealFunctionOptions(), nil)
-			return err
-		}},
-		{"rewarmup", func() error { _, err := Rewarmup(context.Background(), DefaultRewarmupOptions(), nil); return err }},
-		{"lambda", func() error { _, err := Lambda(context.Background(), DefaultLambdaOptions(), nil); return err }},
-		{"optimize", func() error {
-			_, err := OptimizeSchedule(context.Background(), DefaultOptimizeOptions(), nil)
-			return err
-		}},
-		{"chinchilla", func() error {
-			_, err := ChinchillaReduction(context.Background(), DefaultChinchillaOptions(), nil)
-			return err
-		}},
-	} {
-		b.Run(c.name, func(b *testing.B) {
+	for _, name := range analysesThatEvaluate() {
+		request := []byte(`{"analysis":"` + name + `"}`)
+		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				if err := c.run(); err != nil {
+				if _, err := Run(context.Background(), request, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -26,6 +26,17 @@ function slowEngine() {
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** computing opens the panel on constant-vs-cosine with a slow engine and starts a run. */
+async function computing() {
+  const store = createStore();
+  const engine = slowEngine();
+  const analyses = createAnalyses({ store, engine });
+  store.analysisChanged({ open: true, view: 'constant-vs-cosine', defaults: {} });
+  analyses.run();
+  await tick();
+  return { store, engine, analyses };
+}
+
 test('an option typed wrong while the last one computes stays named when that answer arrives', async () => {
   const store = createStore();
   const engine = slowEngine();
@@ -58,12 +69,7 @@ test('an option typed wrong while the last one computes stays named when that an
 });
 
 test('Cancel stops the analysis under way: its answer is dropped, the last one stays, and a running fit is not cancelled with it', async () => {
-  const store = createStore();
-  const engine = slowEngine();
-  const analyses = createAnalyses({ store, engine });
-  store.analysisChanged({ open: true, view: 'constant-vs-cosine', defaults: {} });
-  analyses.run();
-  await tick();
+  const { store, engine, analyses } = await computing();
   assert.equal(store.state.analysis.computing, true, 'Cancel is offered while it computes');
   engine.calls[0].release();
   await tick();
@@ -97,12 +103,7 @@ test('Cancel stops the analysis under way: its answer is dropped, the last one s
 });
 
 test('the progress bar follows the analysis under way, not one it replaced', async () => {
-  const store = createStore();
-  const engine = slowEngine();
-  const analyses = createAnalyses({ store, engine });
-  store.analysisChanged({ open: true, view: 'constant-vs-cosine', defaults: {} });
-  analyses.run();
-  await tick();
+  const { store, engine, analyses } = await computing();
   assert.equal(store.state.analysis.progress, 0);
   engine.calls[0].onProgress(0.25);
   assert.equal(store.state.analysis.progress, 0.25);
