@@ -118,7 +118,7 @@ func ConstantVsCosine(ctx context.Context, o ConstantVsCosineOptions, progress f
 		Table: Table{Columns: []string{"total steps", "constant", "cosine", "cosine - constant", "lower"}}}
 	prevTotal, prevGap := 0, math.NaN()
 	totals := numeric.Logspace(float64(o.MinTotal), float64(o.MaxTotal), o.Count)
-	w.plan(len(totals) + 1) // each total, then the crossover's span and the curves
+	w.plan(len(totals) + 1) // each total (counted as it begins), then the crossover's span and the curves
 	for _, x := range totals {
 		w.stageDone()
 		total := int(math.Round(x))

@@ -57,10 +57,7 @@ func (w *work) check() error {
 	if w == nil {
 		return nil
 	}
-	if err := w.ctx.Err(); err != nil {
-		return err
-	}
-	w.report()
+	w.report() // nothing once cancelled
 	return w.ctx.Err()
 }
 

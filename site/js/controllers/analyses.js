@@ -70,7 +70,7 @@ export function createAnalyses({ store, engine }) {
     refusedInput = null;
     store.analysisChanged({ status: `Computing “${v.label}”…`, computing: true, progress: 0 });
     try {
-      // the bar moves for this run only: an answer of a run since replaced must not move it
+      // the bar moves for this run only: a report of a run since replaced must not move it
       const onProgress = (fraction) => { if (my === seq) store.analysisChanged({ progress: fraction }); };
       const out = v.sizefit ? await runSizefit(example, onProgress) : await runAnalysis(v, onProgress);
       if (my !== seq) return;
