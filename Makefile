@@ -51,7 +51,10 @@ build: deps
 	$(GO_WASM) build -trimpath -ldflags="-s -w" -o $(WASM)/lawcore.wasm ./wasm
 	$(GO_WASM) build -tags lawcore_core -trimpath $(CORE_GCFLAGS) -ldflags="-s -w" -o $(WASM)/lawcore-core.wasm ./wasm
 	cp $(WASM)/wasm_exec.js $(WASM)/lawcore.wasm $(WASM)/lawcore-core.wasm $(SITE)/
-	cp $(UPLOT)/dist/uPlot.esm.js $(UPLOT)/dist/uPlot.min.css $(SITE)/vendor/
+	# uPlot minified (its module ships unminified: 36 kB brotli, 21 kB so), its notice kept on top
+	$(ESBUILD) $(UPLOT)/dist/uPlot.esm.js --minify --format=esm --log-level=warning \
+		--banner:js="$$(head -8 $(UPLOT)/dist/uPlot.esm.js)" --outfile=$(SITE)/vendor/uPlot.esm.js
+	cp $(UPLOT)/dist/uPlot.min.css $(SITE)/vendor/
 	cp $(UPLOT)/LICENSE $(SITE)/vendor/uPlot.LICENSE
 	go run ./scripts/hashassets -dir $(SITE) lawcore.wasm lawcore-core.wasm wasm_exec.js vendor/uPlot.esm.js vendor/uPlot.min.css style.css
 	scripts/sw-manifest.sh $(SITE)
