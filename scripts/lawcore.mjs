@@ -22,7 +22,7 @@
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { UsageError, number, parseOptions, splitFileValue } from './cli/args.mjs';
-import { formatJSON, mergeColumns, startLawcore } from './cli/bridge.mjs';
+import { formatJSON, mergeColumns, progressWriter, startLawcore } from './cli/bridge.mjs';
 import { COMMANDS, commandUsage, usage } from './cli/help.mjs';
 import { AmbiguityError, fitCurves, importLogs } from './cli/logs.mjs';
 import { ambiguityText, analysisReport, fitReport, importReport, lawsReport, notesBlock, validateReport } from './cli/report.mjs';
@@ -74,9 +74,21 @@ class Context {
     return this.started;
   }
 
-  /** call runs a method of the bridge. */
+  /**
+   * call runs a method of the bridge, showing its progress on stderr when that is a terminal
+   * (or with --progress).
+   */
   async call(method, request, columns) {
-    return (await this.core()).call(method, request, columns);
+    const core = await this.core();
+    if (!this.opts.progress && !process.stderr.isTTY) return core.call(method, request, columns);
+    const { onProgress, done } = progressWriter(method, process.stderr);
+    let answer;
+    try {
+      answer = await core.call(method, request, columns, onProgress);
+      return answer;
+    } finally {
+      done(answer !== undefined);
+    }
   }
 
   /** json prints value as JSON, with the answer's columns merged in unless --no-columns. */
@@ -426,7 +438,7 @@ function parseCommandLine(argv) {
   }
   if (!COMMANDS[command]) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   if (rest.includes('-h') || rest.includes('--help')) return { help: COMMANDS[command].help };
-  const spec = { ...OPTIONS[command], '--json': 'flag', '--no-columns': 'flag' };
+  const spec = { ...OPTIONS[command], '--json': 'flag', '--no-columns': 'flag', '--progress': 'flag' };
   return { command, parsed: parseOptions(rest, spec, { assignments: command === 'analyze' }) };
 }
 

@@ -11,8 +11,9 @@ const wasmDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bu
 
 /**
  * startLawcore loads wasm_exec.js and lawcore.wasm (LAWCORE_WASM, default build/wasm/lawcore.wasm),
- * runs the Go program and returns {call}: call(method, request, columns?) resolves to
- * {result (parsed), columns} and rejects with lawcore's message.
+ * runs the Go program and returns {call}: call(method, request, columns?, onProgress?) resolves
+ * to {result (parsed), columns} and rejects with lawcore's message; onProgress(fraction) hears
+ * how much of the call is done.
  */
 export async function startLawcore() {
   const wasmPath = resolve(process.env.LAWCORE_WASM || join(wasmDir, 'lawcore.wasm'));
@@ -49,9 +50,11 @@ export async function startLawcore() {
   const lawcore = globalThis.lawcore;
   return {
     version: lawcore.version,
-    async call(method, request, columns) {
+    async call(method, request, columns, onProgress) {
       const text = typeof request === 'string' ? request : JSON.stringify(request);
-      const answer = await Promise.race([lawcore.run(method, text, columns), exited]);
+      // onProgress returns nothing: lawcore then goes on after a 1 ms pause (no cancel here to let through)
+      const progress = onProgress && ((fraction) => { onProgress(fraction); });
+      const answer = await Promise.race([lawcore.run(method, text, columns, progress), exited]);
       try {
         return { result: JSON.parse(answer.result), columns: answer.columns || [] };
       } catch (err) {
@@ -103,4 +106,30 @@ export function formatJSON(value, indent = '') {
     return `{\n${lines.join(',\n')}\n${indent}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * progressWriter returns onProgress for a call of method, writing to stream (stderr): on a
+ * terminal one line kept up to date ("lawcore fit: 42%"), erased by done(); elsewhere (--progress
+ * into a file or a pipe) a line at each tenth, so that a log is not flooded. done(finished)
+ * ends it: a call that reported and finished says 100% (lawcore's last report may fall within
+ * its 50 ms throttle); one that never reported (a quick call) says nothing.
+ */
+export function progressWriter(method, stream) {
+  let shown = -1;
+  const onProgress = (fraction) => {
+    const pct = Math.floor(100 * Math.min(Math.max(fraction, 0), 1));
+    if (stream.isTTY) {
+      if (pct !== shown) stream.write(`\rlawcore ${method}: ${pct}%`);
+    } else if (Math.floor(pct / 10) > Math.floor(shown / 10)) {
+      stream.write(`lawcore ${method}: ${pct}%\n`);
+    }
+    shown = Math.max(shown, pct);
+  };
+  const done = (finished) => {
+    if (shown < 0) return;
+    if (finished) onProgress(1);
+    if (stream.isTTY) stream.write('\r\x1b[K');
+  };
+  return { onProgress, done };
 }

@@ -199,7 +199,9 @@ Examples:
   ${CMD} fit --fit runs/ --schedule "cosine 20000 peak=2e-4" --auto --predict "cosine 60000"
   ${CMD} analyze --analysis optimize total=60000
 
-Exit codes: 0 done; 1 bad input (lawcore's message names the file, line or field); 2 bad usage.
+Every command shows its progress on stderr when that is a terminal (--progress: anywhere, a
+line at each tenth). Exit codes: 0 done; 1 bad input (lawcore's message names the file, line or
+field); 2 bad usage.
 LAWCORE_WASM names another lawcore.wasm (default build/wasm/lawcore.wasm: \`make build\`).`;
 }
 

@@ -73,3 +73,25 @@ test('fit --auto from one curve: the band is floored by the paper\'s error on un
   assert.ok(m, r.stdout);
   assert.ok(Number(m[2]) >= 0.00412 * Number(m[1]) - 1e-4, `± ${m[2]} around ${m[1]}`);
 });
+
+test('fit --auto --progress reports on stderr how much is done, a line at each tenth, up to 100%, and prints the same report', () => {
+  const args = ['fit', '--auto', '--fit', 'wsd-linear-0.2-25k.csv', '--schedule', writeRun('wsd-linear-0.2-25k'), '--warmup', '300'];
+  const plain = run(args, '', { cwd: tmp });
+  const shown = run([...args, '--progress'], '', { cwd: tmp });
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.equal(plain.stderr, '', 'nothing on stderr unless asked (not a terminal)');
+  const pcts = shown.stderr.trimEnd().split('\n').map((line) => {
+    const m = /^lawcore fit: (\d+)%$/.exec(line);
+    assert.ok(m, `a progress line: ${JSON.stringify(line)}`);
+    return Number(m[1]);
+  });
+  // auto's folds and its final fit report as they go: several tenths, rising, the last one 100%
+  assert.ok(pcts.length >= 3, `progress ${pcts}`);
+  assert.deepEqual(pcts, [...pcts].sort((a, b) => a - b), `progress ${pcts}`);
+  assert.equal(new Set(pcts.map((p) => Math.floor(p / 10))).size, pcts.length, `one line a tenth: ${pcts}`);
+  assert.equal(pcts.at(-1), 100);
+  // the report is the same, its time aside
+  const untimed = (text) => text.replace(/; \d+ ms$/m, '');
+  assert.equal(untimed(shown.stdout), untimed(plain.stdout));
+});
