@@ -3,6 +3,7 @@ package importer
 import (
 	"errors"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -290,10 +291,14 @@ type point struct {
 //     as TensorBoard drops them: they belong to a run that was abandoned.
 //   - otherwise a value or a few out of order (a line filed late, a log written backwards):
 //     each takes its place in step order, and one of a step logged again replaces it.
+//
+// Within a file, going back is a restart only if the file is in the order the run logged it
+// (see loggedInOrder); else every value takes its place and each step keeps its last value.
 func (s *valueSeries) settle() {
 	if len(s.segments) == 0 {
 		return
 	}
+	inOrder := s.loggedInOrder()
 	at := func(i int) point { return point{s.steps[i], s.values[i], s.lines[i]} }
 	out := make([]point, 0, len(s.steps))
 	for i := range s.segments[0].start {
@@ -326,7 +331,7 @@ func (s *valueSeries) settle() {
 		merge()
 		k := sort.Search(len(out), func(i int) bool { return out[i].step >= first })
 		logged := k < len(out) && out[k].step == first
-		if end-seg.start >= 2 && (logged || seg.newFile) {
+		if end-seg.start >= 2 && (logged && inOrder || seg.newFile) {
 			if s.replaced == 0 {
 				s.restart = jump{int(s.lines[seg.start]), seg.where, first, before}
 			}
@@ -366,6 +371,31 @@ func (s *valueSeries) settle() {
 	for _, p := range out {
 		s.steps, s.values, s.lines = append(s.steps, p.step), append(s.values, p.value), append(s.lines, p.line)
 	}
+}
+
+// loggedInOrder reports whether the series' files hold its values in the order the run logged
+// them. A restart resumes from a step the run had reached, so in a log written as the run went,
+// steps never go back before every step logged so far; a stretch of values (two or more) that
+// does was put there by whatever wrote the file, such as jobs' logs joined latest first. Then
+// going back says nothing of abandoned runs, and dropping "their" values would drop the run's own
+// (the end of the run, when the latest job comes first). A run's later file goes back to its
+// first step when the run restarted from scratch: files are not counted.
+func (s *valueSeries) loggedInOrder() bool {
+	lowest := slices.Min(s.steps[:s.segments[0].start])
+	for g, seg := range s.segments {
+		end := len(s.steps)
+		if g+1 < len(s.segments) {
+			end = s.segments[g+1].start
+		}
+		if end == seg.start {
+			continue
+		}
+		if !seg.newFile && end-seg.start >= 2 && s.steps[seg.start] < lowest {
+			return false
+		}
+		lowest = min(lowest, slices.Min(s.steps[seg.start:end]))
+	}
+	return true
 }
 
 // at names a position (a line, or a record) and, when there is one, a field at it:
