@@ -148,6 +148,32 @@ test('settings chosen while a file is read stand: the file replaces the example 
   }
 });
 
+test('a λ being typed when a file chosen over the example lands is kept as typed, and fits once entered', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    // the import is held back until λ is half entered (typed, no Tab yet: no change event)
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    await context.route(/\/lawcore\.[0-9a-f]+\.wasm/, async (route) => { await held; await route.continue(); });
+    await addFile(page, 'run10k.csv', runCSV());
+    await page.click('#lambda', { clickCount: 3 });
+    await page.keyboard.type('0.995');
+    release();
+    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="run10k"]') && !document.body.classList.contains('fitting'), null, { timeout: 60000 });
+    assert.equal(await page.inputValue('#lambda'), '0.995', 'the settings shown for the file leave the field being typed in');
+    await page.keyboard.press('Tab');
+    await page.uncheck('#auto');
+    await page.click('#fit-button');
+    await page.waitForFunction(() => /^Fitted/.test(document.querySelector('#status').textContent) && !document.body.classList.contains('fitting')
+      && document.querySelector('#param-lambda')?.textContent === '0.995', null, { timeout: 60000 });
+    assert.equal(await page.inputValue('#lambda'), '0.995');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('runs with different warmups are fitted alike in either order, each counted with its own', async () => {
   const fits = [];
   for (const order of [[200, 2000], [2000, 200]]) {

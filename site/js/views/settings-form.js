@@ -8,15 +8,27 @@ import { LAWS } from '../schema.js';
 /** SETTING_FIELDS are the form's controls, each changing the settings. */
 export const SETTING_FIELDS = ['#lambda', '#fit-lambda', '#warmup-steps', '#warmup-convention', '#huber-delta', '#law', '#auto', '#mpl-search'];
 
-/** showSettings writes the store's settings into the form whenever they change. */
+/**
+ * showSettings writes the store's settings into the form whenever they change. A number the
+ * user is typing is left as typed (the field has the focus and differs from what was last
+ * shown: its change event has not come yet): settings that change meanwhile, as when a file
+ * chosen over the example lands, must not wipe it; its change event then sets it.
+ */
 export function showSettings(store) {
+  const shown = new Map(); // a number field -> the text last written into it
+  const showNumber = (id, value) => {
+    const field = $(id);
+    const typing = document.activeElement === field && shown.has(field) && field.value !== shown.get(field);
+    if (!typing) field.value = value;
+    shown.set(field, value);
+  };
   watch(store, ['settings'], ({ settings: s }) => {
-    $('#lambda').value = String(s.lambda);
+    showNumber('#lambda', String(s.lambda));
     $('#fit-lambda').checked = s.fitLambda;
     $('#lambda').disabled = s.fitLambda;
-    $('#warmup-steps').value = String(s.warmupSteps);
+    showNumber('#warmup-steps', String(s.warmupSteps));
     $('#warmup-convention').value = s.warmupConvention;
-    $('#huber-delta').value = String(s.huberDelta);
+    showNumber('#huber-delta', String(s.huberDelta));
     $('#law').value = s.law || 'annealing';
     $('#auto').checked = !!s.auto;
     $('#mpl-search').value = s.mplSearch || 'optimum';
