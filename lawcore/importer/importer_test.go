@@ -524,6 +524,14 @@ func TestReadJSONColumns(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "bad.json: line 3") {
 		t.Errorf("got %v, want an error at line 3", err)
 	}
+	// losses nested by run beside a list of steps (the layout of the page's own Fig. 2 file) are
+	// no layout of columns: the error says what is and where the steps are, not that the list
+	// "is not a number"
+	_, err = Read("fig2.json", []byte("{\"about\": \"x\", \"warmup\": 500,\n\"steps\": [1000, 2000],\n\"loss\": {\"cosine\": [3.5, 3.3], \"constant\": [3.5, 3.4]}}"), Choice{})
+	want := `fig2.json: line 2, "steps": the steps are a list, but no list of losses of the same length is beside it: give each loss as a list next to the steps' ({"step": [...], "loss": [...]})`
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got %v\nwant %s…", err, want)
+	}
 }
 
 // The JSON of an Import is what the page reads: arrays are left out.

@@ -293,6 +293,12 @@ func readJSONEntry(set *fileReader, m map[string]json.RawMessage, raw []byte, li
 	if set.stepSource == "" {
 		set.stepSource, set.stepField = stepKey, strconv.Quote(stepKey)
 	}
+	if firstNonSpace(m[stepKey]) == '[' {
+		// the steps as a list whose losses are not lists beside it (nested by run, say): no
+		// layout of columns (readJSONColumns) holds them
+		return lawcore.Errorf(set.where, lineField(keyLine(raw, stepKey, line), set.stepField),
+			`the steps are a list, but no list of losses of the same length is beside it: give each loss as a list next to the steps' ({"step": [...], "loss": [...]}), or one or two objects down ({"val": {"iter": [...], "val_loss": [...]}}), one file per run`)
+	}
 	step, err := set.jsonStep(keyLine(raw, stepKey, line), m[stepKey])
 	if err != nil {
 		return err
