@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"sort"
 	"strings"
@@ -515,7 +516,8 @@ func nameCurves(done []unitRead, mlflowNames map[string]string) {
 	}
 	runs := runDisplayNames(dirs, mlflowNames)
 	seen := map[string]int{}
-	for _, d := range done {
+	dirRun := make([]string, len(done)) // the run each unit's directory names
+	for i, d := range done {
 		run := runs[d.u.dir]
 		switch {
 		case run != "" || d.set.format != FormatTensorBoardEvents:
@@ -524,6 +526,7 @@ func nameCurves(done []unitRead, mlflowNames map[string]string) {
 		default:
 			run = fileStem(d.u.entries[0].path)
 		}
+		dirRun[i] = run
 		for _, c := range d.curves {
 			c.Files = d.u.files(d.set, c)
 			if len(c.Files) > 0 {
@@ -539,6 +542,23 @@ func nameCurves(done []unitRead, mlflowNames map[string]string) {
 				c.Name = c.Run + " " + c.Metric
 			}
 			seen[c.Name]++
+		}
+	}
+	// Curves that share a name. Plain files of one directory that each hold the same metric,
+	// naming no run of their own, are runs saved a file each (runs/cosine.csv, runs/wsd.csv):
+	// each is the run of its file. Any others that still share a name say their file.
+	shared := maps.Clone(seen)
+	for i, d := range done {
+		if d.u.kind != unitFile {
+			continue
+		}
+		for _, c := range d.curves {
+			if shared[c.Name] > 1 && c.Run == dirRun[i] {
+				seen[c.Name]--
+				c.Run = strings.TrimPrefix(dirRun[i]+"/"+fileStem(d.u.entries[0].name), "/")
+				c.Name = c.Run + " " + c.Metric
+				seen[c.Name]++
+			}
 		}
 	}
 	for _, d := range done {

@@ -3,6 +3,7 @@ package importer
 import (
 	"fmt"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -160,6 +161,43 @@ func TestReadFilesLoose(t *testing.T) {
 	wantCurve(t, imp.Curves[2], "run-a-tag-train_loss", []float64{10, 20}, []float64{4, 3}, []float64{0.375, 0.25})
 	if f := imp.Curves[2].Files; !reflect.DeepEqual(f, []string{"run-a-tag-train_loss.csv", "run-a-tag-learning_rate.csv"}) {
 		t.Errorf("files %q", f)
+	}
+}
+
+// A folder of runs saved a CSV each (step, lr, loss): the files of one directory that hold
+// the same metric and name no run are each the run of its file, in a folder as in a zip; a run
+// folder's files that hold different metrics stay its run's.
+func TestReadFilesOneRunPerFile(t *testing.T) {
+	csv := func(loss string) []byte { return []byte("step,lr,loss\n10,0.5,4\n20,0.25," + loss + "\n") }
+	files := []File{{"runs/cosine.csv", csv("3")}, {"runs/wsd.csv", csv("2.5")}}
+	for _, tt := range []struct {
+		what  string
+		read  func() (*Result, error)
+		names []string
+	}{
+		{"a folder", func() (*Result, error) { return ReadFiles(files, Choice{}) }, []string{"runs/cosine loss", "runs/wsd loss"}},
+		{"a zip", func() (*Result, error) {
+			return Read("two.zip", lw.Zip(lw.File{Name: files[0].Path, Data: files[0].Data}, lw.File{Name: files[1].Path, Data: files[1].Data}), Choice{})
+		}, []string{"runs/cosine loss", "runs/wsd loss"}},
+		{"one run's files", func() (*Result, error) {
+			return ReadFiles([]File{{"run/loss.csv", []byte("step,loss\n10,4\n20,3\n")}, {"run/val.csv", []byte("step,val_loss\n10,4.5\n20,3.5\n")}}, Choice{})
+		}, []string{"run loss", "run val_loss"}},
+	} {
+		imp, err := tt.read()
+		if err != nil {
+			t.Fatalf("%s: %v", tt.what, err)
+		}
+		var names, runs []string
+		for _, c := range imp.Curves {
+			names, runs = append(names, c.Name), append(runs, c.Run)
+		}
+		sort.Strings(names)
+		if !reflect.DeepEqual(names, tt.names) {
+			t.Errorf("%s: curves %q, want %q", tt.what, names, tt.names)
+		}
+		if tt.what == "a folder" && !reflect.DeepEqual(runs, []string{"runs/cosine", "runs/wsd"}) {
+			t.Errorf("%s: runs %q", tt.what, runs)
+		}
 	}
 }
 
