@@ -36,6 +36,17 @@ function runCSV(warmup = 800, atPeak = false, c = 0.4) {
 /** addFile adds a CSV file as the user would (the file chooser). */
 const addFile = (page, name, text) => page.setInputFiles('#file-input', [{ name, mimeType: 'text/csv', buffer: Buffer.from(text) }]);
 
+/**
+ * holdFullModule holds back lawcore.wasm (which an import needs) until the release it returns is
+ * called, so that what a test does meanwhile falls within the import whatever the machine's speed.
+ */
+async function holdFullModule(context) {
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await context.route(/\/lawcore\.[0-9a-f]+\.wasm/, async (route) => { await held; await route.continue(); });
+  return release;
+}
+
 const predictionNames = (page) => page.$$eval('#predict-list [data-schedule-name]', (rows) => rows.map((r) => r.dataset.scheduleName));
 
 test('a preset keeps a 10K-step curve at 10K steps and its peak 3e-4; a schedule that disagrees is flagged', async () => {
@@ -103,9 +114,7 @@ test('Fit pressed while a file is being read fits that file once it is in, not t
     await waitForFit(page);
     // the import needs the full module: held back until Fit is pressed, so that Fit falls
     // within the import whatever the machine's speed
-    let release;
-    const held = new Promise((resolve) => { release = resolve; });
-    await context.route(/\/lawcore\.[0-9a-f]+\.wasm/, async (route) => { await held; await route.continue(); });
+    const release = await holdFullModule(context);
     await addFile(page, 'run10k.csv', runCSV());
     await page.click('#fit-button');
     release();
@@ -127,9 +136,7 @@ test('settings chosen while a file is read stand: the file replaces the example 
     await waitForFit(page);
     // the import needs the full module: held back until the setting is changed, so that the
     // change falls within the import whatever the machine's speed
-    let release;
-    const held = new Promise((resolve) => { release = resolve; });
-    await context.route(/\/lawcore\.[0-9a-f]+\.wasm/, async (route) => { await held; await route.continue(); });
+    const release = await holdFullModule(context);
     assert.equal(await page.isChecked('#auto'), false, 'the example keeps its paper\'s setting');
     await addFile(page, 'run10k.csv', runCSV());
     await page.check('#auto');
@@ -153,9 +160,7 @@ test('a λ being typed when a file chosen over the example lands is kept as type
   try {
     await waitForFit(page);
     // the import is held back until λ is half entered (typed, no Tab yet: no change event)
-    let release;
-    const held = new Promise((resolve) => { release = resolve; });
-    await context.route(/\/lawcore\.[0-9a-f]+\.wasm/, async (route) => { await held; await route.continue(); });
+    const release = await holdFullModule(context);
     await addFile(page, 'run10k.csv', runCSV());
     await page.click('#lambda', { clickCount: 3 });
     await page.keyboard.type('0.995');
