@@ -82,8 +82,13 @@ type ChinchillaSummary struct {
 // ChinchillaResult holds the summaries for the cosine and WSD runs.
 type ChinchillaResult struct {
 	Summaries []ChinchillaSummary `json:"summaries"`
-	// ExampleParams is the first tuple.
+	// ExampleParams is the first tuple fitted.
 	ExampleParams lawcore.Params `json:"exampleParams"`
+	// Fitted counts the tuples fitted; Skipped those left out because they predict a loss of 0
+	// or below at the end of a run (C*S2 outgrows L0 + A*S1^-alpha: the ranges are the paper's,
+	// for its peak LR, and a higher peak grows S2 with it).
+	Fitted  int `json:"fitted"`
+	Skipped int `json:"skipped"`
 	Table         Table          `json:"table"`
 	Setup         Setup          `json:"setup"`
 }
@@ -196,9 +201,16 @@ func ChinchillaReduction(ctx context.Context, o ChinchillaOptions, progress func
 			return nil, err
 		}
 		p := lawcore.Params{L0: draw(o.L0), A: draw(o.A), C: draw(o.C), Alpha: draw(o.Alpha), Lambda: setup.Lambda}
-		if n == 0 {
+		if !positiveFinalLosses(p, s1, s2) {
+			res.Skipped++
+			w.stageDone()
+			continue
+		}
+		first := res.Fitted == 0
+		if first {
 			res.ExampleParams = p
 		}
+		res.Fitted++
 		for k := range kinds {
 			for i := range loss {
 				loss[i] = p.Loss(s1[k][i], s2[k][i])
@@ -208,7 +220,7 @@ func ChinchillaReduction(ctx context.Context, o ChinchillaOptions, progress func
 			sm.R2 = append(sm.R2, r2)
 			sm.MeanHuber += huber
 			sm.MinR2 = math.Min(sm.MinR2, r2)
-			if n == 0 {
+			if first {
 				sm.Example = Series{Name: kinds[k].name, X: append([]float64(nil), d...), Y: append([]float64(nil), loss...)}
 				sm.ExampleLaw = law
 				sm.ExampleFit = Series{Name: "Chinchilla fit", X: numeric.Logspace(d[0], d[len(d)-1], 100)}
@@ -218,6 +230,10 @@ func ChinchillaReduction(ctx context.Context, o ChinchillaOptions, progress func
 			}
 		}
 		w.stageDone()
+	}
+	if res.Fitted == 0 {
+		return nil, lawcore.Errorf("", "peak", "all %d tuples predict a loss of 0 or below by the end of a run at peak LR %g: the loss drop C·S2 grows with the peak, and the ranges drawn from (C in %v) are the paper's, for its peak LR %g; lower the peak, or C's range",
+			o.Tuples, o.Peak, o.C, DefaultPeak)
 	}
 	for k := range sums {
 		sm := &sums[k]
@@ -230,11 +246,24 @@ func ChinchillaReduction(ctx context.Context, o ChinchillaOptions, progress func
 			sq += (r - mean) * (r - mean)
 		}
 		sm.MeanR2, sm.StdR2 = mean, math.Sqrt(sq/float64(len(sm.R2)))
-		sm.MeanHuber /= float64(o.Tuples)
+		sm.MeanHuber /= float64(res.Fitted)
 		res.Table.addRow(sm.Schedule, sm.MeanR2, sm.StdR2, sm.MinR2, sm.MeanHuber)
 	}
 	res.Summaries = sums
 	return res, nil
+}
+
+// positiveFinalLosses reports whether p predicts a positive loss at the end of every run
+// (s1[k][i], s2[k][i]: the areas of schedule k's run i): else its losses are no losses to fit.
+func positiveFinalLosses(p lawcore.Params, s1, s2 [][]float64) bool {
+	for k := range s1 {
+		for i := range s1[k] {
+			if !(p.Loss(s1[k][i], s2[k][i]) > 0) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // chinchillaFitter fits L = L0 + A*D^(-alpha) to losses at fixed D, reusing its buffers. It

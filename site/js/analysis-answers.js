@@ -181,7 +181,8 @@ const SENTENCES = {
 
   chinchilla: (r) => {
     const parts = r.summaries.map((s) => `${s.schedule}: mean R² ${r2(s.meanR2)}, lowest ${r2(s.minR2)}`);
-    return `Over ${fmt.steps(r.summaries[0].R2.length)} random parameter sets, the final losses the law predicts follow a Chinchilla power law in the steps (${parts.join('; ')}).`;
+    const left = r.skipped ? ` (${fmt.steps(r.skipped)} more left out: at this peak LR they predict a loss of 0 or below by a run’s end, their ranges being the paper’s, for its peak LR)` : '';
+    return `Over ${fmt.steps(r.summaries[0].R2.length)} random parameter sets${left}, the final losses the law predicts follow a Chinchilla power law in the steps (${parts.join('; ')}).`;
   },
 
   compute: (r) => {

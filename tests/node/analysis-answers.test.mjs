@@ -35,6 +35,8 @@ const ANSWERS = {
   optimize: analyze('optimize', 'total=20000', 'families=wsd,cosine,multistep'),
   decomposition: analyze('decomposition'),
   chinchilla: analyze('chinchilla', 'tuples=50'),
+  // 3e-3, 15 times the paper's peak: some of the paper's tuples then predict no positive loss
+  chinchillaHighPeak: analyze('chinchilla', 'tuples=50', 'peak=3e-3'),
   compute: analyze('compute'),
   // 0.5 is 2,500 times the Fig. 2 runs' peak: the law's S2 term then outgrows every loss
   farPeak: analyze('wsd-ratio', 'totals=50000', 'peak=0.5'),
@@ -152,6 +154,11 @@ test('decomposition, chinchilla, compute: the terms\' share of the drop, the fit
     const digits = (x) => Math.min(9, Math.max(3, Math.ceil(-Math.log10(1 - x)) + 1));
     has(cs, `mean R² ${sum.meanR2.toFixed(digits(sum.meanR2))}, lowest ${sum.minR2.toFixed(digits(sum.minR2))}`);
   }
+  assert.equal(c.skipped, 0);
+  assert.doesNotMatch(cs, /left out/);
+  const high = await ANSWERS.chinchillaHighPeak;
+  assert.ok(high.skipped > 0 && high.fitted + high.skipped === 50, `${high.fitted} fitted, ${high.skipped} left out`);
+  has(answerSentence('chinchilla', high, {}), `Over ${high.fitted} random parameter sets (${high.skipped} more left out: at this peak LR they predict a loss of 0 or below`);
 
   const k = await ANSWERS.compute;
   const law = k.rows.find((x) => x.law === 'this law');
