@@ -87,10 +87,10 @@ type ChinchillaResult struct {
 	// Fitted counts the tuples fitted; Skipped those left out because they predict a loss of 0
 	// or below at the end of a run (C*S2 outgrows L0 + A*S1^-alpha: the ranges are the paper's,
 	// for its peak LR, and a higher peak grows S2 with it).
-	Fitted  int `json:"fitted"`
-	Skipped int `json:"skipped"`
-	Table         Table          `json:"table"`
-	Setup         Setup          `json:"setup"`
+	Fitted  int   `json:"fitted"`
+	Skipped int   `json:"skipped"`
+	Table   Table `json:"table"`
+	Setup   Setup `json:"setup"`
 }
 
 // checkRange reports a range that is not low <= high, both finite and at least min.
