@@ -209,6 +209,15 @@ func TestRatiosRefusedInSteps(t *testing.T) {
 			"ratios[0]: 0 is no decay step in a run of 600 steps: at least 0.001667 (1 step)"},
 		{"no ratio of a WSD sweep", func() error { _, err := WSDRatio(context.Background(), tiny, nil); return err },
 			"ratios: no ratio gives a run of 10000 steps a cooldown: each must give at least 1 decay step (a ratio of at least 5e-05) and at most the 9500 steps after the warmup of 500 (a ratio of at most 0.95)"},
+		// the λ analysis sweeps the same ratios: it answered with empty sweeps and zero optima,
+		// on which the page failed ("Cannot read properties of null")
+		{"no ratio of the λ analysis's sweep", func() error {
+			o := DefaultLambdaOptions()
+			o.Ratios = []float64{0}
+			_, err := Lambda(context.Background(), o, nil)
+			return err
+		},
+			"ratios: no ratio gives a run of 50000 steps a cooldown: each must give at least 1 decay step (a ratio of at least 1e-05) and at most the 49500 steps after the warmup of 500 (a ratio of at most 0.99)"},
 	} {
 		if err := c.run(); err == nil || err.Error() != c.want {
 			t.Errorf("%s: %v\nwant %s", c.name, err, c.want)

@@ -161,7 +161,10 @@ func Lambda(ctx context.Context, o LambdaOptions, progress func(float64)) (answe
 		res.Params = append(res.Params, p)
 		e := base.withAnnealing(p)
 		for _, total := range o.Totals {
-			byRatio, _, opt := wsdSweep(e, total, o.Peak, o.Warmup, o.Decay, o.Floor, o.Ratios)
+			byRatio, _, opt, err := wsdSweep(e, total, o.Peak, o.Warmup, o.Decay, o.Floor, o.Ratios)
+			if err != nil {
+				return nil, err
+			}
 			byRatio.Name = fmt.Sprintf("lambda %g, %d steps", lambda, total)
 			res.ByRatio, res.Optima = append(res.ByRatio, byRatio), append(res.Optima, opt)
 			res.OptimumLambdas = append(res.OptimumLambdas, lambda)

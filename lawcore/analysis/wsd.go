@@ -100,8 +100,8 @@ func wsdSchedule(total int, peak float64, warmup int, shape string, floor float6
 }
 
 // wsdSweep is the ratio sweep of one total: the final losses at the feasible ratios and the
-// refined optimum.
-func wsdSweep(e *evaluator, total int, peak float64, warmup int, shape string, floor float64, ratios []float64) (byRatio, byS1 Series, opt WSDOptimum) {
+// refined optimum; an error names the ratios when none gives the run a cooldown.
+func wsdSweep(e *evaluator, total int, peak float64, warmup int, shape string, floor float64, ratios []float64) (byRatio, byS1 Series, opt WSDOptimum, err error) {
 	build := func(d int) lawcore.Schedule { return wsdSchedule(total, peak, warmup, shape, floor, d) }
 	label := fmt.Sprintf("%d steps", total)
 	byRatio, byS1 = Series{Name: label}, Series{Name: label}
@@ -122,12 +122,13 @@ func wsdSweep(e *evaluator, total int, peak float64, warmup int, shape string, f
 	}
 	opt = WSDOptimum{Total: total}
 	if len(grid) == 0 {
-		return byRatio, byS1, opt
+		return byRatio, byS1, opt, lawcore.Errorf("", "ratios", "no ratio gives a run of %d steps a cooldown: each must give at least 1 decay step (a ratio of at least %.4g) and at most the %d steps after the warmup of %d (a ratio of at most %.4g)",
+			total, 0.5/float64(total), total-warmup, warmup, float64(total-warmup)/float64(total))
 	}
 	d, _ := bracketInt(func(d int) float64 { return e.finalLoss(build(d)) }, grid, values, 1, total-warmup)
 	opt.DecaySteps, opt.Ratio = d, float64(d)/float64(total)
 	opt.Final, _ = e.final(build(d))
-	return byRatio, byS1, opt
+	return byRatio, byS1, opt, nil
 }
 
 // tiedRatios sets the optimum's half-width and the span of grid ratios (byRatio) that cannot
@@ -200,10 +201,9 @@ func WSDRatio(ctx context.Context, o WSDRatioOptions, progress func(float64)) (a
 	var verdicts []string
 	w.plan(len(o.Totals))
 	for _, total := range o.Totals {
-		byRatio, byS1, opt := wsdSweep(e, total, o.Peak, o.Warmup, o.Decay, o.Floor, o.Ratios)
-		if len(byRatio.X) == 0 {
-			return nil, lawcore.Errorf("", "ratios", "no ratio gives a run of %d steps a cooldown: each must give at least 1 decay step (a ratio of at least %.4g) and at most the %d steps after the warmup of %d (a ratio of at most %.4g)",
-				total, 0.5/float64(total), total-o.Warmup, o.Warmup, float64(total-o.Warmup)/float64(total))
+		byRatio, byS1, opt, err := wsdSweep(e, total, o.Peak, o.Warmup, o.Decay, o.Floor, o.Ratios)
+		if err != nil {
+			return nil, err
 		}
 		row := []any{float64(total), opt.Ratio, float64(opt.DecaySteps), opt.Final.Loss, opt.Final.S1, opt.Final.S2}
 		if sp != nil {
