@@ -23,6 +23,12 @@ let session = 0;
 /** jsonError says why the JSON editor's text is not a schedule ('' when it is, or was not edited). */
 let jsonError = '';
 /**
+ * jsonDesc is the JSON editor's description when it was edited last (else null): what its
+ * preview checked and Save saves. The fields show what they can of it, but a value they cannot
+ * hold (a decay shape not among the choices, a key of no field) is not lost to them.
+ */
+let jsonDesc = null;
+/**
  * run is the run a schedule is built for: {total, peak, warmup (where a new schedule starts),
  * data ({total, peak, warmup}: what a curve's data says, each null when it does not), from
  * (where they come from, in words), curve (the curve with data whose schedule this is, or
@@ -62,6 +68,7 @@ export function initScheduleDialog(scheduleService, ready) {
     if (!desc || typeof desc !== 'object' || Array.isArray(desc)) return jsonProblem('The JSON must be an object, such as {"kind": "cosine", ...}.');
     if (!Object.hasOwn(kinds(), desc.kind)) return jsonProblem(`Unknown kind ${JSON.stringify(desc.kind)}: one of ${Object.keys(kinds()).join(', ')}.`);
     jsonError = '';
+    jsonDesc = desc;
     kind.value = desc.kind;
     renderFields(desc.kind);
     writeFields(desc);
@@ -138,6 +145,7 @@ export function editSchedule({ title, name = null, schedule = null, fallback = {
   writeFields(desc);
   $('#schedule-json').value = JSON.stringify(desc, null, 1);
   jsonError = '';
+  jsonDesc = null;
   session++;
   showInfo('', false);
   dialog.returnValue = '';
@@ -158,9 +166,9 @@ async function onSubmit(event) {
   const mine = session;
   if (!nameInput.disabled && !nameInput.value.trim()) return showInfo('Give the schedule a name.', true);
   if (jsonError) return showInfo(`Edit as JSON: ${jsonError} Fix it, or change a field above to start again from the fields.`, true);
-  let desc;
+  let desc = jsonDesc;
   try {
-    desc = readFields();
+    desc ||= readFields();
   } catch (err) {
     return showInfo(err.message, true);
   }
@@ -292,6 +300,7 @@ function withFallback(desc) {
 
 function changed() {
   jsonError = '';
+  jsonDesc = null;
   let desc;
   try {
     desc = readFields();
