@@ -39,21 +39,45 @@ function spacing(steps) {
   return gap;
 }
 
-/** number reads a field's text: a finite number, or null when it is empty or not one. */
-const number = (text) => {
-  const x = parseDecimal(String(text ?? ''));
-  return Number.isNaN(x) ? null : x;
-};
+/** STEP_SUFFIX scales a step typed with a suffix, as researchers write run lengths: 30k, 1.5M. */
+const STEP_SUFFIX = { k: 1e3, m: 1e6 };
 
 /**
- * answerTable is what the answers table shows: {laws: [{law, rows}], baseline, atStep,
- * reachLoss, defaults}. options ({baseline, atStep, reachLoss}, as typed; empty: the defaults)
- * choose the baseline schedule (default the first), the step (default the shortest schedule's
- * last step) and the loss to reach (default the baseline's final loss, under the first law). A
- * row: {name, color, final, band (± in loss units, or null), lower and upper (the band's
- * edges at the last step, when lawcore drew them), diff (final − baseline's final),
- * atStep (loss there), reach (the step, or null), spacing}.
+ * parseAnswerStep reads the step typed for "loss at": '' is the default (null); else a step
+ * from 0, with thousands separators (20,000 or 20 000) or a k or M suffix (30k). It throws an
+ * Error naming the field when the text is not one.
  */
+export function parseAnswerStep(text) {
+  const raw = String(text ?? '').trim();
+  if (raw === '') return null;
+  const m = /^(.*?)\s*([kKmM])?$/.exec(raw.replace(/[,_\s\u00a0\u202f](?=\d{3}(\D|$))/g, ''));
+  const x = parseDecimal(m[1]) * (m[2] ? STEP_SUFFIX[m[2].toLowerCase()] : 1);
+  if (!(x >= 0)) throw new Error(`Loss at step: "${raw.slice(0, 40)}" is not a step (a number from 0, such as 20000, 20,000 or 20k).`);
+  return x;
+}
+
+/**
+ * parseAnswerLoss reads the loss typed for "steps to reach": '' is the default (null); else a
+ * positive number with a decimal point. It throws an Error naming the field when the text is
+ * not one (2,7 is refused rather than guessed: a comma may be a decimal or a thousands mark).
+ */
+export function parseAnswerLoss(text) {
+  const raw = String(text ?? '').trim();
+  if (raw === '') return null;
+  const x = parseDecimal(raw);
+  if (!(x > 0)) throw new Error(`Steps to reach loss: "${raw.slice(0, 40)}" is not a loss (a positive number with a decimal point, such as 2.7).`);
+  return x;
+}
+
+/** orDefault is what parse reads from text, or null when it refuses it (the view says why, on change). */
+function orDefault(parse, text) {
+  try {
+    return parse(text);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * finalBand is the band's half-width at a line's last step, in loss units: lawcore's edges
  * where the line has them, else the band's half-width; null without a band for the law.
@@ -66,6 +90,15 @@ function finalBand(state, law, line) {
   return Math.abs(line.finalLoss) * b.halfWidth;
 }
 
+/**
+ * answerTable is what the answers table shows: {laws: [{law, rows}], baseline, atStep,
+ * reachLoss, defaults}. options ({baseline, atStep, reachLoss}, as typed; empty: the defaults)
+ * choose the baseline schedule (default the first), the step (default the shortest schedule's
+ * last step) and the loss to reach (default the baseline's final loss, under the first law). A
+ * row: {name, color, final, band (± in loss units, or null), lower and upper (the band's
+ * edges at the last step, when lawcore drew them), diff (final − baseline's final),
+ * atStep (loss there), reach (the step, or null), spacing}.
+ */
 export function answerTable(state, options = {}) {
   const names = state.predictions.map((p) => p.name);
   const laws = lawsWithParams(state);
@@ -76,8 +109,8 @@ export function answerTable(state, options = {}) {
   const baseLine = base && laws.length ? predictedLine(state, laws[0], base) : null;
   // exact, not as shown (4 decimals): rounded up, the baseline itself reached it before its end
   if (baseLine && Number.isFinite(baseLine.finalLoss)) defaults.reachLoss = baseLine.finalLoss;
-  const atStep = number(options.atStep) ?? defaults.atStep;
-  const reachLoss = number(options.reachLoss) ?? defaults.reachLoss;
+  const atStep = orDefault(parseAnswerStep, options.atStep) ?? defaults.atStep;
+  const reachLoss = orDefault(parseAnswerLoss, options.reachLoss) ?? defaults.reachLoss;
   return {
     baseline, atStep, reachLoss, defaults,
     laws: laws.map((law) => {

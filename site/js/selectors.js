@@ -118,10 +118,15 @@ export function lawTitle(law) {
   return label[0].toUpperCase() + label.slice(1);
 }
 
-/** schedulePeak is a schedule's peak LR (its peak, else its largest LR); NaN for none. */
+/** schedulePeak is a schedule's peak LR (its peak, else its largest LR, else its segments' highest); NaN for none. */
 export function schedulePeak(schedule) {
   if (!schedule) return NaN;
   if (schedule.peak) return schedule.peak;
+  if (schedule.segments && schedule.segments.length) {
+    // a concat (re-warmup) schedule has no peak of its own: its highest is its segments'
+    const peaks = schedule.segments.map(schedulePeak).filter(Number.isFinite);
+    return peaks.length ? Math.max(...peaks) : NaN;
+  }
   if (schedule.lr && schedule.lr.length) {
     // a loop, not Math.max(...lr): an LR file's million points overflow the call stack
     let top = -Infinity;

@@ -384,11 +384,21 @@ test('answers in a table: final loss, vs the baseline, loss at a step, steps to 
     assert.ok(Math.abs(t['constant 60K'].reach - 60000) < 1e-6, `the baseline reaches its own final loss at its end: ${t['constant 60K'].reach}`);
 
     await page.selectOption('#answer-baseline', 'WSD 20% cosine 60K');
-    await page.fill('#answer-step', '30000');
+    await page.fill('#answer-step', '30k');
     await page.dispatchEvent('#answer-step', 'change');
     await page.fill('#answer-loss', '2.9');
     await page.dispatchEvent('#answer-loss', 'change');
     await page.waitForFunction(() => /loss at 30,000/.test(document.querySelector('#answers-table thead').textContent));
+    // Text that is neither a step nor a loss is refused with a message, and the choices stay.
+    await page.fill('#answer-step', '3O000');
+    await page.dispatchEvent('#answer-step', 'change');
+    await page.waitForFunction(() => /Loss at step: "3O000" is not a step/.test(document.querySelector('#message').textContent));
+    assert.equal(await page.inputValue('#answer-step'), '30k');
+    await page.fill('#answer-loss', '2,9');
+    await page.dispatchEvent('#answer-loss', 'change');
+    await page.waitForFunction(() => /Steps to reach loss: "2,9" is not a loss/.test(document.querySelector('#message').textContent));
+    assert.equal(await page.inputValue('#answer-loss'), '2.9');
+    assert.match(await page.textContent('#answers-table thead'), /loss at 30,000.*steps to 2\.9/);
     t = await read();
     assert.equal(t['WSD 20% cosine 60K'].diff, 0);
     assert.ok(t['constant 60K'].diff > 0, 'constant ends higher than WSD');

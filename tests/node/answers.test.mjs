@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { answerTable, lossAt, stepToReach } from '../../site/js/answers.js';
+import { answerTable, lossAt, stepToReach, parseAnswerStep, parseAnswerLoss } from '../../site/js/answers.js';
 import { createStore } from '../../site/js/store.js';
 import { DEFAULT_SETTINGS } from '../../site/js/settings.js';
 
@@ -63,5 +63,19 @@ test('the baseline reaches its own final loss at its last step, whatever its dec
     ]) }]);
     const t = answerTable(store.state, {});
     assert.equal(t.laws[0].rows[0].reach, 400, String(final));
+  }
+});
+
+test('a step is read as researchers write it, and text that is not one is refused, not taken for the default', () => {
+  for (const [text, step] of [['', null], ['20000', 20000], ['20,000', 20000], ['20 000', 20000], ['1,200,000', 1.2e6], ['30k', 30000], ['30K', 30000], ['1.5M', 1.5e6], ['2e4', 20000], ['0', 0]]) {
+    assert.equal(parseAnswerStep(text), step, JSON.stringify(text));
+  }
+  for (const text of ['abc', '2,7', '20,0000', '-5', 'k', '30x']) {
+    assert.throws(() => parseAnswerStep(text), new RegExp(`^Error: Loss at step: "${text}" is not a step`), JSON.stringify(text));
+  }
+  assert.equal(parseAnswerLoss(''), null);
+  assert.equal(parseAnswerLoss('2.7'), 2.7);
+  for (const text of ['2,7', 'abc', '0', '-1']) {
+    assert.throws(() => parseAnswerLoss(text), new RegExp(`^Error: Steps to reach loss: "${text}" is not a loss`), JSON.stringify(text));
   }
 });

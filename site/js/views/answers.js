@@ -6,7 +6,7 @@
 import { $, h } from '../dom.js';
 import * as fmt from '../format.js';
 import { watch } from '../store.js';
-import { answerTable } from '../answers.js';
+import { answerTable, parseAnswerStep, parseAnswerLoss } from '../answers.js';
 import { lawTitle } from '../selectors.js';
 
 /** signed writes a difference with its sign: +0.0123, −0.0040. */
@@ -21,8 +21,19 @@ const lossText = (x) => String(Number(x.toFixed(4)));
  */
 export function showAnswers(store, on) {
   $('#answer-baseline').addEventListener('change', (e) => on.options({ baseline: e.target.value }));
-  $('#answer-step').addEventListener('change', (e) => on.options({ atStep: e.target.value }));
-  $('#answer-loss').addEventListener('change', (e) => on.options({ reachLoss: e.target.value }));
+  /** choose takes a field's text when parse reads it; else it says why, and the field goes back to the choice in use. */
+  const choose = (key, parse) => (e) => {
+    try {
+      parse(e.target.value);
+    } catch (err) {
+      store.showMessage(err.message);
+      e.target.value = store.state.answers[key];
+      return;
+    }
+    on.options({ [key]: e.target.value });
+  };
+  $('#answer-step').addEventListener('change', choose('atStep', parseAnswerStep));
+  $('#answer-loss').addEventListener('change', choose('reachLoss', parseAnswerLoss));
   watch(store, ['predictions', 'lines', 'fits', 'manual', 'band', 'answers'], (state) => {
     const t = answerTable(state, state.answers);
     const code = state.answers.code;
@@ -32,7 +43,7 @@ export function showAnswers(store, on) {
     const select = $('#answer-baseline');
     select.replaceChildren(...state.predictions.map((p) => h('option', { value: p.name, text: p.name, selected: p.name === t.baseline })));
     $('#answer-step').placeholder = t.defaults.atStep === null ? 'a step' : String(t.defaults.atStep);
-    $('#answer-step').title = 'Empty: the last step of the shortest schedule';
+    $('#answer-step').title = 'A step (20000, 20,000 or 20k); empty: the last step of the shortest schedule';
     $('#answer-loss').placeholder = t.defaults.reachLoss === null ? 'a loss' : lossText(t.defaults.reachLoss);
     $('#answer-loss').title = 'Empty: the baseline’s final loss';
     const any = t.laws.length > 0 && state.predictions.length > 0;
