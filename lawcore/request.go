@@ -3,8 +3,10 @@ package lawcore
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 )
 
@@ -124,7 +126,7 @@ func decodeStrict(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("not valid JSON for this request: %v", err)
+		return fmt.Errorf("not valid JSON for this request: %s", jsonProblem(err))
 	}
 	if dec.More() {
 		return fmt.Errorf("unexpected data after the JSON value")
@@ -231,3 +233,35 @@ func (r FitRequest) prepareCurves() ([]*preparedCurve, error) {
 // DecodeJSON decodes one JSON value into v, rejecting unknown fields and trailing data; the
 // error says what is wrong.
 func DecodeJSON(data []byte, v any) error { return decodeStrict(data, v) }
+
+// jsonProblem words encoding/json's error for a reader: a value of the wrong type names the
+// field by its path in the JSON and what it takes ("segments.total" must be a whole number,
+// got number 20000.7) rather than the Go type it is decoded into.
+func jsonProblem(err error) string {
+	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok && te.Field != "" {
+		return fmt.Sprintf("%q must be %s, got %s", te.Field, jsonKind(te.Type), te.Value)
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// jsonKind says in words what JSON a Go value of type t is decoded from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64:
+		return "a whole number"
+	case reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a text in quotes"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Float64 {
+			return "a list of numbers"
+		}
+		return "a list"
+	case reflect.Struct, reflect.Map:
+		return "an object ({...})"
+	}
+	return "a JSON " + t.String()
+}

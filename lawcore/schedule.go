@@ -138,7 +138,7 @@ func DecodeSchedule(data []byte) (Schedule, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
-		return Schedule{}, &InputError{Where: "schedule", Msg: "not a valid schedule description: " + err.Error()}
+		return Schedule{}, &InputError{Where: "schedule", Msg: "not a valid schedule description: " + jsonProblem(err)}
 	}
 	if err := s.Validate(); err != nil {
 		return Schedule{}, err

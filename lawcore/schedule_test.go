@@ -109,7 +109,9 @@ func TestScheduleErrors(t *testing.T) {
 		{`{"kind":"cyclic","total":10,"peak":1}`, "schedule.stepSize: must be a positive number"},
 		{`{"kind":"cyclic","total":10,"peak":1,"stepSize":2,"start":"middle"}`, `schedule.start: must be peak (down to final first) or base (up from final first, as PyTorch CyclicLR), got "middle"`},
 		{`{"kind":"cosine","total":100,"peak":1,"cycles":-1}`, "schedule.cycles: must be a positive whole number of cycles (Hugging Face's num_cycles), got -1"},
-		{`{"kind":"cosine","total":100,"peak":1,"cycles":1.5}`, "Schedule.cycles of type int"},
+		{`{"kind":"cosine","total":100,"peak":1,"cycles":1.5}`, `"cycles" must be a whole number, got number 1.5`},
+		{`{"kind":"cosine","total":20000.7,"peak":1}`, `"total" must be a whole number, got number 20000.7`},
+		{`{"kind":"multistep","total":100,"peak":1,"stages":"0.5,0.5"}`, `"stages" must be a list of numbers, got string`},
 		{`{"kind":"cosine","total":100,"peak":1,"cycles":4,"cycle":25}`, "schedule.cycles: give cycles (that many restarts over the steps after warmup) or cycle (the step at which one cosine ends), not both"},
 		{`{"kind":"cosine","total":100,"peak":1,"cycles":4,"after":"restart"}`, "schedule.after: a cosine with cycles restarts after each of them: leave after out"},
 		{`{"kind":"cosine","total":100,"peak":1,"warmup":10,"cycles":91}`, "schedule.cycles: 91 cycles in the 90 steps after warmup: a cycle needs at least one step"},
@@ -165,7 +167,7 @@ func TestScheduleJSONKeepsAGivenZeroWarmup(t *testing.T) {
 		}
 	}
 	_, err := DecodeSchedule([]byte(`{"kind":"concat","segments":[{"kind":"constant","total":"ten"}]}`))
-	if err == nil || !strings.Contains(err.Error(), "Schedule.segments.total of type int") {
+	if err == nil || !strings.Contains(err.Error(), `"segments.total" must be a whole number, got string`) {
 		t.Errorf("a segment's bad total: got %v", err)
 	}
 }

@@ -58,10 +58,12 @@ func TestCallErrors(t *testing.T) {
 	for _, c := range []struct{ method, req, want string }{
 		{"import", `{"name":"b.csv","text":"step,loss\n1,x\n"}`, `b.csv: line 2, column 2 (loss): "x" is not a number`},
 		{"fit", `{"law":"astrology","curves":[]}`, `law: unknown law "astrology"`},
-		{"predict", `{"params":{}, "curves":[], "extra":1}`, `predict request: not valid JSON for this request: json: unknown field "extra"`},
+		{"predict", `{"params":{}, "curves":[], "extra":1}`, `predict request: not valid JSON for this request: unknown field "extra"`},
 		{"fit", `{"curves":[{"name":"r","steps":[1],"loss":[0],"lr":[1,1]}]}`, `curve "r": loss[0]`},
 		{"predict", `{"params":{"L0":-1}}`, "params: L0"},
 		{"schedule", `{"kind":"cosine"}`, "schedule.total"},
+		// the builder's JSON with a fractional total: the field and what it takes, not Go's types
+		{"predict", `{"params":{}, "curves":[{"name":"c","schedule":{"kind":"cosine","total":20000.7,"peak":1}}]}`, `not valid JSON for this request: "curves.schedule.total" must be a whole number, got number 20000.7`},
 		{"fit", `{`, "fit request: not valid JSON"},
 		{"solve", `{}`, `unknown method "solve"`},
 	} {

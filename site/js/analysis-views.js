@@ -195,6 +195,18 @@ export function sizeOf(name) {
   return m ? Number(m[1]) * (m[2].toUpperCase() === 'B' ? 1e9 : 1e6) : null;
 }
 
+/**
+ * parseModelSize reads a model size N as typed: a number of parameters, such as 400e6,
+ * 400,000,000, 400M or 1.3B (fmt.parseCount). It throws an Error naming the field (label)
+ * when the text is not a positive one.
+ */
+export function parseModelSize(text, label) {
+  const raw = String(text ?? '').trim();
+  const x = fmt.parseCount(raw);
+  if (!(x > 0)) throw new Error(`${label}: "${raw.slice(0, 40)}" is not a model size (a number of parameters, such as 400e6, 400M or 1.3B).`);
+  return x;
+}
+
 /** sizeOfCurve is a curve's model size: as tagged (null: none), else guessed from its name or source. */
 export function sizeOfCurve(c) {
   return c.size !== undefined ? c.size : sizeOf(c.name) ?? sizeOf(c.source);

@@ -4,7 +4,7 @@
 // Read from the predicted lines (thinned to about 2000 steps for the charts: the steps are
 // interpolated, to within the line's spacing, which is given). Pure: no DOM.
 import { lawsWithParams, predictedLine } from './selectors.js';
-import { parseDecimal } from './format.js';
+import { parseDecimal, parseCount } from './format.js';
 
 /** lossAt is a line's loss at step, joined linearly between its points (null outside it). */
 export function lossAt(line, step) {
@@ -39,9 +39,6 @@ function spacing(steps) {
   return gap;
 }
 
-/** STEP_SUFFIX scales a step typed with a suffix, as researchers write run lengths: 30k, 1.5M. */
-const STEP_SUFFIX = { k: 1e3, m: 1e6 };
-
 /**
  * parseAnswerStep reads the step typed for "loss at": '' is the default (null); else a step
  * from 0, with thousands separators (20,000 or 20 000) or a k or M suffix (30k). It throws an
@@ -50,8 +47,7 @@ const STEP_SUFFIX = { k: 1e3, m: 1e6 };
 export function parseAnswerStep(text) {
   const raw = String(text ?? '').trim();
   if (raw === '') return null;
-  const m = /^(.*?)\s*([kKmM])?$/.exec(raw.replace(/[,_\s\u00a0\u202f](?=\d{3}(\D|$))/g, ''));
-  const x = parseDecimal(m[1]) * (m[2] ? STEP_SUFFIX[m[2].toLowerCase()] : 1);
+  const x = parseCount(raw);
   if (!(x >= 0)) throw new Error(`Loss at step: "${raw.slice(0, 40)}" is not a step (a number from 0, such as 20000, 20,000 or 20k).`);
   return x;
 }

@@ -55,3 +55,17 @@ export function parseDecimal(text) {
   const x = Number(t);
   return Number.isFinite(x) ? x : NaN;
 }
+
+/** SCALE multiplies a count typed with a suffix, as researchers write them: 30k steps, 4M tokens, 1.3B parameters. */
+const SCALE = { k: 1e3, m: 1e6, b: 1e9, t: 1e12 };
+
+/**
+ * parseCount reads a count as typed in a field: a decimal (parseDecimal), with thousands
+ * separators (20,000 or 20 000) or a k, M, B or T suffix (30k, 1.3B). It returns NaN for
+ * anything else ("2,7", "abc", "").
+ */
+export function parseCount(text) {
+  const t = String(text).trim().replace(/[,_\s\u00a0\u202f](?=\d{3}(\D|$))/g, '');
+  const m = /^(.*?)\s*([kmbt])?$/i.exec(t);
+  return parseDecimal(m[1]) * (m[2] ? SCALE[m[2].toLowerCase()] : 1);
+}

@@ -30,7 +30,7 @@ import { showManualParams, manualTexts, manualLaw } from './views/manual-form.js
 import { showResults } from './views/results.js';
 import { showLists } from './views/curve-list.js';
 import { parseWindow } from './curve-facts.js';
-import { parseDecimal } from './format.js';
+import { parseCount } from './format.js';
 import { showCharts } from './views/charts.js';
 import { showAnalyses } from './views/analysis-panel.js';
 import { showUndo } from './views/undo-bar.js';
@@ -149,7 +149,7 @@ function showViews() {
     options: (text) => analyses.setOptionsText(text),
     relative: (on) => store.analysisChanged({ relative: on }),
     size: (name, size) => store.setCurveSize(name, size),
-    target: (text) => store.analysisChanged({ sizeTarget: text }),
+    target: (text) => analyses.setSizeTarget(text),
     exportTable: () => exports.analysisTable(),
   });
   showUndo(store, () => {
@@ -237,13 +237,13 @@ on('#example-keep', 'click', () => store.keepExample());
 on('#log-x', 'change', (e) => store.setChartOption('logX', e.target.checked));
 on('#x-unit', 'change', (e) => store.setChartOption('xUnit', e.target.value));
 on('#smooth-loss', 'change', (e) => store.setChartOption('smooth', e.target.checked));
-/** chartNumber reads a positive number the charts need (tokens per step, N), or refuses it naming the field. */
+/** chartNumber reads a positive count the charts need (tokens per step, N; 4M and 1.3B as typed), or refuses it naming the field. */
 function chartNumber(key, label, input) {
   const raw = input.value.trim();
   if (raw === '') return store.setChartOption(key, null);
-  const x = parseDecimal(raw.replace(/,/g, ''));
+  const x = parseCount(raw);
   if (!(x > 0)) {
-    store.showMessage(`${label}: "${raw.slice(0, 40)}" is not a positive number.`);
+    store.showMessage(`${label}: "${raw.slice(0, 40)}" is not a positive number (such as 4000000, 4,000,000 or 4M).`);
     input.value = store.state.chart[key] ?? '';
     return;
   }

@@ -44,7 +44,7 @@ const KIND_FIELDS = {
       { key: 'decay', label: 'Decay shape', type: 'select', get options() { return SCHEDULE_CHOICES.decay; } },
       { key: 'decayFraction', label: 'Decay fraction', type: 'number', hint: 'of total, e.g. 0.2' },
       { key: 'decaySteps', label: 'Decay steps', type: 'int', hint: 'instead of the fraction' },
-      { key: 'halfLife', label: 'Half-life steps', type: 'int', hint: 'for half-life decay' },
+      { key: 'halfLife', label: 'Half-life steps', type: 'number', hint: 'for half-life decay' },
     ],
   },
   multistep: {
@@ -67,7 +67,7 @@ const KIND_FIELDS = {
   },
   'inverse-sqrt': {
     label: 'Inverse square root',
-    fields: [{ key: 'timescale', label: 'Timescale', type: 'int', hint: 'default: warmup' }],
+    fields: [{ key: 'timescale', label: 'Timescale', type: 'number', hint: 'default: warmup' }],
   },
   polynomial: {
     label: 'Polynomial decay',

@@ -29,6 +29,14 @@ test('every analysis view draws a chart and a table of numbers; constant vs cosi
         // The Fig. 2 curves have one size: the view asks for sizes, the example has two.
         await page.waitForSelector('#analysis-error:not([hidden])');
         assert.match(await page.textContent('#analysis-error'), /two model sizes/);
+        // a size that is no number is refused, naming the curve (it was taken for "no size")
+        const sizeField = page.locator('#sizefit-curves input').first();
+        const curveName = await sizeField.getAttribute('data-curve-name');
+        const tagged = await sizeField.inputValue();
+        await sizeField.fill('594 million');
+        await sizeField.dispatchEvent('change');
+        await page.waitForFunction((name) => document.querySelector('#message').textContent.trim().startsWith(`Model size N of ${name}: "594 million" is not a model size`), curveName);
+        assert.equal(await sizeField.inputValue(), tagged);
         await page.click('#sizefit-example');
         await page.waitForFunction(() => /MultiPowerLaw/.test(document.querySelector('#analysis-status').textContent) && !document.querySelector('#analysis-table').hidden, null, { timeout: 60000 });
         const rows = await page.$$eval('#analysis-table tbody tr', (trs) => trs.map((tr) => tr.textContent));
@@ -38,6 +46,19 @@ test('every analysis view draws a chart and a table of numbers; constant vs cosi
         assert.match(answer, /^Fitted to 25M, 100M, the model-size law predicts at N = 400M final losses of \d\.\d{3} \(cosine_24000\), .*; the curves it held out at the fitted sizes it predicts with a mean error of [\d.]+%\.$/);
         const finals = new Map(await page.$$eval('#analysis-table tbody tr', (trs) => trs.map((tr) => [tr.cells[0].textContent, Number(tr.cells[tr.cells.length - 1].dataset.value)])));
         assert.match(answer, new RegExp(`final losses of ${finals.get('N=400M cosine_24000').toFixed(3)} \\(cosine_24000\\)`));
+        // Another unseen size, written as researchers write sizes, is predicted at once (the
+        // field changed the size only for the next press of the example); text that is no size
+        // is refused with a message, and the answer stays.
+        await page.fill('#sizefit-target', '1.3B');
+        await page.dispatchEvent('#sizefit-target', 'change');
+        await page.waitForFunction(() => /predicts at N = 1\.3B final losses/.test(document.querySelector('#analysis-answer').textContent), null, { timeout: 60000 });
+        const at13B = new Map(await page.$$eval('#analysis-table tbody tr', (trs) => trs.map((tr) => [tr.cells[0].textContent, Number(tr.cells[tr.cells.length - 1].dataset.value)])));
+        assert.ok(at13B.get('N=1.3B cosine_24000') < finals.get('N=400M cosine_24000'), 'a larger model ends lower');
+        await page.fill('#sizefit-target', '1.3 billion');
+        await page.dispatchEvent('#sizefit-target', 'change');
+        await page.waitForFunction(() => /Predict at unseen N: "1\.3 billion" is not a model size/.test(document.querySelector('#message').textContent));
+        assert.equal(await page.inputValue('#sizefit-target'), '1.3B');
+        assert.match(await page.textContent('#analysis-answer'), /N = 1\.3B/);
       } else await showView(page, id);
       const values = await page.$$eval('#analysis-table td[data-value]', (tds) => tds.map((td) => Number(td.dataset.value)));
       assert.ok(values.length >= 4 && values.every(Number.isFinite), `${id}: ${values.length} numbers`);

@@ -129,7 +129,22 @@ test('the builder adds a preset to the predictions and refuses a wrong schedule'
     assert.match(await page.textContent('#schedule-info'), /decay/i);
     assert.ok(await page.locator('#schedule-dialog').isVisible());
 
+    // A step count that is not whole is refused by the form, naming the field (lawcore's JSON
+    // decoding said "cannot unmarshal number 20000.7 into Go struct field Schedule.total of type int").
     await page.fill('#sf-decayFraction', '0.2');
+    const total = await page.inputValue('#sf-total');
+    await page.fill('#sf-total', '20000.7');
+    await page.waitForFunction(() => /^Total steps: 20000\.7 is not a whole number/.test(document.querySelector('#schedule-info').textContent));
+    await page.click('#schedule-save');
+    assert.ok(await page.locator('#schedule-dialog').isVisible(), 'not saved');
+    await page.fill('#sf-total', total);
+    // and so is one in the JSON, by lawcore, in the same words
+    await page.click('#schedule-dialog summary:has-text("Edit as JSON")');
+    const written = await page.inputValue('#schedule-json');
+    await page.fill('#schedule-json', JSON.stringify({ ...JSON.parse(written), total: 20000.7 }));
+    await page.waitForFunction(() => /"total" must be a whole number, got number 20000\.7/.test(document.querySelector('#schedule-info').textContent));
+    await page.fill('#schedule-json', written);
+
     await page.click('#schedule-save');
     await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
     const row = page.locator('#predict-list [data-schedule-name="WSD, 20% 1-sqrt decay"]');

@@ -451,7 +451,7 @@ test('the x axis in steps, tokens or FLOPs: the tokens per step entered once, a 
     assert.deepEqual(await axis(), { label: 'step', max: 60000 });
     await page.fill('#tokens-per-step', 'many');
     await page.dispatchEvent('#tokens-per-step', 'change');
-    assert.match(await messageText(page), /^Tokens per step: "many" is not a positive number\./);
+    assert.match(await messageText(page), /^Tokens per step: "many" is not a positive number \(such as 4000000, 4,000,000 or 4M\)\./);
     await page.fill('#tokens-per-step', '524288');
     await page.dispatchEvent('#tokens-per-step', 'change');
     await page.waitForFunction(() => document.querySelector('#chart-loss').dataset.xLabel === 'tokens');
@@ -459,7 +459,8 @@ test('the x axis in steps, tokens or FLOPs: the tokens per step entered once, a 
     assert.ok(await page.isHidden('#x-unit-note'));
     // FLOPs ≈ 6·N·tokens, N the model's size (the paper's Fig. 2 model: 594M).
     await page.selectOption('#x-unit', 'flops');
-    await page.fill('#model-size', '594e6');
+    // (written as researchers write sizes: 594M)
+    await page.fill('#model-size', '594M');
     await page.dispatchEvent('#model-size', 'change');
     await page.waitForFunction(() => /FLOPs/.test(document.querySelector('#chart-loss').dataset.xLabel));
     const flops = await axis();

@@ -5,7 +5,7 @@
 // option typed wrong (in a field or the JSON view), or refused by lawcore, is named in the error
 // and the view's last answer stays on screen (also when the answer of the options before it
 // arrives after it).
-import { viewById, sizeOfCurve, SIZE_EXAMPLE_RUNS, sizefitView, unseenSchedules } from '../analysis-views.js';
+import { viewById, sizeOfCurve, SIZE_EXAMPLE_RUNS, sizefitView, unseenSchedules, parseModelSize } from '../analysis-views.js';
 import { fieldsOf, defaultOptions, optionsInUse, withField, parseOptionsJSON, labelledError } from '../analysis-forms.js';
 import { answerSentence } from '../analysis-answers.js';
 import { UNCERTAIN_ANALYSES, uncertainTable } from '../analysis-uncertainty.js';
@@ -163,9 +163,7 @@ export function createAnalyses({ store, engine }) {
     const lambda = Number.isFinite(setup.params?.lambda) ? setup.params.lambda : 0.999;
     const started = performance.now();
     const { response, lines } = await engine.sizefit(curves, { lambda, warmupSteps: warmup, warmupConvention, huberDelta: 0.001, points: 400 }, onProgress);
-    const target = store.state.analysis.sizeTarget;
-    const targetN = Number(target);
-    if (!(targetN > 0)) throw new Error(`unseen model size N: "${target}" is not a positive number`);
+    const targetN = parseModelSize(store.state.analysis.sizeTarget, 'Predict at unseen N');
     const schedules = unseenSchedules(curves, targetN);
     const predicted = await engine.predict('size', { params: response.params, settings: { warmupSteps: warmup, warmupConvention } }, schedules, 400);
     const out = sizefitView({ response, lines, curves, predicted, targetN, warmup, example: curves === sizeExample });
@@ -193,6 +191,12 @@ export function createAnalyses({ store, engine }) {
       answers.clear();
       const a = store.state.analysis;
       if (a.open && a.result && a.result.table) run();
+    },
+    /** setSizeTarget sets the unseen model size the model-size view predicts at, and computes the view again if it is shown. */
+    setSizeTarget(text) {
+      store.analysisChanged({ sizeTarget: text });
+      const a = store.state.analysis;
+      if (a.open && viewById(a.view).sizefit && a.result && a.result.table) run();
     },
     /** select shows another view and computes it. */
     select(id) {

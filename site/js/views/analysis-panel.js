@@ -6,7 +6,7 @@ import { $, h } from '../dom.js';
 import * as fmt from '../format.js';
 import { watch } from '../store.js';
 import { createChart } from '../chart-factory.js';
-import { VIEWS, viewById, sizeOfCurve, chartSpec } from '../analysis-views.js';
+import { VIEWS, viewById, sizeOfCurve, chartSpec, parseModelSize } from '../analysis-views.js';
 import { fieldsOf, optionsInUse, fieldText, rangeText, optionsJSON } from '../analysis-forms.js';
 import { analysisSetup } from '../selectors.js';
 
@@ -26,7 +26,16 @@ export function showAnalyses(store, on) {
   $('#analysis-relative').addEventListener('change', (e) => on.relative(e.target.checked));
   $('#analysis-csv').addEventListener('click', () => on.exportTable());
   $('#sizefit-example').addEventListener('click', () => on.example());
-  $('#sizefit-target').addEventListener('change', () => on.target($('#sizefit-target').value));
+  $('#sizefit-target').addEventListener('change', (e) => {
+    try {
+      parseModelSize(e.target.value, 'Predict at unseen N');
+    } catch (err) {
+      store.showMessage(err.message);
+      e.target.value = store.state.analysis.sizeTarget;
+      return;
+    }
+    on.target(e.target.value.trim());
+  });
   const details = $('#analyses-panel');
   details.addEventListener('toggle', () => on.toggled(details.open));
 
@@ -88,10 +97,17 @@ export function showAnalyses(store, on) {
     names = now;
     $('#sizefit-curves').replaceChildren(...curves.map((c) => {
       const size = sizeOfCurve(c);
-      const input = h('input', { type: 'text', inputmode: 'decimal', value: size ? String(size) : '', placeholder: 'e.g. 25e6', 'aria-label': `Model size N of ${c.name}`, dataset: { curveName: c.name } });
+      const input = h('input', { type: 'text', inputmode: 'decimal', value: size ? String(size) : '', placeholder: 'e.g. 25M', 'aria-label': `Model size N of ${c.name}`, dataset: { curveName: c.name } });
       input.addEventListener('change', () => {
-        const x = Number(input.value);
-        on.size(c.name, input.value.trim() && Number.isFinite(x) && x > 0 ? x : null);
+        // empty: none (the curve is left out of the fit); text that is no size is refused, not taken for none
+        if (!input.value.trim()) return on.size(c.name, null);
+        try {
+          on.size(c.name, parseModelSize(input.value, `Model size N of ${c.name}`));
+        } catch (err) {
+          store.showMessage(err.message);
+          const tagged = sizeOfCurve(store.state.curves.find((x) => x.name === c.name) || {});
+          input.value = tagged ? String(tagged) : '';
+        }
       });
       return h('label', { class: 'field' }, h('span', { class: 'field-label', text: c.name }), input);
     }));

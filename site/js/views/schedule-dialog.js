@@ -260,6 +260,7 @@ function readFields() {
       case 'number': {
         const x = fmt.parseDecimal(raw);
         if (Number.isNaN(x)) throw new Error(`${label}: "${raw.slice(0, 40)}" is not a number.`);
+        if (el.dataset.type === 'int' && !Number.isInteger(x)) throw new Error(`${label}: ${raw.slice(0, 40)} is not a whole number.`);
         desc[el.name] = x;
         break;
       }
