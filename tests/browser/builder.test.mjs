@@ -190,6 +190,16 @@ test('the library presets fill the fields that follow their libraries, and copy 
     assert.equal(await page.inputValue('#sf-start'), 'base');
     assert.equal(await page.inputValue('#sf-warmup'), '0');
     await info(/peak 2e-4 · final 2e-5 · warmup 0$/);
+    // its 0 is CyclicLR's, not the run's: the next preset takes the run's warmup again (it
+    // took the 0, and made a cosine without warmup); a 0 typed by hand is the user's, and stays
+    await page.selectOption('#schedule-preset', 'cosine');
+    assert.equal(await page.inputValue('#sf-warmup'), '500');
+    await page.selectOption('#schedule-preset', 'cyclic');
+    await page.fill('#sf-warmup', '0');
+    await page.selectOption('#schedule-preset', 'linear');
+    assert.equal(await page.inputValue('#sf-warmup'), '0');
+    await page.selectOption('#schedule-preset', 'cyclic');
+    await info(/peak 2e-4 · final 2e-5 · warmup 0$/);
     // the select writes the description, and lawcore checks it
     await page.selectOption('#sf-start', 'peak');
     assert.equal((await json()).start, 'peak');

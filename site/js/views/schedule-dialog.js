@@ -35,6 +35,11 @@ let jsonDesc = null;
  * null)}. A preset takes them.
  */
 let run = { curve: null, data: {} };
+/**
+ * presetWarmup is the warmup the last preset wrote as its own (a cyclic schedule's 0), not the
+ * run's, until the field is edited (else null): the next preset takes the run's warmup instead.
+ */
+let presetWarmup = null;
 
 /** initScheduleDialog wires the dialog once; presets are fetched through the service when lawcore is ready. */
 export function initScheduleDialog(scheduleService, ready) {
@@ -78,7 +83,10 @@ export function initScheduleDialog(scheduleService, ready) {
     const p = presets.find((x) => x.id === $('#schedule-preset').value);
     if (!p) return;
     fromFile = null;
-    const schedule = fitPreset(p.schedule, presetRun(safeRead()));
+    const desc = safeRead();
+    if (presetWarmup !== null && desc.warmup === presetWarmup) delete desc.warmup;
+    const schedule = fitPreset(p.schedule, presetRun(desc));
+    presetWarmup = p.schedule.warmup === 0 ? 0 : null;
     kind.value = schedule.kind;
     renderFields(schedule.kind);
     writeFields(schedule);
@@ -137,6 +145,7 @@ export function editSchedule({ title, name = null, schedule = null, fallback = {
   nameInput.value = name || '';
   nameInput.dataset.auto = String(!name);
   $('#schedule-preset').value = '';
+  presetWarmup = null;
   $('#schedule-origin').textContent = run.from ? `Presets take total, peak and warmup from ${run.from}.` : '';
   const desc = schedule || fitPreset({ kind: 'cosine', total: 60000, peak: 2e-4, final: 0, warmup: 500 }, presetRun({}));
   fromFile = null;
@@ -209,8 +218,9 @@ async function readLRFile(file) {
 }
 
 /** edited: a field changed by hand, so the schedule is no longer a file's. */
-function edited() {
+function edited(e) {
   fromFile = null;
+  if (e && e.target && e.target.name === 'warmup') presetWarmup = null;
   changed();
 }
 
