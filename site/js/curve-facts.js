@@ -190,15 +190,16 @@ export function pointsInWindow(curve, warmupSetting = 0, { from } = windowOf(cur
 
 /**
  * parseWindow reads the step a curve's window starts at, as typed: '' is the default (null);
- * else a step from 0 that leaves at least one observed point. It throws an Error naming the
+ * else a step from 0 (fmt.parseCount: 2,000 or 2k) that leaves at least one observed point. It throws an Error naming the
  * curve and the field.
  */
 export function parseWindow(text, curve) {
   const raw = String(text ?? '').trim();
   if (raw === '') return null;
-  const x = fmt.parseDecimal(raw.replace(/,/g, ''));
+  // 20,000 and 20k as researchers write steps; 2,7 is no step (it was read as 27)
+  const x = fmt.parseCount(raw);
   const where = `${curve.name}: fit from step`;
-  if (!Number.isFinite(x) || x < 0) throw new Error(`${where}: "${raw}" is not a step (a number from 0).`);
+  if (!Number.isFinite(x) || x < 0) throw new Error(`${where}: "${raw}" is not a step (a number from 0, such as 2000, 2,000 or 2k).`);
   const last = curve.steps[curve.steps.length - 1];
   if (x > last) throw new Error(`${where}: ${fmt.steps(x)} is after the curve’s last point (step ${fmt.steps(last)}): no point would be left to fit.`);
   return x;

@@ -136,7 +136,7 @@ test('a window typed wrong is refused naming the curve and the field; the curve 
     await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="run10k"]'));
     await setWindow(page, 'run10k', '1200');
     await setWindow(page, 'run10k', 'soon');
-    assert.match(await messageText(page), /^run10k: fit from step: "soon" is not a step \(a number from 0\)\./);
+    assert.match(await messageText(page), /^run10k: fit from step: "soon" is not a step \(a number from 0, such as 2000, 2,000 or 2k\)\./);
     assert.deepEqual(await windowOf(page, 'run10k'), { from: 1200, set: true, text: '1200', placeholder: '800' });
     await setWindow(page, 'run10k', '20000');
     assert.match(await messageText(page), /^run10k: fit from step: 20,000 is after the curve’s last point \(step 10,000\): no point would be left to fit\./);

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { lrColumn, detectWarmup, curveFacts, scheduleDefaults, scheduleProblems, flaggedProblems, defaultWindow, windowOf, pointsInWindow } from '../../site/js/curve-facts.js';
+import { lrColumn, detectWarmup, curveFacts, scheduleDefaults, scheduleProblems, flaggedProblems, defaultWindow, windowOf, pointsInWindow, parseWindow } from '../../site/js/curve-facts.js';
 import { fitPreset } from '../../site/js/schedule-kinds.js';
 import { PRESETS } from '../../site/js/schema.js';
 
@@ -124,4 +124,11 @@ test('the fit window starts where the warmup ends: the LR column\'s, the schedul
   assert.deepEqual(windowOf({ ...curve(cosine), from: 50 }, 300, 1500), { from: 50, set: true });
   // a warmup that ends before the first point leaves every point in
   assert.equal(defaultWindow(curve(cosine), 100), 0);
+});
+
+test('the step a window starts at is read as researchers write steps; a decimal comma is no step', () => {
+  const c = { name: 'run', steps: [100, 5000, 20000], loss: [3, 2.9, 2.8] };
+  for (const [text, from] of [['', null], ['2000', 2000], ['2,000', 2000], ['2k', 2000], ['1.5e4', 15000]]) assert.equal(parseWindow(text, c), from, text);
+  assert.throws(() => parseWindow('2,7', c), /^Error: run: fit from step: "2,7" is not a step/);
+  assert.throws(() => parseWindow('30k', c), /^Error: run: fit from step: 30,000 is after the curve’s last point \(step 20,000\)/);
 });
