@@ -174,6 +174,10 @@ test('a validation comes back after a reload: its table, and its band on the pre
     await page.uncheck('#auto');
     await page.click('#fit-button');
     await page.waitForFunction(() => /^Fitted /.test(document.querySelector('#status').textContent) && !document.body.classList.contains('fitting'), null, { timeout: 60000 });
+    await waitSaved(page, await pageNow(page));
+    // validated after a reload, when nothing else has changed since: the validation alone is
+    // work to save (it was not: the reload after it lost it without a word)
+    await reloadRestored(page);
     await page.click('#validate-button');
     await page.waitForFunction(() => !document.querySelector('#validate-result').hidden, null, { timeout: 120000 });
     // a save begun after the answer holds it (one begun between the click and the answer,

@@ -22,8 +22,8 @@ import { ArrayIds, FORMAT, packWorkspace, readWorkspace, arrayRefs, isEmptyWork,
 import { DEFAULT_SETTINGS } from '../settings.js';
 import { CHART_VIEW_KEYS } from '../store.js';
 
-/** WORK_KEYS are the parts of the state that are the user's work: a change to one is saved. */
-const WORK_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual'];
+/** WORK_KEYS are the parts of the state that are the user's work: a change to one is saved (a validation is too, alone). */
+const WORK_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'validation'];
 /** USER_KEYS are the parts of the work only the user changes (a fit changes fits, manual, lines). */
 const USER_KEYS = ['curves', 'predictions', 'settings'];
 /** SAVED_KEYS are the parts saved: the work, and what follows from it. */
