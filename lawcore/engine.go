@@ -24,6 +24,10 @@ const (
 	searchPoints = 50_000
 )
 
+// searchShare is the share of a fit's progress that its search takes when the jackknife's
+// ten refits follow (each a polish from the optimum: together about as long as the search).
+const searchShare = 0.5
+
 // fitJob is a fit request checked and prepared for its law.
 type fitJob struct {
 	law      Law
@@ -63,6 +67,13 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 		return nil, err
 	}
 	obj := newObjective(ctx, model, job.spec, job.logObs, job.delta, job.free, job.base)
+	// the jackknife's ten refits take the last part of the progress (on dense curves they take
+	// seconds, and a cancel gets in only when progress is reported)
+	searchProgress, intervalsProgress := progress, progress
+	if req.Intervals && job.hasIntervals() {
+		searchProgress = func(f float64) { progress(searchShare * f) }
+		intervalsProgress = func(f float64) { progress(searchShare + (1-searchShare)*f) }
+	}
 	var theta []float64
 	var search Search
 	if job.strategy == SearchOptimum {
@@ -70,9 +81,9 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 		if req.starts > 0 {
 			starts = req.starts
 		}
-		theta, search, err = optimum(obj, progress, starts, req.thinnedOnly)
+		theta, search, err = optimum(obj, searchProgress, starts, req.thinnedOnly)
 	} else {
-		theta, err = job.law.(Searcher).Search(ctx, job.strategy, obj, progress)
+		theta, err = job.law.(Searcher).Search(ctx, job.strategy, obj, searchProgress)
 		search = Search{Strategy: job.strategy, Evaluations: obj.evaluations}
 	}
 	if err != nil {
@@ -91,7 +102,7 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 	res.Search = search
 	res.Warnings = job.warnings(theta, res)
 	if req.Intervals {
-		if res.Intervals, res.Replicates, err = job.intervals(ctx, theta, model); err != nil {
+		if res.Intervals, res.Replicates, err = job.intervals(ctx, theta, model, intervalsProgress); err != nil {
 			return nil, err
 		}
 		if !job.annealed() {

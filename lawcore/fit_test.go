@@ -85,6 +85,30 @@ func TestFitCancelled(t *testing.T) {
 	}
 }
 
+// The jackknife's refits report progress too, so that a cancel reaches them: a page gets a
+// cancel in only when lawcore reports (on dense curves the ten refits took seconds without a
+// report, and the page replaced its worker). Here the context is cancelled at the first report
+// past the search's share, and the fit must stop there rather than finish its intervals.
+func TestFitCancelledDuringIntervals(t *testing.T) {
+	req := testcurves.Fig2(t)
+	req.Intervals = true
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var during []float64
+	_, err := lawcore.Fit(ctx, req, func(f float64) {
+		if f > 0.5 && f < 1 {
+			during = append(during, f)
+			cancel()
+		}
+	})
+	if len(during) == 0 {
+		t.Fatal("no progress was reported between the search and the end: the intervals' refits cannot be cancelled")
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled at %.3f, during the intervals: got %v, want context.Canceled", during[0], err)
+	}
+}
+
 func TestFitProgressReachesOne(t *testing.T) {
 	var last float64
 	calls := 0

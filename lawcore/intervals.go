@@ -35,18 +35,30 @@ const (
 	tQuantile     = 1.833113
 )
 
-// intervals computes the jackknife intervals of the free parameters around theta, and the
-// refitted parameters they come from (fitted is the fit's model, on every point of j.fitRuns);
-// nil when the curves have too few points to cut (fewer than two points a block), or so many
-// that ten more polishes would take seconds (past thinAbove points in all).
-func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model) (map[string]Interval, []Values, error) {
+// hasIntervals reports whether the job's curves give intervals (see intervals).
+func (j *fitJob) hasIntervals() bool {
 	if len(j.logObs) > thinAbove {
-		return nil, nil, nil
+		return false
 	}
 	for _, r := range j.fitRuns {
 		if len(r.Steps) < 2*intervalBlocks {
-			return nil, nil, nil
+			return false
 		}
+	}
+	return true
+}
+
+// refitEvaluations is about how many evaluations a jackknife refit takes, for its progress.
+const refitEvaluations = 10
+
+// intervals computes the jackknife intervals of the free parameters around theta, and the
+// refitted parameters they come from (fitted is the fit's model, on every point of j.fitRuns);
+// nil when the curves have too few points to cut (fewer than two points a block), or so many
+// that ten more polishes would take seconds (past thinAbove points in all). progress goes
+// from 0 to 1 over the refits.
+func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, progress func(float64)) (map[string]Interval, []Values, error) {
+	if !j.hasIntervals() {
+		return nil, nil, nil
 	}
 	var estimates [][]float64
 	keep := make([]bool, len(j.logObs))
@@ -72,12 +84,21 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model) (
 			}
 		}
 		obj := newObjective(ctx, model, j.spec, logObs, j.delta, j.free, j.base)
+		evaluations := 0
+		obj.tick = func() {
+			evaluations++
+			progress((float64(b) + math.Min(0.95, float64(evaluations)/refitEvaluations)) / intervalBlocks)
+		}
 		obj.Anchor(theta, true)
 		got, err := (&polisher{obj: obj}).polish(start{theta: theta, f: obj.Value(theta, nil)})
 		if err != nil {
 			return nil, nil, err
 		}
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
 		estimates = append(estimates, got.theta)
+		progress(float64(b+1) / intervalBlocks)
 	}
 	replicates := make([]Values, len(estimates))
 	for b, e := range estimates {

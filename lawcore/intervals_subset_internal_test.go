@@ -55,11 +55,11 @@ func TestIntervalsShareTheFitsAreas(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			shared, sharedReplicates, err := job.intervals(ctx, theta, model)
+			shared, sharedReplicates, err := job.intervals(ctx, theta, model, func(float64) {})
 			if err != nil {
 				t.Fatal(err)
 			}
-			bound, boundReplicates, err := job.intervals(ctx, theta, boundOnly{model})
+			bound, boundReplicates, err := job.intervals(ctx, theta, boundOnly{model}, func(float64) {})
 			if err != nil {
 				t.Fatal(err)
 			}

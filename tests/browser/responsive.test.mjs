@@ -68,6 +68,9 @@ test('a long fit keeps the page responsive and can be cancelled', async (t) => {
     // The progress bar moves and the status line counts.
     await page.waitForFunction(() => document.querySelector('#fit-progress').value > 0, null, { timeout: 10000 });
     assert.match(await page.textContent('#status'), /Fitting.*\d+%/);
+    // Cancel late, when the intervals' ten refits run: they took seconds without a report, so
+    // a cancel could not reach lawcore there (the bar was full from the search's end).
+    await page.waitForFunction(() => document.querySelector('#fit-progress').value > 0.9, null, { timeout: 60000 });
 
     const cancelAt = Date.now();
     await page.click('#cancel-button');
