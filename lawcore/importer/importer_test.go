@@ -569,23 +569,33 @@ func TestReadLenientNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// an LR logged from the second row on: the loss before it is left out, not the learning rates
-	wantCurve(t, imp.Curves[0], "a", []float64{2, 4}, []float64{3.4, 3.3}, []float64{0.5, 0.25})
-	wantNote(t, imp, `"loss" of run "a": left out 1 loss at step 1, outside the steps its learning rates "lr" of run "a" are logged at (2 to 4): the law needs the learning rate up to each step`)
-	// and from both ends (a loss logged at step 0 and at the end, the LR in between)
+	// an LR logged from the second row on, an interval (2 steps) after the first loss: the
+	// learning rates reach it, continued linearly (a run resumed from a checkpoint logs so)
+	wantCurve(t, imp.Curves[0], "a", []float64{1, 2, 4}, []float64{3.5, 3.4, 3.3}, []float64{0.625, 0.5, 0.25})
+	wantNote(t, imp, `"lr" of run "a": the learning rate at step 1 (a loss before the first logged learning rate, at step 2) 0.625, continuing the logged ones linearly`)
+	// farther than an interval, the losses before the learning rates are left out, not them
+	imp, err = Read("w.csv", []byte("Step,a - loss,a - lr\n1,3.5,\n2,3.45,\n3,3.4,0.5\n4,3.3,0.25\n5,3.2,0.2\n"), Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCurve(t, imp.Curves[0], "a", []float64{3, 4, 5}, []float64{3.4, 3.3, 3.2}, []float64{0.5, 0.25, 0.2})
+	wantNote(t, imp, `"loss" of run "a": left out 2 losses at steps 1 to 2, outside the steps its learning rates "lr" of run "a" are logged at (3 to 5): the law needs the learning rate up to each step`)
+	// from both ends: a loss at step 0 (nothing trained) is left out, and the last loss, an
+	// interval after the last learning rate, reached (the trend continued, at least 0)
 	imp, err = Read("w.csv", []byte("Step,a - loss,a - lr\n0,3.6,\n1,3.5,1\n2,3.4,0.5\n3,3.35,0.25\n4,3.3,\n"), Choice{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCurve(t, imp.Curves[0], "a", []float64{1, 2, 3}, []float64{3.5, 3.4, 3.35}, []float64{1, 0.5, 0.25})
-	wantNote(t, imp, `"loss" of run "a": left out 1 loss at step 0 and 1 loss at step 4, outside the steps its learning rates "lr" of run "a" are logged at (1 to 3)`)
+	wantCurve(t, imp.Curves[0], "a", []float64{1, 2, 3, 4}, []float64{3.5, 3.4, 3.35, 3.3}, []float64{1, 0.5, 0.25, 0})
+	wantNote(t, imp, `"lr" of run "a": the learning rate at step 4 (a loss after the last logged learning rate, at step 3) 0, continuing the logged ones linearly`)
+	wantNote(t, imp, `"loss" of run "a": left out 1 loss at step 0, outside the steps its learning rates "lr" of run "a" are logged at (1 to 4)`)
 	// learning rates logged over less than half of the loss are too few to be its schedule
-	imp, err = Read("w.csv", []byte("Step,a - loss,a - lr\n1,3.5,\n2,3.4,\n3,3.35,0.5\n4,3.3,0.25\n5,3.2,\n"), Choice{})
+	imp, err = Read("w.csv", []byte("Step,a - loss,a - lr\n1,3.5,\n2,3.4,\n3,3.35,\n4,3.3,0.5\n5,3.2,0.25\n6,3.1,\n7,3.05,\n8,3,\n"), Choice{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCurve(t, imp.Curves[0], "a", []float64{1, 2, 3, 4, 5}, []float64{3.5, 3.4, 3.35, 3.3, 3.2}, nil)
-	wantNote(t, imp, `the learning rates "lr" of run "a" (steps 3 to 4) do not cover the steps of "loss" of run "a" (1 to 5)`)
+	wantCurve(t, imp.Curves[0], "a", []float64{1, 2, 3, 4, 5, 6, 7, 8}, []float64{3.5, 3.4, 3.35, 3.3, 3.2, 3.1, 3.05, 3}, nil)
+	wantNote(t, imp, `the learning rates "lr" of run "a" (steps 4 to 5) do not cover the steps of "loss" of run "a" (1 to 8)`)
 	imp, err = Read("w.csv", []byte("Step,a - loss,a - lr\n1,3.5,1\n2,3.4,\n4,3.3,0.25\n"), Choice{})
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,10 +37,11 @@ func TestReadLogsJoinedLatestFirst(t *testing.T) {
 
 // The cooldown study's cosine runs and a few of its cooldowns were logged by restarted jobs
 // and joined latest job first (their README: "some steps appear twice; keep the last value of
-// each step"). Read as any JSON of columns, each loss keeps every step the file logs within its
-// learning rates' steps (the law needs the learning rate up to each step: a first validation
-// at the step before the first learning rate is left out, with a note), with its last value,
-// up to the run's end.
+// each step"). Read as any JSON of columns, each loss keeps every step the file logs from
+// step 1 within its learning rates' steps, with its last value, up to the run's end: the law
+// needs the learning rate up to each step. A cooldown's first validation, at the step it
+// branched from the stable run, is one logging interval of the learning rates before the first
+// of them: the learning rates reach it (reachLoss), and it is kept.
 func TestReadCooldownStudyLogs(t *testing.T) {
 	dir := filepath.Join("..", "internal", "testcurves", "testdata", "lrsched-124m-lr1e-4")
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
@@ -73,10 +75,13 @@ func TestReadCooldownStudyLogs(t *testing.T) {
 			for k, s := range tt.steps {
 				last[s] = tt.values[k]
 			}
-			lrFirst, lrLast := slices.Min(run.Train["iter"]), slices.Max(run.Train["iter"])
+			// the learning rates' steps, reached one interval further at each end
+			lrIters := slices.Sorted(maps.Keys(setOf(run.Train["iter"])))
+			n := len(lrIters)
+			lrFirst, lrLast := 2*lrIters[0]-lrIters[1], 2*lrIters[n-1]-lrIters[n-2]
 			var steps []float64
 			for s := range last {
-				if last[s] > 0 && s >= lrFirst && s <= lrLast {
+				if last[s] > 0 && s >= 1 && s >= lrFirst && s <= lrLast {
 					steps = append(steps, s)
 				}
 			}
@@ -106,4 +111,13 @@ func TestReadCooldownStudyLogs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// setOf is the set of xs.
+func setOf(xs []float64) map[float64]bool {
+	set := map[float64]bool{}
+	for _, x := range xs {
+		set[x] = true
+	}
+	return set
 }

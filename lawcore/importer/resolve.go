@@ -287,6 +287,10 @@ func (set *fileReader) curve(s *valueSeries, asLR bool, notes *[]string) (*Curve
 		*notes = append(*notes, fmt.Sprintf("the learning rates %s are left out: %v", lr.label(), err))
 		return c, nil
 	}
+	lrSteps, lrValues, reached := reachLoss(c.Steps, lrSteps, lrValues)
+	if reached != "" {
+		*notes = append(*notes, fmt.Sprintf("%s: %s", lr.label(), reached))
+	}
 	at, exact, ok := interpolateAt(c.Steps, lrSteps, lrValues)
 	if !ok {
 		if lo, hi, most := lrSpan(c.Steps, lrSteps); most {
@@ -380,6 +384,53 @@ func (set *fileReader) checked(s *valueSeries, asLR bool, notes *[]string) ([]fl
 		return nil, nil, lawcore.Errorf(set.where, "", "%s has no %s", s.label(), kind)
 	}
 	return steps, values, nil
+}
+
+// reachLoss extends the learning rates (lrSteps, lrValues) to the first loss step (from step 1)
+// and to the last, where these lie outside them by at most the learning rates' own interval
+// there, and says so ("" when it extends nothing). A run resumed from a checkpoint, such as a
+// cooldown branched from a stable run, logs its loss at the step it starts from and its first
+// learning rate an interval later; the loss there would otherwise be left out, and the
+// schedule before it would hold the first logged value, which in a decay is already below the
+// rate the run had (1% lower through the whole stable phase, in a cooldown of 5,000 steps
+// logged every 50). The rate at such a step continues the two logged next to it linearly (at
+// least 0): a schedule is linear, or nearly so, over one logging interval. Farther than one
+// interval it is not extended.
+func reachLoss(steps, lrSteps, lrValues []float64) ([]float64, []float64, string) {
+	n := len(lrSteps)
+	if n < 2 || len(steps) == 0 {
+		return lrSteps, lrValues, ""
+	}
+	k := 0
+	for k < len(steps) && steps[k] < 1 {
+		k++
+	}
+	if k == len(steps) {
+		return lrSteps, lrValues, ""
+	}
+	first, last := steps[k], steps[len(steps)-1]
+	// the rate at x, continued from the logged (x0, y0) and (x1, y1) linearly
+	continued := func(x, x0, y0, x1, y1 float64) float64 {
+		return math.Max(0, y0+(y1-y0)*(x-x0)/(x1-x0))
+	}
+	var said []string
+	if gap := lrSteps[0] - first; gap > 0 && gap <= lrSteps[1]-lrSteps[0] {
+		v := continued(first, lrSteps[0], lrValues[0], lrSteps[1], lrValues[1])
+		lrSteps = append([]float64{first}, lrSteps...)
+		lrValues = append([]float64{v}, lrValues...)
+		said = append(said, fmt.Sprintf("at step %v (a loss before the first logged learning rate, at step %v) %.4g", first, lrSteps[1], v))
+		n++
+	}
+	if gap := last - lrSteps[n-1]; gap > 0 && gap <= lrSteps[n-1]-lrSteps[n-2] {
+		v := continued(last, lrSteps[n-1], lrValues[n-1], lrSteps[n-2], lrValues[n-2])
+		lrSteps = append(slices.Clip(lrSteps), last)
+		lrValues = append(slices.Clip(lrValues), v)
+		said = append(said, fmt.Sprintf("at step %v (a loss after the last logged learning rate, at step %v) %.4g", last, lrSteps[n-1], v))
+	}
+	if len(said) == 0 {
+		return lrSteps, lrValues, ""
+	}
+	return lrSteps, lrValues, "the learning rate " + strings.Join(said, ", and ") + ", continuing the logged ones linearly"
 }
 
 // lrSpan returns the loss steps steps[lo:hi] within the span of the learning rates' steps
