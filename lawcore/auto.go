@@ -238,8 +238,13 @@ func windowStart(c Curve) int {
 	return sort.SearchFloat64s(c.Steps, c.From)
 }
 
-// autoFolds splits the request's fit curves (roles as given; other curves are left out).
-func autoFolds(req FitRequest) (design string, folds []autoFold) {
+// autoFolds splits the request's fit curves (roles as given; other curves are left out). Each
+// curve held out keeps an even sample of at most scored points of its window (every point
+// when scored is 0): auto only ranks laws by their mean error there, which such a sample
+// estimates as well as every point (see heldOutPoints); on three dense runs of 30,000 points
+// scoring the Multi-Power Law at every held-out point was 41% of auto's time. A validation,
+// whose table gives each curve's metrics, scores every point.
+func autoFolds(req FitRequest, scored int) (design string, folds []autoFold) {
 	var fit []Curve
 	for _, c := range req.Curves {
 		if c.Role == "" || c.Role == RoleFit {
@@ -262,7 +267,7 @@ func autoFolds(req FitRequest) (design string, folds []autoFold) {
 		for i := range fit {
 			f := base
 			f.Curves = slices.Clone(fitted)
-			f.Curves[i] = fit[i]
+			f.Curves[i] = evenSample(fit[i], scored)
 			f.Curves[i].Role = RoleValidate
 			folds = append(folds, autoFold{label: fmt.Sprintf("%s left out", curveLabel(i, fit[i].Name)), req: f})
 		}
@@ -285,6 +290,7 @@ func autoFolds(req FitRequest) (design string, folds []autoFold) {
 			early.Steps, early.Loss = c.Steps[:k], c.Loss[:k]
 			late.Steps, late.Loss, late.Role = c.Steps[k:], c.Loss[k:], RoleValidate
 			late.Name = c.Name + " (held out)"
+			late = evenSample(late, scored)
 			f := base
 			f.Curves = append(slices.Clone(fitted), late)
 			f.Curves[i] = binned(early, foldFitPoints)
@@ -292,6 +298,26 @@ func autoFolds(req FitRequest) (design string, folds []autoFold) {
 		}
 	}
 	return design, folds
+}
+
+// evenSample is the curve with most points of its window, evenly spread from its first to its
+// last (where a forecast misses most), and the points before its window, when its window has
+// more than most points (most > 1); else the curve.
+func evenSample(c Curve, most int) Curve {
+	w := windowStart(c)
+	n := len(c.Steps) - w
+	if most <= 1 || n <= most {
+		return c
+	}
+	steps := slices.Grow(slices.Clone(c.Steps[:w]), most)
+	loss := slices.Grow(slices.Clone(c.Loss[:w]), most)
+	for j := range most {
+		k := w + j*(n-1)/(most-1)
+		steps = append(steps, c.Steps[k])
+		loss = append(loss, c.Loss[k])
+	}
+	c.Steps, c.Loss = steps, loss
+	return c
 }
 
 // binned is the curve with the points of its window averaged in runs of consecutive points

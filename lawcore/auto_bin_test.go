@@ -43,10 +43,11 @@ func TestBinned(t *testing.T) {
 	}
 }
 
-// On dense logs (a loss every step) auto's fold fits are fitted on the runs' means, every
-// held-out point scored: the folds keep every point held out, and a fit on the means recovers
-// the law that drew the points as a fit on all of them does (on three 30,000-step runs with
-// 0.02% noise, the means of about 60 points each).
+// On dense logs (a loss every step) auto's fold fits are fitted on the runs' means and scored
+// on an even sample of each curve held out (heldOutPoints of its window, its last point among
+// them), and a fit on the means recovers the law that drew the points as a fit on all of them
+// does (on three 30,000-step runs with 0.02% noise, the means of about 60 points each). A
+// validation's folds score every point.
 func TestAutoFoldsOfDenseCurves(t *testing.T) {
 	truth := Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -71,16 +72,33 @@ func TestAutoFoldsOfDenseCurves(t *testing.T) {
 		}
 		req.Curves = append(req.Curves, c)
 	}
-	_, folds := autoFolds(req)
-	if len(folds) != 6 {
-		t.Fatalf("%d folds, want 6 (each curve left out, each forecast)", len(folds))
+	_, every := autoFolds(req, 0)
+	_, folds := autoFolds(req, heldOutPoints)
+	if len(folds) != 6 || len(every) != 6 {
+		t.Fatalf("%d and %d folds, want 6 (each curve left out, each forecast)", len(folds), len(every))
 	}
-	for _, f := range folds {
-		held := 0
-		for _, c := range f.req.Curves {
+	for fi, f := range folds {
+		for ci, c := range f.req.Curves {
 			switch {
 			case c.Role == RoleValidate:
-				held += len(c.Steps)
+				// the sample: heldOutPoints of the window, from its first point to its last, in
+				// order, each a point of the curve as held out in full
+				all := every[fi].req.Curves[ci]
+				w := windowStart(all)
+				if len(all.Steps)-w <= heldOutPoints {
+					t.Fatalf("%s: %s holds out %d points: too few to sample", f.label, c.Name, len(all.Steps)-w)
+				}
+				in := len(c.Steps) - windowStart(c)
+				if in != heldOutPoints || c.Steps[len(c.Steps)-1] != all.Steps[len(all.Steps)-1] || c.Steps[windowStart(c)] != all.Steps[w] {
+					t.Errorf("%s: %s scored on %d points of its window from step %v to %v, want %d from %v to %v",
+						f.label, c.Name, in, c.Steps[windowStart(c)], c.Steps[len(c.Steps)-1], heldOutPoints, all.Steps[w], all.Steps[len(all.Steps)-1])
+				}
+				for k, st := range c.Steps {
+					j, found := slices.BinarySearch(all.Steps, st)
+					if !found || all.Loss[j] != c.Loss[k] || k > 0 && !(st > c.Steps[k-1]) {
+						t.Fatalf("%s: %s: point %d (step %v) is not the held-out curve's, in order", f.label, c.Name, k, st)
+					}
+				}
 			default:
 				// at most foldFitPoints means, and the narrower runs early (binned's bound)
 				w := windowStart(c)
@@ -89,9 +107,6 @@ func TestAutoFoldsOfDenseCurves(t *testing.T) {
 					t.Errorf("%s: %s is fitted on %d points of its window, want at most %d", f.label, c.Name, n, most)
 				}
 			}
-		}
-		if held < 14000 {
-			t.Errorf("%s: %d points held out, want every point of what is held out", f.label, held)
 		}
 	}
 	// the first fold's fit: two curves' means, the third held out

@@ -27,7 +27,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	if _, err := check.job(); err != nil {
 		return nil, err
 	}
-	design, folds := autoFolds(req)
+	design, folds := autoFolds(req, heldOutPoints)
 	if len(folds) == 0 {
 		return fitWithoutHeldOut(ctx, req, progress)
 	}

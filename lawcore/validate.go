@@ -76,7 +76,7 @@ func LeaveOneScheduleOut(ctx context.Context, req FitRequest, laws []string, lev
 	for k := range all.Curves {
 		all.Curves[k].Role = RoleFit
 	}
-	_, folds := autoFolds(all)
+	_, folds := autoFolds(all, 0)
 	out := &LeaveOneOutResult{}
 	jobs, done := len(laws)*len(folds), 0
 	for _, law := range laws {
