@@ -224,18 +224,40 @@ export function lowestLoss(answer) {
 }
 
 /**
+ * FAR_PEAK: an analysis run at a peak LR more than this times the highest peak of the curves
+ * fitted is an extrapolation (the law's parameters are fitted at the curves' learning rates),
+ * as a schedule predicted there is (the Predict panel's notice uses the same ratio).
+ */
+export const FAR_PEAK = 1.5;
+
+/**
+ * extrapolationWarning says, as the start of an answer, when it is far outside what the fit saw
+ * ('' otherwise): a predicted loss below zero, or a peak LR set for the analysis (options.peak)
+ * past FAR_PEAK times the highest fitted one (fittedPeak, when the parameters come from a fit).
+ * A loss below L0 is no such sign: the law predicts one for long WSD runs at the paper's own
+ * peak (2.605 at 200K steps with the Fig. 2 parameters), where C·S2 outgrows A·S1^(−α).
+ */
+export function extrapolationWarning(answer, options = {}, { fittedPeak } = {}) {
+  const lowest = lowestLoss(answer);
+  if (lowest < 0) {
+    return `Warning: some predicted losses are below zero (as low as ${fmt.sig(lowest, 3)}): these parameters at this peak LR are far outside what the law was fitted on, so this answer means little. `;
+  }
+  if (Number.isFinite(options.peak) && fittedPeak > 0 && options.peak > FAR_PEAK * fittedPeak) {
+    return `Warning: its peak LR (${fmt.lr(options.peak)}) is ${fmt.sig(options.peak / fittedPeak, 2)}× the highest of the curves fitted (${fmt.lr(fittedPeak)}); the law was fitted at their learning rates, so this answer is an extrapolation the fit cannot vouch for. `;
+  }
+  return '';
+}
+
+/**
  * answerSentence is the view's answer in one sentence, from lawcore's answer and the options it
  * ran with, followed by lawcore's verdict when the answer has the fit's uncertainty; '' for a
- * view without one. An answer with a predicted loss below zero says so first: the law is then
- * far outside the learning rates it was fitted on, and its choice means nothing.
+ * view without one. An answer far outside what the fit saw says so first
+ * (extrapolationWarning, from context: {fittedPeak}).
  */
-export function answerSentence(viewId, answer, options = {}) {
+export function answerSentence(viewId, answer, options = {}, context = {}) {
   const say = SENTENCES[viewId] || SENTENCES[ALIASES[viewId]];
   if (!say) return '';
   const sentence = say(answer, options);
-  const lowest = lowestLoss(answer);
-  const warning = lowest < 0
-    ? `Warning: some predicted losses are below zero (as low as ${fmt.sig(lowest, 3)}): these parameters at this peak LR are far outside what the law was fitted on, so this answer means little. `
-    : '';
+  const warning = extrapolationWarning(answer, options, context);
   return `${warning}${hasSpread(answer) ? `${sentence} ${answer.verdict}` : sentence}`;
 }

@@ -136,6 +136,16 @@ export function schedulePeak(schedule) {
   return NaN;
 }
 
+/**
+ * fittedPeak is the highest peak LR of the curves fitted, the learning rates the parameters in
+ * use were fitted at; 0 for parameters entered by hand, or curves without a known peak.
+ */
+export function fittedPeak(state) {
+  if (state.manual) return 0;
+  const peaks = state.curves.filter((c) => c.role !== 'validate').map((c) => schedulePeak(c.schedule)).filter(Number.isFinite);
+  return peaks.length ? Math.max(...peaks) : 0;
+}
+
 /** analysisPeak is the peak LR of the curves' schedules (the first that has one). */
 function analysisPeak(state) {
   for (const c of [...state.curves, ...state.predictions]) {

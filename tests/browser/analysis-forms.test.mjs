@@ -125,6 +125,9 @@ test('the WSD-ratio form drives the analysis: sentence, chart, every optimum mar
     await setField(page, 'peak', '4e-4');
     await page.waitForFunction(() => /peak LR 4e-4 \(set here\)/.test(document.querySelector('#analysis-status').textContent), null, { timeout: 60000 });
     assert.notEqual(await answer(page), atPagePeak);
+    // twice the peak the example's curves were fitted at: the answer says it extrapolates
+    assert.match(await answer(page), /^Warning: its peak LR \(4e-4\) is 2× the highest of the curves fitted \(2e-4\);.* an extrapolation the fit cannot vouch for\. At 50K steps/);
+    assert.doesNotMatch(atPagePeak, /Warning/);
 
     // The y axis relative to each line's best.
     await page.check('#analysis-relative');

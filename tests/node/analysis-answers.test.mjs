@@ -185,6 +185,17 @@ test('an answer with a predicted loss below zero says so first; no answer at the
   assert.match(stdout, /^warning: a predicted loss is below zero \(-20\d\.?\d*\)/m);
 });
 
+test('an answer at a peak LR far past the fitted curves\' says it is an extrapolation; at the fitted peak, or without a fit, it does not', async () => {
+  const w = await ANSWERS.wsd;
+  // the Fig. 2 curves were fitted at 2e-4: 3e-3 is 15 times that (the losses stay above zero)
+  assert.match(answerSentence('wsd-ratio', w, { decay: 'linear', peak: 3e-3 }, { fittedPeak: 2e-4 }),
+    /^Warning: its peak LR \(3e-3\) is 15× the highest of the curves fitted \(2e-4\); the law was fitted at their learning rates, so this answer is an extrapolation the fit cannot vouch for\. At 50K steps the best WSD cooldown/);
+  // FAR_PEAK (1.5) times the fitted peak is still within what the page calls close
+  assert.doesNotMatch(answerSentence('wsd-ratio', w, { decay: 'linear', peak: 3e-4 }, { fittedPeak: 2e-4 }), /Warning/);
+  assert.doesNotMatch(answerSentence('wsd-ratio', w, { decay: 'linear', peak: 3e-3 }, { fittedPeak: 0 }), /Warning/, 'parameters entered by hand were fitted at no peak');
+  assert.doesNotMatch(answerSentence('wsd-ratio', w, { decay: 'linear' }, { fittedPeak: 2e-4 }), /Warning/, 'the curves\' own peak');
+});
+
 test('an optimum outside the ratios swept says so; a cosine to the peak is said to be the constant schedule', async () => {
   const w = await ANSWERS.wsdAbove;
   assert.ok(w.optima[0].ratio < 0.3, `the optimum ${w.optima[0].ratio} is below the ratios swept`);

@@ -9,7 +9,7 @@ import { viewById, sizeOfCurve, SIZE_EXAMPLE_RUNS, sizefitView, unseenSchedules,
 import { fieldsOf, defaultOptions, optionsInUse, withField, parseOptionsJSON, labelledError } from '../analysis-forms.js';
 import { answerSentence } from '../analysis-answers.js';
 import { UNCERTAIN_ANALYSES, uncertainTable } from '../analysis-uncertainty.js';
-import { analysisSetup } from '../selectors.js';
+import { analysisSetup, fittedPeak } from '../selectors.js';
 import { importText } from '../import-files.js';
 import * as fmt from '../format.js';
 
@@ -126,7 +126,9 @@ export function createAnalyses({ store, engine }) {
       : setup && setup.replicates ? `, ± from the fit's ${setup.replicates.length} jackknife refits (90%)`
       : setup && UNCERTAIN_ANALYSES.has(v.analysis) ? ', no ± (a fit gives one: not parameters entered by hand, nor a fit with under 20 points in a curve or over 200,000 in all)' : '';
     const source = setup && !v.ownParams ? `${setup.source}${peak}${spread}` : '';
-    return { chart, table: uncertainTable(v.analysis, result), note: chart.note, answer: answerSentence(v.id, result, options), source, elapsed };
+    // parameters set in the options are not the fit's: no fitted peak to measure against
+    const context = { fittedPeak: setup && !options.params ? fittedPeak(store.state) : 0 };
+    return { chart, table: uncertainTable(v.analysis, result), note: chart.note, answer: answerSentence(v.id, result, options, context), source, elapsed };
   }
 
   /** exampleCurves imports the release's runs at 25M and 100M (the curves of the page stay). */

@@ -3,7 +3,10 @@
 // line yet is predicted, thinned for drawing. Parameters entered by hand are put in use only once
 // lawcore has predicted with them.
 import { LAW_NAMES, LAWS } from '../schema.js';
-import { paramsOf, missingLines, lineBand, schedulePeak } from '../selectors.js';
+import { paramsOf, missingLines, lineBand, schedulePeak, fittedPeak } from '../selectors.js';
+import { FAR_PEAK } from '../analysis-answers.js';
+
+export { FAR_PEAK };
 import * as fmt from '../format.js';
 
 /** DRAWN_POINTS thins each predicted line to about this many steps: enough to draw. */
@@ -21,19 +24,10 @@ export function predictionWarnings(results) {
   return out;
 }
 
-/**
- * FAR_PEAK: a schedule whose peak LR is more than this times the highest peak of the curves
- * fitted is predicted far outside what the fit saw (the law's parameters are fitted at the
- * curves' peak; the paper predicts other schedules at the same peak), and the page says so.
- */
-export const FAR_PEAK = 1.5;
-
-/** farPeakWarnings name the schedules to predict whose peak LR is past FAR_PEAK times the fitted curves'. */
+/** farPeakWarnings name the schedules to predict whose peak LR is past FAR_PEAK times the fitted curves' (the law's parameters are fitted at the curves' peak; the paper predicts other schedules at the same peak). */
 export function farPeakWarnings(state) {
-  if (state.manual) return [];
-  const fitted = state.curves.filter((c) => c.role !== 'validate').map((c) => schedulePeak(c.schedule)).filter(Number.isFinite);
-  if (!fitted.length) return [];
-  const top = Math.max(...fitted);
+  const top = fittedPeak(state);
+  if (!top) return [];
   return state.predictions.filter((p) => schedulePeak(p.schedule) > FAR_PEAK * top).map((p) => {
     const peak = schedulePeak(p.schedule);
     return `${p.name}: its peak LR (${fmt.lr(peak)}) is ${fmt.sig(peak / top, 2)}× the highest of the curves fitted (${fmt.lr(top)}); the law was fitted at their learning rates, so this prediction, and its band, are an extrapolation the fit cannot vouch for.`;
