@@ -77,6 +77,13 @@ func LeaveOneScheduleOut(ctx context.Context, req FitRequest, laws []string, lev
 		all.Curves[k].Role = RoleFit
 	}
 	_, folds := autoFolds(all, 0)
+	// how far the curves reach: the band widens past it, as an auto fit's does (a band without
+	// it kept one width however far a schedule ran beyond the data)
+	job, err := all.job()
+	if err != nil {
+		return nil, err
+	}
+	reach := job.reach()
 	out := &LeaveOneOutResult{}
 	jobs, done := len(laws)*len(folds), 0
 	for _, law := range laws {
@@ -103,6 +110,7 @@ func LeaveOneScheduleOut(ctx context.Context, req FitRequest, laws []string, lev
 			}
 		}
 		band := calibrateBand(samples, level)
+		band.Reach, band.Design = reach, designBoth
 		out.Summaries = append(out.Summaries, LeaveOneOutSummary{Law: law, Mean: MeanMetrics(rows),
 			Band: band, BandLevel: level, BandHalfWidth: band.Base})
 	}
