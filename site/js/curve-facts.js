@@ -127,23 +127,36 @@ export function worstLRDifference(col, expanded) {
 }
 
 /**
- * warmupFromLR is the warmup the curves' learning rates show, from the first curve with an LR
- * column: {warmup, note} (the note says where it comes from, in a sentence), or null when no
- * curve has one. The page's warmup setting and the CLI's default warmup both come from it.
+ * LATE_LOG: a log that starts at its peak after this share of its run's last step shows nothing
+ * of the warmup (a run resumed from a checkpoint, a cooldown branched from a stable run), where
+ * one that starts early (the MultiPowerLaw release logs from step 2160 of 24,000) shows that the
+ * warmup was over by its first step. Warmups are a few percent of a run, rarely a quarter.
+ */
+const LATE_LOG = 0.25;
+
+/**
+ * warmupFromLR is the warmup the curves' learning rates show: {warmup, note} (the note says
+ * where it comes from, in a sentence), or null when none shows one. In order of what they show,
+ * whatever the order of the curves: the first curve whose log climbs to its peak (the end of
+ * its warmup); else 0, from a curve at its peak from its first step; else the earliest first
+ * step of the logs that start at their peak early in their run (the warmup was over by then).
+ * A log that starts at its peak late in its run (past LATE_LOG of it) shows none. The page's
+ * warmup setting and the CLI's default warmup both come from it.
  */
 export function warmupFromLR(curves) {
+  const shown = [];
   for (const c of curves) {
     const f = curveFacts(c);
     if (!f.peak) continue;
-    // a log that starts at the peak shows only that the warmup was over by its first step
-    const firstLogged = lrColumn(c).steps[0] === f.warmup;
-    const note = f.warmup === 0
-      ? `Warmup steps set to 0: the learning rates of ${c.name} are at their peak from the start.`
-      : firstLogged
-      ? `Warmup steps set to ${fmt.steps(f.warmup)}: the learning rates of ${c.name} are at their peak from the first step logged, so the warmup ended there or before; if you know where, set it.`
-      : `Warmup steps set to ${fmt.steps(f.warmup)}: the learning rates of ${c.name} reach their peak there.`;
-    return { warmup: f.warmup, note };
+    const first = lrColumn(c).steps[0];
+    shown.push({ c, warmup: f.warmup, climbs: f.warmup > first, late: f.warmup === first && first > LATE_LOG * f.lastStep });
   }
+  const climbing = shown.find((x) => x.climbs);
+  if (climbing) return { warmup: climbing.warmup, note: `Warmup steps set to ${fmt.steps(climbing.warmup)}: the learning rates of ${climbing.c.name} reach their peak there.` };
+  const atStart = shown.find((x) => x.warmup === 0);
+  if (atStart) return { warmup: 0, note: `Warmup steps set to 0: the learning rates of ${atStart.c.name} are at their peak from the start.` };
+  const early = shown.filter((x) => !x.late).sort((a, b) => a.warmup - b.warmup)[0];
+  if (early) return { warmup: early.warmup, note: `Warmup steps set to ${fmt.steps(early.warmup)}: the learning rates of ${early.c.name} are at their peak from the first step logged, so the warmup ended there or before; if you know where, set it.` };
   return null;
 }
 

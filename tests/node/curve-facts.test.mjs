@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { lrColumn, detectWarmup, curveFacts, scheduleDefaults, scheduleProblems, flaggedProblems, defaultWindow, windowOf, pointsInWindow, parseWindow } from '../../site/js/curve-facts.js';
+import { lrColumn, detectWarmup, warmupFromLR, curveFacts, scheduleDefaults, scheduleProblems, flaggedProblems, defaultWindow, windowOf, pointsInWindow, parseWindow } from '../../site/js/curve-facts.js';
 import { fitPreset } from '../../site/js/schedule-kinds.js';
 import { PRESETS } from '../../site/js/schema.js';
 
@@ -53,6 +53,37 @@ test('the warmup detected: where the LR first reaches its peak (logs that start 
   assert.equal(detectWarmup([1, 2, 3], [3e-4, 3e-4, 3e-4]), 0, 'at the peak from the first step: no warmup');
   assert.equal(detectWarmup([0, 10, 20], [0, 0.29995e-3, 3e-4]), 10, 'within 0.1% of the peak counts (logs round)');
   assert.equal(detectWarmup([0, 10], [0, 0]), 0);
+});
+
+/** loggedRun is a run of `last` steps whose LR is logged every 50 steps from `first`: `lrAt(step)`. */
+function loggedRun(name, first, last, lrAt) {
+  const steps = [];
+  for (let s = first; s <= last; s += 50) steps.push(s);
+  return { name, steps: Float64Array.from(steps), loss: Float64Array.from(steps, () => 3), lrSteps: Float64Array.from(steps), lr: Float64Array.from(steps, lrAt) };
+}
+
+test('the warmup the curves show: a logged climb first, in any order; a log that starts at its peak late in its run shows none', () => {
+  // the cooldown study: the stable run climbs to 1e-4 by step 300; its cooldown, branched at
+  // step 20,000 of 25,000, logs from 20,050
+  const stable = loggedRun('stable', 50, 50000, (s) => (s < 300 ? 1e-6 + (1e-4 - 1e-6) * s / 300 : 1e-4));
+  const cooldown = loggedRun('cooldown', 20050, 25000, (s) => 1e-4 * (25000 - s) / 5000);
+  for (const curves of [[stable, cooldown], [cooldown, stable]]) {
+    const got = warmupFromLR(curves);
+    assert.equal(got.warmup, 300, `${curves.map((c) => c.name)}: ${got.note}`);
+    assert.match(got.note, /the learning rates of stable reach their peak there/);
+  }
+  // alone, a run resumed late at its peak says nothing of its warmup (it said 20,050, and every
+  // schedule without a warmup of its own climbed for 20,050 steps)
+  assert.equal(warmupFromLR([loggedRun('resumed', 40200, 50000, () => 1e-4)]), null);
+  assert.equal(warmupFromLR([cooldown]), null);
+  // a log that starts at its peak early in its run (the release's, from step 2160 of 24,000):
+  // the warmup was over by its first step, the earliest of such logs
+  const release = (name, first) => loggedRun(name, first, 24000, (s) => 3e-4 * (0.55 + 0.45 * Math.cos(Math.PI * (s - first) / (24000 - first))));
+  const early = warmupFromLR([release('a', 2260), release('b', 2160)]);
+  assert.equal(early.warmup, 2160);
+  assert.match(early.note, /the learning rates of b are at their peak from the first step logged, so the warmup ended there or before/);
+  // at the peak from the start: no warmup, before any log that starts later
+  assert.equal(warmupFromLR([release('a', 2160), loggedRun('flat', 0, 10000, () => 1e-4)]).warmup, 0);
 });
 
 test('a preset on a 10K-step run keeps its total, peak and warmup; its other step counts and final LR scale', () => {
