@@ -10,7 +10,7 @@
 // legend. Colours starting with "@" name the theme's colours
 // (@fg, @muted).
 import { LAWS, LAW_NAMES } from './schema.js';
-import { paramsOf, lineOf, fitCovers, shownFits } from './selectors.js';
+import { paramsOf, lineOf, fitCovers, shownFits, averageOf } from './selectors.js';
 import { lrColumn } from './curve-facts.js';
 import * as fmt from './format.js';
 
@@ -40,8 +40,10 @@ export function lawLines(state) {
   let primary = null;
   for (const law of LAW_NAMES) {
     if (!paramsOf(state, law)) continue;
-    const tag = law === DEFAULT_LAW ? '' : LAWS[law].label;
-    const shortTag = law === DEFAULT_LAW ? '' : SHORT_LAW[law] || LAWS[law].label;
+    // an auto fit's average of laws is drawn in its leading law's place, under its own name
+    const average = averageOf(state, law);
+    const tag = average ? 'average of laws' : law === DEFAULT_LAW ? '' : LAWS[law].label;
+    const shortTag = average ? average.short : law === DEFAULT_LAW ? '' : SHORT_LAW[law] || LAWS[law].label;
     const mine = [];
     for (const [item, curve] of [...state.curves.map((c) => [c, true]), ...state.predictions.map((p) => [p, false])]) {
       const line = lineOf(state, law, item);

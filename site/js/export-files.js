@@ -4,7 +4,7 @@
 // the README's.
 import { DEFAULT_SETTINGS } from './settings.js';
 import { LAWS, LAW_NAMES } from './schema.js';
-import { paramsOf, shownFits, finalLosses, lawsWithParams } from './selectors.js';
+import { paramsOf, shownFits, finalLosses, lawsWithParams, averageOf } from './selectors.js';
 import { scheduleSteps, takesWarmupSetting } from './schedule-kinds.js';
 import { windowOf } from './curve-facts.js';
 
@@ -104,7 +104,9 @@ const OBSERVED_COLUMNS = { annealing: 'fitted', 'multi-power': 'fitted_multi_pow
  * out), 0 for one before it (predicted only: the warmup's, by default).
  */
 export function observedCSV(state) {
-  const laws = shownFits(state).map((fit) => [OBSERVED_COLUMNS[fit.law] || `fitted_${fit.law}`, new Map(fit.response.curves.map((r) => [r.name, r.predicted]))]);
+  // an auto fit's average of laws is fitted_average, not its leading law's column
+  const column = (law) => (averageOf(state, law) ? 'fitted_average' : OBSERVED_COLUMNS[law] || `fitted_${law}`);
+  const laws = shownFits(state).map((fit) => [column(fit.law), new Map(fit.response.curves.map((r) => [r.name, r.predicted]))]);
   const rows = [['curve', 'role', 'step', 'observed', 'in_window', ...laws.map(([col]) => col)].join(',') + '\n'];
   for (const c of state.curves) {
     const name = csvField(c.name);
@@ -164,9 +166,16 @@ export function fitDocument(state, version, exported = new Date()) {
     // each curve's fit window: the step it is fitted from (0: every point), set by the user or the default
     schedules: state.curves.map((c) => ({ name: c.name, role: c.role, schedule: c.schedule || null, window: windowOf(c, settings.warmupSteps) })),
     validation: state.validation || undefined,
-    predictions: state.predictions.map((p) => ({
-      name: p.name, schedule: p.schedule, finalLoss: finals.annealing.get(p.name), finalLossMultiPower: finals['multi-power'].get(p.name),
-      finalLosses: Object.fromEntries(laws.map((law) => [law, finals[law].get(p.name)]).filter(([, x]) => x !== undefined)),
-    })),
+    // an auto fit's average of laws predicts in its leading law's place: its final losses are
+    // the average's (finalLossAverage, finalLosses.average), not that law's
+    predictions: state.predictions.map((p) => {
+      const of = (law) => (averageOf(state, law) ? undefined : finals[law].get(p.name));
+      const averaged = laws.find((law) => averageOf(state, law));
+      return {
+        name: p.name, schedule: p.schedule, finalLoss: of('annealing'), finalLossMultiPower: of('multi-power'),
+        ...(averaged ? { finalLossAverage: finals[averaged].get(p.name) } : {}),
+        finalLosses: Object.fromEntries(laws.map((law) => [averageOf(state, law) ? 'average' : law, finals[law].get(p.name)]).filter(([, x]) => x !== undefined)),
+      };
+    }),
   };
 }

@@ -460,7 +460,12 @@ export function describeWork(view) {
   if (view.curves.length) parts.push(plural(view.curves.length, 'curve'));
   if (view.predictions.length) parts.push(plural(view.predictions.length, 'schedule') + ' to predict');
   const laws = LAW_NAMES.filter((law) => view.fits && view.fits[law]);
-  if (laws.length) parts.push(`the fit of the ${laws.map((l) => LAWS[l].label).join(' and the ')}`);
+  // an auto fit's average of laws is kept in its leading law's place
+  const fitOf = (l) => {
+    const members = view.fits[l].response && view.fits[l].response.members;
+    return members && members.length > 1 ? `the average of ${members.length} laws auto picked` : `the ${LAWS[l].label}`;
+  };
+  if (laws.length) parts.push(`the fit of ${laws.map(fitOf).join(' and ')}`);
   else if (view.manual) parts.push('the parameters entered by hand');
   if (!parts.length) return 'nothing';
   return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;

@@ -21,6 +21,18 @@ export function paramsOf(state, law) {
   return { params: fit.params, settings: fit.settings, source: fit, ...(members && members.length ? { members } : {}) };
 }
 
+/**
+ * averageOf says what predicts in the law's place when it is an auto fit's weighted average of
+ * laws, led by the law (its heaviest member): {short, long}, the names the page gives it
+ * ('average', 'the average of 4 laws auto picked, led by the Multi-Power Law'); null when the
+ * law predicts alone. Its lines and final losses are the average's, not the law's.
+ */
+export function averageOf(state, law) {
+  const p = paramsOf(state, law);
+  if (!p || !p.members || p.members.length < 2) return null;
+  return { short: 'average', long: `the average of ${p.members.length} laws auto picked, led by the ${LAWS[law].label}` };
+}
+
 /** lawsWithParams lists the laws that have parameters, in LAW_NAMES order. */
 export function lawsWithParams(state) {
   return LAW_NAMES.filter((law) => paramsOf(state, law));

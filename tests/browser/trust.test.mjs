@@ -249,12 +249,17 @@ test('the fit’s band: auto on the Fig. 2 curves puts each 60K schedule’s fin
       assert.match(hint, new RegExp(`^Auto predicts with the average of ${weights.length} laws\\. The average of .* predicts the held-out data best`));
       assert.match(settingsLine, new RegExp(`^Picked by auto: the average of ${weights.length} laws, weighted by how well each predicts held-out data`));
       assert.match(await page.textContent('#status'), new RegExp(`^Fitted an average of ${weights.length} laws \\(picked by auto\\)`));
+      // the final losses listed are the average's, and named so (they were named after its heaviest law)
+      const labels = await page.$$eval('#predict-list .final-loss .muted', (els) => els.map((e) => e.textContent.trim()));
+      assert.ok(labels.length && labels.every((l) => l === 'final (average)'), `${labels}`);
     } else {
       assert.match(hint, /^Auto picked the /);
     }
     // The chart draws the same band around each predicted schedule.
     const series = (await page.getAttribute('#chart-loss', 'data-series')).split('|');
-    for (const r of rows) assert.ok(series.includes(`${r.name} band upper`) && series.includes(`${r.name} band lower`), r.name);
+    // (named after what predicts: "constant 60K (average of laws) band upper" for an average)
+    const banded = (name, side) => series.some((l) => l === `${name} band ${side}` || (l.startsWith(`${name} (`) && l.endsWith(`) band ${side}`)));
+    for (const r of rows) assert.ok(banded(r.name, 'upper') && banded(r.name, 'lower'), `${r.name}: ${series.join(' | ')}`);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

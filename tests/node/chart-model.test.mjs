@@ -69,6 +69,14 @@ test('the Multi-Power Law alone draws its own LR and terms; nothing to draw says
   assert.deepEqual(empty.residuals.lines[0].x, [], 'no residuals: an empty zero line');
 });
 
+test('auto\'s average of laws, drawn in its leading law\'s place, is labelled the average, not that law', () => {
+  const store = fitted(['multi-power']);
+  store.state.fits['multi-power'].response.members = [{ law: 'multi-power', params: {}, weight: 0.6 }, { law: 'annealing', params: {}, weight: 0.4 }];
+  const { loss } = resultCharts(store.state);
+  assert.deepEqual(labels(loss).slice(2), ['a (average of laws, fitted)', 'b (average of laws, predicted)', 'p (average of laws)']);
+  assert.deepEqual(loss.lines.slice(2).map((l) => l.role), ['average, fitted', 'average, predicted', 'average, predicted']);
+});
+
 test('parameters entered by hand: no residuals, every curve predicted; log axes start at step 1 or later', () => {
   const store = fitted(['annealing']);
   store.useManual({ params: { annealing: { L0: 2 } }, settings: { ...DEFAULT_SETTINGS, warmupSteps: 0 }, from: 'hand' });

@@ -48,6 +48,11 @@ test('observed points with each law\'s fitted loss, and an analysis table', asyn
   assert.deepEqual(await lines(observedCSV(store.state)), ['curve,role,step,observed,in_window', 'a,fit,1,3,1', 'a,fit,2,2.9,1']);
   store.fitted({ annealing: fit('annealing', [3.01, 2.91]), 'multi-power': fit('multi-power', [3.02, 2.92]) }, { stale: false, status: '' });
   assert.deepEqual(await lines(observedCSV(store.state)), ['curve,role,step,observed,in_window,fitted,fitted_multi_power', 'a,fit,1,3,1,3.01,3.02', 'a,fit,2,2.9,1,2.91,2.92']);
+  // auto's average of laws, led by the Multi-Power Law, is the average's column, not that law's
+  const averaged = fit('multi-power', [3.015, 2.915]);
+  averaged.response.members = [{ law: 'multi-power', params: {}, weight: 0.6 }, { law: 'annealing', params: {}, weight: 0.4 }];
+  store.fitted({ 'multi-power': averaged }, { stale: false, status: '' });
+  assert.deepEqual(await lines(observedCSV(store.state)), ['curve,role,step,observed,in_window,fitted_average', 'a,fit,1,3,1,3.015', 'a,fit,2,2.9,1,2.915']);
   store.fitted({ 'multi-power': fit('multi-power', [3.02, 2.92]) }, { stale: false, status: '' });
   assert.equal((await lines(observedCSV(store.state)))[0], 'curve,role,step,observed,in_window,fitted_multi_power');
   // a window from step 2: the point before it was predicted only, not fitted
@@ -99,6 +104,9 @@ test('the parameters\' JSON: each law\'s fit, the settings, the schedules and th
   const docAveraged = fitDocument(store.state, '1.0.0', new Date(0));
   assert.deepEqual(docAveraged.members, members);
   assert.deepEqual(docAveraged.params, params, 'the heaviest member\'s parameters at the top');
+  // the average predicts in the annealing law's place: its final losses are the average's, not the law's
+  store.linesPredicted([{ law: 'annealing', source: store.state.fits.annealing, byName: new Map([['p', { schedule: store.state.predictions[0].schedule, steps: [1], loss: [3], finalLoss: 2.74 }]]) }]);
+  assert.deepEqual(fitDocument(store.state, '1.0.0', new Date(0)).predictions[0], { name: 'p', schedule: { kind: 'constant', total: 9, peak: 1e-4 }, finalLoss: undefined, finalLossMultiPower: undefined, finalLossAverage: 2.74, finalLosses: { average: 2.74 } });
   store.fitted(fit({ ...response, members: undefined }), { stale: false, status: '' });
   assert.equal(fitDocument(store.state, '1.0.0', new Date(0)).members, undefined, 'one law: no members');
 });

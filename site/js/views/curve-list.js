@@ -4,7 +4,7 @@ import { $, h } from '../dom.js';
 import { summary } from '../schedule-kinds.js';
 import * as fmt from '../format.js';
 import { watch } from '../store.js';
-import { finalLosses, lawsWithParams } from '../selectors.js';
+import { finalLosses, lawsWithParams, averageOf } from '../selectors.js';
 import { LAWS } from '../schema.js';
 import { flaggedProblems, windowOf, defaultWindow, pointsInWindow } from '../curve-facts.js';
 
@@ -32,7 +32,10 @@ export function showLists(store, on) {
     renderCurves(curves, warmupSteps, curveHandlers);
   });
   watch(store, ['predictions', 'lines', 'fits', 'manual'], (state) => {
-    const finals = lawsWithParams(state).map((law) => ({ law, byName: finalLosses(state, law) }));
+    const finals = lawsWithParams(state).map((law) => {
+      const average = averageOf(state, law);
+      return { law, byName: finalLosses(state, law), short: average ? average.short : shortLabel(law), long: average ? average.long : `the ${LAWS[law].label}`, average: Boolean(average) };
+    });
     renderPredictions(state.predictions, finals, predictionHandlers);
   });
 }
@@ -80,16 +83,17 @@ function renderCurves(curves, warmupSteps, on) {
 
 /**
  * renderPredictions draws one row per schedule to predict, with its predicted final loss under
- * each law that has one: finals is [{law, byName: Map name -> final loss}], the first law's
- * shown first. on: {edit(name), remove(name)}.
+ * each law that has one: finals is [{law, byName: Map name -> final loss, short, long, average}]
+ * (short and long name what predicts: the law, or auto's average of laws in its place), the
+ * first law's shown first. on: {edit(name), remove(name)}.
  */
 function renderPredictions(predictions, finals, on) {
   replaceRows($('#predict-list'), predictions.map((p) => {
-    const mine = finals.map(({ law, byName }) => ({ law, final: byName.get(p.name) ?? null }));
+    const mine = finals.map(({ law, byName, short }) => ({ law, short, final: byName.get(p.name) ?? null }));
     const shown = [];
-    mine.forEach(({ law, final }, k) => {
+    mine.forEach(({ law, short, final }, k) => {
       if (k > 0 && final === null) return;
-      const label = k === 0 ? (finals.length > 1 || law !== 'annealing' ? `final (${shortLabel(law)}) ` : 'final ') : ` · ${shortLabel(law)} `;
+      const label = k === 0 ? (finals.length > 1 || law !== 'annealing' || finals[0].average ? `final (${short}) ` : 'final ') : ` · ${short} `;
       shown.push(h('span', { class: 'muted', text: label }), h('strong', { class: law === 'multi-power' ? 'mpl-final' : '', dataset: { law }, text: final === null ? '–' : fmt.fixed(final, 4) }));
     });
     if (!shown.length) shown.push(h('span', { class: 'muted', text: 'final ' }), h('strong', { text: '–' }));
@@ -98,7 +102,7 @@ function renderPredictions(predictions, finals, on) {
     return h('li', { class: 'row', dataset: { scheduleName: p.name, finalLoss: of('annealing') === null ? '' : String(of('annealing')), finalLossMpl: of('multi-power') === null ? '' : String(of('multi-power')) } },
       h('span', { class: 'swatch', style: { background: p.color }, 'aria-hidden': 'true' }),
       h('div', { class: 'row-name', text: p.name, title: p.name }),
-      h('div', { class: 'final-loss', title: `predicted loss at the last step (${finals.map(({ law }) => `${shortLabel(law)}: the ${LAWS[law].label}`).join(', ')})` }, ...shown),
+      h('div', { class: 'final-loss', title: `predicted loss at the last step (${finals.map(({ short, long }) => `${short}: ${long}`).join(', ')})` }, ...shown),
       h('button', { type: 'button', class: 'icon-button', text: 'Edit…', 'aria-label': `Edit ${p.name}`, on: { click: () => on.edit(p.name) } }),
       h('button', { type: 'button', class: 'icon-button remove', text: '✕', title: `Remove ${p.name}`, 'aria-label': `Remove ${p.name}`, on: { click: () => on.remove(p.name) } }),
       h('div', { class: 'row-sub', text: summary(p.schedule), title: JSON.stringify(p.schedule) }));
