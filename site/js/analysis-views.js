@@ -250,12 +250,20 @@ export function sizefitView({ response, lines, curves, predicted, targetN, warmu
   };
 }
 
-/** unseenSchedules are the schedules to predict at the unseen size n: one per run (the name without its size), each of size n. */
+/**
+ * unseenSchedules are the schedules to predict at the unseen size n: one per run (the name
+ * without its size), each of size n, with the schedule of that run's curve of the size nearest
+ * n (in log size; of two as near, the larger): runs of one name logged at several sizes may
+ * differ (the release's 25M wsdcon_9 log ends 1,800 steps before its 100M one), and at a size
+ * fitted the prediction is then that curve's own.
+ */
 export function unseenSchedules(curves, n) {
-  const seen = new Map();
+  const nearest = new Map();
+  const far = (c) => Math.abs(Math.log(c.size / n));
   for (const c of curves) {
     const base = c.name.replace(/^\S+\s+/, '');
-    if (!seen.has(base)) seen.set(base, { name: `N=${sizeName(n)} ${base}`, schedule: c.schedule, size: n });
+    const had = nearest.get(base);
+    if (!had || far(c) < far(had) || (far(c) === far(had) && c.size > had.size)) nearest.set(base, c);
   }
-  return [...seen.values()];
+  return [...nearest].map(([base, c]) => ({ name: `N=${sizeName(n)} ${base}`, schedule: c.schedule, size: n }));
 }

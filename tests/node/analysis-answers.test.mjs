@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { answerSentence, kSteps, lowestLoss } from '../../site/js/analysis-answers.js';
-import { VIEWS, chartSpec } from '../../site/js/analysis-views.js';
+import { VIEWS, chartSpec, unseenSchedules } from '../../site/js/analysis-views.js';
 
 const cli = fileURLToPath(new URL('../../scripts/lawcore.mjs', import.meta.url));
 const run = promisify(execFile);
@@ -255,4 +255,20 @@ test('relative to each line\'s best: every line\'s lowest value and its mark at 
   const d = await ANSWERS.decomposition;
   const dec = view('decomposition').chart(d);
   assert.deepEqual(chartSpec(dec, { relative: true }).lines.map((l) => l.y), chartSpec(dec).lines.map((l) => l.y));
+});
+
+test('the model-size view predicts each run at an unseen size with the schedule of its curve of the nearest size', () => {
+  // the release's wsdcon_9 was logged to step 14,144 at 25M and 15,936 at 100M
+  const sched = (total) => ({ kind: 'constant', total, peak: 3e-4 });
+  const curves = [
+    { name: '25M wsdcon_9', size: 25e6, schedule: sched(14144) },
+    { name: '100M wsdcon_9', size: 100e6, schedule: sched(15936) },
+    { name: '25M cosine_24000', size: 25e6, schedule: sched(24000) },
+  ];
+  const at = (n) => Object.fromEntries(unseenSchedules(curves, n).map((u) => [u.name.replace(/^N=\S+ /, ''), [u.schedule.total, u.size]]));
+  assert.deepEqual(at(100e6), { wsdcon_9: [15936, 100e6], cosine_24000: [24000, 100e6] }, 'at a size fitted, its own curve');
+  assert.deepEqual(at(400e6), { wsdcon_9: [15936, 400e6], cosine_24000: [24000, 400e6] });
+  assert.deepEqual(at(10e6), { wsdcon_9: [14144, 10e6], cosine_24000: [24000, 10e6] });
+  assert.deepEqual(at(50e6), { wsdcon_9: [15936, 50e6], cosine_24000: [24000, 50e6] }, 'as near in log size: the larger');
+  assert.equal(unseenSchedules(curves, 400e6)[0].name, 'N=400M wsdcon_9');
 });
