@@ -46,8 +46,12 @@ type Crossover struct {
 	CosineLoss   float64 `json:"cosineLoss"`
 	// With the setup's replicates, Low and High bound the totals (on the sweep's grid) at
 	// which the fit's uncertainty cannot tell which ends lower: the crossover lies there.
-	Low  int `json:"low,omitempty"`
-	High int `json:"high,omitempty"`
+	// LowOpen and HighOpen say that the span reaches past the shortest or longest total swept,
+	// which then bounds it (the sweep cannot say how far it goes).
+	Low      int  `json:"low,omitempty"`
+	High     int  `json:"high,omitempty"`
+	LowOpen  bool `json:"lowOpen,omitempty"`
+	HighOpen bool `json:"highOpen,omitempty"`
 }
 
 // ConstantVsCosineResult holds the final losses against total steps, the crossover, and the
@@ -184,23 +188,33 @@ func crossoverSpan(sp *spread, res *ConstantVsCosineResult, gap func(int) float6
 	x := res.Constant.X
 	c := res.Crossover
 	at := sort.Search(len(x), func(i int) bool { return int(x[i]) >= c.Total }) // the first grid total at or past it
-	c.Low = int(x[0])
+	c.Low, c.LowOpen = int(x[0]), true
 	for i, inner := at-1, c.Total; i >= 0; i-- {
 		if t := int(x[i]); !unclear(t) {
-			c.Low = bisectInt(unclear, t, inner)
+			c.Low, c.LowOpen = bisectInt(unclear, t, inner), false
 			break
 		} else {
 			inner = t
 		}
 	}
-	c.High = int(x[len(x)-1])
+	c.High, c.HighOpen = int(x[len(x)-1]), true
 	for i, inner := at, c.Total; i < len(x); i++ {
 		if t := int(x[i]); t > inner && !unclear(t) {
-			c.High = bisectInt(func(s int) bool { return !unclear(s) }, inner, t) - 1
+			c.High, c.HighOpen = bisectInt(func(s int) bool { return !unclear(s) }, inner, t)-1, false
 			break
 		} else {
 			inner = max(inner, t)
 		}
 	}
-	res.Verdict = fmt.Sprintf("The cosine overtakes the constant at %d steps; within the fit's uncertainty, anywhere from %d to %d steps.", c.Total, c.Low, c.High)
+	// a span that reaches an end of the sweep, still unclear there, goes on past it
+	c.LowOpen = c.LowOpen && unclear(c.Low)
+	c.HighOpen = c.HighOpen && unclear(c.High)
+	from, to := fmt.Sprintf("%d", c.Low), fmt.Sprintf("%d steps", c.High)
+	if c.LowOpen {
+		from = fmt.Sprintf("below %d (the shortest total swept)", c.Low)
+	}
+	if c.HighOpen {
+		to = fmt.Sprintf("past %d steps (the longest total swept)", c.High)
+	}
+	res.Verdict = fmt.Sprintf("The cosine overtakes the constant at %d steps; within the fit's uncertainty, anywhere from %s to %s.", c.Total, from, to)
 }

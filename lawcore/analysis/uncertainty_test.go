@@ -2,7 +2,9 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
@@ -170,5 +172,38 @@ func TestCrossoverSpanIsNotTheGrids(t *testing.T) {
 		if math.Abs(float64(c.coarse-c.fine)) > 0.005*float64(c.fine) {
 			t.Errorf("%s: %d from three totals, %d from 400", c.what, c.coarse, c.fine)
 		}
+	}
+}
+
+// TestCrossoverSpanPastTheSweep: at a peak LR of 1e-4 the Fig. 2 fit cannot tell the two apart
+// at the longest total swept (200K), so the span goes on past it: the verdict says so, where
+// it used to give the sweep's end as the span's ("anywhere from 116452 to 200000 steps"); a
+// sweep long enough to close the span closes it.
+func TestCrossoverSpanPastTheSweep(t *testing.T) {
+	fit := fig2WithReplicates(t)
+	run := func(maxTotal int) *ConstantVsCosineResult {
+		o := DefaultConstantVsCosineOptions()
+		o.Params, o.Replicates, o.Peak = fit.Params, fit.Replicates, 1e-4
+		if maxTotal > 0 {
+			o.MaxTotal = maxTotal
+		}
+		res, err := ConstantVsCosine(context.Background(), o, nil)
+		if err != nil || res.Crossover == nil {
+			t.Fatalf("max total %d: %v, crossover %v", maxTotal, err, res.Crossover)
+		}
+		t.Logf("max total %d: %+v: %s", maxTotal, *res.Crossover, res.Verdict)
+		return res
+	}
+	swept := run(0)
+	c := swept.Crossover
+	if !c.HighOpen || c.LowOpen || c.High != int(swept.Constant.X[len(swept.Constant.X)-1]) {
+		t.Errorf("span %+v: want it open past the longest total swept, closed below", *c)
+	}
+	if want := fmt.Sprintf("anywhere from %d to past %d steps (the longest total swept).", c.Low, c.High); !strings.HasSuffix(swept.Verdict, want) {
+		t.Errorf("verdict %q, want it to end %q", swept.Verdict, want)
+	}
+	longer := run(4_000_000).Crossover
+	if longer.HighOpen || !(longer.High > c.High) || longer.Low != c.Low {
+		t.Errorf("swept to 4M steps: span %+v, want it closed past %d, from %d", *longer, c.High, c.Low)
 	}
 }
