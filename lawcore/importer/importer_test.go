@@ -553,6 +553,33 @@ func TestReadJSONShape(t *testing.T) {
 	}
 }
 
+// A value a thousand times its series' median (a typo's exponent, a logging glitch) is kept as
+// logged, and named with its line; a learning-rate column of zeros is no schedule, and is left
+// out with a note (it imported, and then every fit failed on it).
+func TestReadNamesImplausibleValues(t *testing.T) {
+	imp, err := Read("typo.csv", []byte("step,loss,lr\n100,3.5,3e-4\n200,3.4,3e2\n300,3.3,3e-4\n400,1e308,3e-4\n"), Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCurve(t, imp.Curves[0], "typo", []float64{100, 200, 300, 400}, []float64{3.5, 3.4, 3.3, 1e308}, []float64{3e-4, 3e2, 3e-4, 3e-4})
+	wantNote(t, imp, `"lr": 1 value more than 1000 times the median (0.0003), the first 300 at line 3: a typo or a logging glitch? kept as logged`)
+	wantNote(t, imp, `"loss": 1 value more than 1000 times the median (3.5), the first 1e+308 at line 5`)
+	// a multi-step schedule's levels span 100: nothing to say
+	imp, err = Read("steps.csv", []byte("step,loss,lr\n100,3.5,1e-3\n200,3.4,1e-4\n300,3.3,1e-5\n"), Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imp.Notes) != 0 {
+		t.Errorf("notes %q on a multi-step schedule", imp.Notes)
+	}
+	imp, err = Read("zero.csv", []byte("step,loss,lr\n100,3.5,0\n200,3.4,0\n"), Choice{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCurve(t, imp.Curves[0], "zero", []float64{100, 200}, []float64{3.5, 3.4}, nil)
+	wantNote(t, imp, `the learning rates "lr" are left out: every one is 0; give the run's schedule`)
+}
+
 // Exports and logs, written by programs, skip bad values with a note where a hand-made CSV
 // file gets an error.
 func TestReadLenientNotes(t *testing.T) {

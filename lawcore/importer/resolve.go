@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/lawcalc/annealing/lawcore"
@@ -287,6 +288,12 @@ func (set *fileReader) curve(s *valueSeries, asLR bool, notes *[]string) (*Curve
 		*notes = append(*notes, fmt.Sprintf("the learning rates %s are left out: %v", lr.label(), err))
 		return c, nil
 	}
+	if slices.Max(lrValues) == 0 {
+		// no schedule trains at zero: a column that never logged the rate (an optimizer's
+		// param group read as the LR, say), not the run's schedule
+		*notes = append(*notes, fmt.Sprintf("the learning rates %s are left out: every one is 0; give the run's schedule", lr.label()))
+		return c, nil
+	}
 	lrSteps, lrValues, reached := reachLoss(c.Steps, lrSteps, lrValues)
 	if reached != "" {
 		*notes = append(*notes, fmt.Sprintf("%s: %s", lr.label(), reached))
@@ -346,6 +353,7 @@ func (set *fileReader) checked(s *valueSeries, asLR bool, notes *[]string) ([]fl
 	}
 	steps := make([]float64, 0, len(s.steps))
 	values := make([]float64, 0, len(s.values))
+	kept := make([]int, 0, len(s.values)) // the line of each value kept
 	bad, badLine := 0, 0
 	for i, v := range s.values {
 		ok := v > 0
@@ -368,6 +376,7 @@ func (set *fileReader) checked(s *valueSeries, asLR bool, notes *[]string) ([]fl
 		}
 		steps = append(steps, s.steps[i])
 		values = append(values, v)
+		kept = append(kept, int(s.lines[i]))
 	}
 	if bad > 0 {
 		what := plural(bad, "values that are not positive", "value that is not positive")
@@ -383,7 +392,43 @@ func (set *fileReader) checked(s *valueSeries, asLR bool, notes *[]string) ([]fl
 		}
 		return nil, nil, lawcore.Errorf(set.where, "", "%s has no %s", s.label(), kind)
 	}
+	if n, first, median := farAbove(values); n > 0 {
+		*notes = append(*notes, fmt.Sprintf("%s: %s more than %d times the median (%.3g), the first %.3g at %s %d: a typo or a logging glitch? kept as logged",
+			s.label(), plural(n, "values", "value"), outlierFactor, median, values[first], set.unitName(), kept[first]))
+	}
 	return steps, values, nil
+}
+
+// outlierFactor is how many times a series' median a value must be to be named: no schedule
+// or loss curve spans a factor of 1,000 around its median (a multi-step schedule's levels of
+// 1, 0.1 and 0.01 span 100), where a typo's exponent (3e2 for 3e-4) or a logging glitch
+// (a loss of 1e308) does.
+const outlierFactor = 1000
+
+// farAbove counts the values above outlierFactor times their median, and returns the index
+// of the first and the median (of at most 10,001 evenly spaced values: a million-point log
+// is not sorted whole for it).
+func farAbove(values []float64) (n, first int, median float64) {
+	stride := max(1, (len(values)+10000)/10001)
+	var sample []float64
+	for i := 0; i < len(values); i += stride {
+		sample = append(sample, values[i])
+	}
+	sort.Float64s(sample)
+	median = sample[len(sample)/2]
+	if !(median > 0) {
+		return 0, 0, median
+	}
+	first = -1
+	for i, v := range values {
+		if v > outlierFactor*median {
+			if first < 0 {
+				first = i
+			}
+			n++
+		}
+	}
+	return n, first, median
 }
 
 // reachLoss extends the learning rates (lrSteps, lrValues) to the first loss step (from step 1)

@@ -222,6 +222,15 @@ test('the library presets fill the fields that follow their libraries, and copy 
     await page.waitForFunction(() => /^scheduler = CyclicLR\(optimizer, base_lr=0\.00002, max_lr=0\.0002, step_size_up=7500, mode="triangular", cycle_momentum=False\)$/m
       .test(document.querySelector('#answer-code').value));
     assert.match(await page.textContent('#answer-code-title'), /Cyclic \(triangular\) as PyTorch’s CyclicLR/);
+
+    // The next schedule starts from this one's fields, but its warmup of 0 is no warmup of the
+    // run: a preset chosen there takes the run's again (it took the 0, the next dialog over)
+    await openAddPrediction(page);
+    assert.equal(await page.inputValue('#sf-warmup'), '0');
+    await page.selectOption('#schedule-preset', 'cosine');
+    assert.equal(await page.inputValue('#sf-warmup'), '500');
+    await page.click('#schedule-cancel');
+    await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

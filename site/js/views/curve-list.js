@@ -70,7 +70,7 @@ function renderCurves(curves, warmupSteps, on) {
       h('button', { type: 'button', class: 'icon-button', text: 'Schedule…', 'aria-label': `Schedule of ${c.name}`, on: { click: () => on.schedule(c.name) } }),
       h('button', { type: 'button', class: 'icon-button remove', text: '✕', title: `Remove ${c.name}`, 'aria-label': `Remove ${c.name}`, on: { click: () => on.remove(c.name) } }),
       h('div', { class: 'row-sub', title: c.schedule ? sched : '' },
-        `${c.steps.length} points, steps ${fmt.steps(c.steps[0])}–${fmt.steps(c.steps[c.steps.length - 1])} · `,
+        c.steps.length === 1 ? `1 point, step ${fmt.steps(c.steps[0])} · ` : `${c.steps.length} points, steps ${fmt.steps(c.steps[0])}–${fmt.steps(c.steps[c.steps.length - 1])} · `,
         h('span', { class: c.schedule ? '' : 'warn', text: c.schedule ? sched : 'needs a schedule' })),
       h('div', { class: 'row-sub row-window' },
         h('label', {}, 'fit from step ', windowInput),

@@ -4,7 +4,7 @@
 import { $, h } from '../dom.js';
 
 // lawcore counts only the columns it read: one offered by its name alone has no count yet
-const describe = (o) => (o.points > 0 ? `${o.points} points, steps ${o.firstStep}–${o.lastStep}` : 'read once chosen') + (o.kind ? `, ${o.kind}` : '');
+const describe = (o) => (o.points > 1 ? `${o.points} points, steps ${o.firstStep}–${o.lastStep}` : o.points === 1 ? `1 point, step ${o.firstStep}` : 'read once chosen') + (o.kind ? `, ${o.kind}` : '');
 
 /** optionGroup is a fieldset of radio buttons (one choice) or checkboxes (all checked at first). */
 function optionGroup(legend, name, options, multiple) {

@@ -36,8 +36,10 @@ let jsonDesc = null;
  */
 let run = { curve: null, data: {} };
 /**
- * presetWarmup is the warmup the last preset wrote as its own (a cyclic schedule's 0), not the
- * run's, until the field is edited (else null): the next preset takes the run's warmup instead.
+ * presetWarmup is the warmup the last preset wrote as its own (a cyclic schedule's 0), or the
+ * 0 of the schedule the dialog opened on (a new schedule starts from the last one's: a cyclic
+ * one's 0 is no warmup of the run), not the run's, until the field is edited (else null): the
+ * next preset takes the run's warmup instead.
  */
 let presetWarmup = null;
 
@@ -145,7 +147,7 @@ export function editSchedule({ title, name = null, schedule = null, fallback = {
   nameInput.value = name || '';
   nameInput.dataset.auto = String(!name);
   $('#schedule-preset').value = '';
-  presetWarmup = null;
+  presetWarmup = schedule && schedule.warmup === 0 ? 0 : null;
   $('#schedule-origin').textContent = run.from ? `Presets take total, peak and warmup from ${run.from}.` : '';
   const desc = schedule || fitPreset({ kind: 'cosine', total: 60000, peak: 2e-4, final: 0, warmup: 500 }, presetRun({}));
   fromFile = null;
