@@ -130,10 +130,18 @@ export function lawTitle(law) {
   return label[0].toUpperCase() + label.slice(1);
 }
 
-/** schedulePeak is a schedule's peak LR (its peak, else its largest LR, else its segments' highest); NaN for none. */
+/**
+ * schedulePeak is a schedule's highest LR: its peak, or above it a multi-step level over 1, a
+ * final LR or warmup start above the peak; else its largest LR, else its segments' highest; NaN
+ * for none. The extrapolation notices compare it with the fitted curves' (a multi-step with
+ * levels 1 and 5 runs at five times its peak).
+ */
 export function schedulePeak(schedule) {
   if (!schedule) return NaN;
-  if (schedule.peak) return schedule.peak;
+  if (schedule.peak) {
+    const above = [schedule.final, schedule.warmupFrom, ...(Array.isArray(schedule.levels) ? schedule.levels.map((l) => l * schedule.peak) : [])];
+    return Math.max(schedule.peak, ...above.filter(Number.isFinite));
+  }
   if (schedule.segments && schedule.segments.length) {
     // a concat (re-warmup) schedule has no peak of its own: its highest is its segments'
     const peaks = schedule.segments.map(schedulePeak).filter(Number.isFinite);

@@ -603,8 +603,33 @@ test('an example loaded over saved work does not replace it: a reload brings the
     await waitForFit(page);
     await page.waitForTimeout(3000); // past the save delay
     assert.equal(await savedAt(page), saved, 'no save of the example');
+    // changed, it is still a look: the saved work stays, and the page says so
+    await saveSchedule(page, '#add-prediction', { preset: 'cosine', name: 'a look' });
+    await page.waitForFunction(() => /Your changes to .* are not kept: your saved work is/.test(document.querySelector('#workspace-line').textContent));
+    await page.waitForTimeout(3000);
+    assert.equal(await savedAt(page), saved, 'no save of the example changed');
     await reloadRestored(page);
     assert.deepEqual(await view(page), mine);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the example of a first visit, changed, is the user\'s work: a schedule added to it comes back after a reload, the example with it', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.waitForFunction(() => !document.querySelector('#example-note').hidden);
+    const before = await pageNow(page);
+    await saveSchedule(page, '#add-prediction', { preset: 'cosine', name: 'my cosine' });
+    await waitSaved(page, before);
+    const shown = await view(page);
+    assert.ok(shown.predictions.some(([name]) => name === 'my cosine'), JSON.stringify(shown.predictions));
+    await reloadRestored(page);
+    assert.deepEqual(await view(page), shown, 'the schedule added is back (it was lost)');
+    // still the example: a file chosen now replaces its curves, as on a first visit
+    assert.equal(await page.isHidden('#example-note'), false);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -7,7 +7,8 @@
 // So it is when the user adds curves of their own while the stored work is still being read.
 // Saving starts at the first change of the work after start-up (the example or a link opened
 // and left untouched is not the user's work, and never replaces it; nor does an example loaded
-// later, until the user's curves replace it or it is kept), waits SAVE_DELAY_MS after
+// later over the user's work, until the user's curves replace it or it is kept; an example
+// the user changes on a page without other work is theirs), waits SAVE_DELAY_MS after
 // the last change (a burst of edits is one save), and runs one save at a time; a page with no
 // curve and no schedule stores nothing. When storage is full, what fits is kept: the settings,
 // the schedules and the curves' names first, then the curves' points one curve at a time.
@@ -353,17 +354,34 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
      */
     watch(shown = null) {
       baseline = store.state;
-      if (shown && !off && !store.state.example && changed(store.state, shown, USER_KEYS)) {
+      if (shown && !off && changed(store.state, shown, USER_KEYS)) {
         dirty = true;
         clearTimeout(timer);
         timer = setTimeout(flush, delayMs);
       }
+      // the example as it was put in place, and whether it was loaded over the user's work
+      let example = store.state.example ? { view: shown || store.state, overWork: false, said: false } : null;
       store.subscribe((state, previous) => {
         if (off) return;
         if (state.example) {
-          // an example loaded over the work is not the user's work: the saved work stays
-          clearTimeout(timer);
-          return;
+          if (!example || example.view.example !== state.example) {
+            example = { view: state, overWork: !previous.example && !isEmptyWork(previous), said: false };
+          }
+          // an example left as it was shown is not the user's work; nor is one loaded over
+          // their work, which stays saved (Keep it makes it theirs). One they changed on a page
+          // without other work is: it is saved, the example's marker with it (a schedule added
+          // to the first view's example was lost by a reload).
+          if (!changed(state, example.view, USER_KEYS)) {
+            clearTimeout(timer);
+            return;
+          }
+          if (example.overWork) {
+            clearTimeout(timer);
+            if (!example.said) say(`Your changes to ${state.example.title} are not kept: your saved work is. “Keep it, and add my curves beside it” makes the example your work.`);
+            example.said = true;
+            return;
+          }
+          dirty = true;
         }
         if (!dirty) dirty = changed(state, baseline, WORK_KEYS);
         if (!dirty || !changed(state, previous, SAVED_KEYS)) return;
