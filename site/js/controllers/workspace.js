@@ -364,7 +364,8 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       store.subscribe((state, previous) => {
         if (off) return;
         if (state.example) {
-          if (!example || example.view.example !== state.example) {
+          // (an example put in place anew: the examples are the same objects each time)
+          if (!example || !previous.example || example.view.example !== state.example) {
             example = { view: state, overWork: !previous.example && !isEmptyWork(previous), said: false };
           }
           // an example left as it was shown is not the user's work; nor is one loaded over
@@ -377,8 +378,10 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
           }
           if (example.overWork) {
             clearTimeout(timer);
-            if (!example.said) say(`Your changes to ${state.example.title} are not kept: your saved work is. “Keep it, and add my curves beside it” makes the example your work.`);
-            example.said = true;
+            if (!example.said) {
+              example.said = true; // before saying it: say sets the store, which calls this again
+              say(`Your changes to ${state.example.title} are not kept: your saved work is. “Keep it, and add my curves beside it” makes the example your work.`);
+            }
             return;
           }
           dirty = true;
