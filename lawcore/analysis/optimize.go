@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/lawcalc/annealing/lawcore"
@@ -93,8 +94,12 @@ type OptimizeResult struct {
 	// Verdict says, with the setup's replicates, which families cannot be told apart from
 	// the best.
 	Verdict string `json:"verdict,omitempty"`
-	Table   Table  `json:"table"`
-	Setup   Setup  `json:"setup"`
+	// Skipped are the families asked for that the law cannot search (free and step-drop need
+	// the annealing law's gradient), and Note says so; the others are searched.
+	Skipped []string `json:"skipped,omitempty"`
+	Note    string   `json:"note,omitempty"`
+	Table   Table    `json:"table"`
+	Setup   Setup    `json:"setup"`
 }
 
 // OptimizeSchedule finds the best schedule of each family.
@@ -130,9 +135,31 @@ func OptimizeSchedule(ctx context.Context, o OptimizeOptions, progress func(floa
 	if err := checkFraction("exponentialFloor", o.ExponentialFloor, 1e-12, 1); err != nil {
 		return nil, err
 	}
-	opt := &optimizer{o: o, e: e}
 	res := &OptimizeResult{Setup: o.Setup,
 		Table: Table{Columns: []string{"family", "best", "final loss", "S1", "S2", "evaluations"}}}
+	if !annealing {
+		// the page's form asks for every family: another law searches those it can, and says
+		// which it left out; asked for those alone, it is an error naming them
+		var searched []string
+		for i, fam := range o.Families {
+			if !slices.Contains(OptimizeFamilies, fam) {
+				return nil, lawcore.Errorf("", fmt.Sprintf("families[%d]", i), "must be one of %s, got %q", strings.Join(OptimizeFamilies, ", "), fam)
+			}
+			if fam == FamilyFree || fam == FamilyStepDrop {
+				res.Skipped = append(res.Skipped, fam)
+				if len(res.Skipped) == len(o.Families) {
+					return nil, lawcore.Errorf("", fmt.Sprintf("families[%d]", i), "the %s family needs the annealing law's closed-form gradient; the %s has none here (use wsd, cosine or multistep)", fam, e.law.Spec().Title)
+				}
+				continue
+			}
+			searched = append(searched, fam)
+		}
+		o.Families = searched
+		if len(res.Skipped) > 0 {
+			res.Note = fmt.Sprintf("%s left out: the %s has no closed-form gradient to search them with", strings.Join(res.Skipped, " and "), e.law.Spec().Title)
+		}
+	}
+	opt := &optimizer{o: o, e: e}
 	w.plan(len(o.Families) + 1) // each family, then the ranking under the replicates
 	for i, fam := range o.Families {
 		var best OptimizedSchedule
@@ -145,9 +172,6 @@ func OptimizeSchedule(ctx context.Context, o OptimizeOptions, progress func(floa
 		case FamilyMultistep:
 			best = opt.multistep()
 		case FamilyFree, FamilyStepDrop:
-			if !annealing {
-				return nil, lawcore.Errorf("", fmt.Sprintf("families[%d]", i), "the %s family needs the annealing law's closed-form gradient; the %s has none here (use wsd, cosine or multistep)", fam, e.law.Spec().Title)
-			}
 			if fam == FamilyFree {
 				best = opt.free()
 			} else {

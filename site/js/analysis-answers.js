@@ -171,7 +171,7 @@ const SENTENCES = {
     const spread = hasSpread(r);
     const others = rest.map((b) => `${b.family} (${b.final.loss - first.final.loss < TIE ? 'a tie' : delta(b.final.loss - first.final.loss)}${spread && b.tiedWithBest ? ', within the band' : ''})`);
     return `Over ${kSteps(first.final.total)} steps the lowest final loss is the ${first.family} family's, ${loss(first.final.loss)}${spread ? ` ± ${plusMinus(first.plusMinus)}` : ''} (${first.description})`
-      + `${others.length ? `; the other families' best: ${others.join(', ')}` : ''}.`;
+      + `${others.length ? `; the other families' best: ${others.join(', ')}` : ''}${r.note ? ` (${r.note})` : ''}.`;
   },
 
   decomposition: (r) => {
