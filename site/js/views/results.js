@@ -58,7 +58,8 @@ function originText(state, law) {
   const r = fit.response;
   const fitNames = r.curves.filter((c) => c.role === 'fit').map((c) => c.name);
   return `Fitted on ${fitNames.join(', ')} · objective ${fmt.sig(r.objective, 3)}`
-    + (r.search ? ` · ${r.search.starts} starts, ${r.search.evaluations} evaluations` : '')
+    // a search of the law's own (the release's procedure) has no starts
+    + (r.search ? ` · ${r.search.starts ? `${r.search.starts} start${r.search.starts === 1 ? '' : 's'}, ` : ''}${r.search.evaluations} evaluations` : '')
     + (Number.isFinite(r.elapsedMs) ? ` · took ${fmt.ms(r.elapsedMs)}` : '');
 }
 
@@ -151,7 +152,8 @@ function renderWarnings(state, fits, on) {
   box.hidden = !warnings.length;
   const fitNames = new Set(state.curves.filter((c) => c.role === 'fit').map((c) => c.name));
   box.replaceChildren(...warnings.map((w) => {
-    const text = w.message.charAt(0).toUpperCase() + w.message.slice(1);
+    // a sentence's first word up, but not a parameter's symbol (β stays β, not Β)
+    const text = /^[a-z]/.test(w.message) ? w.message.charAt(0).toUpperCase() + w.message.slice(1) : w.message;
     // A window fixes it: the curve named, else every fit curve with points before the step.
     const names = w.from > 0 ? (w.curve && fitNames.has(w.curve) ? [w.curve]
       : state.curves.filter((c) => fitNames.has(c.name) && c.steps[0] < w.from && c.steps[c.steps.length - 1] > w.from).map((c) => c.name)) : [];
