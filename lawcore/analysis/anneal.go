@@ -173,7 +173,7 @@ func AnnealFunction(ctx context.Context, o AnnealFunctionOptions, progress func(
 		res.Winners = append(res.Winners, w)
 		res.Table.addRow(row...)
 	}
-	if sp != nil {
+	if sp != nil && len(o.Shapes) > 1 { // one shape has no runner-up to be told apart from
 		if len(unclear) == 0 {
 			res.Verdict = "At every ratio the winning shape ends lower than the runner-up beyond the fit's uncertainty."
 		} else {

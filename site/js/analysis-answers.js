@@ -120,6 +120,10 @@ const SENTENCES = {
     const best = r.winners[argmin(r.winners.map((w) => w.loss))];
     const runs = runsOf(r.winners).map((w) => `${w.shape} ${w.from === w.to ? `at ${ratioText(w.from)}` : `from ${ratioText(w.from)} to ${ratioText(w.to)}`}`);
     const total = r.curves?.[0]?.final.total ?? options.total;
+    // one shape has no next shape to be below
+    if (new Set(r.winners.map((w) => w.shape)).size === 1 && r.winners.every((w) => !w.margin)) {
+      return `At ${kSteps(total)} steps, with the one shape ${best.shape}, the lowest final loss is at a cooldown ratio of ${ratioText(best.ratio)} (${loss(best.loss)}).`;
+    }
     return `At ${kSteps(total)} steps the shape with the lowest final loss is ${runs.join(', ')} (cooldown ratios); the lowest of all is ${best.shape} at ${ratioText(best.ratio)} (${loss(best.loss)}, ${fmt.sig(best.margin, 2)}${hasSpread(r) && best.apart !== undefined ? ` ± ${plusMinus(best.marginPlusMinus)}` : ''} below the next shape${best.apart === false ? ', within the band' : ''}).`;
   },
 

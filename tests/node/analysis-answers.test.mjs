@@ -29,6 +29,7 @@ const ANSWERS = {
   noCrossing: analyze('constant-vs-cosine', 'maxTotal=10000', 'count=10'),
   cosineThroughout: analyze('constant-vs-cosine', 'minTotal=50000', 'maxTotal=200000', 'count=10'),
   anneal: analyze('anneal-function', 'total=40000'),
+  annealOneShape: analyze('anneal-function', 'total=40000', 'shapes=cosine'),
   cycle: analyze('cosine-cycle', 'total=30000'),
   rewarmup: analyze('rewarmup'),
   lambda: analyze('lambda'),
@@ -271,4 +272,11 @@ test('the model-size view predicts each run at an unseen size with the schedule 
   assert.deepEqual(at(10e6), { wsdcon_9: [14144, 10e6], cosine_24000: [24000, 10e6] });
   assert.deepEqual(at(50e6), { wsdcon_9: [15936, 50e6], cosine_24000: [24000, 50e6] }, 'as near in log size: the larger');
   assert.equal(unseenSchedules(curves, 400e6)[0].name, 'N=400M wsdcon_9');
+});
+
+test('anneal-function with one shape: the best ratio, and no next shape to be below', async () => {
+  const r = await ANSWERS.annealOneShape;
+  const best = r.winners.reduce((a, b) => (b.loss < a.loss ? b : a));
+  const s = answerSentence('anneal-function', r, { total: 40000 });
+  assert.equal(s, `At 40K steps, with the one shape cosine, the lowest final loss is at a cooldown ratio of ${best.ratio} (${loss3(best.loss)}).`);
 });
