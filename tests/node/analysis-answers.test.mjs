@@ -160,6 +160,14 @@ test('decomposition, chinchilla, compute: the terms\' share of the drop, the fit
   const high = await ANSWERS.chinchillaHighPeak;
   assert.ok(high.skipped > 0 && high.fitted + high.skipped === 50, `${high.fitted} fitted, ${high.skipped} left out`);
   has(answerSentence('chinchilla', high, {}), `Over ${high.fitted} random parameter sets (${high.skipped} more left out: at this peak LR they predict a loss of 0 or below`);
+  // at the paper's peak the reduction holds (mean R² near 1); at 3e-3 it does not for the
+  // schedules whose mean R² falls below 0.95, and the sentence says so rather than claiming it
+  has(cs, 'the final losses the law predicts follow a Chinchilla power law in the steps (');
+  const poor = high.summaries.filter((x) => x.meanR2 < 0.95).map((x) => x.schedule);
+  assert.ok(poor.length > 0, `at 3e-3: ${high.summaries.map((x) => `${x.schedule} ${x.meanR2}`)}`);
+  has(answerSentence('chinchilla', high, {}), poor.length === high.summaries.length
+    ? 'do not follow a Chinchilla power law in the steps well (mean R² below 0.95)'
+    : `follow a Chinchilla power law in the steps, but not well for ${poor.join(' and ')} (mean R² below 0.95)`);
 
   const k = await ANSWERS.compute;
   const law = k.rows.find((x) => x.law === 'this law');
