@@ -114,7 +114,8 @@ const maxFoldError = 1.0
 
 // foldFitPoints is about the most points of each curve's window a fold fit is fitted on (see
 // binned): as many as the logs the paper and the MultiPowerLaw release fit (100-550 points a
-// curve), which it leaves as they are; every point held out is scored.
+// curve), which it leaves as they are; a curve held out is scored on an even sample of at
+// most heldOutPoints of its points (see autoFolds).
 const foldFitPoints = 500
 
 // binSpan is the widest a run of points binned averages, relative to its first step: over
