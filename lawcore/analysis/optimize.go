@@ -135,6 +135,11 @@ func OptimizeSchedule(ctx context.Context, o OptimizeOptions, progress func(floa
 	if err := checkFraction("exponentialFloor", o.ExponentialFloor, 1e-12, 1); err != nil {
 		return nil, err
 	}
+	for i, fam := range o.Families {
+		if !slices.Contains(OptimizeFamilies, fam) {
+			return nil, lawcore.Errorf("", fmt.Sprintf("families[%d]", i), "must be one of %s, got %q", strings.Join(OptimizeFamilies, ", "), fam)
+		}
+	}
 	res := &OptimizeResult{Setup: o.Setup,
 		Table: Table{Columns: []string{"family", "best", "final loss", "S1", "S2", "evaluations"}}}
 	if !annealing {
@@ -142,9 +147,6 @@ func OptimizeSchedule(ctx context.Context, o OptimizeOptions, progress func(floa
 		// which it left out; asked for those alone, it is an error naming them
 		var searched []string
 		for i, fam := range o.Families {
-			if !slices.Contains(OptimizeFamilies, fam) {
-				return nil, lawcore.Errorf("", fmt.Sprintf("families[%d]", i), "must be one of %s, got %q", strings.Join(OptimizeFamilies, ", "), fam)
-			}
 			if fam == FamilyFree || fam == FamilyStepDrop {
 				res.Skipped = append(res.Skipped, fam)
 				if len(res.Skipped) == len(o.Families) {
@@ -161,7 +163,7 @@ func OptimizeSchedule(ctx context.Context, o OptimizeOptions, progress func(floa
 	}
 	opt := &optimizer{o: o, e: e}
 	w.plan(len(o.Families) + 1) // each family, then the ranking under the replicates
-	for i, fam := range o.Families {
+	for _, fam := range o.Families {
 		var best OptimizedSchedule
 		opt.evaluations = 0
 		switch fam {
@@ -171,14 +173,10 @@ func OptimizeSchedule(ctx context.Context, o OptimizeOptions, progress func(floa
 			best = opt.cosine()
 		case FamilyMultistep:
 			best = opt.multistep()
-		case FamilyFree, FamilyStepDrop:
-			if fam == FamilyFree {
-				best = opt.free()
-			} else {
-				best = opt.stepDrop()
-			}
-		default:
-			return nil, lawcore.Errorf("", fmt.Sprintf("families[%d]", i), "must be one of %s, got %q", strings.Join(OptimizeFamilies, ", "), fam)
+		case FamilyFree:
+			best = opt.free()
+		case FamilyStepDrop:
+			best = opt.stepDrop()
 		}
 		best.Family = fam
 		best.Evaluations = opt.evaluations

@@ -20,7 +20,7 @@
 import { checkSettings, checkSchedule, X_UNITS } from './share.js';
 import { thinSchedule } from './share-view.js';
 import { DEFAULT_SETTINGS } from './settings.js';
-import { paramsOf, predictedLine, fitCovers, lineBand, restoredBand } from './selectors.js';
+import { paramsOf, predictedLine, fitCovers, lineBand, restoredBand, averagedLaws } from './selectors.js';
 import { LAWS, LAW_NAMES, ROLES, MAX_SCHEDULE_STEPS } from './schema.js';
 import { PALETTE, nextColor } from './theme.js';
 
@@ -461,10 +461,7 @@ export function describeWork(view) {
   if (view.predictions.length) parts.push(plural(view.predictions.length, 'schedule') + ' to predict');
   const laws = LAW_NAMES.filter((law) => view.fits && view.fits[law]);
   // an auto fit's average of laws is kept in its leading law's place
-  const fitOf = (l) => {
-    const members = view.fits[l].response && view.fits[l].response.members;
-    return members && members.length > 1 ? `the average of ${members.length} laws auto picked` : `the ${LAWS[l].label}`;
-  };
+  const fitOf = (l) => (averagedLaws(view.fits[l]) ? `the average of ${averagedLaws(view.fits[l])} laws auto picked` : `the ${LAWS[l].label}`);
   if (laws.length) parts.push(`the fit of ${laws.map(fitOf).join(' and ')}`);
   else if (view.manual) parts.push('the parameters entered by hand');
   if (!parts.length) return 'nothing';

@@ -28,9 +28,14 @@ export function paramsOf(state, law) {
  * law predicts alone. Its lines and final losses are the average's, not the law's.
  */
 export function averageOf(state, law) {
-  const p = paramsOf(state, law);
-  if (!p || !p.members || p.members.length < 2) return null;
-  return { short: 'average', long: `the average of ${p.members.length} laws auto picked, led by the ${LAWS[law].label}` };
+  const n = state.manual ? 0 : averagedLaws(state.fits[law]);
+  return n ? { short: 'average', long: `the average of ${n} laws auto picked, led by the ${LAWS[law].label}` } : null;
+}
+
+/** averagedLaws is how many laws a fit averages (auto's average, its response's members), or 0 for one law alone. */
+export function averagedLaws(fit) {
+  const members = fit && fit.response && fit.response.members;
+  return members && members.length > 1 ? members.length : 0;
 }
 
 /** lawsWithParams lists the laws that have parameters, in LAW_NAMES order. */
