@@ -49,8 +49,11 @@ export function createChart(container, { group = null, compact = false } = {}) {
 
   return {
     chart: () => u,
-    /** update draws spec (null: nothing). */
-    update(spec) {
+    /**
+     * update draws spec (null: nothing); a new chart is width wide, or as wide as the
+     * container when width is not given.
+     */
+    update(spec, width = undefined) {
       const lines = spec ? spec.lines : [];
       container.dataset.series = lines.map((l) => l.label).join('|');
       const data = alignLines(lines, spec ? spec.xMin : -Infinity);
@@ -75,7 +78,7 @@ export function createChart(container, { group = null, compact = false } = {}) {
       destroy();
       container.replaceChildren();
       const grouped = !compact && lines.some((l) => l.group);
-      u = new uPlot(options(spec, colors, container, { group, compact, grouped }), data, container);
+      u = new uPlot(options(spec, colors, Math.max(MIN_CHART_WIDTH, width ?? container.clientWidth), { group, compact, grouped }), data, container);
       shape = next;
       if (grouped) {
         const wasOpen = legend ? legend.open : null;
@@ -92,8 +95,8 @@ export function createChart(container, { group = null, compact = false } = {}) {
   };
 }
 
-/** options are uPlot's options for spec (grouped: the page draws the legend, grouped by curve). */
-function options(spec, colors, container, { group, compact, grouped }) {
+/** options are uPlot's options for spec, width wide (grouped: the page draws the legend, grouped by curve). */
+function options(spec, colors, width, { group, compact, grouped }) {
   const color = (c) => (c && c.startsWith('@') ? colors[c.slice(1)] : c);
   const font = compact ? '10px system-ui, sans-serif' : '11px system-ui, sans-serif';
   const axis = (label, values, size) => ({
@@ -120,7 +123,7 @@ function options(spec, colors, container, { group, compact, grouped }) {
   });
   const y2 = spec.lines.some((l) => l.scale === 'y2');
   return {
-    width: Math.max(MIN_CHART_WIDTH, container.clientWidth),
+    width,
     height: spec.height,
     scales: {
       // uPlot widens a log axis to whole decades, which squeezes a loss curve (2.5 to 4) into a

@@ -32,7 +32,10 @@ export function showCharts(store) {
     if (!due) return;
     due = false;
     const specs = resultCharts(store.state);
-    for (const [id, slot] of slots) slot.update(specs[id]);
+    // The containers' widths are read before any chart changes the page: each read after
+    // another chart's DOM went in made the browser lay the page out again.
+    const widths = new Map([...slots.keys()].map((id) => [id, $(`#chart-${id}`).clientWidth]));
+    for (const [id, slot] of slots) slot.update(specs[id], widths.get(id));
   };
   watch(store, ['curves', 'predictions', 'fits', 'manual', 'lines', 'band', 'settings', 'chart'], () => {
     if (due) return;
