@@ -43,6 +43,9 @@ export function shareView(state, withData) {
       ...(withData ? { steps: Array.from(c.steps), loss: Array.from(c.loss) } : {}),
       // the fit window the user set (a default window is the receiving page's own default)
       ...(withData && Number.isFinite(c.from) ? { from: c.from } : {}),
+      // a list of LRs typed in the builder is no file's LR column (the page opening the link
+      // takes an explicit schedule for one otherwise, and calls it "LR from the file")
+      ...(withData && c.schedule && c.schedule.kind === 'explicit' && c.scheduleSource !== 'file' ? { scheduleSource: 'builder' } : {}),
     })),
     predictions: state.predictions.map((p) => ({ name: p.name, schedule: p.schedule })),
     // how the charts count x, when not in steps (a link opened in steps keeps the page's own)
@@ -68,7 +71,7 @@ export function linkView(link) {
   const notes = [];
   for (const c of link.curves) {
     if (c.steps) {
-      curves.push({ name: c.name, role: c.role, steps: c.steps, loss: c.loss, schedule: c.schedule, ...(c.from !== undefined ? { from: c.from } : {}), scheduleSource: c.schedule && c.schedule.kind === 'explicit' ? 'file' : 'builder', source: 'shared link' });
+      curves.push({ name: c.name, role: c.role, steps: c.steps, loss: c.loss, schedule: c.schedule, ...(c.from !== undefined ? { from: c.from } : {}), scheduleSource: c.scheduleSource || (c.schedule && c.schedule.kind === 'explicit' ? 'file' : 'builder'), source: 'shared link' });
     } else if (c.schedule) {
       predictions.push({ name: c.name, schedule: c.schedule });
       notes.push(`${c.name}: the link holds no data for this curve; its schedule is predicted.`);

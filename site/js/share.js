@@ -195,7 +195,7 @@ export function checkSchedule(s, where, maxPoints = MAX_POINTS, depth = 0) {
 function checkCurve(c, i) {
   const where = `curves[${i}]`;
   if (!isObject(c)) fail(where, 'not an object');
-  onlyKeys(c, ['name', 'role', 'schedule', 'steps', 'loss', 'from'], where);
+  onlyKeys(c, ['name', 'role', 'schedule', 'steps', 'loss', 'from', 'scheduleSource'], where);
   const out = {
     name: str(c.name, `${where}.name`),
     role: oneOf(c.role, ROLES, `${where}.role`),
@@ -217,6 +217,7 @@ function checkCurve(c, i) {
       out.from = from;
     }
   } else if (c.from !== undefined) fail(`${where}.from`, 'a fit window without the curve’s points');
+  if (c.scheduleSource !== undefined) out.scheduleSource = oneOf(c.scheduleSource, ['file', 'builder'], `${where}.scheduleSource`);
   return out;
 }
 

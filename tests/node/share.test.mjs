@@ -192,3 +192,17 @@ test('a fit of a law whose parameters a link does not carry (the LR-weighted law
   assert.equal(without.refit, false);
   assert.match(without.notes.at(-1), /^The link was made from a fit .*: add the curves, then press Fit\.$/);
 });
+
+test('a link keeps whether an explicit schedule is a file’s LR column or typed in the builder', async () => {
+  const store = createStore();
+  const explicit = { kind: 'explicit', total: 3, steps: [0, 1, 2, 3], lr: [2e-4, 2e-4, 1e-4, 0] };
+  const curve = (name, scheduleSource) => ({ name, role: 'fit', steps: Float64Array.from([1, 2, 3]), loss: Float64Array.from([3.5, 3.4, 3.3]), schedule: explicit, scheduleSource });
+  store.loadView({ settings: SETTINGS, curves: [curve('typed', 'builder'), curve('logged', 'file')] });
+  const opened = linkView(await decodeShare(await encodeShare(shareView(store.state, true))));
+  assert.deepEqual(opened.curves.map((c) => [c.name, c.scheduleSource]), [['typed', 'builder'], ['logged', 'file']]);
+  // A link made before the key existed: an explicit schedule came from a file.
+  const older = shareView(store.state, true);
+  delete older.curves[0].scheduleSource;
+  assert.equal(linkView(await decodeShare(await encodeShare(older))).curves[0].scheduleSource, 'file');
+  await assert.rejects(decodeShare(await encodeShare({ ...older, curves: [{ ...older.curves[0], scheduleSource: 'typed' }] })), /curves\[0\]\.scheduleSource.*must be one of file, builder/);
+});
