@@ -15,6 +15,9 @@ type work struct {
 	progress func(float64)
 	stages   int // the stages planned (such as the families to optimise); 0 before plan
 	done     int // the stages ended
+	// typical is how many evaluations a stage of a search usually takes (0: not a search);
+	// evals counts those of the stage under way.
+	typical, evals int
 }
 
 // newWork starts a call; a nil progress reports nothing.
@@ -30,12 +33,22 @@ func newWork(ctx context.Context, progress func(float64)) *work {
 
 // plan says how many stages the analysis has: progress is the share of them ended.
 func (w *work) plan(stages int) {
-	w.stages, w.done = stages, 0
+	w.stages, w.done, w.typical, w.evals = stages, 0, 0, 0
+}
+
+// planSearch says how many stages the analysis has, each a search of no known length that
+// usually takes about typical evaluations: progress also moves within a stage, by
+// evals/(evals+typical) of it (half at typical, never its end), so that a stage that runs for
+// seconds (a family optimised over a million steps) does not show as stuck.
+func (w *work) planSearch(stages, typical int) {
+	w.plan(stages)
+	w.typical = typical
 }
 
 // stageDone ends a stage.
 func (w *work) stageDone() {
 	w.done = min(w.done+1, w.stages)
+	w.evals = 0
 	w.report()
 }
 
@@ -44,7 +57,11 @@ func (w *work) report() {
 	switch {
 	case w.ctx.Err() != nil:
 	case w.stages > 0:
-		w.progress(float64(w.done) / float64(w.stages))
+		share := float64(w.done)
+		if w.typical > 0 && w.done < w.stages {
+			share += float64(w.evals) / float64(w.evals+w.typical)
+		}
+		w.progress(share / float64(w.stages))
 	default:
 		w.progress(0)
 	}
@@ -57,6 +74,7 @@ func (w *work) check() error {
 	if w == nil {
 		return nil
 	}
+	w.evals++
 	w.report() // nothing once cancelled
 	return w.ctx.Err()
 }

@@ -86,3 +86,51 @@ func TestEveryAnalysisStopsAtACancel(t *testing.T) {
 		}
 	}
 }
+
+// The optimiser's progress moves within each family's search, as its evaluations go, rather
+// than only when a family ends: over a million steps a family runs for seconds, and a bar at
+// 0 all that while looks stuck. Within a stage the share rises but stays short of the stage's
+// end, which only the stage's end reaches.
+func TestOptimiserProgressMovesWithinAFamily(t *testing.T) {
+	var got []float64
+	request := []byte(`{"analysis":"optimize","families":["wsd","cosine"]}`)
+	if _, err := Run(context.Background(), request, func(f float64) { got = append(got, f) }); err != nil {
+		t.Fatal(err)
+	}
+	// three stages: wsd, cosine, the ranking
+	firstStageEnd := 1.0 / 3
+	var inFirst []float64
+	for _, f := range got {
+		if f > 0 && f < firstStageEnd {
+			inFirst = append(inFirst, f)
+		}
+	}
+	distinct := map[float64]bool{}
+	for _, f := range inFirst {
+		distinct[f] = true
+	}
+	// the wsd search takes about 250 evaluations: its share passes a third of the stage
+	if len(distinct) < 100 || inFirst[len(inFirst)-1] < firstStageEnd/3 {
+		t.Fatalf("within the first family: %d distinct reports, the last %v (the stage ends at %v)", len(distinct), inFirst[len(inFirst)-1], firstStageEnd)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i] < got[i-1] {
+			t.Fatalf("report %d is %v after %v", i, got[i], got[i-1])
+		}
+	}
+	w := newWork(context.Background(), nil)
+	w.planSearch(2, 10)
+	for range 1000 {
+		_ = w.check()
+	}
+	var last float64
+	w.progress = func(f float64) { last = f }
+	w.report()
+	if !(last > 0.49 && last < 0.5) {
+		t.Errorf("after 1000 evaluations of a search of about 10, the first of two stages is at %v: want just short of 0.5", last)
+	}
+	w.stageDone()
+	if last != 0.5 {
+		t.Errorf("at the first stage's end: %v, want 0.5", last)
+	}
+}
