@@ -30,7 +30,8 @@ import { PALETTE, nextColor } from './theme.js';
  * kept; 3: each curve's fit window (from), its LR column's steps (lrSteps), the problems found
  * with its schedule, whether it came with the example shown (and which: example), predicted
  * lines with their band (lower, upper), and how the charts count x (chart: xUnit,
- * tokensPerStep, modelSize).
+ * tokensPerStep, modelSize). The Analyses panel's choices (analysis: open, view, options,
+ * sizeTarget, relative) were added to format 3 later: a record without them reads as before.
  */
 export const FORMAT = 3;
 /** INLINE is the most numbers an array may hold and stay in the record. */
@@ -42,6 +43,10 @@ const MAX_DEPTH = 40;
 /** LINE_FIELDS are the columns of a fitted or predicted line. */
 const LINE_FIELDS = ['steps', 'lr', 'loss', 's1Term', 's2Term', 'lower', 'upper'];
 const CURVE_TEXT = ['lrFile', 'file', 'run', 'source'];
+/** ANALYSIS_CHOICES are the Analyses panel's parts that are the user's choices, and are kept. */
+export const ANALYSIS_CHOICES = ['open', 'view', 'options', 'sizeTarget', 'relative'];
+/** MAX_OPTIONS_TEXT bounds the analyses' options read back, as JSON. */
+const MAX_OPTIONS_TEXT = 100000;
 
 /**
  * ArrayIds gives each array the page holds the id it is stored under. ids are random (two tabs
@@ -154,6 +159,7 @@ export function packWorkspace(state, ids, { withData = () => true, results = tru
     example: state.example && typeof state.example.title === 'string' ? { title: state.example.title } : null,
     chart: { xUnit: state.chart?.xUnit || 'steps', tokensPerStep: state.chart?.tokensPerStep ?? null, modelSize: state.chart?.modelSize ?? null },
     manual: state.manual ? inline({ params: state.manual.params, settings: state.manual.settings, from: state.manual.from }) : null,
+    ...(state.analysis ? { analysis: inline(Object.fromEntries(ANALYSIS_CHOICES.map((k) => [k, state.analysis[k]]))) } : {}),
     fits: [],
     lines: [],
   };
@@ -587,11 +593,33 @@ export function readWorkspace(record, arrays, ids) {
   const c = isObject(r.chart) ? r.chart : {};
   const positive = (x) => (Number.isFinite(x) && x > 0 ? x : null);
   const chart = { xUnit: X_UNITS.includes(c.xUnit) ? c.xUnit : 'steps', tokensPerStep: positive(c.tokensPerStep), modelSize: positive(c.modelSize) };
-  const view = { settings, curves, predictions, fits, manual, validation, lines: {}, stale: r.stale !== false, example, chart };
+  let analysis = null;
+  if (r.analysis !== undefined && r.analysis !== null) {
+    try {
+      analysis = readAnalysisChoices(unpack(r.analysis, 'analysis'));
+    } catch (err) {
+      notes.push(`The Analyses panel's choices could not be read (${err.message}): it starts from its defaults.`);
+    }
+  }
+  const view = { settings, curves, predictions, fits, manual, validation, lines: {}, stale: r.stale !== false, example, chart, analysis };
   view.band = restoredBand(view);
   view.lines = readPredictedLines(r.lines, view, unpack);
   delete view.band;
   return { kind: 'restored', view, savedAt: Number.isFinite(r.savedAt) ? r.savedAt : 0, notes };
+}
+
+/**
+ * readAnalysisChoices checks the Analyses panel's choices: whether it was open, the view shown
+ * (an id the page no longer has shows its first view), the options set for each analysis
+ * (plain data, which lawcore checks when they are run) and the model-size view's unseen N.
+ */
+function readAnalysisChoices(a) {
+  if (!isObject(a)) fail('analysis', 'not an object');
+  if (typeof a.view !== 'string' || a.view.length > 100) fail('analysis.view', 'not a view');
+  if (!isObject(a.options) || !Object.values(a.options).every(isObject)) fail('analysis.options', 'not the options of each analysis');
+  if (JSON.stringify(a.options).length > MAX_OPTIONS_TEXT) fail('analysis.options', `over ${MAX_OPTIONS_TEXT} characters`);
+  if (typeof a.sizeTarget !== 'string' || a.sizeTarget.length > 100) fail('analysis.sizeTarget', 'not a model size as typed');
+  return { open: a.open === true, view: a.view, options: a.options, sizeTarget: a.sizeTarget, relative: a.relative === true };
 }
 
 /**

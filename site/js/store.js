@@ -46,7 +46,8 @@ export const CHART_VIEW_KEYS = ['xUnit', 'tokensPerStep', 'modelSize'];
  *                and code: the schedule last copied as code ({title, text}) or null
  *   analysis     the Analyses panel: {open, view, options (analysis -> the options set, as an
  *                object), optionsRevision, defaults, result, error, errorField (the option at
- *                fault), relative (losses less each line's best), status, sizeTarget}
+ *                fault), relative (losses less each line's best), status, sizeTarget}; the
+ *                user's choices among them (persist.js's ANALYSIS_CHOICES) are kept with the work
  *   workspace    what the page says of the work it keeps in the browser (controllers/workspace.js):
  *                {line: {text, kind: 'notice'|'warning', actions} or null, kept (the footer's
  *                text), saving, savedAt, canForget}
@@ -258,8 +259,13 @@ export function createStore(initial = initialState()) {
      * schedules as they were (names and colours checked there), their fits, validation and
      * predicted lines.
      */
-    restoreView({ settings, curves, predictions, fits, manual, validation = null, lines, stale, example = null, chart = null }) {
-      set({ chart: chart ? { ...state.chart, ...chart } : state.chart, settings, curves, predictions, fits, manual, lines, validation, band: restoredBand({ validation, manual, fits }), stale, example, edits: state.edits + 1 });
+    restoreView({ settings, curves, predictions, fits, manual, validation = null, lines, stale, example = null, chart = null, analysis = null }) {
+      const a = state.analysis;
+      set({
+        chart: chart ? { ...state.chart, ...chart } : state.chart, settings, curves, predictions, fits, manual, lines, validation, band: restoredBand({ validation, manual, fits }), stale, example, edits: state.edits + 1,
+        // the panel's choices as they were kept (its answer is computed again when it is open)
+        ...(analysis ? { analysis: { ...a, ...analysis, result: null, error: '', errorField: '', status: '', optionsRevision: a.optionsRevision + 1 } } : {}),
+      });
     },
     /** snapshotView returns what puts the view back as it is now (the undo of loading an example). */
     snapshotView() {

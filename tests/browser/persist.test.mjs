@@ -875,3 +875,29 @@ test('a curve added while the saved work or the example is still being read stay
     await fresh.context.close();
   }
 });
+
+test('the Analyses panel’s choices are work: the panel open on a view with options set comes back after a reload, and computes', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    const { saved } = await saveMyRun(page);
+    await page.click('#analyses-panel > summary');
+    await page.selectOption('#analysis-view', 'lambda');
+    const options = '{"lambdas": [0.99, 0.995], "totals": [30000]}';
+    await page.fill('#analysis-options', options);
+    await page.dispatchEvent('#analysis-options', 'change');
+    const computed = () => document.querySelector('#analysis-result').dataset.view === 'lambda'
+      && !document.querySelector('#analysis-table').hidden && !/Computing/.test(document.querySelector('#analysis-status').textContent);
+    await page.waitForFunction(computed, null, { timeout: 60000 });
+    const table = await page.textContent('#analysis-table');
+    await waitSaved(page, saved);
+    await reloadRestored(page);
+    assert.equal(await page.evaluate(() => document.querySelector('#analyses-panel').open), true, 'the panel is open again');
+    assert.equal(await page.inputValue('#analysis-view'), 'lambda');
+    await page.waitForFunction(computed, null, { timeout: 60000 });
+    assert.deepEqual(JSON.parse(await page.inputValue('#analysis-options')).lambdas, [0.99, 0.995]);
+    assert.equal(await page.textContent('#analysis-table'), table, 'the same answer, computed again');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

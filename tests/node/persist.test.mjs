@@ -362,3 +362,31 @@ test('how the charts count x is kept: the unit, the tokens per step and N entere
   bad.chart = { xUnit: 'parsecs', tokensPerStep: -3, modelSize: 'big' };
   assert.deepEqual(readWorkspace(bad, arrays, new ArrayIds()).view.chart, { xUnit: 'steps', tokensPerStep: null, modelSize: null });
 });
+
+test('the Analyses panel’s choices are kept: open or not, the view, each analysis’s options, the unseen N; its answer is not', () => {
+  const store = workspace();
+  store.analysisChanged({ open: true, view: 'wsd', sizeTarget: '1.3B', relative: true, result: { view: 'wsd', chart: null, table: [] }, status: 'Computed' });
+  store.setAnalysisOptions('wsd', { total: 50000, ratios: [0.1, 0.2] });
+  const { record, arrays } = stored(store.state);
+  const { view, notes } = readWorkspace(record, arrays, new ArrayIds());
+  assert.deepEqual(notes, []);
+  assert.deepEqual(view.analysis, { open: true, view: 'wsd', options: { wsd: { total: 50000, ratios: [0.1, 0.2] } }, sizeTarget: '1.3B', relative: true });
+  const again = createStore();
+  const revision = again.state.analysis.optionsRevision;
+  again.restoreView(view);
+  const a = again.state.analysis;
+  assert.deepEqual([a.open, a.view, a.options, a.sizeTarget, a.relative, a.result], [true, 'wsd', { wsd: { total: 50000, ratios: [0.1, 0.2] } }, '1.3B', true, null]);
+  assert.equal(a.optionsRevision, revision + 1, 'the panel shows the options restored');
+
+  // A record from before the choices were kept reads as before; choices that cannot be read are
+  // dropped with a note, and the rest of the work is kept.
+  const older = structuredClone(record);
+  delete older.analysis;
+  assert.equal(readWorkspace(older, arrays, new ArrayIds()).view.analysis, null);
+  const bad = structuredClone(record);
+  bad.analysis.options = { wsd: 'total 50000' };
+  const read = readWorkspace(bad, arrays, new ArrayIds());
+  assert.equal(read.view.analysis, null);
+  assert.match(read.notes.join(' '), /The Analyses panel's choices could not be read \(analysis\.options: not the options of each analysis\)/);
+  assert.equal(read.view.curves.length, 2);
+});

@@ -46,3 +46,19 @@ test('a link\'s view changed while the saved work is read: it is saved, and the 
   assert.match(line.text[0], /^Your earlier saved work \(1 schedule to predict, saved .*\) was replaced by this view/);
   assert.deepEqual(line.actions, ['back']);
 });
+
+test('a change of the Analyses panel’s choices alone is saved with the work; its progress and answers are not a change', async () => {
+  const store = createStore();
+  const { db, release } = slowDB();
+  const workspace = createWorkspace({ store, predicting: { update() {} }, analyses: { refresh() {} }, open: async () => db, delayMs: 0, channel: null });
+  release();
+  assert.equal(await workspace.restore(), true);
+  workspace.watch(store.state);
+  store.analysisChanged({ computing: true, progress: 0.5, status: 'Computing…' });
+  await tick(10);
+  assert.equal(db.writes.length, 0, 'an analysis running is no change of the work');
+  store.analysisChanged({ open: true, view: 'lambda' });
+  await tick(10);
+  assert.equal(db.writes.length, 1);
+  assert.deepEqual([db.writes[0].analysis.open, db.writes[0].analysis.view], [true, 'lambda']);
+});

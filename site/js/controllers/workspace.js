@@ -19,7 +19,7 @@
 // a tab that hears of one stops saving and says so, offering to save its own work instead: the
 // work stored is then the latest tab's, and never replaced without the user asking.
 import { openWorkspaceDB, deleteWorkspaceDB } from '../workspace-db.js';
-import { ArrayIds, FORMAT, packWorkspace, readWorkspace, arrayRefs, isEmptyWork, describeWork } from '../persist.js';
+import { ArrayIds, FORMAT, packWorkspace, readWorkspace, arrayRefs, isEmptyWork, describeWork, ANALYSIS_CHOICES } from '../persist.js';
 import { DEFAULT_SETTINGS } from '../settings.js';
 import { CHART_VIEW_KEYS } from '../store.js';
 
@@ -35,6 +35,8 @@ const SAVED_KEYS = [...WORK_KEYS, 'lines', 'stale'];
  * are not, so that a look at a link's view in the dark keeps it a look.
  */
 const changed = (a, b, keys) => keys.some((k) => a[k] !== b[k]) || CHART_VIEW_KEYS.some((k) => a.chart[k] !== b.chart[k]);
+/** choicesChanged says whether the Analyses panel's choices differ (the work's: not an example's). */
+const choicesChanged = (a, b) => ANALYSIS_CHOICES.some((k) => a.analysis[k] !== b.analysis[k]);
 /** SAVE_DELAY_MS: a save waits this long after the last change. */
 export const SAVE_DELAY_MS = 400;
 const KEEPING = 'Your work is kept in this browser as you change it.';
@@ -386,8 +388,8 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
           }
           dirty = true;
         }
-        if (!dirty) dirty = changed(state, baseline, WORK_KEYS);
-        if (!dirty || !changed(state, previous, SAVED_KEYS)) return;
+        if (!dirty) dirty = changed(state, baseline, WORK_KEYS) || choicesChanged(state, baseline);
+        if (!dirty || !(changed(state, previous, SAVED_KEYS) || choicesChanged(state, previous))) return;
         clearTimeout(timer);
         timer = setTimeout(flush, delayMs);
       });

@@ -39,14 +39,22 @@ export function showAnalyses(store, on) {
   const details = $('#analyses-panel');
   details.addEventListener('toggle', () => on.toggled(details.open));
 
+  let storeOpen = store.state.analysis.open;
   const slot = createChart($('#chart-analysis'));
   let revision = -1;
   let result;
   let relative;
   watch(store, ['analysis'], (state) => {
     const a = state.analysis;
+    // opened by the store (work restored with the panel open: its toggle computes the view);
+    // only when the store's value changes, not over a click whose toggle event is still to come
+    if (a.open !== storeOpen) {
+      storeOpen = a.open;
+      if (details.open !== a.open) details.open = a.open;
+    }
     const v = viewById(a.view);
     select.value = v.id;
+    if (document.activeElement !== $('#sizefit-target')) $('#sizefit-target').value = a.sizeTarget;
     $('#sizefit-options').hidden = !v.sizefit;
     $('#analysis-options-box').hidden = !!v.sizefit;
     $('#analysis-form').hidden = !!v.sizefit;
