@@ -237,17 +237,38 @@ export function sizefitView({ response, lines, curves, predicted, targetN, warmu
   for (const [name, line] of predicted) chart.lines.push({ label: name, x: line.steps, y: line.loss, color: '#d00', dash: [2, 3], from: warmup });
   const rows = response.curves.map((c) => [c.name, c.size, c.role, c.metrics.R2, c.metrics.PredE, c.metrics.FinalErr, c.predicted ? c.predicted[c.predicted.length - 1] : null]);
   for (const [name, line] of predicted) rows.push([name, targetN, 'predicted (unseen N)', null, null, null, line.finalLoss]);
-  const sizes = [...new Set(response.curves.filter((c) => c.role === 'fit').map((c) => c.size))].sort((a, b) => a - b).map(sizeName);
+  const fittedSizes = [...new Set(response.curves.filter((c) => c.role === 'fit').map((c) => c.size))].sort((a, b) => a - b);
+  const sizes = fittedSizes.map(sizeName);
   const finals = [...predicted].map(([name, line]) => `${fmt.fixed(line.finalLoss, 3)} (${name.replace(/^N=\S+\s+/, '')})`);
   const held = response.validateMetrics ? `; the curves it held out at the fitted sizes it predicts with a mean error of ${fmt.pct(response.validateMetrics.PredE)}` : '';
   return {
-    answer: `Fitted to ${sizes.join(', ')}, the model-size law predicts at N = ${sizeName(targetN)} final losses of ${finals.join(', ')}${held}.`,
+    answer: `${sizeExtrapolation(targetN, fittedSizes)}Fitted to ${sizes.join(', ')}, the model-size law predicts at N = ${sizeName(targetN)} final losses of ${finals.join(', ')}${held}.`,
     chart,
     table: { columns: ['curve', 'N', 'role', 'R2', 'PredE', 'FinalErr', 'final loss (law)'], rows },
     note: `L(s, N) = ${fmt.fixed(p.L0, 3)} + ${fmt.fixed(p.A, 3)}·S1^−${fmt.fixed(p.alpha, 3)} + ${fmt.sig(p.B, 4)}·N^−${fmt.fixed(p.beta, 3)} − ${fmt.sig(p.C, 4)}·S2·N^${fmt.fixed(p.gamma, 3)} (λ ${p.lambda}).`
       + `${response.note ? ` Note: ${response.note}.` : ''} Red dotted: predicted at N = ${sizeName(targetN)}.`,
     source: `${example ? 'MultiPowerLaw 25M + 100M' : 'your curves'} · ${[...new Set(response.curves.map((c) => c.size))].sort((a, b) => a - b).map(sizeName).join(', ')}`,
   };
+}
+
+/**
+ * FAR_SIZE: a model size more than this times past the fitted sizes (above the largest or
+ * below the smallest) is said to be an extrapolation, as FAR_PEAK does for a peak LR.
+ */
+export const FAR_SIZE = 1.5;
+
+/**
+ * sizeExtrapolation says, as the start of the model-size answer, when the unseen size n lies
+ * past FAR_SIZE times the fitted sizes: the curves held out at the fitted sizes cannot check
+ * how the law's N terms carry that far ('' when n is among them).
+ */
+export function sizeExtrapolation(n, fitted) {
+  if (!fitted.length) return '';
+  const lo = fitted[0];
+  const hi = fitted[fitted.length - 1];
+  const past = n > FAR_SIZE * hi ? `${fmt.sig(n / hi, 2)}× the largest size fitted (${sizeName(hi)})`
+    : n < lo / FAR_SIZE ? `${fmt.sig(lo / n, 2)}× below the smallest size fitted (${sizeName(lo)})` : '';
+  return past ? `Extrapolated: N = ${sizeName(n)} is ${past}, where the curves held out at the fitted sizes cannot check the law's N terms. ` : '';
 }
 
 /**

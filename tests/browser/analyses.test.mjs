@@ -43,7 +43,7 @@ test('every analysis view draws a chart and a table of numbers; constant vs cosi
         assert.ok(rows.some((r) => /N=400M/.test(r)), 'a prediction at the unseen size');
         // its answer: the sizes fitted, each schedule's final loss at the unseen size as the table has it
         const answer = await page.textContent('#analysis-answer');
-        assert.match(answer, /^Fitted to 25M, 100M, the model-size law predicts at N = 400M final losses of \d\.\d{3} \(cosine_24000\), .*; the curves it held out at the fitted sizes it predicts with a mean error of [\d.]+%\.$/);
+        assert.match(answer, /^Extrapolated: N = 400M is 4× the largest size fitted \(100M\), where the curves held out at the fitted sizes cannot check the law's N terms\. Fitted to 25M, 100M, the model-size law predicts at N = 400M final losses of \d\.\d{3} \(cosine_24000\), .*; the curves it held out at the fitted sizes it predicts with a mean error of [\d.]+%\.$/);
         const finals = new Map(await page.$$eval('#analysis-table tbody tr', (trs) => trs.map((tr) => [tr.cells[0].textContent, Number(tr.cells[tr.cells.length - 1].dataset.value)])));
         assert.match(answer, new RegExp(`final losses of ${finals.get('N=400M cosine_24000').toFixed(3)} \\(cosine_24000\\)`));
         // Another unseen size, written as researchers write sizes, is predicted at once (the

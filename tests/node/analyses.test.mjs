@@ -161,3 +161,11 @@ test('options left out of the JSON view are lawcore\'s defaults, and the form sh
   assert.deepEqual(store.state.analysis.options['constant-vs-cosine'], { totals: [10000, 100000], count: 5, final: 0 });
   assert.deepEqual(calls[0], { totals: [10000, 100000], count: 5, final: 0 });
 });
+
+test('the model-size answer says when the unseen N lies past the fitted sizes: above the largest or below the smallest by over 1.5 times', async () => {
+  const { sizeExtrapolation } = await import('../../site/js/analysis-views.js');
+  const fitted = [25e6, 100e6];
+  assert.equal(sizeExtrapolation(400e6, fitted), 'Extrapolated: N = 400M is 4× the largest size fitted (100M), where the curves held out at the fitted sizes cannot check the law\'s N terms. ');
+  assert.match(sizeExtrapolation(10e6, fitted), /^Extrapolated: N = 10M is 2\.5× below the smallest size fitted \(25M\)/);
+  for (const n of [50e6, 25e6, 100e6, 140e6, 20e6]) assert.equal(sizeExtrapolation(n, fitted), '', `N = ${n}: among the fitted sizes, or within 1.5 times of them`);
+});
