@@ -148,7 +148,7 @@ function showViews() {
     field: (key, text) => analyses.setField(key, text),
     options: (text) => analyses.setOptionsText(text),
     relative: (on) => store.analysisChanged({ relative: on }),
-    size: (name, size) => store.setCurveSize(name, size),
+    size: (name, size) => analyses.setCurveSize(name, size),
     target: (text) => analyses.setSizeTarget(text),
     exportTable: () => exports.analysisTable(),
   });

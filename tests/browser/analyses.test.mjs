@@ -86,3 +86,30 @@ test('every analysis view draws a chart and a table of numbers; constant vs cosi
     await context.close();
   }
 });
+
+test('the model-size view computes again as the curves’ sizes are tagged: from “two sizes needed” to an answer from the page’s curves', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    await page.click('#analyses-panel > summary');
+    await page.selectOption('#analysis-view', 'sizefit');
+    await page.waitForSelector('#analysis-error:not([hidden])');
+    assert.match(await page.textContent('#analysis-error'), /two model sizes/);
+    const fields = page.locator('#sizefit-curves input');
+    assert.equal(await fields.count(), 2);
+    await fields.nth(0).fill('100M');
+    await fields.nth(0).dispatchEvent('change');
+    await fields.nth(1).fill('400M');
+    await fields.nth(1).dispatchEvent('change');
+    // no Recompute pressed: the second size tagged computes the view
+    await page.waitForFunction(() => /^Fitted to 100M, 400M, the model-size law/.test(document.querySelector('#analysis-answer').textContent)
+      && !/Computing/.test(document.querySelector('#analysis-status').textContent), null, { timeout: 60000 });
+    assert.match(await page.textContent('#analysis-status'), /your curves · 100M, 400M/);
+    await fields.nth(0).fill('200M');
+    await fields.nth(0).dispatchEvent('change');
+    await page.waitForFunction(() => /^Fitted to 200M, 400M/.test(document.querySelector('#analysis-answer').textContent), null, { timeout: 60000 });
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

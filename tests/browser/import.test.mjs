@@ -82,3 +82,25 @@ test('a W&B export with two runs and two loss columns asks for both; the column 
     await context.close();
   }
 });
+
+test('a file added twice: the copy gets a new name, and the page says it holds the same points; another curve of a taken name is only renamed', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    const text = 'step,lr,loss\n0,0,6\n500,2e-4,4\n1000,2e-4,3.6\n1500,1e-4,3.4\n2000,0,3.3\n';
+    const file = (body) => [{ name: 'run.csv', mimeType: 'text/csv', buffer: Buffer.from(body) }];
+    await page.setInputFiles('#file-input', file(text));
+    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="run"]'));
+    await page.setInputFiles('#file-input', file(text));
+    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="run (2)"]'));
+    assert.match(await messageText(page), /run is already on the page with the same points: the copy added is named run \(2\) \(remove it if the file was added twice\)\./);
+    await page.setInputFiles('#file-input', file(text.replace('3.3', '3.25')));
+    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="run (3)"]'));
+    const said = await messageText(page);
+    assert.match(said, /A curve named run is already on the page: the one added is named run \(3\)\./);
+    assert.doesNotMatch(said, /same points/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

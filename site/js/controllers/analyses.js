@@ -18,7 +18,8 @@ const SIZE_EXAMPLE = { warmup: 2160, warmupConvention: 'actual' };
 
 /**
  * createAnalyses returns {run({example}), cancel(), refresh(), select(id), setField(key, text),
- * setOptionsText(text), resetOptions(), toggled(open), loadDefaults()}.
+ * setOptionsText(text), resetOptions(), toggled(open), loadDefaults(), setSizeTarget(text),
+ * setCurveSize(name, size)}.
  */
 export function createAnalyses({ store, engine }) {
   /** answers caches analyze's answers by request, until the parameters change. */
@@ -185,6 +186,15 @@ export function createAnalyses({ store, engine }) {
     store.analysisChanged({ computing: false, status: `Cancelled.${kept && kept.chart ? ' The answer shown is from before.' : ''}` });
   }
 
+  /**
+   * runSizeViewIfShown computes the model-size view again when the panel shows it (its input
+   * changed): also over its error, which the second size tagged resolves.
+   */
+  function runSizeViewIfShown() {
+    const a = store.state.analysis;
+    if (a.open && viewById(a.view).sizefit) run();
+  }
+
   return {
     run,
     cancel,
@@ -197,8 +207,15 @@ export function createAnalyses({ store, engine }) {
     /** setSizeTarget sets the unseen model size the model-size view predicts at, and computes the view again if it is shown. */
     setSizeTarget(text) {
       store.analysisChanged({ sizeTarget: text });
-      const a = store.state.analysis;
-      if (a.open && viewById(a.view).sizefit && a.result && a.result.table) run();
+      runSizeViewIfShown();
+    },
+    /**
+     * setCurveSize tags a curve with its model size N (null: none), and computes the
+     * model-size view again if it is shown: its answer was of the sizes before.
+     */
+    setCurveSize(name, size) {
+      store.setCurveSize(name, size);
+      runSizeViewIfShown();
     },
     /** select shows another view and computes it. */
     select(id) {

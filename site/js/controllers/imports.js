@@ -12,6 +12,14 @@ import { warmupFromLR } from '../curve-facts.js';
  */
 const heldPoints = (state) => state.curves.filter((c) => !(state.example && c.fromExample)).reduce((n, c) => n + c.steps.length, 0);
 
+/** sameArray says whether two arrays of numbers hold the same values. */
+function sameArray(a, b) {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** createImports returns {addFiles(files), addFolder(folder), addPasted(text, name) -> added?, reading, whenRead()}. ask(ambiguity, fileName) asks the user. */
 export function createImports({ store, engine, predicting, ask }) {
   /**
@@ -34,9 +42,26 @@ export function createImports({ store, engine, predicting, ask }) {
   /**
    * addToView adds curves to the page: beside the curves there, or in place of the example, or
    * on an empty page. In place of the example, or as the page's first, they set the warmup
-   * their learning rates show. It returns {added, notes} (what changed besides, in words).
+   * their learning rates show. It returns {added, notes} (what changed besides, in words: a
+   * curve renamed because its name was taken, and whether it holds the same points as the
+   * curve of that name, as a file dropped twice does).
    */
   function addToView(curves) {
+    const { added, notes } = placeInView(curves);
+    added.forEach((a, i) => {
+      const asked = curves[i].name;
+      if (a.name === asked) return;
+      const other = store.state.curves.find((c) => c.name === asked);
+      const same = other && sameArray(other.steps, a.steps) && sameArray(other.loss, a.loss);
+      notes.push(same
+        ? `${asked} is already on the page with the same points: the copy added is named ${a.name} (remove it if the file was added twice).`
+        : `A curve named ${asked} is already on the page: the one added is named ${a.name}.`);
+    });
+    return { added, notes };
+  }
+
+  /** placeInView is addToView without its notes on renamed curves. */
+  function placeInView(curves) {
     const replacing = Boolean(store.state.example);
     if (!curves.length || (!replacing && store.state.curves.length)) return { added: store.addCurves(curves), notes: [] };
     const notes = [];
