@@ -55,7 +55,7 @@ export function createImports({ store, engine, predicting, ask }) {
       const same = other && sameArray(other.steps, a.steps) && sameArray(other.loss, a.loss);
       notes.push(same
         ? `${asked} is already on the page with the same points: the copy added is named ${a.name} (remove it if the file was added twice).`
-        : `A curve named ${asked} is already on the page: the one added is named ${a.name}.`);
+        : `A ${other ? 'curve' : 'schedule'} named ${asked} is already on the page: the one added is named ${a.name}.`);
     });
     return { added, notes };
   }
