@@ -882,9 +882,10 @@ test('the Analyses panel’s choices are work: the panel open on a view with opt
     const { saved } = await saveMyRun(page);
     await page.click('#analyses-panel > summary');
     await page.selectOption('#analysis-view', 'lambda');
-    const options = '{"lambdas": [0.99, 0.995], "totals": [30000]}';
-    await page.fill('#analysis-options', options);
-    await page.dispatchEvent('#analysis-options', 'change');
+    // set in the JSON view (the advanced one, folded)
+    await page.click('#analysis-options-box > summary');
+    await page.fill('#analysis-options', '{"lambdas": [0.99, 0.995], "totals": [30000]}');
+    await page.press('#analysis-options', 'Tab');
     const computed = () => document.querySelector('#analysis-result').dataset.view === 'lambda'
       && !document.querySelector('#analysis-table').hidden && !/Computing/.test(document.querySelector('#analysis-status').textContent);
     await page.waitForFunction(computed, null, { timeout: 60000 });
