@@ -54,7 +54,26 @@ export function withinPointBudget(held, curves) {
  */
 export function explicitSchedule(steps, lr) {
   const warmup = loggedWarmup(steps, lr);
-  return { kind: 'explicit', total: steps[steps.length - 1], steps: Array.from(steps), lr: Array.from(lr), ...(warmup > 0 ? { warmup } : {}) };
+  return { kind: 'explicit', total: steps[steps.length - 1], steps: plainArray(steps), lr: plainArray(lr), ...(warmup > 0 ? { warmup } : {}) };
+}
+
+/** plainArray copies a typed array into an Array (a loop: Array.from took 50 ms a million values). */
+function plainArray(t) {
+  const out = new Array(t.length);
+  for (let i = 0; i < t.length; i++) out[i] = t[i];
+  return out;
+}
+
+/**
+ * picked is the values of a (a column the bridge answered) at the increasing indices idx: a
+ * itself when they are all of them (the column is the curve's own: nothing else holds it),
+ * else a new Float64Array. Float64Array.from with a mapping function took 80 ms a million.
+ */
+function picked(a, idx) {
+  if (idx.length === a.length && a instanceof Float64Array) return a;
+  const out = new Float64Array(idx.length);
+  for (let j = 0; j < idx.length; j++) out[j] = a[idx[j]];
+  return out;
 }
 
 
@@ -119,8 +138,8 @@ function curvesOfAnswer(result, columns, { label, nameOf, fileOf }) {
     }
     const curve = {
       name,
-      steps: Float64Array.from(keep, (k) => col.steps[k]),
-      loss: Float64Array.from(keep, (k) => col.loss[k]),
+      steps: picked(col.steps, keep),
+      loss: picked(col.loss, keep),
       source: info.run ? `${file}, run ${info.run}` : file,
       file,
       run,
@@ -134,8 +153,8 @@ function curvesOfAnswer(result, columns, { label, nameOf, fileOf }) {
       const idx = [];
       for (let k = 0; k < lrAt.length; k++) if (Number.isFinite(lrOf[k]) && lrAt[k] >= 0) idx.push(k);
       if (idx.length) {
-        curve.lr = Float64Array.from(idx, (k) => lrOf[k]);
-        curve.lrSteps = Float64Array.from(idx, (k) => lrAt[k]);
+        curve.lr = picked(lrOf, idx);
+        curve.lrSteps = picked(lrAt, idx);
         curve.schedule = explicitSchedule(curve.lrSteps, curve.lr);
         curve.schedule.total = Math.max(curve.schedule.total, curve.steps[curve.steps.length - 1]);
         curve.scheduleSource = 'file';
