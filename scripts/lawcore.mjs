@@ -385,14 +385,18 @@ async function predictCommand(ctx) {
   return ctx.json('predict', result, columns);
 }
 
-/** pairlrCommand answers a pairlr request, sending each curve's steps as a column. */
+/** pairlrCommand answers a pairlr request, sending each curve's steps (and an LR curve's lr) as columns. */
 async function pairlrCommand(ctx) {
   const req = parseRequest((await readInput(ctx)).text);
   const curves = req && Array.isArray(req.curves) ? req.curves : [];
   const columns = curves.map((c) => {
-    const steps = c && c.steps;
-    if (c && 'steps' in c) delete c.steps;
-    return Array.isArray(steps) ? { steps: Float64Array.from(steps) } : {};
+    const col = {};
+    for (const key of ['steps', 'lr']) {
+      const values = c && c[key];
+      if (c && key in c) delete c[key];
+      if (Array.isArray(values)) col[key] = Float64Array.from(values);
+    }
+    return col;
   });
   const { result } = await ctx.call('pairlr', req, columns);
   return ctx.json('pairlr', result);

@@ -365,21 +365,37 @@ func TestReadMergeLR(t *testing.T) {
 		t.Errorf("LR at the loss's steps: logged %v %v", c.LRSteps, c.LRLogged)
 	}
 
-	// learning rates that stop before the loss's last step: the loss after them is left out
-	// (PairLR notes it), when it is fewer than half the points
+	// learning rates that stop one logging interval before the loss's last step (logged at
+	// 0, 100, 200, 400; the loss to 500) are continued to it linearly, as one file's are
 	short := importSample(t, "lr_schedule.csv", Choice{}).Curves[0]
 	tb := importSample(t, "run-cosine_20k-tag-train_loss.csv", Choice{}).Curves[0]
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*b }
 	merged, err = MergeLR(tb, short)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !equalFloats(merged.Steps, []float64{100, 200, 300, 400}) || !equalFloats(merged.Loss, tb.Loss[:4]) || merged.Points != 4 ||
-		!slices.EqualFunc(merged.LR, []float64{3e-4, 2.8e-4, 2.4e-4, 2e-4}, func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*b }) {
+	if !equalFloats(merged.Steps, []float64{100, 200, 300, 400, 500}) || !equalFloats(merged.Loss, tb.Loss) ||
+		!slices.EqualFunc(merged.LR, []float64{3e-4, 2.8e-4, 2.4e-4, 2e-4, 1.6e-4}, near) {
 		t.Errorf("merged steps %v loss %v lr %v (%d points)", merged.Steps, merged.Loss, merged.LR, merged.Points)
 	}
 	pairs, notes := PairLR([]*Curve{tb, short})
-	if !reflect.DeepEqual(pairs, []LRPair{{Loss: 0, LR: 1, Keep: []int{0, 4}}}) || len(notes) != 1 ||
-		notes[0] != `"run-cosine_20k-tag-train_loss": left out 1 loss at step 500, outside the steps its learning rates from lr_schedule.csv are logged at (0 to 400): the law needs the learning rate up to each step` {
+	if len(pairs) != 1 || pairs[0].Keep != nil || len(pairs[0].Reach) != 1 || pairs[0].Reach[0].Step != 500 || !near(pairs[0].Reach[0].LR, 1.6e-4) || len(notes) != 1 ||
+		notes[0] != `"run-cosine_20k-tag-train_loss", from lr_schedule.csv: the learning rate at step 500 (a loss after the last logged learning rate, at step 400) 0.00016, continuing the logged ones linearly` {
+		t.Errorf("pairs %v, notes %q", pairs, notes)
+	}
+	// farther than one interval (logged at 0 to 300 every 100; the loss to 500), the loss
+	// after them is left out (PairLR notes it), when it is fewer than half the points
+	shorter := &Curve{Name: "lr", File: "lr.csv", Steps: []float64{0, 100, 200, 300}, LR: []float64{0, 3e-4, 2.8e-4, 2.4e-4}, HasLR: true, Points: 4}
+	merged, err = MergeLR(tb, shorter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalFloats(merged.Steps, []float64{100, 200, 300}) || !equalFloats(merged.Loss, tb.Loss[:3]) || merged.Points != 3 {
+		t.Errorf("merged steps %v loss %v (%d points)", merged.Steps, merged.Loss, merged.Points)
+	}
+	pairs, notes = PairLR([]*Curve{tb, shorter})
+	if !reflect.DeepEqual(pairs, []LRPair{{Loss: 0, LR: 1, Keep: []int{0, 3}}}) || len(notes) != 1 ||
+		notes[0] != `"run-cosine_20k-tag-train_loss": left out 2 losses at steps 400 to 500, outside the steps its learning rates from lr.csv are logged at (0 to 300): the law needs the learning rate up to each step` {
 		t.Errorf("pairs %v, notes %q", pairs, notes)
 	}
 	// learning rates over less than half of it are not its schedule

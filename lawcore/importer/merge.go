@@ -9,8 +9,9 @@ import (
 // MergeLR returns a copy of curve with the learning rates of lrCurve (read from a separate
 // learning-rate file, for example with [Choice.AsLR]) taken at the curve's steps,
 // joined linearly between lrCurve's points, and lrCurve's own points as LRSteps and LRLogged
-// when they lie at other steps. Loss points outside the learning rates' steps are left out
-// when they are few (fewer than half: lrSpan; [PairLR] notes them). It is an error if lrCurve
+// when they lie at other steps. The learning rates are continued linearly to a loss point at
+// most one logging interval outside them ([LRPair.Reach]); other loss points outside them are
+// left out when they are few (fewer than half: lrSpan; [PairLR] notes them). It is an error if lrCurve
 // has no learning rates or does not span most of the curve's steps.
 func MergeLR(curve, lrCurve *Curve) (*Curve, error) {
 	if curve == nil || lrCurve == nil {
@@ -31,7 +32,10 @@ func MergeLR(curve, lrCurve *Curve) (*Curve, error) {
 			return nil, lawcore.Errorf(where, fmt.Sprintf("steps[%d]", i), "the steps of the learning rates must increase: %v comes after %v", s, lrCurve.Steps[i-1])
 		}
 	}
-	lo, hi, most := lrSpan(curve.Steps, lrCurve.Steps)
+	// the learning rates continued to a loss one logging interval outside them, as PairLR
+	// says (its note) and as one file's columns are
+	lrSteps, lrValues, _ := reachLoss(curve.Steps, lrCurve.Steps, lrCurve.LR)
+	lo, hi, most := lrSpan(curve.Steps, lrSteps)
 	if !most {
 		miss, _ := uncoveredStep(curve.Steps, lrCurve.Steps)
 		return nil, lawcore.Errorf(where, "", "the learning rates cover steps %v to %v, but curve %q has step %v: the learning-rate file must cover the steps of the loss curve, or most of them",
@@ -41,9 +45,9 @@ func MergeLR(curve, lrCurve *Curve) (*Curve, error) {
 	out.Steps = append([]float64(nil), curve.Steps[lo:hi]...)
 	out.Loss = append([]float64(nil), curve.Loss[lo:hi]...)
 	out.Points = len(out.Steps)
-	lr, _, _ := interpolateAt(out.Steps, lrCurve.Steps, lrCurve.LR)
+	lr, _, _ := interpolateAt(out.Steps, lrSteps, lrValues)
 	out.LR, out.HasLR = lr, true
-	out.keepLogged(append([]float64(nil), lrCurve.Steps...), append([]float64(nil), lrCurve.LR...))
+	out.keepLogged(append([]float64(nil), lrSteps...), append([]float64(nil), lrValues...))
 	src := lrCurve.Source.LR
 	if src == "" {
 		src = lrCurve.Metric

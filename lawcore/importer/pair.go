@@ -11,6 +11,17 @@ type LRPair struct {
 	// learning rates' steps: the few outside it are left out, for the law needs the learning
 	// rate up to each step (a note says which). Nil when the learning rates span them all.
 	Keep []int `json:"keep,omitempty"`
+	// Reach, when set, are learning rates to add to the logged ones, in order of step: each
+	// continues them linearly to a loss point at most one logging interval before their first
+	// step or after their last (a cooldown's log starts at its branch step, its learning rate
+	// one interval later), as one file's columns are continued (a note says so).
+	Reach []LRPoint `json:"reach,omitempty"`
+}
+
+// LRPoint is a learning rate at a step.
+type LRPoint struct {
+	Step float64 `json:"step"`
+	LR   float64 `json:"lr"`
 }
 
 // PairLR finds, among curves read from files given together, which learning-rate curves (LR
@@ -39,15 +50,19 @@ func PairLR(curves []*Curve) (pairs []LRPair, notes []string) {
 	used := map[int]bool{}   // learning-rate curves given to a loss curve (or refused with a note)
 	tryPair := func(loss, lr int) {
 		l, r := curves[loss], curves[lr]
-		lo, hi, most := lrSpan(l.Steps, r.Steps)
+		lrSteps, reach, reached := reachedLR(l, r)
+		lo, hi, most := lrSpan(l.Steps, lrSteps)
 		if !most {
 			notes = append(notes, lrCoverageNote(l, r))
 			return
 		}
-		pair := LRPair{Loss: loss, LR: lr}
+		pair := LRPair{Loss: loss, LR: lr, Reach: reach}
+		if reached != "" {
+			notes = append(notes, fmt.Sprintf("%q, from %s: %s", l.Name, curveWhere(r), reached))
+		}
 		if hi-lo < len(l.Steps) {
 			pair.Keep = []int{lo, hi}
-			notes = append(notes, trimNote("from "+curveWhere(r), fmt.Sprintf("%q", l.Name), l.Steps, r.Steps, lo, hi))
+			notes = append(notes, trimNote("from "+curveWhere(r), fmt.Sprintf("%q", l.Name), l.Steps, lrSteps, lo, hi))
 		}
 		pairs = append(pairs, pair)
 		paired[loss] = true
@@ -113,6 +128,23 @@ func oneRun(curves []*Curve, idx []int, run string) bool {
 
 // lrCoverageNote says why the learning rates cannot be the schedule of the loss curve: they
 // span too few of its steps (lrSpan).
+// reachedLR returns the steps of lr's learning rates continued to the loss curve's points at
+// most one logging interval outside them (reachLoss), the points added (nil: none) and the
+// note saying so; lr's own steps when it carries no values (a request of steps alone).
+func reachedLR(loss, lr *Curve) ([]float64, []LRPoint, string) {
+	if len(lr.LR) != len(lr.Steps) {
+		return lr.Steps, nil, ""
+	}
+	steps, values, said := reachLoss(loss.Steps, lr.Steps, lr.LR)
+	var added []LRPoint
+	for i, s := range steps {
+		if s < lr.Steps[0] || s > lr.Steps[len(lr.Steps)-1] {
+			added = append(added, LRPoint{Step: s, LR: values[i]})
+		}
+	}
+	return steps, added, said
+}
+
 func lrCoverageNote(loss, lr *Curve) string {
 	miss, _ := uncoveredStep(loss.Steps, lr.Steps)
 	return fmt.Sprintf("%s: the learning rates cover steps %.0f to %.0f, but %q has step %.0f: not merged", curveWhere(lr), lr.Steps[0], lr.Steps[len(lr.Steps)-1], loss.Name, miss)

@@ -137,11 +137,13 @@ export function createEngine(client) {
 
     /**
      * pairLearningRates asks which learning-rate curve belongs to which loss curve: curves are
-     * {name, file, run, steps, isLoss}; it resolves to {pairs: [{loss, lr, keep?}] (indices; keep: the loss points kept, [from, to)), notes}.
+     * {name, file, run, steps, lr?, isLoss}; it resolves to {pairs: [{loss, lr, keep?, reach?}]
+     * (indices; keep: the loss points kept, [from, to); reach: learning rates [{step, lr}] to add,
+     * continuing the file's to a loss one logging interval outside them), notes}.
      */
     async pairLearningRates(curves) {
       const request = { curves: curves.map((c) => ({ name: c.name, file: c.file || '', run: c.run || '', hasLoss: c.isLoss, hasLR: !c.isLoss })) };
-      return (await call('pairlr', request, curves.map((c) => ({ steps: c.steps })))).result;
+      return (await call('pairlr', request, curves.map((c) => (c.isLoss || !c.lr ? { steps: c.steps } : { steps: c.steps, lr: c.lr })))).result;
     },
 
     /** schedule expands a schedule description: {result: {total, peak, final, warmup}, steps, lr}. */

@@ -241,14 +241,24 @@ export async function pairLearningRates(engine, lossCurves, lrCurves) {
   if (!lrCurves.length) return { pairs: [], notes: [] };
   const all = [...lossCurves.map((c) => ({ ...c, isLoss: true })), ...lrCurves.map((c) => ({ ...c, isLoss: false }))];
   const result = await engine.pairLearningRates(all);
-  const pairs = result.pairs.map(({ loss, lr, keep }) => {
-    const from = all[lr];
+  const pairs = result.pairs.map(({ loss, lr, keep, reach }) => {
+    const from = withReach(all[lr], reach);
     const c = all[loss];
     const kept = keep ? { steps: c.steps.slice(keep[0], keep[1]), loss: c.loss.slice(keep[0], keep[1]) } : {};
     return { index: loss, name: c.name, change: { ...kept, lr: from.lr, lrSteps: from.steps, schedule: explicitSchedule(from.steps, from.lr), scheduleSource: 'file', lrFile: from.file } };
   });
   const notes = pairs.map((p) => `${p.name}: the schedule is the learning rates of ${p.change.lrFile}.`);
   return { pairs, notes: [...notes, ...result.notes] };
+}
+
+/**
+ * withReach is an LR curve ({steps, lr, file}) with pairlr's reach added in order of step:
+ * its learning rates continued to a loss one logging interval before or after them.
+ */
+function withReach(curve, reach) {
+  if (!reach || !reach.length) return curve;
+  const points = [...reach, ...Array.from(curve.steps, (step, i) => ({ step, lr: curve.lr[i] }))].sort((a, b) => a.step - b.step);
+  return { ...curve, steps: Float64Array.from(points, (p) => p.step), lr: Float64Array.from(points, (p) => p.lr) };
 }
 
 /**

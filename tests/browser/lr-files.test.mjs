@@ -94,6 +94,25 @@ test("learning rates that stop short of the loss's last step are still its sched
   }
 });
 
+test('learning rates logged from one interval after the loss starts (a cooldown branched off) are continued to it, with a note', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    // the learning rate from step 1,010 on (every 10 steps); the loss from step 1,000
+    await dropCosineWithLR(page, cosineLR().filter(([st]) => st >= 1010));
+    assert.match(await rowText(page, 'cosine eval_loss'), /20 points, steps 1,000–20,000 · LR from run-cosine-tag-learning_rate\.csv/);
+    const lr1000 = 1e-4 * (1 + Math.cos(Math.PI * 500 / 19500));
+    const said = (await messageText(page)).match(/the learning rate at step 1000 \(a loss before the first logged learning rate, at step 1010\) ([\d.e-]+), continuing the logged ones linearly/);
+    assert.ok(said, await messageText(page));
+    // continued linearly over one interval of the cosine: the schedule's own value there, to
+    // the note's four digits
+    assert.ok(Math.abs(Number(said[1]) - lr1000) < 1e-7, `${said[1]} against ${lr1000}`);
+    await fitAndWait(page);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a curve takes its learning rates from a file chosen in its schedule dialog', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
