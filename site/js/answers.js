@@ -40,15 +40,17 @@ function spacing(steps) {
 }
 
 /**
- * parseAnswerStep reads the step typed for "loss at": '' is the default (null); else a step
- * from 0, with thousands separators (20,000 or 20 000) or a k or M suffix (30k). It throws an
- * Error naming the field when the text is not one.
+ * parseAnswerStep reads the step typed for "loss at": '' is the default (null); else a whole
+ * step from 0, with thousands separators (20,000 or 20 000) or a k or M suffix (30k, 1.5M). It
+ * throws an Error naming the field when the text is not one.
  */
 export function parseAnswerStep(text) {
   const raw = String(text ?? '').trim();
   if (raw === '') return null;
   const x = parseCount(raw);
   if (!(x >= 0)) throw new Error(`Loss at step: "${raw.slice(0, 40)}" is not a step (a number from 0, such as 20000, 20,000 or 20k).`);
+  // steps are whole: 1.5 was read as given, and the table's heading showed it rounded
+  if (!Number.isInteger(x)) throw new Error(`Loss at step: "${raw.slice(0, 40)}" is not a step: give a whole number of steps, not ${x}.`);
   return x;
 }
 

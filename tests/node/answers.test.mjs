@@ -70,9 +70,10 @@ test('a step is read as researchers write it, and text that is not one is refuse
   for (const [text, step] of [['', null], ['20000', 20000], ['20,000', 20000], ['20 000', 20000], ['1,200,000', 1.2e6], ['30k', 30000], ['30K', 30000], ['1.5M', 1.5e6], ['2e4', 20000], ['0', 0]]) {
     assert.equal(parseAnswerStep(text), step, JSON.stringify(text));
   }
-  for (const text of ['abc', '2,7', '20,0000', '-5', 'k', '30x']) {
+  for (const text of ['abc', '2,7', '20,0000', '-5', 'k', '30x', '1.5', '20000.5', '1.00001k']) {
     assert.throws(() => parseAnswerStep(text), new RegExp(`^Error: Loss at step: "${text}" is not a step`), JSON.stringify(text));
   }
+  assert.throws(() => parseAnswerStep('1.5'), /give a whole number of steps, not 1\.5\./);
   assert.equal(parseAnswerLoss(''), null);
   assert.equal(parseAnswerLoss('2.7'), 2.7);
   for (const text of ['2,7', 'abc', '0', '-1']) {
