@@ -257,8 +257,19 @@ export async function pairLearningRates(engine, lossCurves, lrCurves) {
  */
 function withReach(curve, reach) {
   if (!reach || !reach.length) return curve;
-  const points = [...reach, ...Array.from(curve.steps, (step, i) => ({ step, lr: curve.lr[i] }))].sort((a, b) => a.step - b.step);
-  return { ...curve, steps: Float64Array.from(points, (p) => p.step), lr: Float64Array.from(points, (p) => p.lr) };
+  const n = curve.steps.length;
+  const before = reach.filter((p) => p.step < curve.steps[0]);
+  const after = reach.filter((p) => p.step > curve.steps[n - 1]);
+  const steps = new Float64Array(before.length + n + after.length);
+  const lr = new Float64Array(steps.length);
+  steps.set(curve.steps, before.length);
+  lr.set(curve.lr, before.length);
+  [...before, ...after].forEach((p, i) => {
+    const at = i < before.length ? i : n + i;
+    steps[at] = p.step;
+    lr[at] = p.lr;
+  });
+  return { ...curve, steps, lr };
 }
 
 /**
