@@ -126,8 +126,6 @@ func oneRun(curves []*Curve, idx []int, run string) bool {
 	return first == "" || run == "" || first == run
 }
 
-// lrCoverageNote says why the learning rates cannot be the schedule of the loss curve: they
-// span too few of its steps (lrSpan).
 // reachedLR returns the steps of lr's learning rates continued to the loss curve's points at
 // most one logging interval outside them (reachLoss), the points added (nil: none) and the
 // note saying so; lr's own steps when it carries no values (a request of steps alone).
@@ -145,6 +143,8 @@ func reachedLR(loss, lr *Curve) ([]float64, []LRPoint, string) {
 	return steps, added, said
 }
 
+// lrCoverageNote says why the learning rates cannot be the schedule of the loss curve: they
+// span too few of its steps (lrSpan).
 func lrCoverageNote(loss, lr *Curve) string {
 	miss, _ := uncoveredStep(loss.Steps, lr.Steps)
 	return fmt.Sprintf("%s: the learning rates cover steps %.0f to %.0f, but %q has step %.0f: not merged", curveWhere(lr), lr.Steps[0], lr.Steps[len(lr.Steps)-1], loss.Name, miss)
