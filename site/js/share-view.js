@@ -6,6 +6,7 @@ import { SHARE_VERSION } from './share.js';
 import { DEFAULT_SETTINGS } from './settings.js';
 import { paramsOf } from './selectors.js';
 import { drawnIndices } from './series.js';
+import { viewById } from './analysis-views.js';
 
 /** LINK_KEYS maps each law to the link's field of its parameters. */
 const LINK_KEYS = { annealing: 'params', 'multi-power': 'multiPower' };
@@ -50,7 +51,16 @@ export function shareView(state, withData) {
     predictions: state.predictions.map((p) => ({ name: p.name, schedule: p.schedule })),
     // how the charts count x, when not in steps (a link opened in steps keeps the page's own)
     ...(chart ? { chart } : {}),
+    // the Analyses panel when it is open: its view, with the options set for it
+    ...(state.analysis && state.analysis.open ? { analysis: sharedAnalysis(state.analysis) } : {}),
   };
+}
+
+/** sharedAnalysis is the open Analyses panel as a link holds it: its view, the options set for it, the unseen N. */
+function sharedAnalysis(a) {
+  const v = viewById(a.view);
+  const options = v.analysis && a.options ? a.options[v.analysis] : undefined;
+  return { view: v.id, ...(options ? { options } : {}), ...(v.sizefit ? { sizeTarget: a.sizeTarget } : {}) };
 }
 
 /** chartCounted is how the chart counts x ({xUnit, tokensPerStep, modelSize}), or null for steps with nothing entered. */
@@ -92,5 +102,15 @@ export function linkView(link) {
     notes.push('The link was made from a fit its data would give again, but it holds no curve with data and a schedule to fit: add the curves, then press Fit.');
   }
   const manual = !refit && Object.keys(params).length ? { params, settings: { ...link.settings }, from: link.source === 'fit' ? 'link' : 'hand' } : null;
-  return { settings: link.settings, curves, predictions, notes, refit, manual, chart: link.chart || null };
+  return { settings: link.settings, curves, predictions, notes, refit, manual, chart: link.chart || null, analysis: linkedAnalysis(link.analysis) };
+}
+
+/** linkedAnalysis is a link's Analyses panel as the store's choices (the panel open on its view), or null. */
+function linkedAnalysis(a) {
+  if (!a) return null;
+  const v = viewById(a.view);
+  return {
+    open: true, view: v.id, options: a.options && v.analysis ? { [v.analysis]: a.options } : {},
+    ...(a.sizeTarget !== undefined ? { sizeTarget: a.sizeTarget } : {}),
+  };
 }

@@ -224,7 +224,7 @@ function checkCurve(c, i) {
 function checkView(v) {
   if (!isObject(v)) fail('link', 'not a JSON object');
   if (!READS.includes(v.v)) fail('link', `version ${JSON.stringify(v.v)?.slice(0, 20)} is not supported (this page reads versions ${READS.join(' and ')})`);
-  onlyKeys(v, v.v >= 2 ? ['v', 'settings', 'params', 'multiPower', 'source', 'curves', 'predictions', 'chart'] : ['v', 'settings', 'params', 'source', 'curves', 'predictions'], 'link');
+  onlyKeys(v, v.v >= 2 ? ['v', 'settings', 'params', 'multiPower', 'source', 'curves', 'predictions', 'chart', 'analysis'] : ['v', 'settings', 'params', 'source', 'curves', 'predictions'], 'link');
   const settings = checkSettings(v.settings);
   let params = null;
   if (v.params !== null && v.params !== undefined) {
@@ -260,7 +260,38 @@ function checkView(v) {
   const steps = [...curves, ...predictions].reduce((n, c) => n + (c.schedule ? scheduleSteps(c.schedule) : 0), 0);
   if (steps > MAX_LINK_STEPS) fail('link', `its schedules run ${Math.round(steps).toLocaleString('en')} steps in all, more than the ${MAX_LINK_STEPS.toLocaleString('en')} a link may ask for`);
   const chart = v.chart === undefined || v.chart === null ? null : checkChart(v.chart);
-  return { v: SHARE_VERSION, settings, params, multiPower, source, curves, predictions, ...(chart ? { chart } : {}) };
+  const analysis = v.analysis === undefined || v.analysis === null ? null : checkAnalysis(v.analysis);
+  return { v: SHARE_VERSION, settings, params, multiPower, source, curves, predictions, ...(chart ? { chart } : {}), ...(analysis ? { analysis } : {}) };
+}
+
+/** MAX_OPTIONS_TEXT bounds a link's analysis options, as JSON. */
+const MAX_OPTIONS_TEXT = 20000;
+
+/**
+ * checkAnalysis copies the Analyses panel's view a link opens ({view, options, sizeTarget}),
+ * checked, or throws: the view's id and the unseen N as text, the options as plain JSON data
+ * (numbers, text, true or false, and lists and objects of them), which lawcore checks in turn
+ * when the view is computed.
+ */
+function checkAnalysis(a) {
+  if (!isObject(a)) fail('analysis', 'not an object');
+  onlyKeys(a, ['view', 'options', 'sizeTarget'], 'analysis');
+  const out = { view: str(a.view, 'analysis.view', 100) };
+  if (a.sizeTarget !== undefined) out.sizeTarget = str(a.sizeTarget, 'analysis.sizeTarget', 100);
+  if (a.options !== undefined) {
+    if (!isObject(a.options)) fail('analysis.options', 'not an object');
+    const plain = (x, where, depth) => {
+      if (depth > 4) fail(where, 'nested too deeply');
+      if (typeof x === 'number') return finite(x, where);
+      if (typeof x === 'string' || typeof x === 'boolean') return x;
+      if (Array.isArray(x)) return x.map((y, i) => plain(y, `${where}[${i}]`, depth + 1));
+      if (isObject(x)) return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, plain(y, `${where}.${k.slice(0, 40)}`, depth + 1)]));
+      return fail(where, 'not a number, text, true or false, or a list or object of them');
+    };
+    out.options = plain(a.options, 'analysis.options', 0);
+    if (JSON.stringify(out.options).length > MAX_OPTIONS_TEXT) fail('analysis.options', `over ${MAX_OPTIONS_TEXT} characters`);
+  }
+  return out;
 }
 
 /** checkChart copies how a link's charts count x ({xUnit, tokensPerStep, modelSize}), checked, or throws. */

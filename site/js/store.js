@@ -82,6 +82,15 @@ function keptLines(state, results) {
 }
 
 /** createStore returns {state, subscribe(fn(state, previous)) -> unsubscribe, ...actions}. */
+/**
+ * withChoices is the Analyses panel a with the user's choices set (a saved workspace's or a
+ * link's: open, view, options, ...): its answer and error go, computed again when it is open,
+ * and the panel shows the options set.
+ */
+function withChoices(a, choices) {
+  return { ...a, ...choices, result: null, error: '', errorField: '', status: '', optionsRevision: a.optionsRevision + 1 };
+}
+
 export function createStore(initial = initialState()) {
   let state = initial;
   const listeners = new Set();
@@ -245,13 +254,14 @@ export function createStore(initial = initialState()) {
      * results. example ({title}) marks the view as a bundled example, which the user's first
      * curves replace. chart (a link's: how x is counted) replaces those chart settings.
      */
-    loadView({ settings, curves = [], predictions = [], example = null, chart = null }) {
+    loadView({ settings, curves = [], predictions = [], example = null, chart = null, analysis = null }) {
       const mark = (item) => (example ? { ...item, fromExample: true } : item);
       const added = named(curves.map((c) => mark({ role: 'fit', scheduleSource: 'builder', ...c })), []);
       set({
         settings: { ...DEFAULT_SETTINGS, ...settings }, curves: added, predictions: named(predictions.map(mark), added),
         fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: state.edits + 1, example,
         chart: chart ? { ...state.chart, ...chart } : state.chart,
+        ...(analysis ? { analysis: withChoices(state.analysis, analysis) } : {}),
       });
     },
     /**
@@ -260,11 +270,10 @@ export function createStore(initial = initialState()) {
      * predicted lines.
      */
     restoreView({ settings, curves, predictions, fits, manual, validation = null, lines, stale, example = null, chart = null, analysis = null }) {
-      const a = state.analysis;
       set({
         chart: chart ? { ...state.chart, ...chart } : state.chart, settings, curves, predictions, fits, manual, lines, validation, band: restoredBand({ validation, manual, fits }), stale, example, edits: state.edits + 1,
         // the panel's choices as they were kept (its answer is computed again when it is open)
-        ...(analysis ? { analysis: { ...a, ...analysis, result: null, error: '', errorField: '', status: '', optionsRevision: a.optionsRevision + 1 } } : {}),
+        ...(analysis ? { analysis: withChoices(state.analysis, analysis) } : {}),
       });
     },
     /** snapshotView returns what puts the view back as it is now (the undo of loading an example). */

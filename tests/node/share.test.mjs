@@ -206,3 +206,31 @@ test('a link keeps whether an explicit schedule is a file’s LR column or typed
   assert.equal(linkView(await decodeShare(await encodeShare(older))).curves[0].scheduleSource, 'file');
   await assert.rejects(decodeShare(await encodeShare({ ...older, curves: [{ ...older.curves[0], scheduleSource: 'typed' }] })), /curves\[0\]\.scheduleSource.*must be one of file, builder/);
 });
+
+test('a link opens the Analyses panel on the view it was open on, with the options set for it', async () => {
+  const { viewById } = await import('../../site/js/analysis-views.js');
+  const store = createStore();
+  store.loadView({ settings: SETTINGS, predictions: [{ name: 'constant', schedule: { kind: 'constant', total: 40, peak: 2e-4 } }] });
+  const { analysis } = viewById('wsd-ratio');
+  store.analysisChanged({ open: true, view: 'wsd-ratio', sizeTarget: '1.3B' });
+  store.setAnalysisOptions(analysis, { totals: [30000, 60000], decay: 'linear' });
+  store.setAnalysisOptions('lambda', { lambdas: [0.99] }); // another view's: not the link's
+  const link = shareView(store.state, true);
+  assert.deepEqual(link.analysis, { view: 'wsd-ratio', options: { totals: [30000, 60000], decay: 'linear' } });
+  const opened = linkView(await decodeShare(await encodeShare(link)));
+  assert.deepEqual(opened.analysis, { open: true, view: 'wsd-ratio', options: { [analysis]: { totals: [30000, 60000], decay: 'linear' } } });
+  const other = createStore();
+  other.loadView(opened);
+  assert.deepEqual([other.state.analysis.open, other.state.analysis.view, other.state.analysis.options], [true, 'wsd-ratio', opened.analysis.options]);
+
+  // the panel closed: nothing of it in the link; the model-size view carries its unseen N
+  store.analysisChanged({ open: false });
+  assert.equal(shareView(store.state, true).analysis, undefined);
+  store.analysisChanged({ open: true, view: 'sizefit' });
+  assert.deepEqual(shareView(store.state, true).analysis, { view: 'sizefit', sizeTarget: '1.3B' });
+
+  // options that are not plain data are refused, naming them
+  const bad = { ...link, analysis: { view: 'wsd-ratio', options: { totals: [[[[[[1]]]]]] } } };
+  await assert.rejects(decodeShare(await encodeShare(bad)), /analysis\.options\.totals.*nested too deeply/);
+  await assert.rejects(decodeShare(await encodeShare({ ...link, analysis: { view: 'wsd-ratio', run: true } })), /analysis/);
+});
