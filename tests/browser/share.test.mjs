@@ -212,3 +212,40 @@ test('a link with Multi-Power parameters only predicts by the closed form of a c
     await context.close();
   }
 });
+
+test('a link made with the Analyses panel open opens it on the same view, with its options, and computes the same answer', async () => {
+  const computed = (view) => document.querySelector('#analysis-result').dataset.view === view
+    && !document.querySelector('#analysis-table').hidden && !/Computing/.test(document.querySelector('#analysis-status').textContent);
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  let link;
+  let table;
+  try {
+    await waitForFit(page);
+    await page.click('#analyses-panel > summary');
+    await page.selectOption('#analysis-view', 'lambda');
+    await page.click('#analysis-options-box > summary');
+    await page.fill('#analysis-options', '{"lambdas": [0.99, 0.995], "totals": [30000]}');
+    await page.press('#analysis-options', 'Tab');
+    await page.waitForFunction(computed, 'lambda', { timeout: 60000 });
+    table = await page.textContent('#analysis-table');
+    await page.click('#share-button');
+    await page.waitForFunction(() => document.querySelector('#share-link').value.includes('#s='));
+    link = await page.inputValue('#share-link');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+  const fresh = await openPage(env.browser, link);
+  try {
+    const { page } = fresh;
+    await waitForFit(page);
+    await page.waitForFunction(computed, 'lambda', { timeout: 60000 });
+    assert.equal(await page.evaluate(() => document.querySelector('#analyses-panel').open), true);
+    assert.deepEqual(JSON.parse(await page.inputValue('#analysis-options')).lambdas, [0.99, 0.995]);
+    // the link's fit is made again, and the view computed from it
+    await page.waitForFunction((t) => document.querySelector('#analysis-table').textContent === t, table, { timeout: 60000 });
+    assert.deepEqual(fresh.errors, []);
+  } finally {
+    await fresh.context.close();
+  }
+});

@@ -169,3 +169,20 @@ test('the model-size answer says when the unseen N lies past the fitted sizes: a
   assert.match(sizeExtrapolation(10e6, fitted), /^Extrapolated: N = 10M is 2\.5× below the smallest size fitted \(25M\)/);
   for (const n of [50e6, 25e6, 100e6, 140e6, 20e6]) assert.equal(sizeExtrapolation(n, fitted), '', `N = ${n}: among the fitted sizes, or within 1.5 times of them`);
 });
+
+test('new parameters while the view computes compute it again: the answer under way, of the parameters before, is dropped', async () => {
+  const { store, engine, analyses } = await computing();
+  assert.equal(engine.calls.length, 1);
+  analyses.refresh(); // a fit ended
+  await tick();
+  assert.equal(engine.calls.length, 2, 'computed again');
+  engine.calls[0].release();
+  await tick();
+  await tick();
+  assert.equal(store.state.analysis.computing, true, 'the first answer is not shown');
+  engine.calls[1].release();
+  await tick();
+  await tick();
+  assert.equal(store.state.analysis.computing, false);
+  assert.ok(store.state.analysis.result.chart);
+});

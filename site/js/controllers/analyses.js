@@ -198,11 +198,15 @@ export function createAnalyses({ store, engine }) {
   return {
     run,
     cancel,
-    /** refresh recomputes the view shown (after a fit or new parameters), if the panel is open and drawn. */
+    /**
+     * refresh recomputes the view shown (after a fit or new parameters), if the panel is open
+     * and drawn, or computing: an answer under way is of the parameters before (a link's panel
+     * computed while its fit was made again kept the answer of no fit).
+     */
     refresh() {
       answers.clear();
       const a = store.state.analysis;
-      if (a.open && a.result && a.result.table) run();
+      if (a.open && ((a.result && a.result.table) || a.computing)) run();
     },
     /** setSizeTarget sets the unseen model size the model-size view predicts at, and computes the view again if it is shown. */
     setSizeTarget(text) {
