@@ -110,6 +110,9 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 			// a precision that the curves cannot give
 			delete(res.Intervals, job.spec.Terms[1].Param)
 		}
+		if w, ok := job.undetermined(theta, res.Intervals); ok {
+			res.Warnings = append(res.Warnings, w)
+		}
 	}
 	if req.Lines {
 		if res.Lines, err = FitLines(req, res); err != nil {

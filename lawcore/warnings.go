@@ -2,7 +2,9 @@ package lawcore
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strings"
 )
 
 // Warnings. A fit always returns parameters; whether to trust them is another matter, and a
@@ -18,8 +20,9 @@ type Warning struct {
 	// "few-points" (no more points to fit than parameters), "no-annealing" (no fit curve
 	// anneals, so the annealing term is not determined), "auto" (auto could not compare
 	// laws, and the settings given were fitted), "size-unused" (curves carry model sizes
-	// that the law takes no account of) or "guessed-start" (a logged schedule starts late,
-	// and the learning rates before it, a guess, weigh in S1).
+	// that the law takes no account of), "guessed-start" (a logged schedule starts late,
+	// and the learning rates before it, a guess, weigh in S1) or "undetermined" (parameters
+	// whose 90% intervals reach beyond ten times their values: the curves leave them open).
 	Kind string `json:"kind"`
 	// Param and Curve name the parameter or the curve concerned, when there is one.
 	Param string `json:"param,omitempty"`
@@ -51,6 +54,9 @@ const (
 	// annealDrop: a curve anneals when its LR falls more than this share below its highest
 	// so far; a constant LR logged with rounding (0.1%) does not.
 	annealDrop = 0.01
+	// openSpan: a parameter whose 90% interval reaches beyond this many times its value is
+	// not determined by the curves, not even its order of magnitude.
+	openSpan = 10
 	// guessedShare: a share of S1 that a schedule guessed before its first logged LR may
 	// hold. S1 off by a share d moves the law's A·S1^-α by about α·d of itself: with the
 	// paper's α near 0.5 and that term near 0.4, 1% of S1 moves the loss by about 0.002, a
@@ -147,6 +153,40 @@ func (j *fitJob) warnings(theta []float64, res *FitResult) []Warning {
 			v.PredE/res.FitMetrics.PredE, 100*v.PredE, 100*res.FitMetrics.PredE)})
 	}
 	return out
+}
+
+// undetermined warns of the free parameters whose 90% interval reaches beyond openSpan times
+// their value: the curves do not fix even the order of magnitude (a Multi-Power Law fitted to
+// one run and one cooldown: B from 0 to over 1e11 around 7e3). The fit still follows the
+// curves, trading such parameters off against each other, but a prediction of a schedule
+// unlike them rests on values they leave open. Two parameters that trade off within a factor
+// of a few (the Multi-Power Law's C and β on its release's three runs, C up to 5 times its
+// value) are a correlation the curves bound, and the band says what it costs.
+func (j *fitJob) undetermined(theta []float64, intervals map[string]Interval) (Warning, bool) {
+	var names, spans []string
+	for _, i := range j.free {
+		p := j.spec.Params[i]
+		iv, ok := intervals[p.Name]
+		if !ok || !(math.Max(iv.High, -iv.Low) > openSpan*math.Abs(theta[i])) {
+			continue
+		}
+		names = append(names, p.Symbol)
+		spans = append(spans, fmt.Sprintf("%s %.3g to %.3g", p.Symbol, iv.Low, iv.High))
+	}
+	if len(names) == 0 {
+		return Warning{}, false
+	}
+	return Warning{Kind: "undetermined", Message: fmt.Sprintf(
+		"these curves do not fix even the order of magnitude of %s (90%% intervals: %s): the %s follows them, but a prediction of a schedule unlike them rests on values they leave open; fit curves of more varied schedules, or let held-out curves judge the laws (validation, or auto)",
+		listed(names), strings.Join(spans, ", "), j.spec.Title)}, true
+}
+
+// listed joins names as a sentence does: "B", "B and C", "B, C and γ".
+func listed(names []string) string {
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // guessedStart warns of a curve whose schedule starts with learning rates nobody logged (see
