@@ -50,7 +50,7 @@ export function createChart(container, { group = null, compact = false } = {}) {
   return {
     chart: () => u,
     /**
-     * update draws spec (null: nothing); a new chart is width wide, or as wide as the
+     * update draws spec (null: nothing); a new chart is width() wide, or as wide as the
      * container when width is not given.
      */
     update(spec, width = undefined) {
@@ -75,10 +75,12 @@ export function createChart(container, { group = null, compact = false } = {}) {
         u.setData(data);
         return;
       }
+      // read before the old chart goes: its removal makes the page's layout stale
+      const wide = Math.max(MIN_CHART_WIDTH, width ? width() : container.clientWidth);
       destroy();
       container.replaceChildren();
       const grouped = !compact && lines.some((l) => l.group);
-      u = new uPlot(options(spec, colors, Math.max(MIN_CHART_WIDTH, width ?? container.clientWidth), { group, compact, grouped }), data, container);
+      u = new uPlot(options(spec, colors, wide, { group, compact, grouped }), data, container);
       shape = next;
       if (grouped) {
         const wasOpen = legend ? legend.open : null;

@@ -32,10 +32,12 @@ export function showCharts(store) {
     if (!due) return;
     due = false;
     const specs = resultCharts(store.state);
-    // The containers' widths are read before any chart changes the page: each read after
-    // another chart's DOM went in made the browser lay the page out again.
-    const widths = new Map([...slots.keys()].map((id) => [id, $(`#chart-${id}`).clientWidth]));
-    for (const [id, slot] of slots) slot.update(specs[id], widths.get(id));
+    // The containers' widths are read together, the first time a chart is made anew, before
+    // it changes the page: each read after another chart's DOM went in made the browser lay
+    // the page out again. Charts that only take new data need none.
+    let widths = null;
+    const widthOf = (id) => (widths ||= new Map([...slots.keys()].map((k) => [k, $(`#chart-${k}`).clientWidth]))).get(id);
+    for (const [id, slot] of slots) slot.update(specs[id], () => widthOf(id));
   };
   watch(store, ['curves', 'predictions', 'fits', 'manual', 'lines', 'band', 'settings', 'chart'], () => {
     if (due) return;
