@@ -42,18 +42,23 @@ export function createChart(container, { group = null, compact = false } = {}) {
     shape = '';
   }
 
+  /**
+   * seenWidth is the container's width as the ResizeObserver last reported it (0 before its
+   * first report). A new chart takes it rather than reading clientWidth, which forces the
+   * browser to lay out the page the views have just changed (the first view's draw spent
+   * 20-36 ms so); if the width changed since, the observer resizes the chart a frame later.
+   */
+  let seenWidth = 0;
   new ResizeObserver(() => {
-    const w = Math.max(MIN_CHART_WIDTH, container.clientWidth);
+    seenWidth = container.clientWidth; // laid out already when the observer reports
+    const w = Math.max(MIN_CHART_WIDTH, seenWidth);
     if (u && Math.abs(w - u.width) > 2) u.setSize({ width: w, height: u.height });
   }).observe(container);
 
   return {
     chart: () => u,
-    /**
-     * update draws spec (null: nothing); a new chart is width() wide, or as wide as the
-     * container when width is not given.
-     */
-    update(spec, width = undefined) {
+    /** update draws spec (null: nothing). */
+    update(spec) {
       const lines = spec ? spec.lines : [];
       container.dataset.series = lines.map((l) => l.label).join('|');
       const data = alignLines(lines, spec ? spec.xMin : -Infinity);
@@ -75,8 +80,7 @@ export function createChart(container, { group = null, compact = false } = {}) {
         u.setData(data);
         return;
       }
-      // read before the old chart goes: its removal makes the page's layout stale
-      const wide = Math.max(MIN_CHART_WIDTH, width ? width() : container.clientWidth);
+      const wide = Math.max(MIN_CHART_WIDTH, seenWidth || container.clientWidth);
       destroy();
       container.replaceChildren();
       const grouped = !compact && lines.some((l) => l.group);

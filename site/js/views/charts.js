@@ -32,12 +32,7 @@ export function showCharts(store) {
     if (!due) return;
     due = false;
     const specs = resultCharts(store.state);
-    // The containers' widths are read together, the first time a chart is made anew, before
-    // it changes the page: each read after another chart's DOM went in made the browser lay
-    // the page out again. Charts that only take new data need none.
-    let widths = null;
-    const widthOf = (id) => (widths ||= new Map([...slots.keys()].map((k) => [k, $(`#chart-${k}`).clientWidth]))).get(id);
-    for (const [id, slot] of slots) slot.update(specs[id], () => widthOf(id));
+    for (const [id, slot] of slots) slot.update(specs[id]);
   };
   watch(store, ['curves', 'predictions', 'fits', 'manual', 'lines', 'band', 'settings', 'chart'], () => {
     if (due) return;
