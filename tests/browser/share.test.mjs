@@ -12,6 +12,13 @@ const bothLawsPredicted = (page) => page.waitForFunction(() => {
   const rows = [...document.querySelectorAll('#predict-list [data-schedule-name]')];
   return rows.length && rows.every((r) => r.dataset.finalLoss && r.dataset.finalLossMpl);
 });
+/** shareLink presses "Copy share link" and returns the link the page makes. */
+async function shareLink(page) {
+  await page.click('#share-button');
+  await page.waitForFunction(() => document.querySelector('#share-link').value.includes('#s='));
+  return page.inputValue('#share-link');
+}
+
 /** mplOrigin is the Multi-Power Law's parameters as its equation shows them: "L0 2.63, A 0.42, ..." in the law's order. */
 const mplOrigin = (page) => page.evaluate(() => {
   const shown = Object.fromEntries([...document.querySelectorAll('#equation [data-law="multi-power"] .param')].map((p) => [p.dataset.param, `${p.title.split(':')[0]} ${Number(p.dataset.value).toPrecision(4)}`]));
@@ -40,9 +47,7 @@ test('a share link restores the settings, curves, parameters and predictions', a
     before = { params: await params(page), curves: await curveNames(page), predictions: await predictions(page) };
     assert.ok(before.predictions.some((p) => p.name === 'my WSD'));
 
-    await page.click('#share-button');
-    await page.waitForFunction(() => document.querySelector('#share-link').value.includes('#s='));
-    link = await page.inputValue('#share-link');
+    link = await shareLink(page);
     assert.match(await page.textContent('#share-note'), /data/);
     assert.deepEqual(errors, []);
   } finally {
@@ -110,10 +115,8 @@ test('a view too large for a link with data gets a link without data', async () 
     for (let s = 1; s <= 100000; s++) rows.push(`${s},2e-4,${(3 + 1 / Math.sqrt(s) + 0.01 * rnd()).toFixed(9)}`);
     await page.setInputFiles('#file-input', [{ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from(rows.join('\n')) }]);
     await page.waitForFunction(() => [...document.querySelectorAll('#curve-list [data-curve-name]')].some((r) => r.dataset.curveName === 'big'));
-    await page.click('#share-button');
-    await page.waitForFunction(() => document.querySelector('#share-link').value.includes('#s='));
+    link = await shareLink(page);
     assert.match(await page.textContent('#share-note'), /too large.*leaves the data out/);
-    link = await page.inputValue('#share-link');
     assert.ok(link.length < 200 * 1024);
     assert.deepEqual(errors, []);
   } finally {
@@ -164,10 +167,8 @@ test('the Multi-Power Law predicts the schedules, and its parameters travel in a
     for (let s = 1; s <= 100000; s++) rows.push(`${s},2e-4,${(3 + 1 / Math.sqrt(s) + 0.01 * Math.sin(s * 12.9898)).toFixed(9)}`);
     await page.setInputFiles('#file-input', [{ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from(rows.join('\n')) }]);
     await page.waitForFunction(() => [...document.querySelectorAll('#curve-list [data-curve-name]')].some((r) => r.dataset.curveName === 'big'));
-    await page.click('#share-button');
-    await page.waitForFunction(() => document.querySelector('#share-link').value.includes('#s='));
+    link = await shareLink(page);
     assert.match(await page.textContent('#share-note'), /leaves the data out/);
-    link = await page.inputValue('#share-link');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
@@ -228,9 +229,7 @@ test('a link made with the Analyses panel open opens it on the same view, with i
     await page.press('#analysis-options', 'Tab');
     await page.waitForFunction(computed, 'lambda', { timeout: 60000 });
     table = await page.textContent('#analysis-table');
-    await page.click('#share-button');
-    await page.waitForFunction(() => document.querySelector('#share-link').value.includes('#s='));
-    link = await page.inputValue('#share-link');
+    link = await shareLink(page);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
