@@ -46,7 +46,7 @@ export function showAnalyses(store, on) {
   let relative;
   watch(store, ['analysis'], (state) => {
     const a = state.analysis;
-    // opened by the store (work restored with the panel open: its toggle computes the view);
+    // opened by the store (saved work or a link with the panel open: its toggle computes the view);
     // only when the store's value changes, not over a click whose toggle event is still to come
     if (a.open !== storeOpen) {
       storeOpen = a.open;
