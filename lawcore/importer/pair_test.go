@@ -135,8 +135,8 @@ func TestTensorBoardRun(t *testing.T) {
 }
 
 // FuzzPairLR pairs curves built from arbitrary bytes: each pair joins a loss curve without
-// learning rates to a learning-rate curve without loss that covers its steps, and no loss
-// curve gets two.
+// learning rates to a learning-rate curve without loss that covers its steps (with the
+// learning rates its reach adds), and no loss curve gets two.
 func FuzzPairLR(f *testing.F) {
 	f.Add([]byte{0, 1, 10, 20, 1, 1, 0, 30, 2, 0, 5, 5})
 	f.Add([]byte{0, 0, 1, 2, 0, 0, 1, 2, 1, 2, 0, 9})
@@ -166,8 +166,12 @@ func FuzzPairLR(f *testing.F) {
 			if !loss.HasLoss || loss.HasLR || !lr.HasLR || lr.HasLoss || seen[p.Loss] {
 				t.Fatalf("pair %v joins %+v and %+v", p, loss, lr)
 			}
-			if loss.Steps[0] < lr.Steps[0] || loss.Steps[1] > lr.Steps[1] {
-				t.Fatalf("pair %v: the learning rates %v do not cover the steps %v", p, lr.Steps, loss.Steps)
+			first, last := lr.Steps[0], lr.Steps[1]
+			for _, r := range p.Reach {
+				first, last = min(first, r.Step), max(last, r.Step)
+			}
+			if loss.Steps[0] < first || loss.Steps[1] > last {
+				t.Fatalf("pair %v: the learning rates %v (reaching %v to %v) do not cover the steps %v", p, lr.Steps, first, last, loss.Steps)
 			}
 			seen[p.Loss] = true
 			if _, err := MergeLR(loss, lr); err != nil {
