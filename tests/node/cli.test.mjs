@@ -622,3 +622,19 @@ test('bad usage exits 2 with the command\'s usage; bad input exits 1 with lawcor
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /bad\.csv: line 3/);
 });
+
+test('pairlr with an LR curve\'s values continues them to a loss one logging interval before them (a cooldown\'s branch step); with steps alone it leaves that loss out', () => {
+  const curves = (withLR) => [
+    { name: 'loss', file: 'run-c-tag-loss.csv', hasLoss: true, steps: [20000, 20050, 20100, 20150] },
+    { name: 'lr', file: 'run-c-tag-lr.csv', hasLR: true, steps: [20050, 20100, 20150], ...(withLR ? { lr: [1e-4, 9e-5, 8e-5] } : {}) },
+  ];
+  const reached = okJSON(['pairlr'], JSON.stringify({ curves: curves(true) }));
+  assert.equal(reached.pairs.length, 1);
+  assert.equal(reached.pairs[0].keep, undefined);
+  assert.equal(reached.pairs[0].reach.length, 1);
+  assert.equal(reached.pairs[0].reach[0].step, 20000);
+  assert.ok(Math.abs(reached.pairs[0].reach[0].lr - 1.1e-4) < 1e-15, `continued linearly: ${reached.pairs[0].reach[0].lr}`);
+  assert.match(reached.notes.join(' '), /the learning rate at step 20000 \(a loss before the first logged learning rate, at step 20050\) 0\.00011, continuing the logged ones linearly/);
+  const stepsOnly = okJSON(['pairlr'], JSON.stringify({ curves: curves(false) }));
+  assert.deepEqual(stepsOnly.pairs, [{ loss: 0, lr: 1, keep: [1, 4] }]);
+});
