@@ -553,7 +553,6 @@ func averageReason(scores []CandidateScore, members []Member, averaged float64, 
 	for k, m := range members {
 		parts[k] = fmt.Sprintf("%s (%.0f%%)", m.Label, 100*m.Weight)
 	}
-	list := strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 	return fmt.Sprintf("The average of %s predicts the held-out data best: held-out error %.3f%% (%s, %d folds), against %.3f%% for the best single law (%s); laws that miss in different directions average out.",
-		list, 100*averaged, design, folds, 100*scores[best].HeldOut, scores[best].Label)
+		listed(parts), 100*averaged, design, folds, 100*scores[best].HeldOut, scores[best].Label)
 }

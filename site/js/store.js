@@ -81,7 +81,6 @@ function keptLines(state, results) {
   return lines;
 }
 
-/** createStore returns {state, subscribe(fn(state, previous)) -> unsubscribe, ...actions}. */
 /**
  * withChoices is the Analyses panel a with the user's choices set (a saved workspace's or a
  * link's: open, view, options, ...): its answer and error go, computed again when it is open,
@@ -91,6 +90,7 @@ function withChoices(a, choices) {
   return { ...a, ...choices, result: null, error: '', errorField: '', status: '', optionsRevision: a.optionsRevision + 1 };
 }
 
+/** createStore returns {state, subscribe(fn(state, previous)) -> unsubscribe, ...actions}. */
 export function createStore(initial = initialState()) {
   let state = initial;
   const listeners = new Set();
