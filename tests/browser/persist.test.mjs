@@ -884,6 +884,9 @@ test('the Analyses panel’s choices are work: the panel open on a view with opt
     await page.selectOption('#analysis-view', 'lambda');
     // set in the JSON view (the advanced one, folded)
     await page.click('#analysis-options-box > summary');
+    // the defaults come with lawcore.wasm, loaded on the panel's first opening: typed before
+    // they arrive, the JSON view is written over (see the note on #15's stop)
+    await page.waitForFunction(() => /"lambdas"/.test(document.querySelector('#analysis-options').value), null, { timeout: 60000 });
     await page.fill('#analysis-options', '{"lambdas": [0.99, 0.995], "totals": [30000]}');
     await page.press('#analysis-options', 'Tab');
     const computed = () => document.querySelector('#analysis-result').dataset.view === 'lambda'
