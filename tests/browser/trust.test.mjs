@@ -187,11 +187,14 @@ test('auto for your own curves: the choice, its reason, every candidate’s held
 
     // Reload: the window set, auto and its choice are back, the fit current.
     const before = { window: await windowOf(page, 'run10k'), params: await params(page), note };
-    // A save after the fit (saves wait 400 ms after the last change), then the reload.
+    // A save begun after the fit's answer, so holding it, then the reload. (A save begun before
+    // it, of the window typed, can end after it: CI's run waited on that one, and the page
+    // reloaded without the fit. The fit's own save begins 400 ms after its answer, later than
+    // fittedAt was read.)
     await page.waitForFunction((t) => {
       const f = document.querySelector('#workspace-footer').dataset;
       return Number(f.savedAt) > t && !f.saving;
-    }, fittedAt - 100);
+    }, fittedAt);
     await page.reload();
     await page.waitForFunction(() => !document.querySelector('#workspace-line').hidden);
     await waitForFit(page);
