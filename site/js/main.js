@@ -267,8 +267,8 @@ on('#export-observed', 'click', () => exports.observedCSV());
 on('#share-button', 'click', () => sharing.makeLink(location.href.replace(/#.*$/, ''), (link) => navigator.clipboard.writeText(link)));
 window.addEventListener('hashchange', () => { if (/^#s=/.test(location.hash)) sharing.open(location.hash); });
 // A change waiting to be saved is saved at once when the tab is hidden or closed.
-window.addEventListener('pagehide', () => workspace.flush());
-document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') workspace.flush(); });
+window.addEventListener('pagehide', () => workspace.flush({ leaving: true }));
+document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') workspace.flush({ leaving: true }); });
 
 engine.on('ready', (version) => store.engineReady(version));
 engine.on('memory', (bytes) => store.engineMemory(bytes));

@@ -97,6 +97,8 @@ export class WorkspaceDB {
   constructor(db) {
     this.db = db;
     this.closed = false;
+    /** stored holds the ids of the arrays the last committed read or write left in `arrays`. */
+    this.stored = new Set();
     this.onclose = () => {};
     // Another tab opening a newer version of the database asks this one to let go.
     db.onversionchange = () => {
@@ -171,6 +173,9 @@ export class WorkspaceDB {
           });
         }
       });
+    }).then((out) => {
+      this.stored = new Set(out.arrays.keys());
+      return out;
     });
   }
 
@@ -178,17 +183,30 @@ export class WorkspaceDB {
    * write stores record and the arrays it refers to (Map id -> function giving the array) in
    * one transaction: only the arrays not stored yet are written, the ones nothing refers to any
    * more are deleted. It resolves once the transaction has committed.
+   *
+   * The record and the arrays are asked for at once, before any answer comes: a save begun as
+   * the page goes away (pagehide) gets no more callbacks, and its transaction commits what was
+   * asked by then, once told to commit (commitNow: Chromium dropped it otherwise, and with it
+   * every change of the last 400 ms before a reload). Otherwise the stored keys are read after,
+   * in the same transaction, to delete what nothing refers to and to write an array believed
+   * stored that is not (another tab's save deleted it); a save committed at once leaves that to
+   * the next.
    */
-  write(record, arrays) {
+  write(record, arrays, { commitNow = false } = {}) {
     return this.run('readwrite', 'saving your work', (tx, out, guard) => {
       const store = tx.objectStore('arrays');
+      for (const [id, get] of arrays) if (!this.stored.has(id)) store.put(get(), id);
+      tx.objectStore('workspace').put(record, RECORD_KEY);
+      if (commitNow && typeof tx.commit === 'function') return tx.commit();
       const keys = store.getAllKeys();
       keys.onsuccess = guard(() => {
         const stored = new Set(keys.result);
         for (const [id, get] of arrays) if (!stored.has(id)) store.put(get(), id);
         for (const id of stored) if (!arrays.has(id)) store.delete(id);
-        tx.objectStore('workspace').put(record, RECORD_KEY);
       });
+    }).then((out) => {
+      this.stored = new Set(arrays.keys());
+      return out;
     });
   }
 
@@ -196,6 +214,9 @@ export class WorkspaceDB {
   clear() {
     return this.run('readwrite', 'forgetting your work', (tx) => {
       for (const name of STORES) tx.objectStore(name).clear();
+    }).then((out) => {
+      this.stored = new Set();
+      return out;
     });
   }
 }

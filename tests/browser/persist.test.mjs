@@ -167,6 +167,25 @@ test('load curves, reload: everything is back (names, roles, schedules, settings
   }
 });
 
+test('a change made just before a reload is kept: the save waiting for its delay is made as the page goes', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await saveMyRun(page);
+    // Each change is reloaded at once, well inside the 400 ms a save waits for more changes:
+    // the page saves what waits as it goes (pagehide). It lost both before.
+    await pasteCurve(page, 'second run', csvRun(30));
+    await reloadRestored(page);
+    assert.deepEqual((await curveNames(page)).slice(-2), ['my run', 'second run']);
+    await setField(page, '#huber-delta', '0.01');
+    await reloadRestored(page);
+    assert.equal(await page.inputValue('#huber-delta'), '0.01');
+    assert.deepEqual((await curveNames(page)).slice(-2), ['my run', 'second run']);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a validation comes back after a reload: its table, and its band on the predictions', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {

@@ -245,7 +245,7 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
   }
 
   /** save writes state; when storage is full, what fits. */
-  async function save(state) {
+  async function save(state, { leaving = false } = {}) {
     store.setWorkspace({ saving: true });
     try {
       if (isEmptyWork(state)) {
@@ -258,7 +258,7 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       const started = performance.now();
       const { record, arrays } = pack(state, savedAt, () => true);
       try {
-        await db.write(record, arrays);
+        await db.write(record, arrays, { commitNow: leaving });
       } catch (err) {
         if (err.kind !== 'quota') throw err;
         return await saveWhatFits(state, savedAt);
@@ -285,23 +285,32 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
     say(`Your work could not be saved (${err.message}). The page works as usual; the next change tries again.`, 'warning');
   }
 
-  /** flush saves now what is waiting to be saved; it resolves once saved (or failed). */
-  function flush() {
+  /**
+   * flush saves now what is waiting to be saved; it resolves once saved (or failed). A save
+   * under way is followed by another, unless leaving: the page is going away (pagehide, hidden),
+   * and the one under way would end with no callback left to begin the next, so the next begins
+   * now (IndexedDB runs the two in turn).
+   */
+  function flush({ leaving = false } = {}) {
+    const waiting = timer !== null || again;
     clearTimeout(timer);
     timer = null;
-    if (off || !db || !dirty) return saving || Promise.resolve();
-    if (saving) {
-      again = true;
+    if (off || !db || !dirty || (leaving && !waiting)) return saving || Promise.resolve();
+    if (saving && !leaving) {
+      again ||= waiting;
       return saving;
     }
-    saving = save(store.state).catch(failed).finally(() => {
+    again = false;
+    const run = save(store.state, { leaving }).catch(failed).finally(() => {
+      if (saving !== run) return; // a later save, begun while leaving, follows it
       saving = null;
       if (again) {
         again = false;
         flush();
       }
     });
-    return saving;
+    saving = run;
+    return run;
   }
 
   return {
@@ -376,10 +385,12 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
           // to the first view's example was lost by a reload).
           if (!changed(state, example.view, USER_KEYS)) {
             clearTimeout(timer);
+            timer = null;
             return;
           }
           if (example.overWork) {
             clearTimeout(timer);
+            timer = null;
             if (!example.said) {
               example.said = true; // before saying it: say sets the store, which calls this again
               say(`Your changes to ${state.example.title} are not kept: your saved work is. “Keep it, and add my curves beside it” makes the example your work.`);
