@@ -2,7 +2,8 @@
 // decay shape, peak LR) and its JSON view stay in sync; each change recomputes the answer, whose
 // sentence and chart follow; every line's optimum is marked on the chart as drawn (checked in
 // its SVG export, which is built from the chart's data); the y axis shows each line relative to
-// its best; input typed wrong, or refused by lawcore, is named and the last answer stays.
+// its best; input typed wrong, or refused by lawcore, is named and the last answer stays; text
+// typed before lawcore’s defaults arrive is not written over.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -190,6 +191,61 @@ test('Cancel stops a long analysis in its worker: the bar moves, the last answer
     // it does when a cancel is not honoured within 3 s
     await page.waitForTimeout(Math.max(0, cancelledAt + 3500 - Date.now()));
     assert.deepEqual(replaced, []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('text typed in a field before lawcore’s defaults arrive stays, focused, and sets the options when left', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    // The defaults come with lawcore.wasm, loaded at the panel's first opening: held back here,
+    // so that the typing falls before them on any machine.
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    await context.route(/\/lawcore\.[0-9a-f]+\.wasm/, async (route) => { await held; await route.continue(); });
+    await page.click('#analyses-panel > summary');
+    await page.selectOption('#analysis-view', 'wsd-ratio');
+    await page.click('#analysis-field-totals');
+    await page.keyboard.type('30000, 60000');
+    release();
+    await page.waitForFunction(() => /"ratios"/.test(document.querySelector('#analysis-options').value)); // the defaults are in
+    assert.equal(await page.inputValue('#analysis-field-totals'), '30000, 60000', 'the typing stays (the defaults were written over it)');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'analysis-field-totals');
+    await page.keyboard.type(', 90000');
+    await page.press('#analysis-field-totals', 'Tab');
+    await answered(page, /^At \d+K steps the best WSD cooldown/);
+    assert.deepEqual((await series(page)).filter((x) => !x.includes(':')), ['30000 steps', '60000 steps', '90000 steps']);
+    assert.match(await page.inputValue('#analysis-options'), /"totals": \[30000,60000,90000\]/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('text typed in the JSON view before lawcore’s defaults arrive stays', async () => {
+  const { context, page, errors } = await openPage(env.browser, env.url);
+  try {
+    await waitForFit(page);
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    await context.route(/\/lawcore\.[0-9a-f]+\.wasm/, async (route) => { await held; await route.continue(); });
+    await page.click('#analyses-panel > summary');
+    await page.selectOption('#analysis-view', 'wsd-ratio');
+    await page.click('#analysis-options-box > summary');
+    await page.click('#analysis-options');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('{"totals": [40000]');
+    release();
+    await page.waitForFunction(() => document.querySelector('#analysis-field-ratios')?.value, null, { timeout: 60000 }); // the defaults are in
+    assert.equal(await page.inputValue('#analysis-options'), '{"totals": [40000]');
+    await page.keyboard.type('}');
+    await page.press('#analysis-options', 'Tab');
+    await answered(page, /^At 40K steps the best WSD cooldown/);
+    assert.deepEqual((await series(page)).filter((x) => !x.includes(':')), ['40000 steps']);
+    assert.equal(await page.inputValue('#analysis-field-totals'), '40000');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

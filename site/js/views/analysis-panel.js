@@ -42,6 +42,24 @@ export function showAnalyses(store, on) {
   let storeOpen = store.state.analysis.open;
   const slot = createChart($('#chart-analysis'));
   let revision = -1;
+  /** writtenJSON is the text the JSON view was last given: one that differs, focused, is being typed. */
+  let writtenJSON = '';
+  /** typedText is the text typed but not yet changed in the focused text field of the options ({option | json, value, start, end}), or null. */
+  const typedText = () => {
+    const el = document.activeElement;
+    if (el === $('#analysis-options')) return el.value !== writtenJSON ? { json: true, value: el.value, start: el.selectionStart, end: el.selectionEnd } : null;
+    if (!el || el.type !== 'text' || !el.dataset.option || !$('#analysis-form').contains(el) || el.value === el.defaultValue) return null;
+    return { option: el.dataset.option, value: el.value, start: el.selectionStart, end: el.selectionEnd };
+  };
+  /** keepTyping puts typed text (typedText's) back in its field, focused, the caret where it was. */
+  const keepTyping = (typing) => {
+    if (!typing) return;
+    const el = typing.json ? $('#analysis-options') : document.querySelector(`#analysis-form input[type="text"][data-option="${typing.option}"]`);
+    if (!el) return;
+    el.value = typing.value;
+    el.focus();
+    el.setSelectionRange(typing.start, typing.end);
+  };
   let result;
   let relative;
   watch(store, ['analysis'], (state) => {
@@ -59,11 +77,15 @@ export function showAnalyses(store, on) {
     $('#analysis-options-box').hidden = !!v.sizefit;
     $('#analysis-form').hidden = !!v.sizefit;
     // The form and the JSON view are written only when another view's options, or options set
-    // elsewhere, are to show: never over typing.
+    // elsewhere, are to show (lawcore's defaults arriving, say), and never over typing: the
+    // text being typed in a field stays, focused, until its change sets the option.
     if (a.optionsRevision !== revision && !v.sizefit) {
+      const typing = typedText();
       const options = optionsInUse(a, v.analysis);
-      $('#analysis-options').value = optionsJSON(options);
+      writtenJSON = optionsJSON(options);
+      $('#analysis-options').value = writtenJSON;
       renderForm(fieldsOf(v.analysis, a.defaults), options, on, analysisSetup(state).peak);
+      keepTyping(typing);
     }
     revision = a.optionsRevision;
     for (const input of document.querySelectorAll('#analysis-form [data-option]')) input.toggleAttribute('aria-invalid', input.dataset.option === a.errorField);
