@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { useServerAndBrowser, openPage, waitForFit } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, holdFullModule } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -197,17 +197,23 @@ test('Cancel stops a long analysis in its worker: the bar moves, the last answer
   }
 });
 
+/**
+ * openBeforeDefaults opens the WSD-ratio view once the example is fitted, with lawcore.wasm (and
+ * with it the analyses' defaults, loaded at the panel's first opening) held back until the
+ * release it returns is called: what a test types meanwhile falls before them on any machine.
+ */
+async function openBeforeDefaults(context, page) {
+  await waitForFit(page);
+  const release = await holdFullModule(context);
+  await page.click('#analyses-panel > summary');
+  await page.selectOption('#analysis-view', 'wsd-ratio');
+  return release;
+}
+
 test('text typed in a field before lawcore’s defaults arrive stays, focused, and sets the options when left', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
-    await waitForFit(page);
-    // The defaults come with lawcore.wasm, loaded at the panel's first opening: held back here,
-    // so that the typing falls before them on any machine.
-    let release;
-    const held = new Promise((resolve) => { release = resolve; });
-    await context.route(/\/lawcore\.[0-9a-f]+\.wasm/, async (route) => { await held; await route.continue(); });
-    await page.click('#analyses-panel > summary');
-    await page.selectOption('#analysis-view', 'wsd-ratio');
+    const release = await openBeforeDefaults(context, page);
     await page.click('#analysis-field-totals');
     await page.keyboard.type('30000, 60000');
     release();
@@ -228,12 +234,7 @@ test('text typed in a field before lawcore’s defaults arrive stays, focused, a
 test('text typed in the JSON view before lawcore’s defaults arrive stays', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
-    await waitForFit(page);
-    let release;
-    const held = new Promise((resolve) => { release = resolve; });
-    await context.route(/\/lawcore\.[0-9a-f]+\.wasm/, async (route) => { await held; await route.continue(); });
-    await page.click('#analyses-panel > summary');
-    await page.selectOption('#analysis-view', 'wsd-ratio');
+    const release = await openBeforeDefaults(context, page);
     await page.click('#analysis-options-box > summary');
     await page.click('#analysis-options');
     await page.keyboard.press('Control+A');

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { useServerAndBrowser, openPage, waitForFit, curveNames, messageText, fullParams } from './harness.mjs';
+import { useServerAndBrowser, holdFullModule, openPage, waitForFit, curveNames, messageText, fullParams } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -35,17 +35,6 @@ function runCSV(warmup = 800, atPeak = false, c = 0.4) {
 
 /** addFile adds a CSV file as the user would (the file chooser). */
 const addFile = (page, name, text) => page.setInputFiles('#file-input', [{ name, mimeType: 'text/csv', buffer: Buffer.from(text) }]);
-
-/**
- * holdFullModule holds back lawcore.wasm (which an import needs) until the release it returns is
- * called, so that what a test does meanwhile falls within the import whatever the machine's speed.
- */
-async function holdFullModule(context) {
-  let release;
-  const held = new Promise((resolve) => { release = resolve; });
-  await context.route(/\/lawcore\.[0-9a-f]+\.wasm/, async (route) => { await held; await route.continue(); });
-  return release;
-}
 
 const predictionNames = (page) => page.$$eval('#predict-list [data-schedule-name]', (rows) => rows.map((r) => r.dataset.scheduleName));
 

@@ -103,6 +103,18 @@ export async function waitForFit(page, timeout = 60000) {
 }
 
 /**
+ * holdFullModule holds back lawcore.wasm (the full module: imports, analyses and their defaults
+ * need it) until the release it returns is called, so that what a test does meanwhile falls
+ * before it whatever the machine's speed.
+ */
+export async function holdFullModule(context) {
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await context.route(/\/lawcore\.[0-9a-f]+\.wasm/, async (route) => { await held; await route.continue(); });
+  return release;
+}
+
+/**
  * keepExample keeps the example shown as the user's own view (its note's button), so that the
  * curves a test adds next go beside the example's instead of replacing it.
  */
