@@ -1,6 +1,6 @@
 // Keeping the work (site/js/controllers/workspace.js) under node, with a store of the page and a
 // database whose reading ends when the test says: a share link's view changed while the saved
-// work is still being read.
+// work is still being read; leaving the page saves what waits at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
@@ -61,4 +61,43 @@ test('a change of the Analyses panel’s choices alone is saved with the work; i
   await tick(10);
   assert.equal(db.writes.length, 1);
   assert.deepEqual([db.writes[0].analysis.open, db.writes[0].analysis.view], [true, 'lambda']);
+});
+
+test('leaving the page saves a change waiting for its delay at once, committed at once, even while another save is under way; nothing waiting, nothing saved', async () => {
+  const store = createStore();
+  const { db, release } = slowDB();
+  // each write stays under way until the test ends it
+  const ends = [];
+  db.write = (record, arrays, options) => {
+    db.writes.push({ record, options });
+    return new Promise((resolve) => ends.push(resolve));
+  };
+  const workspace = createWorkspace({ store, predicting: { update() {} }, analyses: { refresh() {} }, open: async () => db, delayMs: 60000, channel: null });
+  release();
+  assert.equal(await workspace.restore(), true);
+  workspace.watch(store.state);
+  store.setSettings({ ...store.state.settings, warmupSteps: 100 });
+  workspace.flush({ leaving: true });
+  assert.equal(db.writes.length, 1, 'saved at once, not after the delay');
+  assert.deepEqual(db.writes[0].options, { commitNow: true });
+  store.setSettings({ ...store.state.settings, warmupSteps: 200 });
+  workspace.flush({ leaving: true });
+  assert.equal(db.writes.length, 2, 'the save under way does not hold back the change waiting');
+  assert.equal(db.writes[1].record.settings.warmupSteps, 200);
+  for (const end of ends) end();
+  await tick(10);
+  workspace.flush({ leaving: true });
+  assert.equal(db.writes.length, 2, 'nothing waiting: nothing saved');
+  // Not leaving, a change waits for the save under way, then is saved (not committed at once).
+  store.setSettings({ ...store.state.settings, warmupSteps: 300 });
+  workspace.flush();
+  assert.equal(db.writes.length, 3);
+  store.setSettings({ ...store.state.settings, warmupSteps: 400 });
+  workspace.flush();
+  assert.equal(db.writes.length, 3, 'waits for the save under way');
+  ends.at(-1)();
+  await tick(10);
+  assert.equal(db.writes.length, 4);
+  assert.deepEqual([db.writes[3].record.settings.warmupSteps, db.writes[3].options], [400, { commitNow: false }]);
+  ends.at(-1)();
 });
