@@ -218,7 +218,7 @@ test('text typed in a field before lawcore’s defaults arrive stays, focused, a
     await page.keyboard.type('30000, 60000');
     release();
     await page.waitForFunction(() => /"ratios"/.test(document.querySelector('#analysis-options').value)); // the defaults are in
-    assert.equal(await page.inputValue('#analysis-field-totals'), '30000, 60000', 'the typing stays (the defaults were written over it)');
+    assert.equal(await page.inputValue('#analysis-field-totals'), '30000, 60000', 'the typing stays (before the fix, the defaults were written over it)');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'analysis-field-totals');
     await page.keyboard.type(', 90000');
     await page.press('#analysis-field-totals', 'Tab');

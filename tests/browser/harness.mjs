@@ -115,6 +115,22 @@ export async function holdFullModule(context) {
 }
 
 /**
+ * setAnalysisJSON opens the Analyses panel on view and sets its options in the JSON view (the
+ * advanced one, folded): json typed over lawcore's defaults, once they are shown (shown: a
+ * pattern of their text; they come with lawcore.wasm, loaded at the panel's first opening),
+ * then left with Tab. Text typed before they arrive is kept too (analysis-forms.test.mjs);
+ * typed over them, it replaces a known text.
+ */
+export async function setAnalysisJSON(page, view, json, shown) {
+  await page.click('#analyses-panel > summary');
+  await page.selectOption('#analysis-view', view);
+  await page.click('#analysis-options-box > summary');
+  await page.waitForFunction((src) => new RegExp(src).test(document.querySelector('#analysis-options').value), shown.source, { timeout: 60000 });
+  await page.fill('#analysis-options', json);
+  await page.press('#analysis-options', 'Tab');
+}
+
+/**
  * keepExample keeps the example shown as the user's own view (its note's button), so that the
  * curves a test adds next go beside the example's instead of replacing it.
  */

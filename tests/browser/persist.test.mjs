@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
-import { useServerAndBrowser, openPage, waitForFit, curveNames, params, encodeIn, CHROMIUM, CHROMIUM_ARGS, keepExample, saveSchedule } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, curveNames, params, encodeIn, CHROMIUM, CHROMIUM_ARGS, keepExample, saveSchedule, setAnalysisJSON } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -899,15 +899,7 @@ test('the Analyses panel’s choices are work: the panel open on a view with opt
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     const { saved } = await saveMyRun(page);
-    await page.click('#analyses-panel > summary');
-    await page.selectOption('#analysis-view', 'lambda');
-    // set in the JSON view (the advanced one, folded)
-    await page.click('#analysis-options-box > summary');
-    // the defaults come with lawcore.wasm, loaded on the panel's first opening: typed before
-    // they arrive, the JSON view is written over (see the note on #15's stop)
-    await page.waitForFunction(() => /"lambdas"/.test(document.querySelector('#analysis-options').value), null, { timeout: 60000 });
-    await page.fill('#analysis-options', '{"lambdas": [0.99, 0.995], "totals": [30000]}');
-    await page.press('#analysis-options', 'Tab');
+    await setAnalysisJSON(page, 'lambda', '{"lambdas": [0.99, 0.995], "totals": [30000]}', /"lambdas"/);
     const computed = () => document.querySelector('#analysis-result').dataset.view === 'lambda'
       && !document.querySelector('#analysis-table').hidden && !/Computing/.test(document.querySelector('#analysis-status').textContent);
     await page.waitForFunction(computed, null, { timeout: 60000 });

@@ -2,7 +2,7 @@
 // restored in a fresh browser context; bad fragments are refused with a message.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFit, params, messageText, encodeIn, curveNames, keepExample, saveSchedule } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, params, messageText, encodeIn, curveNames, keepExample, saveSchedule, setAnalysisJSON } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -29,6 +29,17 @@ const allPredicted = (page) => page.waitForFunction(() => {
   return rows.length && rows.every((r) => r.dataset.finalLoss !== '');
 });
 
+/** inFreshPage opens url in a new browser context, runs check(page), checks the page stayed clean, and closes it. */
+async function inFreshPage(url, check) {
+  const { context, page, errors } = await openPage(env.browser, url);
+  try {
+    await check(page);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+}
+
 test('a share link restores the settings, curves, parameters and predictions', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   let link;
@@ -54,9 +65,7 @@ test('a share link restores the settings, curves, parameters and predictions', a
     await context.close();
   }
 
-  const fresh = await openPage(env.browser, link);
-  try {
-    const { page } = fresh;
+  await inFreshPage(link, async (page) => {
     await page.waitForFunction(() => document.querySelector('#param-lambda').textContent.trim() === '0.998');
     await waitForFit(page);
     await allPredicted(page);
@@ -64,10 +73,7 @@ test('a share link restores the settings, curves, parameters and predictions', a
     assert.deepEqual(await curveNames(page), before.curves);
     assert.deepEqual(await predictions(page), before.predictions);
     assert.equal(await page.inputValue('#lambda'), '0.998');
-    assert.deepEqual(fresh.errors, []);
-  } finally {
-    await fresh.context.close();
-  }
+  });
 });
 
 test('corrupted and wrong-version links are refused; the page still works', async () => {
@@ -122,9 +128,7 @@ test('a view too large for a link with data gets a link without data', async () 
   } finally {
     await context.close();
   }
-  const fresh = await openPage(env.browser, link);
-  try {
-    const { page } = fresh;
+  await inFreshPage(link, async (page) => {
     await allPredicted(page);
     // No data in the link: the curves come back as schedules to predict, with the parameters.
     assert.deepEqual(await curveNames(page), []);
@@ -132,10 +136,7 @@ test('a view too large for a link with data gets a link without data', async () 
     for (const n of ['cosine', 'constant', 'big', 'constant 60K']) assert.ok(names.includes(n), `${n} in ${names}`);
     assert.equal(await page.textContent('#param-L0'), '2.628');
     assert.match(await messageText(page), /no data/);
-    assert.deepEqual(fresh.errors, []);
-  } finally {
-    await fresh.context.close();
-  }
+  });
 });
 
 test('the Multi-Power Law predicts the schedules, and its parameters travel in a link without data', async () => {
@@ -173,18 +174,13 @@ test('the Multi-Power Law predicts the schedules, and its parameters travel in a
   } finally {
     await context.close();
   }
-  const fresh = await openPage(env.browser, link);
-  try {
-    const { page } = fresh;
+  await inFreshPage(link, async (page) => {
     await bothLawsPredicted(page);
     assert.equal(await mplOrigin(page), before.origin);
     assert.equal(await page.textContent('#param-L0'), before.L0);
     const after = await mplFinals(page);
     for (const [name, final] of Object.entries(before.mpl)) assert.equal(after[name], final, name);
-    assert.deepEqual(fresh.errors, []);
-  } finally {
-    await fresh.context.close();
-  }
+  });
 });
 
 test('a link with Multi-Power parameters only predicts by the closed form of a constant LR', async () => {
@@ -222,14 +218,7 @@ test('a link made with the Analyses panel open opens it on the same view, with i
   let table;
   try {
     await waitForFit(page);
-    await page.click('#analyses-panel > summary');
-    await page.selectOption('#analysis-view', 'lambda');
-    await page.click('#analysis-options-box > summary');
-    // the defaults come with lawcore.wasm, loaded on the panel's first opening: typed before
-    // they arrive, the JSON view is written over (see the note on #15's stop)
-    await page.waitForFunction(() => /"lambdas"/.test(document.querySelector('#analysis-options').value), null, { timeout: 60000 });
-    await page.fill('#analysis-options', '{"lambdas": [0.99, 0.995], "totals": [30000]}');
-    await page.press('#analysis-options', 'Tab');
+    await setAnalysisJSON(page, 'lambda', '{"lambdas": [0.99, 0.995], "totals": [30000]}', /"lambdas"/);
     await page.waitForFunction(computed, 'lambda', { timeout: 60000 });
     table = await page.textContent('#analysis-table');
     link = await shareLink(page);
@@ -237,17 +226,12 @@ test('a link made with the Analyses panel open opens it on the same view, with i
   } finally {
     await context.close();
   }
-  const fresh = await openPage(env.browser, link);
-  try {
-    const { page } = fresh;
+  await inFreshPage(link, async (page) => {
     await waitForFit(page);
     await page.waitForFunction(computed, 'lambda', { timeout: 60000 });
     assert.equal(await page.evaluate(() => document.querySelector('#analyses-panel').open), true);
     assert.deepEqual(JSON.parse(await page.inputValue('#analysis-options')).lambdas, [0.99, 0.995]);
     // the link's fit is made again, and the view computed from it
     await page.waitForFunction((t) => document.querySelector('#analysis-table').textContent === t, table, { timeout: 60000 });
-    assert.deepEqual(fresh.errors, []);
-  } finally {
-    await fresh.context.close();
-  }
+  });
 });
