@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { useServerAndBrowser, holdFullModule, openPage, waitForFit, curveNames, messageText, fullParams } from './harness.mjs';
+import { useServerAndBrowser, holdFullModule, openPage, waitForFit, chartsDrawn, curveNames, messageText, fullParams } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -455,6 +455,7 @@ test('the x axis in steps, tokens or FLOPs: the tokens per step entered once, a 
     const flops = await axis();
     assert.ok(Math.abs(flops.max - 6 * 594e6 * 524288 * 60000) < 1e-9 * flops.max, String(flops.max));
     // Every result chart counts the same way; back to steps, the tokens per step stay entered.
+    await chartsDrawn(page);
     for (const id of ['lr', 'residuals', 'terms']) assert.match(await page.getAttribute(`#chart-${id}`, 'data-x-label'), /FLOPs/, id);
     await page.selectOption('#x-unit', 'steps');
     assert.deepEqual(await axis(), { label: 'step', max: 60000 });

@@ -94,12 +94,21 @@ export async function openPage(browser, url, options = {}) {
 export const firstViewShown = () => document.querySelector('#param-L0')?.textContent === '2.628'
   && /constant 60K/.test(document.querySelector('#chart-loss')?.dataset.series || '') && performance.now();
 
-/** waitForFit waits until the equation shows numbers and no fit is running. */
+/** waitForFit waits until the equation shows numbers, no fit is running and every chart is drawn. */
 export async function waitForFit(page, timeout = 60000) {
   await page.waitForFunction(() => {
     const t = document.querySelector('#param-L0')?.textContent || '';
     return /^\d/.test(t) && !document.body.classList.contains('fitting');
   }, null, { timeout });
+  await chartsDrawn(page);
+}
+
+/**
+ * chartsDrawn waits until the result charts drawn after the loss chart (views/charts.js: in a
+ * task queued from the next frame) are drawn: a frame, then a task queued after theirs.
+ */
+export async function chartsDrawn(page) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
 }
 
 /**
