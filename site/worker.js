@@ -44,6 +44,7 @@ async function loadModule(url, response = fetch(url)) {
   let instance;
   try {
     ({ instance } = await WebAssembly.instantiateStreaming(response, go.importObject));
+    performance.mark(`${url} instantiated`);
   } catch (streamingError) {
     // Servers that do not send application/wasm, or browsers without streaming.
     const response = await fetch(url);
@@ -64,7 +65,10 @@ async function loadModule(url, response = fetch(url)) {
 // The page creates this worker first thing (boot.js), so the core loads while the page does.
 const core = loadModule(CORE_URL, coreResponse);
 core.then(
-  (api) => postMessage({ ready: true, version: api.version, memory: memoryBytes() }),
+  (api) => {
+    performance.mark('core-up'); // for tests/browser/measure-timeline.mjs, as the marks below
+    postMessage({ ready: true, version: api.version, memory: memoryBytes() });
+  },
   (err) => postMessage({ fatal: `cannot start ${CORE_URL}: ${messageOf(err)}` }),
 );
 
@@ -83,6 +87,9 @@ function fullModule() {
   return full;
 }
 
+/** MARKED_CALLS: the calls up to this id leave performance marks when they start and are answered. */
+const MARKED_CALLS = 8;
+
 /** engineFor is the module that answers calls now: the full one once it is loaded or loading. */
 const engineFor = () => full || core;
 
@@ -95,6 +102,9 @@ onmessage = async (event) => {
   const { id, method, request, columns } = msg;
   warmup.callStarted();
   const started = performance.now();
+  // the first calls' times (the first view's), not every call's: marks are kept until the page goes
+  const marked = id <= MARKED_CALLS;
+  if (marked) performance.mark(`call ${id} ${method} started`);
   try {
     const report = throttle((fraction) => postMessage({ id, progress: fraction }));
     // lawcore waits for resume after each report: the tasks queued meanwhile (a cancel) run first
@@ -112,6 +122,7 @@ onmessage = async (event) => {
       out = await (await fullModule()).run(method, request, columns || undefined, progress);
     }
     const cols = (out && out.columns) || [];
+    if (marked) performance.mark(`call ${id} ${method} answered`);
     postMessage({ id, result: out.result, columns: cols, memory: memoryBytes() }, buffersOf(cols));
     warmup.remember(method, request, columns, performance.now() - started);
   } catch (err) {
