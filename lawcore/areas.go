@@ -26,7 +26,10 @@ func ParseConvention(s string, def Convention) (Convention, error) {
 
 // CountWarmup applies the warmup convention to lr in place: under WarmupPeak the steps before
 // warmup take the learning rate of step warmup. This is the one place where the convention
-// is applied; everything that computes areas is given learning rates so counted.
+// is applied; everything that computes areas is given learning rates so counted. Not inlined:
+// see the package doc on loops.
+//
+//go:noinline
 func CountWarmup(lr []float64, warmup int, conv Convention) {
 	if conv != WarmupPeak || warmup <= 0 || warmup >= len(lr) {
 		return
@@ -103,7 +106,10 @@ func ComputeAreas(lr []float64, lambda float64) (Areas, error) {
 	return a, nil
 }
 
-// FinalAreas returns S1 and S2 at the last step of lr (as counted), storing nothing.
+// FinalAreas returns S1 and S2 at the last step of lr (as counted), storing nothing. Not
+// inlined: see the package doc on loops.
+//
+//go:noinline
 func FinalAreas(lr []float64, lambda float64) (s1, s2 float64) {
 	w := NewAreaWalker(lambda)
 	for _, eta := range lr {

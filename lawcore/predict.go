@@ -184,20 +184,7 @@ func PredictRun(law Law, theta []float64, run Run, asRun []float64) (Prediction,
 	spec := law.Spec()
 	last := len(run.LR) - 1
 	pr := Prediction{Name: run.Name, Total: last}
-	// the steps with a positive forward area
-	trained := make([]int, 0, len(run.Steps)+1)
-	sum, next := 0.0, 0
-	for _, st := range run.Steps {
-		for ; next <= st; next++ {
-			sum += run.LR[next]
-		}
-		if sum > 0 {
-			trained = append(trained, st)
-		}
-	}
-	for ; next <= last; next++ {
-		sum += run.LR[next]
-	}
+	trained, sum := trainedSteps(run.LR, run.Steps)
 	pr.FinalS1 = sum
 	at := trained
 	if n := len(trained); sum > 0 && (n == 0 || trained[n-1] != last) {
@@ -217,22 +204,61 @@ func PredictRun(law Law, theta []float64, run Run, asRun []float64) (Prediction,
 	for from := 0; from < len(at); from += predictChunk {
 		m := min(predictChunk, len(at)-from)
 		model.Eval(theta, from, loss[from:from+m], jac[:m*d])
-		for k := 0; k < m; k++ {
-			s1Term[from+k] = theta[t1] * jac[k*d+t1]
-			s2Term[from+k] = -theta[t2] * jac[k*d+t2]
-		}
+		termsOf(s1Term[from:from+m], s2Term[from:from+m], jac, d, theta[t1], t1, -theta[t2], t2)
 	}
 	if n := len(at); n > 0 && at[n-1] == last {
 		pr.FinalLoss = loss[n-1]
 	}
 	m := len(trained)
-	pr.Steps, pr.LR = make([]float64, m), make([]float64, m)
-	for k, st := range trained {
-		pr.Steps[k] = float64(st)
-		pr.LR[k] = asRun[st]
-	}
+	pr.Steps, pr.LR = stepsAndRates(trained, asRun)
 	pr.Loss, pr.S1Term, pr.S2Term = loss[:m:m], s1Term[:m:m], s2Term[:m:m]
 	return pr, nil
+}
+
+// trainedSteps returns the steps among steps (ascending) where the forward area of lr is
+// positive, and the forward area at lr's last step. Not inlined: see the package doc on loops.
+//
+//go:noinline
+func trainedSteps(lr []float64, steps []int) (trained []int, s1 float64) {
+	trained = make([]int, 0, len(steps)+1)
+	next := 0
+	for _, st := range steps {
+		for ; next <= st; next++ {
+			s1 += lr[next]
+		}
+		if s1 > 0 {
+			trained = append(trained, st)
+		}
+	}
+	for ; next < len(lr); next++ {
+		s1 += lr[next]
+	}
+	return trained, s1
+}
+
+// termsOf writes a term's value at each point, its parameter's value (times sign) times its
+// derivative there, from the Jacobian's rows of d columns. Not inlined: see the package doc
+// on loops.
+//
+//go:noinline
+func termsOf(s1Term, s2Term, jac []float64, d int, scale1 float64, col1 int, scale2 float64, col2 int) {
+	for k := range s1Term {
+		s1Term[k] = scale1 * jac[k*d+col1]
+		s2Term[k] = scale2 * jac[k*d+col2]
+	}
+}
+
+// stepsAndRates returns the steps as numbers and the learning rates as run there. Not
+// inlined: see the package doc on loops.
+//
+//go:noinline
+func stepsAndRates(steps []int, asRun []float64) (at, lr []float64) {
+	at, lr = make([]float64, len(steps)), make([]float64, len(steps))
+	for k, st := range steps {
+		at[k] = float64(st)
+		lr[k] = asRun[st]
+	}
+	return at, lr
 }
 
 // addBand sets Lower and Upper from the band, at each predicted step's distance from the

@@ -41,23 +41,55 @@ type start struct {
 
 // searchStarts ranks the model's start grid on a thinned copy of obj and returns the best
 // starts (at most most), evaluated on obj, best first. It returns nil if the fit was cancelled.
+//
+// Its loops over the grid's cells and points are functions of their own (rankCells,
+// profileMinima, normalEquations): see the package doc on loops.
 func searchStarts(obj *Objective, most int) []start {
 	grid := obj
 	if n := obj.Points(); n > gridPoints {
 		grid = obj.thinned((n + gridPoints - 1) / gridPoints)
 	}
 	g := grid.model.StartGrid(obj.base)
+	cells := rankCells(obj, grid, g.Cells)
+	if cells == nil {
+		return nil
+	}
+	minima := profileMinima(cells, max(g.Run, 1))
+	order.Stable(minima, func(i, j int) bool { return minima[i].rss < minima[j].rss })
+	var out []start
+	for _, m := range minima[:min(len(minima), 2*most)] {
+		obj.Anchor(m.theta, true)
+		out = append(out, start{theta: m.theta, f: obj.Value(m.theta, nil)})
+	}
+	if obj.ctx.Err() != nil {
+		obj.cancelled = true
+		return nil
+	}
+	sortStarts(out)
+	k := 0
+	for k < len(out) && k < most && out[k].f <= promisingFactor*out[0].f {
+		k++
+	}
+	return out[:k]
+}
+
+// cell is a start grid's cell: its parameters, the linear ones at their best, and the
+// residual sum of squares there.
+type cell struct {
+	theta []float64
+	rss   float64
+}
+
+// rankCells gives every cell of the grid the best non-negative values of obj's free linear
+// parameters, on grid's points (obj thinned, or obj). It returns nil if the fit was cancelled.
+func rankCells(obj, grid *Objective, thetas [][]float64) []cell {
 	var linear []int
 	for j, p := range obj.spec.Params {
 		if p.Linear && obj.Free(j) {
 			linear = append(linear, j)
 		}
 	}
-	type cell struct {
-		theta []float64
-		rss   float64
-	}
-	cells := make([]cell, len(g.Cells))
+	cells := make([]cell, len(thetas))
 	d := len(obj.spec.Params)
 	n := grid.Points()
 	pred, jac := make([]float64, n), make([]float64, n*d)
@@ -67,7 +99,7 @@ func searchStarts(obj *Objective, most int) []start {
 	for k := range invObs {
 		invObs[k] = math.Exp(-grid.logObs[k])
 	}
-	for c, theta := range g.Cells {
+	for c, theta := range thetas {
 		if obj.tick != nil {
 			obj.tick() // on long curves a cell takes a while: report, and let a cancel in
 		}
@@ -92,25 +124,7 @@ func searchStarts(obj *Objective, most int) []start {
 		// d pred / d theta_j and offset the part of pred that no free linear parameter scales
 		var gram [numeric.MaxNNLSColumns][numeric.MaxNNLSColumns]float64
 		var rhs [numeric.MaxNNLSColumns]float64
-		var row [numeric.MaxNNLSColumns]float64
-		yy := 0.0
-		for k := 0; k < n; k++ {
-			inv := invObs[k]
-			target := pred[k]
-			for i, j := range linear {
-				row[i] = jac[k*d+j]
-				target -= theta[j] * row[i]
-			}
-			target = 1 - target*inv
-			yy += target * target
-			for i := range linear {
-				row[i] *= inv
-				rhs[i] += row[i] * target
-				for m := 0; m <= i; m++ {
-					gram[i][m] += row[i] * row[m]
-				}
-			}
-		}
+		yy := normalEquations(&gram, &rhs, theta, pred, jac, invObs, linear, d)
 		for i := range linear {
 			for m := i + 1; m < len(linear); m++ {
 				gram[i][m] = gram[m][i]
@@ -126,10 +140,13 @@ func searchStarts(obj *Objective, most int) []start {
 		}
 		cells[c] = cell{theta, rss}
 	}
-	// the local minima of each profile (a run of cells), each point once: a profile along a
-	// held parameter is flat, every cell of it the same point
+	return cells
+}
+
+// profileMinima returns the local minima of each profile (a run of cells), each point once: a
+// profile along a held parameter is flat, every cell of it the same point.
+func profileMinima(cells []cell, run int) []cell {
 	var minima []cell
-	run := max(g.Run, 1)
 	for c := range cells {
 		lo, hi := c-c%run, c-c%run+run-1
 		if (c == lo || cells[c].rss <= cells[c-1].rss) && (c == hi || c == len(cells)-1 || cells[c].rss <= cells[c+1].rss) &&
@@ -137,22 +154,35 @@ func searchStarts(obj *Objective, most int) []start {
 			minima = append(minima, cells[c])
 		}
 	}
-	order.Stable(minima, func(i, j int) bool { return minima[i].rss < minima[j].rss })
-	var out []start
-	for _, m := range minima[:min(len(minima), 2*most)] {
-		obj.Anchor(m.theta, true)
-		out = append(out, start{theta: m.theta, f: obj.Value(m.theta, nil)})
+	return minima
+}
+
+// normalEquations accumulates over the points the lower triangle of the Gram matrix and the
+// right-hand side of one cell's least-squares problem (see searchStarts), and returns the sum
+// of the squared targets. Not inlined: see the package doc on loops.
+//
+//go:noinline
+func normalEquations(gram *[numeric.MaxNNLSColumns][numeric.MaxNNLSColumns]float64, rhs *[numeric.MaxNNLSColumns]float64,
+	theta, pred, jac, invObs []float64, linear []int, d int) (yy float64) {
+	var row [numeric.MaxNNLSColumns]float64
+	for k := range invObs {
+		inv := invObs[k]
+		target := pred[k]
+		for i, j := range linear {
+			row[i] = jac[k*d+j]
+			target -= theta[j] * row[i]
+		}
+		target = 1 - target*inv
+		yy += target * target
+		for i := range linear {
+			row[i] *= inv
+			rhs[i] += row[i] * target
+			for m := 0; m <= i; m++ {
+				gram[i][m] += row[i] * row[m]
+			}
+		}
 	}
-	if obj.ctx.Err() != nil {
-		obj.cancelled = true
-		return nil
-	}
-	sortStarts(out)
-	k := 0
-	for k < len(out) && k < most && out[k].f <= promisingFactor*out[0].f {
-		k++
-	}
-	return out[:k]
+	return yy
 }
 
 func sortStarts(s []start) {
