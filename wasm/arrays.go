@@ -14,7 +14,7 @@ import (
 
 // toGoFloats copies a Float64Array (or anything Float64Array.from accepts) into a new slice.
 func toGoFloats(v safejs.Value) ([]float64, error) {
-	f64 := safejs.Global().Get
+	f64 := global
 	ctor, err := f64("Float64Array")
 	if err != nil {
 		return nil, err
@@ -57,7 +57,7 @@ func toGoFloats(v safejs.Value) ([]float64, error) {
 
 // toJSFloats copies a slice into a new Float64Array.
 func toJSFloats(f []float64) (safejs.Value, error) {
-	u8ctor, err := safejs.Global().Get("Uint8Array")
+	u8ctor, err := global("Uint8Array")
 	if err != nil {
 		return safejs.Value{}, err
 	}
@@ -74,7 +74,7 @@ func toJSFloats(f []float64) (safejs.Value, error) {
 	if err != nil {
 		return safejs.Value{}, err
 	}
-	f64ctor, err := safejs.Global().Get("Float64Array")
+	f64ctor, err := global("Float64Array")
 	if err != nil {
 		return safejs.Value{}, err
 	}
@@ -83,7 +83,7 @@ func toJSFloats(f []float64) (safejs.Value, error) {
 
 // toGoBytes copies a Uint8Array into a new slice (never nil, so that an empty file is a file).
 func toGoBytes(v safejs.Value) ([]byte, error) {
-	ctor, err := safejs.Global().Get("Uint8Array")
+	ctor, err := global("Uint8Array")
 	if err != nil {
 		return nil, err
 	}

@@ -43,7 +43,7 @@ func main() {
 }
 
 func newObject() (safejs.Value, error) {
-	obj, err := safejs.Global().Get("Object")
+	obj, err := global("Object")
 	if err != nil {
 		return safejs.Value{}, err
 	}
@@ -77,7 +77,7 @@ func cancelAll(safejs.Value, []safejs.Value) any {
 // does the work in a goroutine, so that JavaScript gets control back (to deliver a cancel)
 // whenever the work pauses to report progress.
 func run(_ safejs.Value, args []safejs.Value) any {
-	promiseCtor, err := safejs.Global().Get("Promise")
+	promiseCtor, err := global("Promise")
 	if err != nil {
 		return nil
 	}
@@ -85,7 +85,7 @@ func run(_ safejs.Value, args []safejs.Value) any {
 	executor, err = safejs.FuncOf(func(_ safejs.Value, pargs []safejs.Value) any {
 		defer executor.Release()
 		resolve, reject := pargs[0], pargs[1]
-		go settle(args, resolve, reject)
+		goCall(func() { settle(args, resolve, reject) })
 		return nil
 	})
 	if err != nil {
@@ -96,6 +96,46 @@ func run(_ safejs.Value, args []safejs.Value) any {
 		return nil
 	}
 	return p
+}
+
+// idleCalls hands a call to a goroutine that has finished one and waits for the next.
+var idleCalls = make(chan func())
+
+// goCall runs f on an idle call goroutine, or on a new one if none is waiting. A goroutine
+// starts with a small stack, which Go grows by copying it (a walk over every frame's tables)
+// as a fit goes deep; one kept from call to call has grown it already.
+func goCall(f func()) {
+	select {
+	case idleCalls <- f:
+	default:
+		go func() {
+			for ; ; f = <-idleCalls {
+				f()
+			}
+		}()
+	}
+}
+
+// globals are the JavaScript globals the bridge uses (constructors), looked up once: each
+// lookup is a call out of wasm and a new reference with a finalizer for Go to run.
+var globals = struct {
+	sync.Mutex
+	byName map[string]safejs.Value
+}{byName: map[string]safejs.Value{}}
+
+// global returns globalThis[name], from the cache after the first time.
+func global(name string) (safejs.Value, error) {
+	globals.Lock()
+	defer globals.Unlock()
+	if v, ok := globals.byName[name]; ok {
+		return v, nil
+	}
+	v, err := safejs.Global().Get(name)
+	if err != nil {
+		return safejs.Value{}, err
+	}
+	globals.byName[name] = v
+	return v, nil
 }
 
 // settle does one call and resolves or rejects its promise; a panic becomes a rejection, so
@@ -208,7 +248,7 @@ func readColumns(v safejs.Value) ([]columns, error) {
 	if err != nil {
 		return nil, fmt.Errorf("columns must be an array of objects of Float64Arrays")
 	}
-	keysOf, err := safejs.Global().Get("Object")
+	keysOf, err := global("Object")
 	if err != nil {
 		return nil, err
 	}
@@ -319,7 +359,7 @@ func toJSAnswer(ans answer) (safejs.Value, error) {
 	if err := out.Set("result", string(text)); err != nil {
 		return safejs.Value{}, err
 	}
-	arrCtor, err := safejs.Global().Get("Array")
+	arrCtor, err := global("Array")
 	if err != nil {
 		return safejs.Value{}, err
 	}
@@ -355,7 +395,7 @@ func rejectWith(reject safejs.Value, msg string) {
 
 // newError is a JavaScript Error carrying msg (undefined if it cannot be made).
 func newError(msg string) safejs.Value {
-	errCtor, err := safejs.Global().Get("Error")
+	errCtor, err := global("Error")
 	if err != nil {
 		return safejs.Undefined()
 	}
