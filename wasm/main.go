@@ -8,6 +8,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"sync"
@@ -166,14 +167,19 @@ func settle(args []safejs.Value, resolve, reject safejs.Value) {
 		return
 	}
 	callStarting(inputSize(request, in, files))
-	if needsFull(method, request) {
+	var ans answer
+	if needsFull(method) {
+		err = errNeedsFull
+	} else {
+		ans, err = call(ctx, method, request, in, files, progressReporter(onProgress))
+	}
+	if errors.Is(err, errNeedsFull) {
 		// The core bridge's answer: the worker loads lawcore.wasm and asks it instead.
 		e := newError(method + " needs the full lawcore.wasm")
 		_ = e.Set("needsFull", true)
 		_, _ = reject.Invoke(e)
 		return
 	}
-	ans, err := call(ctx, method, request, in, files, progressReporter(onProgress))
 	if ctx.Err() != nil {
 		rejectWith(reject, "cancelled")
 		return

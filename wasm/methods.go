@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -72,13 +73,20 @@ func call(ctx context.Context, name string, request []byte, cols []columns, file
 	return answer{result: res, columns: answerColumns(res)}, nil
 }
 
+// errNeedsFull is the core bridge's answer to a call it cannot make (methods_core.go): the
+// worker then loads lawcore.wasm and asks it instead.
+var errNeedsFull = errors.New("needs the full lawcore.wasm")
+
 // typed makes a method of f, whose request it decodes strictly into a Req and whose columns
 // it binds.
 func typed[Req any, Res any](name string, f func(context.Context, *Req, input) (Res, error)) method {
 	return func(ctx context.Context, in input) (any, error) {
 		var req Req
 		if err := lawcore.DecodeJSON(in.request, &req); err != nil {
-			return nil, &lawcore.InputError{Where: name + " request", Msg: err.Error()}
+			return nil, unreadable(name, err)
+		}
+		if outOfCore(&req) {
+			return nil, errNeedsFull
 		}
 		bindColumns(&req, in.columns)
 		return f(ctx, &req, in)

@@ -23,8 +23,16 @@ func init() {
 	methods["analyze"] = func(ctx context.Context, in input) (any, error) { return analysis.Run(ctx, in.request, in.progress) }
 }
 
-// needsFull reports whether a call must go to the full bridge: never, this is it.
-func needsFull(string, []byte) bool { return false }
+// needsFull reports whether a method needs the full bridge: never, this is it.
+func needsFull(string) bool { return false }
+
+// unreadable is the error of a request that cannot be decoded.
+func unreadable(method string, err error) error {
+	return &lawcore.InputError{Where: method + " request", Msg: err.Error()}
+}
+
+// outOfCore reports whether a decoded request needs the full bridge: never, this is it.
+func outOfCore(any) bool { return false }
 
 // schema is what a page needs to know of the engine, asked once at start-up: the laws with
 // their parameters and formulas, the schedule kinds and presets, the analyses, the limits.
