@@ -6,6 +6,7 @@
 // options (a total longer than the warmup) lawcore checks, and labelledError names the field in
 // its message. Pure: no DOM, no engine.
 import { MAX_SCHEDULE_STEPS, MAX_LR } from './schema.js';
+import { tick } from './format.js';
 
 /** SETUP_KEYS are the options every analysis takes from the page, not from its own defaults. */
 export const SETUP_KEYS = ['law', 'params', 'peak', 'warmup', 'warmupConvention', 'points'];
@@ -144,8 +145,8 @@ export function fieldText(field, value) {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** big writes a bound with thousands separators when it is large: 9,999,999. */
-const big = (v) => (Math.abs(v) >= 10000 ? v.toLocaleString('en-US') : String(v));
+/** big writes a bound with thousands separators when it is large: 9,999,999 (without Intl: see format.js). */
+const big = (v) => (Math.abs(v) >= 10000 ? tick(v) : String(v));
 
 /** bounds says a field's range: "from 0 to 1", "above 0", "above 0, at most 1000", "from 0 to 1 (1 excluded)"; '' when it has none. */
 function bounds(field) {

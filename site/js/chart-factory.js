@@ -108,7 +108,8 @@ function options(spec, colors, width, { group, compact, grouped }) {
   const axis = (label, values, size) => ({
     ...(compact ? {} : { label, labelFont: '12px system-ui, sans-serif' }),
     stroke: colors.fg, grid: { stroke: colors.grid, width: 1 }, ticks: { stroke: colors.grid, width: 1 }, font,
-    ...(values ? { values } : {}), ...(size ? { size } : {}),
+    // uPlot's own labels would load Intl (see fmt.tick)
+    values: values || ticks(fmt.tick), ...(size ? { size } : {}),
   });
   const ticks = (format) => format && ((u, ts) => ts.map(format));
   const series = spec.lines.map((l) => {
