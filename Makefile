@@ -24,7 +24,7 @@ CORE_GCFLAGS := -gcflags=all=-l -gcflags=github.com/lawcalc/annealing/...= -gcfl
 NODE_TESTS    := $(wildcard tests/node/*.test.mjs)
 BROWSER_TESTS := $(wildcard tests/browser/*.test.mjs)
 
-.PHONY: all deps build site serve test fuzz bench clean distclean
+.PHONY: all deps build core-names site serve test fuzz bench clean distclean
 
 all: build
 
@@ -65,6 +65,12 @@ build: deps
 	# after every file of the site is there: _headers names each top-level entry
 	go run ./scripts/serve -headers -dir $(SITE) > $(SITE)/_headers
 	go run ./scripts/precompress -dir $(SITE)
+
+# core-names: the core as built for the site but with its function names, for profiles and
+# tests/browser/measure-compile.mjs (the site's copy has none: -s -w).
+core-names:
+	mkdir -p $(WASM)
+	$(GO_WASM) build -tags lawcore_core -trimpath $(CORE_GCFLAGS) -o $(WASM)/lawcore-core.names.wasm ./wasm
 
 # site: build/site as any static host serves it (README, "Deploy"): the same as build.
 site: build

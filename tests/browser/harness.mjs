@@ -2,7 +2,7 @@
 // Debian's Chromium with playwright-core, and helpers that act as a user would. Nothing is built
 // here: run `make build` first (make test does).
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -64,9 +64,40 @@ export async function startServer(dir = SITE) {
   };
 }
 
-/** launchBrowser starts headless Chromium (Debian's, never a downloaded one). */
+/**
+ * launchBrowser starts headless Chromium (Debian's, never a downloaded one), with the flags of
+ * $CHROMIUM_EXTRA_ARGS too (for measurements: --js-flags=--liftoff-only, say).
+ */
 export function launchBrowser() {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const extra = (process.env.CHROMIUM_EXTRA_ARGS || '').split(' ').filter(Boolean);
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...extra] });
+}
+
+/**
+ * rendererCPU is the CPU time (ms) Chromium's renderer processes have used so far, by thread:
+ * main (the page's), worker (its Web Workers), pool (V8's and Blink's background threads: wasm
+ * and JavaScript compilers, the garbage collector) and other; read from /proc (Linux), {} elsewhere.
+ * On a machine whose cores are all busy during a load, less of it is what makes a load faster.
+ */
+export function rendererCPU() {
+  const out = { main: 0, worker: 0, pool: 0, other: 0 };
+  if (!existsSync('/proc/self/task')) return {};
+  const ticks = 1000 / 100; // ms per clock tick (USER_HZ, 100 on Linux)
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (!/--type=renderer/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) continue;
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const kind = tid === pid ? 'main' : /DedicatedWorker/.test(name) ? 'worker' : /ThreadPool/.test(name) ? 'pool' : 'other';
+        out[kind] += (Number(fields[11]) + Number(fields[12])) * ticks; // utime + stime
+      }
+    } catch {
+      // a process that ended meanwhile
+    }
+  }
+  return out;
 }
 
 /**

@@ -1,9 +1,11 @@
 // Compares the first view of two or more builds of the site, as measure-load.mjs measures it
 // (navigation to the fitted Fig. 2 parameters and the loss chart with the 60K predictions, cold:
 // a new browser context each load, no service worker), their loads alternated so that the
-// machine's load falls on each alike. Not a test: run it by hand with the builds' site folders,
+// machine's load falls on each alike, and the CPU the renderer used meanwhile (rendererCPU: on
+// this machine's two cores it varies less than the time does, and less of it is what makes a
+// cold load faster). Not a test: run it by hand with the builds' site folders,
 //   node tests/browser/measure-ab.mjs build/site /tmp/other-build/site      (ROUNDS=12 by default)
-import { startServer, launchBrowser, firstViewShown } from './harness.mjs';
+import { startServer, launchBrowser, firstViewShown, rendererCPU } from './harness.mjs';
 
 const dirs = process.argv.slice(2);
 if (dirs.length < 2) {
@@ -16,15 +18,19 @@ const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const servers = [];
 const browser = await launchBrowser();
 const times = dirs.map(() => []);
+const cpu = dirs.map(() => []); // rendererCPU used by each load
 try {
   for (const dir of dirs) servers.push(await startServer(dir));
   for (let round = 0; round < ROUNDS; round++) {
     for (let i = 0; i < dirs.length; i++) {
       const context = await browser.newContext({ serviceWorkers: 'block' });
       const page = await context.newPage();
+      const before = rendererCPU();
       await page.goto(servers[i].url, { waitUntil: 'commit' });
       const handle = await page.waitForFunction(firstViewShown, null, { timeout: 60000, polling: 'raf' });
+      const after = rendererCPU();
       times[i].push(await handle.jsonValue());
+      cpu[i].push(Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - (before[k] || 0)])));
       await context.close();
     }
   }
@@ -34,3 +40,10 @@ try {
 }
 console.log(`first view, cold, ${ROUNDS} loads of each build, alternated (ms from navigation):`);
 dirs.forEach((dir, i) => console.log(`  ${dir}: median ${med(times[i]).toFixed(0)}  [${times[i].map((t) => t.toFixed(0)).join(', ')}]`));
+if (Object.keys(cpu[0][0]).length) {
+  console.log('CPU the renderer used meanwhile, ms (medians; pool: compilers and collector):');
+  dirs.forEach((dir, i) => {
+    const total = med(cpu[i].map((c) => c.main + c.worker + c.pool + c.other));
+    console.log(`  ${dir}: ${total.toFixed(0)} in all, ${['main', 'worker', 'pool', 'other'].map((k) => `${k} ${med(cpu[i].map((c) => c[k])).toFixed(0)}`).join(', ')}`);
+  });
+}
