@@ -7,7 +7,7 @@
 // page each (5000 by default), as a reader who used the page comes back: the worker's warm-up
 // has then run, and V8's code cache (kept with the service worker's copy of the core from the
 // second visit on) starts the next worker warm. Not a test: run it by hand,
-//   node tests/browser/measure-load.mjs      (after make build)
+//   node tests/browser/measure-load.mjs [SITE_DIR]      (after make build; SITE_DIR: another build)
 import { startServer, launchBrowser, firstViewShown } from './harness.mjs';
 
 const RUNS = 5;
@@ -17,7 +17,7 @@ const LATENCY = Number(process.env.LATENCY || 0);
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kB = (n) => `${(n / 1000).toFixed(1)} kB`;
 
-const server = await startServer();
+const server = await startServer(process.argv[2]); // a build other than build/site, when given
 const browser = await launchBrowser();
 try {
   const times = [];
