@@ -3,11 +3,14 @@
 // fetched the core, when the core was instantiated and Go was up, when the page had read the
 // stored work, when each of the worker's first calls (the example's fit and predictions) started
 // and was answered, and when the fitted Fig. 2 was on screen, all in ms from navigation. The
-// worker's marks are site/worker.js's. Not a test: run it by hand after make build,
+// worker's marks are site/worker.js's. With REPEAT=ms, repeat visits instead: one context with
+// the service worker allowed, a first visit, then RUNS reloads, each after REPEAT ms on the page
+// (the worker's warm-up run, V8's code cache kept). Not a test: run it by hand after make build,
 //   node tests/browser/measure-timeline.mjs [SITE_DIR]      (RUNS=5 by default)
 import { startServer, launchBrowser, firstViewShown } from './harness.mjs';
 
 const RUNS = Number(process.env.RUNS || 5);
+const REPEAT = process.env.REPEAT === undefined ? null : Number(process.env.REPEAT);
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const server = await startServer(process.argv[2]);
@@ -15,10 +18,21 @@ const browser = await launchBrowser();
 const spans = new Map(); // label -> [ms] over the runs, for the medians
 const keep = (label, ms) => spans.set(label, [...(spans.get(label) || []), ms]);
 try {
+  const repeatContext = REPEAT === null ? null : await browser.newContext({ serviceWorkers: 'allow' });
+  const repeatPage = repeatContext && (await repeatContext.newPage());
+  if (repeatPage) {
+    await repeatPage.goto(server.url);
+    await repeatPage.waitForFunction(firstViewShown, null, { timeout: 60000 });
+  }
   for (let run = 0; run < RUNS; run++) {
-    const context = await browser.newContext({ serviceWorkers: 'block' });
-    const page = await context.newPage();
-    await page.goto(server.url, { waitUntil: 'commit' });
+    const context = repeatContext || (await browser.newContext({ serviceWorkers: 'block' }));
+    const page = repeatPage || (await context.newPage());
+    if (repeatPage) {
+      await page.waitForTimeout(REPEAT);
+      await page.reload({ waitUntil: 'commit' });
+    } else {
+      await page.goto(server.url, { waitUntil: 'commit' });
+    }
     const shown = await (await page.waitForFunction(firstViewShown, null, { timeout: 60000, polling: 'raf' })).jsonValue();
     const onPage = await page.evaluate(() => {
       const ends = Object.fromEntries(performance.getEntriesByType('resource').map((e) => [e.name.split('/').pop(), e.responseEnd]));
@@ -48,9 +62,10 @@ try {
     ].filter(([, t]) => Number.isFinite(t)).sort((a, b) => a[1] - b[1]);
     console.log(`load ${run + 1}: ${rows.map(([label, t]) => `${label} ${t.toFixed(0)}`).join(' · ')}`);
     for (const [label, t] of rows) keep(label.replace(/^call \d+ /, ''), t);
-    await context.close();
+    if (!repeatContext) await context.close();
   }
-  console.log(`medians over ${RUNS} loads (ms from navigation):`);
+  if (repeatContext) await repeatContext.close();
+  console.log(`medians over ${RUNS} ${REPEAT === null ? 'cold loads' : `repeat visits after ${REPEAT} ms on the page`} (ms from navigation):`);
   for (const [label, ts] of [...spans].sort((a, b) => med(a[1]) - med(b[1]))) console.log(`  ${med(ts).toFixed(0).padStart(5)}  ${label}`);
 } finally {
   await browser.close();
