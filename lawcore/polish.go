@@ -126,31 +126,11 @@ func (pl *polisher) levenbergMarquardt(s start) (x []float64, f float64, converg
 		}
 		// a step may not take a coordinate past +-lmMaxCoordinate: where the objective is flat
 		// (as in a loss-drop term when nothing drops) rounding must not run it away
-		scale := 1.0
-		for i := range step {
-			scale = math.Min(scale, lmMaxStep/math.Abs(step[i]))
-		}
-		inside := true
-		for i := range xn {
-			xn[i] = x[i] + scale*step[i]
-			inside = inside && math.Abs(xn[i]) <= lmMaxCoordinate
-		}
-		if !inside {
+		if !boundedStep(xn, x, step) {
 			lambda, nu = lambda*nu, nu*2
 			continue
 		}
-		for i := range step {
-			step[i] *= scale
-		}
-		// the decrease the quadratic model promises: -(g'd + d'Hd/2)
-		predicted := 0.0
-		for i := range step {
-			hd := 0.0
-			for j := range step {
-				hd += h[i][j] * step[j]
-			}
-			predicted -= step[i] * (g[i] + 0.5*hd)
-		}
+		predicted := promisedDecrease(h, g, step)
 		fn := o.inX(xn, gn, hn, gt, ht)
 		if !(fn < f) {
 			lambda, nu = lambda*nu, nu*2
@@ -175,6 +155,46 @@ func (pl *polisher) levenbergMarquardt(s start) (x []float64, f float64, converg
 		}
 	}
 	return x, f, false
+}
+
+// boundedStep shortens step so that no coordinate moves by more than lmMaxStep, and writes
+// x + step into xn; false (step as it was) when a coordinate of xn would be past
+// +-lmMaxCoordinate. Not inlined, as promisedDecrease: see the package doc on loops (their
+// loops over the parameters, inlined, had V8 optimise all of levenbergMarquardt after a few
+// iterations).
+//
+//go:noinline
+func boundedStep(xn, x, step []float64) bool {
+	scale := 1.0
+	for i := range step {
+		scale = math.Min(scale, lmMaxStep/math.Abs(step[i]))
+	}
+	for i := range xn {
+		xn[i] = x[i] + scale*step[i]
+		if !(math.Abs(xn[i]) <= lmMaxCoordinate) {
+			return false
+		}
+	}
+	for i := range step {
+		step[i] *= scale
+	}
+	return true
+}
+
+// promisedDecrease is the decrease the quadratic model (gradient g, Hessian h) promises for
+// step: -(g'd + d'Hd/2).
+//
+//go:noinline
+func promisedDecrease(h [][]float64, g, step []float64) float64 {
+	predicted := 0.0
+	for i := range step {
+		hd := 0.0
+		for j := range step {
+			hd += h[i][j] * step[j]
+		}
+		predicted -= step[i] * (g[i] + 0.5*hd)
+	}
+	return predicted
 }
 
 // nearFound returns the optimum found earlier that x is on its way to, if any.
