@@ -19,8 +19,9 @@
 // Every function that takes user input returns an [*InputError] naming the curve and field
 // at fault instead of panicking.
 //
-// A loop that runs once per step or point is kept out of the large functions (go:noinline on
-// the small function that holds it, such as [CountWarmup] or [FinalAreas]). In the browser, V8
+// A loop that runs many times (over steps, points or grid cells, or in every iteration of a
+// polish) is kept out of the large functions (go:noinline on the small function that holds
+// it, such as [CountWarmup] or [FinalAreas]). In the browser, V8
 // runs wasm on its baseline compiler and optimises a function whole once it has run a while;
 // Go compiles every loop of a function into one loop around all of its code, so each turn
 // counts as the whole function run again. A step loop inlined into a function of 10 kB has
