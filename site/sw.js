@@ -15,15 +15,22 @@ self.addEventListener('install', (event) => {
   // scripts and core then come without the worker's start-up on the way. A file not in the
   // cache goes to the network. A URL with a query (a link with tracking parameters) is left to
   // the fetch handler below, which ignores the query; elsewhere the handler does it all.
+  event.waitUntil(Promise.all([routeToCache(event), caches.open(CACHE).then((cache) => cache.addAll(PRECACHE))]).then(() => self.skipWaiting()));
+});
+
+/** routeToCache adds the static route where the browser has the API; a failure only leaves it out. */
+async function routeToCache(event) {
+  if (typeof event.addRoutes !== 'function' || typeof URLPattern !== 'function') return;
   const { protocol, hostname, port } = self.location;
-  const routed = typeof event.addRoutes === 'function' && typeof URLPattern === 'function'
-    ? event.addRoutes({
+  try {
+    await event.addRoutes({
       condition: { requestMethod: 'GET', urlPattern: new URLPattern({ protocol: protocol.slice(0, -1), hostname, port, search: '' }) },
       source: { cacheName: CACHE },
-    }).catch(() => {})
-    : Promise.resolve();
-  event.waitUntil(Promise.all([routed, caches.open(CACHE).then((cache) => cache.addAll(PRECACHE))]).then(() => self.skipWaiting()));
-});
+    });
+  } catch {
+    // the fetch handler answers as the route would
+  }
+}
 
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
