@@ -53,10 +53,10 @@ build: deps
 	cp $(WASM)/wasm_exec.js $(WASM)/lawcore.wasm $(WASM)/lawcore-core.wasm $(SITE)/
 	# uPlot minified (its module ships unminified: 36 kB brotli, 21 kB so), its notice kept on top,
 	# its Intl formatters made on first use (scripts/uplot-lazy-intl.sed says why)
-	sed -f scripts/uplot-lazy-intl.sed $(UPLOT)/dist/uPlot.esm.js > $(WASM)/uPlot.esm.js
-	@test "$$(grep -c '||= new Intl' $(WASM)/uPlot.esm.js)" = 2 && ! grep -q '^const [a-zA-Z]* = new Intl' $(WASM)/uPlot.esm.js \
+	sed -f scripts/uplot-lazy-intl.sed $(UPLOT)/dist/uPlot.esm.js > build/uPlot.esm.js
+	@test "$$(grep -c '||= new Intl' build/uPlot.esm.js)" = 2 && ! grep -q '^const [a-zA-Z]* = new Intl' build/uPlot.esm.js \
 		|| { echo "scripts/uplot-lazy-intl.sed no longer matches $(UPLOT)/dist/uPlot.esm.js: update it" >&2; exit 1; }
-	$(ESBUILD) $(WASM)/uPlot.esm.js --minify --format=esm --log-level=warning \
+	$(ESBUILD) build/uPlot.esm.js --minify --format=esm --log-level=warning \
 		--banner:js="$$(head -8 $(UPLOT)/dist/uPlot.esm.js)" --outfile=$(SITE)/vendor/uPlot.esm.js
 	cp $(UPLOT)/dist/uPlot.min.css $(SITE)/vendor/
 	cp $(UPLOT)/LICENSE $(SITE)/vendor/uPlot.LICENSE

@@ -14,8 +14,7 @@ import (
 
 // toGoFloats copies a Float64Array (or anything Float64Array.from accepts) into a new slice.
 func toGoFloats(v safejs.Value) ([]float64, error) {
-	f64 := global
-	ctor, err := f64("Float64Array")
+	ctor, err := global("Float64Array")
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +39,7 @@ func toGoFloats(v safejs.Value) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	u8ctor, err := f64("Uint8Array")
+	u8ctor, err := global("Uint8Array")
 	if err != nil {
 		return nil, err
 	}
