@@ -50,7 +50,12 @@ build: deps
 	cp $(GOROOT)/lib/wasm/wasm_exec.js $(WASM)/
 	$(GO_WASM) build -trimpath -ldflags="-s -w" -o $(WASM)/lawcore.wasm ./wasm
 	$(GO_WASM) build -tags lawcore_core -trimpath $(CORE_GCFLAGS) -ldflags="-s -w" -o $(WASM)/lawcore-core.wasm ./wasm
-	cp $(WASM)/wasm_exec.js $(WASM)/lawcore.wasm $(WASM)/lawcore-core.wasm $(SITE)/
+	cp $(WASM)/lawcore.wasm $(WASM)/lawcore-core.wasm $(SITE)/
+	# the worker with Go's wasm_exec.js in place of its importScripts line: a synchronous request
+	# fewer before the worker can compile the core (20-40 ms of a repeat visit's worker)
+	awk -v exec=$(WASM)/wasm_exec.js '/^importScripts\(.wasm_exec\.js.\);$$/ { while ((getline line < exec) > 0) print line; n++; next } { print } END { exit n != 1 }' \
+		site/worker.js > $(SITE)/worker.js \
+		|| { echo "site/worker.js has no line importScripts('wasm_exec.js'); for the build to replace" >&2; exit 1; }
 	# uPlot minified (its module ships unminified: 36 kB brotli, 21 kB so), its notice kept on top,
 	# its Intl formatters made on first use (scripts/uplot-lazy-intl.sed says why)
 	sed -f scripts/uplot-lazy-intl.sed $(UPLOT)/dist/uPlot.esm.js > build/uPlot.esm.js
@@ -60,7 +65,7 @@ build: deps
 		--banner:js="$$(head -8 $(UPLOT)/dist/uPlot.esm.js)" --outfile=$(SITE)/vendor/uPlot.esm.js
 	cp $(UPLOT)/dist/uPlot.min.css $(SITE)/vendor/
 	cp $(UPLOT)/LICENSE $(SITE)/vendor/uPlot.LICENSE
-	go run ./scripts/hashassets -dir $(SITE) lawcore.wasm lawcore-core.wasm wasm_exec.js vendor/uPlot.esm.js vendor/uPlot.min.css style.css
+	go run ./scripts/hashassets -dir $(SITE) lawcore.wasm lawcore-core.wasm vendor/uPlot.esm.js vendor/uPlot.min.css style.css
 	scripts/sw-manifest.sh $(SITE)
 	# after every file of the site is there: _headers names each top-level entry
 	go run ./scripts/serve -headers -dir $(SITE) > $(SITE)/_headers

@@ -17,10 +17,11 @@
 'use strict';
 
 const CORE_URL = 'lawcore-core.wasm';
-// The core's download starts before anything else here, wasm_exec.js's included (it is fetched
-// by the synchronous importScripts below): the two come down together.
+// The core's download starts before anything else here.
 const coreResponse = fetch(CORE_URL);
 
+// Go's wasm_exec.js (it defines Go). The build puts the file itself in place of this line, so
+// that the worker has it without a synchronous request of its own (make build).
 importScripts('wasm_exec.js');
 
 const FULL_URL = 'lawcore.wasm';
