@@ -23,6 +23,7 @@ import { DEFAULT_SETTINGS } from './settings.js';
 import { paramsOf, predictedLine, fitCovers, lineBand, restoredBand, averagedLaws } from './selectors.js';
 import { LAWS, LAW_NAMES, ROLES, MAX_SCHEDULE_STEPS } from './schema.js';
 import { PALETTE, nextColor } from './theme.js';
+import { grouped } from './format.js';
 
 /**
  * FORMAT is the format records are written in. 1: the first layout, the record alone (points
@@ -535,7 +536,7 @@ export function readWorkspace(record, arrays, ids) {
     taken.add(curve.name);
     if (curve.dataDropped === undefined) return curves.push(curve);
     // Storage was full: the curve's name and schedule were kept, its points were not.
-    const why = `its ${curve.dataDropped.toLocaleString('en')} points were not kept (the browser's storage was full)`;
+    const why = `its ${grouped(curve.dataDropped)} points were not kept (the browser's storage was full)`;
     if (curve.schedule) {
       predictions.push({ name: curve.name, schedule: curve.schedule, color: curve.color });
       notes.push(`${curve.name}: ${why}; its schedule is predicted. Add its file again to fit it.`);

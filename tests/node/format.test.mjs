@@ -1,9 +1,10 @@
 // The page's number formats that stand in for Intl (site/js/format.js): a step count and an
-// axis label read as Intl's en-US formatting writes them, which the page no longer calls in its
-// first view (a page's first use of Intl loads ICU's locale data). Node's Intl is the reference.
+// axis label read as Intl's en-US formatting writes them, and so do the times the workspace line
+// gives, which the page no longer asks Intl for in its first view (a page's first use of Intl
+// loads ICU's locale data). Node's Intl is the reference.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { grouped, steps, tick } from '../../site/js/format.js';
+import { grouped, steps, tick, dateTime, clock } from '../../site/js/format.js';
 
 const enUS = new Intl.NumberFormat('en-US');
 
@@ -35,4 +36,19 @@ test('tick writes axis values as en-US does with Intl, at most three decimals', 
     assert.equal(tick(x), want === '-0' ? '0' : want, String(x));
   }
   assert.equal(tick(NaN), '');
+});
+
+test('dateTime and clock write a local time as en-US does with Intl', () => {
+  // ICU writes a narrow no-break space before AM and PM (since ICU 72); the page a space
+  const spaced = (text) => text.replace(/\u202f/g, ' ');
+  // local times (as the page shows them), whatever the machine's time zone: each hour of the
+  // 12-hour clock's edges, single and double digits, every month
+  const moments = [[2026, 10, 29, 7, 6, 40], [2026, 0, 1, 0, 0, 0], [2025, 4, 12, 12, 0, 5], [2025, 11, 31, 23, 59, 59],
+    [2024, 1, 29, 11, 59, 9], [2024, 1, 29, 13, 1, 1], ...Array.from({ length: 12 }, (_, m) => [2030, m, 10 + m, m * 2, m * 5, m])];
+  for (const [y, mo, d, h, mi, s] of moments) {
+    const t = new Date(y, mo, d, h, mi, s).getTime();
+    const at = new Date(t);
+    assert.equal(dateTime(t), spaced(at.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })), at.toString());
+    assert.equal(clock(t), spaced(at.toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit', second: '2-digit' })), at.toString());
+  }
 });

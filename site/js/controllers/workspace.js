@@ -22,6 +22,7 @@ import { openWorkspaceDB, deleteWorkspaceDB } from '../workspace-db.js';
 import { ArrayIds, FORMAT, packWorkspace, readWorkspace, arrayRefs, isEmptyWork, describeWork, ANALYSIS_CHOICES } from '../persist.js';
 import { DEFAULT_SETTINGS } from '../settings.js';
 import { CHART_VIEW_KEYS } from '../store.js';
+import * as fmt from '../format.js';
 
 /** WORK_KEYS are the parts of the state that are the user's work: a change to one is saved (a validation is too, alone). */
 const WORK_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'validation'];
@@ -43,10 +44,8 @@ const KEEPING = 'Your work is kept in this browser as you change it.';
 /** CHANNEL is the BroadcastChannel on which the page's tabs announce their saves. */
 export const CHANNEL = 'annealing-calculator-workspace';
 
-/** when formats a save's time for the page: "12 May 2025, 14:02". */
-const when = (t) => (t ? new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'an earlier visit');
-/** clock formats a save's time of day: "14:02:05". */
-const clock = (t) => new Date(t).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+/** when formats a save's time for the page: "May 12, 2025, 2:02 PM". */
+const when = (t) => (t ? fmt.dateTime(t) : 'an earlier visit');
 const pointsOf = (curves) => curves.reduce((n, c) => n + c.steps.length, 0);
 
 /**
@@ -190,9 +189,9 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       store.setWorkspace({ kept: 'Not kept in this browser (forgotten on request).', canForget: false, savedAt: 0 });
       return;
     }
-    say(`Another tab of this page saved its work at ${clock(savedAt)}, so this tab stopped saving: its changes would replace that work. `
+    say(`Another tab of this page saved its work at ${fmt.clock(savedAt)}, so this tab stopped saving: its changes would replace that work. `
       + 'Reload this tab to see the other tab’s work, or keep working here and save this tab’s work instead.', 'warning', db ? ['this-tab'] : []);
-    store.setWorkspace({ kept: `Not kept: another tab saved its work at ${clock(savedAt)}.` });
+    store.setWorkspace({ kept: `Not kept: another tab saved its work at ${fmt.clock(savedAt)}.` });
   }
   if (channel) channel.onmessage = (e) => otherTab(e.data || {});
 
@@ -200,7 +199,7 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
   function saved(savedAt) {
     lastSaved = savedAt;
     announce('saved', savedAt);
-    store.setWorkspace({ savedAt, kept: `Your work is kept in this browser: saved at ${clock(savedAt)}.`, canForget: true });
+    store.setWorkspace({ savedAt, kept: `Your work is kept in this browser: saved at ${fmt.clock(savedAt)}.`, canForget: true });
   }
 
   /**
@@ -218,7 +217,7 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       await attempt();
     } catch (err) {
       if (err.kind !== 'quota') throw err;
-      say(`The browser's storage for this page is full: this change could not be saved. A reload brings back the work saved ${lastSaved ? `at ${clock(lastSaved)}` : 'before'}. `
+      say(`The browser's storage for this page is full: this change could not be saved. A reload brings back the work saved ${lastSaved ? `at ${fmt.clock(lastSaved)}` : 'before'}. `
         + 'Free some space (or remove curves) to keep saving; the page works as usual.', 'warning');
       return;
     }
@@ -237,7 +236,7 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
     if (!left.length && !fitted) return; // the space came back meanwhile
     say([
       left.length
-        ? `The browser's storage for this page is full: the settings, the schedules and the curves' names are kept, but not the points of ${left.map((c) => c.name).join(', ')} (${pointsOf(left).toLocaleString('en')} points)`
+        ? `The browser's storage for this page is full: the settings, the schedules and the curves' names are kept, but not the points of ${left.map((c) => c.name).join(', ')} (${fmt.grouped(pointsOf(left))} points)`
           + `${fitted ? ', nor the fit' : ''}. After a reload they come back as schedules to predict.`
         : 'The browser\'s storage for this page is full: the curves, schedules and settings are kept, but not the fit: after a reload, press Fit again.',
       'Free some space (or remove curves) to keep everything; the page works as usual.',
