@@ -5,6 +5,8 @@
 // reading of contents here (import-files.js does that, after checking the size), and no DOM
 // beyond the entry and File objects, so that node tests it with stand-ins.
 
+import { grouped } from './format.js';
+
 /** MAX_FOLDER_FILES bounds the files one folder may hold: past it, a folder above the runs was dropped (a home directory, a dataset). */
 export const MAX_FOLDER_FILES = 10000;
 
@@ -83,7 +85,7 @@ function fileOf(entry) {
 
 /** tooMany is the error of a folder past MAX_FOLDER_FILES files. */
 function tooMany(name) {
-  return new Error(`${name}: more than ${MAX_FOLDER_FILES.toLocaleString('en-US')} files: give the run directories, not a folder above them`);
+  return new Error(`${name}: more than ${grouped(MAX_FOLDER_FILES)} files: give the run directories, not a folder above them`);
 }
 
 /**

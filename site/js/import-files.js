@@ -5,6 +5,7 @@
 import { MAX_IMPORT_BYTES, MAX_SCHEDULE_STEPS } from './schema.js';
 import { withoutWeights } from './folder-files.js';
 import { loggedWarmup } from './curve-facts.js';
+import { grouped } from './format.js';
 
 /**
  * curveName turns "runs/cosine_24000.csv" into "cosine_24000", and a TensorBoard download's
@@ -39,7 +40,7 @@ export function withinPointBudget(held, curves) {
       kept.push(c);
       total += n;
     } else {
-      refused.push(`${c.name}: not added: its ${n.toLocaleString('en')} points would bring the page to ${(total + n).toLocaleString('en')}, past the ${MAX_PAGE_POINTS.toLocaleString('en')} it can fit and draw within 4 GB of memory. Remove curves, or thin this one first (keep every 10th row, say).`);
+      refused.push(`${c.name}: not added: its ${grouped(n)} points would bring the page to ${grouped(total + n)}, past the ${grouped(MAX_PAGE_POINTS)} it can fit and draw within 4 GB of memory. Remove curves, or thin this one first (keep every 10th row, say).`);
     }
   }
   return { kept, refused };
@@ -133,7 +134,7 @@ function curvesOfAnswer(result, columns, { label, nameOf, fileOf }) {
     // but never fitted nor predicted
     const last = col.steps[col.steps.length - 1]; // steps come sorted
     if (last > MAX_SCHEDULE_STEPS - 1) {
-      notes.push(`${label}: ${name} runs to step ${last.toLocaleString('en-US')}, past the ${(MAX_SCHEDULE_STEPS - 1).toLocaleString('en-US')} steps a schedule may have; left out.`);
+      notes.push(`${label}: ${name} runs to step ${grouped(last)}, past the ${grouped(MAX_SCHEDULE_STEPS - 1)} steps a schedule may have; left out.`);
       return;
     }
     const curve = {

@@ -11,6 +11,7 @@
 import { scheduleSteps } from './schedule-kinds.js';
 import { MAX_SCHEDULE_STEPS, SCHEDULE_KINDS, WARMUP_CONVENTIONS, ROLES, MULTI_POWER_SEARCHES, LAWS } from './schema.js';
 import { lawChoices } from './settings.js';
+import { grouped } from './format.js';
 
 /** X_UNITS are what the charts may count x in. */
 export const X_UNITS = ['steps', 'tokens', 'flops'];
@@ -258,7 +259,7 @@ function checkView(v) {
     return { name: str(p.name, `${where}.name`), schedule: checkSchedule(p.schedule, `${where}.schedule`) };
   });
   const steps = [...curves, ...predictions].reduce((n, c) => n + (c.schedule ? scheduleSteps(c.schedule) : 0), 0);
-  if (steps > MAX_LINK_STEPS) fail('link', `its schedules run ${Math.round(steps).toLocaleString('en')} steps in all, more than the ${MAX_LINK_STEPS.toLocaleString('en')} a link may ask for`);
+  if (steps > MAX_LINK_STEPS) fail('link', `its schedules run ${grouped(Math.round(steps))} steps in all, more than the ${grouped(MAX_LINK_STEPS)} a link may ask for`);
   const chart = v.chart === undefined || v.chart === null ? null : checkChart(v.chart);
   const analysis = v.analysis === undefined || v.analysis === null ? null : checkAnalysis(v.analysis);
   return { v: SHARE_VERSION, settings, params, multiPower, source, curves, predictions, ...(chart ? { chart } : {}), ...(analysis ? { analysis } : {}) };
