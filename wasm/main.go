@@ -40,6 +40,12 @@ func main() {
 	if err != nil {
 		panic("lawcore bridge: cannot set up: " + err.Error())
 	}
+	// after a pause, so that the worker tells the page the module is up first (Go hands control
+	// back to JavaScript while every goroutine waits)
+	go func() {
+		time.Sleep(time.Millisecond)
+		afterStart()
+	}()
 	select {} // serve calls until the page goes away
 }
 

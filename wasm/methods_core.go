@@ -3,6 +3,8 @@
 package main
 
 import (
+	"encoding/json"
+
 	"github.com/lawcalc/annealing/lawcore"
 )
 
@@ -48,3 +50,36 @@ func outOfCore(req any) bool {
 	}
 	return false
 }
+
+// The first view's requests as the page sends them, in the shapes it uses (its data come as
+// columns): prepareJSON decodes them.
+const (
+	firstFitRequest = `{"law":"annealing","curves":[{"name":"cosine","role":"fit","schedule":{"kind":"cosine","total":20000,"peak":2e-4,"warmup":500}}],
+		"lambda":0.999,"warmupSteps":500,"warmupConvention":"peak","huberDelta":0.001,"lines":true,"points":2000,"intervals":true}`
+	firstPredictRequest = `{"law":"annealing","params":{"L0":2.6,"A":0.4,"alpha":0.5,"C":0.4,"lambda":0.999},"warmupSteps":500,"warmupConvention":"peak",
+		"curves":[{"name":"WSD","schedule":{"kind":"wsd","total":60000,"peak":2e-4,"final":0,"warmup":500,"decay":"cosine","decayFraction":0.2}}],"points":2000}`
+)
+
+// prepareJSON has encoding/json work out the types of the first view's calls, the fit's and
+// the prediction's requests and answers, while the core waits for the page's first call:
+// encoding/json builds each type's field list once (typeFields, 21 struct types here) and the
+// core compiles its functions on their first call, and both otherwise fell inside the first
+// fit. It decodes requests like the page's and encodes empty answers, and runs nothing else.
+func prepareJSON() error {
+	var fit lawcore.FitRequest
+	if err := lawcore.DecodeJSON([]byte(firstFitRequest), &fit); err != nil {
+		return err
+	}
+	var predict lawcore.PredictRequest
+	if err := lawcore.DecodeJSON([]byte(firstPredictRequest), &predict); err != nil {
+		return err
+	}
+	if _, err := json.Marshal(&lawcore.FitResult{}); err != nil {
+		return err
+	}
+	_, err := json.Marshal(&predictions{Curves: []lawcore.Prediction{{}}})
+	return err
+}
+
+// afterStart runs once the core has said it is up: prepareJSON.
+func afterStart() { _ = prepareJSON() }

@@ -62,3 +62,21 @@ func TestCoreNeedsFull(t *testing.T) {
 		}
 	}
 }
+
+// prepareJSON's requests are requests the core takes: decoded strictly and answered by it, so
+// that they go down the decoder's paths as the page's do.
+func TestPrepareJSON(t *testing.T) {
+	if err := prepareJSON(); err != nil {
+		t.Fatal(err)
+	}
+	for method, req := range map[string]string{"fit": firstFitRequest, "predict": firstPredictRequest} {
+		var in []columns
+		if method == "fit" {
+			_, fig2 := fig2Request(t)
+			in = fig2[:1]
+		}
+		if _, err := call(context.Background(), method, []byte(req), in, nil, nil); err != nil {
+			t.Errorf("%s: %v", method, err)
+		}
+	}
+}

@@ -23,6 +23,9 @@ func init() {
 	methods["analyze"] = func(ctx context.Context, in input) (any, error) { return analysis.Run(ctx, in.request, in.progress) }
 }
 
+// afterStart does nothing here: the full module is loaded for a call that is waiting.
+func afterStart() {}
+
 // needsFull reports whether a method needs the full bridge: never, this is it.
 func needsFull(string) bool { return false }
 
