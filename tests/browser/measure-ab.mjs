@@ -14,6 +14,17 @@ if (dirs.length < 2) {
 }
 const ROUNDS = Number(process.env.ROUNDS || 12);
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/**
+ * pairedDifference is the mean of b[r] - a[r] over the rounds and its standard error: the loads
+ * of one round ran back to back, so the machine's drift from round to round cancels out.
+ */
+const pairedDifference = (a, b) => {
+  const d = a.map((x, r) => b[r] - x);
+  const mean = d.reduce((s, x) => s + x, 0) / d.length;
+  const sd = Math.sqrt(d.reduce((s, x) => s + (x - mean) ** 2, 0) / Math.max(1, d.length - 1));
+  return { mean, se: sd / Math.sqrt(d.length) };
+};
+const sayDifference = ({ mean, se }) => `${mean >= 0 ? '+' : '−'}${Math.abs(mean).toFixed(0)} ms ± ${se.toFixed(0)}`;
 
 const servers = [];
 const browser = await launchBrowser();
@@ -40,6 +51,12 @@ try {
 }
 console.log(`first view, cold, ${ROUNDS} loads of each build, alternated (ms from navigation):`);
 dirs.forEach((dir, i) => console.log(`  ${dir}: median ${med(times[i]).toFixed(0)}  [${times[i].map((t) => t.toFixed(0)).join(', ')}]`));
+// A difference within about twice its standard error is what this machine's noise alone gives.
+const totalCPU = (i) => cpu[i].map((c) => Object.values(c).reduce((s, x) => s + x, 0));
+for (let i = 1; i < dirs.length; i++) {
+  const cpuDiff = Object.keys(cpu[0][0]).length ? `; CPU ${sayDifference(pairedDifference(totalCPU(0), totalCPU(i)))}` : '';
+  console.log(`  ${dirs[i]} against ${dirs[0]}, paired by round (mean difference ± standard error): time ${sayDifference(pairedDifference(times[0], times[i]))}${cpuDiff}`);
+}
 if (Object.keys(cpu[0][0]).length) {
   console.log('CPU the renderer used meanwhile, ms (medians; pool: compilers and collector):');
   dirs.forEach((dir, i) => {
