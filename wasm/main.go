@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hack-pad/safejs"
@@ -41,10 +42,13 @@ func main() {
 		panic("lawcore bridge: cannot set up: " + err.Error())
 	}
 	// after a pause, so that the worker tells the page the module is up first (Go hands control
-	// back to JavaScript while every goroutine waits)
+	// back to JavaScript while every goroutine waits), and only while no call has come: a call
+	// that came first does that work itself
 	go func() {
 		time.Sleep(time.Millisecond)
-		afterStart()
+		if !called.Load() {
+			afterStart()
+		}
 	}()
 	select {} // serve calls until the page goes away
 }
@@ -80,10 +84,14 @@ func cancelAll(safejs.Value, []safejs.Value) any {
 	return nil
 }
 
+// called says whether lawcore.run has been called.
+var called atomic.Bool
+
 // run is lawcore.run(method, requestJSON, columns?, onProgress?): it returns a Promise and
 // does the work in a goroutine, so that JavaScript gets control back (to deliver a cancel)
 // whenever the work pauses to report progress.
 func run(_ safejs.Value, args []safejs.Value) any {
+	called.Store(true)
 	promiseCtor, err := global("Promise")
 	if err != nil {
 		return nil

@@ -81,5 +81,5 @@ func prepareJSON() error {
 	return err
 }
 
-// afterStart runs once the core has said it is up: prepareJSON.
+// afterStart runs once the core has said it is up, if no call has come yet: prepareJSON.
 func afterStart() { _ = prepareJSON() }
