@@ -52,7 +52,7 @@ build: deps
 	$(GO_WASM) build -tags lawcore_core -trimpath $(CORE_GCFLAGS) -ldflags="-s -w" -o $(WASM)/lawcore-core.wasm ./wasm
 	cp $(WASM)/lawcore.wasm $(WASM)/lawcore-core.wasm $(SITE)/
 	# the worker with Go's wasm_exec.js in place of its importScripts line: a synchronous request
-	# fewer before the worker can compile the core (20-40 ms of a repeat visit's worker)
+	# fewer before the worker can compile the core (21 ms of a repeat visit's worker in a trace)
 	awk -v exec=$(WASM)/wasm_exec.js '/^importScripts\(.wasm_exec\.js.\);$$/ { while ((getline line < exec) > 0) print line; n++; next } { print } END { exit n != 1 }' \
 		site/worker.js > $(SITE)/worker.js \
 		|| { echo "site/worker.js has no line importScripts('wasm_exec.js'); for the build to replace" >&2; exit 1; }
