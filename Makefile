@@ -66,6 +66,7 @@ build: deps
 	cp $(UPLOT)/dist/uPlot.min.css $(SITE)/vendor/
 	cp $(UPLOT)/LICENSE $(SITE)/vendor/uPlot.LICENSE
 	go run ./scripts/hashassets -dir $(SITE) lawcore.wasm lawcore-core.wasm vendor/uPlot.esm.js vendor/uPlot.min.css style.css
+	scripts/build-id.sh $(SITE)
 	scripts/sw-manifest.sh $(SITE)
 	# after every file of the site is there: _headers names each top-level entry
 	go run ./scripts/serve -headers -dir $(SITE) > $(SITE)/_headers

@@ -79,7 +79,8 @@ const examples = createExamples({ store, engine, fitting });
 const sharing = createSharing({ store, fitting, predicting });
 const schedules = createSchedules({ store, engine, predicting, editSchedule });
 // The stored work is read from here on, while lawcore loads.
-const workspace = createWorkspace({ store, predicting, analyses });
+// the site's build (a hash of its files, written by make build), under which the example as fitted is kept
+const workspace = createWorkspace({ store, predicting, analyses, build: document.querySelector('meta[name="build"]')?.content || '' });
 const exports = Object.fromEntries(['png', 'svg', 'json', 'predictedCSV', 'observedCSV', 'analysisTable'].map((name) => [name, exporting(name)]));
 
 // ---- views ----------------------------------------------------------------------------------
@@ -302,7 +303,11 @@ engine.ready.then(() => performance.mark('lawcore-ready'), (err) => store.showMe
     workspace.watch(shown);
     await workspace.linkOpened();
   } else {
-    if (!(await workspace.restore({ begun, shown: onShown }))) await examples.fig2({ keepMessage: true, shown: onShown, unless: begun });
+    // the example as this build computed it on an earlier visit, or computed now (and kept for the next)
+    if (!(await workspace.restore({ begun, shown: onShown })) && !(await workspace.restoreExample({ examples: EXAMPLES, begun, shown: onShown }))) {
+      await examples.fig2({ keepMessage: true, shown: onShown, unless: begun });
+      workspace.keepExample(shown);
+    }
     workspace.watch(shown);
   }
   performance.mark('example-shown');

@@ -13,6 +13,12 @@
 
 /** DB_NAME is the database's name. */
 export const DB_NAME = 'annealing-calculator';
+/**
+ * EXAMPLE_DB_NAME is the database that keeps the start-up example as this build fitted and
+ * predicted it, apart from the user's work (controllers/workspace.js, keepExample): the same
+ * two stores.
+ */
+export const EXAMPLE_DB_NAME = 'annealing-calculator-example';
 /** DB_VERSION: 1 had the store `workspace` alone (records of format 1); 2 adds `arrays`. */
 export const DB_VERSION = 2;
 /** RECORD_KEY is the key of the one record in `workspace`. */
@@ -41,11 +47,12 @@ function storageError(err, doing) {
 }
 
 /**
- * openWorkspaceDB opens (creating or upgrading) the database. It resolves to a WorkspaceDB, or
+ * openWorkspaceDB opens (creating or upgrading) the database (name: the work's, or the
+ * example's). It resolves to a WorkspaceDB, or
  * rejects with a StorageError; when the browser does not answer within timeoutMs (an open
  * blocked by another tab, say) it rejects with kind 'timeout'.
  */
-export function openWorkspaceDB({ idb = globalThis.indexedDB, timeoutMs = 5000 } = {}) {
+export function openWorkspaceDB({ idb = globalThis.indexedDB, timeoutMs = 5000, name = DB_NAME } = {}) {
   return new Promise((resolve, reject) => {
     let settled = false;
     const done = (fn, value) => {
@@ -58,7 +65,7 @@ export function openWorkspaceDB({ idb = globalThis.indexedDB, timeoutMs = 5000 }
     let request;
     try {
       if (!idb) throw new StorageError('refused', 'this browser has no IndexedDB');
-      request = idb.open(DB_NAME, DB_VERSION);
+      request = idb.open(name, DB_VERSION);
     } catch (err) {
       return done(reject, err instanceof StorageError ? err : new StorageError('refused', `opening the browser's storage: ${(err && err.message) || err}`));
     }
@@ -82,11 +89,11 @@ export function openWorkspaceDB({ idb = globalThis.indexedDB, timeoutMs = 5000 }
 
 /**
  * deleteWorkspaceDB deletes the whole database (what "Forget my data" does when this page could
- * not open it: a newer version made it). It resolves once deleted.
+ * not open it, a newer version made it, and to the example's). It resolves once deleted.
  */
-export function deleteWorkspaceDB({ idb = globalThis.indexedDB } = {}) {
+export function deleteWorkspaceDB({ idb = globalThis.indexedDB, name = DB_NAME } = {}) {
   return new Promise((resolve, reject) => {
-    const request = idb.deleteDatabase(DB_NAME);
+    const request = idb.deleteDatabase(name);
     request.onsuccess = () => resolve();
     request.onerror = () => reject(storageError(request.error, 'forgetting your work'));
   });

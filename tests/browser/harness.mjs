@@ -125,6 +125,17 @@ export async function openPage(browser, url, options = {}) {
 export const firstViewShown = () => document.querySelector('#param-L0')?.textContent === '2.628'
   && /constant 60K/.test(document.querySelector('#chart-loss')?.dataset.series || '') && performance.now();
 
+/**
+ * forgetKeptExample (run in the page, by evaluate or as an init script) deletes the example the
+ * page keeps as fitted for its build (controllers/workspace.js, keepExample): the next visit fits
+ * it again. The page's own connection closes when asked (WorkspaceDB), so the deletion goes
+ * ahead, before any later open of the database.
+ */
+export const forgetKeptExample = () => new Promise((resolve) => {
+  const request = indexedDB.deleteDatabase('annealing-calculator-example');
+  request.onsuccess = request.onerror = request.onblocked = () => resolve();
+});
+
 /** waitForFit waits until the equation shows numbers, no fit is running and every chart is drawn. */
 export async function waitForFit(page, timeout = 60000) {
   await page.waitForFunction(() => {

@@ -5,9 +5,11 @@
 // and was answered, and when the fitted Fig. 2 was on screen, all in ms from navigation. The
 // worker's marks are site/worker.js's. With REPEAT=ms, repeat visits instead: one context with
 // the service worker allowed, a first visit, then RUNS reloads, each after REPEAT ms on the page
-// (the worker's warm-up run, V8's code cache kept). Not a test: run it by hand after make build,
+// (the worker's warm-up run, V8's code cache kept), the example kept as fitted deleted before each
+// so that it is fitted again (KEPT=1 keeps it: the page then shows it as kept, with no call to
+// lawcore). Not a test: run it by hand after make build,
 //   node tests/browser/measure-timeline.mjs [SITE_DIR]      (RUNS=5 by default)
-import { startServer, launchBrowser, firstViewShown } from './harness.mjs';
+import { startServer, launchBrowser, firstViewShown, forgetKeptExample } from './harness.mjs';
 
 const RUNS = Number(process.env.RUNS || 5);
 const REPEAT = process.env.REPEAT === undefined ? null : Number(process.env.REPEAT);
@@ -29,6 +31,7 @@ try {
     const page = repeatPage || (await context.newPage());
     if (repeatPage) {
       await page.waitForTimeout(REPEAT);
+      if (process.env.KEPT !== '1') await page.evaluate(forgetKeptExample);
       await page.reload({ waitUntil: 'commit' });
     } else {
       await page.goto(server.url, { waitUntil: 'commit' });
@@ -44,6 +47,7 @@ try {
         main: ends['main.js'],
         ready: mark('lawcore-ready'),
         read: mark('workspace-read'),
+        restored: mark('example-restored'),
       };
     });
     // The worker's clock starts when it does: its marks are moved onto the page's.
@@ -58,6 +62,7 @@ try {
       ['core fetched', inWorker.core && inWorker.core.responseEnd + shift],
       ...inWorker.marks.map(([name, t]) => [name.replace(/^.*lawcore-core.*instantiated$/, 'core instantiated').replace(/^core-up$/, 'Go up (core ready in the worker)'), t + shift]),
       ['page told lawcore is ready', onPage.ready], ['stored work read', onPage.read], ['DOMContentLoaded', onPage.dcl],
+      ['example shown as kept', onPage.restored],
       ['fitted Fig. 2 on screen', shown],
     ].filter(([, t]) => Number.isFinite(t)).sort((a, b) => a[1] - b[1]);
     console.log(`load ${run + 1}: ${rows.map(([label, t]) => `${label} ${t.toFixed(0)}`).join(' · ')}`);

@@ -14,13 +14,20 @@
 // the schedules and the curves' names first, then the curves' points one curve at a time.
 // Everything the page should say about it goes in the store's `workspace` part.
 //
+// The example shown at start-up, fitted and predicted, is kept apart from the work (its own
+// database), with the build that computed it (index.html's build id, a hash of the site's
+// files): the next visit of the same build shows it at once instead of computing the same
+// answers again, and any other build computes them afresh (keepExample, restoreExample).
+//
 // The store holds one workspace, so two tabs of the page would each save over the other's
 // work. Each save (and "Forget my data") is announced to the other tabs (a BroadcastChannel);
 // a tab that hears of one stops saving and says so, offering to save its own work instead: the
 // work stored is then the latest tab's, and never replaced without the user asking.
-import { openWorkspaceDB, deleteWorkspaceDB } from '../workspace-db.js';
+import { openWorkspaceDB, deleteWorkspaceDB, EXAMPLE_DB_NAME } from '../workspace-db.js';
 import { ArrayIds, FORMAT, packWorkspace, readWorkspace, arrayRefs, isEmptyWork, describeWork, ANALYSIS_CHOICES } from '../persist.js';
 import { DEFAULT_SETTINGS } from '../settings.js';
+import { LAW_NAMES } from '../schema.js';
+import { missingLines } from '../selectors.js';
 import { CHART_VIEW_KEYS } from '../store.js';
 import * as fmt from '../format.js';
 
@@ -48,14 +55,21 @@ export const CHANNEL = 'annealing-calculator-workspace';
 const when = (t) => (t ? fmt.dateTime(t) : 'an earlier visit');
 const pointsOf = (curves) => curves.reduce((n, c) => n + c.steps.length, 0);
 
+/** whenIdle runs fn once the page is idle (after a moment where the browser cannot say). */
+const whenIdle = (fn) => (globalThis.requestIdleCallback ? requestIdleCallback(fn, { timeout: 3000 }) : setTimeout(fn, 500));
+
 /**
  * createWorkspace starts reading the stored work and returns {restore() -> restored?,
- * linkOpened(), watch(shown), flush() -> promise, startEmpty(), backToSaved(), forget(), resume()}.
- * open opens the database (workspace-db.js's openWorkspaceDB).
+ * restoreExample() -> restored?, keepExample(shown), linkOpened(), watch(shown), flush() ->
+ * promise, startEmpty(), backToSaved(), forget(), resume()}. open opens the database
+ * (workspace-db.js's openWorkspaceDB), openExample the example's (removeExample deletes it);
+ * build identifies the site's build (empty: an unbuilt site, which keeps no example).
  */
 export function createWorkspace({ store, predicting, analyses, open = openWorkspaceDB, remove = deleteWorkspaceDB, delayMs = SAVE_DELAY_MS,
-  channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : null }) {
+  channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : null,
+  build = '', openExample = () => openWorkspaceDB({ name: EXAMPLE_DB_NAME }), removeExample = () => deleteWorkspaceDB({ name: EXAMPLE_DB_NAME }) }) {
   const ids = new ArrayIds();
+  const exampleIds = new ArrayIds();
   let db = null;
   /** off says why this tab does not save (null: it does). */
   let off = null;
@@ -85,6 +99,18 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       return record === null ? { kind: 'none' } : { kind: 'found', record, arrays };
     } catch (err) {
       return { kind: 'unavailable', error: err };
+    }
+  })();
+
+  // The example as this build kept it, read at once too: {db, record, arrays} (record null when
+  // none is kept), or null when there is no storage for it (it is then computed every visit).
+  const exampleKept = (async () => {
+    if (!build) return null;
+    try {
+      const exampleDB = await openExample();
+      return { db: exampleDB, ...(await exampleDB.read(arrayRefs)) };
+    } catch {
+      return null;
     }
   })();
 
@@ -341,6 +367,62 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       return true;
     },
 
+    /**
+     * restoreExample puts back the start-up example as this build fitted and predicted it on an
+     * earlier visit (keepExample): the view its fit and predictions would give, now. It resolves
+     * to false when none is kept for this build, or the user has put work of their own on the
+     * page meanwhile (begun). examples are the bundled examples ({title, about}), by which the
+     * kept view is labelled again.
+     */
+    async restoreExample({ examples, begun = () => false, shown } = {}) {
+      const got = await exampleKept;
+      if (!got || !got.record || got.record.build !== build || begun()) return false;
+      const read = readWorkspace(got.record, got.arrays, exampleIds);
+      got.arrays = null;
+      const example = read.kind === 'restored' && read.view.example && Object.values(examples).find((e) => e.title === read.view.example.title);
+      // all of it or none: a part dropped is computed afresh with the rest
+      if (!example || read.notes.length || !LAW_NAMES.some((law) => read.view.fits[law]) || LAW_NAMES.some((law) => missingLines(read.view, law).length)) return false;
+      try {
+        store.restoreView({ ...read.view, example });
+      } catch {
+        return false;
+      }
+      shown?.();
+      const fitted = read.view.curves.filter((c) => c.role === 'fit').length;
+      analyses.refresh();
+      store.setStatus(`Fitted ${fitted} curve(s) on an earlier visit, by this same version of the calculator (Fit fits them again).`);
+      performance.mark('example-restored');
+      return true;
+    },
+
+    /**
+     * keepExample keeps the start-up example once this build has fitted and predicted it, for
+     * restoreExample on the next visit. Only the example as it was put in place (shown),
+     * unchanged, with its fit and every line, is kept, when the page is next idle; a change of it
+     * first keeps nothing.
+     */
+    keepExample(shown) {
+      if (!build) return;
+      const check = () => {
+        const state = store.state;
+        if (!state.example || changed(state, shown, USER_KEYS)) return stop();
+        if (state.fitting || state.stale || !LAW_NAMES.some((law) => state.fits[law]) || LAW_NAMES.some((law) => missingLines(state, law).length)) return;
+        stop();
+        whenIdle(async () => {
+          const got = await exampleKept;
+          if (!got || off === 'forgotten') return;
+          const { record, arrays } = packWorkspace(state, exampleIds, { results: true });
+          record.build = build;
+          try {
+            await got.db.write(record, arrays);
+            performance.mark('example-kept'); // for tests/browser/measure-load.mjs
+          } catch { /* the next visit computes it again */ }
+        });
+      };
+      const stop = store.subscribe(check);
+      check();
+    },
+
     /** linkOpened: a share link was opened at start-up; the stored work is left as it is, and said to be. */
     async linkOpened() {
       const read = await readFound();
@@ -437,6 +519,8 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       }
       kept = null;
       linkShown = false;
+      // the example kept as fitted too: its database is deleted (its connection closes when asked)
+      await removeExample().catch(() => {});
       announce('forgot');
       say('Forgotten: nothing of your work is stored in this browser, and this tab stores nothing more.', 'notice', db ? ['resume'] : []);
       store.setWorkspace({ kept: 'Not kept in this browser (forgotten on request).', canForget: false, savedAt: 0 });
