@@ -79,8 +79,13 @@ const examples = createExamples({ store, engine, fitting });
 const sharing = createSharing({ store, fitting, predicting });
 const schedules = createSchedules({ store, engine, predicting, editSchedule });
 // The stored work is read from here on, while lawcore loads.
-// the site's build (a hash of its files, written by make build), under which the example as fitted is kept
-const workspace = createWorkspace({ store, predicting, analyses, build: document.querySelector('meta[name="build"]')?.content || '' });
+// boot.js has opened the databases and begun reading them; the site's build (a hash of its files,
+// written by make build) is the one under which the example as fitted is kept
+const storage = globalThis.lawcoreStorage;
+const workspace = createWorkspace({
+  store, predicting, analyses, build: storage?.build || '',
+  open: storage && (() => storage.work), openExample: storage?.example ? () => storage.example : undefined,
+});
 const exports = Object.fromEntries(['png', 'svg', 'json', 'predictedCSV', 'observedCSV', 'analysisTable'].map((name) => [name, exporting(name)]));
 
 // ---- views ----------------------------------------------------------------------------------

@@ -24,6 +24,10 @@ import { paramsOf, predictedLine, fitCovers, lineBand, restoredBand, averagedLaw
 import { LAWS, LAW_NAMES, ROLES, MAX_SCHEDULE_STEPS } from './schema.js';
 import { PALETTE, nextColor } from './theme.js';
 import { grouped } from './format.js';
+import { isRef, MAX_DEPTH } from './array-refs.js';
+
+/** arrayRefs lists the ids of the arrays a stored record refers to (array-refs.js). */
+export { arrayRefs } from './array-refs.js';
 
 /**
  * FORMAT is the format records are written in. 1: the first layout, the record alone (points
@@ -39,8 +43,6 @@ export const FORMAT = 3;
 const INLINE = 64;
 /** MAX_TEXT bounds the names and sources read back (the page shows them as text only). */
 const MAX_TEXT = 10000;
-/** MAX_DEPTH bounds how deep a stored record may nest (lawcore's answers nest a few levels). */
-const MAX_DEPTH = 40;
 /** LINE_FIELDS are the columns of a fitted or predicted line. */
 const LINE_FIELDS = ['steps', 'lr', 'loss', 's1Term', 's2Term', 'lower', 'upper'];
 const CURVE_TEXT = ['lrFile', 'file', 'run', 'source'];
@@ -86,7 +88,6 @@ function randomId() {
 // ---- writing --------------------------------------------------------------------------------
 
 const isNumber = (x) => typeof x === 'number';
-const isRef = (x) => x !== null && typeof x === 'object' && !Array.isArray(x) && typeof x.$a === 'string';
 
 /**
  * packer returns pack(value): value with its long arrays replaced by references, each added to
@@ -187,17 +188,6 @@ export function packWorkspace(state, ids, { withData = () => true, results = tru
     }).filter((l) => l.byName.length);
   }
   return { record, arrays };
-}
-
-/** arrayRefs lists the ids of the arrays a stored record refers to (what to read with it). */
-export function arrayRefs(record) {
-  const ids = new Set();
-  (function walk(v, depth) {
-    if (depth > MAX_DEPTH || v === null || typeof v !== 'object' || ArrayBuffer.isView(v)) return;
-    if (isRef(v)) ids.add(v.$a);
-    else for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x, depth + 1);
-  })(record, 0);
-  return [...ids];
 }
 
 // ---- reading --------------------------------------------------------------------------------

@@ -106,6 +106,8 @@ export class WorkspaceDB {
     this.closed = false;
     /** stored holds the ids of the arrays the last committed read or write left in `arrays`. */
     this.stored = new Set();
+    /** prefetched is the read begun by prefetch, which the next read answers with. */
+    this.prefetched = null;
     this.onclose = () => {};
     // Another tab opening a newer version of the database asks this one to let go.
     db.onversionchange = () => {
@@ -165,6 +167,11 @@ export class WorkspaceDB {
    * arrays it refers to (refsOf(record) lists their ids), as Map id -> stored value.
    */
   read(refsOf) {
+    if (this.prefetched) {
+      const read = this.prefetched;
+      this.prefetched = null;
+      return read;
+    }
     return this.run('readonly', "reading the browser's storage", (tx, out, guard) => {
       out.record = null;
       out.arrays = new Map();
@@ -184,6 +191,15 @@ export class WorkspaceDB {
       this.stored = new Set(out.arrays.keys());
       return out;
     });
+  }
+
+  /**
+   * prefetch begins a read now (boot.js: while the page's modules load), which the next read
+   * answers with, its outcome as it was.
+   */
+  prefetch(refsOf) {
+    this.prefetched = this.read(refsOf);
+    this.prefetched.catch(() => {}); // the next read reports it
   }
 
   /**

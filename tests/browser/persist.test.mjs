@@ -538,6 +538,17 @@ test('storage full: the page says so, keeps working, and keeps what fits (settin
 test('storage full for real (Chromium’s quota for the origin lowered): the same', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
+    // The page keeps no example as fitted here (its database cannot be opened): with one written
+    // (or deleted) before the quota is lowered, Chromium now and then let a save over the new
+    // quota through, its count of the origin's usage behind.
+    await context.addInitScript(() => {
+      const open = IDBFactory.prototype.open;
+      IDBFactory.prototype.open = function (name, version) {
+        if (name === 'annealing-calculator-example') throw new DOMException('not in this test', 'SecurityError');
+        return open.call(this, name, version);
+      };
+    });
+    await page.reload();
     await waitForFit(page);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(env.url).origin, quotaSize: 2 * 2 ** 20 });
