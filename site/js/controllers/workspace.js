@@ -55,6 +55,9 @@ export const CHANNEL = 'annealing-calculator-workspace';
 const when = (t) => (t ? fmt.dateTime(t) : 'an earlier visit');
 const pointsOf = (curves) => curves.reduce((n, c) => n + c.steps.length, 0);
 
+/** answered says whether a view has a fit and a line for every curve and schedule: the example as kept. */
+const answered = (view) => LAW_NAMES.some((law) => view.fits[law]) && !LAW_NAMES.some((law) => missingLines(view, law).length);
+
 /** whenIdle runs fn once the page is idle (after a moment where the browser cannot say). */
 const whenIdle = (fn) => (globalThis.requestIdleCallback ? requestIdleCallback(fn, { timeout: 3000 }) : setTimeout(fn, 500));
 
@@ -381,7 +384,7 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       got.arrays = null;
       const example = read.kind === 'restored' && read.view.example && Object.values(examples).find((e) => e.title === read.view.example.title);
       // all of it or none: a part dropped is computed afresh with the rest
-      if (!example || read.notes.length || !LAW_NAMES.some((law) => read.view.fits[law]) || LAW_NAMES.some((law) => missingLines(read.view, law).length)) return false;
+      if (!example || read.notes.length || !answered(read.view)) return false;
       try {
         store.restoreView({ ...read.view, example });
       } catch {
@@ -406,7 +409,7 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       const check = () => {
         const state = store.state;
         if (!state.example || changed(state, shown, USER_KEYS)) return stop();
-        if (state.fitting || state.stale || !LAW_NAMES.some((law) => state.fits[law]) || LAW_NAMES.some((law) => missingLines(state, law).length)) return;
+        if (state.fitting || state.stale || !answered(state)) return;
         stop();
         whenIdle(async () => {
           const got = await exampleKept;
