@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
+import { EXAMPLE_DB_NAME } from '../../site/js/workspace-db.js';
 
 /** ROOT is the repository. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -125,14 +126,18 @@ export async function openPage(browser, url, options = {}) {
 export const firstViewShown = () => document.querySelector('#param-L0')?.textContent === '2.628'
   && /constant 60K/.test(document.querySelector('#chart-loss')?.dataset.series || '') && performance.now();
 
+/** KEPT_EXAMPLE_DB is the database in which the page keeps the example as fitted (workspace-db.js). */
+export const KEPT_EXAMPLE_DB = EXAMPLE_DB_NAME;
+
 /**
- * forgetKeptExample (run in the page, by evaluate or as an init script) deletes the example the
- * page keeps as fitted for its build (controllers/workspace.js, keepExample): the next visit fits
- * it again. The page's own connection closes when asked (WorkspaceDB), so the deletion goes
- * ahead, before any later open of the database.
+ * forgetKeptExample (run in the page, by evaluate or as an init script, with KEPT_EXAMPLE_DB as
+ * its argument) deletes the example the page keeps as fitted for its build
+ * (controllers/workspace.js, keepExample): the next visit fits it again. The page's own
+ * connection closes when asked (WorkspaceDB), so the deletion goes ahead, before any later open
+ * of the database.
  */
-export const forgetKeptExample = () => new Promise((resolve) => {
-  const request = indexedDB.deleteDatabase('annealing-calculator-example');
+export const forgetKeptExample = (name) => new Promise((resolve) => {
+  const request = indexedDB.deleteDatabase(name);
   request.onsuccess = request.onerror = request.onblocked = () => resolve();
 });
 

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { startServer, CHROMIUM, CHROMIUM_ARGS, forgetKeptExample } from './harness.mjs';
+import { startServer, CHROMIUM, CHROMIUM_ARGS, forgetKeptExample, KEPT_EXAMPLE_DB } from './harness.mjs';
 
 const SETS = Number(process.env.SETS || 3);
 const VISITS = Number(process.env.VISITS || 3);
@@ -61,7 +61,7 @@ try {
         });
         try {
           await context.addInitScript(recordFirstFit);
-          await context.addInitScript(forgetKeptExample); // each visit fits the example (none shown as kept)
+          await context.addInitScript(forgetKeptExample, KEPT_EXAMPLE_DB); // each visit fits the example (none shown as kept)
           const page = context.pages()[0] || (await context.newPage());
           await page.goto(server.url, { waitUntil: 'commit' });
           await page.waitForFunction(fitted, null, { timeout: 60000 });

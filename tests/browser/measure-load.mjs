@@ -11,7 +11,7 @@
 // worker's copy of the core from the second visit on) starts the next worker warm. Not a test:
 // run it by hand,
 //   node tests/browser/measure-load.mjs [SITE_DIR]      (after make build; SITE_DIR: another build)
-import { startServer, launchBrowser, firstViewShown, forgetKeptExample } from './harness.mjs';
+import { startServer, launchBrowser, firstViewShown, forgetKeptExample, KEPT_EXAMPLE_DB } from './harness.mjs';
 
 const RUNS = 5;
 const STAY = Number(process.env.STAY || 5000);
@@ -102,7 +102,7 @@ try {
     const out = [];
     for (let i = 0; i < RUNS; i++) {
       await page.waitForTimeout(stay);
-      if (refit) await page.evaluate(forgetKeptExample);
+      if (refit) await page.evaluate(forgetKeptExample, KEPT_EXAMPLE_DB);
       await page.reload({ waitUntil: 'commit' });
       const handle = await page.waitForFunction(firstViewShown, null, { timeout: 60000, polling: 'raf' });
       const shown = await handle.jsonValue();

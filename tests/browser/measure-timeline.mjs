@@ -9,7 +9,7 @@
 // so that it is fitted again (KEPT=1 keeps it: the page then shows it as kept, with no call to
 // lawcore). Not a test: run it by hand after make build,
 //   node tests/browser/measure-timeline.mjs [SITE_DIR]      (RUNS=5 by default)
-import { startServer, launchBrowser, firstViewShown, forgetKeptExample } from './harness.mjs';
+import { startServer, launchBrowser, firstViewShown, forgetKeptExample, KEPT_EXAMPLE_DB } from './harness.mjs';
 
 const RUNS = Number(process.env.RUNS || 5);
 const REPEAT = process.env.REPEAT === undefined ? null : Number(process.env.REPEAT);
@@ -31,7 +31,7 @@ try {
     const page = repeatPage || (await context.newPage());
     if (repeatPage) {
       await page.waitForTimeout(REPEAT);
-      if (process.env.KEPT !== '1') await page.evaluate(forgetKeptExample);
+      if (process.env.KEPT !== '1') await page.evaluate(forgetKeptExample, KEPT_EXAMPLE_DB);
       await page.reload({ waitUntil: 'commit' });
     } else {
       await page.goto(server.url, { waitUntil: 'commit' });

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
-import { useServerAndBrowser, openPage, waitForFit, curveNames, params, encodeIn, CHROMIUM, CHROMIUM_ARGS, keepExample, saveSchedule, setAnalysisJSON } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, curveNames, params, encodeIn, CHROMIUM, CHROMIUM_ARGS, keepExample, saveSchedule, setAnalysisJSON, KEPT_EXAMPLE_DB } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -541,13 +541,13 @@ test('storage full for real (Chromium’s quota for the origin lowered): the sam
     // The page keeps no example as fitted here (its database cannot be opened): with one written
     // (or deleted) before the quota is lowered, Chromium now and then let a save over the new
     // quota through, its count of the origin's usage behind.
-    await context.addInitScript(() => {
+    await context.addInitScript((blocked) => {
       const open = IDBFactory.prototype.open;
       IDBFactory.prototype.open = function (name, version) {
-        if (name === 'annealing-calculator-example') throw new DOMException('not in this test', 'SecurityError');
+        if (name === blocked) throw new DOMException('not in this test', 'SecurityError');
         return open.call(this, name, version);
       };
-    });
+    }, KEPT_EXAMPLE_DB);
     await page.reload();
     await waitForFit(page);
     const cdp = await context.newCDPSession(page);
