@@ -1,7 +1,7 @@
 // Shared set-up of the browser tests: serve build/site with scripts/serve on a free port, drive
 // Debian's Chromium with playwright-core, and helpers that act as a user would. Nothing is built
 // here: run `make build` first (make test does).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -100,6 +100,23 @@ export function rendererCPU() {
   }
   return out;
 }
+
+/**
+ * machineSpeed is how fast this machine is now: lawcore's Fig. 2 fit natively
+ * (`BenchmarkFitFig2`, median ms of 3 runs of 200), or null without Go. The README's figures
+ * say at what speed they were measured: on a shared machine it moves 1.5-3x within a day, and
+ * every time the speed scripts print moves with it, so they print this before and after.
+ */
+export function machineSpeed() {
+  const run = spawnSync('go', ['test', '-run', '^$', '-bench', '^BenchmarkFitFig2$', '-benchtime', '200x', '-count', '3', './lawcore'],
+    { cwd: ROOT, encoding: 'utf8', timeout: 180000 });
+  const ns = [...(run.stdout || '').matchAll(/^BenchmarkFitFig2\S*\s+\d+\s+([\d.]+) ns\/op/gm)].map((m) => Number(m[1]));
+  if (run.status !== 0 || ns.length === 0) return null;
+  return ns.sort((a, b) => a - b)[Math.floor(ns.length / 2)] / 1e6;
+}
+
+/** saySpeed writes machineSpeed's figure for the speed scripts' output. */
+export const saySpeed = (when, ms) => `this machine ${when}: lawcore's Fig. 2 fit natively (BenchmarkFitFig2) ${ms === null ? 'not measured (no Go)' : `${ms.toFixed(2)} ms`}`;
 
 /**
  * openPage opens the calculator in a new context and collects page errors and console errors

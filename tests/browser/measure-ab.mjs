@@ -3,9 +3,10 @@
 // a new browser context each load, no service worker), their loads alternated so that the
 // machine's load falls on each alike, and the CPU the renderer used meanwhile (rendererCPU: on
 // this machine's two cores it varies less than the time does, and less of it is what makes a
-// cold load faster). Not a test: run it by hand with the builds' site folders,
+// cold load faster), and the machine's speed before and after (harness.mjs, machineSpeed). Not a
+// test: run it by hand with the builds' site folders,
 //   node tests/browser/measure-ab.mjs build/site /tmp/other-build/site      (ROUNDS=12 by default)
-import { startServer, launchBrowser, firstViewShown, rendererCPU } from './harness.mjs';
+import { startServer, launchBrowser, firstViewShown, rendererCPU, machineSpeed, saySpeed } from './harness.mjs';
 
 const dirs = process.argv.slice(2);
 if (dirs.length < 2) {
@@ -26,6 +27,7 @@ const pairedDifference = (a, b) => {
 };
 const sayDifference = ({ mean, se }) => `${mean >= 0 ? '+' : '−'}${Math.abs(mean).toFixed(0)} ms ± ${se.toFixed(0)}`;
 
+const speedBefore = machineSpeed();
 const servers = [];
 const browser = await launchBrowser();
 const times = dirs.map(() => []);
@@ -49,6 +51,8 @@ try {
   await browser.close();
   for (const server of servers) await server.stop();
 }
+console.log(saySpeed('before', speedBefore));
+console.log(saySpeed('after', machineSpeed()));
 console.log(`first view, cold, ${ROUNDS} loads of each build, alternated (ms from navigation):`);
 dirs.forEach((dir, i) => console.log(`  ${dir}: median ${med(times[i]).toFixed(0)}  [${times[i].map((t) => t.toFixed(0)).join(', ')}]`));
 // A difference within about twice its standard error is what this machine's noise alone gives.

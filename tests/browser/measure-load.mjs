@@ -8,10 +8,11 @@
 // each reload, so that the example is fitted again: 5 reloaded as soon as the first view is on
 // screen, and 5 after STAY ms on the page each (5000 by default), as a reader who used the page
 // comes back: the worker's warm-up has then run, and V8's code cache (kept with the service
-// worker's copy of the core from the second visit on) starts the next worker warm. Not a test:
+// worker's copy of the core from the second visit on) starts the next worker warm. Before and
+// after, the machine's speed (harness.mjs, machineSpeed), which its times move with. Not a test:
 // run it by hand,
 //   node tests/browser/measure-load.mjs [SITE_DIR]      (after make build; SITE_DIR: another build)
-import { startServer, launchBrowser, firstViewShown, forgetKeptExample, KEPT_EXAMPLE_DB } from './harness.mjs';
+import { startServer, launchBrowser, firstViewShown, forgetKeptExample, KEPT_EXAMPLE_DB, machineSpeed, saySpeed } from './harness.mjs';
 
 const RUNS = 5;
 const STAY = Number(process.env.STAY || 5000);
@@ -20,6 +21,7 @@ const LATENCY = Number(process.env.LATENCY || 0);
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kB = (n) => `${(n / 1000).toFixed(1)} kB`;
 
+console.log(saySpeed('before', machineSpeed()));
 const server = await startServer(process.argv[2]); // a build other than build/site, when given
 const browser = await launchBrowser();
 try {
@@ -126,3 +128,4 @@ try {
   await browser.close();
   await server.stop();
 }
+console.log(saySpeed('after', machineSpeed()));
