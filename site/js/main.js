@@ -309,9 +309,9 @@ engine.ready.then(() => performance.mark('lawcore-ready'), (err) => store.showMe
     await workspace.linkOpened();
   } else {
     // the example as this build computed it on an earlier visit, or computed now (and kept for the next)
-    if (!(await workspace.restore({ begun, shown: onShown })) && !(await workspace.restoreExample({ examples: EXAMPLES, begun, shown: onShown }))) {
+    if (!(await workspace.restore({ begun, shown: onShown })) && !(await workspace.restoreFittedExample({ examples: EXAMPLES, begun, shown: onShown }))) {
       await examples.fig2({ keepMessage: true, shown: onShown, unless: begun });
-      workspace.keepExample(shown);
+      workspace.saveFittedExample(shown);
     }
     workspace.watch(shown);
   }

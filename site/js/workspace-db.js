@@ -15,8 +15,8 @@
 export const DB_NAME = 'annealing-calculator';
 /**
  * EXAMPLE_DB_NAME is the database that keeps the start-up example as this build fitted and
- * predicted it, apart from the user's work (controllers/workspace.js, keepExample): the same
- * two stores.
+ * predicted it, apart from the user's work (controllers/workspace.js, saveFittedExample): the
+ * same two stores.
  */
 export const EXAMPLE_DB_NAME = 'annealing-calculator-example';
 /** DB_VERSION: 1 had the store `workspace` alone (records of format 1); 2 adds `arrays`. */

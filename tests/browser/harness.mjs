@@ -149,7 +149,7 @@ export const KEPT_EXAMPLE_DB = EXAMPLE_DB_NAME;
 /**
  * forgetKeptExample (run in the page, by evaluate or as an init script, with KEPT_EXAMPLE_DB as
  * its argument) deletes the example the page keeps as fitted for its build
- * (controllers/workspace.js, keepExample): the next visit fits it again. The page's own
+ * (controllers/workspace.js, saveFittedExample): the next visit fits it again. The page's own
  * connection closes when asked (WorkspaceDB), so the deletion goes ahead, before any later open
  * of the database.
  */
@@ -157,6 +157,9 @@ export const forgetKeptExample = (name) => new Promise((resolve) => {
   const request = indexedDB.deleteDatabase(name);
   request.onsuccess = request.onerror = request.onblocked = () => resolve();
 });
+
+/** exampleSaved waits until the page has kept the example as fitted, for the next visit (its mark). */
+export const exampleSaved = (page) => page.waitForFunction(() => performance.getEntriesByName('example-kept').length > 0, null, { timeout: 30000 });
 
 /** waitForFit waits until the equation shows numbers, no fit is running and every chart is drawn. */
 export async function waitForFit(page, timeout = 60000) {

@@ -1,10 +1,10 @@
-// The start-up example as this build fitted it (controllers/workspace.js, keepExample): a reader
-// who comes back sees the same fitted Fig. 2 and predictions without a call to lawcore, said to
-// be from an earlier visit; Fit fits it again to the same numbers; another build of the site,
-// or "Forget my data" (shown once the user has work of their own), has it fitted afresh.
+// The start-up example as this build fitted it (controllers/workspace.js, saveFittedExample): a
+// reader who comes back sees the same fitted Fig. 2 and predictions without a call to lawcore,
+// said to be from an earlier visit; Fit fits it again to the same numbers; another build of the
+// site, or "Forget my data" (shown once the user has work of their own), has it fitted afresh.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFit } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFit, exampleSaved } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -28,8 +28,6 @@ const shown = (page) => page.evaluate(() => ({
   status: document.querySelector('#status').textContent,
 }));
 
-const kept = (page) => page.waitForFunction(() => performance.getEntriesByName('example-kept').length > 0, null, { timeout: 30000 });
-
 test('a reader who comes back sees the example as this build fitted it, without computing it again; Fit gives the same numbers', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   await context.addInitScript(countCalls);
@@ -38,7 +36,7 @@ test('a reader who comes back sees the example as this build fitted it, without 
   const first = await shown(page);
   assert.deepEqual(first.calls, { fit: 1, predict: 1 });
   assert.match(first.status, /^Fitted 2 curve\(s\) in [\d.]+ ms\.$/);
-  await kept(page);
+  await exampleSaved(page);
 
   await page.reload();
   await waitForFit(page);
@@ -62,7 +60,7 @@ test('a reader who comes back sees the example as this build fitted it, without 
 test('another build of the site fits the example afresh, and so does a visit after "Forget my data"', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   await waitForFit(page);
-  await kept(page);
+  await exampleSaved(page);
   await context.addInitScript(countCalls);
 
   // the same files but for index.html's build id: another build
@@ -74,13 +72,13 @@ test('another build of the site fits the example afresh, and so does a visit aft
   await page.reload();
   await waitForFit(page);
   assert.deepEqual((await shown(page)).calls, { fit: 1, predict: 1 }, 'another build fits');
-  await kept(page);
+  await exampleSaved(page);
   await context.unrouteAll();
 
   // the other build's copy replaced this one's: this build fits once more, then keeps its own
   await page.reload();
   await waitForFit(page);
-  await kept(page);
+  await exampleSaved(page);
   await page.reload();
   await waitForFit(page);
   assert.deepEqual((await shown(page)).calls, {}, 'this build\'s copy');

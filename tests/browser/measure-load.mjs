@@ -4,15 +4,15 @@
 // sent for it (headers and bodies as sent, compressed), request by request, and the time the
 // first call the core lacks takes (lawcore.wasm loaded); then repeat visits with the service
 // worker warm: 5 as a returning reader gets them, the example shown as this build fitted it on
-// the first visit (controllers/workspace.js, keepExample), and 10 with that copy deleted before
-// each reload, so that the example is fitted again: 5 reloaded as soon as the first view is on
-// screen, and 5 after STAY ms on the page each (5000 by default), as a reader who used the page
-// comes back: the worker's warm-up has then run, and V8's code cache (kept with the service
+// the first visit (controllers/workspace.js, saveFittedExample), and 10 with that copy deleted
+// before each reload, so that the example is fitted again: 5 reloaded as soon as the first view
+// is on screen, and 5 after STAY ms on the page each (5000 by default), as a reader who used the
+// page comes back: the worker's warm-up has then run, and V8's code cache (kept with the service
 // worker's copy of the core from the second visit on) starts the next worker warm. Before and
 // after, the machine's speed (harness.mjs, machineSpeed), which its times move with. Not a test:
 // run it by hand,
 //   node tests/browser/measure-load.mjs [SITE_DIR]      (after make build; SITE_DIR: another build)
-import { startServer, launchBrowser, firstViewShown, forgetKeptExample, KEPT_EXAMPLE_DB, machineSpeed, saySpeed } from './harness.mjs';
+import { startServer, launchBrowser, firstViewShown, forgetKeptExample, KEPT_EXAMPLE_DB, exampleSaved, machineSpeed, saySpeed } from './harness.mjs';
 
 const RUNS = 5;
 const STAY = Number(process.env.STAY || 5000);
@@ -95,7 +95,7 @@ try {
     }
   });
   // the example as fitted, kept when the page is idle after the first view
-  await page.waitForFunction(() => performance.getEntriesByName('example-kept').length > 0, null, { timeout: 30000 });
+  await exampleSaved(page);
   /**
    * reloads reloads the page RUNS times, stay ms after each first view, the kept example deleted
    * first if refit: [{shown, fit}] (fit: lawcore's own time for the first fit, NaN for none).

@@ -157,13 +157,13 @@ function visit(build, example) {
   return { store, workspace };
 }
 
-const IDLE = 700; // keepExample writes when the page is idle: under node, after 500 ms
+const IDLE = 700; // saveFittedExample writes when the page is idle: under node, after 500 ms
 
 test('the start-up example, fitted and predicted, is kept for its build: a visit of that build shows it without computing it, another build computes it', async () => {
   const db = exampleDB();
   const first = visit('build-1', db);
   const shown = showExample(first.store);
-  first.workspace.keepExample(shown);
+  first.workspace.saveFittedExample(shown);
   await tick(10);
   assert.equal(db.writes, 0, 'nothing is kept before the answers');
   answerExample(first.store);
@@ -173,7 +173,7 @@ test('the start-up example, fitted and predicted, is kept for its build: a visit
 
   const again = visit('build-1', db);
   assert.equal(await again.workspace.restore(), false, 'no work of the user\'s');
-  assert.equal(await again.workspace.restoreExample({ examples: { test: EXAMPLE } }), true);
+  assert.equal(await again.workspace.restoreFittedExample({ examples: { test: EXAMPLE } }), true);
   const state = again.store.state;
   assert.equal(state.example, EXAMPLE, 'labelled as the example, so that the user\'s first curves replace it');
   assert.deepEqual(state.fits.annealing.params, first.store.state.fits.annealing.params);
@@ -182,33 +182,33 @@ test('the start-up example, fitted and predicted, is kept for its build: a visit
   assert.match(state.status, /^Fitted 2 curve\(s\) on an earlier visit, by this same version of the calculator/);
 
   const other = visit('build-2', db);
-  assert.equal(await other.workspace.restoreExample({ examples: { test: EXAMPLE } }), false, 'another build computes the example again');
+  assert.equal(await other.workspace.restoreFittedExample({ examples: { test: EXAMPLE } }), false, 'another build computes the example again');
   const unbuilt = visit('', db);
-  assert.equal(await unbuilt.workspace.restoreExample({ examples: { test: EXAMPLE } }), false, 'an unbuilt site keeps nothing');
+  assert.equal(await unbuilt.workspace.restoreFittedExample({ examples: { test: EXAMPLE } }), false, 'an unbuilt site keeps nothing');
 });
 
 test('an example changed before its answers came is not kept, nor one of another title, nor one without its lines; Forget clears it', async () => {
   const db = exampleDB();
   const changed = visit('b', db);
-  changed.workspace.keepExample(showExample(changed.store));
+  changed.workspace.saveFittedExample(showExample(changed.store));
   changed.store.setSettings({ ...changed.store.state.settings, warmupSteps: 100 });
   answerExample(changed.store);
   await tick(IDLE);
   assert.equal(db.writes, 0, 'a changed example is the user\'s work, saved as such');
 
   const kept = visit('b', db);
-  kept.workspace.keepExample(showExample(kept.store));
+  kept.workspace.saveFittedExample(showExample(kept.store));
   answerExample(kept.store);
   await tick(IDLE);
   assert.equal(db.writes, 1);
-  assert.equal(await visit('b', db).workspace.restoreExample({ examples: { other: { title: 'another example' } } }), false, 'an example the page no longer has');
+  assert.equal(await visit('b', db).workspace.restoreFittedExample({ examples: { other: { title: 'another example' } } }), false, 'an example the page no longer has');
 
   // a record whose predicted line was lost: computed again rather than shown in part
   const partial = structuredClone(db.kept.record);
   partial.lines = [];
-  const lossy = { ...exampleDB(), kept: { record: partial, arrays: db.kept.arrays } };
-  lossy.read = async () => ({ record: structuredClone(partial), arrays: new Map(db.kept.arrays) });
-  assert.equal(await visit('b', lossy).workspace.restoreExample({ examples: { test: EXAMPLE } }), false);
+  const lossy = exampleDB();
+  lossy.kept = { record: partial, arrays: db.kept.arrays };
+  assert.equal(await visit('b', lossy).workspace.restoreFittedExample({ examples: { test: EXAMPLE } }), false);
 
   const forgetting = visit('b', db);
   await forgetting.workspace.restore();

@@ -17,7 +17,8 @@
 // The example shown at start-up, fitted and predicted, is kept apart from the work (its own
 // database), with the build that computed it (index.html's build id, a hash of the site's
 // files): the next visit of the same build shows it at once instead of computing the same
-// answers again, and any other build computes them afresh (keepExample, restoreExample).
+// answers again, and any other build computes them afresh (saveFittedExample,
+// restoreFittedExample).
 //
 // The store holds one workspace, so two tabs of the page would each save over the other's
 // work. Each save (and "Forget my data") is announced to the other tabs (a BroadcastChannel);
@@ -63,8 +64,8 @@ const whenIdle = (fn) => (globalThis.requestIdleCallback ? requestIdleCallback(f
 
 /**
  * createWorkspace starts reading the stored work and returns {restore() -> restored?,
- * restoreExample() -> restored?, keepExample(shown), linkOpened(), watch(shown), flush() ->
- * promise, startEmpty(), backToSaved(), forget(), resume()}. open opens the database
+ * restoreFittedExample() -> restored?, saveFittedExample(shown), linkOpened(), watch(shown),
+ * flush() -> promise, startEmpty(), backToSaved(), forget(), resume()}. open opens the database
  * (workspace-db.js's openWorkspaceDB), openExample the example's (removeExample deletes it);
  * build identifies the site's build (empty: an unbuilt site, which keeps no example).
  */
@@ -371,13 +372,13 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
     },
 
     /**
-     * restoreExample puts back the start-up example as this build fitted and predicted it on an
-     * earlier visit (keepExample): the view its fit and predictions would give, now. It resolves
-     * to false when none is kept for this build, or the user has put work of their own on the
-     * page meanwhile (begun). examples are the bundled examples ({title, about}), by which the
+     * restoreFittedExample puts back the start-up example as this build fitted and predicted it
+     * on an earlier visit (saveFittedExample): the view its fit and predictions would give, now.
+     * It resolves to false when none is kept for this build, or the user has put work of their
+     * own on the page meanwhile (begun). examples are the bundled examples ({title, about}), by which the
      * kept view is labelled again.
      */
-    async restoreExample({ examples, begun = () => false, shown } = {}) {
+    async restoreFittedExample({ examples, begun = () => false, shown } = {}) {
       const got = await exampleKept;
       if (!got || !got.record || got.record.build !== build || begun()) return false;
       const read = readWorkspace(got.record, got.arrays, exampleIds);
@@ -399,12 +400,12 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
     },
 
     /**
-     * keepExample keeps the start-up example once this build has fitted and predicted it, for
-     * restoreExample on the next visit. Only the example as it was put in place (shown),
+     * saveFittedExample keeps the start-up example once this build has fitted and predicted it,
+     * for restoreFittedExample on the next visit. Only the example as it was put in place (shown),
      * unchanged, with its fit and every line, is kept, when the page is next idle; a change of it
      * first keeps nothing.
      */
-    keepExample(shown) {
+    saveFittedExample(shown) {
       if (!build) return;
       const check = () => {
         const state = store.state;
@@ -418,7 +419,7 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
           record.build = build;
           try {
             await got.db.write(record, arrays);
-            performance.mark('example-kept'); // for tests/browser/measure-load.mjs
+            performance.mark('example-kept'); // for the tests (harness.mjs, exampleSaved)
           } catch { /* the next visit computes it again */ }
         });
       };
