@@ -1,6 +1,10 @@
 package lawcore
 
-import "math"
+import (
+	"math"
+
+	"github.com/lawcalc/annealing/lawcore/input"
+)
 
 // Convention says how learning rates during warmup enter the areas S1 and S2.
 type Convention string
@@ -21,7 +25,7 @@ func ParseConvention(s string, def Convention) (Convention, error) {
 	case WarmupPeak, WarmupActual:
 		return Convention(s), nil
 	}
-	return "", Errorf("", "warmupConvention", `must be "peak" or "actual", got %q`, s)
+	return "", input.Errorf("", "warmupConvention", `must be "peak" or "actual", got %q`, s)
 }
 
 // CountWarmup applies the warmup convention to lr in place: under WarmupPeak the steps before
@@ -120,7 +124,7 @@ func FinalAreas(lr []float64, lambda float64) (s1, s2 float64) {
 
 func checkLambda(lambda float64) error {
 	if !(lambda >= 0 && lambda < 1) {
-		return Errorf("", "lambda", "must be in [0, 1), got %v", lambda)
+		return input.Errorf("", "lambda", "must be in [0, 1), got %v", lambda)
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // Auto: choosing the law and its settings by how well they predict. A law that fits the
@@ -427,7 +429,7 @@ func fitMembers(ctx context.Context, req FitRequest, scores []CandidateScore, we
 	if len(kept) == 0 {
 		next := chooseCandidate(scores)
 		if next < 0 {
-			return nil, nil, Errorf("", "curves", "no law could be fitted to these curves and scored on held-out data: %s", scores[0].Error)
+			return nil, nil, input.Errorf("", "curves", "no law could be fitted to these curves and scored on held-out data: %s", scores[0].Error)
 		}
 		w := make([]float64, len(scores))
 		w[next] = 1

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/order"
 )
 
@@ -73,7 +74,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	}
 	pick := chooseCandidate(scores)
 	if pick < 0 {
-		return nil, Errorf("", "curves", "no law could be fitted to these curves and scored on held-out data: %s", scores[0].Error)
+		return nil, input.Errorf("", "curves", "no law could be fitted to these curves and scored on held-out data: %s", scores[0].Error)
 	}
 	weights := make([]float64, len(cands))
 	weights[pick] = 1

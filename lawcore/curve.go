@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // Roles of a curve in a fit.
@@ -71,34 +73,34 @@ func curveLabel(i int, name string) string {
 // how many of the first steps are warmup. defaultWarmup is the request's warmupSteps.
 func expandSchedule(where string, sched *Schedule, lr []float64, defaultWarmup int) ([]float64, int, error) {
 	if defaultWarmup < 0 {
-		return nil, 0, Errorf("", "warmupSteps", "must be zero or more, got %d", defaultWarmup)
+		return nil, 0, input.Errorf("", "warmupSteps", "must be zero or more, got %d", defaultWarmup)
 	}
 	switch {
 	case sched != nil && len(lr) > 0:
-		return nil, 0, Errorf(where, "lr", "give either a schedule or an lr list, not both")
+		return nil, 0, input.Errorf(where, "lr", "give either a schedule or an lr list, not both")
 	case sched != nil:
 		s := sched.WithDefaultWarmup(defaultWarmup)
 		defaulted := s.Warmup != sched.Warmup
 		out, err := s.LR()
 		if err != nil {
-			if ie, ok := errors.AsType[*InputError](err); defaulted && ok && (ie.Field == "warmup" || ie.Field == "schedule.warmup") {
+			if ie, ok := errors.AsType[*input.Error](err); defaulted && ok && (ie.Field == "warmup" || ie.Field == "schedule.warmup") {
 				// The warmup is the request's default, not the schedule's own: name the setting.
-				return nil, 0, Errorf(where, "warmupSteps", "%s (the warmup steps setting, for a schedule without its own warmup)", ie.Msg)
+				return nil, 0, input.Errorf(where, "warmupSteps", "%s (the warmup steps setting, for a schedule without its own warmup)", ie.Msg)
 			}
-			return nil, 0, Within(where, err)
+			return nil, 0, input.Within(where, err)
 		}
 		return out, s.WarmupSteps(), nil
 	case len(lr) > 0:
 		s := Schedule{Kind: KindExplicit, Values: lr}
 		if err := s.validate(""); err != nil {
-			return nil, 0, Within(where, err)
+			return nil, 0, input.Within(where, err)
 		}
 		if defaultWarmup >= len(lr) {
-			return nil, 0, Errorf(where, "warmupSteps", "warmup (%d steps) is longer than the run (%d steps)", defaultWarmup, len(lr)-1)
+			return nil, 0, input.Errorf(where, "warmupSteps", "warmup (%d steps) is longer than the run (%d steps)", defaultWarmup, len(lr)-1)
 		}
 		return lr, defaultWarmup, nil
 	}
-	return nil, 0, Errorf(where, "schedule", "missing: give a schedule or an lr list (the LR of every step from 0)")
+	return nil, 0, input.Errorf(where, "schedule", "missing: give a schedule or an lr list (the LR of every step from 0)")
 }
 
 // prepare checks a curve and expands its schedule.
@@ -110,13 +112,13 @@ func (c Curve) prepare(i, defaultWarmup int) (*preparedCurve, error) {
 		role = RoleFit
 	case RoleFit, RoleValidate:
 	default:
-		return nil, Errorf(where, "role", `must be "fit" or "validate", got %q`, c.Role)
+		return nil, input.Errorf(where, "role", `must be "fit" or "validate", got %q`, c.Role)
 	}
 	if len(c.Steps) == 0 {
-		return nil, Errorf(where, "steps", "the curve is empty: it needs at least one (step, loss) point")
+		return nil, input.Errorf(where, "steps", "the curve is empty: it needs at least one (step, loss) point")
 	}
 	if len(c.Loss) != len(c.Steps) {
-		return nil, Errorf(where, "loss", "%d loss values for %d steps: the lengths differ", len(c.Loss), len(c.Steps))
+		return nil, input.Errorf(where, "loss", "%d loss values for %d steps: the lengths differ", len(c.Loss), len(c.Steps))
 	}
 	lr, warmup, err := expandSchedule(where, c.Schedule, c.LR, defaultWarmup)
 	if err != nil {
@@ -132,19 +134,19 @@ func (c Curve) prepare(i, defaultWarmup int) (*preparedCurve, error) {
 		field := stepField(k)
 		switch {
 		case math.IsNaN(st) || math.IsInf(st, 0) || st != math.Trunc(st):
-			return nil, Errorf(where, field.String(), "a step must be a whole number, got %v", st)
+			return nil, input.Errorf(where, field.String(), "a step must be a whole number, got %v", st)
 		case st < 1:
-			return nil, Errorf(where, field.String(), "steps start at 1 (step 0 has had no training), got %v", st)
+			return nil, input.Errorf(where, field.String(), "steps start at 1 (step 0 has had no training), got %v", st)
 		case st > float64(last):
-			return nil, Errorf(where, field.String(), "step %v is beyond the end of the schedule (step %d)", st, last)
+			return nil, input.Errorf(where, field.String(), "step %v is beyond the end of the schedule (step %d)", st, last)
 		case k > 0 && st == c.Steps[k-1]:
-			return nil, Errorf(where, field.String(), "step %v appears twice", st)
+			return nil, input.Errorf(where, field.String(), "step %v appears twice", st)
 		case k > 0 && st < c.Steps[k-1]:
-			return nil, Errorf(where, field.String(), "steps must be in increasing order: %v comes after %v", st, c.Steps[k-1])
+			return nil, input.Errorf(where, field.String(), "steps must be in increasing order: %v comes after %v", st, c.Steps[k-1])
 		}
 		p.index[k] = int(st)
 		if l := c.Loss[k]; math.IsNaN(l) || math.IsInf(l, 0) || l <= 0 {
-			return nil, Errorf(where, fmt.Sprintf("loss[%d]", k), "the loss at step %v must be a positive finite number, got %v", st, l)
+			return nil, input.Errorf(where, fmt.Sprintf("loss[%d]", k), "the loss at step %v must be a positive finite number, got %v", st, l)
 		}
 		if st < c.From {
 			p.first = k + 1
@@ -152,9 +154,9 @@ func (c Curve) prepare(i, defaultWarmup int) (*preparedCurve, error) {
 	}
 	switch {
 	case math.IsNaN(c.From) || c.From < 0:
-		return nil, Errorf(where, "from", "the window's first step must be a step (0 or more), got %v", c.From)
+		return nil, input.Errorf(where, "from", "the window's first step must be a step (0 or more), got %v", c.From)
 	case p.first == len(c.Steps):
-		return nil, Errorf(where, "from", "the window starts at step %v, after the curve's last point (step %v): no point is left", c.From, c.Steps[len(c.Steps)-1])
+		return nil, input.Errorf(where, "from", "the window starts at step %v, after the curve's last point (step %v): no point is left", c.From, c.Steps[len(c.Steps)-1])
 	}
 	return p, nil
 }
@@ -179,7 +181,7 @@ func checkTrained(where string, lr []float64, steps []int) error {
 			sum += lr[next]
 		}
 		if !(sum > 0) {
-			return Errorf(where, fmt.Sprintf("steps[%d]", k), "the learning rate is zero up to step %d, so the law has no value there", st)
+			return input.Errorf(where, fmt.Sprintf("steps[%d]", k), "the learning rate is zero up to step %d, so the law has no value there", st)
 		}
 	}
 	return nil

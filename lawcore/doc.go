@@ -16,7 +16,7 @@
 // [Fit] fits it. The package knows nothing of the browser: it builds and tests natively and
 // for GOOS=js GOARCH=wasm alike.
 //
-// Every function that takes user input returns an [*InputError] naming the curve and field
+// Every function that takes user input returns an [*input.Error] naming the curve and field
 // at fault instead of panicking.
 //
 // A loop that runs many times (over steps, points or grid cells, or in every iteration of a

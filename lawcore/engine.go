@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // The fit engine: one for every law. It expands the curves' schedules, counts their warmup
@@ -49,7 +51,7 @@ type fitJob struct {
 // Fit fits the request's law to its "fit" curves, minimising the summed Huber loss of
 // log(observed) - log(predicted), and scores every curve with the result. progress, if not
 // nil, is called with the fraction done. Cancelling ctx stops the fit promptly with ctx's
-// error. Bad input is an *InputError naming the curve and the field.
+// error. Bad input is an *input.Error naming the curve and the field.
 func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (*FitResult, error) {
 	began := time.Now()
 	if progress == nil {
@@ -93,7 +95,7 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 		return nil, ctx.Err()
 	}
 	if theta == nil || job.spec.checkFitted(theta) != nil {
-		return nil, Errorf("", "curves", "the %s could not be fitted to these curves", job.spec.Title)
+		return nil, input.Errorf("", "curves", "the %s could not be fitted to these curves", job.spec.Title)
 	}
 	res, err := job.score(theta)
 	if err != nil {
@@ -196,9 +198,9 @@ func (r FitRequest) strategy(law Law) (string, error) {
 		}
 	}
 	if len(names) == 1 {
-		return "", Errorf("", "search", "the %s has one search, %q; got %q", law.Spec().Title, SearchOptimum, r.Search)
+		return "", input.Errorf("", "search", "the %s has one search, %q; got %q", law.Spec().Title, SearchOptimum, r.Search)
 	}
-	return "", Errorf("", "search", "must be %s, got %q", quoteJoin(names), r.Search)
+	return "", input.Errorf("", "search", "must be %s, got %q", quoteJoin(names), r.Search)
 }
 
 // setParameters sets the base vector (defaults, held values) and which parameters are held:
@@ -224,10 +226,10 @@ func (j *fitJob) setParameters(r FitRequest) error {
 	for _, name := range sortedKeys(r.Fixed) {
 		i := j.spec.Index(name)
 		if i < 0 {
-			return Errorf("", "fixed", "the %s has no parameter %q; its parameters are %s", j.spec.Title, name, j.spec.paramNames())
+			return input.Errorf("", "fixed", "the %s has no parameter %q; its parameters are %s", j.spec.Title, name, j.spec.paramNames())
 		}
 		if err := j.spec.Params[i].check(r.Fixed[name]); err != nil {
-			return Within("fixed", err)
+			return input.Within("fixed", err)
 		}
 		j.base[i] = r.Fixed[name]
 		if !slices.Contains(j.held, name) {

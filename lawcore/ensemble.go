@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/order"
 )
 
@@ -268,19 +269,19 @@ func (req PredictRequest) predictors() ([]predictor, error) {
 	sum := 0.0
 	for i, m := range req.Members {
 		if !(m.Weight >= 0) || math.IsInf(m.Weight, 0) {
-			return nil, Errorf(fmt.Sprintf("member %d", i+1), "weight", "must be a number of 0 or more, got %g", m.Weight)
+			return nil, input.Errorf(fmt.Sprintf("member %d", i+1), "weight", "must be a number of 0 or more, got %g", m.Weight)
 		}
 		sum += m.Weight
 	}
 	if !(sum > 0) {
-		return nil, Errorf("", "members", "the weights sum to %g: at least one must be positive", sum)
+		return nil, input.Errorf("", "members", "the weights sum to %g: at least one must be positive", sum)
 	}
 	out := make([]predictor, len(req.Members))
 	for i, m := range req.Members {
 		where := fmt.Sprintf("member %d (%s)", i+1, m.Law)
 		p, err := bind(m.Law, m.Params, string(m.Convention), m.Weight/sum, where)
 		if err != nil {
-			return nil, Within(where, err)
+			return nil, input.Within(where, err)
 		}
 		out[i] = p
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 )
 
@@ -126,7 +127,7 @@ func TestFitProgressReachesOne(t *testing.T) {
 	}
 }
 
-// TestFitErrors checks that every kind of bad input is an *InputError naming curve and field.
+// TestFitErrors checks that every kind of bad input is an *input.Error naming curve and field.
 func TestFitErrors(t *testing.T) {
 	sched := func() *lawcore.Schedule { return &lawcore.Schedule{Kind: lawcore.KindConstant, Total: 100, Peak: 1e-3} }
 	curve := func(f func(*lawcore.Curve)) lawcore.Curve {
@@ -172,9 +173,9 @@ func TestFitErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := lawcore.Fit(context.Background(), c.req, nil)
-		var ie *lawcore.InputError
+		var ie *input.Error
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: got %v, want an *InputError containing %q", c.name, err, c.want)
+			t.Errorf("%s: got %v, want an *input.Error containing %q", c.name, err, c.want)
 		}
 	}
 }

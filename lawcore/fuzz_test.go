@@ -7,6 +7,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // fuzzMaxSteps keeps fuzzed schedules small enough that each input runs in milliseconds.
@@ -22,9 +24,9 @@ func FuzzDecodeSchedule(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := DecodeSchedule(data)
 		if err != nil {
-			var ie *InputError
+			var ie *input.Error
 			if !errors.As(err, &ie) {
-				t.Fatalf("error %v is not an *InputError", err)
+				t.Fatalf("error %v is not an *input.Error", err)
 			}
 			return
 		}
@@ -62,9 +64,9 @@ func FuzzFitRequest(f *testing.F) {
 		defer cancel()
 		res, err := Fit(ctx, req, nil)
 		if err != nil {
-			var ie *InputError
+			var ie *input.Error
 			if !errors.As(err, &ie) && !errors.Is(err, context.DeadlineExceeded) {
-				t.Fatalf("error %v is neither an *InputError nor a timeout", err)
+				t.Fatalf("error %v is neither an *input.Error nor a timeout", err)
 			}
 			return
 		}

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // A Law is a law of loss curves that the fit engine can fit and [Predict] can evaluate: the
@@ -24,7 +26,7 @@ type Law interface {
 	Spec() *Spec
 	// Bind prepares the law for the runs: the learning rates of each (as counted by the
 	// warmup convention) and the steps at which the law will be evaluated. It returns an
-	// *InputError naming the run when the law cannot be evaluated on one.
+	// *input.Error naming the run when the law cannot be evaluated on one.
 	Bind(runs []Run, opts BindOptions) (Model, error)
 }
 
@@ -121,16 +123,16 @@ func (s *Spec) Theta(v Values) ([]float64, error) {
 	theta := make([]float64, len(s.Params))
 	for name := range v {
 		if s.Index(name) < 0 {
-			return nil, Errorf("params", name, "the %s has no parameter %q; its parameters are %s", s.Title, name, s.paramNames())
+			return nil, input.Errorf("params", name, "the %s has no parameter %q; its parameters are %s", s.Title, name, s.paramNames())
 		}
 	}
 	for i, p := range s.Params {
 		x, ok := v[p.Name]
 		if !ok {
-			return nil, Errorf("params", p.Name, "missing: the %s needs %s", s.Title, s.paramNames())
+			return nil, input.Errorf("params", p.Name, "missing: the %s needs %s", s.Title, s.paramNames())
 		}
 		if err := p.check(x); err != nil {
-			return nil, Within("params", err)
+			return nil, input.Within("params", err)
 		}
 		theta[i] = x
 	}
@@ -157,10 +159,10 @@ func (s *Spec) paramNames() string {
 // check reports a value outside the parameter's domain.
 func (p Param) check(x float64) error {
 	if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-		return Errorf("", p.Name, "must be a finite number, zero or more, got %v", x)
+		return input.Errorf("", p.Name, "must be a finite number, zero or more, got %v", x)
 	}
 	if p.Domain == UnitInterval && !(x < 1) {
-		return Errorf("", p.Name, "must be in [0, 1), got %v", x)
+		return input.Errorf("", p.Name, "must be in [0, 1), got %v", x)
 	}
 	return nil
 }
@@ -336,5 +338,5 @@ func Lookup(name string) (Law, error) {
 		names = append(names, fmt.Sprintf("%q", l.Spec().Name))
 	}
 	sort.Sort(sort.StringSlice(names)) // not sort.Strings: wasm/methods.go, methodNames
-	return nil, Errorf("", "law", "unknown law %q; the laws are %s", name, strings.Join(names, ", "))
+	return nil, input.Errorf("", "law", "unknown law %q; the laws are %s", name, strings.Join(names, ", "))
 }

@@ -3,6 +3,8 @@ package lawcore
 import (
 	"fmt"
 	"math"
+
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // PredictCurve is a schedule to predict: either Schedule or LR (the learning rate of every
@@ -47,8 +49,8 @@ type PredictRequest struct {
 // DecodePredictRequest parses a predict request's JSON, rejecting unknown fields.
 func DecodePredictRequest(data []byte) (PredictRequest, error) {
 	var r PredictRequest
-	if err := decodeStrict(data, &r); err != nil {
-		return PredictRequest{}, &InputError{Where: "predict request", Msg: err.Error()}
+	if err := input.DecodeStrict(data, &r); err != nil {
+		return PredictRequest{}, &input.Error{Where: "predict request", Msg: err.Error()}
 	}
 	return r, nil
 }
@@ -90,10 +92,10 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 		return nil, err
 	}
 	if req.Points < 0 {
-		return nil, Errorf("", "points", "must be zero or more, got %d", req.Points)
+		return nil, input.Errorf("", "points", "must be zero or more, got %d", req.Points)
 	}
 	if len(req.Curves) == 0 {
-		return nil, Errorf("", "curves", "no schedules to predict")
+		return nil, input.Errorf("", "curves", "no schedules to predict")
 	}
 	out := make([]Prediction, len(req.Curves))
 	total := 0
@@ -108,16 +110,16 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 			return nil, err
 		}
 		if total += len(steps); total > MaxPredictPoints {
-			return nil, Errorf("", "curves", "more than the %d predicted points in all that one prediction may return (%s brings them to %d): ask for fewer with points, or predict a few schedules at a time", MaxPredictPoints, where, total)
+			return nil, input.Errorf("", "curves", "more than the %d predicted points in all that one prediction may return (%s brings them to %d): ask for fewer with points, or predict a few schedules at a time", MaxPredictPoints, where, total)
 		}
 		for k, p := range laws {
 			run := Run{Name: c.Name, LR: CountedLR(lr, warmup, p.conv), Steps: steps, Size: c.Size}
 			pr, err := PredictRun(p.law, p.theta, run, lr)
 			if err != nil {
 				if p.where != "" {
-					err = Within(p.where, err)
+					err = input.Within(p.where, err)
 				}
-				return nil, Within(where, err)
+				return nil, input.Within(where, err)
 			}
 			if k == 0 {
 				out[i] = pr
@@ -298,7 +300,7 @@ func (pr *Prediction) checkFinite(where string) error {
 	if bad < 0 {
 		return nil
 	}
-	return Errorf(where, "", "the predicted loss is not a finite number at step %.0f: the parameters or the learning rates are too large", bad)
+	return input.Errorf(where, "", "the predicted loss is not a finite number at step %.0f: the parameters or the learning rates are too large", bad)
 }
 
 // predictSteps returns the steps to predict: the given ones (checked), or 1..last thinned to
@@ -308,7 +310,7 @@ func predictSteps(where string, given []float64, last, points int) ([]int, error
 		steps := make([]int, len(given))
 		for k, st := range given {
 			if st != math.Trunc(st) || st < 0 || st > float64(last) || (k > 0 && st <= given[k-1]) {
-				return nil, Errorf(where, fmt.Sprintf("steps[%d]", k),
+				return nil, input.Errorf(where, fmt.Sprintf("steps[%d]", k),
 					"must be whole, increasing steps within the schedule (0..%d), got %v", last, st)
 			}
 			steps[k] = int(st)

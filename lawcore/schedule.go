@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // MaxScheduleSteps bounds the length of one schedule, so that a typo cannot ask for more
@@ -138,7 +140,7 @@ func DecodeSchedule(data []byte) (Schedule, error) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
-		return Schedule{}, &InputError{Where: "schedule", Msg: "not a valid schedule description: " + jsonProblem(err)}
+		return Schedule{}, &input.Error{Where: "schedule", Msg: "not a valid schedule description: " + input.JSONProblem(err)}
 	}
 	if err := s.Validate(); err != nil {
 		return Schedule{}, err
@@ -164,7 +166,7 @@ func (s Schedule) FillLR(lr []float64) error {
 		return err
 	}
 	if len(lr) != s.Length() {
-		return Errorf("schedule", "", "a buffer of %d steps for a schedule of %d", len(lr), s.Length())
+		return input.Errorf("schedule", "", "a buffer of %d steps for a schedule of %d", len(lr), s.Length())
 	}
 	s.fill(lr)
 	return nil
@@ -242,14 +244,14 @@ func (s *Schedule) explicitTotal() int {
 	return len(s.Values) - 1
 }
 
-// Validate checks the description and returns an *InputError naming the first bad field.
+// Validate checks the description and returns an *input.Error naming the first bad field.
 func (s Schedule) Validate() error {
 	return s.validate("schedule")
 }
 
 func (s Schedule) validate(field string) error {
 	bad := func(name, format string, args ...any) error {
-		return Errorf("", joinField(field, name), format, args...)
+		return input.Errorf("", joinField(field, name), format, args...)
 	}
 	lrField := func(name string, v float64, positive bool) error {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -452,7 +454,7 @@ func (s Schedule) validateMultistep(bad func(string, string, ...any) error) erro
 
 func (s Schedule) validateConcat(field string) error {
 	if len(s.Segments) == 0 {
-		return Errorf("", joinField(field, "segments"), "a concatenation needs at least one segment")
+		return input.Errorf("", joinField(field, "segments"), "a concatenation needs at least one segment")
 	}
 	n := 1
 	for i, seg := range s.Segments {
@@ -461,7 +463,7 @@ func (s Schedule) validateConcat(field string) error {
 		}
 		n += seg.Length() - 1
 		if n > MaxScheduleSteps {
-			return Errorf("", joinField(field, "segments"), "more than %d steps in all", MaxScheduleSteps)
+			return input.Errorf("", joinField(field, "segments"), "more than %d steps in all", MaxScheduleSteps)
 		}
 	}
 	return nil
@@ -469,40 +471,40 @@ func (s Schedule) validateConcat(field string) error {
 
 func (s Schedule) validateExplicit(field string) error {
 	if len(s.Values) == 0 {
-		return Errorf("", joinField(field, "lr"), "an explicit schedule needs learning rates")
+		return input.Errorf("", joinField(field, "lr"), "an explicit schedule needs learning rates")
 	}
 	if len(s.Steps) > 0 && len(s.Steps) != len(s.Values) {
-		return Errorf("", joinField(field, "steps"), "%d steps but %d learning rates", len(s.Steps), len(s.Values))
+		return input.Errorf("", joinField(field, "steps"), "%d steps but %d learning rates", len(s.Steps), len(s.Values))
 	}
 	if s.Total < 0 {
-		return Errorf("", joinField(field, "total"), "must be zero or more, got %d", s.Total)
+		return input.Errorf("", joinField(field, "total"), "must be zero or more, got %d", s.Total)
 	}
 	sum := 0.0
 	for i, v := range s.Values {
 		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return Errorf("", joinField(field, fmt.Sprintf("lr[%d]", i)), "a learning rate must be a finite number, zero or more, got %v", v)
+			return input.Errorf("", joinField(field, fmt.Sprintf("lr[%d]", i)), "a learning rate must be a finite number, zero or more, got %v", v)
 		}
 		if v > MaxLR {
-			return Errorf("", joinField(field, fmt.Sprintf("lr[%d]", i)), "%g is not a learning rate (at most %d): give it in raw units, such as 3e-4", v, MaxLR)
+			return input.Errorf("", joinField(field, fmt.Sprintf("lr[%d]", i)), "%g is not a learning rate (at most %d): give it in raw units, such as 3e-4", v, MaxLR)
 		}
 		sum += v
 	}
 	if sum == 0 {
-		return Errorf("", joinField(field, "lr"), "every learning rate is zero: the law needs some training")
+		return input.Errorf("", joinField(field, "lr"), "every learning rate is zero: the law needs some training")
 	}
 	for i, st := range s.Steps {
 		if st < 0 || st != math.Trunc(st) || st >= MaxScheduleSteps {
-			return Errorf("", joinField(field, fmt.Sprintf("steps[%d]", i)), "must be a whole step from 0 to %d, got %v", MaxScheduleSteps-1, st)
+			return input.Errorf("", joinField(field, fmt.Sprintf("steps[%d]", i)), "must be a whole step from 0 to %d, got %v", MaxScheduleSteps-1, st)
 		}
 		if i > 0 && st <= s.Steps[i-1] {
-			return Errorf("", joinField(field, fmt.Sprintf("steps[%d]", i)), "steps must increase, got %v after %v", st, s.Steps[i-1])
+			return input.Errorf("", joinField(field, fmt.Sprintf("steps[%d]", i)), "steps must increase, got %v after %v", st, s.Steps[i-1])
 		}
 	}
 	if len(s.Values) >= MaxScheduleSteps || s.Total >= MaxScheduleSteps {
-		return Errorf("", joinField(field, "lr"), "more than %d steps", MaxScheduleSteps)
+		return input.Errorf("", joinField(field, "lr"), "more than %d steps", MaxScheduleSteps)
 	}
 	if s.Warmup > s.explicitTotal() {
-		return Errorf("", joinField(field, "warmup"), "warmup (%d steps) is longer than the run (%d steps)", s.Warmup, s.explicitTotal())
+		return input.Errorf("", joinField(field, "warmup"), "warmup (%d steps) is longer than the run (%d steps)", s.Warmup, s.explicitTotal())
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // LeaveOneOutRow is one curve predicted by one law fitted on all the other curves.
@@ -51,13 +53,13 @@ func LeaveOneScheduleOut(ctx context.Context, req FitRequest, laws []string, lev
 		progress = func(float64) {}
 	}
 	if len(req.Curves) < 2 {
-		return nil, Errorf("", "curves", "leave-one-schedule-out validation needs two curves or more, got %d", len(req.Curves))
+		return nil, input.Errorf("", "curves", "leave-one-schedule-out validation needs two curves or more, got %d", len(req.Curves))
 	}
 	if level == 0 {
 		level = DefaultBandLevel
 	}
 	if !(level > 0 && level < 1) {
-		return nil, Errorf("", "level", "must be between 0 and 1, got %v", level)
+		return nil, input.Errorf("", "level", "must be between 0 and 1, got %v", level)
 	}
 	if len(laws) == 0 {
 		laws = []string{req.Law}
@@ -65,7 +67,7 @@ func LeaveOneScheduleOut(ctx context.Context, req FitRequest, laws []string, lev
 	for i, name := range laws {
 		law, err := Lookup(name)
 		if err != nil {
-			return nil, Within(fmt.Sprintf("laws[%d]", i), err)
+			return nil, input.Within(fmt.Sprintf("laws[%d]", i), err)
 		}
 		laws[i] = law.Spec().Name
 	}

@@ -23,9 +23,9 @@ type answer struct {
 	columns []columns
 }
 
-// input is one call's input besides its method: the request JSON, its columns, the bytes of
+// callInput is one call's input besides its method: the request JSON, its columns, the bytes of
 // the files an import reads, and the progress callback.
-type input struct {
+type callInput struct {
 	request  []byte
 	columns  []columns
 	files    [][]byte
@@ -33,7 +33,7 @@ type input struct {
 }
 
 // method runs one kind of call.
-type method func(ctx context.Context, in input) (any, error)
+type method func(ctx context.Context, in callInput) (any, error)
 
 // methods are the bridge's methods by name. These three are in both builds: the full
 // lawcore.wasm (methods_full.go adds schema, validate, import, pairlr, analyze and every law)
@@ -66,7 +66,7 @@ func call(ctx context.Context, name string, request []byte, cols []columns, file
 	if progress == nil {
 		progress = func(float64) {}
 	}
-	res, err := m(ctx, input{request: request, columns: cols, files: files, progress: progress})
+	res, err := m(ctx, callInput{request: request, columns: cols, files: files, progress: progress})
 	if err != nil {
 		return answer{}, err
 	}
@@ -79,8 +79,8 @@ var errNeedsFull = errors.New("needs the full lawcore.wasm")
 
 // typed makes a method of f, whose request it decodes strictly into a Req and whose columns
 // it binds.
-func typed[Req any, Res any](name string, f func(context.Context, *Req, input) (Res, error)) method {
-	return func(ctx context.Context, in input) (any, error) {
+func typed[Req any, Res any](name string, f func(context.Context, *Req, callInput) (Res, error)) method {
+	return func(ctx context.Context, in callInput) (any, error) {
 		var req Req
 		if err := lawcore.DecodeJSON(in.request, &req); err != nil {
 			return nil, unreadable(name, err)
@@ -108,7 +108,7 @@ type stepsAndLR struct {
 	LR    []float64 `column:"lr"`
 }
 
-func scheduleMethod(_ context.Context, s *lawcore.Schedule, _ input) (*expansion, error) {
+func scheduleMethod(_ context.Context, s *lawcore.Schedule, _ callInput) (*expansion, error) {
 	lr, err := s.LR()
 	if err != nil {
 		return nil, err
@@ -126,7 +126,7 @@ type predictions struct {
 	Curves []lawcore.Prediction `json:"curves" columns:"each"`
 }
 
-func predictMethod(_ context.Context, req *lawcore.PredictRequest, _ input) (*predictions, error) {
+func predictMethod(_ context.Context, req *lawcore.PredictRequest, _ callInput) (*predictions, error) {
 	preds, err := lawcore.Predict(*req)
 	if err != nil {
 		return nil, err
@@ -134,6 +134,6 @@ func predictMethod(_ context.Context, req *lawcore.PredictRequest, _ input) (*pr
 	return &predictions{Curves: preds}, nil
 }
 
-func fitMethod(ctx context.Context, req *lawcore.FitRequest, in input) (*lawcore.FitResult, error) {
+func fitMethod(ctx context.Context, req *lawcore.FitRequest, in callInput) (*lawcore.FitResult, error) {
 	return lawcore.Fit(ctx, *req, in.progress)
 }

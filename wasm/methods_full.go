@@ -9,6 +9,7 @@ import (
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/analysis"
 	"github.com/lawcalc/annealing/lawcore/importer"
+	"github.com/lawcalc/annealing/lawcore/input"
 	_ "github.com/lawcalc/annealing/lawcore/laws" // every law, by name
 )
 
@@ -20,7 +21,7 @@ func init() {
 	methods["validate"] = typed("validate", validateMethod)
 	methods["import"] = typed("import", importMethod)
 	methods["pairlr"] = typed("pairlr", pairLRMethod)
-	methods["analyze"] = func(ctx context.Context, in input) (any, error) { return analysis.Run(ctx, in.request, in.progress) }
+	methods["analyze"] = func(ctx context.Context, in callInput) (any, error) { return analysis.Run(ctx, in.request, in.progress) }
 }
 
 // afterStart does nothing here: the full module is loaded for a call that is waiting.
@@ -31,7 +32,7 @@ func needsFull(string) bool { return false }
 
 // unreadable is the error of a request that cannot be decoded.
 func unreadable(method string, err error) error {
-	return &lawcore.InputError{Where: method + " request", Msg: err.Error()}
+	return &input.Error{Where: method + " request", Msg: err.Error()}
 }
 
 // outOfCore reports whether a decoded request needs the full bridge: never, this is it.
@@ -60,7 +61,7 @@ type lawInfo struct {
 	Searches []string `json:"searches"`
 }
 
-func schemaMethod(context.Context, *struct{}, input) (*schema, error) {
+func schemaMethod(context.Context, *struct{}, callInput) (*schema, error) {
 	s := &schema{Version: lawcore.Version, Methods: methodNames(), Kinds: lawcore.Kinds, DecayShapes: lawcore.DecayShapes,
 		Choices: lawcore.Choices, Conventions: []lawcore.Convention{lawcore.WarmupPeak, lawcore.WarmupActual},
 		Roles: []string{lawcore.RoleFit, lawcore.RoleValidate}, Presets: lawcore.Presets(), Analyses: analysis.Names(),
@@ -84,7 +85,7 @@ type validateRequest struct {
 	Level float64  `json:"level"`
 }
 
-func validateMethod(ctx context.Context, req *validateRequest, in input) (*lawcore.LeaveOneOutResult, error) {
+func validateMethod(ctx context.Context, req *validateRequest, in callInput) (*lawcore.LeaveOneOutResult, error) {
 	return lawcore.LeaveOneScheduleOut(ctx, req.FitRequest, req.Laws, req.Level, in.progress)
 }
 
@@ -99,11 +100,11 @@ type importRequest struct {
 	Choice importer.Choice `json:"choice"`
 }
 
-func importMethod(_ context.Context, req *importRequest, in input) (*importer.Result, error) {
+func importMethod(_ context.Context, req *importRequest, in callInput) (*importer.Result, error) {
 	switch {
 	case req.Paths != nil:
 		if len(req.Paths) != len(in.files) || req.Text != "" {
-			return nil, &lawcore.InputError{Where: "import request", Msg: fmt.Sprintf("%d paths for %d files: give one path per file's bytes", len(req.Paths), len(in.files))}
+			return nil, &input.Error{Where: "import request", Msg: fmt.Sprintf("%d paths for %d files: give one path per file's bytes", len(req.Paths), len(in.files))}
 		}
 		files := make([]importer.File, len(req.Paths))
 		for i, p := range req.Paths {
@@ -111,9 +112,9 @@ func importMethod(_ context.Context, req *importRequest, in input) (*importer.Re
 		}
 		return importer.ReadFiles(files, req.Choice)
 	case len(in.files) > 1:
-		return nil, &lawcore.InputError{Where: "import request", Msg: "several files need their paths"}
+		return nil, &input.Error{Where: "import request", Msg: "several files need their paths"}
 	case len(in.files) == 1 && req.Text != "":
-		return nil, &lawcore.InputError{Where: "import request", Msg: "give the file as text or as bytes, not both"}
+		return nil, &input.Error{Where: "import request", Msg: "give the file as text or as bytes, not both"}
 	case len(in.files) == 1:
 		return importer.Read(req.Name, in.files[0], req.Choice)
 	}
@@ -133,10 +134,10 @@ type pairs struct {
 	Notes []string          `json:"notes"`
 }
 
-func pairLRMethod(_ context.Context, req *pairRequest, _ input) (*pairs, error) {
+func pairLRMethod(_ context.Context, req *pairRequest, _ callInput) (*pairs, error) {
 	for i, c := range req.Curves {
 		if c == nil {
-			return nil, &lawcore.InputError{Where: "pairlr request", Msg: fmt.Sprintf("curves[%d] is null", i)}
+			return nil, &input.Error{Where: "pairlr request", Msg: fmt.Sprintf("curves[%d] is null", i)}
 		}
 	}
 	p, notes := importer.PairLR(req.Curves)

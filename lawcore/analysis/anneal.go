@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
@@ -82,7 +83,7 @@ func AnnealFunction(ctx context.Context, o AnnealFunctionOptions, progress func(
 		return nil, err
 	}
 	if len(o.Shapes) == 0 || len(o.Shapes) > len(wsdShapes) {
-		return nil, lawcore.Errorf("", "shapes", "give from 1 to %d decay shapes, got %d", len(wsdShapes), len(o.Shapes))
+		return nil, input.Errorf("", "shapes", "give from 1 to %d decay shapes, got %d", len(wsdShapes), len(o.Shapes))
 	}
 	if err := checkFraction("floor", o.Floor, 0, 1); err != nil {
 		return nil, err
@@ -104,7 +105,7 @@ func AnnealFunction(ctx context.Context, o AnnealFunctionOptions, progress func(
 		return nil, err
 	}
 	if len(o.CurveRatios) > 5 {
-		return nil, lawcore.Errorf("", "curveRatios", "at most 5 ratios, got %d", len(o.CurveRatios))
+		return nil, input.Errorf("", "curveRatios", "at most 5 ratios, got %d", len(o.CurveRatios))
 	}
 	if len(o.CurveRatios) > 0 {
 		if err := checkRatios("curveRatios", o.CurveRatios, o.Total, o.Warmup, 5); err != nil {
@@ -125,7 +126,7 @@ func AnnealFunction(ctx context.Context, o AnnealFunctionOptions, progress func(
 		for i, r := range o.Ratios {
 			out, err := e.final(build(k, r))
 			if err != nil {
-				return nil, lawcore.Within(fmt.Sprintf("ratios[%d]", i), err)
+				return nil, input.Within(fmt.Sprintf("ratios[%d]", i), err)
 			}
 			s.Y[i] = out.Loss
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore"
 
+	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
@@ -96,7 +97,7 @@ type ChinchillaResult struct {
 // checkRange reports a range that is not low <= high, both finite and at least min.
 func checkRange(field string, r [2]float64, lo float64) error {
 	if !(r[0] >= lo && r[1] >= r[0]) || math.IsInf(r[1], 0) {
-		return lawcore.Errorf("", field, "must be a range [low, high] with %g <= low <= high, got %v", lo, r)
+		return input.Errorf("", field, "must be a range [low, high] with %g <= low <= high, got %v", lo, r)
 	}
 	return nil
 }
@@ -110,17 +111,17 @@ func ChinchillaReduction(ctx context.Context, o ChinchillaOptions, progress func
 		return nil, err
 	}
 	if o.Tuples < 1 || o.Tuples > 20000 {
-		return nil, lawcore.Errorf("", "tuples", "must be from 1 to 20000, got %d", o.Tuples)
+		return nil, input.Errorf("", "tuples", "must be from 1 to 20000, got %d", o.Tuples)
 	}
 	if err := checkSteps("totals", o.Totals, o.Warmup+1, lawcore.MaxScheduleSteps-1, 200); err != nil {
 		return nil, err
 	}
 	if len(o.Totals) < 4 {
-		return nil, lawcore.Errorf("", "totals", "a three-parameter fit needs at least 4 totals, got %d", len(o.Totals))
+		return nil, input.Errorf("", "totals", "a three-parameter fit needs at least 4 totals, got %d", len(o.Totals))
 	}
 	for i := 1; i < len(o.Totals); i++ {
 		if o.Totals[i] <= o.Totals[i-1] {
-			return nil, lawcore.Errorf("", fmt.Sprintf("totals[%d]", i), "totals must increase, got %d after %d", o.Totals[i], o.Totals[i-1])
+			return nil, input.Errorf("", fmt.Sprintf("totals[%d]", i), "totals must increase, got %d after %d", o.Totals[i], o.Totals[i-1])
 		}
 	}
 	if err := checkFraction("wsdRatio", o.WSDRatio, 1e-6, 1); err != nil {
@@ -135,7 +136,7 @@ func ChinchillaReduction(ctx context.Context, o ChinchillaOptions, progress func
 		}
 	}
 	if !(o.A[0] > 0 && o.Alpha[0] > 0) {
-		return nil, lawcore.Errorf("", "A", "the ranges of A and alpha must be positive, got %v and %v", o.A, o.Alpha)
+		return nil, input.Errorf("", "A", "the ranges of A and alpha must be positive, got %v and %v", o.A, o.Alpha)
 	}
 	delta := o.HuberDelta
 	if delta == 0 {
@@ -174,7 +175,7 @@ func ChinchillaReduction(ctx context.Context, o ChinchillaOptions, progress func
 			s := kind.build(t)
 			lr, warmup, err := e.expand(&s)
 			if err != nil {
-				return nil, lawcore.Within("totals", err)
+				return nil, input.Within("totals", err)
 			}
 			a, b := lawcore.FinalAreas(e.run("", lr, warmup, nil).LR, setup.Lambda)
 			s1[k], s2[k] = append(s1[k], a), append(s2[k], b)
@@ -232,7 +233,7 @@ func ChinchillaReduction(ctx context.Context, o ChinchillaOptions, progress func
 		w.stageDone()
 	}
 	if res.Fitted == 0 {
-		return nil, lawcore.Errorf("", "peak", "all %d tuples predict a loss of 0 or below by the end of a run at peak LR %g: the loss drop C·S2 grows with the peak, and the ranges drawn from (C in %v) are the paper's, for its peak LR %g; lower the peak, or C's range",
+		return nil, input.Errorf("", "peak", "all %d tuples predict a loss of 0 or below by the end of a run at peak LR %g: the loss drop C·S2 grows with the peak, and the ranges drawn from (C in %v) are the paper's, for its peak LR %g; lower the peak, or C's range",
 			o.Tuples, o.Peak, o.C, DefaultPeak)
 	}
 	for k := range sums {

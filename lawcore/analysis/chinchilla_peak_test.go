@@ -7,7 +7,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // The tuples are drawn from the paper's ranges, which fit its peak LR: at a higher peak the
@@ -50,7 +50,7 @@ func TestChinchillaLeavesOutTuplesWithoutALoss(t *testing.T) {
 	o := DefaultChinchillaOptions()
 	o.Peak = 2.5
 	_, err := ChinchillaReduction(context.Background(), o, nil)
-	var in *lawcore.InputError
+	var in *input.Error
 	if !errors.As(err, &in) || in.Field != "peak" {
 		t.Errorf("peak 2.5: %v, want an error naming the peak", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // Compute to fit (the paper's Sec. 6.2, Table 3): the training steps needed to collect n
@@ -66,10 +67,10 @@ func ChinchillaWSDSteps(n, k int, r float64) float64 {
 // ComputeToFit tabulates the steps each way of fitting needs.
 func ComputeToFit(o ComputeOptions) (*ComputeResult, error) {
 	if o.N < 1 || o.N > 1_000_000 {
-		return nil, lawcore.Errorf("", "n", "must be from 1 to 1000000 points, got %d", o.N)
+		return nil, input.Errorf("", "n", "must be from 1 to 1000000 points, got %d", o.N)
 	}
 	if o.Interval < 1 || o.Interval > lawcore.MaxScheduleSteps {
-		return nil, lawcore.Errorf("", "interval", "must be a positive number of steps, got %d", o.Interval)
+		return nil, input.Errorf("", "interval", "must be a positive number of steps, got %d", o.Interval)
 	}
 	if len(o.Ratios) > 0 {
 		if err := checkList("ratios", o.Ratios, 0, 1, 20); err != nil {
@@ -80,7 +81,7 @@ func ComputeToFit(o ComputeOptions) (*ComputeResult, error) {
 		o.LawSteps = max(1, o.N*o.Interval/2)
 	}
 	if o.LawSteps < 1 {
-		return nil, lawcore.Errorf("", "lawSteps", "must be a positive number of steps, got %d", o.LawSteps)
+		return nil, input.Errorf("", "lawSteps", "must be a positive number of steps, got %d", o.LawSteps)
 	}
 	base := ChinchillaCosineSteps(o.N, o.Interval)
 	res := &ComputeResult{Options: o, Table: Table{Columns: []string{"law", "schedule", "steps", "% of Chinchilla with cosine", "predicts other schedules"}}}

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
@@ -88,16 +89,16 @@ func ConstantVsCosine(ctx context.Context, o ConstantVsCosineOptions, progress f
 		return nil, err
 	}
 	if o.MaxTotal <= o.MinTotal {
-		return nil, lawcore.Errorf("", "maxTotal", "must be more than minTotal (%d), got %d", o.MinTotal, o.MaxTotal)
+		return nil, input.Errorf("", "maxTotal", "must be more than minTotal (%d), got %d", o.MinTotal, o.MaxTotal)
 	}
 	if o.Count < 2 || o.Count > 500 {
-		return nil, lawcore.Errorf("", "count", "must be from 2 to 500, got %d", o.Count)
+		return nil, input.Errorf("", "count", "must be from 2 to 500, got %d", o.Count)
 	}
 	if err := checkFraction("floor", o.Floor, 0, 1); err != nil {
 		return nil, err
 	}
 	if len(o.CurveTotals) > 10 {
-		return nil, lawcore.Errorf("", "curveTotals", "at most 10 totals, got %d", len(o.CurveTotals))
+		return nil, input.Errorf("", "curveTotals", "at most 10 totals, got %d", len(o.CurveTotals))
 	}
 	for i, t := range o.CurveTotals {
 		if err := checkTotal(fmt.Sprintf("curveTotals[%d]", i), t, o.Warmup); err != nil {

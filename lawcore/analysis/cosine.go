@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
@@ -89,7 +90,7 @@ func CosineCycle(ctx context.Context, o CosineCycleOptions, progress func(float6
 		return nil, err
 	}
 	if len(o.Curves) > 20 {
-		return nil, lawcore.Errorf("", "curves", "at most 20 curves, got %d", len(o.Curves))
+		return nil, input.Errorf("", "curves", "at most 20 curves, got %d", len(o.Curves))
 	}
 	if err := checkBudget("cycles", float64(len(o.Cycles)*len(o.Floors)+len(o.Curves))*float64(o.Total)); err != nil {
 		return nil, err
@@ -103,7 +104,7 @@ func CosineCycle(ctx context.Context, o CosineCycleOptions, progress func(float6
 			v := CosineVariant{Cycle: cycle, Floor: floor}
 			out, err := e.final(o.cosineVariant(v))
 			if err != nil {
-				return nil, lawcore.Within(fmt.Sprintf("cycles[%d], floors[%d]", ci, fi), err)
+				return nil, input.Within(fmt.Sprintf("cycles[%d], floors[%d]", ci, fi), err)
 			}
 			row[ci] = out.Loss
 			if out.Loss < res.BestLoss {
@@ -124,7 +125,7 @@ func CosineCycle(ctx context.Context, o CosineCycleOptions, progress func(float6
 		}
 		c, err := e.trace(fmt.Sprintf("T = %g x total, floor %g x peak", v.Cycle, v.Floor), o.cosineVariant(v), points)
 		if err != nil {
-			return nil, lawcore.Within(fmt.Sprintf("curves[%d]", i), err)
+			return nil, input.Within(fmt.Sprintf("curves[%d]", i), err)
 		}
 		res.Curves = append(res.Curves, c)
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // Decomposition (the paper's Sec. 5.1 and 5.4, Figs. 7 and 10): the law's two terms apart
@@ -85,7 +86,7 @@ func Decompose(ctx context.Context, o DecompositionOptions, progress func(float6
 		scheds = PaperComparisonSchedules(o.Total, o.Peak, o.Warmup)
 	}
 	if len(scheds) > 50 {
-		return nil, lawcore.Errorf("", "schedules", "at most 50 schedules, got %d", len(scheds))
+		return nil, input.Errorf("", "schedules", "at most 50 schedules, got %d", len(scheds))
 	}
 	res := &DecompositionResult{Setup: o.Setup,
 		Table: Table{Columns: []string{"schedule", "final loss", "S1", "S2", "A*S1^-alpha", "C*S2",
@@ -100,7 +101,7 @@ func Decompose(ctx context.Context, o DecompositionOptions, progress func(float6
 		}
 		lr, warmup, err := e.expand(&s)
 		if err != nil {
-			return nil, lawcore.Within("schedules["+strconv.Itoa(i)+"]", err)
+			return nil, input.Within("schedules["+strconv.Itoa(i)+"]", err)
 		}
 		if total += float64(len(lr)); total > MaxSteps {
 			return nil, checkBudget("schedules", total)
@@ -108,10 +109,10 @@ func Decompose(ctx context.Context, o DecompositionOptions, progress func(float6
 		start := annealingStart(lr, warmup)
 		c, err := e.traceLR(name, lr, warmup, points, start)
 		if err != nil {
-			return nil, lawcore.Within("schedules["+strconv.Itoa(i)+"]", err)
+			return nil, input.Within("schedules["+strconv.Itoa(i)+"]", err)
 		}
 		if !(c.Final.S1 > 0) {
-			return nil, lawcore.Errorf("schedules["+strconv.Itoa(i)+"]", "schedule", "the learning rate is zero throughout: the law has no value")
+			return nil, input.Errorf("schedules["+strconv.Itoa(i)+"]", "schedule", "the learning rate is zero throughout: the law has no value")
 		}
 		st := AnnealingStage{Name: name, Start: start, End: c.Final.Total}
 		if k := stepIndex(c.Steps, start); k >= 0 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
@@ -175,7 +176,7 @@ func TestAnalysisErrorsNameTheField(t *testing.T) {
 			}()
 			err = c.run()
 		}()
-		var ie *lawcore.InputError
+		var ie *input.Error
 		if !errors.As(err, &ie) {
 			t.Errorf("%s: error %v, want an *InputError", c.name, err)
 			continue

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // fuzzMaxSteps keeps fuzzed schedules small enough that each input runs in milliseconds.
@@ -30,7 +31,7 @@ func FuzzDecompose(f *testing.F) {
 		o.Schedules = []NamedSchedule{{Name: "fuzz", Schedule: s}}
 		res, err := Decompose(context.Background(), o, nil)
 		if err != nil {
-			var ie *lawcore.InputError
+			var ie *input.Error
 			if !errors.As(err, &ie) {
 				t.Fatalf("error %v is not an *InputError", err)
 			}

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
@@ -126,7 +127,7 @@ func Lambda(ctx context.Context, o LambdaOptions, progress func(float64)) (answe
 		return nil, err
 	}
 	if len(o.ParamsByLambda) > 0 && len(o.ParamsByLambda) != len(o.Lambdas) {
-		return nil, lawcore.Errorf("", "paramsByLambda", "needs one entry per lambda (%d), got %d", len(o.Lambdas), len(o.ParamsByLambda))
+		return nil, input.Errorf("", "paramsByLambda", "needs one entry per lambda (%d), got %d", len(o.Lambdas), len(o.ParamsByLambda))
 	}
 	if o.Decay == "" {
 		o.Decay = "cosine"
@@ -135,7 +136,7 @@ func Lambda(ctx context.Context, o LambdaOptions, progress func(float64)) (answe
 		return nil, err
 	}
 	if o.DelayStable < 1 || o.DelayRise < 1 || o.DelayStable+o.DelayRise > lawcore.MaxScheduleSteps/4 {
-		return nil, lawcore.Errorf("", "delayStable", "delayStable and delayRise must be positive numbers of steps, got %d and %d", o.DelayStable, o.DelayRise)
+		return nil, input.Errorf("", "delayStable", "delayStable and delayRise must be positive numbers of steps, got %d and %d", o.DelayStable, o.DelayRise)
 	}
 	if err := checkSteps("delayDecays", o.DelayDecays, 1, lawcore.MaxScheduleSteps/4, 10); err != nil {
 		return nil, err
@@ -156,7 +157,7 @@ func Lambda(ctx context.Context, o LambdaOptions, progress func(float64)) (answe
 		}
 		p.Lambda = lambda
 		if err := p.Validate(); err != nil {
-			return nil, lawcore.Within(fmt.Sprintf("paramsByLambda[%d]", li), err)
+			return nil, input.Within(fmt.Sprintf("paramsByLambda[%d]", li), err)
 		}
 		res.Params = append(res.Params, p)
 		e := base.withAnnealing(p)
@@ -174,14 +175,14 @@ func Lambda(ctx context.Context, o LambdaOptions, progress func(float64)) (answe
 			s := DelaySchedule(o.Peak, o.Warmup, o.DelayStable, decay, o.DelayRise, o.DelayFloor)
 			lr, warmup, err := e.expand(&s)
 			if err != nil {
-				return nil, lawcore.Within("delayDecays", err)
+				return nil, input.Within("delayDecays", err)
 			}
 			d := DelayMeasure{Lambda: lambda, DecaySteps: decay, LRMinStep: o.Warmup + o.DelayStable + decay}
 			extra := []int{d.LRMinStep}
 			value := math.NaN()
 			dense, err := e.dense(lr, warmup)
 			if err != nil {
-				return nil, lawcore.Within("delayDecays", err)
+				return nil, input.Within("delayDecays", err)
 			}
 			if turn := lossTurn(dense, o.Warmup+o.DelayStable); turn >= 0 {
 				delay := turn - d.LRMinStep
@@ -191,7 +192,7 @@ func Lambda(ctx context.Context, o LambdaOptions, progress func(float64)) (answe
 			}
 			c, err := e.traceLR(fmt.Sprintf("lambda %g, %d-step fall", lambda, decay), lr, warmup, points, extra...)
 			if err != nil {
-				return nil, lawcore.Within("delayDecays", err)
+				return nil, input.Within("delayDecays", err)
 			}
 			res.Delays = append(res.Delays, d)
 			res.DelayCurves = append(res.DelayCurves, c)
@@ -201,18 +202,18 @@ func Lambda(ctx context.Context, o LambdaOptions, progress func(float64)) (answe
 		s := wsdSchedule(total, o.Peak, o.Warmup, o.Decay, o.Floor, int(math.Round(o.DropRatio*float64(total))))
 		lr, warmup, err := e.expand(&s)
 		if err != nil {
-			return nil, lawcore.Within("dropRatio", err)
+			return nil, input.Within("dropRatio", err)
 		}
 		dense, err := e.dense(lr, warmup)
 		if err != nil {
-			return nil, lawcore.Within("dropRatio", err)
+			return nil, input.Within("dropRatio", err)
 		}
 		dl := fastestDrop(lr, dense, warmup)
 		dl.Lambda = lambda
 		c, err := e.traceLR(fmt.Sprintf("lambda %g, WSD %g%% %s", lambda, 100*o.DropRatio, o.Decay), lr, warmup, points,
 			sortedSteps(dl.DecayStart, dl.LRFastestStep, dl.LossFastestStep)...)
 		if err != nil {
-			return nil, lawcore.Within("dropRatio", err)
+			return nil, input.Within("dropRatio", err)
 		}
 		res.Drops = append(res.Drops, dl)
 		res.DropCurves = append(res.DropCurves, c)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"gonum.org/v1/gonum/optimize"
 )
@@ -132,7 +133,7 @@ func OptimizeSchedule(ctx context.Context, o OptimizeOptions, progress func(floa
 		o.Knots = 40
 	}
 	if o.Knots < 4 || o.Knots > 200 || o.Knots > o.Total-o.Warmup {
-		return nil, lawcore.Errorf("", "knots", "must be from 4 to 200 (and no more than the steps after warmup), got %d", o.Knots)
+		return nil, input.Errorf("", "knots", "must be from 4 to 200 (and no more than the steps after warmup), got %d", o.Knots)
 	}
 	if o.ExponentialFloor == 0 {
 		o.ExponentialFloor = 0.01
@@ -142,7 +143,7 @@ func OptimizeSchedule(ctx context.Context, o OptimizeOptions, progress func(floa
 	}
 	for i, fam := range o.Families {
 		if !slices.Contains(OptimizeFamilies, fam) {
-			return nil, lawcore.Errorf("", fmt.Sprintf("families[%d]", i), "must be one of %s, got %q", strings.Join(OptimizeFamilies, ", "), fam)
+			return nil, input.Errorf("", fmt.Sprintf("families[%d]", i), "must be one of %s, got %q", strings.Join(OptimizeFamilies, ", "), fam)
 		}
 	}
 	res := &OptimizeResult{Setup: o.Setup,
@@ -155,7 +156,7 @@ func OptimizeSchedule(ctx context.Context, o OptimizeOptions, progress func(floa
 			if fam == FamilyFree || fam == FamilyStepDrop {
 				res.Skipped = append(res.Skipped, fam)
 				if len(res.Skipped) == len(o.Families) {
-					return nil, lawcore.Errorf("", fmt.Sprintf("families[%d]", i), "the %s family needs the annealing law's closed-form gradient; the %s has none here (use wsd, cosine or multistep)", fam, e.law.Spec().Title)
+					return nil, input.Errorf("", fmt.Sprintf("families[%d]", i), "the %s family needs the annealing law's closed-form gradient; the %s has none here (use wsd, cosine or multistep)", fam, e.law.Spec().Title)
 				}
 				continue
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // A request names an analysis and gives its options: {"analysis": "<name>", ...options}.
@@ -115,14 +116,14 @@ func Run(ctx context.Context, request []byte, progress func(float64)) (any, erro
 		Law      string `json:"law"`
 	}
 	if err := json.Unmarshal(request, &head); err != nil {
-		return nil, &lawcore.InputError{Where: "analyze request", Msg: "not valid JSON: " + err.Error()}
+		return nil, &input.Error{Where: "analyze request", Msg: "not valid JSON: " + err.Error()}
 	}
 	if head.Analysis == "defaults" {
 		return map[string]any{"analyses": Names(), "defaults": Defaults()}, nil
 	}
 	a, ok := analyses[head.Analysis]
 	if !ok {
-		return nil, &lawcore.InputError{Where: "analyze request", Field: "analysis",
+		return nil, &input.Error{Where: "analyze request", Field: "analysis",
 			Msg: "unknown analysis " + strconv.Quote(head.Analysis) + ": one of " + strings.Join(Names(), ", ") + " (or defaults)"}
 	}
 	var law lawcore.Law
@@ -134,7 +135,7 @@ func Run(ctx context.Context, request []byte, progress func(float64)) (any, erro
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(request, &fields); err != nil {
-		return nil, &lawcore.InputError{Where: "analyze request", Msg: "not a JSON object: " + err.Error()}
+		return nil, &input.Error{Where: "analyze request", Msg: "not a JSON object: " + err.Error()}
 	}
 	delete(fields, "analysis")
 	rest, err := json.Marshal(fields)
@@ -149,10 +150,10 @@ func decodeOver(request []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(request))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return &lawcore.InputError{Where: "analyze request", Msg: "not valid JSON for this analysis: " + err.Error()}
+		return &input.Error{Where: "analyze request", Msg: "not valid JSON for this analysis: " + err.Error()}
 	}
 	if dec.More() {
-		return &lawcore.InputError{Where: "analyze request", Msg: "unexpected data after the JSON value"}
+		return &input.Error{Where: "analyze request", Msg: "unexpected data after the JSON value"}
 	}
 	return nil
 }

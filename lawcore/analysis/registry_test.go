@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/analysis"
+	"github.com/lawcalc/annealing/lawcore/input"
 	_ "github.com/lawcalc/annealing/lawcore/laws"
 )
 
@@ -106,7 +106,7 @@ func TestRunErrors(t *testing.T) {
 		{`not json`, "JSON"},
 	} {
 		_, err := analysis.Run(context.Background(), []byte(c.req), nil)
-		var ie *lawcore.InputError
+		var ie *input.Error
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an input error naming %q", c.req, err, c.want)
 		}

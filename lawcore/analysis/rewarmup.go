@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // Continual pre-training (the paper's Sec. 5.7 and 5.8, Fig. 14): a run that annealed to 0
@@ -138,14 +139,14 @@ func Rewarmup(ctx context.Context, o RewarmupOptions, progress func(float64)) (a
 	for i, frac := range o.Peaks {
 		r, c, err := run("by peak", frac, o.RewarmupSteps)
 		if err != nil {
-			return nil, lawcore.Within(fmt.Sprintf("peaks[%d]", i), err)
+			return nil, input.Within(fmt.Sprintf("peaks[%d]", i), err)
 		}
 		res.ByPeak, res.ByPeakCurves = append(res.ByPeak, r), append(res.ByPeakCurves, c)
 	}
 	for i, steps := range o.Lengths {
 		r, c, err := run("by length", o.LengthPeak, steps)
 		if err != nil {
-			return nil, lawcore.Within(fmt.Sprintf("lengths[%d]", i), err)
+			return nil, input.Within(fmt.Sprintf("lengths[%d]", i), err)
 		}
 		res.ByLength, res.ByLengthCurves = append(res.ByLength, r), append(res.ByLengthCurves, c)
 	}

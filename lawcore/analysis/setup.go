@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // Defaults of an analysis setup: the paper's Fig. 2 fit, peak LR and warmup.
@@ -71,7 +72,7 @@ func (s Setup) evaluator(w *work) (*evaluator, int, error) {
 	}
 	for _, name := range []string{"A", "alpha"} {
 		if i := spec.Index(name); i >= 0 && !(theta[i] > 0) {
-			return nil, 0, lawcore.Errorf("params", name, "A and alpha must be positive for an analysis, got %s=%v", name, theta[i])
+			return nil, 0, input.Errorf("params", name, "A and alpha must be positive for an analysis, got %s=%v", name, theta[i])
 		}
 	}
 	conv, err := lawcore.ParseConvention(s.WarmupConvention, spec.Convention)
@@ -82,17 +83,17 @@ func (s Setup) evaluator(w *work) (*evaluator, int, error) {
 		return nil, 0, err
 	}
 	if s.Peak > lawcore.MaxLR {
-		return nil, 0, lawcore.Errorf("", "peak", "%g is not a learning rate (at most %d): give it in raw units, such as 3e-4", s.Peak, lawcore.MaxLR)
+		return nil, 0, input.Errorf("", "peak", "%g is not a learning rate (at most %d): give it in raw units, such as 3e-4", s.Peak, lawcore.MaxLR)
 	}
 	if s.Warmup < 0 {
-		return nil, 0, lawcore.Errorf("", "warmup", "must be zero or more steps, got %d", s.Warmup)
+		return nil, 0, input.Errorf("", "warmup", "must be zero or more steps, got %d", s.Warmup)
 	}
 	points := s.Points
 	switch {
 	case points == 0:
 		points = DefaultPoints
 	case points < 2 || points > MaxPoints:
-		return nil, 0, lawcore.Errorf("", "points", "must be from 2 to %d, got %d", MaxPoints, points)
+		return nil, 0, input.Errorf("", "points", "must be from 2 to %d, got %d", MaxPoints, points)
 	}
 	return &evaluator{law: law, theta: theta, conv: conv, w: w}, points, nil
 }
@@ -106,7 +107,7 @@ func (s Setup) annealing(analysis string, w *work) (*evaluator, lawcore.Params, 
 	}
 	p, ok := e.annealing()
 	if !ok {
-		return nil, lawcore.Params{}, 0, lawcore.Errorf("", "law", "the %s analysis is of the annealing law; got the %s", analysis, e.law.Spec().Title)
+		return nil, lawcore.Params{}, 0, input.Errorf("", "law", "the %s analysis is of the annealing law; got the %s", analysis, e.law.Spec().Title)
 	}
 	return e, p, points, nil
 }
@@ -114,7 +115,7 @@ func (s Setup) annealing(analysis string, w *work) (*evaluator, lawcore.Params, 
 // checkPositive reports a field that is not a positive finite number.
 func checkPositive(field string, v float64) error {
 	if !(v > 0) || math.IsInf(v, 0) {
-		return lawcore.Errorf("", field, "must be a positive number, got %v", v)
+		return input.Errorf("", field, "must be a positive number, got %v", v)
 	}
 	return nil
 }
@@ -122,7 +123,7 @@ func checkPositive(field string, v float64) error {
 // checkFraction reports a field outside [lo, hi] (or not finite).
 func checkFraction(field string, v, lo, hi float64) error {
 	if !(v >= lo && v <= hi) {
-		return lawcore.Errorf("", field, "must be from %g to %g, got %v", lo, hi, v)
+		return input.Errorf("", field, "must be from %g to %g, got %v", lo, hi, v)
 	}
 	return nil
 }
@@ -131,10 +132,10 @@ func checkFraction(field string, v, lo, hi float64) error {
 // long.
 func checkTotal(field string, total, warmup int) error {
 	if total <= warmup {
-		return lawcore.Errorf("", field, "must be more steps than the warmup (%d), got %d", warmup, total)
+		return input.Errorf("", field, "must be more steps than the warmup (%d), got %d", warmup, total)
 	}
 	if total >= lawcore.MaxScheduleSteps {
-		return lawcore.Errorf("", field, "%d is too large: a schedule runs at most %d steps (a total of at most %d)", total, lawcore.MaxScheduleSteps, lawcore.MaxScheduleSteps-1)
+		return input.Errorf("", field, "%d is too large: a schedule runs at most %d steps (a total of at most %d)", total, lawcore.MaxScheduleSteps, lawcore.MaxScheduleSteps-1)
 	}
 	return nil
 }
@@ -142,7 +143,7 @@ func checkTotal(field string, total, warmup int) error {
 // checkBudget reports an analysis that would evaluate more than MaxSteps steps.
 func checkBudget(field string, steps float64) error {
 	if steps > MaxSteps {
-		return lawcore.Errorf("", field, "this asks for %.3g steps of schedules in all; the most is %.3g: use fewer or shorter schedules",
+		return input.Errorf("", field, "this asks for %.3g steps of schedules in all; the most is %.3g: use fewer or shorter schedules",
 			steps, float64(MaxSteps))
 	}
 	return nil
@@ -194,10 +195,10 @@ func checkRatios(field string, ratios []float64, total, warmup, maxLen int) erro
 	for i, r := range ratios {
 		where := field + "[" + strconv.Itoa(i) + "]"
 		if !(r >= lo) {
-			return lawcore.Errorf("", where, "%v is no decay step in a run of %d steps: at least %.4g (1 step)", r, total, lo)
+			return input.Errorf("", where, "%v is no decay step in a run of %d steps: at least %.4g (1 step)", r, total, lo)
 		}
 		if r > hi {
-			return lawcore.Errorf("", where, "%v is %.0f decay steps, more than the %d a run of %d steps has after its warmup of %d: at most %.4g", r, r*float64(total), total-warmup, total, warmup, hi)
+			return input.Errorf("", where, "%v is %.0f decay steps, more than the %d a run of %d steps has after its warmup of %d: at most %.4g", r, r*float64(total), total-warmup, total, warmup, hi)
 		}
 	}
 	return nil
@@ -206,14 +207,14 @@ func checkRatios(field string, ratios []float64, total, warmup, maxLen int) erro
 // checkList reports an empty or too long list, or a value outside [lo, hi].
 func checkList(field string, v []float64, lo, hi float64, maxLen int) error {
 	if len(v) == 0 {
-		return lawcore.Errorf("", field, "give at least one value")
+		return input.Errorf("", field, "give at least one value")
 	}
 	if len(v) > maxLen {
-		return lawcore.Errorf("", field, "at most %d values, got %d", maxLen, len(v))
+		return input.Errorf("", field, "at most %d values, got %d", maxLen, len(v))
 	}
 	for i, x := range v {
 		if !(x >= lo && x <= hi) {
-			return lawcore.Errorf("", field+"["+strconv.Itoa(i)+"]", "must be from %g to %g, got %v", lo, hi, x)
+			return input.Errorf("", field+"["+strconv.Itoa(i)+"]", "must be from %g to %g, got %v", lo, hi, x)
 		}
 	}
 	return nil
@@ -222,14 +223,14 @@ func checkList(field string, v []float64, lo, hi float64, maxLen int) error {
 // checkSteps reports an empty or too long list of step counts, or one outside [lo, hi].
 func checkSteps(field string, v []int, lo, hi, maxLen int) error {
 	if len(v) == 0 {
-		return lawcore.Errorf("", field, "give at least one value")
+		return input.Errorf("", field, "give at least one value")
 	}
 	if len(v) > maxLen {
-		return lawcore.Errorf("", field, "at most %d values, got %d", maxLen, len(v))
+		return input.Errorf("", field, "at most %d values, got %d", maxLen, len(v))
 	}
 	for i, x := range v {
 		if x < lo || x > hi {
-			return lawcore.Errorf("", field+"["+strconv.Itoa(i)+"]", "must be from %d to %d steps, got %d", lo, hi, x)
+			return input.Errorf("", field+"["+strconv.Itoa(i)+"]", "must be from %d to %d steps, got %d", lo, hi, x)
 		}
 	}
 	return nil

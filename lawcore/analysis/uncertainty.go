@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -37,7 +38,7 @@ func (s Setup) spread(w *work) (*spread, error) {
 		return nil, nil
 	}
 	if len(s.Replicates) < 2 || len(s.Replicates) > maxReplicates {
-		return nil, lawcore.Errorf("", "replicates", "give from 2 to %d parameter sets, got %d", maxReplicates, len(s.Replicates))
+		return nil, input.Errorf("", "replicates", "give from 2 to %d parameter sets, got %d", maxReplicates, len(s.Replicates))
 	}
 	sp := &spread{t: distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(s.Replicates) - 1)}.Quantile((1 + uncertaintyLevel) / 2)}
 	for i, p := range s.Replicates {
@@ -45,7 +46,7 @@ func (s Setup) spread(w *work) (*spread, error) {
 		r.Params, r.Replicates = p, nil
 		e, _, err := r.evaluator(w)
 		if err != nil {
-			return nil, lawcore.Within(fmt.Sprintf("replicates[%d]", i), err)
+			return nil, input.Within(fmt.Sprintf("replicates[%d]", i), err)
 		}
 		sp.evals = append(sp.evals, e)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
@@ -86,12 +87,12 @@ func checkShape(field, shape string, floor float64) error {
 	for _, s := range wsdShapes {
 		if s == shape {
 			if shape == "exponential" && !(floor > 0) {
-				return lawcore.Errorf("", "floor", "an exponential decay never reaches 0: give floor, its final LR as a fraction of the peak (such as 0.01), got %v", floor)
+				return input.Errorf("", "floor", "an exponential decay never reaches 0: give floor, its final LR as a fraction of the peak (such as 0.01), got %v", floor)
 			}
 			return nil
 		}
 	}
-	return lawcore.Errorf("", field, "must be one of %s, got %q", strings.Join(wsdShapes, ", "), shape)
+	return input.Errorf("", field, "must be one of %s, got %q", strings.Join(wsdShapes, ", "), shape)
 }
 
 // wsdSchedule builds a WSD schedule with the given decay steps.
@@ -122,7 +123,7 @@ func wsdSweep(e *evaluator, total int, peak float64, warmup int, shape string, f
 	}
 	opt = WSDOptimum{Total: total}
 	if len(grid) == 0 {
-		return byRatio, byS1, opt, lawcore.Errorf("", "ratios", "no ratio gives a run of %d steps a cooldown: each must give at least 1 decay step (a ratio of at least %.4g) and at most the %d steps after the warmup of %d (a ratio of at most %.4g)",
+		return byRatio, byS1, opt, input.Errorf("", "ratios", "no ratio gives a run of %d steps a cooldown: each must give at least 1 decay step (a ratio of at least %.4g) and at most the %d steps after the warmup of %d (a ratio of at most %.4g)",
 			total, 0.5/float64(total), total-warmup, warmup, float64(total-warmup)/float64(total))
 	}
 	d, _ := bracketInt(func(d int) float64 { return e.finalLoss(build(d)) }, grid, values, 1, total-warmup)

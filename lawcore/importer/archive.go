@@ -12,7 +12,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // Compressed files and archives are opened in memory: a gzip file (a .csv.gz, a gzipped event
@@ -74,7 +74,7 @@ func (ex *expander) gunzip(where string, data []byte) ([]byte, error) {
 		return nil, gzipError(where, err)
 	}
 	if n > ex.left {
-		return nil, &lawcore.InputError{Where: where, Msg: ex.pastLimit("the gzip file", "decompress")}
+		return nil, &input.Error{Where: where, Msg: ex.pastLimit("the gzip file", "decompress")}
 	}
 	out := bytes.NewBuffer(make([]byte, 0, n))
 	if _, err := gunzipTo(out, data, n); err != nil {
@@ -127,17 +127,17 @@ func gzipError(where string, err error) error {
 	var trailing trailingBytesError
 	switch {
 	case errors.As(err, &trailing):
-		return lawcore.Errorf(where, "", "%s", trailing.Error())
+		return input.Errorf(where, "", "%s", trailing.Error())
 	case errors.Is(err, gzip.ErrHeader):
-		return lawcore.Errorf(where, "", "not a valid gzip file: its header is damaged")
+		return input.Errorf(where, "", "not a valid gzip file: its header is damaged")
 	case errors.Is(err, gzip.ErrChecksum):
-		return lawcore.Errorf(where, "", "the gzip file is corrupt: its checksum does not match")
+		return input.Errorf(where, "", "the gzip file is corrupt: its checksum does not match")
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return lawcore.Errorf(where, "", "the gzip file is cut short")
+		return input.Errorf(where, "", "the gzip file is cut short")
 	case errors.As(err, &corrupt):
-		return lawcore.Errorf(where, "", "the gzip file is corrupt at byte %d of its compressed data", int64(corrupt))
+		return input.Errorf(where, "", "the gzip file is corrupt at byte %d of its compressed data", int64(corrupt))
 	}
-	return lawcore.Errorf(where, "", "the gzip file cannot be read: %v", err)
+	return input.Errorf(where, "", "the gzip file cannot be read: %v", err)
 }
 
 // gunzippedName is the name of the file a gzip file holds: its name without .gz.
@@ -162,12 +162,12 @@ func (ex *expander) unzip(where, prefix string, data []byte) ([]File, []skip, er
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	switch {
 	case errors.Is(err, zip.ErrFormat):
-		return nil, nil, lawcore.Errorf(where, "", "not a valid zip archive: its directory is missing or damaged")
+		return nil, nil, input.Errorf(where, "", "not a valid zip archive: its directory is missing or damaged")
 	case err != nil && !errors.Is(err, zip.ErrInsecurePath):
-		return nil, nil, lawcore.Errorf(where, "", "not a valid zip archive: %s", strings.TrimPrefix(err.Error(), "zip: "))
+		return nil, nil, input.Errorf(where, "", "not a valid zip archive: %s", strings.TrimPrefix(err.Error(), "zip: "))
 	}
 	if len(zr.File) > maxArchiveFiles {
-		return nil, nil, lawcore.Errorf(where, "", "the archive holds %d files, more than %d: give the logs that matter", len(zr.File), maxArchiveFiles)
+		return nil, nil, input.Errorf(where, "", "the archive holds %d files, more than %d: give the logs that matter", len(zr.File), maxArchiveFiles)
 	}
 	var files []File
 	var skipped []skip
@@ -199,7 +199,7 @@ func (ex *expander) unzip(where, prefix string, data []byte) ([]File, []skip, er
 		files = append(files, File{Path: p, Data: b})
 	}
 	if members == 0 {
-		return nil, nil, lawcore.Errorf(where, "", "the zip archive is empty")
+		return nil, nil, input.Errorf(where, "", "the zip archive is empty")
 	}
 	return files, skipped, nil
 }
@@ -227,7 +227,7 @@ func (ex *expander) untar(where, prefix string, data []byte) ([]File, []skip, er
 		}
 		if err != nil {
 			if members == 0 {
-				return nil, nil, lawcore.Errorf(where, "", "not a valid tar archive: %s", strings.TrimPrefix(err.Error(), "archive/tar: "))
+				return nil, nil, input.Errorf(where, "", "not a valid tar archive: %s", strings.TrimPrefix(err.Error(), "archive/tar: "))
 			}
 			// what came before the damage is kept, and the damage said
 			skipped = append(skipped, skip{prefix, fmt.Sprintf("the tar archive is damaged after its member %d (%s): what follows is not read", members, strings.TrimPrefix(err.Error(), "archive/tar: "))})
@@ -239,7 +239,7 @@ func (ex *expander) untar(where, prefix string, data []byte) ([]File, []skip, er
 		}
 		members++
 		if members > maxArchiveFiles {
-			return nil, nil, lawcore.Errorf(where, "", "the archive holds more than %d files: give the logs that matter", maxArchiveFiles)
+			return nil, nil, input.Errorf(where, "", "the archive holds more than %d files: give the logs that matter", maxArchiveFiles)
 		}
 		p := prefix + "/" + name
 		if isMacMetadata(name) {
@@ -254,7 +254,7 @@ func (ex *expander) untar(where, prefix string, data []byte) ([]File, []skip, er
 		files = append(files, File{Path: p, Data: b})
 	}
 	if members == 0 {
-		return nil, nil, lawcore.Errorf(where, "", "the tar archive is empty")
+		return nil, nil, input.Errorf(where, "", "the tar archive is empty")
 	}
 	return files, skipped, nil
 }

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/importer"
 	"github.com/lawcalc/annealing/lawcore/importer/badinput"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // corpusSize is the number of files in the corpus, as the README counts them: a file that
@@ -46,7 +46,7 @@ func TestBadInputCorpus(t *testing.T) {
 			t.Errorf("%s: %s, want an error", f.Name, what)
 			continue
 		}
-		var ie *lawcore.InputError
+		var ie *input.Error
 		msg := err.Error()
 		if !errors.As(err, &ie) || !strings.HasPrefix(msg, f.Name) || !strings.Contains(msg, f.Want) {
 			t.Errorf("%s: got %q, want an *InputError starting with the file name and containing %q", f.Name, msg, f.Want)

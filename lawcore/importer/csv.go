@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // tableReader reads a CSV or TSV file with the conventions of a CSV export: the delimiter
@@ -95,19 +95,19 @@ func readCSV(set *fileReader, t *tableReader, format string, strict bool) error 
 	stepCol := findColumn(header, stepNamesAll)
 	if stepCol < 0 {
 		if len(header) > 1 && wandbColumns(header[1:]) {
-			return lawcore.Errorf(set.where, lineField(t.headerLine, ""),
-				"this W&B export has %s on the x axis: export the panel with Step on the x axis", lawcore.Quote(header[0]))
+			return input.Errorf(set.where, lineField(t.headerLine, ""),
+				"this W&B export has %s on the x axis: export the panel with Step on the x axis", input.Quote(header[0]))
 		}
 		if _, numErr := strconv.ParseFloat(header[0], 64); numErr == nil {
-			return lawcore.Errorf(set.where, lineField(t.headerLine, ""),
+			return input.Errorf(set.where, lineField(t.headerLine, ""),
 				"the first line should be a header naming the columns, such as step,loss,lr")
 		}
-		return lawcore.Errorf(set.where, lineField(t.headerLine, ""),
+		return input.Errorf(set.where, lineField(t.headerLine, ""),
 			"no step column: the header has %s (a step column is called step or iteration, a loss column loss, val_loss or lm loss)",
 			quoteNames(header))
 	}
 	set.stepSource, set.stepField = header[stepCol], t.column(stepCol)
-	set.noLoss = lawcore.Errorf(set.where, lineField(t.headerLine, ""),
+	set.noLoss = input.Errorf(set.where, lineField(t.headerLine, ""),
 		"no loss column: the header has %s (a loss column is called loss, val_loss or lm loss)", quoteNames(header))
 	runCol := -1
 	for _, want := range runNames {
@@ -125,8 +125,8 @@ func readCSV(set *fileReader, t *tableReader, format string, strict bool) error 
 		if i != runCol && (strings.EqualFold(h, header[stepCol]) || set.wants(h)) { // (names trimmed by openTable)
 			key := strings.ToLower(h)
 			if j, ok := seen[key]; ok {
-				return lawcore.Errorf(set.where, lineField(t.headerLine, ""),
-					"the header names %s twice (columns %d and %d): rename one", lawcore.Quote(h), j+1, i+1)
+				return input.Errorf(set.where, lineField(t.headerLine, ""),
+					"the header names %s twice (columns %d and %d): rename one", input.Quote(h), j+1, i+1)
 			}
 			seen[key] = i
 		}
@@ -151,7 +151,7 @@ func readCSV(set *fileReader, t *tableReader, format string, strict bool) error 
 		if strings.TrimSpace(rec[stepCol]) == "" {
 			for _, c := range valueCols {
 				if strings.TrimSpace(rec[c]) != "" {
-					return lawcore.Errorf(set.where, lineField(line, set.stepField), "the step is missing")
+					return input.Errorf(set.where, lineField(line, set.stepField), "the step is missing")
 				}
 			}
 			return nil
@@ -187,7 +187,7 @@ func readCSV(set *fileReader, t *tableReader, format string, strict bool) error 
 		return err
 	}
 	if set.rows == 0 {
-		return lawcore.Errorf(set.where, "", "the file has a header but no data rows")
+		return input.Errorf(set.where, "", "the file has a header but no data rows")
 	}
 	return nil
 }

@@ -27,7 +27,7 @@
 // against their CRC-32C; one cut short at its end (a log copied while its run was writing it)
 // keeps its complete records, with a note.
 //
-// The package knows nothing of fitting. Every error is a *lawcore.InputError that names the
+// The package knows nothing of fitting. Every error is a *input.Error that names the
 // file and, where the fault is on a line or in a record, the line or record (and the column
 // or field); the corpus of bad files every reader must refuse that way is the badinput
 // package.

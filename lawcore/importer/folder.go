@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // A folder of runs, dropped whole (or several files given together, or a zip archive), is read
@@ -60,7 +60,7 @@ type entry struct {
 func ReadFiles(files []File, choice Choice) (*Result, error) {
 	label := folderLabel(files)
 	if len(files) == 0 {
-		return nil, &lawcore.InputError{Where: label, Msg: "no files given"}
+		return nil, &input.Error{Where: label, Msg: "no files given"}
 	}
 	ex := newExpander()
 	var entries []entry
@@ -153,7 +153,7 @@ func (ex *expander) expandAll(members []File) ([]entry, []skip) {
 // skipOf is a file skipped for an error: the error's file (which may be the file inside an
 // archive, or one file of a run) and what it says; a file that is no log, in few words.
 func skipOf(p string, err error) skip {
-	ie, ok := err.(*lawcore.InputError)
+	ie, ok := err.(*input.Error)
 	if !ok {
 		return skip{p, err.Error()}
 	}
@@ -223,7 +223,7 @@ func (u *unit) read(choice Choice) (*fileReader, error) {
 			}
 		}
 		set.where = u.label
-		set.noLoss = lawcore.Errorf(u.label, "", "no metric of the run is named like a loss: its metrics are %s", quoteNames(u.keys))
+		set.noLoss = input.Errorf(u.label, "", "no metric of the run is named like a loss: its metrics are %s", quoteNames(u.keys))
 		return set, nil
 	}
 	e := u.entries[0]
@@ -393,7 +393,7 @@ func readFolder(where, root, nothing string, entries []entry, skipped []skip, ch
 		}
 		points += set.points
 		if points > maxPoints {
-			return nil, lawcore.Errorf(where, "", "more than %d values in all: give fewer runs at a time", maxPoints)
+			return nil, input.Errorf(where, "", "more than %d values in all: give fewer runs at a time", maxPoints)
 		}
 		res, err := resolveInFolder(u, set, choice)
 		if err != nil {
@@ -424,7 +424,7 @@ func readFolder(where, root, nothing string, entries []entry, skipped []skip, ch
 	imp.Curves = curves
 	imp.Notes = append(imp.Notes, skippedNotes(skipped)...)
 	if len(imp.Curves) == 0 {
-		return nil, lawcore.Errorf(where, "", "%s: %s", nothing, skippedSummary(skipped))
+		return nil, input.Errorf(where, "", "%s: %s", nothing, skippedSummary(skipped))
 	}
 	return imp, nil
 }
@@ -443,12 +443,12 @@ func resolveInFolder(u *unit, set *fileReader, choice Choice) (*Result, error) {
 	loss, lr := set.metrics()
 	if ch.Column == "" && len(loss) == 0 && len(lr) == 0 {
 		if len(set.others) > 0 {
-			return nil, lawcore.Errorf(u.label, "", "no column is named like a loss or a learning rate: the file has %s", quoteNames(set.others))
+			return nil, input.Errorf(u.label, "", "no column is named like a loss or a learning rate: the file has %s", quoteNames(set.others))
 		}
 		if set.noLoss != nil {
 			return nil, set.noLoss
 		}
-		return nil, lawcore.Errorf(u.label, "", "found no loss values")
+		return nil, input.Errorf(u.label, "", "found no loss values")
 	}
 	set.choice, set.inFolder = ch, true
 	res, err := set.resolve()
@@ -456,8 +456,8 @@ func resolveInFolder(u *unit, set *fileReader, choice Choice) (*Result, error) {
 		return nil, err
 	}
 	if res.Ambiguity != nil && choice.Column != "" {
-		return nil, lawcore.Errorf(u.label, "", "%s may be the loss, and none is called %s: choose one of them to read it",
-			quoteNames(optionNames(res.Ambiguity.Columns)), lawcore.Quote(choice.Column))
+		return nil, input.Errorf(u.label, "", "%s may be the loss, and none is called %s: choose one of them to read it",
+			quoteNames(optionNames(res.Ambiguity.Columns)), input.Quote(choice.Column))
 	}
 	return res, nil
 }
@@ -665,7 +665,7 @@ func chooseRuns(where string, curves []*Curve, chosen []string) ([]*Curve, error
 	want := map[string]bool{}
 	for _, r := range chosen {
 		if !has[r] {
-			return nil, lawcore.Errorf(where, "", "no run %q: the runs are %s", r, quoteNames(runs))
+			return nil, input.Errorf(where, "", "no run %q: the runs are %s", r, quoteNames(runs))
 		}
 		want[r] = true
 	}

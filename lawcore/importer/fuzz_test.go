@@ -12,8 +12,8 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 
-	"github.com/lawcalc/annealing/lawcore"
 	lw "github.com/lawcalc/annealing/lawcore/importer/internal/logwrite"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // FuzzReadAny feeds Read arbitrary files, names and choices, seeded with every sample
@@ -101,16 +101,16 @@ func readFuzzSeed(f *testing.F, name string) []byte {
 	return data
 }
 
-// checkResult asserts what every import must give: an *lawcore.InputError, or a result that
+// checkResult asserts what every import must give: an *input.Error, or a result that
 // encodes as JSON with either an ambiguity or curves (never both) whose steps are strictly
 // increasing whole numbers, losses positive and learning rates not negative, all finite; and
-// merging a learning-rate file into each loss curve fails, if at all, with an *lawcore.InputError.
+// merging a learning-rate file into each loss curve fails, if at all, with an *input.Error.
 func checkResult(t *testing.T, imp *Result, err error) {
 	t.Helper()
 	if err != nil {
-		var ie *lawcore.InputError
+		var ie *input.Error
 		if !errors.As(err, &ie) {
-			t.Fatalf("error %v is not an *lawcore.InputError", err)
+			t.Fatalf("error %v is not an *input.Error", err)
 		}
 		return
 	}
@@ -139,9 +139,9 @@ func checkResult(t *testing.T, imp *Result, err error) {
 		}
 		if c.HasLoss {
 			if _, err := MergeLR(c, &Curve{File: "lr", Steps: []float64{0, 1e6}, LR: []float64{1, 0}, HasLR: true}); err != nil {
-				var ie *lawcore.InputError
+				var ie *input.Error
 				if !errors.As(err, &ie) {
-					t.Fatalf("MergeLR error %v is not an *lawcore.InputError", err)
+					t.Fatalf("MergeLR error %v is not an *input.Error", err)
 				}
 			}
 		}

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // A Hugging Face trainer_state.json (written by transformers' Trainer next to each
@@ -42,7 +42,7 @@ func readHFTrainerState(set *fileReader, data []byte, lc *lineCounter) error {
 			off = skipJSONSpace(data, off+1)
 		}
 		if off >= len(data) || data[off] != '[' {
-			return lawcore.Errorf(set.where, lineField(lc.at(off), ""), "log_history should be a list")
+			return input.Errorf(set.where, lineField(lc.at(off), ""), "log_history should be a list")
 		}
 		if _, err := dec.Token(); err != nil { // the opening '['
 			return jsonError(set.where, lc, err)
@@ -61,11 +61,11 @@ func readHFTrainerState(set *fileReader, data []byte, lc *lineCounter) error {
 		return err
 	}
 	if !found {
-		return lawcore.Errorf(set.where, "", "a JSON object without a log_history list: not a trainer_state.json")
+		return input.Errorf(set.where, "", "a JSON object without a log_history list: not a trainer_state.json")
 	}
 	if set.rows == 0 {
-		return lawcore.Errorf(set.where, "", "log_history is empty: the run logged nothing")
+		return input.Errorf(set.where, "", "log_history is empty: the run logged nothing")
 	}
-	set.noLoss = lawcore.Errorf(set.where, "", "log_history has no loss or eval_loss")
+	set.noLoss = input.Errorf(set.where, "", "log_history has no loss or eval_loss")
 	return nil
 }

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // Import formats, as named in [Result.Format].
@@ -176,7 +176,7 @@ type Choice struct {
 // gzip file is read as the file it holds; a zip or tar archive as a folder of files, as [ReadFiles]
 // reads them. When the file holds several candidate loss columns or several runs and choice
 // does not settle which to take, the result has an Ambiguity and no curves. Errors are
-// *lawcore.InputError naming the file and the line or record (and column or field where there
+// *input.Error naming the file and the line or record (and column or field where there
 // is one).
 func Read(name string, data []byte, choice Choice) (*Result, error) {
 	where := name
@@ -195,7 +195,7 @@ func Read(name string, data []byte, choice Choice) (*Result, error) {
 		}
 		switch {
 		case isGzip(inner):
-			return nil, lawcore.Errorf(where, "", "a gzip file inside a gzip file: decompress it first")
+			return nil, input.Errorf(where, "", "a gzip file inside a gzip file: decompress it first")
 		case isArchive(inner): // a .tar.gz, or a zip gzipped
 			return readArchive(name, where, inner, choice, ex)
 		}
@@ -261,9 +261,9 @@ const (
 func checkSize(where string, data []byte) error {
 	switch {
 	case len(data) > MaxBytes:
-		return lawcore.Errorf(where, "", "the file is larger than %d MB: thin the curve first", MaxBytes>>20)
+		return input.Errorf(where, "", "the file is larger than %d MB: thin the curve first", MaxBytes>>20)
 	case len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))) == 0:
-		return &lawcore.InputError{Where: where, Msg: "the file is empty"}
+		return &input.Error{Where: where, Msg: "the file is empty"}
 	}
 	return nil
 }
@@ -273,19 +273,19 @@ func checkSize(where string, data []byte) error {
 func checkBytes(name, where string, data []byte) error {
 	switch {
 	case isGzip(data):
-		return &lawcore.InputError{Where: where, Msg: "this is a gzip-compressed file: decompress it first"}
+		return &input.Error{Where: where, Msg: "this is a gzip-compressed file: decompress it first"}
 	case isZip(data):
-		return &lawcore.InputError{Where: where, Msg: "this is a zip archive: extract the file first"}
+		return &input.Error{Where: where, Msg: "this is a zip archive: extract the file first"}
 	case isTar(data):
-		return &lawcore.InputError{Where: where, Msg: "this is a tar archive: extract it first"}
+		return &input.Error{Where: where, Msg: "this is a tar archive: extract it first"}
 	case bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}):
-		return &lawcore.InputError{Where: where, Msg: "this is UTF-16 text: save it as UTF-8"}
+		return &input.Error{Where: where, Msg: "this is UTF-16 text: save it as UTF-8"}
 	case len(data) < tfRecordHeader && strings.Contains(path.Base(name), "tfevents"):
-		return &lawcore.InputError{Where: where, Msg: fmt.Sprintf("named like a TensorBoard event file, but it ends after %d byte(s), inside its first record's %d-byte header: it was cut short (copied while it was being written?)", len(data), tfRecordHeader)}
+		return &input.Error{Where: where, Msg: fmt.Sprintf("named like a TensorBoard event file, but it ends after %d byte(s), inside its first record's %d-byte header: it was cut short (copied while it was being written?)", len(data), tfRecordHeader)}
 	case bytes.IndexByte(data, 0) >= 0 && strings.Contains(path.Base(name), "tfevents"):
-		return &lawcore.InputError{Where: where, Msg: "named like a TensorBoard event file, but the checksum of its first record's length does not match: it is corrupt, or not an event file"}
+		return &input.Error{Where: where, Msg: "named like a TensorBoard event file, but the checksum of its first record's length does not match: it is corrupt, or not an event file"}
 	case bytes.IndexByte(data, 0) >= 0:
-		return &lawcore.InputError{Where: where, Msg: binaryFileMsg}
+		return &input.Error{Where: where, Msg: binaryFileMsg}
 	}
 	return nil
 }
@@ -307,7 +307,7 @@ func readText(set *fileReader, data []byte) error {
 		return readTable(set, data)
 	}
 	line := firstContentLineNumber(data)
-	return lawcore.Errorf(set.where, lineField(line, ""),
+	return input.Errorf(set.where, lineField(line, ""),
 		"%s", unknownFormatMsg)
 }
 

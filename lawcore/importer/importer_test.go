@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // importSample reads a file of testdata/import with a choice, failing the test on error.
@@ -409,7 +409,7 @@ func TestReadMergeLR(t *testing.T) {
 	}
 }
 
-// Each bad file gives an *lawcore.InputError naming the file and, where there is one, the line and
+// Each bad file gives an *input.Error naming the file and, where there is one, the line and
 // column or field.
 func TestReadErrors(t *testing.T) {
 	cases := []struct {
@@ -483,9 +483,9 @@ func TestReadErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := Read("bad", []byte(c.text), c.choice)
-		var ie *lawcore.InputError
+		var ie *input.Error
 		if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), c.want) {
-			t.Errorf("%.60q: got %v, want an *lawcore.InputError starting %q", c.text, err, c.want)
+			t.Errorf("%.60q: got %v, want an *input.Error starting %q", c.text, err, c.want)
 		}
 	}
 }

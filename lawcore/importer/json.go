@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // JSON files are read as a stream, one entry at a time, so that memory grows with the values
@@ -84,7 +84,7 @@ func readJSON(set *fileReader, data []byte) error {
 	}
 	off := skipJSONSpace(data, int(dec.InputOffset()))
 	if off >= len(data) {
-		return lawcore.Errorf(set.where, lineField(lc.at(len(data)), ""), "the JSON ends too early")
+		return input.Errorf(set.where, lineField(lc.at(len(data)), ""), "the JSON ends too early")
 	}
 	switch data[off] {
 	case '[':
@@ -98,9 +98,9 @@ func readJSON(set *fileReader, data []byte) error {
 			return err
 		}
 	case ']':
-		return lawcore.Errorf(set.where, lineField(lc.at(off), ""), "the JSON list is empty")
+		return input.Errorf(set.where, lineField(lc.at(off), ""), "the JSON list is empty")
 	default:
-		return lawcore.Errorf(set.where, lineField(lc.at(off), ""),
+		return input.Errorf(set.where, lineField(lc.at(off), ""),
 			"expected a list of [wall time, step, value] (a TensorBoard export) or a list of objects with a step and a loss")
 	}
 	if _, err := dec.Token(); err != nil { // the closing ']'
@@ -133,7 +133,7 @@ func readJSONLines(set *fileReader, data []byte, lc *lineCounter) error {
 		}
 	}
 	if set.rows == 0 {
-		return lawcore.Errorf(set.where, "", "the file holds no records")
+		return input.Errorf(set.where, "", "the file holds no records")
 	}
 	return nil
 }
@@ -255,7 +255,7 @@ func decodeJSONEntry(set *fileReader, dec *json.Decoder, data []byte, start int,
 		return err
 	}
 	if start >= len(data) || data[start] != '{' {
-		return lawcore.Errorf(set.where, lineField(line, ""), "each %s should be an object with a step and a loss", what)
+		return input.Errorf(set.where, lineField(line, ""), "each %s should be an object with a step and a loss", what)
 	}
 	var m map[string]json.RawMessage
 	if err := dec.Decode(&m); err != nil {
@@ -285,7 +285,7 @@ func readJSONEntry(set *fileReader, m map[string]json.RawMessage, raw []byte, li
 	if stepKey == "" {
 		for _, k := range keys {
 			if set.wants(k) {
-				return lawcore.Errorf(set.where, lineField(line, ""), "this entry has %q but no step", k)
+				return input.Errorf(set.where, lineField(line, ""), "this entry has %q but no step", k)
 			}
 		}
 		return nil // an entry without values, such as a summary
@@ -296,7 +296,7 @@ func readJSONEntry(set *fileReader, m map[string]json.RawMessage, raw []byte, li
 	if firstNonSpace(m[stepKey]) == '[' {
 		// the steps as a list whose losses are not lists beside it (nested by run, say): no
 		// layout of columns (readJSONColumns) holds them
-		return lawcore.Errorf(set.where, lineField(keyLine(raw, stepKey, line), set.stepField),
+		return input.Errorf(set.where, lineField(keyLine(raw, stepKey, line), set.stepField),
 			`the steps are a list, but no list of losses of the same length is beside it: give each loss as a list next to the steps' ({"step": [...], "loss": [...]}), or one or two objects down ({"val": {"iter": [...], "val_loss": [...]}}), one file per run`)
 	}
 	step, err := set.jsonStep(keyLine(raw, stepKey, line), m[stepKey])
@@ -328,7 +328,7 @@ func readJSONEntry(set *fileReader, m map[string]json.RawMessage, raw []byte, li
 // jsonStep reads a step from JSON.
 func (set *fileReader) jsonStep(line int, raw json.RawMessage) (float64, error) {
 	if strings.TrimSpace(string(raw)) == "null" {
-		return 0, lawcore.Errorf(set.where, lineField(line, set.stepField), "the step is null")
+		return 0, input.Errorf(set.where, lineField(line, set.stepField), "the step is null")
 	}
 	return set.parseStep(line, jsonNumberText(raw))
 }
@@ -361,25 +361,25 @@ func keyLine(raw []byte, key string, line int) int {
 func jsonEnd(where string, dec *json.Decoder, data []byte, lc *lineCounter) error {
 	off := skipJSONSpace(data, int(dec.InputOffset()))
 	if off < len(data) {
-		return lawcore.Errorf(where, lineField(lc.at(off), ""), "unexpected text after the end of the JSON")
+		return input.Errorf(where, lineField(lc.at(off), ""), "unexpected text after the end of the JSON")
 	}
 	return nil
 }
 
-// jsonError turns encoding/json's errors into an *lawcore.InputError naming the line.
+// jsonError turns encoding/json's errors into an *input.Error naming the line.
 func jsonError(where string, lc *lineCounter, err error) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
 		// Offset counts the bytes read, the one at fault included
-		return lawcore.Errorf(where, lineField(lc.at(max(0, int(se.Offset)-1)), ""), "%s", se.Error())
+		return input.Errorf(where, lineField(lc.at(max(0, int(se.Offset)-1)), ""), "%s", se.Error())
 	case errors.As(err, &te):
-		return lawcore.Errorf(where, lineField(lc.at(int(te.Offset)), ""), "expected %s, got a JSON %s", te.Type, te.Value)
+		return input.Errorf(where, lineField(lc.at(int(te.Offset)), ""), "expected %s, got a JSON %s", te.Type, te.Value)
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		return lawcore.Errorf(where, lineField(lc.at(len(lc.data)), ""), "the JSON ends too early")
+		return input.Errorf(where, lineField(lc.at(len(lc.data)), ""), "the JSON ends too early")
 	}
-	return &lawcore.InputError{Where: where, Msg: err.Error()}
+	return &input.Error{Where: where, Msg: err.Error()}
 }
 
 // jsonReason says what is wrong with text that is not valid JSON, without its position.
@@ -426,7 +426,7 @@ func checkJSONDepth(where string, data []byte) error {
 		case b == '[' || b == '{':
 			depth++
 			if depth > maxJSONDepth {
-				return lawcore.Errorf(where, lineField(line, ""), "the JSON is nested more than %d deep", maxJSONDepth)
+				return input.Errorf(where, lineField(line, ""), "the JSON is nested more than %d deep", maxJSONDepth)
 			}
 		case b == ']' || b == '}':
 			depth--

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // Training logs are read line by line; lines that are not log lines of the recognised kind
@@ -97,7 +97,7 @@ func eachLine(data []byte, fn func(n int, line []byte) error) error {
 // readLog reads a training log of the given format.
 func readLog(set *fileReader, format string, data []byte) error {
 	set.format = format
-	set.noLoss = lawcore.Errorf(set.where, "", "the log lines hold no loss")
+	set.noLoss = input.Errorf(set.where, "", "the log lines hold no loss")
 	var read func(n int, line []byte) error
 	switch format {
 	case FormatMegatron:

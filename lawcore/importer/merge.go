@@ -3,7 +3,7 @@ package importer
 import (
 	"fmt"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // MergeLR returns a copy of curve with the learning rates of lrCurve (read from a separate
@@ -15,21 +15,21 @@ import (
 // has no learning rates or does not span most of the curve's steps.
 func MergeLR(curve, lrCurve *Curve) (*Curve, error) {
 	if curve == nil || lrCurve == nil {
-		return nil, &lawcore.InputError{Msg: "merging learning rates needs a loss curve and a learning-rate curve"}
+		return nil, &input.Error{Msg: "merging learning rates needs a loss curve and a learning-rate curve"}
 	}
 	where := lrCurve.File
 	if where == "" {
 		where = "the learning-rate file"
 	}
 	if !curve.HasLoss || len(curve.Loss) != len(curve.Steps) || len(curve.Steps) == 0 {
-		return nil, lawcore.Errorf(curve.File, "", "curve %q has no loss values to merge learning rates into", curve.Name)
+		return nil, input.Errorf(curve.File, "", "curve %q has no loss values to merge learning rates into", curve.Name)
 	}
 	if !lrCurve.HasLR || len(lrCurve.LR) != len(lrCurve.Steps) || len(lrCurve.Steps) == 0 {
-		return nil, lawcore.Errorf(where, "", "curve %q has no learning rates", lrCurve.Name)
+		return nil, input.Errorf(where, "", "curve %q has no learning rates", lrCurve.Name)
 	}
 	for i, s := range lrCurve.Steps {
 		if i > 0 && !(s > lrCurve.Steps[i-1]) {
-			return nil, lawcore.Errorf(where, fmt.Sprintf("steps[%d]", i), "the steps of the learning rates must increase: %v comes after %v", s, lrCurve.Steps[i-1])
+			return nil, input.Errorf(where, fmt.Sprintf("steps[%d]", i), "the steps of the learning rates must increase: %v comes after %v", s, lrCurve.Steps[i-1])
 		}
 	}
 	// the learning rates continued to a loss one logging interval outside them, as PairLR
@@ -38,7 +38,7 @@ func MergeLR(curve, lrCurve *Curve) (*Curve, error) {
 	lo, hi, most := lrSpan(curve.Steps, lrSteps)
 	if !most {
 		miss, _ := uncoveredStep(curve.Steps, lrCurve.Steps)
-		return nil, lawcore.Errorf(where, "", "the learning rates cover steps %v to %v, but curve %q has step %v: the learning-rate file must cover the steps of the loss curve, or most of them",
+		return nil, input.Errorf(where, "", "the learning rates cover steps %v to %v, but curve %q has step %v: the learning-rate file must cover the steps of the loss curve, or most of them",
 			lrCurve.Steps[0], lrCurve.Steps[len(lrCurve.Steps)-1], curve.Name, miss)
 	}
 	out := *curve

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // MLflow's file store keeps a run in mlruns/<experiment>/<run id>/: each metric in its own
@@ -56,7 +56,7 @@ func readMLflow(set *fileReader, metric string, data []byte) error {
 	set.format = FormatMLflow
 	set.stepSource, set.stepField = "step", "step"
 	if set.noLoss == nil {
-		set.noLoss = lawcore.Errorf(set.where, "", "the metric %s is not named like a loss (loss, val_loss, train/loss, ...)", lawcore.Quote(metric))
+		set.noLoss = input.Errorf(set.where, "", "the metric %s is not named like a loss (loss, val_loss, train/loss, ...)", input.Quote(metric))
 	}
 	want := set.wants(metric)
 	if want {
@@ -72,7 +72,7 @@ func readMLflow(set *fileReader, metric string, data []byte) error {
 			return nil
 		}
 		if len(f) != 3 || !isWholeNumber(f[0]) {
-			return lawcore.Errorf(set.where, set.at(n, ""), "expected an MLflow metric line, `timestamp value step`, got %s", lawcore.Quote(string(line)))
+			return input.Errorf(set.where, set.at(n, ""), "expected an MLflow metric line, `timestamp value step`, got %s", input.Quote(string(line)))
 		}
 		if err := set.row(n); err != nil {
 			return err
@@ -93,7 +93,7 @@ func readMLflow(set *fileReader, metric string, data []byte) error {
 		return err
 	}
 	if rows == 0 {
-		return lawcore.Errorf(set.where, "", "the metric file holds no values")
+		return input.Errorf(set.where, "", "the metric file holds no values")
 	}
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // resolve applies the choice to the series read: it picks the loss column and the runs, or
@@ -64,7 +64,7 @@ func (set *fileReader) resolve() (*Result, error) {
 		if set.noLoss != nil {
 			return nil, set.noLoss
 		}
-		return nil, &lawcore.InputError{Where: set.where, Msg: "found no loss values"}
+		return nil, &input.Error{Where: set.where, Msg: "found no loss values"}
 	}
 
 	// The runs: those of the chosen column, or of every candidate column while it is open.
@@ -92,9 +92,9 @@ func (set *fileReader) resolve() (*Result, error) {
 			}
 			if !hasRun[r] {
 				if len(runs) == 1 && runs[0] == "" {
-					return nil, lawcore.Errorf(set.where, "", "the file holds one run: no run %q", r)
+					return nil, input.Errorf(set.where, "", "the file holds one run: no run %q", r)
 				}
-				return nil, lawcore.Errorf(set.where, "", "no run %q: the runs are %s", r, quoteNames(runs))
+				return nil, input.Errorf(set.where, "", "no run %q: the runs are %s", r, quoteNames(runs))
 			}
 			picked[r] = true
 			chosenRuns = append(chosenRuns, r)
@@ -125,7 +125,7 @@ func (set *fileReader) resolve() (*Result, error) {
 	for _, run := range chosenRuns {
 		s := set.byKey[[2]string{run, metric}]
 		if s == nil {
-			return nil, lawcore.Errorf(set.where, "", "run %q has no values of %q", run, metric)
+			return nil, input.Errorf(set.where, "", "run %q has no values of %q", run, metric)
 		}
 		c, err := set.curve(s, asLR, &imp.Notes)
 		if err != nil {
@@ -176,16 +176,16 @@ func (set *fileReader) findMetric(name string) (string, error) {
 	}
 	for _, o := range append(append([]string(nil), set.columns...), set.others...) {
 		if strings.EqualFold(o, name) {
-			return "", lawcore.Errorf(set.where, "", "column %q has no values", o)
+			return "", input.Errorf(set.where, "", "column %q has no values", o)
 		}
 		if !seen[o] {
 			all = append(all, o)
 		}
 	}
 	if len(all) == 0 {
-		return "", lawcore.Errorf(set.where, "", "no column %q", name)
+		return "", input.Errorf(set.where, "", "no column %q", name)
 	}
-	return "", lawcore.Errorf(set.where, "", "no column %q: the file has %s", name, quoteNames(all))
+	return "", input.Errorf(set.where, "", "no column %q: the file has %s", name, quoteNames(all))
 }
 
 // columnOption summarises a candidate loss column over the chosen runs (all runs when none
@@ -364,9 +364,9 @@ func (set *fileReader) checked(s *valueSeries, asLR bool, notes *[]string) ([]fl
 			if set.strict {
 				at := set.at(int(s.lines[i]), s.field)
 				if asLR {
-					return nil, nil, lawcore.Errorf(set.where, at, "a learning rate cannot be negative, got %v", v)
+					return nil, nil, input.Errorf(set.where, at, "a learning rate cannot be negative, got %v", v)
 				}
-				return nil, nil, lawcore.Errorf(set.where, at, "the loss must be positive, got %v", v)
+				return nil, nil, input.Errorf(set.where, at, "the loss must be positive, got %v", v)
 			}
 			if bad == 0 {
 				badLine = int(s.lines[i])
@@ -390,7 +390,7 @@ func (set *fileReader) checked(s *valueSeries, asLR bool, notes *[]string) ([]fl
 		if asLR {
 			kind = "learning rates"
 		}
-		return nil, nil, lawcore.Errorf(set.where, "", "%s has no %s", s.label(), kind)
+		return nil, nil, input.Errorf(set.where, "", "%s has no %s", s.label(), kind)
 	}
 	if n, first, median := farAbove(values); n > 0 {
 		*notes = append(*notes, fmt.Sprintf("%s: %s more than %d times the median (%.3g), the first %.3g at %s %d: a typo or a logging glitch? kept as logged",

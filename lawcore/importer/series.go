@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // The importers read every candidate column of a file into series, one per (run, column);
@@ -163,11 +163,11 @@ func (set *fileReader) seriesFor(run, metric, source, field string) (*valueSerie
 		return s, nil
 	}
 	if len(set.series) >= maxSeries {
-		what := lawcore.Quote(metric)
+		what := input.Quote(metric)
 		if run != "" {
-			what += " of run " + lawcore.Quote(run)
+			what += " of run " + input.Quote(run)
 		}
-		return nil, lawcore.Errorf(set.where, "", "more than %d series (one per metric and run): %s would be number %d, and one file may hold %d; keep fewer metrics or runs in it",
+		return nil, input.Errorf(set.where, "", "more than %d series (one per metric and run): %s would be number %d, and one file may hold %d; keep fewer metrics or runs in it",
 			maxSeries, what, maxSeries+1, maxSeries)
 	}
 	s := &valueSeries{run: run, metric: metric, file: set.where, lastFile: set.where, source: source, field: field, isLR: isLRName(metric) && !isLossName(metric)}
@@ -180,7 +180,7 @@ func (set *fileReader) seriesFor(run, metric, source, field string) (*valueSerie
 func (set *fileReader) row(line int) error {
 	set.rows++
 	if set.rows > MaxRows {
-		return lawcore.Errorf(set.where, set.at(line, ""), "more than %d rows: thin the curve first", MaxRows)
+		return input.Errorf(set.where, set.at(line, ""), "more than %d rows: thin the curve first", MaxRows)
 	}
 	return nil
 }
@@ -189,7 +189,7 @@ func (set *fileReader) row(line int) error {
 func (set *fileReader) parseStep(line int, text string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, lawcore.Errorf(set.where, set.at(line, set.stepField), "%s is not a number", lawcore.Quote(text))
+		return 0, input.Errorf(set.where, set.at(line, set.stepField), "%s is not a number", input.Quote(text))
 	}
 	return set.checkStep(line, v)
 }
@@ -198,9 +198,9 @@ func (set *fileReader) parseStep(line int, text string) (float64, error) {
 func (set *fileReader) checkStep(line int, v float64) (float64, error) {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0) || v != math.Trunc(v) || v < 0:
-		return 0, lawcore.Errorf(set.where, set.at(line, set.stepField), "a step must be a whole number, zero or more, got %v", v)
+		return 0, input.Errorf(set.where, set.at(line, set.stepField), "a step must be a whole number, zero or more, got %v", v)
 	case v > maxStep:
-		return 0, lawcore.Errorf(set.where, set.at(line, set.stepField), "step %v is too large", v)
+		return 0, input.Errorf(set.where, set.at(line, set.stepField), "step %v is too large", v)
 	}
 	return v, nil
 }
@@ -212,7 +212,7 @@ func (set *fileReader) addText(s *valueSeries, line int, step float64, text stri
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		if s.err == nil {
-			s.err = lawcore.Errorf(set.where, set.at(line, s.field), "%s is not a number", lawcore.Quote(text))
+			s.err = input.Errorf(set.where, set.at(line, s.field), "%s is not a number", input.Quote(text))
 		}
 		return nil
 	}
@@ -228,7 +228,7 @@ func (set *fileReader) add(s *valueSeries, line int, step, v float64, text strin
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		if set.strict {
-			s.err = lawcore.Errorf(set.where, set.at(line, s.field), "%s is not a finite number", lawcore.Quote(text))
+			s.err = input.Errorf(set.where, set.at(line, s.field), "%s is not a finite number", input.Quote(text))
 			return nil
 		}
 		if s.nonFinite == 0 {
@@ -243,9 +243,9 @@ func (set *fileReader) add(s *valueSeries, line int, step, v float64, text strin
 		if set.strict {
 			at := set.at(line, set.stepField)
 			if step == last {
-				s.err = lawcore.Errorf(set.where, at, "step %v appears twice", step)
+				s.err = input.Errorf(set.where, at, "step %v appears twice", step)
 			} else {
-				s.err = lawcore.Errorf(set.where, at, "steps must increase: %v comes after %v", step, last)
+				s.err = input.Errorf(set.where, at, "steps must increase: %v comes after %v", step, last)
 			}
 			return nil
 		}
@@ -254,7 +254,7 @@ func (set *fileReader) add(s *valueSeries, line int, step, v float64, text strin
 	s.lastFile = set.where
 	set.points++
 	if set.points > maxPoints {
-		return lawcore.Errorf(set.where, set.at(line, ""), "more than %d values: thin the curves or export fewer runs", maxPoints)
+		return input.Errorf(set.where, set.at(line, ""), "more than %d values: thin the curves or export fewer runs", maxPoints)
 	}
 	s.steps = append(s.steps, step)
 	s.values = append(s.values, v)

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // MaxRows bounds the data rows of one file.
@@ -61,7 +61,7 @@ func findColumn(header, names []string) int {
 	return -1
 }
 
-// csvError turns encoding/csv's errors (which carry line and column) into an *lawcore.InputError.
+// csvError turns encoding/csv's errors (which carry line and column) into an *input.Error.
 func csvError(where string, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
@@ -71,20 +71,20 @@ func csvError(where string, err error) error {
 		}
 		if errors.Is(pe.Err, csv.ErrQuote) && pe.StartLine != pe.Line {
 			// a quote left open runs on to where the reader gave up: the row it opened in is at fault
-			return lawcore.Errorf(where, fmt.Sprintf("line %d", pe.StartLine), "a quoted field opens in this row and is not closed where it should be (the reader got to line %d, character %d)", pe.Line, pe.Column)
+			return input.Errorf(where, fmt.Sprintf("line %d", pe.StartLine), "a quoted field opens in this row and is not closed where it should be (the reader got to line %d, character %d)", pe.Line, pe.Column)
 		}
-		return lawcore.Errorf(where, fmt.Sprintf("line %d, character %d", pe.Line, pe.Column), "%s", msg)
+		return input.Errorf(where, fmt.Sprintf("line %d, character %d", pe.Line, pe.Column), "%s", msg)
 	}
 	if err == io.EOF {
-		return &lawcore.InputError{Where: where, Msg: "the file is empty"}
+		return &input.Error{Where: where, Msg: "the file is empty"}
 	}
-	return &lawcore.InputError{Where: where, Msg: err.Error()}
+	return &input.Error{Where: where, Msg: err.Error()}
 }
 
 func quoteList(ss []string) string {
 	q := make([]string, len(ss))
 	for i, s := range ss {
-		q[i] = lawcore.Quote(s)
+		q[i] = input.Quote(s)
 	}
 	return strings.Join(q, ", ")
 }

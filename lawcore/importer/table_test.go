@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // CSV and TSV conventions: columns in any order, tabs, semicolons, a BOM, CRLF, comments.
@@ -49,7 +49,7 @@ func TestReadMPLFile(t *testing.T) {
 	}
 }
 
-// Each bad file gives an *lawcore.InputError naming the file and, where there is one, line and column.
+// Each bad file gives an *input.Error naming the file and, where there is one, line and column.
 func TestReadTableErrors(t *testing.T) {
 	cases := []struct {
 		text, want string
@@ -74,9 +74,9 @@ func TestReadTableErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := Read("bad.csv", []byte(c.text), Choice{})
-		var ie *lawcore.InputError
+		var ie *input.Error
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: got %v, want an *lawcore.InputError containing %q", c.text, err, c.want)
+			t.Errorf("%q: got %v, want an *input.Error containing %q", c.text, err, c.want)
 		}
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // TensorBoard's scalar dashboard downloads one tag of one run as CSV (`Wall time,Step,Value`)
@@ -83,7 +83,7 @@ func readTensorBoardCSV(set *fileReader, t *tableReader) error {
 		return err
 	}
 	if set.rows == 0 {
-		return lawcore.Errorf(set.where, "", "the export has a header but no data rows")
+		return input.Errorf(set.where, "", "the export has a header but no data rows")
 	}
 	return nil
 }
@@ -103,7 +103,7 @@ func readTensorBoardJSON(set *fileReader, dec *json.Decoder, data []byte, lc *li
 		var point []json.RawMessage
 		if err := dec.Decode(&point); err != nil {
 			if _, ok := err.(*json.UnmarshalTypeError); ok {
-				return lawcore.Errorf(set.where, lineField(line, ""), "each point should be a list [wall time, step, value]")
+				return input.Errorf(set.where, lineField(line, ""), "each point should be a list [wall time, step, value]")
 			}
 			return jsonError(set.where, lc, err)
 		}
@@ -111,7 +111,7 @@ func readTensorBoardJSON(set *fileReader, dec *json.Decoder, data []byte, lc *li
 			return err
 		}
 		if len(point) != 3 {
-			return lawcore.Errorf(set.where, lineField(line, ""), "each point should be a list [wall time, step, value], got %d values", len(point))
+			return input.Errorf(set.where, lineField(line, ""), "each point should be a list [wall time, step, value], got %d values", len(point))
 		}
 		step, err := set.jsonStep(line, point[1])
 		if err != nil {

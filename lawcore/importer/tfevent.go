@@ -11,9 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lawcalc/annealing/lawcore/input"
 	"google.golang.org/protobuf/encoding/protowire"
-
-	"github.com/lawcalc/annealing/lawcore"
 )
 
 // Each record of a TensorBoard event file (written by TensorFlow, PyTorch's SummaryWriter,
@@ -122,7 +121,7 @@ func (er *eventReader) read(data []byte) error {
 		}
 		if cut, ok := err.(*cutRecord); ok {
 			if cut.record == 1 {
-				return lawcore.Errorf(set.where, r.place(), "the file ends %d bytes into its first record: the event file is cut short and holds no complete record", cut.have)
+				return input.Errorf(set.where, r.place(), "the file ends %d bytes into its first record: the event file is cut short and holds no complete record", cut.have)
 			}
 			note := fmt.Sprintf("%s, as when a log is copied while its run is writing it: that record is left out, and the %d complete records before it are read", cut.Error(), cut.record-1)
 			if er.nameFiles {
@@ -161,7 +160,7 @@ func (er *eventReader) event(r *tfRecordReader, rec []byte) error {
 		}
 	}
 	if f.err != nil {
-		return lawcore.Errorf(er.set.where, r.place(), "not a TensorBoard event: %v", f.err)
+		return input.Errorf(er.set.where, r.place(), "not a TensorBoard event: %v", f.err)
 	}
 	if summaries == 0 {
 		return nil
@@ -192,7 +191,7 @@ func (er *eventReader) summary(r *tfRecordReader, step int64, summary []byte) er
 		}
 		sv, err := er.parseSummaryValue(b)
 		if err != nil {
-			return lawcore.Errorf(set.where, r.place(), "the event's summary does not parse: %v", err)
+			return input.Errorf(set.where, r.place(), "the event's summary does not parse: %v", err)
 		}
 		if !er.isScalar(sv) {
 			continue
@@ -224,7 +223,7 @@ func (er *eventReader) summary(r *tfRecordReader, step int64, summary []byte) er
 		}
 	}
 	if f.err != nil {
-		return lawcore.Errorf(set.where, r.place(), "the event's summary does not parse: %v", f.err)
+		return input.Errorf(set.where, r.place(), "the event's summary does not parse: %v", f.err)
 	}
 	return nil
 }
@@ -254,7 +253,7 @@ func (er *eventReader) isScalar(sv summaryValue) bool {
 func (er *eventReader) finish() error {
 	set := er.set
 	if er.scalars {
-		set.noLoss = lawcore.Errorf(set.where, "", "no scalar tag has values: the tags are %s", quoteNames(set.columns))
+		set.noLoss = input.Errorf(set.where, "", "no scalar tag has values: the tags are %s", quoteNames(set.columns))
 		return nil
 	}
 	what := "an event file"
@@ -262,10 +261,10 @@ func (er *eventReader) finish() error {
 		what = "the event files"
 	}
 	if len(er.skipped) > 0 {
-		return lawcore.Errorf(set.where, "", "%s with no scalars: its %s only histograms, images, text or other tensors (tags %s)",
+		return input.Errorf(set.where, "", "%s with no scalars: its %s only histograms, images, text or other tensors (tags %s)",
 			what, plural(er.records, "records hold", "record holds"), quoteNames(er.skipped))
 	}
-	return lawcore.Errorf(set.where, "", "%s with no scalars: its %s no summary values (is it a TFRecord file of something else?)",
+	return input.Errorf(set.where, "", "%s with no scalars: its %s no summary values (is it a TFRecord file of something else?)",
 		what, plural(er.records, "records hold", "record holds"))
 }
 

@@ -6,7 +6,7 @@ import (
 	"hash/crc32"
 	"io"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // A TensorBoard event file is a TFRecord file: records one after another, each
@@ -69,7 +69,7 @@ func (c *cutRecord) Error() string {
 
 // next returns the data of the next record (a slice of the file's bytes). At the end of the
 // file it returns io.EOF; in a record cut short, a *cutRecord; in a record whose checksum does
-// not match, an *lawcore.InputError naming the record.
+// not match, an *input.Error naming the record.
 func (r *tfRecordReader) next() ([]byte, error) {
 	rest := r.data[r.off:]
 	if len(rest) == 0 {
@@ -101,7 +101,7 @@ const maxInt = int(^uint(0) >> 1)
 
 // corrupt is an error in the record last read (or begun).
 func (r *tfRecordReader) corrupt(msg string) error {
-	return lawcore.Errorf(r.where, r.place(), "%s", msg)
+	return input.Errorf(r.where, r.place(), "%s", msg)
 }
 
 // place names the record last read (or begun): "record 17 (byte 2048)".

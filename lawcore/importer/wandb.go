@@ -3,7 +3,7 @@ package importer
 import (
 	"strings"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // A Weights & Biases panel export (the CSV download of a line plot) has a step column and,
@@ -54,7 +54,7 @@ func readWandB(set *fileReader, t *tableReader) error {
 	header := t.header
 	stepCol := findColumn(header, stepNamesAll)
 	set.stepSource, set.stepField = header[stepCol], t.column(stepCol)
-	set.noLoss = lawcore.Errorf(set.where, lineField(t.headerLine, ""),
+	set.noLoss = input.Errorf(set.where, lineField(t.headerLine, ""),
 		"no loss metric: the export has %s", quoteNames(header))
 	type wcol struct {
 		i                  int
@@ -71,8 +71,8 @@ func readWandB(set *fileReader, t *tableReader) error {
 			continue
 		}
 		if j, ok := seen[[2]string{run, metric}]; ok && set.wants(metric) {
-			return lawcore.Errorf(set.where, lineField(t.headerLine, ""),
-				"the export has two columns %s (columns %d and %d): two runs share the name %s; rename one in W&B, or export them apart", lawcore.Quote(h), j+1, i+1, lawcore.Quote(run))
+			return input.Errorf(set.where, lineField(t.headerLine, ""),
+				"the export has two columns %s (columns %d and %d): two runs share the name %s; rename one in W&B, or export them apart", input.Quote(h), j+1, i+1, input.Quote(run))
 		}
 		seen[[2]string{run, metric}] = i
 		if set.wants(metric) {
@@ -86,7 +86,7 @@ func readWandB(set *fileReader, t *tableReader) error {
 		if strings.TrimSpace(rec[stepCol]) == "" {
 			for _, c := range cols {
 				if strings.TrimSpace(rec[c.i]) != "" {
-					return lawcore.Errorf(set.where, lineField(line, set.stepField), "the step is missing")
+					return input.Errorf(set.where, lineField(line, set.stepField), "the step is missing")
 				}
 			}
 			return nil
@@ -113,7 +113,7 @@ func readWandB(set *fileReader, t *tableReader) error {
 		return err
 	}
 	if set.rows == 0 {
-		return lawcore.Errorf(set.where, "", "the export has a header but no data rows")
+		return input.Errorf(set.where, "", "the export has a header but no data rows")
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // fuzzMaxSteps keeps fuzzed schedules small enough for the loss drop's worst case (a schedule
@@ -38,7 +39,7 @@ func FuzzFitMultiPower(f *testing.F) {
 			res, err := lawcore.Fit(ctx, req, nil)
 			cancel()
 			if err != nil {
-				var ie *lawcore.InputError
+				var ie *input.Error
 				if !errors.As(err, &ie) && !errors.Is(err, context.DeadlineExceeded) {
 					t.Fatalf("error %v is neither an *InputError nor a timeout", err)
 				}
@@ -67,7 +68,7 @@ func FuzzPredictMultiPower(f *testing.F) {
 		}
 		got, err := lawcore.Predict(lawcore.PredictRequest{Law: Name, Params: p.Values(), Curves: []lawcore.PredictCurve{{Name: "fuzz", LR: lr}}})
 		if err != nil {
-			var ie *lawcore.InputError
+			var ie *input.Error
 			if !errors.As(err, &ie) {
 				t.Fatalf("error %v is not an *InputError", err)
 			}

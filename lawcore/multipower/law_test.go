@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 )
 
@@ -246,7 +247,7 @@ func TestFitErrors(t *testing.T) {
 		_, want := lawcore.Fit(context.Background(), req, nil)
 		req.Law = Name
 		_, err := lawcore.Fit(context.Background(), req, nil)
-		var ie *lawcore.InputError
+		var ie *input.Error
 		if want == nil || !errors.As(err, &ie) || err.Error() != want.Error() {
 			t.Errorf("case %d: got %v, want the annealing law's %v", i, err, want)
 		}
@@ -367,7 +368,7 @@ func TestPredict(t *testing.T) {
 	}
 	for _, c := range bad {
 		_, err := lawcore.Predict(lawcore.PredictRequest{Law: Name, Params: c.p, Curves: []lawcore.PredictCurve{{Name: "c", LR: c.lr, Steps: c.steps}}})
-		var ie *lawcore.InputError
+		var ie *input.Error
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v %v: got %v, want an *InputError containing %q", c.p, c.steps, err, c.want)
 		}
@@ -492,7 +493,7 @@ func TestFitOddInputs(t *testing.T) {
 			req.Law, req.Search = Name, search
 			res, err := lawcore.Fit(context.Background(), req, nil)
 			if err != nil {
-				var ie *lawcore.InputError
+				var ie *input.Error
 				if !errors.As(err, &ie) {
 					t.Errorf("%s %q: %v", name, search, err)
 				}

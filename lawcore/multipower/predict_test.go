@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // Predict with this law: a one-drop schedule against the law's formula by hand, and a WSD
@@ -68,7 +69,7 @@ func TestPredictByHand(t *testing.T) {
 	}
 	for _, b := range bad {
 		_, err := lawcore.Predict(b.req)
-		var ie *lawcore.InputError
+		var ie *input.Error
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), b.want) {
 			t.Errorf("got %v, want an *InputError containing %q", err, b.want)
 		}

@@ -15,6 +15,7 @@ import (
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
@@ -74,7 +75,7 @@ func (law) Bind(runs []lawcore.Run, opts lawcore.BindOptions) (lawcore.Model, er
 		t := lawcore.NewAreaTable([]lawcore.Run{r}, false).At(lambda)
 		for k, s2 := range t.S2 {
 			if s2 < 0 {
-				return nil, lawcore.Errorf(fmt.Sprintf("curve %q", r.Name), fmt.Sprintf("steps[%d]", k),
+				return nil, input.Errorf(fmt.Sprintf("curve %q", r.Name), fmt.Sprintf("steps[%d]", k),
 					"the annealing area S2 is negative at step %d (the learning rate rose: a re-warmup, or a warmup counted as run), where S2^ζ has no value: use another law, or count the warmup at its peak", r.Steps[k])
 			}
 		}

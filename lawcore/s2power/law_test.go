@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 )
 
@@ -37,7 +38,7 @@ func TestNegativeAreaNamesTheCurve(t *testing.T) {
 	}}
 	v := lawcore.Values{"L0": 2.6, "A": 0.43, "alpha": 0.55, "C": 0.41, "zeta": 1.1, "lambda": 0.999}
 	_, err := lawcore.Predict(lawcore.PredictRequest{Law: Name, Params: v, Points: 100, Curves: []lawcore.PredictCurve{{Name: "continual", Schedule: &rewarmup}}})
-	var ie *lawcore.InputError
+	var ie *input.Error
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), `curve "continual"`) || !strings.Contains(err.Error(), "S2 is negative at step") {
 		t.Errorf("got %v", err)
 	}

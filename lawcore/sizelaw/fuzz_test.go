@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // fuzzMaxSteps keeps fuzzed schedules small enough that each input runs in milliseconds.
@@ -33,7 +34,7 @@ func FuzzSizeFitRequest(f *testing.F) {
 		req.Law = Name
 		res, err := lawcore.Fit(ctx, req, nil)
 		if err != nil {
-			var ie *lawcore.InputError
+			var ie *input.Error
 			if !errors.As(err, &ie) && !errors.Is(err, context.DeadlineExceeded) {
 				t.Fatalf("error %v is neither an *InputError nor a timeout", err)
 			}

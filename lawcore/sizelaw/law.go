@@ -20,6 +20,7 @@ import (
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
@@ -82,7 +83,7 @@ func (law) Spec() *lawcore.Spec { return spec }
 func checkSizes(runs []lawcore.Run) error {
 	for _, r := range runs {
 		if !(r.Size > 0) || math.IsInf(r.Size, 0) {
-			return lawcore.Errorf(fmt.Sprintf("curve %q", r.Name), "size", "the model size N must be a positive number of parameters (such as 25e6), got %v", r.Size)
+			return input.Errorf(fmt.Sprintf("curve %q", r.Name), "size", "the model size N must be a positive number of parameters (such as 25e6), got %v", r.Size)
 		}
 	}
 	return nil
@@ -99,7 +100,7 @@ func (law) Hold(runs []lawcore.Run) ([]string, string, error) {
 	}
 	switch len(sizes) {
 	case 1:
-		return nil, "", lawcore.Errorf("", "curves", "every fitted curve has the model size %g: the model-size law needs fitted curves of at least two sizes (fit one size with the plain law)", runs[0].Size)
+		return nil, "", input.Errorf("", "curves", "every fitted curve has the model size %g: the model-size law needs fitted curves of at least two sizes (fit one size with the plain law)", runs[0].Size)
 	case 2:
 		return []string{"beta"}, fmt.Sprintf("two sizes cannot separate L0, B and beta: beta is held at %g (give \"fixed\": {\"beta\": ...} to choose it); "+
 			"predictions at the two fitted sizes do not depend on it, predictions at other sizes do", DefaultBeta), nil

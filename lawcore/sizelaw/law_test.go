@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 )
 
@@ -148,7 +149,7 @@ func TestSizeFitErrors(t *testing.T) {
 	}{{"one size", oneSize, "curves"}, {"negative size", badSize, "size"}, {"a validated curve without a size", noSize, "size"},
 		{"negative beta", negBeta, "beta"}, {"lambda", badLambda, "lambda"}} {
 		_, err := lawcore.Fit(context.Background(), c.req, nil)
-		var ie *lawcore.InputError
+		var ie *input.Error
 		if !errors.As(err, &ie) || ie.Field != c.field {
 			t.Errorf("%s: %v, want an *InputError on %q", c.name, err, c.field)
 		}

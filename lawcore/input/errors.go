@@ -1,4 +1,4 @@
-package lawcore
+package input
 
 import (
 	"fmt"
@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// InputError reports bad input: where it is (a curve, a file and line), which field, and
+// Error reports bad input: where it is (a curve, a file and line), which field, and
 // what is wrong with it.
-type InputError struct {
+type Error struct {
 	// Where names the object at fault, such as `curve "cosine"` or `schedule`.
 	Where string
 	// Field is the field at fault, such as "loss[3]" or "schedule.decayFraction".
@@ -18,7 +18,7 @@ type InputError struct {
 }
 
 // Error formats the error as "where: field: message", leaving out empty parts.
-func (e *InputError) Error() string {
+func (e *Error) Error() string {
 	s := e.Msg
 	if e.Field != "" {
 		s = e.Field + ": " + s
@@ -29,16 +29,16 @@ func (e *InputError) Error() string {
 	return s
 }
 
-// Errorf builds an *InputError: where and field name the place at fault, and the message is
+// Errorf builds an *Error: where and field name the place at fault, and the message is
 // formatted as by fmt.Sprintf.
-func Errorf(where, field, format string, args ...any) *InputError {
-	return &InputError{Where: where, Field: field, Msg: fmt.Sprintf(format, args...)}
+func Errorf(where, field, format string, args ...any) *Error {
+	return &Error{Where: where, Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
 // Within returns err with its Where prefixed by where (for nested descriptions), or err
-// unchanged if it is not an *InputError.
+// unchanged if it is not an *Error.
 func Within(where string, err error) error {
-	ie, ok := err.(*InputError)
+	ie, ok := err.(*Error)
 	if !ok {
 		return err
 	}
