@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // LawAnnealing names the scaling law with learning-rate annealing in requests and results.
@@ -44,7 +45,7 @@ var annealingSpec = &Spec{
 			Default: DefaultLambda, Held: true, Grid: lambdaGrid},
 	},
 	Terms:      [2]Term{{Param: "A", Label: "A·S1^−α"}, {Param: "C", Label: "C·S2"}},
-	Convention: WarmupPeak,
+	Convention: schedule.WarmupPeak,
 }
 
 type annealingLaw struct{}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lawcalc/annealing/lawcore/input"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Auto: choosing the law and its settings by how well they predict. A law that fits the
@@ -47,10 +48,10 @@ import (
 type Candidate struct {
 	// Law names the law; Convention and Lambda are its warmup convention and decay factor
 	// (nil for a law without one); Search its search.
-	Law        string         `json:"law"`
-	Convention Convention     `json:"warmupConvention"`
-	Lambda     *LambdaSetting `json:"lambda,omitempty"`
-	Search     string         `json:"search,omitempty"`
+	Law        string              `json:"law"`
+	Convention schedule.Convention `json:"warmupConvention"`
+	Lambda     *LambdaSetting      `json:"lambda,omitempty"`
+	Search     string              `json:"search,omitempty"`
 	// Label says it in words; Free counts the parameters it fits.
 	Label string `json:"label"`
 	Free  int    `json:"free"`
@@ -144,9 +145,9 @@ func Candidates() []Candidate {
 			}
 			hasLambda = hasLambda || p.Name == "lambda"
 		}
-		convs := []Convention{spec.Convention}
+		convs := []schedule.Convention{spec.Convention}
 		if spec.Name == LawAnnealing {
-			convs = []Convention{WarmupPeak, WarmupActual}
+			convs = []schedule.Convention{schedule.WarmupPeak, schedule.WarmupActual}
 		}
 		searches := []string{SearchOptimum}
 		if s, ok := law.(Searcher); ok {
@@ -178,7 +179,7 @@ func Candidates() []Candidate {
 	return out
 }
 
-func candidateLabel(spec *Spec, conv Convention, lambda *LambdaSetting, search string) string {
+func candidateLabel(spec *Spec, conv schedule.Convention, lambda *LambdaSetting, search string) string {
 	s := spec.Title
 	if lambda != nil {
 		if lambda.Fit {
@@ -187,7 +188,7 @@ func candidateLabel(spec *Spec, conv Convention, lambda *LambdaSetting, search s
 			s += fmt.Sprintf(", λ %g", lambda.Fixed())
 		}
 	}
-	s += ", warmup " + map[Convention]string{WarmupPeak: "at the peak", WarmupActual: "as run"}[conv]
+	s += ", warmup " + map[schedule.Convention]string{schedule.WarmupPeak: "at the peak", schedule.WarmupActual: "as run"}[conv]
 	if search != "" {
 		s += ", " + search + " search"
 	}

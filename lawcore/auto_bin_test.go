@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 func TestBinned(t *testing.T) {
@@ -51,17 +53,17 @@ func TestBinned(t *testing.T) {
 func TestAutoFoldsOfDenseCurves(t *testing.T) {
 	truth := Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}
 	rng := rand.New(rand.NewPCG(1, 2))
-	req := FitRequest{Lambda: FixedLambda(truth.Lambda), WarmupConvention: string(WarmupPeak)}
-	for _, s := range []Schedule{
-		{Kind: KindCosine, Total: 30000, Peak: 3e-4, Warmup: 500, Final: 3e-5},
-		{Kind: KindConstant, Total: 30000, Peak: 3e-4, Warmup: 500},
-		{Kind: KindWSD, Total: 30000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
+	req := FitRequest{Lambda: FixedLambda(truth.Lambda), WarmupConvention: string(schedule.WarmupPeak)}
+	for _, s := range []schedule.Schedule{
+		{Kind: schedule.KindCosine, Total: 30000, Peak: 3e-4, Warmup: 500, Final: 3e-5},
+		{Kind: schedule.KindConstant, Total: 30000, Peak: 3e-4, Warmup: 500},
+		{Kind: schedule.KindWSD, Total: 30000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
 	} {
 		lr, err := s.LR()
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := ComputeAreas(CountedLR(lr, s.Warmup, WarmupPeak), truth.Lambda)
+		a, err := schedule.ComputeAreas(schedule.CountedLR(lr, s.Warmup, schedule.WarmupPeak), truth.Lambda)
 		if err != nil {
 			t.Fatal(err)
 		}

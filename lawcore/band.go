@@ -6,6 +6,7 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"github.com/lawcalc/annealing/lawcore/internal/order"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Prediction bands. A band is calibrated on held-out errors (curves left out, or the tails of
@@ -207,8 +208,8 @@ func calibrateBand(samples []bandSample, level float64) Band {
 // pointAreas are the areas of a band's distance (lambda 0.999, the warmup at its peak) at a
 // curve's observed steps.
 func (p *preparedCurve) pointAreas() (s1, s2 []float64) {
-	lr := CountedLR(p.lr, p.warmup, WarmupPeak)
-	w := NewAreaWalker(DefaultLambda)
+	lr := schedule.CountedLR(p.lr, p.warmup, schedule.WarmupPeak)
+	w := schedule.NewAreaWalker(DefaultLambda)
 	next := 0
 	s1, s2 = make([]float64, len(p.index)), make([]float64, len(p.index))
 	for i, eta := range lr {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // BenchmarkFitFig2 is the paper's Fig. 2 fit (two curves of 20 points, 20K-step schedules).
@@ -35,7 +36,7 @@ func BenchmarkFitFig2AsThePage(b *testing.B) {
 
 // BenchmarkFitThreeCurves30K fits three curves of 30,000 per-step points each.
 func BenchmarkFitThreeCurves30K(b *testing.B) {
-	req := testcurves.Synthetic(lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}, 2e-4, 1, lawcore.WarmupPeak)
+	req := testcurves.Synthetic(lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}, 2e-4, 1, schedule.WarmupPeak)
 	b.ReportAllocs()
 	evaluations := 0
 	for b.Loop() {
@@ -51,7 +52,7 @@ func BenchmarkFitThreeCurves30K(b *testing.B) {
 // BenchmarkPredictMillionSteps predicts every step of a 1,000,000-step WSD schedule.
 func BenchmarkPredictMillionSteps(b *testing.B) {
 	req := lawcore.PredictRequest{Params: lawcore.Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: 0.999}.Values(),
-		Curves: []lawcore.PredictCurve{{Name: "wsd", Schedule: &lawcore.Schedule{Kind: lawcore.KindWSD, Total: 1_000_000, Peak: 2e-4, Warmup: 500, Decay: "cosine", DecayFraction: 0.2}}}}
+		Curves: []lawcore.PredictCurve{{Name: "wsd", Schedule: &schedule.Schedule{Kind: schedule.KindWSD, Total: 1_000_000, Peak: 2e-4, Warmup: 500, Decay: "cosine", DecayFraction: 0.2}}}}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := lawcore.Predict(req); err != nil {
@@ -63,13 +64,13 @@ func BenchmarkPredictMillionSteps(b *testing.B) {
 // BenchmarkAreasMillionSteps is the O(n) pass alone: S1, S2 and dS2/dlambda of a million
 // steps by the AreaWalker, into buffers it does not allocate.
 func BenchmarkAreasMillionSteps(b *testing.B) {
-	sched := lawcore.Schedule{Kind: lawcore.KindCosine, Total: 1_000_000, Peak: 2e-4, Warmup: 500}
+	sched := schedule.Schedule{Kind: schedule.KindCosine, Total: 1_000_000, Peak: 2e-4, Warmup: 500}
 	lr, _ := sched.LR()
-	lawcore.CountWarmup(lr, sched.Warmup, lawcore.WarmupPeak)
+	schedule.CountWarmup(lr, sched.Warmup, schedule.WarmupPeak)
 	s1, s2, ds2 := make([]float64, len(lr)), make([]float64, len(lr)), make([]float64, len(lr))
 	b.ReportAllocs()
 	for b.Loop() {
-		w := lawcore.NewAreaWalker(0.999)
+		w := schedule.NewAreaWalker(0.999)
 		for i, eta := range lr {
 			w.Add(eta)
 			s1[i], s2[i], ds2[i] = w.S1, w.S2, w.DS2

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore/input"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Roles of a curve in a fit.
@@ -29,7 +30,7 @@ type Curve struct {
 	// Loss is the observed loss at each step.
 	Loss []float64 `json:"loss" column:"loss"`
 	// Schedule describes the learning-rate schedule.
-	Schedule *Schedule `json:"schedule,omitempty"`
+	Schedule *schedule.Schedule `json:"schedule,omitempty"`
 	// LR is the learning rate of every step from 0, when no Schedule is given.
 	LR []float64 `json:"lr,omitempty" column:"lr"`
 	// Size is the model's number of non-embedding parameters N, for laws that take it (the
@@ -71,7 +72,7 @@ func curveLabel(i int, name string) string {
 
 // expandSchedule turns a curve's schedule or LR list into per-step learning rates, and says
 // how many of the first steps are warmup. defaultWarmup is the request's warmupSteps.
-func expandSchedule(where string, sched *Schedule, lr []float64, defaultWarmup int) ([]float64, int, error) {
+func expandSchedule(where string, sched *schedule.Schedule, lr []float64, defaultWarmup int) ([]float64, int, error) {
 	if defaultWarmup < 0 {
 		return nil, 0, input.Errorf("", "warmupSteps", "must be zero or more, got %d", defaultWarmup)
 	}
@@ -91,8 +92,8 @@ func expandSchedule(where string, sched *Schedule, lr []float64, defaultWarmup i
 		}
 		return out, s.WarmupSteps(), nil
 	case len(lr) > 0:
-		s := Schedule{Kind: KindExplicit, Values: lr}
-		if err := s.validate(""); err != nil {
+		s := schedule.Schedule{Kind: schedule.KindExplicit, Values: lr}
+		if err := s.ValidateAs(""); err != nil {
 			return nil, 0, input.Within(where, err)
 		}
 		if defaultWarmup >= len(lr) {
@@ -126,7 +127,7 @@ func (c Curve) prepare(i, defaultWarmup int) (*preparedCurve, error) {
 	}
 	p := &preparedCurve{name: c.Name, role: role, lr: lr, warmup: warmup,
 		index: make([]int, len(c.Steps)), loss: c.Loss, size: c.Size}
-	if s := c.Schedule; s != nil && s.Kind == KindExplicit && len(s.Steps) > 0 && s.Steps[0] > 0 && warmup == 0 {
+	if s := c.Schedule; s != nil && s.Kind == schedule.KindExplicit && len(s.Steps) > 0 && s.Steps[0] > 0 && warmup == 0 {
 		p.unlogged = int(s.Steps[0])
 	}
 	last := len(lr) - 1
@@ -164,8 +165,8 @@ func (c Curve) prepare(i, defaultWarmup int) (*preparedCurve, error) {
 // run is the curve as a law sees it: its learning rates counted by the convention, at its
 // observed steps. i numbers the curve in error messages, which name a step where nothing has
 // been trained yet (the forward area is zero there, and the law has no value).
-func (p *preparedCurve) run(i int, conv Convention) (Run, error) {
-	lr := CountedLR(p.lr, p.warmup, conv)
+func (p *preparedCurve) run(i int, conv schedule.Convention) (Run, error) {
+	lr := schedule.CountedLR(p.lr, p.warmup, conv)
 	if err := checkTrained(curveLabel(i, p.name), lr, p.index); err != nil {
 		return Run{}, err
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lawcalc/annealing/lawcore/input"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // The fit engine: one for every law. It expands the curves' schedules, counts their warmup
@@ -34,7 +35,7 @@ const searchShare = 0.5
 type fitJob struct {
 	law      Law
 	spec     *Spec
-	conv     Convention
+	conv     schedule.Convention
 	delta    float64
 	lambda   LambdaSetting
 	curves   []*preparedCurve
@@ -137,7 +138,7 @@ func (r FitRequest) job() (*fitJob, error) {
 	if j.strategy, err = r.strategy(law); err != nil {
 		return nil, err
 	}
-	if j.conv, err = ParseConvention(r.WarmupConvention, spec.Convention); err != nil {
+	if j.conv, err = schedule.ParseConvention(r.WarmupConvention, spec.Convention); err != nil {
 		return nil, err
 	}
 	if j.delta, err = r.huberDelta(); err != nil {
@@ -214,7 +215,7 @@ func (j *fitJob) setParameters(r FitRequest) error {
 				continue
 			}
 			v := r.Lambda.Fixed()
-			if err := checkLambda(v); err != nil {
+			if err := schedule.CheckLambda(v); err != nil {
 				return err
 			}
 			j.base[i] = v

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/order"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Averaging laws. When the user's fit curves hold enough out to tell, auto predicts with a
@@ -238,7 +239,7 @@ func sortMembers(members []Member) {
 type predictor struct {
 	law    Law
 	theta  []float64
-	conv   Convention
+	conv   schedule.Convention
 	weight float64
 	where  string
 }
@@ -256,7 +257,7 @@ func (req PredictRequest) predictors() ([]predictor, error) {
 		if err != nil {
 			return predictor{}, err
 		}
-		c, err := ParseConvention(conv, spec.Convention)
+		c, err := schedule.ParseConvention(conv, spec.Convention)
 		if err != nil {
 			return predictor{}, err
 		}

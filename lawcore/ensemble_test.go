@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // samplesOf is one fold's samples of a candidate predicting pred of the observed obs, each
@@ -143,21 +145,21 @@ func TestPruneWeights(t *testing.T) {
 // member's own, each under its own warmup convention, with weights given in any scale, and
 // that a bad weight is named.
 func TestPredictAverage(t *testing.T) {
-	sched := &Schedule{Kind: KindCosine, Total: 5000, Peak: 3e-4, Final: 3e-5, Warmup: 200}
+	sched := &schedule.Schedule{Kind: schedule.KindCosine, Total: 5000, Peak: 3e-4, Final: 3e-5, Warmup: 200}
 	curves := []PredictCurve{{Name: "cosine", Schedule: sched}}
 	a := Values{"L0": 2.5, "A": 0.45, "alpha": 0.5, "C": 0.4, "lambda": 0.999}
 	b := Values{"L0": 2.6, "A": 0.40, "alpha": 0.6, "C": 0.3, "lambda": 0.995}
-	one := func(p Values, conv Convention) Prediction {
+	one := func(p Values, conv schedule.Convention) Prediction {
 		pr, err := Predict(PredictRequest{Params: p, WarmupSteps: 200, WarmupConvention: string(conv), Curves: curves})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return pr[0]
 	}
-	pa, pb := one(a, WarmupPeak), one(b, WarmupActual)
+	pa, pb := one(a, schedule.WarmupPeak), one(b, schedule.WarmupActual)
 	got, err := Predict(PredictRequest{WarmupSteps: 200, Curves: curves, Members: []Member{
-		{Candidate: Candidate{Law: LawAnnealing, Convention: WarmupPeak}, Params: a, Weight: 1},
-		{Candidate: Candidate{Law: LawAnnealing, Convention: WarmupActual}, Params: b, Weight: 3},
+		{Candidate: Candidate{Law: LawAnnealing, Convention: schedule.WarmupPeak}, Params: a, Weight: 1},
+		{Candidate: Candidate{Law: LawAnnealing, Convention: schedule.WarmupActual}, Params: b, Weight: 3},
 	}})
 	if err != nil {
 		t.Fatal(err)

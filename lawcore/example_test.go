@@ -5,31 +5,8 @@ import (
 	"fmt"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
-
-// A schedule description expands to the learning rate of every step: here 2 warmup steps from
-// 0, then a cosine from the peak down to the final rate at step 8.
-func ExampleSchedule_LR() {
-	s := lawcore.Schedule{Kind: lawcore.KindCosine, Total: 8, Peak: 1e-3, Final: 1e-4, Warmup: 2}
-	lr, err := s.LR()
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for step, eta := range lr {
-		fmt.Printf("%d %.3g\n", step, eta)
-	}
-	// Output:
-	// 0 0
-	// 1 0.0005
-	// 2 0.001
-	// 3 0.00094
-	// 4 0.000775
-	// 5 0.00055
-	// 6 0.000325
-	// 7 0.00016
-	// 8 0.0001
-}
 
 // Predict gives the loss curve of any schedule from a law's parameters: here the paper's
 // Fig. 2 parameters and a 60K-step cosine schedule (the paper's Fig. 2 prediction).
@@ -39,8 +16,8 @@ func ExamplePredict() {
 		Params:      fig2,
 		WarmupSteps: 500,
 		Curves: []lawcore.PredictCurve{
-			{Name: "constant", Schedule: &lawcore.Schedule{Kind: lawcore.KindConstant, Total: 60000, Peak: 2e-4}},
-			{Name: "cosine", Schedule: &lawcore.Schedule{Kind: lawcore.KindCosine, Total: 60000, Peak: 2e-4, Final: 2e-5}},
+			{Name: "constant", Schedule: &schedule.Schedule{Kind: schedule.KindConstant, Total: 60000, Peak: 2e-4}},
+			{Name: "cosine", Schedule: &schedule.Schedule{Kind: schedule.KindCosine, Total: 60000, Peak: 2e-4, Final: 2e-5}},
 		},
 	})
 	if err != nil {
@@ -60,9 +37,9 @@ func ExamplePredict() {
 func ExampleFit() {
 	truth := lawcore.Values{"L0": 2.5, "A": 0.45, "alpha": 0.5, "C": 0.4, "lambda": 0.999}
 	var curves []lawcore.Curve
-	for _, s := range []lawcore.Schedule{
-		{Kind: lawcore.KindConstant, Total: 20000, Peak: 2e-4, Warmup: 500},
-		{Kind: lawcore.KindCosine, Total: 20000, Peak: 2e-4, Final: 2e-5, Warmup: 500},
+	for _, s := range []schedule.Schedule{
+		{Kind: schedule.KindConstant, Total: 20000, Peak: 2e-4, Warmup: 500},
+		{Kind: schedule.KindCosine, Total: 20000, Peak: 2e-4, Final: 2e-5, Warmup: 500},
 	} {
 		var steps []float64
 		for step := 1000; step <= 20000; step += 500 {

@@ -7,14 +7,15 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // longRequest is one WSD run of n per-step points from the law with truth, its loss wobbling
 // by 0.1% (deterministic), lambda fitted or not.
 func longRequest(truth lawcore.Params, n int, fitLambda bool) lawcore.FitRequest {
-	sched := lawcore.Schedule{Kind: lawcore.KindWSD, Total: n, Peak: 3e-4, Warmup: 1000, Decay: "linear", DecayFraction: 0.2, Final: 3e-5}
+	sched := schedule.Schedule{Kind: schedule.KindWSD, Total: n, Peak: 3e-4, Warmup: 1000, Decay: "linear", DecayFraction: 0.2, Final: 3e-5}
 	lr, _ := sched.LR()
-	a, _ := lawcore.ComputeAreas(lawcore.CountedLR(lr, sched.Warmup, lawcore.WarmupPeak), truth.Lambda)
+	a, _ := schedule.ComputeAreas(schedule.CountedLR(lr, sched.Warmup, schedule.WarmupPeak), truth.Lambda)
 	c := lawcore.Curve{Name: "long", Schedule: &sched, Steps: make([]float64, n), Loss: make([]float64, n)}
 	for i := range c.Steps {
 		st := i + 1

@@ -11,6 +11,7 @@ import (
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // truthWithin is a parameter's true value and the widest its 90% interval may be.
@@ -35,7 +36,7 @@ func checkIntervals(t *testing.T, what string, res *lawcore.FitResult, truth map
 
 func TestFitRecoversKnownParameters(t *testing.T) {
 	truth := lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}
-	for _, conv := range []lawcore.Convention{lawcore.WarmupPeak, lawcore.WarmupActual} {
+	for _, conv := range []schedule.Convention{schedule.WarmupPeak, schedule.WarmupActual} {
 		req := testcurves.Synthetic(truth, 2e-4, 100, conv)
 		req.Intervals = true
 		res, err := lawcore.Fit(context.Background(), req, nil)
@@ -51,7 +52,7 @@ func TestFitRecoversKnownParameters(t *testing.T) {
 
 func TestFitRecoversLambda(t *testing.T) {
 	truth := lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.995}
-	req := testcurves.Synthetic(truth, 1e-4, 50, lawcore.WarmupActual)
+	req := testcurves.Synthetic(truth, 1e-4, 50, schedule.WarmupActual)
 	req.Lambda = lawcore.FittedLambda()
 	req.Intervals = true
 	res, err := lawcore.Fit(context.Background(), req, nil)
@@ -68,7 +69,7 @@ func TestFitRecoversLambda(t *testing.T) {
 // Noise-free data from the law itself is fitted exactly.
 func TestFitNoiseFreeIsExact(t *testing.T) {
 	truth := lawcore.Params{L0: 3.1, A: 0.3, Alpha: 0.6, C: 0.5, Lambda: 0.999}
-	res, err := lawcore.Fit(context.Background(), testcurves.Synthetic(truth, 0, 1000, lawcore.WarmupPeak), nil)
+	res, err := lawcore.Fit(context.Background(), testcurves.Synthetic(truth, 0, 1000, schedule.WarmupPeak), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,9 @@ func TestFitProgressReachesOne(t *testing.T) {
 
 // TestFitErrors checks that every kind of bad input is an *input.Error naming curve and field.
 func TestFitErrors(t *testing.T) {
-	sched := func() *lawcore.Schedule { return &lawcore.Schedule{Kind: lawcore.KindConstant, Total: 100, Peak: 1e-3} }
+	sched := func() *schedule.Schedule {
+		return &schedule.Schedule{Kind: schedule.KindConstant, Total: 100, Peak: 1e-3}
+	}
 	curve := func(f func(*lawcore.Curve)) lawcore.Curve {
 		c := lawcore.Curve{Name: "run", Steps: []float64{10, 20, 30}, Loss: []float64{3, 2.9, 2.8}, Schedule: sched()}
 		f(&c)
@@ -220,12 +223,12 @@ func TestFitLeavesTheFloor(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		truth  lawcore.Values
-		scheds []lawcore.Schedule
+		scheds []schedule.Schedule
 	}{
 		{"30 steps", lawcore.Values{"L0": 2.2, "A": 0.5, "alpha": 0.5, "C": 0.8, "lambda": 0.999},
-			[]lawcore.Schedule{{Kind: lawcore.KindCosine, Total: 30, Peak: 3e-4}, {Kind: lawcore.KindConstant, Total: 30, Peak: 3e-4}}},
+			[]schedule.Schedule{{Kind: schedule.KindCosine, Total: 30, Peak: 3e-4}, {Kind: schedule.KindConstant, Total: 30, Peak: 3e-4}}},
 		{"small C", lawcore.Values{"L0": 2.498, "A": 0.3138, "alpha": 0.4823, "C": 0.03, "lambda": 0.999},
-			[]lawcore.Schedule{{Kind: lawcore.KindCosine, Total: 1000, Peak: 1e-4}}},
+			[]schedule.Schedule{{Kind: schedule.KindCosine, Total: 1000, Peak: 1e-4}}},
 	} {
 		var curves []lawcore.Curve
 		for k, s := range tc.scheds {

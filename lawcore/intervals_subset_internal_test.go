@@ -5,6 +5,8 @@ import (
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // boundOnly hides a model's Subset: the intervals bind each refit's points again.
@@ -15,8 +17,8 @@ type boundOnly struct{ Model }
 func twoRuns(t *testing.T, lambda LambdaSetting) FitRequest {
 	t.Helper()
 	var curves []Curve
-	for _, kind := range []string{KindCosine, KindConstant} {
-		s := &Schedule{Kind: kind, Total: 20000, Peak: 2e-4, Final: 0, Warmup: 500}
+	for _, kind := range []string{schedule.KindCosine, schedule.KindConstant} {
+		s := &schedule.Schedule{Kind: kind, Total: 20000, Peak: 2e-4, Final: 0, Warmup: 500}
 		lr, err := s.LR()
 		if err != nil {
 			t.Fatal(err)
@@ -24,7 +26,7 @@ func twoRuns(t *testing.T, lambda LambdaSetting) FitRequest {
 		var steps, loss []float64
 		for i := 1; i <= 40; i++ {
 			st := 500 * i
-			s1, s2 := FinalAreas(lr[:st+1], 0.999)
+			s1, s2 := schedule.FinalAreas(lr[:st+1], 0.999)
 			steps = append(steps, float64(st))
 			loss = append(loss, 2.6+0.45*math.Pow(s1, -0.5)-0.4*s2+0.002*math.Sin(float64(3*i)))
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // TestIntervalsCoverTheTruth: curves made by the law with known parameters, plus noise, are
@@ -21,9 +22,9 @@ func TestIntervalsCoverTheTruth(t *testing.T) {
 		t.Skip("forty fits with intervals")
 	}
 	truth := lawcore.Values{"L0": 2.6, "A": 0.43, "alpha": 0.55, "C": 0.41, "lambda": 0.999}
-	schedules := []lawcore.Schedule{
-		{Kind: lawcore.KindConstant, Total: 20000, Peak: 2e-4, Warmup: 500},
-		{Kind: lawcore.KindCosine, Total: 20000, Peak: 2e-4, Final: 2e-5, Warmup: 500},
+	schedules := []schedule.Schedule{
+		{Kind: schedule.KindConstant, Total: 20000, Peak: 2e-4, Warmup: 500},
+		{Kind: schedule.KindCosine, Total: 20000, Peak: 2e-4, Final: 2e-5, Warmup: 500},
 	}
 	var clean []lawcore.Prediction
 	var steps []float64

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/lawcalc/annealing/lawcore/input"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // A Law is a law of loss curves that the fit engine can fit and [Predict] can evaluate: the
@@ -46,7 +47,7 @@ type Spec struct {
 	// constant + Terms[0] - Terms[1].
 	Terms [2]Term `json:"terms"`
 	// Convention is the warmup convention the law uses unless told otherwise.
-	Convention Convention `json:"convention"`
+	Convention schedule.Convention `json:"convention"`
 	// NeedsSize says every curve must carry its model size (Curve.Size), at least two
 	// sizes among them: the law is fitted across model sizes.
 	NeedsSize bool `json:"needsSize,omitempty"`

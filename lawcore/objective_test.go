@@ -4,12 +4,14 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // A thinned objective holds every `every`-th point and its value tracks the full one's.
 func TestThinnedObjectiveKeepsEveryNthPoint(t *testing.T) {
 	// one run logged at every one of 10,000 steps, its loss from the law (any loss would do)
-	sched := Schedule{Kind: KindWSD, Total: 10_001, Peak: 3e-4, Warmup: 1000, Decay: "linear", DecayFraction: 0.2}
+	sched := schedule.Schedule{Kind: schedule.KindWSD, Total: 10_001, Peak: 3e-4, Warmup: 1000, Decay: "linear", DecayFraction: 0.2}
 	c := Curve{Name: "long", Schedule: &sched}
 	for st := 1; st <= sched.Total; st++ {
 		c.Steps = append(c.Steps, float64(st))

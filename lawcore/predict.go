@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore/input"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // PredictCurve is a schedule to predict: either Schedule or LR (the learning rate of every
@@ -13,7 +14,7 @@ type PredictCurve struct {
 	// Name identifies the curve in results and error messages.
 	Name string `json:"name"`
 	// Schedule describes the learning-rate schedule.
-	Schedule *Schedule `json:"schedule,omitempty"`
+	Schedule *schedule.Schedule `json:"schedule,omitempty"`
 	// LR is the learning rate of every step from 0, when no Schedule is given.
 	LR []float64 `json:"lr,omitempty" column:"lr"`
 	// Steps, if given, are the only steps predicted (whole, increasing, within the schedule).
@@ -113,7 +114,7 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 			return nil, input.Errorf("", "curves", "more than the %d predicted points in all that one prediction may return (%s brings them to %d): ask for fewer with points, or predict a few schedules at a time", MaxPredictPoints, where, total)
 		}
 		for k, p := range laws {
-			run := Run{Name: c.Name, LR: CountedLR(lr, warmup, p.conv), Steps: steps, Size: c.Size}
+			run := Run{Name: c.Name, LR: schedule.CountedLR(lr, warmup, p.conv), Steps: steps, Size: c.Size}
 			pr, err := PredictRun(p.law, p.theta, run, lr)
 			if err != nil {
 				if p.where != "" {
@@ -131,7 +132,7 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 			}
 		}
 		if req.Band != nil {
-			out[i].addBand(*req.Band, CountedLR(lr, warmup, WarmupPeak))
+			out[i].addBand(*req.Band, schedule.CountedLR(lr, warmup, schedule.WarmupPeak))
 		}
 		if err := out[i].checkFinite(where); err != nil {
 			return nil, err
@@ -171,7 +172,7 @@ func (pr *Prediction) warnNonPositive() {
 // memory grows with them (ten schedules of MaxScheduleSteps, every step asked for, ran a
 // prediction out of memory). The steps computed are not bounded: a schedule is computed a
 // chunk at a time, and thinned with points.
-const MaxPredictPoints = 2 * MaxScheduleSteps
+const MaxPredictPoints = 2 * schedule.MaxSteps
 
 // predictChunk is how many steps a prediction evaluates at a time (bounding the memory of
 // the terms' derivatives).
@@ -193,7 +194,7 @@ func PredictRun(law Law, theta []float64, run Run, asRun []float64) (Prediction,
 		at = append(trained[:n:n], last)
 	}
 	if i := spec.Index("lambda"); i >= 0 {
-		_, pr.FinalS2 = FinalAreas(run.LR, theta[i])
+		_, pr.FinalS2 = schedule.FinalAreas(run.LR, theta[i])
 	}
 	model, err := law.Bind([]Run{{Name: run.Name, LR: run.LR, Steps: at, Size: run.Size}}, BindOptions{Predict: true, Theta: theta})
 	if err != nil {
@@ -268,7 +269,7 @@ func stepsAndRates(steps []int, asRun []float64) (at, lr []float64) {
 // counts them).
 func (pr *Prediction) addBand(b Band, counted []float64) {
 	pr.Lower, pr.Upper = make([]float64, len(pr.Steps)), make([]float64, len(pr.Steps))
-	w := NewAreaWalker(DefaultLambda)
+	w := schedule.NewAreaWalker(DefaultLambda)
 	i := 0
 	for k, st := range pr.Steps {
 		for ; i <= int(st); i++ {

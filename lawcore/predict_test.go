@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // The points one prediction returns are bounded in all: three schedules of 9,999,999 steps,
 // every step asked for, pass MaxPredictPoints with the third, which is named; asked for 10,000
 // points each they are computed (a few seconds) and returned.
 func TestPredictTotalPointsBounded(t *testing.T) {
-	long := lawcore.Schedule{Kind: lawcore.KindConstant, Total: lawcore.MaxScheduleSteps - 1, Peak: 2e-4}
+	long := schedule.Schedule{Kind: schedule.KindConstant, Total: schedule.MaxSteps - 1, Peak: 2e-4}
 	req := lawcore.PredictRequest{Params: lawcore.Values{"L0": 2.6, "A": 0.43, "alpha": 0.55, "C": 0.41, "lambda": 0.999},
 		Curves: []lawcore.PredictCurve{{Name: "one", Schedule: &long}, {Name: "two", Schedule: &long}, {Name: "three", Schedule: &long}}}
 	_, err := lawcore.Predict(req)
@@ -123,7 +124,7 @@ func TestScheduleWarmupZeroIsNoWarmup(t *testing.T) {
 	// a one-cycle's LR rises over its first 30% of its own: with a warmup added it would be 0 at step 0
 	pr, err := lawcore.Predict(lawcore.PredictRequest{Params: lawcore.Values{"L0": L0, "A": A, "alpha": alpha, "C": 0.41, "lambda": 0.999},
 		WarmupSteps: 500, WarmupConvention: "actual",
-		Curves: []lawcore.PredictCurve{{Name: "one-cycle", Schedule: &lawcore.Schedule{Kind: lawcore.KindOneCycle, Total: 99, Peak: eta}}}})
+		Curves: []lawcore.PredictCurve{{Name: "one-cycle", Schedule: &schedule.Schedule{Kind: schedule.KindOneCycle, Total: 99, Peak: eta}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // The annealing law on the MultiPowerLaw release's curves and split.
@@ -29,16 +30,16 @@ func TestMPLScheduleMatchesReleaseLR(t *testing.T) {
 func TestMPLPredictionMatchesPaperProcedure(t *testing.T) {
 	cases := []struct {
 		size   string
-		conv   lawcore.Convention
+		conv   schedule.Convention
 		lambda lawcore.LambdaSetting
 		lo, hi float64 // mean PredE over the six held-out curves
 	}{
 		// the paper's procedure: about 0.0021 / 0.0020
-		{"25", lawcore.WarmupPeak, lawcore.FixedLambda(0.999), 0.0019, 0.0023},
-		{"100", lawcore.WarmupPeak, lawcore.FixedLambda(0.999), 0.0018, 0.0022},
+		{"25", schedule.WarmupPeak, lawcore.FixedLambda(0.999), 0.0019, 0.0023},
+		{"100", schedule.WarmupPeak, lawcore.FixedLambda(0.999), 0.0018, 0.0022},
 		// warmup counted as run: 0.0015 / 0.0014 (to the two figures the release states)
-		{"25", lawcore.WarmupActual, lawcore.FixedLambda(0.999), 0, 0.00155},
-		{"100", lawcore.WarmupActual, lawcore.FixedLambda(0.999), 0, 0.00145},
+		{"25", schedule.WarmupActual, lawcore.FixedLambda(0.999), 0, 0.00155},
+		{"100", schedule.WarmupActual, lawcore.FixedLambda(0.999), 0, 0.00145},
 	}
 	for _, c := range cases {
 		res, err := lawcore.Fit(context.Background(), testcurves.MPLRequest(t, c.size, c.lambda, c.conv), nil)
@@ -56,7 +57,7 @@ func TestMPLPredictionMatchesPaperProcedure(t *testing.T) {
 
 func TestMPLFittedLambdaDoesNoWorse(t *testing.T) {
 	for _, size := range []string{"25", "100"} {
-		for _, conv := range []lawcore.Convention{lawcore.WarmupPeak, lawcore.WarmupActual} {
+		for _, conv := range []schedule.Convention{schedule.WarmupPeak, schedule.WarmupActual} {
 			fixed, err := lawcore.Fit(context.Background(), testcurves.MPLRequest(t, size, lawcore.FixedLambda(0.999), conv), nil)
 			if err != nil {
 				t.Fatal(err)

@@ -1,5 +1,7 @@
 package lawcore
 
+import "github.com/lawcalc/annealing/lawcore/schedule"
+
 // FitResult is the outcome of a fit, for every law: the parameters, the objective they reach,
 // how each curve is fitted or predicted, and how the search went.
 type FitResult struct {
@@ -53,10 +55,10 @@ type FitResult struct {
 
 // FitSettings records the settings a fit used.
 type FitSettings struct {
-	Lambda           LambdaSetting `json:"lambda"`
-	WarmupSteps      int           `json:"warmupSteps"`
-	WarmupConvention Convention    `json:"warmupConvention"`
-	HuberDelta       float64       `json:"huberDelta"`
+	Lambda           LambdaSetting       `json:"lambda"`
+	WarmupSteps      int                 `json:"warmupSteps"`
+	WarmupConvention schedule.Convention `json:"warmupConvention"`
+	HuberDelta       float64             `json:"huberDelta"`
 }
 
 // CurveResult is one curve's fitted (role "fit") or predicted (role "validate") loss at its

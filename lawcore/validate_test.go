@@ -8,6 +8,7 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Leave-one-schedule-out on the release's seven curves of 24K steps or fewer: each predicted
@@ -15,7 +16,7 @@ import (
 // error on unseen schedules (measured 0.00124), and a 90% band wider than that mean.
 func TestLeaveOneScheduleOutTable(t *testing.T) {
 	// the release's 24K-and-shorter curves (the laws package runs this with every law)
-	req := testcurves.MPLRequest(t, "25", lawcore.FixedLambda(0.999), lawcore.WarmupActual)
+	req := testcurves.MPLRequest(t, "25", lawcore.FixedLambda(0.999), schedule.WarmupActual)
 	var short []lawcore.Curve
 	for _, c := range req.Curves {
 		if c.Schedule.LastStep() <= 24000 {
@@ -58,7 +59,7 @@ func TestBandCoverage(t *testing.T) {
 	}
 	covered, trials, worst := 0.0, 0, 1.0
 	for _, size := range []string{"25", "100"} {
-		all := testcurves.MPLRequest(t, size, lawcore.FixedLambda(0.999), lawcore.WarmupActual)
+		all := testcurves.MPLRequest(t, size, lawcore.FixedLambda(0.999), schedule.WarmupActual)
 		for j := range all.Curves {
 			rest := all
 			rest.Curves = append(append([]lawcore.Curve(nil), all.Curves[:j]...), all.Curves[j+1:]...)

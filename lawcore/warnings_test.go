@@ -10,6 +10,7 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // warmupRun is a 10K-step cosine run with a 500-step warmup whose loss follows the law from
@@ -18,7 +19,7 @@ import (
 // describes): the law's loss plus 8·e^(-step/50).
 func warmupRun(t *testing.T) lawcore.Curve {
 	t.Helper()
-	s := lawcore.Schedule{Kind: lawcore.KindCosine, Total: 10000, Peak: 3e-4, Warmup: 500}
+	s := schedule.Schedule{Kind: schedule.KindCosine, Total: 10000, Peak: 3e-4, Warmup: 500}
 	var steps []float64
 	for step := 10; step <= 10000; step += 10 {
 		steps = append(steps, float64(step))
@@ -185,7 +186,7 @@ func TestGuessedStartWarns(t *testing.T) {
 		{1000, 500, ""},
 	}
 	for _, c := range cases {
-		s := lawcore.Schedule{Kind: lawcore.KindExplicit, Steps: []float64{float64(c.first), 10000}, Values: []float64{3e-4, 3e-4}}
+		s := schedule.Schedule{Kind: schedule.KindExplicit, Steps: []float64{float64(c.first), 10000}, Values: []float64{3e-4, 3e-4}}
 		var steps, loss []float64
 		for step := c.first + 100; step <= 10000; step += 100 {
 			steps = append(steps, float64(step))

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // The bridge's methods. Each decodes its request strictly into a lawcore type (unknown fields
@@ -108,7 +109,7 @@ type stepsAndLR struct {
 	LR    []float64 `column:"lr"`
 }
 
-func scheduleMethod(_ context.Context, s *lawcore.Schedule, _ callInput) (*expansion, error) {
+func scheduleMethod(_ context.Context, s *schedule.Schedule, _ callInput) (*expansion, error) {
 	lr, err := s.LR()
 	if err != nil {
 		return nil, err

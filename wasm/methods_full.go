@@ -11,6 +11,7 @@ import (
 	"github.com/lawcalc/annealing/lawcore/importer"
 	"github.com/lawcalc/annealing/lawcore/input"
 	_ "github.com/lawcalc/annealing/lawcore/laws" // every law, by name
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // The full bridge (lawcore.wasm): every method and every law. The page's worker loads it the
@@ -21,7 +22,9 @@ func init() {
 	methods["validate"] = typed("validate", validateMethod)
 	methods["import"] = typed("import", importMethod)
 	methods["pairlr"] = typed("pairlr", pairLRMethod)
-	methods["analyze"] = func(ctx context.Context, in callInput) (any, error) { return analysis.Run(ctx, in.request, in.progress) }
+	methods["analyze"] = func(ctx context.Context, in callInput) (any, error) {
+		return analysis.Run(ctx, in.request, in.progress)
+	}
 }
 
 // afterStart does nothing here: the full module is loaded for a call that is waiting.
@@ -41,18 +44,18 @@ func outOfCore(any) bool { return false }
 // schema is what a page needs to know of the engine, asked once at start-up: the laws with
 // their parameters and formulas, the schedule kinds and presets, the analyses, the limits.
 type schema struct {
-	Version     string               `json:"version"`
-	Methods     []string             `json:"methods"`
-	Laws        []lawInfo            `json:"laws"`
-	Kinds       []string             `json:"kinds"`
-	DecayShapes []string             `json:"decayShapes"`
-	Choices     map[string][]string  `json:"choices"`
-	Conventions []lawcore.Convention `json:"conventions"`
-	Roles       []string             `json:"roles"`
-	Presets     []lawcore.Preset     `json:"presets"`
-	Analyses    []string             `json:"analyses"`
-	Limits      map[string]int       `json:"limits"`
-	Defaults    map[string]any       `json:"defaults"`
+	Version     string                `json:"version"`
+	Methods     []string              `json:"methods"`
+	Laws        []lawInfo             `json:"laws"`
+	Kinds       []string              `json:"kinds"`
+	DecayShapes []string              `json:"decayShapes"`
+	Choices     map[string][]string   `json:"choices"`
+	Conventions []schedule.Convention `json:"conventions"`
+	Roles       []string              `json:"roles"`
+	Presets     []schedule.Preset     `json:"presets"`
+	Analyses    []string              `json:"analyses"`
+	Limits      map[string]int        `json:"limits"`
+	Defaults    map[string]any        `json:"defaults"`
 }
 
 // lawInfo is a law's spec and its searches (the engine's "optimum" first).
@@ -62,10 +65,10 @@ type lawInfo struct {
 }
 
 func schemaMethod(context.Context, *struct{}, callInput) (*schema, error) {
-	s := &schema{Version: lawcore.Version, Methods: methodNames(), Kinds: lawcore.Kinds, DecayShapes: lawcore.DecayShapes,
-		Choices: lawcore.Choices, Conventions: []lawcore.Convention{lawcore.WarmupPeak, lawcore.WarmupActual},
-		Roles: []string{lawcore.RoleFit, lawcore.RoleValidate}, Presets: lawcore.Presets(), Analyses: analysis.Names(),
-		Limits: map[string]int{"maxScheduleSteps": lawcore.MaxScheduleSteps, "maxLR": lawcore.MaxLR, "maxWarmup": lawcore.MaxScheduleSteps,
+	s := &schema{Version: lawcore.Version, Methods: methodNames(), Kinds: schedule.Kinds, DecayShapes: schedule.DecayShapes,
+		Choices: schedule.Choices, Conventions: []schedule.Convention{schedule.WarmupPeak, schedule.WarmupActual},
+		Roles: []string{lawcore.RoleFit, lawcore.RoleValidate}, Presets: schedule.Presets(), Analyses: analysis.Names(),
+		Limits: map[string]int{"maxScheduleSteps": schedule.MaxSteps, "maxLR": schedule.MaxLR, "maxWarmup": schedule.MaxSteps,
 			"maxImportBytes": importer.MaxBytes, "maxRows": importer.MaxRows, "maxAnalysisPoints": analysis.MaxPoints},
 		Defaults: map[string]any{"lambda": lawcore.DefaultLambda, "huberDelta": lawcore.DefaultHuberDelta, "bandLevel": lawcore.DefaultBandLevel}}
 	for _, l := range lawcore.Laws() {

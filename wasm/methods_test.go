@@ -15,6 +15,7 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/importer"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 func TestCallFitWithColumns(t *testing.T) {
@@ -235,7 +236,7 @@ func TestCallSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := ans.result.(*schema)
-	if len(s.Laws) < 4 || len(s.Kinds) != len(lawcore.Kinds) || len(s.Presets) == 0 || s.Limits["maxScheduleSteps"] != lawcore.MaxScheduleSteps {
+	if len(s.Laws) < 4 || len(s.Kinds) != len(schedule.Kinds) || len(s.Presets) == 0 || s.Limits["maxScheduleSteps"] != schedule.MaxSteps {
 		t.Errorf("%+v", s)
 	}
 	b, _ := json.Marshal(s)

@@ -6,9 +6,9 @@ import (
 	"math"
 	"strings"
 
-	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Annealing function (the paper's Sec. 5.6, Fig. 13): which decay shape of a WSD schedule
@@ -115,7 +115,7 @@ func AnnealFunction(ctx context.Context, o AnnealFunctionOptions, progress func(
 	if err := checkBudget("ratios", float64(len(o.Shapes)*(len(o.Ratios)+len(o.CurveRatios)))*float64(o.Total)); err != nil {
 		return nil, err
 	}
-	build := func(k int, ratio float64) lawcore.Schedule {
+	build := func(k int, ratio float64) schedule.Schedule {
 		return wsdSchedule(o.Total, o.Peak, o.Warmup, o.Shapes[k], floors[k], int(math.Round(ratio*float64(o.Total))))
 	}
 	res := &AnnealFunctionResult{Setup: o.Setup, Table: Table{Columns: append(append([]string{"ratio"}, o.Shapes...), "lowest")}}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // sweepWSD100 is a sweep of 100 WSD schedules of 100K steps (ratios 1% to 100%), with the
@@ -46,11 +46,11 @@ func BenchmarkSweep100Cosine100K(b *testing.B) {
 // BenchmarkSweep100MultistepGeneral is 100 multi-step schedules with transitions, which take
 // the general (slower) expansion.
 func BenchmarkSweep100MultistepGeneral(b *testing.B) {
-	e := annealingEvaluator(Fig2Params(), lawcore.WarmupPeak)
+	e := annealingEvaluator(Fig2Params(), schedule.WarmupPeak)
 	b.ReportAllocs()
 	for b.Loop() {
 		for i := 0; i < 100; i++ {
-			s := lawcore.Schedule{Kind: lawcore.KindMultistep, Total: 100000, Peak: 2e-4, Warmup: 500, Transition: 100 + i,
+			s := schedule.Schedule{Kind: schedule.KindMultistep, Total: 100000, Peak: 2e-4, Warmup: 500, Transition: 100 + i,
 				Stages: []float64{0.8, 0.1, 0.1}, Levels: []float64{1, 0.316, 0.1}}
 			if _, err := e.final(s); err != nil {
 				b.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Reduction to the Chinchilla law (the paper's Sec. 6.1, Table 2): the final losses this law
@@ -113,7 +114,7 @@ func ChinchillaReduction(ctx context.Context, o ChinchillaOptions, progress func
 	if o.Tuples < 1 || o.Tuples > 20000 {
 		return nil, input.Errorf("", "tuples", "must be from 1 to 20000, got %d", o.Tuples)
 	}
-	if err := checkSteps("totals", o.Totals, o.Warmup+1, lawcore.MaxScheduleSteps-1, 200); err != nil {
+	if err := checkSteps("totals", o.Totals, o.Warmup+1, schedule.MaxSteps-1, 200); err != nil {
 		return nil, err
 	}
 	if len(o.Totals) < 4 {
@@ -156,13 +157,13 @@ func ChinchillaReduction(ctx context.Context, o ChinchillaOptions, progress func
 	// The areas do not depend on L0, A, C, alpha: compute them once per run.
 	kinds := []struct {
 		name  string
-		build func(total int) lawcore.Schedule
+		build func(total int) schedule.Schedule
 	}{
-		{"cosine", func(t int) lawcore.Schedule {
-			return lawcore.Schedule{Kind: lawcore.KindCosine, Total: t, Peak: o.Peak, Warmup: o.Warmup}
+		{"cosine", func(t int) schedule.Schedule {
+			return schedule.Schedule{Kind: schedule.KindCosine, Total: t, Peak: o.Peak, Warmup: o.Warmup}
 		}},
-		{fmt.Sprintf("WSD (%g%% cosine)", 100*o.WSDRatio), func(t int) lawcore.Schedule {
-			return lawcore.Schedule{Kind: lawcore.KindWSD, Total: t, Peak: o.Peak, Warmup: o.Warmup, Decay: "cosine", DecaySteps: max(1, int(math.Round(o.WSDRatio*float64(t))))}
+		{fmt.Sprintf("WSD (%g%% cosine)", 100*o.WSDRatio), func(t int) schedule.Schedule {
+			return schedule.Schedule{Kind: schedule.KindWSD, Total: t, Peak: o.Peak, Warmup: o.Warmup, Decay: "cosine", DecaySteps: max(1, int(math.Round(o.WSDRatio*float64(t))))}
 		}},
 	}
 	s1 := make([][]float64, len(kinds))
@@ -177,7 +178,7 @@ func ChinchillaReduction(ctx context.Context, o ChinchillaOptions, progress func
 			if err != nil {
 				return nil, input.Within("totals", err)
 			}
-			a, b := lawcore.FinalAreas(e.run("", lr, warmup, nil).LR, setup.Lambda)
+			a, b := schedule.FinalAreas(e.run("", lr, warmup, nil).LR, setup.Lambda)
 			s1[k], s2[k] = append(s1[k], a), append(s2[k], b)
 		}
 	}

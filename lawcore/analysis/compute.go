@@ -3,8 +3,8 @@ package analysis
 import (
 	"fmt"
 
-	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Compute to fit (the paper's Sec. 6.2, Table 3): the training steps needed to collect n
@@ -69,7 +69,7 @@ func ComputeToFit(o ComputeOptions) (*ComputeResult, error) {
 	if o.N < 1 || o.N > 1_000_000 {
 		return nil, input.Errorf("", "n", "must be from 1 to 1000000 points, got %d", o.N)
 	}
-	if o.Interval < 1 || o.Interval > lawcore.MaxScheduleSteps {
+	if o.Interval < 1 || o.Interval > schedule.MaxSteps {
 		return nil, input.Errorf("", "interval", "must be a positive number of steps, got %d", o.Interval)
 	}
 	if len(o.Ratios) > 0 {

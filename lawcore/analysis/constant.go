@@ -7,9 +7,9 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Constant against cosine (the paper's Sec. 5.3, Fig. 9): for few total steps a constant
@@ -108,11 +108,11 @@ func ConstantVsCosine(ctx context.Context, o ConstantVsCosineOptions, progress f
 	if err := checkBudget("maxTotal", 2*float64(o.Count)*float64(o.MaxTotal)); err != nil {
 		return nil, err
 	}
-	constant := func(total int) lawcore.Schedule {
-		return lawcore.Schedule{Kind: lawcore.KindConstant, Total: total, Peak: o.Peak, Warmup: o.Warmup}
+	constant := func(total int) schedule.Schedule {
+		return schedule.Schedule{Kind: schedule.KindConstant, Total: total, Peak: o.Peak, Warmup: o.Warmup}
 	}
-	cosine := func(total int) lawcore.Schedule {
-		return lawcore.Schedule{Kind: lawcore.KindCosine, Total: total, Peak: o.Peak, Final: o.Floor * o.Peak, Warmup: o.Warmup}
+	cosine := func(total int) schedule.Schedule {
+		return schedule.Schedule{Kind: schedule.KindCosine, Total: total, Peak: o.Peak, Final: o.Floor * o.Peak, Warmup: o.Warmup}
 	}
 	// gap is the cosine's final loss minus the constant's
 	gap := func(total int) (float64, float64, float64) {
@@ -165,7 +165,7 @@ func ConstantVsCosine(ctx context.Context, o ConstantVsCosineOptions, progress f
 	for _, total := range o.CurveTotals {
 		for _, s := range []struct {
 			name string
-			sch  lawcore.Schedule
+			sch  schedule.Schedule
 		}{{"constant", constant(total)}, {"cosine", cosine(total)}} {
 			c, err := e.trace(fmt.Sprintf("%s, %d steps", s.name, total), s.sch, points)
 			if err != nil {
@@ -182,7 +182,7 @@ func ConstantVsCosine(ctx context.Context, o ConstantVsCosineOptions, progress f
 // first total on each side where the gap is clear, then bisects between that total and the
 // last unclear one, so that the span does not snap to the grid (on a grid of three totals it
 // used to collapse onto the crossover).
-func crossoverSpan(sp *spread, res *ConstantVsCosineResult, gap func(int) float64, constant, cosine func(int) lawcore.Schedule) {
+func crossoverSpan(sp *spread, res *ConstantVsCosineResult, gap func(int) float64, constant, cosine func(int) schedule.Schedule) {
 	unclear := func(t int) bool {
 		return math.Abs(gap(t)) <= sp.diffHalfWidth(sp.finals(constant(t)), sp.finals(cosine(t)))
 	}

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Cosine cycle length and floor (the paper's Sec. 5.2, Fig. 8): over a run of Total steps, a
@@ -65,8 +65,8 @@ type CosineCycleResult struct {
 }
 
 // cosineVariant builds the cosine of a variant.
-func (o CosineCycleOptions) cosineVariant(v CosineVariant) lawcore.Schedule {
-	return lawcore.Schedule{Kind: lawcore.KindCosine, Total: o.Total, Peak: o.Peak, Final: v.Floor * o.Peak, Warmup: o.Warmup,
+func (o CosineCycleOptions) cosineVariant(v CosineVariant) schedule.Schedule {
+	return schedule.Schedule{Kind: schedule.KindCosine, Total: o.Total, Peak: o.Peak, Final: v.Floor * o.Peak, Warmup: o.Warmup,
 		Cycle: int(math.Round(v.Cycle * float64(o.Total))), After: o.After}
 }
 

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Decomposition (the paper's Sec. 5.1 and 5.4, Figs. 7 and 10): the law's two terms apart
@@ -15,8 +15,8 @@ import (
 
 // NamedSchedule is a schedule with a name to show.
 type NamedSchedule struct {
-	Name     string           `json:"name"`
-	Schedule lawcore.Schedule `json:"schedule"`
+	Name     string            `json:"name"`
+	Schedule schedule.Schedule `json:"schedule"`
 }
 
 // DecompositionOptions asks for the two terms of the law along schedules.
@@ -63,9 +63,9 @@ type DecompositionResult struct {
 // multi-step (80% + 10% + 10% at 1, 0.316, 0.1) schedules, total steps long.
 func PaperComparisonSchedules(total int, peak float64, warmup int) []NamedSchedule {
 	return []NamedSchedule{
-		{"cosine", lawcore.Schedule{Kind: lawcore.KindCosine, Total: total, Peak: peak, Warmup: warmup}},
-		{"WSD (20% cosine)", lawcore.Schedule{Kind: lawcore.KindWSD, Total: total, Peak: peak, Warmup: warmup, Decay: "cosine", DecayFraction: 0.2}},
-		{"multi-step (80/10/10)", lawcore.Schedule{Kind: lawcore.KindMultistep, Total: total, Peak: peak, Warmup: warmup,
+		{"cosine", schedule.Schedule{Kind: schedule.KindCosine, Total: total, Peak: peak, Warmup: warmup}},
+		{"WSD (20% cosine)", schedule.Schedule{Kind: schedule.KindWSD, Total: total, Peak: peak, Warmup: warmup, Decay: "cosine", DecayFraction: 0.2}},
+		{"multi-step (80/10/10)", schedule.Schedule{Kind: schedule.KindMultistep, Total: total, Peak: peak, Warmup: warmup,
 			Stages: []float64{0.8, 0.1, 0.1}, Levels: []float64{1, 0.316, 0.1}}},
 	}
 }

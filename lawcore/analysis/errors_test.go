@@ -10,6 +10,7 @@ import (
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Bad options give an *InputError naming the field, never a panic.
@@ -161,7 +162,7 @@ func TestAnalysisErrorsNameTheField(t *testing.T) {
 		}, "n"},
 		{"bad schedule", func() error {
 			o := DefaultDecompositionOptions()
-			o.Schedules = []NamedSchedule{{Name: "mine", Schedule: lawcore.Schedule{Kind: lawcore.KindWSD, Total: 1000, Peak: 1e-4, DecayFraction: 2}}}
+			o.Schedules = []NamedSchedule{{Name: "mine", Schedule: schedule.Schedule{Kind: schedule.KindWSD, Total: 1000, Peak: 1e-4, DecayFraction: 2}}}
 			_, err := Decompose(context.Background(), o, nil)
 			return err
 		}, "schedule.decayFraction"},

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Outcome is a law at the last step of a schedule: the areas, the law's two terms and the
@@ -44,7 +45,7 @@ type LossCurve struct {
 type evaluator struct {
 	law     lawcore.Law
 	theta   []float64
-	conv    lawcore.Convention
+	conv    schedule.Convention
 	lr      []float64 // the schedule as run
 	counted []float64 // as the warmup convention counts it
 	w       *work     // the call it evaluates for
@@ -52,7 +53,7 @@ type evaluator struct {
 
 // expand validates s and writes its learning rates (as run) into the buffer; it returns them
 // and the schedule's warmup.
-func (e *evaluator) expand(s *lawcore.Schedule) ([]float64, int, error) {
+func (e *evaluator) expand(s *schedule.Schedule) ([]float64, int, error) {
 	if err := s.Validate(); err != nil {
 		return nil, 0, err
 	}
@@ -70,10 +71,10 @@ func (e *evaluator) expand(s *lawcore.Schedule) ([]float64, int, error) {
 // run is lr (as run) counted by the convention, evaluated at steps.
 func (e *evaluator) run(name string, lr []float64, warmup int, steps []int) lawcore.Run {
 	counted := lr
-	if e.conv == lawcore.WarmupPeak && warmup > 0 && warmup < len(lr) {
+	if e.conv == schedule.WarmupPeak && warmup > 0 && warmup < len(lr) {
 		counted = e.counted[:len(lr)]
 		copy(counted, lr)
-		lawcore.CountWarmup(counted, warmup, e.conv)
+		schedule.CountWarmup(counted, warmup, e.conv)
 	}
 	return lawcore.Run{Name: name, LR: counted, Steps: steps}
 }
@@ -88,7 +89,7 @@ func outcome(pr *lawcore.Prediction) Outcome {
 }
 
 // final returns the law at the last step of s.
-func (e *evaluator) final(s lawcore.Schedule) (Outcome, error) {
+func (e *evaluator) final(s schedule.Schedule) (Outcome, error) {
 	if err := e.w.check(); err != nil {
 		return Outcome{}, err
 	}
@@ -105,7 +106,7 @@ func (e *evaluator) final(s lawcore.Schedule) (Outcome, error) {
 }
 
 // finalLoss is final's loss, +Inf on a schedule that does not validate (for optimisers).
-func (e *evaluator) finalLoss(s lawcore.Schedule) float64 {
+func (e *evaluator) finalLoss(s schedule.Schedule) float64 {
 	o, err := e.final(s)
 	if err != nil || !(o.S1 > 0) {
 		return math.Inf(1)
@@ -115,7 +116,7 @@ func (e *evaluator) finalLoss(s lawcore.Schedule) float64 {
 
 // trace expands s and evaluates the law along it, keeping about points steps (every
 // stride-th, the last, and the given extra steps).
-func (e *evaluator) trace(name string, s lawcore.Schedule, points int, extra ...int) (LossCurve, error) {
+func (e *evaluator) trace(name string, s schedule.Schedule, points int, extra ...int) (LossCurve, error) {
 	lr, warmup, err := e.expand(&s)
 	if err != nil {
 		return LossCurve{}, err

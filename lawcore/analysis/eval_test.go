@@ -6,15 +6,16 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // A constant schedule: S1 = eta*(s+1) (the sums include step 0), S2 = 0, so the final loss is
 // L0 + A*(eta*(total+1))^-alpha; under the peak convention the warmup counts at eta.
 func TestEvaluatorConstantClosedForm(t *testing.T) {
 	p := Fig2Params()
-	e := annealingEvaluator(p, lawcore.WarmupPeak)
+	e := annealingEvaluator(p, schedule.WarmupPeak)
 	for _, total := range []int{1, 999, 10000, 100000} {
-		out, err := e.final(lawcore.Schedule{Kind: lawcore.KindConstant, Total: total, Peak: 2e-4, Warmup: min(500, total-1)})
+		out, err := e.final(schedule.Schedule{Kind: schedule.KindConstant, Total: total, Peak: 2e-4, Warmup: min(500, total-1)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -26,8 +27,8 @@ func TestEvaluatorConstantClosedForm(t *testing.T) {
 	}
 	// actual convention: a linear warmup from 0 over W steps runs eta*i/W at step i < W, so
 	// it removes eta*(W+1)/2 of area
-	e.conv = lawcore.WarmupActual
-	out, _ := e.final(lawcore.Schedule{Kind: lawcore.KindConstant, Total: 1000, Peak: 1, Warmup: 100})
+	e.conv = schedule.WarmupActual
+	out, _ := e.final(schedule.Schedule{Kind: schedule.KindConstant, Total: 1000, Peak: 1, Warmup: 100})
 	if want := 1001.0 - 50.5; !closeRel(out.S1, want, 1e-12) {
 		t.Errorf("actual convention: S1 = %g, want %g", out.S1, want)
 	}
@@ -39,7 +40,7 @@ func TestFinalLossGradientHandChecked(t *testing.T) {
 	p := lawcore.Params{L0: 1, A: 2, Alpha: 0.5, C: 0.1, Lambda: 0.5}
 	lr := []float64{1, 1, 0.5, 0.5}
 	grad := make([]float64, 4)
-	loss := FinalLossGradient(p, lr, 0, lawcore.WarmupActual, grad)
+	loss := FinalLossGradient(p, lr, 0, schedule.WarmupActual, grad)
 	if want := 1 + 2/math.Sqrt(3) - 0.1*0.75; !closeRel(loss, want, 1e-14) {
 		t.Errorf("loss %.15g, want %.15g", loss, want)
 	}
@@ -63,13 +64,13 @@ func TestFinalLossGradientFiniteDifferences(t *testing.T) {
 	for _, c := range []struct {
 		lambda float64
 		warmup int
-		conv   lawcore.Convention
-	}{{0.99, 0, lawcore.WarmupActual}, {0.999, 50, lawcore.WarmupPeak}, {0.95, 50, lawcore.WarmupActual}, {0, 10, lawcore.WarmupPeak}} {
+		conv   schedule.Convention
+	}{{0.99, 0, schedule.WarmupActual}, {0.999, 50, schedule.WarmupPeak}, {0.95, 50, schedule.WarmupActual}, {0, 10, schedule.WarmupPeak}} {
 		p := lawcore.Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: c.lambda}
 		grad := make([]float64, len(lr))
 		FinalLossGradient(p, lr, c.warmup, c.conv, grad)
 		loss := func() float64 {
-			s1, s2 := lawcore.FinalAreas(lawcore.CountedLR(lr, c.warmup, c.conv), c.lambda)
+			s1, s2 := schedule.FinalAreas(schedule.CountedLR(lr, c.warmup, c.conv), c.lambda)
 			return p.Loss(s1, s2)
 		}
 		for _, j := range []int{0, 1, 9, c.warmup, c.warmup + 1, 200, 398, 399} {
@@ -92,8 +93,8 @@ func TestFinalLossGradientFiniteDifferences(t *testing.T) {
 // and the extra steps asked for.
 func TestTraceMatchesPredict(t *testing.T) {
 	p := Fig2Params()
-	s := lawcore.Schedule{Kind: lawcore.KindWSD, Total: 20000, Peak: 2e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2}
-	e := annealingEvaluator(p, lawcore.WarmupPeak)
+	s := schedule.Schedule{Kind: schedule.KindWSD, Total: 20000, Peak: 2e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2}
+	e := annealingEvaluator(p, schedule.WarmupPeak)
 	c, err := e.trace("wsd", s, 100, 16001, 16002)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -25,7 +26,7 @@ import (
 type freeForm struct {
 	total, warmup int
 	peak          float64
-	conv          lawcore.Convention
+	conv          schedule.Convention
 	p             lawcore.Params
 	knots         []int // K+1 steps, knots[0] = warmup, knots[K] = total
 	lr, grad      []float64
@@ -33,7 +34,7 @@ type freeForm struct {
 }
 
 // newFreeForm lays out k knots (k <= total - warmup).
-func newFreeForm(p lawcore.Params, conv lawcore.Convention, total, warmup int, peak float64, k int) *freeForm {
+func newFreeForm(p lawcore.Params, conv schedule.Convention, total, warmup int, peak float64, k int) *freeForm {
 	f := &freeForm{total: total, warmup: warmup, peak: peak, conv: conv, p: p,
 		knots: make([]int, k+1), lr: make([]float64, total+1), grad: make([]float64, total+1),
 		v: make([]float64, k+1), g: make([]float64, k+1)}
@@ -93,7 +94,7 @@ func (f *freeForm) setKnots(z []float64) {
 func (f *freeForm) value(z, grad []float64) float64 {
 	f.setKnots(z)
 	if grad == nil {
-		s1, s2 := lawcore.FinalAreas(lawcore.CountedLR(f.lr, f.warmup, f.conv), f.p.Lambda)
+		s1, s2 := schedule.FinalAreas(schedule.CountedLR(f.lr, f.warmup, f.conv), f.p.Lambda)
 		return f.p.Loss(s1, s2)
 	}
 	loss := FinalLossGradient(f.p, f.lr, f.warmup, f.conv, f.grad)
@@ -133,13 +134,13 @@ func (f *freeForm) zFor(target func(step int) float64) []float64 {
 }
 
 // schedule is the explicit schedule through the knots at z.
-func (f *freeForm) schedule(z []float64) lawcore.Schedule {
+func (f *freeForm) schedule(z []float64) schedule.Schedule {
 	f.setKnots(z)
 	steps := make([]float64, len(f.knots))
 	for j, k := range f.knots {
 		steps[j] = float64(k)
 	}
-	return lawcore.Schedule{Kind: lawcore.KindExplicit, Total: f.total, Warmup: f.warmup, Steps: steps, Values: append([]float64(nil), f.v...)}
+	return schedule.Schedule{Kind: schedule.KindExplicit, Total: f.total, Warmup: f.warmup, Steps: steps, Values: append([]float64(nil), f.v...)}
 }
 
 // minimize runs L-BFGS from z0 and returns the best z and its loss. Each evaluation reports

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // FinalLossGradient returns the annealing law's loss at the last step of lr (as run, its
@@ -20,9 +21,9 @@ import (
 // so dL/deta_j = -alpha*A*S1^(-alpha-1) - C*dS2/deta_j. Under [lawcore.WarmupPeak] the steps
 // before warmup count at lr[warmup]: their derivatives are added to that step's and theirs
 // are 0.
-func FinalLossGradient(p lawcore.Params, lr []float64, warmup int, conv lawcore.Convention, grad []float64) float64 {
+func FinalLossGradient(p lawcore.Params, lr []float64, warmup int, conv schedule.Convention, grad []float64) float64 {
 	n := len(lr)
-	s1, s2 := lawcore.FinalAreas(lawcore.CountedLR(lr, warmup, conv), p.Lambda)
+	s1, s2 := schedule.FinalAreas(schedule.CountedLR(lr, warmup, conv), p.Lambda)
 	d1 := -p.Alpha * p.A * math.Pow(s1, -p.Alpha-1)
 	pow := 1.0 // lambda^(n-1-j)
 	sum := 0.0 // sum_{i=0..n-2-j} lambda^i, which at j = 0 is dS2/deta_0
@@ -35,7 +36,7 @@ func FinalLossGradient(p lawcore.Params, lr []float64, warmup int, conv lawcore.
 		// sum now holds sum_{i=0..n-2} lambda^i: the weight w_1 of eta_0
 		grad[0] = d1 - p.C*sum
 	}
-	if conv == lawcore.WarmupPeak && warmup > 0 && warmup < n {
+	if conv == schedule.WarmupPeak && warmup > 0 && warmup < n {
 		acc := 0.0
 		for j := 0; j <= warmup; j++ {
 			acc += grad[j]

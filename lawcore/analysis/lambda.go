@@ -8,6 +8,7 @@ import (
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // The decay factor lambda (the paper's Sec. 7.1, Figs. 15 and 16): the annealing momentum
@@ -106,11 +107,11 @@ type LambdaResult struct {
 // DelaySchedule is the delay experiment's schedule: warmup, stable steps at peak, a linear
 // fall to floor x peak over decay steps, a linear rise back to the peak over rise steps, and
 // rise more steps at the peak.
-func DelaySchedule(peak float64, warmup, stable, decay, rise int, floor float64) lawcore.Schedule {
+func DelaySchedule(peak float64, warmup, stable, decay, rise int, floor float64) schedule.Schedule {
 	start := float64(warmup + stable)
 	low := start + float64(decay)
 	top := low + float64(rise)
-	return lawcore.Schedule{Kind: lawcore.KindExplicit, Warmup: warmup, Total: int(top) + rise,
+	return schedule.Schedule{Kind: schedule.KindExplicit, Warmup: warmup, Total: int(top) + rise,
 		Steps:  []float64{float64(warmup), start, low, top},
 		Values: []float64{peak, peak, floor * peak, peak}}
 }
@@ -135,10 +136,10 @@ func Lambda(ctx context.Context, o LambdaOptions, progress func(float64)) (answe
 	if err := checkWSDRatio(o.Totals, o.Ratios, o.Warmup, o.Decay, o.Floor); err != nil {
 		return nil, err
 	}
-	if o.DelayStable < 1 || o.DelayRise < 1 || o.DelayStable+o.DelayRise > lawcore.MaxScheduleSteps/4 {
+	if o.DelayStable < 1 || o.DelayRise < 1 || o.DelayStable+o.DelayRise > schedule.MaxSteps/4 {
 		return nil, input.Errorf("", "delayStable", "delayStable and delayRise must be positive numbers of steps, got %d and %d", o.DelayStable, o.DelayRise)
 	}
-	if err := checkSteps("delayDecays", o.DelayDecays, 1, lawcore.MaxScheduleSteps/4, 10); err != nil {
+	if err := checkSteps("delayDecays", o.DelayDecays, 1, schedule.MaxSteps/4, 10); err != nil {
 		return nil, err
 	}
 	if err := checkFraction("delayFloor", o.DelayFloor, 0, 0.999); err != nil {

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -74,7 +74,7 @@ type OptimizedSchedule struct {
 	// Settings are the chosen values by name (such as "ratio", "floor", "cycle").
 	Settings map[string]float64 `json:"settings"`
 	// Schedule is the schedule itself, to predict or plot elsewhere.
-	Schedule lawcore.Schedule `json:"schedule"`
+	Schedule schedule.Schedule `json:"schedule"`
 	// Final is the law at the last step.
 	Final Outcome `json:"final"`
 	// Evaluations is how many schedules the search evaluated.
@@ -245,7 +245,7 @@ type optimizer struct {
 }
 
 // loss is the final loss of s (+Inf if it does not validate), counted.
-func (z *optimizer) loss(s lawcore.Schedule) float64 {
+func (z *optimizer) loss(s schedule.Schedule) float64 {
 	z.evaluations++
 	return z.e.finalLoss(s)
 }
@@ -259,7 +259,7 @@ func (z *optimizer) wsd() OptimizedSchedule {
 		if shape == "exponential" {
 			floor = o.ExponentialFloor
 		}
-		build := func(d int) lawcore.Schedule { return wsdSchedule(o.Total, o.Peak, o.Warmup, shape, floor, d) }
+		build := func(d int) schedule.Schedule { return wsdSchedule(o.Total, o.Peak, o.Warmup, shape, floor, d) }
 		var grid []int
 		var values []float64
 		for _, r := range numeric.Linspace(0.02, 1, 33) {
@@ -302,8 +302,8 @@ func (z *optimizer) cosine() OptimizedSchedule {
 	o := z.o
 	const maxCycle = 2.0
 	minCycle := float64(o.Warmup+1) / float64(o.Total)
-	build := func(floor, cycle float64) lawcore.Schedule {
-		return lawcore.Schedule{Kind: lawcore.KindCosine, Total: o.Total, Peak: o.Peak, Final: floor * o.Peak, Warmup: o.Warmup,
+	build := func(floor, cycle float64) schedule.Schedule {
+		return schedule.Schedule{Kind: schedule.KindCosine, Total: o.Total, Peak: o.Peak, Final: floor * o.Peak, Warmup: o.Warmup,
 			Cycle: int(math.Round(cycle * float64(o.Total)))}
 	}
 	bestF, bestC, bestL := 0.0, 1.0, math.Inf(1)
@@ -339,9 +339,9 @@ func (z *optimizer) multistep() OptimizedSchedule {
 		l2 := sin2(x[2])
 		return stages, []float64{1, l2, l2 * sin2(x[3])}
 	}
-	build := func(x []float64) lawcore.Schedule {
+	build := func(x []float64) schedule.Schedule {
 		stages, levels := decode(x)
-		return lawcore.Schedule{Kind: lawcore.KindMultistep, Total: o.Total, Peak: o.Peak, Warmup: o.Warmup, Stages: stages, Levels: levels}
+		return schedule.Schedule{Kind: schedule.KindMultistep, Total: o.Total, Peak: o.Peak, Warmup: o.Warmup, Stages: stages, Levels: levels}
 	}
 	encode := func(stages, levels []float64) []float64 {
 		return []float64{math.Log(stages[1] / stages[0]), math.Log(stages[2] / stages[0]), asin2(levels[1]), asin2(levels[2] / levels[1])}
@@ -359,7 +359,7 @@ func (z *optimizer) multistep() OptimizedSchedule {
 	}
 	stages, levels := decode(bestX)
 	levels[1], levels[2] = tidy(levels[1]), tidy(levels[2])
-	bestSchedule := lawcore.Schedule{Kind: lawcore.KindMultistep, Total: o.Total, Peak: o.Peak, Warmup: o.Warmup, Stages: stages, Levels: levels}
+	bestSchedule := schedule.Schedule{Kind: schedule.KindMultistep, Total: o.Total, Peak: o.Peak, Warmup: o.Warmup, Stages: stages, Levels: levels}
 	return OptimizedSchedule{
 		Description: fmt.Sprintf("multi-step %.1f/%.1f/%.1f%% at 1, %.3g, %.3g x peak", 100*stages[0], 100*stages[1], 100*stages[2], levels[1], levels[2]),
 		Settings:    map[string]float64{"stage1": stages[0], "stage2": stages[1], "stage3": stages[2], "level2": levels[1], "level3": levels[2]},
@@ -378,19 +378,19 @@ func tidy(v float64) float64 {
 }
 
 // stepDropSchedule is the peak until drop steps before the end, then 0.
-func stepDropSchedule(total int, peak float64, warmup, drop int) lawcore.Schedule {
+func stepDropSchedule(total int, peak float64, warmup, drop int) schedule.Schedule {
 	last := total - drop // the last step at the peak
 	if last <= warmup {
-		return lawcore.Schedule{Kind: lawcore.KindExplicit, Total: total, Warmup: warmup,
+		return schedule.Schedule{Kind: schedule.KindExplicit, Total: total, Warmup: warmup,
 			Steps: []float64{float64(warmup), float64(warmup + 1)}, Values: []float64{peak, 0}}
 	}
-	return lawcore.Schedule{Kind: lawcore.KindExplicit, Total: total, Warmup: warmup,
+	return schedule.Schedule{Kind: schedule.KindExplicit, Total: total, Warmup: warmup,
 		Steps: []float64{float64(warmup), float64(last), float64(last + 1)}, Values: []float64{peak, peak, 0}}
 }
 
 func (z *optimizer) stepDrop() OptimizedSchedule {
 	o := z.o
-	build := func(k int) lawcore.Schedule { return stepDropSchedule(o.Total, o.Peak, o.Warmup, k) }
+	build := func(k int) schedule.Schedule { return stepDropSchedule(o.Total, o.Peak, o.Warmup, k) }
 	maxK := o.Total - o.Warmup
 	var grid []int
 	var values []float64

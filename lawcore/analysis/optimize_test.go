@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // The optimiser: the step drop is the law's exact optimum over schedules in [0, peak] (the
@@ -36,10 +36,10 @@ func TestOptimizeSchedule(t *testing.T) {
 	if free := by[FamilyFree].Final.Loss; !(free-drop <= 2e-4) {
 		t.Errorf("free-form %.6f is more than 2e-4 above the optimum %.6f", free, drop)
 	}
-	paper := map[string]lawcore.Schedule{
-		FamilyWSD:    {Kind: lawcore.KindWSD, Total: 50000, Peak: 2e-4, Warmup: 500, Decay: "cosine", DecayFraction: 0.2},
-		FamilyCosine: {Kind: lawcore.KindCosine, Total: 50000, Peak: 2e-4, Warmup: 500},
-		FamilyMultistep: {Kind: lawcore.KindMultistep, Total: 50000, Peak: 2e-4, Warmup: 500,
+	paper := map[string]schedule.Schedule{
+		FamilyWSD:    {Kind: schedule.KindWSD, Total: 50000, Peak: 2e-4, Warmup: 500, Decay: "cosine", DecayFraction: 0.2},
+		FamilyCosine: {Kind: schedule.KindCosine, Total: 50000, Peak: 2e-4, Warmup: 500},
+		FamilyMultistep: {Kind: schedule.KindMultistep, Total: 50000, Peak: 2e-4, Warmup: 500,
 			Stages: []float64{0.8, 0.1, 0.1}, Levels: []float64{1, 0.316, 0.1}},
 	}
 	for fam, s := range paper {
@@ -53,14 +53,14 @@ func TestOptimizeSchedule(t *testing.T) {
 // step's rate is negative where the rate is the peak and positive where it is 0.
 func TestStepDropIsOptimal(t *testing.T) {
 	p := Fig2Params()
-	z := &optimizer{o: DefaultOptimizeOptions(), e: annealingEvaluator(p, lawcore.WarmupPeak)}
+	z := &optimizer{o: DefaultOptimizeOptions(), e: annealingEvaluator(p, schedule.WarmupPeak)}
 	best := z.stepDrop()
 	lr, err := best.Schedule.LR()
 	if err != nil {
 		t.Fatal(err)
 	}
 	grad := make([]float64, len(lr))
-	FinalLossGradient(p, lr, 500, lawcore.WarmupPeak, grad)
+	FinalLossGradient(p, lr, 500, schedule.WarmupPeak, grad)
 	k := int(best.Settings["dropSteps"])
 	last := len(lr) - 1 - k // the last step at the peak
 	for j := 501; j < len(lr); j++ {
@@ -69,7 +69,7 @@ func TestStepDropIsOptimal(t *testing.T) {
 		}
 	}
 	// the closed form of the switch: C*lambda^(n-1-j) = alpha*A*S1^(-alpha-1)
-	s1, _ := lawcore.FinalAreas(lawcore.CountedLR(lr, 500, lawcore.WarmupPeak), p.Lambda)
+	s1, _ := schedule.FinalAreas(schedule.CountedLR(lr, 500, schedule.WarmupPeak), p.Lambda)
 	want := math.Log(p.Alpha*p.A*math.Pow(s1, -p.Alpha-1)/p.C) / math.Log(p.Lambda)
 	t.Logf("drop %d steps before the end; the switch condition gives %.1f", k, want)
 	if !(math.Abs(float64(k)-want) <= 2) {
@@ -80,7 +80,7 @@ func TestStepDropIsOptimal(t *testing.T) {
 // The free-form gradient in z agrees with central differences.
 func TestFreeFormGradient(t *testing.T) {
 	p := Fig2Params()
-	for _, conv := range []lawcore.Convention{lawcore.WarmupPeak, lawcore.WarmupActual} {
+	for _, conv := range []schedule.Convention{schedule.WarmupPeak, schedule.WarmupActual} {
 		f := newFreeForm(p, conv, 5000, 100, 2e-4, 12)
 		z := f.zFor(func(step int) float64 { return float64(5000-step) / 2000 })
 		z[3], z[7] = 0.3, -1.2
@@ -116,7 +116,7 @@ func TestFreeFormGradient(t *testing.T) {
 		}
 	}
 	// more knots than steps after warmup still gives increasing knots
-	f := newFreeForm(p, lawcore.WarmupPeak, 60, 10, 2e-4, 50)
+	f := newFreeForm(p, schedule.WarmupPeak, 60, 10, 2e-4, 50)
 	if f.knots[0] != 10 || f.knots[50] != 60 {
 		t.Errorf("knots %v", f.knots)
 	}

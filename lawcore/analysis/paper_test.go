@@ -6,16 +6,16 @@ import (
 	"math"
 	"testing"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // The paper's claims with its Fig. 2 parameters (L0 2.628, A 0.430, C 0.411, alpha 0.550,
 // lambda 0.999, peak 2e-4, warmup 500 at peak). Each test logs the numbers it checks.
 
 // fig2Final is the final loss of a schedule under the Fig. 2 parameters.
-func fig2Final(t *testing.T, s lawcore.Schedule) float64 {
+func fig2Final(t *testing.T, s schedule.Schedule) float64 {
 	t.Helper()
-	e := annealingEvaluator(Fig2Params(), lawcore.WarmupPeak)
+	e := annealingEvaluator(Fig2Params(), schedule.WarmupPeak)
 	out, err := e.final(s)
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +43,7 @@ func TestPaperConstantVsCosine(t *testing.T) {
 		t.Errorf("want constant lower at 10K and cosine lower at 100K")
 	}
 	// the same from the schedules directly
-	c10 := fig2Final(t, lawcore.Schedule{Kind: lawcore.KindConstant, Total: 10000, Peak: 2e-4, Warmup: 500})
+	c10 := fig2Final(t, schedule.Schedule{Kind: schedule.KindConstant, Total: 10000, Peak: 2e-4, Warmup: 500})
 	if !closeRel(c10, at10K[0], 1e-12) {
 		t.Errorf("constant at 10K: %.12g from the analysis, %.12g directly", at10K[0], c10)
 	}
@@ -56,8 +56,8 @@ func TestPaperConstantVsCosine(t *testing.T) {
 		t.Errorf("crossover at %d, want between 10K and 100K", x.Total)
 	}
 	gap := func(total int) float64 {
-		return fig2Final(t, lawcore.Schedule{Kind: lawcore.KindCosine, Total: total, Peak: 2e-4, Warmup: 500}) -
-			fig2Final(t, lawcore.Schedule{Kind: lawcore.KindConstant, Total: total, Peak: 2e-4, Warmup: 500})
+		return fig2Final(t, schedule.Schedule{Kind: schedule.KindCosine, Total: total, Peak: 2e-4, Warmup: 500}) -
+			fig2Final(t, schedule.Schedule{Kind: schedule.KindConstant, Total: total, Peak: 2e-4, Warmup: 500})
 	}
 	if !(gap(x.Total) <= 0 && gap(x.Total-1) > 0) {
 		t.Errorf("the crossover is not where the gap changes sign: gap %g at %d, %g one step before", gap(x.Total), x.Total, gap(x.Total-1))
@@ -68,7 +68,7 @@ func TestPaperConstantVsCosine(t *testing.T) {
 // and cosine beats 1-sqrt at 50%.
 func TestPaperAnnealingFunction(t *testing.T) {
 	wsd := func(shape string, ratio float64) float64 {
-		return fig2Final(t, lawcore.Schedule{Kind: lawcore.KindWSD, Total: 50000, Peak: 2e-4, Warmup: 500, Decay: shape, DecayFraction: ratio})
+		return fig2Final(t, schedule.Schedule{Kind: schedule.KindWSD, Total: 50000, Peak: 2e-4, Warmup: 500, Decay: shape, DecayFraction: ratio})
 	}
 	c10, s10, c50, s50 := wsd("cosine", 0.1), wsd("1-sqrt", 0.1), wsd("cosine", 0.5), wsd("1-sqrt", 0.5)
 	t.Logf("10%%: cosine %.5f 1-sqrt %.5f; 50%%: cosine %.5f 1-sqrt %.5f", c10, s10, c50, s50)
@@ -211,7 +211,7 @@ func TestPaperCosineCycle(t *testing.T) {
 		t.Errorf("a floor of 0.3 x peak should lose to 0 at T = total")
 	}
 	// the grid matches direct evaluation
-	direct := fig2Final(t, lawcore.Schedule{Kind: lawcore.KindCosine, Total: 50000, Peak: 2e-4, Warmup: 500, Final: 2e-5, Cycle: 62500})
+	direct := fig2Final(t, schedule.Schedule{Kind: schedule.KindCosine, Total: 50000, Peak: 2e-4, Warmup: 500, Final: 2e-5, Cycle: 62500})
 	if !closeRel(direct, at(0.1, 1.25), 1e-12) {
 		t.Errorf("grid %.12g, direct %.12g", at(0.1, 1.25), direct)
 	}

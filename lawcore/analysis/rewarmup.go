@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Continual pre-training (the paper's Sec. 5.7 and 5.8, Fig. 14): a run that annealed to 0
@@ -72,10 +72,10 @@ type RewarmupResult struct {
 // RewarmupSchedule is the continual pre-training schedule: a cosine from peak to 0 over
 // firstTotal steps (with the setup's warmup), then a linear re-warmup from 0 to newPeak over
 // rewarmup steps and a cosine to 0, secondTotal steps in all.
-func RewarmupSchedule(peak float64, warmup, firstTotal int, newPeak float64, rewarmup, secondTotal int) lawcore.Schedule {
-	return lawcore.Schedule{Kind: lawcore.KindConcat, Segments: []lawcore.Schedule{
-		{Kind: lawcore.KindCosine, Total: firstTotal, Peak: peak, Warmup: warmup},
-		{Kind: lawcore.KindCosine, Total: secondTotal, Peak: newPeak, Warmup: rewarmup},
+func RewarmupSchedule(peak float64, warmup, firstTotal int, newPeak float64, rewarmup, secondTotal int) schedule.Schedule {
+	return schedule.Schedule{Kind: schedule.KindConcat, Segments: []schedule.Schedule{
+		{Kind: schedule.KindCosine, Total: firstTotal, Peak: peak, Warmup: warmup},
+		{Kind: schedule.KindCosine, Total: secondTotal, Peak: newPeak, Warmup: rewarmup},
 	}}
 }
 

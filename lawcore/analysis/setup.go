@@ -6,6 +6,7 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Defaults of an analysis setup: the paper's Fig. 2 fit, peak LR and warmup.
@@ -55,7 +56,7 @@ type Setup struct {
 // 2e-4, warmup 500 counted at peak.
 func DefaultSetup() Setup {
 	return Setup{Law: lawcore.LawAnnealing, Params: Fig2Params().Values(), Peak: DefaultPeak, Warmup: DefaultWarmup,
-		WarmupConvention: string(lawcore.WarmupPeak), Points: DefaultPoints}
+		WarmupConvention: string(schedule.WarmupPeak), Points: DefaultPoints}
 }
 
 // evaluator validates the setup and returns the evaluator of its law and parameters for the
@@ -75,15 +76,15 @@ func (s Setup) evaluator(w *work) (*evaluator, int, error) {
 			return nil, 0, input.Errorf("params", name, "A and alpha must be positive for an analysis, got %s=%v", name, theta[i])
 		}
 	}
-	conv, err := lawcore.ParseConvention(s.WarmupConvention, spec.Convention)
+	conv, err := schedule.ParseConvention(s.WarmupConvention, spec.Convention)
 	if err != nil {
 		return nil, 0, err
 	}
 	if err := checkPositive("peak", s.Peak); err != nil {
 		return nil, 0, err
 	}
-	if s.Peak > lawcore.MaxLR {
-		return nil, 0, input.Errorf("", "peak", "%g is not a learning rate (at most %d): give it in raw units, such as 3e-4", s.Peak, lawcore.MaxLR)
+	if s.Peak > schedule.MaxLR {
+		return nil, 0, input.Errorf("", "peak", "%g is not a learning rate (at most %d): give it in raw units, such as 3e-4", s.Peak, schedule.MaxLR)
 	}
 	if s.Warmup < 0 {
 		return nil, 0, input.Errorf("", "warmup", "must be zero or more steps, got %d", s.Warmup)
@@ -134,8 +135,8 @@ func checkTotal(field string, total, warmup int) error {
 	if total <= warmup {
 		return input.Errorf("", field, "must be more steps than the warmup (%d), got %d", warmup, total)
 	}
-	if total >= lawcore.MaxScheduleSteps {
-		return input.Errorf("", field, "%d is too large: a schedule runs at most %d steps (a total of at most %d)", total, lawcore.MaxScheduleSteps, lawcore.MaxScheduleSteps-1)
+	if total >= schedule.MaxSteps {
+		return input.Errorf("", field, "%d is too large: a schedule runs at most %d steps (a total of at most %d)", total, schedule.MaxSteps, schedule.MaxSteps-1)
 	}
 	return nil
 }

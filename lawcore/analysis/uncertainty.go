@@ -3,9 +3,9 @@ package analysis
 import (
 	"fmt"
 
-	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -68,7 +68,7 @@ func (sp *spread) halfWidthOf(values []float64) float64 {
 }
 
 // finals are a schedule's final losses under each replicate.
-func (sp *spread) finals(s lawcore.Schedule) []float64 {
+func (sp *spread) finals(s schedule.Schedule) []float64 {
 	out := make([]float64, len(sp.evals))
 	for i, e := range sp.evals {
 		out[i] = e.finalLoss(s)
@@ -87,14 +87,14 @@ func (sp *spread) diffHalfWidth(a, b []float64) float64 {
 }
 
 // lossHalfWidth is the half-width of a schedule's final loss.
-func (sp *spread) lossHalfWidth(s lawcore.Schedule) float64 {
+func (sp *spread) lossHalfWidth(s schedule.Schedule) float64 {
 	return sp.halfWidth(func(e *evaluator) float64 { return e.finalLoss(s) })
 }
 
 // apart reports whether schedule a ends lower than b beyond the uncertainty of their
 // difference (gap is b's final loss minus a's under the fit's own parameters), and that
 // difference's half-width.
-func (sp *spread) apart(a, b lawcore.Schedule, gap float64) (bool, float64) {
+func (sp *spread) apart(a, b schedule.Schedule, gap float64) (bool, float64) {
 	hw := sp.diffHalfWidth(sp.finals(a), sp.finals(b))
 	return gap > hw, hw
 }

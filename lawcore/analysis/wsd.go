@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // WSD annealing ratio (the paper's Sec. 5.5, Fig. 11): a warmup-stable-decay schedule of a
@@ -96,14 +96,14 @@ func checkShape(field, shape string, floor float64) error {
 }
 
 // wsdSchedule builds a WSD schedule with the given decay steps.
-func wsdSchedule(total int, peak float64, warmup int, shape string, floor float64, decaySteps int) lawcore.Schedule {
-	return lawcore.Schedule{Kind: lawcore.KindWSD, Total: total, Peak: peak, Final: floor * peak, Warmup: warmup, Decay: shape, DecaySteps: decaySteps}
+func wsdSchedule(total int, peak float64, warmup int, shape string, floor float64, decaySteps int) schedule.Schedule {
+	return schedule.Schedule{Kind: schedule.KindWSD, Total: total, Peak: peak, Final: floor * peak, Warmup: warmup, Decay: shape, DecaySteps: decaySteps}
 }
 
 // wsdSweep is the ratio sweep of one total: the final losses at the feasible ratios and the
 // refined optimum; an error names the ratios when none gives the run a cooldown.
 func wsdSweep(e *evaluator, total int, peak float64, warmup int, shape string, floor float64, ratios []float64) (byRatio, byS1 Series, opt WSDOptimum, err error) {
-	build := func(d int) lawcore.Schedule { return wsdSchedule(total, peak, warmup, shape, floor, d) }
+	build := func(d int) schedule.Schedule { return wsdSchedule(total, peak, warmup, shape, floor, d) }
 	label := fmt.Sprintf("%d steps", total)
 	byRatio, byS1 = Series{Name: label}, Series{Name: label}
 	var grid []int
@@ -134,7 +134,7 @@ func wsdSweep(e *evaluator, total int, peak float64, warmup int, shape string, f
 
 // tiedRatios sets the optimum's half-width and the span of grid ratios (byRatio) that cannot
 // be told apart from it, walking out from the optimum until a ratio is told apart on each side.
-func tiedRatios(sp *spread, opt *WSDOptimum, byRatio Series, build func(d int) lawcore.Schedule) {
+func tiedRatios(sp *spread, opt *WSDOptimum, byRatio Series, build func(d int) schedule.Schedule) {
 	best := sp.finals(build(opt.DecaySteps))
 	opt.PlusMinus = sp.halfWidthOf(best)
 	tied := func(i int) bool {
@@ -157,7 +157,7 @@ func tiedRatios(sp *spread, opt *WSDOptimum, byRatio Series, build func(d int) l
 
 // checkWSDRatio validates the sweep's options shared with the lambda analysis.
 func checkWSDRatio(totals []int, ratios []float64, warmup int, shape string, floor float64) error {
-	if err := checkSteps("totals", totals, warmup+1, lawcore.MaxScheduleSteps-1, 20); err != nil {
+	if err := checkSteps("totals", totals, warmup+1, schedule.MaxSteps-1, 20); err != nil {
 		return err
 	}
 	if err := checkList("ratios", ratios, 0, 1, 500); err != nil {
@@ -208,7 +208,7 @@ func WSDRatio(ctx context.Context, o WSDRatioOptions, progress func(float64)) (a
 		}
 		row := []any{float64(total), opt.Ratio, float64(opt.DecaySteps), opt.Final.Loss, opt.Final.S1, opt.Final.S2}
 		if sp != nil {
-			tiedRatios(sp, &opt, byRatio, func(d int) lawcore.Schedule { return wsdSchedule(total, o.Peak, o.Warmup, o.Decay, o.Floor, d) })
+			tiedRatios(sp, &opt, byRatio, func(d int) schedule.Schedule { return wsdSchedule(total, o.Peak, o.Warmup, o.Decay, o.Floor, d) })
 			from, to := percent(opt.Tied.From), percent(opt.Tied.To)
 			span, within := from+"-"+to, from+"-"+to+" cooldowns are"
 			if from == to { // the fit tells every other ratio of the grid apart

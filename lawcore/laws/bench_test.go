@@ -6,6 +6,7 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // BenchmarkAutoMPL25M is auto on the page's MultiPowerLaw 25M example: its three fit curves,
@@ -34,7 +35,7 @@ func BenchmarkAutoFig2(b *testing.B) {
 // BenchmarkAutoThreeCurves30K is auto on three runs logged every step (30,000 points each):
 // its fold fits on the runs' means (lawcore's foldFitPoints), every held-out point scored.
 func BenchmarkAutoThreeCurves30K(b *testing.B) {
-	req := testcurves.Synthetic(lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}, 2e-4, 1, lawcore.WarmupPeak)
+	req := testcurves.Synthetic(lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}, 2e-4, 1, schedule.WarmupPeak)
 	for i := range req.Curves {
 		req.Curves[i].From = 500 // from the end of the warmup, as the page fits them
 	}

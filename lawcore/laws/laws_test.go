@@ -9,6 +9,7 @@ import (
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 	_ "github.com/lawcalc/annealing/lawcore/laws"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Every law the engine lists is registered once, with a usable spec: its defaults in their
@@ -57,13 +58,13 @@ func TestEveryLawIsWellFormed(t *testing.T) {
 // Every law's analytic derivatives agree with central differences of its predictions at its
 // defaults, on the release's fitted curves (with sizes, for the size law).
 func TestEveryLawsGradient(t *testing.T) {
-	req := testcurves.MPLRequest(t, "25", lawcore.FixedLambda(lawcore.DefaultLambda), lawcore.WarmupPeak)
+	req := testcurves.MPLRequest(t, "25", lawcore.FixedLambda(lawcore.DefaultLambda), schedule.WarmupPeak)
 	for _, l := range lawcore.Laws() {
 		s := l.Spec()
 		var runs []lawcore.Run
 		for i, c := range req.Curves[:3] {
 			lr, _ := c.Schedule.LR()
-			lawcore.CountWarmup(lr, c.Schedule.WarmupSteps(), lawcore.WarmupPeak)
+			schedule.CountWarmup(lr, c.Schedule.WarmupSteps(), schedule.WarmupPeak)
 			r := lawcore.Run{Name: c.Name, LR: lr, Size: []float64{25e6, 1e8, 4e8}[i]}
 			for _, st := range c.Steps {
 				r.Steps = append(r.Steps, int(st))
@@ -172,10 +173,10 @@ func TestLawsRecoverKnownParameters(t *testing.T) {
 		{"lr-weighted", lawcore.Values{"L0": 2.4, "A": 0.5, "alpha": 0.45, "C": 0.6, "epsilon": 0.08, "lambda": 0.999}},
 		{"s2-power", lawcore.Values{"L0": 2.4, "A": 0.5, "alpha": 0.45, "C": 0.5, "zeta": 1.2, "lambda": 0.999}},
 	}
-	scheds := []lawcore.Schedule{
-		{Kind: lawcore.KindCosine, Total: 30000, Peak: 3e-4, Warmup: 500},
-		{Kind: lawcore.KindConstant, Total: 30000, Peak: 3e-4, Warmup: 500},
-		{Kind: lawcore.KindWSD, Total: 30000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
+	scheds := []schedule.Schedule{
+		{Kind: schedule.KindCosine, Total: 30000, Peak: 3e-4, Warmup: 500},
+		{Kind: schedule.KindConstant, Total: 30000, Peak: 3e-4, Warmup: 500},
+		{Kind: schedule.KindWSD, Total: 30000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
 	}
 	var steps []float64
 	for st := 1000; st <= 30000; st += 250 {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Name names the law in requests and results.
@@ -55,7 +56,7 @@ var spec = &lawcore.Spec{
 		{Name: "lambda", Symbol: "λ", Meaning: "the decay factor of the annealing momentum", Domain: lawcore.UnitInterval, Default: lawcore.DefaultLambda, Held: true, Grid: lambdaGrid},
 	},
 	Terms:      [2]lawcore.Term{{Param: "A", Label: "A·S1^−α"}, {Param: "C", Label: "C·S2_ε"}},
-	Convention: lawcore.WarmupPeak,
+	Convention: schedule.WarmupPeak,
 }
 
 type law struct{}
@@ -114,7 +115,7 @@ func (m *model) walk(epsilon, lambda float64) {
 	m.at = [2]float64{epsilon, lambda}
 	k, flat := 0, 0
 	for ri, r := range m.runs {
-		w := lawcore.NewAreaWalker(lambda)
+		w := schedule.NewAreaWalker(lambda)
 		var s2, dEps, dLambda float64
 		next := 0
 		for i, eta := range r.LR {

@@ -7,13 +7,14 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // As epsilon goes to 0 the law is the annealing law: with epsilon 1e-12 they predict the same
 // loss to 1e-9 on a WSD run (to a positive final rate: a rate of 0 weighs 0^epsilon = 0 for
 // every epsilon > 0).
 func TestEpsilonZeroIsTheAnnealingLaw(t *testing.T) {
-	sched := lawcore.Schedule{Kind: lawcore.KindWSD, Total: 20000, Peak: 3e-4, Final: 3e-5, Warmup: 500, Decay: "linear", DecayFraction: 0.3}
+	sched := schedule.Schedule{Kind: schedule.KindWSD, Total: 20000, Peak: 3e-4, Final: 3e-5, Warmup: 500, Decay: "linear", DecayFraction: 0.3}
 	ann := lawcore.Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: 0.999}
 	v := ann.Values()
 	v["epsilon"] = 1e-12

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // BenchmarkFitMultiPower fits the Multi-Power Law to the release's three fit curves (25M),
@@ -42,7 +43,7 @@ func BenchmarkFitMultiPowerFig2(b *testing.B) {
 // BenchmarkEval is one evaluation of the model with its derivatives on the release's three
 // fit curves (25M), near the optimum: what one objective evaluation of a fit costs.
 func BenchmarkEval(b *testing.B) {
-	req := testcurves.MPLRequest(b, "25", lawcore.FixedLambda(lawcore.DefaultLambda), lawcore.WarmupActual)
+	req := testcurves.MPLRequest(b, "25", lawcore.FixedLambda(lawcore.DefaultLambda), schedule.WarmupActual)
 	var runs []lawcore.Run
 	for _, c := range req.Curves[:3] {
 		lr, _ := c.Schedule.LR()
@@ -70,7 +71,7 @@ func BenchmarkEval(b *testing.B) {
 
 // BenchmarkPredictDense predicts every step of a 72,000-step cosine schedule.
 func BenchmarkPredictDense(b *testing.B) {
-	lr, err := lawcore.Schedule{Kind: lawcore.KindCosine, Total: 72000, Peak: 3e-4, Final: 3e-5, Warmup: 2160}.LR()
+	lr, err := schedule.Schedule{Kind: schedule.KindCosine, Total: 72000, Peak: 3e-4, Final: 3e-5, Warmup: 2160}.LR()
 	if err != nil {
 		b.Fatal(err)
 	}

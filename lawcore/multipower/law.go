@@ -5,6 +5,7 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Name names the Multi-Power Law in requests and results.
@@ -68,7 +69,7 @@ var spec = &lawcore.Spec{
 		{Name: "gamma", Symbol: "γ", Meaning: "how the saturation depends on the learning rate reached", Domain: lawcore.Positive, Default: 0.64, Grid: gammaGrid},
 	},
 	Terms:      [2]lawcore.Term{{Param: "A", Label: "A·(S1+S_W)^−α"}, {Param: "B", Label: "LD"}},
-	Convention: lawcore.WarmupActual,
+	Convention: schedule.WarmupActual,
 	// every step of a long run costs tens of grouped terms: a 72,000-step line takes about a
 	// second in the page
 	LinePoints: 2000,

@@ -12,6 +12,7 @@ import (
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // predict is lawcore.Predict with this law, its parameters p, at the given steps of an LR
@@ -34,11 +35,11 @@ func predict(t testing.TB, p Params, lr []float64, steps []int) *lawcore.Predict
 // of the given size; a fourth schedule is held out for validation.
 func syntheticRequest(t testing.TB, truth Params, noise float64, every int) lawcore.FitRequest {
 	rng := rand.New(rand.NewPCG(7, 8))
-	scheds := []lawcore.Schedule{
-		{Kind: lawcore.KindCosine, Total: 24000, Peak: 3e-4, Final: 3e-5, Warmup: 1000},
-		{Kind: lawcore.KindConstant, Total: 24000, Peak: 3e-4, Warmup: 1000},
-		{Kind: lawcore.KindConcat, Segments: []lawcore.Schedule{{Kind: lawcore.KindConstant, Total: 8000, Peak: 3e-4, Warmup: 1000}, {Kind: lawcore.KindConstant, Total: 8000, Peak: 9e-5}}},
-		{Kind: lawcore.KindWSD, Total: 24000, Peak: 3e-4, Final: 3e-5, Warmup: 1000, Decay: "1-sqrt", DecayFraction: 0.2},
+	scheds := []schedule.Schedule{
+		{Kind: schedule.KindCosine, Total: 24000, Peak: 3e-4, Final: 3e-5, Warmup: 1000},
+		{Kind: schedule.KindConstant, Total: 24000, Peak: 3e-4, Warmup: 1000},
+		{Kind: schedule.KindConcat, Segments: []schedule.Schedule{{Kind: schedule.KindConstant, Total: 8000, Peak: 3e-4, Warmup: 1000}, {Kind: schedule.KindConstant, Total: 8000, Peak: 9e-5}}},
+		{Kind: schedule.KindWSD, Total: 24000, Peak: 3e-4, Final: 3e-5, Warmup: 1000, Decay: "1-sqrt", DecayFraction: 0.2},
 	}
 	req := lawcore.FitRequest{Law: Name}
 	for i, s := range scheds {
@@ -115,7 +116,7 @@ func TestRecoversKnownParameters(t *testing.T) {
 // with fine groups and with coarse ones (whose spread corrections then carry much of the
 // derivative).
 func TestGradient(t *testing.T) {
-	req := testcurves.MPLRequest(t, "25", lawcore.FixedLambda(lawcore.DefaultLambda), lawcore.WarmupActual)
+	req := testcurves.MPLRequest(t, "25", lawcore.FixedLambda(lawcore.DefaultLambda), schedule.WarmupActual)
 	var runs []lawcore.Run
 	for _, c := range req.Curves[:3] {
 		lr, _ := c.Schedule.LR()
@@ -198,7 +199,9 @@ func TestLossDropDerivatives(t *testing.T) {
 // Bad requests fail with the annealing law's errors, word for word: the engine prepares the
 // curves of every law by the same code. Lambda, which this law does not have, is not checked.
 func TestFitErrors(t *testing.T) {
-	sched := func() *lawcore.Schedule { return &lawcore.Schedule{Kind: lawcore.KindConstant, Total: 100, Peak: 1e-3} }
+	sched := func() *schedule.Schedule {
+		return &schedule.Schedule{Kind: schedule.KindConstant, Total: 100, Peak: 1e-3}
+	}
 	curve := func(f func(*lawcore.Curve)) lawcore.Curve {
 		c := lawcore.Curve{Name: "run", Steps: []float64{10, 20, 30}, Loss: []float64{3, 2.9, 2.8}, Schedule: sched()}
 		f(&c)
@@ -333,7 +336,7 @@ func TestResultJSON(t *testing.T) {
 }
 
 func TestPredict(t *testing.T) {
-	lr, _ := lawcore.Schedule{Kind: lawcore.KindWSD, Total: 3000, Peak: 1e-3, Final: 1e-4, Warmup: 100, Decay: "linear", DecayFraction: 0.3}.LR()
+	lr, _ := schedule.Schedule{Kind: schedule.KindWSD, Total: 3000, Peak: 1e-3, Final: 1e-4, Warmup: 100, Decay: "linear", DecayFraction: 0.3}.LR()
 	dense := predict(t, truth, lr, nil)
 	// step 0 (LR 0 in the warmup from 0) has no value: every other step is predicted
 	if len(dense.Steps) != 3000 || dense.Steps[0] != 1 || dense.Steps[2999] != 3000 {
@@ -428,7 +431,7 @@ func TestExtremes(t *testing.T) {
 func TestFitLines(t *testing.T) {
 	req := syntheticRequest(t, truth, 0, 1000)
 	req.Points = 500
-	res := &lawcore.FitResult{Law: Name, Params: truth.Values(), Settings: lawcore.FitSettings{WarmupConvention: lawcore.WarmupActual}}
+	res := &lawcore.FitResult{Law: Name, Params: truth.Values(), Settings: lawcore.FitSettings{WarmupConvention: schedule.WarmupActual}}
 	lines, err := lawcore.FitLines(req, res)
 	if err != nil {
 		t.Fatal(err)
@@ -452,7 +455,7 @@ func TestFitLines(t *testing.T) {
 		}
 	}
 	// the warmup at its peak: no loss drop from the warmup, and a larger area
-	res.Settings.WarmupConvention = lawcore.WarmupPeak
+	res.Settings.WarmupConvention = schedule.WarmupPeak
 	peak, err := lawcore.FitLines(req, res)
 	if err != nil || !(peak[1].Loss[len(peak[1].Loss)-1] < lines[1].Loss[len(lines[1].Loss)-1]) {
 		t.Errorf("peak convention: %v", err)
@@ -470,10 +473,10 @@ func TestFitOddInputs(t *testing.T) {
 	for i := range constant {
 		constant[i] = 1e-3
 	}
-	cosine := func(peak float64) *lawcore.Schedule {
-		return &lawcore.Schedule{Kind: lawcore.KindCosine, Total: 2000, Peak: peak, Warmup: 100}
+	cosine := func(peak float64) *schedule.Schedule {
+		return &schedule.Schedule{Kind: schedule.KindCosine, Total: 2000, Peak: peak, Warmup: 100}
 	}
-	curve := func(steps, loss []float64, s *lawcore.Schedule) []lawcore.Curve {
+	curve := func(steps, loss []float64, s *schedule.Schedule) []lawcore.Curve {
 		return []lawcore.Curve{{Name: "a", Steps: steps, Loss: loss, Schedule: s}}
 	}
 	cases := map[string]lawcore.FitRequest{

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // naiveDrop is the loss-drop sum as the release computes it: every step k = 1..t.
@@ -40,15 +40,15 @@ func naiveDrop(p Params, lr []float64, t int) (ld, mass float64) {
 // testSchedules are schedules with every kind of LR change: smooth decays, a jump, a
 // staircase, rises and falls (cyclic), a decay to zero and noise.
 func testSchedules(t testing.TB) map[string][]float64 {
-	scheds := map[string]lawcore.Schedule{
-		"cosine":       {Kind: lawcore.KindCosine, Total: 24000, Peak: 3e-4, Final: 3e-5, Warmup: 2160},
-		"cosine-to-0":  {Kind: lawcore.KindCosine, Total: 20000, Peak: 1e-3, Warmup: 500},
-		"wsd-1-sqrt":   {Kind: lawcore.KindWSD, Total: 30000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
+	scheds := map[string]schedule.Schedule{
+		"cosine":       {Kind: schedule.KindCosine, Total: 24000, Peak: 3e-4, Final: 3e-5, Warmup: 2160},
+		"cosine-to-0":  {Kind: schedule.KindCosine, Total: 20000, Peak: 1e-3, Warmup: 500},
+		"wsd-1-sqrt":   {Kind: schedule.KindWSD, Total: 30000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
 		"wsd-exp":      testcurves.MPLSchedule("wsd_20000_24000"),
 		"wsdcon":       testcurves.MPLSchedule("wsdcon_9"),
-		"multistep":    {Kind: lawcore.KindMultistep, Total: 20000, Peak: 6e-4, Warmup: 300, Stages: []float64{0.8, 0.1, 0.1}, Levels: []float64{1, 0.316, 0.1}},
-		"cyclic":       {Kind: lawcore.KindCyclic, Total: 20000, Peak: 5e-4, Final: 1e-4, StepSize: 1500, Warmup: 200},
-		"inverse-sqrt": {Kind: lawcore.KindInverseSqrt, Total: 50000, Peak: 1e-3, Warmup: 1000},
+		"multistep":    {Kind: schedule.KindMultistep, Total: 20000, Peak: 6e-4, Warmup: 300, Stages: []float64{0.8, 0.1, 0.1}, Levels: []float64{1, 0.316, 0.1}},
+		"cyclic":       {Kind: schedule.KindCyclic, Total: 20000, Peak: 5e-4, Final: 1e-4, StepSize: 1500, Warmup: 200},
+		"inverse-sqrt": {Kind: schedule.KindInverseSqrt, Total: 50000, Peak: 1e-3, Warmup: 1000},
 	}
 	out := map[string][]float64{}
 	for name, s := range scheds {

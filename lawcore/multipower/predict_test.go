@@ -8,6 +8,7 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Predict with this law: a one-drop schedule against the law's formula by hand, and a WSD
@@ -37,7 +38,7 @@ func TestPredictByHand(t *testing.T) {
 		t.Errorf("final areas %v %v, want 0.111 and 0", c.FinalS1, c.FinalS2)
 	}
 
-	sched := lawcore.Schedule{Kind: lawcore.KindWSD, Total: 3000, Peak: 1e-3, Final: 1e-4, Warmup: 100, Decay: "linear", DecayFraction: 0.3}
+	sched := schedule.Schedule{Kind: schedule.KindWSD, Total: 3000, Peak: 1e-3, Final: 1e-4, Warmup: 100, Decay: "linear", DecayFraction: 0.3}
 	wsdLR, _ := sched.LR()
 	dense := predict(t, p, wsdLR, nil)
 	got, err := lawcore.Predict(lawcore.PredictRequest{Law: Name, Params: p.Values(), Points: 300, Curves: []lawcore.PredictCurve{{Name: "wsd", Schedule: &sched}}})
@@ -78,7 +79,7 @@ func TestPredictByHand(t *testing.T) {
 
 // Parameters too large for float64 give a message naming the curve, not an infinite loss.
 func TestPredictOverflowNamesTheCurve(t *testing.T) {
-	sched := &lawcore.Schedule{Kind: lawcore.KindConstant, Total: 100, Peak: 1e-4}
+	sched := &schedule.Schedule{Kind: schedule.KindConstant, Total: 100, Peak: 1e-4}
 	for _, req := range []lawcore.PredictRequest{
 		{Params: lawcore.Params{L0: 1e308, A: 1e308, Alpha: 0.5, C: 0, Lambda: 0.999}.Values(), Curves: []lawcore.PredictCurve{{Name: "big", Schedule: sched}}},
 		{Law: Name, Params: Params{L0: 1e308, A: 1e308, Alpha: 0.5, B: 1, C: 1, Beta: 0.5, Gamma: 0.5}.Values(), Curves: []lawcore.PredictCurve{{Name: "big", Schedule: sched}}},

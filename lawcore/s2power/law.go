@@ -17,6 +17,7 @@ import (
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Name names the law in requests and results.
@@ -57,7 +58,7 @@ var spec = &lawcore.Spec{
 		{Name: "lambda", Symbol: "λ", Meaning: "the decay factor of the annealing momentum", Domain: lawcore.UnitInterval, Default: lawcore.DefaultLambda, Held: true, Grid: lambdaGrid},
 	},
 	Terms:      [2]lawcore.Term{{Param: "A", Label: "A·S1^−α"}, {Param: "C", Label: "C·S2^ζ"}},
-	Convention: lawcore.WarmupPeak,
+	Convention: schedule.WarmupPeak,
 }
 
 type law struct{}

@@ -10,11 +10,12 @@ import (
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // With zeta 1 the law is the annealing law.
 func TestZetaOneIsTheAnnealingLaw(t *testing.T) {
-	sched := lawcore.Schedule{Kind: lawcore.KindWSD, Total: 20000, Peak: 3e-4, Warmup: 500, Decay: "linear", DecayFraction: 0.3}
+	sched := schedule.Schedule{Kind: schedule.KindWSD, Total: 20000, Peak: 3e-4, Warmup: 500, Decay: "linear", DecayFraction: 0.3}
 	ann := lawcore.Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: 0.999}
 	v := ann.Values()
 	v["zeta"] = 1
@@ -32,9 +33,9 @@ func TestZetaOneIsTheAnnealingLaw(t *testing.T) {
 
 // A re-warmup makes S2 negative: the law refuses the curve, naming it and the step.
 func TestNegativeAreaNamesTheCurve(t *testing.T) {
-	rewarmup := lawcore.Schedule{Kind: lawcore.KindConcat, Segments: []lawcore.Schedule{
-		{Kind: lawcore.KindCosine, Total: 10000, Peak: 3e-4, Warmup: 500},
-		{Kind: lawcore.KindCosine, Total: 10000, Peak: 6e-4, Warmup: 1000},
+	rewarmup := schedule.Schedule{Kind: schedule.KindConcat, Segments: []schedule.Schedule{
+		{Kind: schedule.KindCosine, Total: 10000, Peak: 3e-4, Warmup: 500},
+		{Kind: schedule.KindCosine, Total: 10000, Peak: 6e-4, Warmup: 1000},
 	}}
 	v := lawcore.Values{"L0": 2.6, "A": 0.43, "alpha": 0.55, "C": 0.41, "zeta": 1.1, "lambda": 0.999}
 	_, err := lawcore.Predict(lawcore.PredictRequest{Law: Name, Params: v, Points: 100, Curves: []lawcore.PredictCurve{{Name: "continual", Schedule: &rewarmup}}})
@@ -43,7 +44,7 @@ func TestNegativeAreaNamesTheCurve(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 	// the warmup counted as run is a re-warmup for the law
-	constant := lawcore.Schedule{Kind: lawcore.KindConstant, Total: 5000, Peak: 3e-4, Warmup: 500}
+	constant := schedule.Schedule{Kind: schedule.KindConstant, Total: 5000, Peak: 3e-4, Warmup: 500}
 	req := lawcore.FitRequest{Law: Name, WarmupConvention: "actual", Curves: []lawcore.Curve{{Name: "run", Steps: []float64{1000, 3000, 5000}, Loss: []float64{4, 3.5, 3.3}, Schedule: &constant}}}
 	if _, err := lawcore.Fit(context.Background(), req, nil); err == nil || !strings.Contains(err.Error(), `curve "run"`) {
 		t.Errorf("warmup as run: got %v", err)

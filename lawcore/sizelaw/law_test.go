@@ -12,6 +12,7 @@ import (
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // sizeRequest generates curves from known model-size parameters: cosine, constant and WSD
@@ -19,10 +20,10 @@ import (
 // multiplicative noise, and the same three at each validated size.
 func sizeRequest(truth Params, noise float64, fitSizes, validateSizes []float64) lawcore.FitRequest {
 	rng := rand.New(rand.NewPCG(5, 6))
-	scheds := []lawcore.Schedule{
-		{Kind: lawcore.KindCosine, Total: 20000, Peak: 3e-4, Warmup: 500},
-		{Kind: lawcore.KindConstant, Total: 20000, Peak: 3e-4, Warmup: 500},
-		{Kind: lawcore.KindWSD, Total: 20000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
+	scheds := []schedule.Schedule{
+		{Kind: schedule.KindCosine, Total: 20000, Peak: 3e-4, Warmup: 500},
+		{Kind: schedule.KindConstant, Total: 20000, Peak: 3e-4, Warmup: 500},
+		{Kind: schedule.KindWSD, Total: 20000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
 	}
 	req := lawcore.FitRequest{Law: Name, Lambda: lawcore.FixedLambda(truth.Lambda)}
 	add := func(sizes []float64, role string) {
@@ -30,7 +31,7 @@ func sizeRequest(truth Params, noise float64, fitSizes, validateSizes []float64)
 			for i := range scheds {
 				s := scheds[i]
 				lr, _ := s.LR()
-				a, _ := lawcore.ComputeAreas(lawcore.CountedLR(lr, s.Warmup, lawcore.WarmupPeak), truth.Lambda)
+				a, _ := schedule.ComputeAreas(schedule.CountedLR(lr, s.Warmup, schedule.WarmupPeak), truth.Lambda)
 				c := lawcore.Curve{Name: s.Kind, Role: role, Schedule: &s, Size: n}
 				for st := 100; st <= s.Total; st += 100 {
 					c.Steps = append(c.Steps, float64(st))
@@ -201,7 +202,7 @@ func TestSizeFitMPL(t *testing.T) {
 		}
 		return lawcore.MeanMetrics(ms).PredE
 	}
-	for _, conv := range []lawcore.Convention{lawcore.WarmupPeak, lawcore.WarmupActual} {
+	for _, conv := range []schedule.Convention{schedule.WarmupPeak, schedule.WarmupActual} {
 		req := build(map[string]map[string]string{"25": split(testcurves.MPLFitNames, testcurves.MPLTestNames), "100": split(testcurves.MPLFitNames, testcurves.MPLTestNames)})
 		req.WarmupConvention = string(conv)
 		res, err := lawcore.Fit(context.Background(), req, nil)
@@ -258,7 +259,7 @@ func BenchmarkFitMPL(b *testing.B) {
 // A curve without a model size is named once in the message, though both the prediction and
 // the law name it.
 func TestPredictWithoutSizeNamesTheCurveOnce(t *testing.T) {
-	s := lawcore.Schedule{Kind: lawcore.KindConstant, Total: 1000, Peak: 2e-4}
+	s := schedule.Schedule{Kind: schedule.KindConstant, Total: 1000, Peak: 2e-4}
 	_, err := lawcore.Predict(lawcore.PredictRequest{Law: "size",
 		Params: lawcore.Values{"L0": 2, "A": 0.4, "alpha": 0.5, "B": 1, "C": 0.4, "beta": 0.3, "gamma": 0.2, "lambda": 0.999},
 		Curves: []lawcore.PredictCurve{{Name: "a", Schedule: &s}}})

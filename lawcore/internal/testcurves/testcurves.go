@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // examples is site/examples, found from this file's own place in the repository.
@@ -49,9 +50,9 @@ func Fig2(tb testing.TB) lawcore.FitRequest {
 		tb.Fatal(err)
 	}
 	var curves []lawcore.Curve
-	for _, kind := range []string{lawcore.KindCosine, lawcore.KindConstant} {
+	for _, kind := range []string{schedule.KindCosine, schedule.KindConstant} {
 		curves = append(curves, lawcore.Curve{Name: kind, Role: lawcore.RoleFit, Steps: f.Steps, Loss: f.Loss[kind],
-			Schedule: &lawcore.Schedule{Kind: kind, Total: f.TotalSteps, Peak: f.EtaMax, Final: f.EtaMin, Warmup: f.Warmup}})
+			Schedule: &schedule.Schedule{Kind: kind, Total: f.TotalSteps, Peak: f.EtaMax, Final: f.EtaMin, Warmup: f.Warmup}})
 	}
 	return lawcore.FitRequest{Curves: curves, Lambda: lawcore.FixedLambda(f.Lambda), WarmupConvention: "peak", HuberDelta: 1e-3}
 }
@@ -74,28 +75,28 @@ var (
 func MPLNames() []string { return append(append([]string(nil), MPLFitNames...), MPLTestNames...) }
 
 // MPLSchedule is a release curve's schedule, from its name, as the release's README states it.
-func MPLSchedule(name string) lawcore.Schedule {
+func MPLSchedule(name string) schedule.Schedule {
 	w := MPLWarmup
-	wsdcon := func(level float64) lawcore.Schedule {
+	wsdcon := func(level float64) schedule.Schedule {
 		// 3e-4 to step 7999, the lower LR from step 8000 (the CSVs show it there) to 16000
-		return lawcore.Schedule{Kind: lawcore.KindConcat, Segments: []lawcore.Schedule{
-			{Kind: lawcore.KindConstant, Total: 7999, Peak: mplPeak, Warmup: w},
-			{Kind: lawcore.KindConstant, Total: 8001, Peak: level},
+		return schedule.Schedule{Kind: schedule.KindConcat, Segments: []schedule.Schedule{
+			{Kind: schedule.KindConstant, Total: 7999, Peak: mplPeak, Warmup: w},
+			{Kind: schedule.KindConstant, Total: 8001, Peak: level},
 		}}
 	}
 	switch name {
 	case "constant_24000":
-		return lawcore.Schedule{Kind: lawcore.KindConstant, Total: 24000, Peak: mplPeak, Warmup: w}
+		return schedule.Schedule{Kind: schedule.KindConstant, Total: 24000, Peak: mplPeak, Warmup: w}
 	case "constant_72000":
-		return lawcore.Schedule{Kind: lawcore.KindConstant, Total: 72000, Peak: mplPeak, Warmup: w}
+		return schedule.Schedule{Kind: schedule.KindConstant, Total: 72000, Peak: mplPeak, Warmup: w}
 	case "cosine_24000":
-		return lawcore.Schedule{Kind: lawcore.KindCosine, Total: 24000, Peak: mplPeak, Final: mplFinal, Warmup: w}
+		return schedule.Schedule{Kind: schedule.KindCosine, Total: 24000, Peak: mplPeak, Final: mplFinal, Warmup: w}
 	case "cosine_72000":
-		return lawcore.Schedule{Kind: lawcore.KindCosine, Total: 72000, Peak: mplPeak, Final: mplFinal, Warmup: w}
+		return schedule.Schedule{Kind: schedule.KindCosine, Total: 72000, Peak: mplPeak, Final: mplFinal, Warmup: w}
 	case "wsd_20000_24000":
-		return lawcore.Schedule{Kind: lawcore.KindWSD, Total: 24000, Peak: mplPeak, Final: mplFinal, Warmup: w, Decay: "exponential", DecaySteps: 4000}
+		return schedule.Schedule{Kind: schedule.KindWSD, Total: 24000, Peak: mplPeak, Final: mplFinal, Warmup: w, Decay: "exponential", DecaySteps: 4000}
 	case "wsdld_20000_24000":
-		return lawcore.Schedule{Kind: lawcore.KindWSD, Total: 24000, Peak: mplPeak, Final: mplFinal, Warmup: w, Decay: "linear", DecaySteps: 4000}
+		return schedule.Schedule{Kind: schedule.KindWSD, Total: 24000, Peak: mplPeak, Final: mplFinal, Warmup: w, Decay: "linear", DecaySteps: 4000}
 	case "wsdcon_3":
 		return wsdcon(3e-5)
 	case "wsdcon_9":
@@ -132,7 +133,7 @@ func ReadMPL(tb testing.TB, size, name string) (steps, lr, loss []float64) {
 
 // MPLRequest is the release's split with the schedules of MPLSchedule: fit three curves,
 // validate on the other six.
-func MPLRequest(tb testing.TB, size string, lambda lawcore.LambdaSetting, conv lawcore.Convention) lawcore.FitRequest {
+func MPLRequest(tb testing.TB, size string, lambda lawcore.LambdaSetting, conv schedule.Convention) lawcore.FitRequest {
 	req := lawcore.FitRequest{Lambda: lambda, WarmupConvention: string(conv), HuberDelta: 1e-3}
 	add := func(names []string, role string) {
 		for _, name := range names {
@@ -209,11 +210,11 @@ const (
 // CooldownSchedule is the study's schedule of a linear cooldown over the fraction f of a
 // run of total steps (f = 0: constant): lr(s) = peak*(0.01 + 0.99*s/300) for s < 300, then
 // the peak, then from c = (1-f)*total a linear fall to 0 at total.
-func CooldownSchedule(total int, f float64) lawcore.Schedule {
+func CooldownSchedule(total int, f float64) schedule.Schedule {
 	if f == 0 {
-		return lawcore.Schedule{Kind: lawcore.KindConstant, Total: total, Peak: cooldownPeak, Warmup: cooldownWarmup, WarmupFrom: 0.01 * cooldownPeak}
+		return schedule.Schedule{Kind: schedule.KindConstant, Total: total, Peak: cooldownPeak, Warmup: cooldownWarmup, WarmupFrom: 0.01 * cooldownPeak}
 	}
-	return lawcore.Schedule{Kind: lawcore.KindWSD, Total: total, Peak: cooldownPeak, Warmup: cooldownWarmup, WarmupFrom: 0.01 * cooldownPeak,
+	return schedule.Schedule{Kind: schedule.KindWSD, Total: total, Peak: cooldownPeak, Warmup: cooldownWarmup, WarmupFrom: 0.01 * cooldownPeak,
 		Decay: "linear", DecaySteps: int(math.Round(f * float64(total)))}
 }
 
@@ -274,17 +275,17 @@ func Cooldown(tb testing.TB) map[string]CooldownRun {
 // decay; peak 3e-4, warmup 500 counted by conv) drawn from the annealing law with truth, a
 // loss every `every` steps with multiplicative noise of the given size. Every step (every 1) is
 // as dense as a TensorBoard run's log.
-func Synthetic(truth lawcore.Params, noise float64, every int, conv lawcore.Convention) lawcore.FitRequest {
+func Synthetic(truth lawcore.Params, noise float64, every int, conv schedule.Convention) lawcore.FitRequest {
 	rng := rand.New(rand.NewPCG(1, 2))
-	scheds := []lawcore.Schedule{
-		{Kind: lawcore.KindCosine, Total: 30000, Peak: 3e-4, Warmup: 500, Final: 3e-5},
-		{Kind: lawcore.KindConstant, Total: 30000, Peak: 3e-4, Warmup: 500},
-		{Kind: lawcore.KindWSD, Total: 30000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
+	scheds := []schedule.Schedule{
+		{Kind: schedule.KindCosine, Total: 30000, Peak: 3e-4, Warmup: 500, Final: 3e-5},
+		{Kind: schedule.KindConstant, Total: 30000, Peak: 3e-4, Warmup: 500},
+		{Kind: schedule.KindWSD, Total: 30000, Peak: 3e-4, Warmup: 500, Decay: "1-sqrt", DecayFraction: 0.2},
 	}
 	req := lawcore.FitRequest{Lambda: lawcore.FixedLambda(truth.Lambda), WarmupConvention: string(conv)}
 	for i, s := range scheds {
 		lr, _ := s.LR()
-		a, _ := lawcore.ComputeAreas(lawcore.CountedLR(lr, s.Warmup, conv), truth.Lambda)
+		a, _ := schedule.ComputeAreas(schedule.CountedLR(lr, s.Warmup, conv), truth.Lambda)
 		c := lawcore.Curve{Name: s.Kind, Schedule: &scheds[i]}
 		for st := every; st <= s.Total; st += every {
 			c.Steps = append(c.Steps, float64(st))
@@ -303,9 +304,9 @@ func Synthetic(truth lawcore.Params, noise float64, every int, conv lawcore.Conv
 func SubsetMatchesBind(t *testing.T, law lawcore.Law, opts lawcore.BindOptions, thetas [][]float64) {
 	t.Helper()
 	var runs []lawcore.Run
-	for i, s := range []lawcore.Schedule{
-		{Kind: lawcore.KindCosine, Total: 20000, Peak: 3e-4},
-		{Kind: lawcore.KindWSD, Total: 20000, Peak: 3e-4, Decay: "linear", DecayFraction: 0.2},
+	for i, s := range []schedule.Schedule{
+		{Kind: schedule.KindCosine, Total: 20000, Peak: 3e-4},
+		{Kind: schedule.KindWSD, Total: 20000, Peak: 3e-4, Decay: "linear", DecayFraction: 0.2},
 	} {
 		lr, err := s.LR()
 		if err != nil {

@@ -1,9 +1,11 @@
-package lawcore
+package schedule
 
 import (
 	"math"
 	"sort"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
 // The learning rate of the library schedules the presets are named after, written out again
@@ -276,10 +278,10 @@ func TestLibrarySchedules(t *testing.T) {
 			continue
 		}
 		for k, st := range c.steps {
-			if !closeRel(lr[st], c.want[k], 1e-12) {
+			if !numeric.CloseRel(lr[st], c.want[k], 1e-12) {
 				t.Errorf("%s: lawcore's lr[%d] = %.15g, worked out %.15g", c.name, st, lr[st], c.want[k])
 			}
-			if c.lib != nil && !closeRel(c.lib(st), c.want[k], 1e-12) {
+			if c.lib != nil && !numeric.CloseRel(c.lib(st), c.want[k], 1e-12) {
 				t.Errorf("%s: the library's lr at %d = %.15g, worked out %.15g", c.name, st, c.lib(st), c.want[k])
 			}
 		}

@@ -1,8 +1,10 @@
-package lawcore
+package schedule
 
 import (
 	"math"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
 // A constant schedule has S1 = eta*(s+1) (the sums include step 0) and S2 = 0.
@@ -13,7 +15,7 @@ func TestAreasConstantClosedForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []int{0, 1, 500, 1000} {
-		if want := 3e-4 * float64(s+1); !closeRel(a.S1[s], want, 1e-12) {
+		if want := 3e-4 * float64(s+1); !numeric.CloseRel(a.S1[s], want, 1e-12) {
 			t.Errorf("S1[%d] = %g, want %g", s, a.S1[s], want)
 		}
 		if a.S2[s] != 0 {
@@ -38,7 +40,7 @@ func TestAreasStepDropClosedForm(t *testing.T) {
 		if s >= k {
 			want = d * (1 - math.Pow(lambda, float64(s-k+1))) / (1 - lambda)
 		}
-		if !closeRel(a.S2[s], want, 1e-12) {
+		if !numeric.CloseRel(a.S2[s], want, 1e-12) {
 			t.Errorf("S2[%d] = %.15g, want %.15g", s, a.S2[s], want)
 		}
 	}
@@ -58,7 +60,7 @@ func TestAreasLambdaDerivative(t *testing.T) {
 	down, _ := ComputeAreas(CountedLR(lr, 100, WarmupActual), lambda-h)
 	for _, s := range []int{50, 1000, 5000} {
 		fd := (up.S2[s] - down.S2[s]) / (2 * h)
-		if !closeRel(a.DS2[s], fd, 1e-5*math.Max(1, math.Abs(fd))) {
+		if !numeric.CloseRel(a.DS2[s], fd, 1e-5*math.Max(1, math.Abs(fd))) {
 			t.Errorf("dS2/dlambda at %d = %g, central difference %g", s, a.DS2[s], fd)
 		}
 	}
@@ -70,11 +72,11 @@ func TestAreasWarmupConventions(t *testing.T) {
 	lr, _ := Schedule{Kind: KindConstant, Total: 1000, Peak: 2e-4, Warmup: 500}.LR()
 	peak, _ := ComputeAreas(CountedLR(lr, 500, WarmupPeak), 0.999)
 	actual, _ := ComputeAreas(CountedLR(lr, 500, WarmupActual), 0.999)
-	if want := 2e-4 * 1001; !closeRel(peak.S1[1000], want, 1e-12) || peak.S2[1000] != 0 {
+	if want := 2e-4 * 1001; !numeric.CloseRel(peak.S1[1000], want, 1e-12) || peak.S2[1000] != 0 {
 		t.Errorf("peak: S1 %g S2 %g, want %g and 0", peak.S1[1000], peak.S2[1000], want)
 	}
 	// linear warmup from 0: the ramp's area is 2e-4 * (0+1+...+499)/500 = 2e-4 * 249.5
-	if want := 2e-4 * (249.5 + 501); !closeRel(actual.S1[1000], want, 1e-12) {
+	if want := 2e-4 * (249.5 + 501); !numeric.CloseRel(actual.S1[1000], want, 1e-12) {
 		t.Errorf("actual: S1 %g, want %g", actual.S1[1000], want)
 	}
 	if actual.S2[1000] >= 0 {
@@ -98,7 +100,7 @@ func TestFinalAreasMatchesComputeAreas(t *testing.T) {
 			a, _ := ComputeAreas(counted, 0.999)
 			s1, s2 := FinalAreas(counted, 0.999)
 			n := len(lr) - 1
-			if !closeRel(s1, a.S1[n], 1e-12) || !closeRel(s2, a.S2[n], 1e-12) {
+			if !numeric.CloseRel(s1, a.S1[n], 1e-12) || !numeric.CloseRel(s2, a.S2[n], 1e-12) {
 				t.Errorf("%s %s: FinalAreas (%g, %g), ComputeAreas (%g, %g)", p.ID, conv, s1, s2, a.S1[n], a.S2[n])
 			}
 		}

@@ -1,9 +1,11 @@
-package lawcore
+package schedule
 
 import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
 // referenceLR is the value at step i of the kinds filled by recurrences (constant, cosine,
@@ -147,7 +149,7 @@ func TestFillMatchesDefinitions(t *testing.T) {
 				t.Fatalf("%s: step %d: a negative rate %g", name, i, got[i])
 			}
 			want := referenceLR(s, i)
-			if !closeRel(got[i], want, 1e-12) && !closeRel(got[i]/3e-4, want/3e-4, 1e-12) {
+			if !numeric.CloseRel(got[i], want, 1e-12) && !numeric.CloseRel(got[i]/3e-4, want/3e-4, 1e-12) {
 				t.Fatalf("%s: step %d: Schedule.LR %.17g, the definition %.17g", name, i, got[i], want)
 			}
 		}

@@ -1,4 +1,4 @@
-package lawcore
+package schedule
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
 // TestScheduleValues checks every kind at steps whose learning rate is computed by hand.
@@ -64,7 +66,7 @@ func TestScheduleValues(t *testing.T) {
 			t.Errorf("%s: %d values for last step %d", c.name, len(lr), c.s.LastStep())
 		}
 		for k, st := range c.steps {
-			if !closeRel(lr[st], c.want[k], 1e-12) {
+			if !numeric.CloseRel(lr[st], c.want[k], 1e-12) {
 				t.Errorf("%s: lr[%d] = %.15g, want %.15g", c.name, st, lr[st], c.want[k])
 			}
 		}
@@ -131,7 +133,7 @@ func TestScheduleErrors(t *testing.T) {
 		{`{"kind":"multistep","total":100,"peak":1e-4,"stages":[0.8,0.1,0.1],"levels":[1,0.3,0.1],"transition":100000}`, "schedule.transition: 100000 steps is longer than stage 2 (10 steps)"},
 	}
 	for _, c := range cases {
-		_, err := DecodeSchedule([]byte(c.json))
+		_, err := Decode([]byte(c.json))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got error %v, want one containing %q", c.json, err, c.want)
 		}
@@ -153,7 +155,7 @@ func TestScheduleJSONKeepsAGivenZeroWarmup(t *testing.T) {
 		{`{"kind":"concat","segments":[{"kind":"constant","total":10,"peak":1,"warmup":0}]}`,
 			`{"kind":"concat","segments":[{"warmup":0,"kind":"constant","total":10,"peak":1}]}`},
 	} {
-		s, err := DecodeSchedule([]byte(tc.in))
+		s, err := Decode([]byte(tc.in))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.in, err)
 		}
@@ -161,12 +163,12 @@ func TestScheduleJSONKeepsAGivenZeroWarmup(t *testing.T) {
 		if err != nil || string(out) != tc.out {
 			t.Errorf("%s: encoded as %s (%v), want %s", tc.in, out, err, tc.out)
 		}
-		back, err := DecodeSchedule(out)
+		back, err := Decode(out)
 		if err != nil || !reflect.DeepEqual(back, s) {
 			t.Errorf("%s: read back as %+v (%v), want %+v", tc.in, back, err, s)
 		}
 	}
-	_, err := DecodeSchedule([]byte(`{"kind":"concat","segments":[{"kind":"constant","total":"ten"}]}`))
+	_, err := Decode([]byte(`{"kind":"concat","segments":[{"kind":"constant","total":"ten"}]}`))
 	if err == nil || !strings.Contains(err.Error(), `"segments.total" must be a whole number, got string`) {
 		t.Errorf("a segment's bad total: got %v", err)
 	}

@@ -1,4 +1,4 @@
-package lawcore
+package schedule
 
 import "math"
 

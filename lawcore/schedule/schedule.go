@@ -1,4 +1,4 @@
-package lawcore
+package schedule
 
 import (
 	"encoding/json"
@@ -10,12 +10,12 @@ import (
 	"github.com/lawcalc/annealing/lawcore/input"
 )
 
-// MaxScheduleSteps bounds the length of one schedule, so that a typo cannot ask for more
+// MaxSteps bounds the length of one schedule, so that a typo cannot ask for more
 // memory than a browser tab has (each step costs a few float64s).
-const MaxScheduleSteps = 10_000_000
+const MaxSteps = 10_000_000
 
 // MaxLR bounds a learning rate: far above any used in training (in raw units such as 3e-4),
-// and low enough that the areas of MaxScheduleSteps steps stay finite. A larger one is a unit
+// and low enough that the areas of MaxSteps steps stay finite. A larger one is a unit
 // mistake, and would overflow the law's sums to infinity.
 const MaxLR = 1000
 
@@ -134,8 +134,8 @@ var Choices = map[string][]string{
 	"anneal": {"cos", "linear"},
 }
 
-// DecodeSchedule parses a JSON schedule description, rejecting unknown fields, and validates it.
-func DecodeSchedule(data []byte) (Schedule, error) {
+// Decode parses a JSON schedule description, rejecting unknown fields, and validates it.
+func Decode(data []byte) (Schedule, error) {
 	var s Schedule
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	dec.DisallowUnknownFields()
@@ -246,10 +246,12 @@ func (s *Schedule) explicitTotal() int {
 
 // Validate checks the description and returns an *input.Error naming the first bad field.
 func (s Schedule) Validate() error {
-	return s.validate("schedule")
+	return s.ValidateAs("schedule")
 }
 
-func (s Schedule) validate(field string) error {
+// ValidateAs is Validate with the fields named under field instead of "schedule" ("" names
+// them bare, as for a curve's own list of learning rates).
+func (s Schedule) ValidateAs(field string) error {
 	bad := func(name, format string, args ...any) error {
 		return input.Errorf("", joinField(field, name), format, args...)
 	}
@@ -290,8 +292,8 @@ func (s Schedule) validate(field string) error {
 	if s.Total <= 0 {
 		return bad("total", "must be a positive number of steps, got %d", s.Total)
 	}
-	if s.Total >= MaxScheduleSteps {
-		return bad("total", "%d is too large: a schedule covers steps 0..total, at most %d steps (total at most %d)", s.Total, MaxScheduleSteps, MaxScheduleSteps-1)
+	if s.Total >= MaxSteps {
+		return bad("total", "%d is too large: a schedule covers steps 0..total, at most %d steps (total at most %d)", s.Total, MaxSteps, MaxSteps-1)
 	}
 	if s.Warmup > s.Total {
 		return bad("warmup", "warmup (%d steps) is longer than the run (%d steps)", s.Warmup, s.Total)
@@ -458,12 +460,12 @@ func (s Schedule) validateConcat(field string) error {
 	}
 	n := 1
 	for i, seg := range s.Segments {
-		if err := seg.validate(joinField(field, fmt.Sprintf("segments[%d]", i))); err != nil {
+		if err := seg.ValidateAs(joinField(field, fmt.Sprintf("segments[%d]", i))); err != nil {
 			return err
 		}
 		n += seg.Length() - 1
-		if n > MaxScheduleSteps {
-			return input.Errorf("", joinField(field, "segments"), "more than %d steps in all", MaxScheduleSteps)
+		if n > MaxSteps {
+			return input.Errorf("", joinField(field, "segments"), "more than %d steps in all", MaxSteps)
 		}
 	}
 	return nil
@@ -493,15 +495,15 @@ func (s Schedule) validateExplicit(field string) error {
 		return input.Errorf("", joinField(field, "lr"), "every learning rate is zero: the law needs some training")
 	}
 	for i, st := range s.Steps {
-		if st < 0 || st != math.Trunc(st) || st >= MaxScheduleSteps {
-			return input.Errorf("", joinField(field, fmt.Sprintf("steps[%d]", i)), "must be a whole step from 0 to %d, got %v", MaxScheduleSteps-1, st)
+		if st < 0 || st != math.Trunc(st) || st >= MaxSteps {
+			return input.Errorf("", joinField(field, fmt.Sprintf("steps[%d]", i)), "must be a whole step from 0 to %d, got %v", MaxSteps-1, st)
 		}
 		if i > 0 && st <= s.Steps[i-1] {
 			return input.Errorf("", joinField(field, fmt.Sprintf("steps[%d]", i)), "steps must increase, got %v after %v", st, s.Steps[i-1])
 		}
 	}
-	if len(s.Values) >= MaxScheduleSteps || s.Total >= MaxScheduleSteps {
-		return input.Errorf("", joinField(field, "lr"), "more than %d steps", MaxScheduleSteps)
+	if len(s.Values) >= MaxSteps || s.Total >= MaxSteps {
+		return input.Errorf("", joinField(field, "lr"), "more than %d steps", MaxSteps)
 	}
 	if s.Warmup > s.explicitTotal() {
 		return input.Errorf("", joinField(field, "warmup"), "warmup (%d steps) is longer than the run (%d steps)", s.Warmup, s.explicitTotal())
