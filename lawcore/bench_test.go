@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
@@ -36,7 +37,7 @@ func BenchmarkFitFig2AsThePage(b *testing.B) {
 
 // BenchmarkFitThreeCurves30K fits three curves of 30,000 per-step points each.
 func BenchmarkFitThreeCurves30K(b *testing.B) {
-	req := testcurves.Synthetic(lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}, 2e-4, 1, schedule.WarmupPeak)
+	req := testcurves.Synthetic(annealing.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}, 2e-4, 1, schedule.WarmupPeak)
 	b.ReportAllocs()
 	evaluations := 0
 	for b.Loop() {
@@ -51,7 +52,7 @@ func BenchmarkFitThreeCurves30K(b *testing.B) {
 
 // BenchmarkPredictMillionSteps predicts every step of a 1,000,000-step WSD schedule.
 func BenchmarkPredictMillionSteps(b *testing.B) {
-	req := lawcore.PredictRequest{Params: lawcore.Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: 0.999}.Values(),
+	req := lawcore.PredictRequest{Params: annealing.Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: 0.999}.Values(),
 		Curves: []lawcore.PredictCurve{{Name: "wsd", Schedule: &schedule.Schedule{Kind: schedule.KindWSD, Total: 1_000_000, Peak: 2e-4, Warmup: 500, Decay: "cosine", DecayFraction: 0.2}}}}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -81,7 +82,7 @@ func BenchmarkAreasMillionSteps(b *testing.B) {
 // BenchmarkFitMillionPoints fits one run logged at every one of 1,000,000 steps: the starts
 // are searched on a thinned objective (thinAbove), the best polished on every point.
 func BenchmarkFitMillionPoints(b *testing.B) {
-	req := longRequest(lawcore.Params{L0: 2.5, A: 0.45, Alpha: 0.5, C: 0.5, Lambda: 0.999}, 1_000_000, false)
+	req := longRequest(annealing.Params{L0: 2.5, A: 0.45, Alpha: 0.5, C: 0.5, Lambda: 0.999}, 1_000_000, false)
 	b.ReportAllocs()
 	evaluations := 0
 	for b.Loop() {

@@ -62,8 +62,8 @@ func (p *preparedCurve) window() (index []int, loss []float64) {
 	return p.index[p.first:], p.loss[p.first:]
 }
 
-// curveLabel names a curve in error messages.
-func curveLabel(i int, name string) string {
+// CurveLabel names a curve in error messages.
+func CurveLabel(i int, name string) string {
 	if name == "" {
 		return fmt.Sprintf("curve %d", i+1)
 	}
@@ -106,7 +106,7 @@ func expandSchedule(where string, sched *schedule.Schedule, lr []float64, defaul
 
 // prepare checks a curve and expands its schedule.
 func (c Curve) prepare(i, defaultWarmup int) (*preparedCurve, error) {
-	where := curveLabel(i, c.Name)
+	where := CurveLabel(i, c.Name)
 	role := c.Role
 	switch role {
 	case "":
@@ -167,7 +167,7 @@ func (c Curve) prepare(i, defaultWarmup int) (*preparedCurve, error) {
 // been trained yet (the forward area is zero there, and the law has no value).
 func (p *preparedCurve) run(i int, conv schedule.Convention) (Run, error) {
 	lr := schedule.CountedLR(p.lr, p.warmup, conv)
-	if err := checkTrained(curveLabel(i, p.name), lr, p.index); err != nil {
+	if err := checkTrained(CurveLabel(i, p.name), lr, p.index); err != nil {
 		return Run{}, err
 	}
 	return Run{Name: p.name, LR: lr, Steps: p.index, Size: p.size}, nil

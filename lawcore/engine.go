@@ -59,7 +59,7 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 		progress = func(float64) {}
 	}
 	if req.Auto {
-		return fitAuto(ctx, req, progress)
+		return nil, input.Errorf("", "auto", "lawcore.Fit fits the law named; choosing one by held-out error is lawcore/auto's Fit")
 	}
 	job, err := req.job()
 	if err != nil {
@@ -81,10 +81,10 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 	var search Search
 	if job.strategy == SearchOptimum {
 		starts := maxStarts
-		if req.starts > 0 {
-			starts = req.starts
+		if req.Effort.Starts > 0 {
+			starts = req.Effort.Starts
 		}
-		theta, search, err = optimum(obj, searchProgress, starts, req.thinnedOnly)
+		theta, search, err = optimum(obj, searchProgress, starts, req.Effort.ThinnedOnly)
 	} else {
 		theta, err = job.law.(Searcher).Search(ctx, job.strategy, obj, searchProgress)
 		search = Search{Strategy: job.strategy, Evaluations: obj.evaluations}
@@ -346,6 +346,24 @@ func (j *fitJob) score(theta []float64) (*FitResult, error) {
 	}
 	j.rescore(res)
 	return res, nil
+}
+
+// Check reports what is wrong with the request as Fit would, without fitting.
+func (r FitRequest) Check() error {
+	_, err := r.job()
+	return err
+}
+
+// Rescore sets the metrics of res's curves, its summaries and its objective from the curves'
+// predicted losses (res fits req): a caller that changes the predictions (lawcore/auto's
+// weighted average of laws) scores them again as Fit would.
+func Rescore(req FitRequest, res *FitResult) error {
+	job, err := req.job()
+	if err != nil {
+		return err
+	}
+	job.rescore(res)
+	return nil
 }
 
 // rescore sets the metrics of res's curves, its summaries and its objective from the curves'

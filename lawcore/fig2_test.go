@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 )
 
@@ -16,7 +17,7 @@ func TestFitFig2MatchesPaper(t *testing.T) {
 	}
 	p := annealingParams(t, res)
 	t.Logf("params %+v objective %.6g search %+v elapsed %.2f ms", p, res.Objective, res.Search, res.ElapsedMs)
-	want := lawcore.Params{L0: 2.628, A: 0.430, C: 0.411, Alpha: 0.550}
+	want := annealing.Params{L0: 2.628, A: 0.430, C: 0.411, Alpha: 0.550}
 	for _, c := range []struct {
 		name      string
 		got, want float64

@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // longRequest is one WSD run of n per-step points from the law with truth, its loss wobbling
 // by 0.1% (deterministic), lambda fitted or not.
-func longRequest(truth lawcore.Params, n int, fitLambda bool) lawcore.FitRequest {
+func longRequest(truth annealing.Params, n int, fitLambda bool) lawcore.FitRequest {
 	sched := schedule.Schedule{Kind: schedule.KindWSD, Total: n, Peak: 3e-4, Warmup: 1000, Decay: "linear", DecayFraction: 0.2, Final: 3e-5}
 	lr, _ := sched.LR()
 	a, _ := schedule.ComputeAreas(schedule.CountedLR(lr, sched.Warmup, schedule.WarmupPeak), truth.Lambda)
@@ -30,7 +31,7 @@ func longRequest(truth lawcore.Params, n int, fitLambda bool) lawcore.FitRequest
 }
 
 // checkRecovered fails the test unless every parameter of p is truth's within the relative tol.
-func checkRecovered(t *testing.T, what string, p, truth lawcore.Params, tol float64) {
+func checkRecovered(t *testing.T, what string, p, truth annealing.Params, tol float64) {
 	t.Helper()
 	for _, c := range []struct {
 		name      string
@@ -45,7 +46,7 @@ func checkRecovered(t *testing.T, what string, p, truth lawcore.Params, tol floa
 // Past thinAbove points the starts are searched on a thinned objective and only the best is
 // polished on all points: the known parameters still come back, lambda included.
 func TestFitLongCurveThinsTheSearch(t *testing.T) {
-	truth := lawcore.Params{L0: 2.5, A: 0.45, Alpha: 0.5, C: 0.5, Lambda: 0.998}
+	truth := annealing.Params{L0: 2.5, A: 0.45, Alpha: 0.5, C: 0.5, Lambda: 0.998}
 	n := lawcore.ThinAbove + 50_000
 	if testing.Short() {
 		t.Skip("fits 250,000 points")
@@ -69,7 +70,7 @@ func TestFitLongCurveThinsTheSearch(t *testing.T) {
 // parameters still come back, to 0.5%, which is all a fold fit needs to rank laws by their
 // held-out error.
 func TestFoldFitsPolishThinned(t *testing.T) {
-	truth := lawcore.Params{L0: 2.5, A: 0.45, Alpha: 0.5, C: 0.5, Lambda: 0.998}
+	truth := annealing.Params{L0: 2.5, A: 0.45, Alpha: 0.5, C: 0.5, Lambda: 0.998}
 	n := lawcore.ThinAbove + 50_000
 	if testing.Short() {
 		t.Skip("fits 250,000 points")

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 	"github.com/lawcalc/annealing/lawcore/schedule"
@@ -35,7 +36,7 @@ func checkIntervals(t *testing.T, what string, res *lawcore.FitResult, truth map
 }
 
 func TestFitRecoversKnownParameters(t *testing.T) {
-	truth := lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}
+	truth := annealing.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}
 	for _, conv := range []schedule.Convention{schedule.WarmupPeak, schedule.WarmupActual} {
 		req := testcurves.Synthetic(truth, 2e-4, 100, conv)
 		req.Intervals = true
@@ -51,7 +52,7 @@ func TestFitRecoversKnownParameters(t *testing.T) {
 }
 
 func TestFitRecoversLambda(t *testing.T) {
-	truth := lawcore.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.995}
+	truth := annealing.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.995}
 	req := testcurves.Synthetic(truth, 1e-4, 50, schedule.WarmupActual)
 	req.Lambda = lawcore.FittedLambda()
 	req.Intervals = true
@@ -68,7 +69,7 @@ func TestFitRecoversLambda(t *testing.T) {
 
 // Noise-free data from the law itself is fitted exactly.
 func TestFitNoiseFreeIsExact(t *testing.T) {
-	truth := lawcore.Params{L0: 3.1, A: 0.3, Alpha: 0.6, C: 0.5, Lambda: 0.999}
+	truth := annealing.Params{L0: 3.1, A: 0.3, Alpha: 0.6, C: 0.5, Lambda: 0.999}
 	res, err := lawcore.Fit(context.Background(), testcurves.Synthetic(truth, 0, 1000, schedule.WarmupPeak), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,6 @@ const ThinAbove = thinAbove
 // FitThinnedOnly fits req as auto's fold fits do: past thinAbove points, polished on the
 // thinned objective only.
 func FitThinnedOnly(ctx context.Context, req FitRequest) (*FitResult, error) {
-	req.thinnedOnly = true
+	req.Effort.ThinnedOnly = true
 	return Fit(ctx, req, nil)
 }

@@ -79,7 +79,7 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, p
 			model = s.Subset(keep)
 		} else {
 			var err error
-			if model, err = j.law.Bind(subsetRuns(j.fitRuns, keep), BindOptions{Free: j.freeMask(), Theta: theta}); err != nil {
+			if model, err = j.law.Bind(SubsetRuns(j.fitRuns, keep), BindOptions{Free: j.freeMask(), Theta: theta}); err != nil {
 				return nil, nil, err
 			}
 		}

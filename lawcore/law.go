@@ -185,6 +185,24 @@ type Run struct {
 	Size float64
 }
 
+// SubsetRuns returns runs with the steps keep marks (one per step of every run, in order).
+func SubsetRuns(runs []Run, keep []bool) []Run {
+	out := make([]Run, len(runs))
+	at := 0
+	for i, r := range runs {
+		kept := r
+		kept.Steps = make([]int, 0, len(r.Steps))
+		for _, st := range r.Steps {
+			if keep[at] {
+				kept.Steps = append(kept.Steps, st)
+			}
+			at++
+		}
+		out[i] = kept
+	}
+	return out
+}
+
 // BindOptions say what a bound model will be used for.
 type BindOptions struct {
 	// Free marks the parameters a fit varies (nil: none, as in a prediction); a model may skip
@@ -317,6 +335,10 @@ func Register(l Law) {
 	registry.laws = append(registry.laws, l)
 }
 
+// DefaultLaw names the law of a request that names none: the annealing law, which a program
+// registers by importing lawcore/annealing (lawcore/laws imports every law).
+const DefaultLaw = "annealing"
+
 // Laws returns every registered law, the annealing law first.
 func Laws() []Law {
 	registry.RLock()
@@ -327,7 +349,7 @@ func Laws() []Law {
 // Lookup returns the law registered under name ("" is the annealing law).
 func Lookup(name string) (Law, error) {
 	if name == "" {
-		name = LawAnnealing
+		name = DefaultLaw
 	}
 	registry.RLock()
 	defer registry.RUnlock()

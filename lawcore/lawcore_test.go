@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 )
 
 // closeRel reports whether a and b agree to a relative tolerance (absolute near zero).
@@ -11,9 +12,9 @@ var closeRel = lawcore.CloseRel
 
 // annealingParams types the parameters of an annealing-law fit, failing the test if they are
 // not the annealing law's.
-func annealingParams(t testing.TB, res *lawcore.FitResult) lawcore.Params {
+func annealingParams(t testing.TB, res *lawcore.FitResult) annealing.Params {
 	t.Helper()
-	p, err := lawcore.AnnealingParams(res.Params)
+	p, err := annealing.ParamsOf(res.Params)
 	if err != nil {
 		t.Fatalf("%s fit: %v", res.Law, err)
 	}

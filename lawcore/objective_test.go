@@ -4,32 +4,54 @@ import (
 	"context"
 	"math"
 	"testing"
-
-	"github.com/lawcalc/annealing/lawcore/schedule"
 )
+
+// stepPower is a law for the engine's own tests, L(s) = L0 + A*s^(-alpha) in the step s: it
+// needs no schedule's areas, which the laws' packages (above this one) compute.
+type stepPower struct{ steps []float64 }
+
+var stepPowerSpec = &Spec{Name: "step-power", Title: "power law in steps", Params: []Param{
+	{Name: "L0", Domain: Positive, Default: 2, Linear: true},
+	{Name: "A", Domain: Positive, Default: 1, Linear: true},
+	{Name: "alpha", Domain: Positive, Default: 0.5, Grid: []float64{0.25, 0.5, 1}},
+}}
+
+func (m *stepPower) Points() int { return len(m.steps) }
+
+func (m *stepPower) Eval(theta []float64, from int, pred, jac []float64) {
+	for i := range pred {
+		u := math.Pow(m.steps[from+i], -theta[2])
+		pred[i] = theta[0] + theta[1]*u
+		if jac != nil {
+			jac[3*i], jac[3*i+1], jac[3*i+2] = 1, u, -theta[1]*u*math.Log(m.steps[from+i])
+		}
+	}
+}
+
+func (m *stepPower) Thin(every int) Model {
+	t := &stepPower{}
+	for k := 0; k < len(m.steps); k += every {
+		t.steps = append(t.steps, m.steps[k])
+	}
+	return t
+}
+
+func (m *stepPower) StartGrid(base []float64) StartGrid {
+	return ProductGrid(base, Axis{Param: 2, Values: stepPowerSpec.Params[2].Grid})
+}
 
 // A thinned objective holds every `every`-th point and its value tracks the full one's.
 func TestThinnedObjectiveKeepsEveryNthPoint(t *testing.T) {
-	// one run logged at every one of 10,000 steps, its loss from the law (any loss would do)
-	sched := schedule.Schedule{Kind: schedule.KindWSD, Total: 10_001, Peak: 3e-4, Warmup: 1000, Decay: "linear", DecayFraction: 0.2}
-	c := Curve{Name: "long", Schedule: &sched}
-	for st := 1; st <= sched.Total; st++ {
-		c.Steps = append(c.Steps, float64(st))
-		c.Loss = append(c.Loss, 3+1/math.Sqrt(float64(st)))
+	// one run logged at every one of 10,000 steps
+	model := &stepPower{}
+	var logObs []float64
+	for st := 1; st <= 10_001; st++ {
+		model.steps = append(model.steps, float64(st))
+		logObs = append(logObs, math.Log(3+1/math.Sqrt(float64(st))))
 	}
-	req := FitRequest{Curves: []Curve{c}}
-	job, err := req.job()
-	if err != nil {
-		t.Fatal(err)
-	}
-	model, err := job.law.Bind(job.fitRuns, BindOptions{Free: job.freeMask()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	full := newObjective(context.Background(), model, job.spec, job.logObs, job.delta, job.free, job.base)
+	full := newObjective(context.Background(), model, stepPowerSpec, logObs, DefaultHuberDelta, []int{0, 1, 2}, stepPowerSpec.Defaults())
 	thin := full.thinned(10)
-	theta := Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.4, Lambda: 0.999}.Values()
-	vec, _ := job.spec.Theta(theta)
+	vec := []float64{2.4, 0.5, 0.45}
 	fullPred, thinPred := make([]float64, full.Points()), make([]float64, thin.Points())
 	full.model.Eval(vec, 0, fullPred, nil)
 	thin.model.Eval(vec, 0, thinPred, nil)

@@ -101,7 +101,7 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 	out := make([]Prediction, len(req.Curves))
 	total := 0
 	for i, c := range req.Curves {
-		where := curveLabel(i, c.Name)
+		where := CurveLabel(i, c.Name)
 		lr, warmup, err := expandSchedule(where, c.Schedule, c.LR, req.WarmupSteps)
 		if err != nil {
 			return nil, err

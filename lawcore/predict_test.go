@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
@@ -132,5 +133,43 @@ func TestScheduleWarmupZeroIsNoWarmup(t *testing.T) {
 	eta1 := eta0 + (eta-eta0)*(1-math.Cos(math.Pi/29))/2
 	if got, want := pr[0].Loss[0], law(eta0+eta1)+0.41*(eta1-eta0); pr[0].Steps[0] != 1 || math.Abs(got-want) > 1e-9 {
 		t.Errorf("one-cycle: loss at step %g %.12f, want %.12f at step 1 (no warmup added)", pr[0].Steps[0], got, want)
+	}
+}
+
+// TestPredictAverage checks that a prediction with members is the weighted mean of each
+// member's own, each under its own warmup convention, with weights given in any scale, and
+// that a bad weight is named.
+func TestPredictAverage(t *testing.T) {
+	sched := &schedule.Schedule{Kind: schedule.KindCosine, Total: 5000, Peak: 3e-4, Final: 3e-5, Warmup: 200}
+	curves := []lawcore.PredictCurve{{Name: "cosine", Schedule: sched}}
+	a := lawcore.Values{"L0": 2.5, "A": 0.45, "alpha": 0.5, "C": 0.4, "lambda": 0.999}
+	b := lawcore.Values{"L0": 2.6, "A": 0.40, "alpha": 0.6, "C": 0.3, "lambda": 0.995}
+	one := func(p lawcore.Values, conv schedule.Convention) lawcore.Prediction {
+		pr, err := lawcore.Predict(lawcore.PredictRequest{Params: p, WarmupSteps: 200, WarmupConvention: string(conv), Curves: curves})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pr[0]
+	}
+	pa, pb := one(a, schedule.WarmupPeak), one(b, schedule.WarmupActual)
+	got, err := lawcore.Predict(lawcore.PredictRequest{WarmupSteps: 200, Curves: curves, Members: []lawcore.Member{
+		{Candidate: lawcore.Candidate{Law: annealing.Name, Convention: schedule.WarmupPeak}, Params: a, Weight: 1},
+		{Candidate: lawcore.Candidate{Law: annealing.Name, Convention: schedule.WarmupActual}, Params: b, Weight: 3},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range got[0].Loss {
+		if want := 0.25*pa.Loss[j] + 0.75*pb.Loss[j]; !(math.Abs(got[0].Loss[j]-want) <= 1e-12) {
+			t.Fatalf("step %g: %g, want %g", got[0].Steps[j], got[0].Loss[j], want)
+		}
+	}
+	if want := 0.25*pa.FinalLoss + 0.75*pb.FinalLoss; !(math.Abs(got[0].FinalLoss-want) <= 1e-12) {
+		t.Errorf("final loss %g, want %g", got[0].FinalLoss, want)
+	}
+	_, err = lawcore.Predict(lawcore.PredictRequest{WarmupSteps: 200, Curves: curves, Members: []lawcore.Member{
+		{Candidate: lawcore.Candidate{Law: annealing.Name}, Params: a, Weight: math.NaN()}}})
+	if err == nil || !strings.Contains(err.Error(), "member 1") || !strings.Contains(err.Error(), "weight") {
+		t.Errorf("a NaN weight: %v", err)
 	}
 }

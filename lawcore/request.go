@@ -83,7 +83,7 @@ type FitRequest struct {
 	// Points thins each of those lines to about this many steps (0: every step, or the law's
 	// Spec.LinePoints).
 	Points int `json:"points,omitempty"`
-	// Auto picks the law and its settings by how well they predict (see FitAuto); Law,
+	// Auto picks the law and its settings by how well they predict (lawcore/auto's Fit; Fit itself refuses it); Law,
 	// Lambda and WarmupConvention are then ignored.
 	Auto bool `json:"auto,omitempty"`
 	// Search names the search: "optimum" (the default: the objective's minimum) or one of the
@@ -94,15 +94,20 @@ type FitRequest struct {
 	// ten more polishes of the optimum).
 	Intervals bool `json:"intervals,omitempty"`
 
-	// starts bounds the starts the optimum search polishes (0: maxStarts). Auto's fold fits
-	// polish only their best start: they estimate how well a law predicts, and one start
-	// does that at a quarter of the cost.
-	starts int
-	// thinnedOnly: on a curve past thinAbove points, the optimum is polished on the thinned
-	// objective only, not again on every point. Auto's fold fits rank laws by how they predict,
-	// which searchPoints evenly spread points settle: on a million points the polish on all of
-	// them cost minutes (lambda drifts on a flat objective, each step O(points)).
-	thinnedOnly bool
+	// Effort bounds the search's work (never read from JSON).
+	Effort Effort `json:"-"`
+}
+
+// Effort bounds the work of a fit's search, for callers that fit many times to rank laws by
+// how they predict rather than to report parameters (lawcore/auto's folds). The zero value is
+// a full fit.
+type Effort struct {
+	// Starts bounds the starts the optimum search polishes (0: all it keeps). One start ranks
+	// a law as well as several, at a fraction of the cost.
+	Starts int
+	// ThinnedOnly polishes a curve of more than thinAbove points on its thinned objective only,
+	// not again on every point: evenly spread points settle how a law predicts.
+	ThinnedOnly bool
 }
 
 // DecodeFitRequest parses a fit request's JSON, rejecting unknown fields.

@@ -81,3 +81,40 @@ type Search struct {
 	Starts      int    `json:"starts"`
 	Evaluations int    `json:"evaluations"`
 }
+
+// CandidateScore is a candidate's record in an auto fit.
+type CandidateScore struct {
+	Candidate
+	// HeldOut is the mean relative error of the held-out points over the folds; StdErr the
+	// standard error of that mean; Folds the error of each fold, at most 1 (all zero when
+	// Error says the candidate could not be scored).
+	HeldOut float64   `json:"heldOut"`
+	StdErr  float64   `json:"stdErr"`
+	Folds   []float64 `json:"folds"`
+	// InSample is the mean relative error of the same fold fits on the points they were
+	// fitted to: beside HeldOut, it shows a law that fits well and predicts badly.
+	InSample float64 `json:"inSample"`
+	// Weight is the candidate's share of the prediction: 1 for the one chosen alone, its
+	// weight in the average when auto averages, 0 otherwise.
+	Weight float64 `json:"weight"`
+	// Error says why the candidate could not be scored ("" when it was).
+	Error string `json:"error,omitempty"`
+}
+
+// AutoChoice reports what an "auto" fit compared, what it picked and why.
+type AutoChoice struct {
+	// Chosen is the candidate picked (when auto averages, the heaviest member); Candidates
+	// are all of them, scored, best first.
+	Chosen     Candidate        `json:"chosen"`
+	Candidates []CandidateScore `json:"candidates"`
+	// Design says how the held-out data were made: "leave one curve out and forecast", or
+	// with one curve "forecast".
+	Design string `json:"design"`
+	// Folds describes each fold in words.
+	Folds []string `json:"folds"`
+	// Averaged is the held-out error of the weighted average (the mean over folds, as
+	// HeldOut), when auto predicts with one (FitResult.Members); 0 otherwise.
+	Averaged float64 `json:"averaged,omitempty"`
+	// Reason says why, in one sentence.
+	Reason string `json:"reason"`
+}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/lawcalc/annealing/lawcore/input"
 )
 
 // Warnings. A fit always returns parameters; whether to trust them is another matter, and a
@@ -150,7 +152,7 @@ func (j *fitJob) warnings(theta []float64, res *FitResult) []Warning {
 		out = append(out, Warning{Kind: "size-unused", Message: fmt.Sprintf(
 			"the curves carry model sizes, but the %s takes none: they are not used (the model-size law, \"size\", fits curves of several sizes together)", j.spec.Title)})
 	}
-	if v := res.ValidateMetrics; v != nil && predictsWorse(v.PredE, res.FitMetrics.PredE) {
+	if v := res.ValidateMetrics; v != nil && PredictsWorse(v.PredE, res.FitMetrics.PredE) {
 		out = append(out, Warning{Kind: "held-out", Message: fmt.Sprintf(
 			"the held-out curves are predicted %.0f times worse than the fitted ones are fitted (PredE %.2f%% against %.2f%%): the law fits these curves better than it predicts others",
 			v.PredE/res.FitMetrics.PredE, 100*v.PredE, 100*res.FitMetrics.PredE)})
@@ -181,15 +183,7 @@ func (j *fitJob) undetermined(theta []float64, intervals map[string]Interval) (W
 	}
 	return Warning{Kind: "undetermined", Message: fmt.Sprintf(
 		"these curves do not fix even the order of magnitude of %s (90%% intervals: %s): the %s follows them, but a prediction of a schedule unlike them rests on values they leave open; fit curves of more varied schedules, or let held-out curves judge the laws (validation, or auto)",
-		listed(names), strings.Join(spans, ", "), j.spec.Title)}, true
-}
-
-// listed joins names as a sentence does: "B", "B and C", "B, C and γ".
-func listed(names []string) string {
-	if len(names) == 1 {
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+		input.Listed(names), strings.Join(spans, ", "), j.spec.Title)}, true
 }
 
 // guessedStart warns of a curve whose schedule starts with learning rates nobody logged (see
@@ -234,19 +228,8 @@ func (j *fitJob) suggestedFrom() float64 {
 	return float64(from)
 }
 
-// predictsWorse says whether a held-out error is cause for a warning beside the in-sample
+// PredictsWorse says whether a held-out error is cause for a warning beside the in-sample
 // error (NaN: none) of the same fits: heldOutRatio times it, and above heldOutFloor.
-func predictsWorse(heldOut, inSample float64) bool {
+func PredictsWorse(heldOut, inSample float64) bool {
 	return heldOut > heldOutRatio*inSample && heldOut > heldOutFloor
-}
-
-// autoWarning is the auto fit's warning when the chosen candidate predicts its held-out data
-// far worse than it fits the rest, and worse than the paper predicts (heldOutFloor).
-func autoWarning(chosen CandidateScore) (Warning, bool) {
-	if !predictsWorse(chosen.HeldOut, chosen.InSample) {
-		return Warning{}, false
-	}
-	return Warning{Kind: "held-out", Message: fmt.Sprintf(
-		"on the data auto held out, the %s predicts %.0f times worse than it fits (%.2f%% against %.2f%%): expect predictions of other schedules to miss by more than the fit suggests",
-		chosen.Label, chosen.HeldOut/chosen.InSample, 100*chosen.HeldOut, 100*chosen.InSample)}, true
 }

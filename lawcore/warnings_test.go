@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
+	"github.com/lawcalc/annealing/lawcore/auto"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
@@ -138,7 +140,11 @@ func TestFewPointsWarn(t *testing.T) {
 			curve.Steps = append([]float64{full.Steps[i]}, curve.Steps...)
 			curve.Loss = append([]float64{full.Loss[i]}, curve.Loss...)
 		}
-		res, err := lawcore.Fit(context.Background(), lawcore.FitRequest{Curves: []lawcore.Curve{curve}, WarmupSteps: 500, Auto: c.auto}, nil)
+		fit := lawcore.Fit
+		if c.auto {
+			fit = auto.Fit
+		}
+		res, err := fit(context.Background(), lawcore.FitRequest{Curves: []lawcore.Curve{curve}, WarmupSteps: 500, Auto: c.auto}, nil)
 		if err != nil {
 			t.Fatalf("%d points, auto %v: %v", c.points, c.auto, err)
 		}
@@ -148,7 +154,7 @@ func TestFewPointsWarn(t *testing.T) {
 		if _, err := json.Marshal(res); err != nil {
 			t.Errorf("%d points, auto %v: the answer does not encode: %v", c.points, c.auto, err)
 		}
-		if c.auto && (res.Auto != nil || res.Law != lawcore.LawAnnealing) {
+		if c.auto && (res.Auto != nil || res.Law != annealing.Name) {
 			t.Errorf("5 points, auto: fitted %q with an auto choice %+v, want the annealing law as asked", res.Law, res.Auto)
 		}
 	}

@@ -7,5 +7,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build/auto-table.md}
 mkdir -p "$(dirname "$out")"
-AUTO_TABLE=$(realpath "$out") go test ./lawcore/laws -run 'TestAutoScenarios$' -count=1 -v | grep -E 'auto picks|band covers|cooldown study|WorstE' || true
+AUTO_TABLE=$(realpath "$out") go test ./lawcore/auto -run 'TestAutoScenarios$' -count=1 -v | grep -E 'auto picks|band covers|cooldown study|WorstE' || true
 cat "$out"

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/lawcalc/annealing/lawcore"
+	_ "github.com/lawcalc/annealing/lawcore/annealing" // the one law of the core
 )
 
 // The core bridge (-tags lawcore_core): what the page's first view needs (fit and predict with

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/analysis"
+	"github.com/lawcalc/annealing/lawcore/auto"
 	"github.com/lawcalc/annealing/lawcore/importer"
 	"github.com/lawcalc/annealing/lawcore/input"
 	_ "github.com/lawcalc/annealing/lawcore/laws" // every law, by name
@@ -18,6 +19,7 @@ import (
 // first time the core (methods_core.go) cannot answer a call.
 
 func init() {
+	methods["fit"] = typed("fit", fitOrAutoMethod)
 	methods["schema"] = typed("schema", schemaMethod)
 	methods["validate"] = typed("validate", validateMethod)
 	methods["import"] = typed("import", importMethod)
@@ -25,6 +27,15 @@ func init() {
 	methods["analyze"] = func(ctx context.Context, in callInput) (any, error) {
 		return analysis.Run(ctx, in.request, in.progress)
 	}
+}
+
+// fitOrAutoMethod fits as the core's fit does, and chooses the law by held-out error (auto)
+// when the request asks.
+func fitOrAutoMethod(ctx context.Context, req *lawcore.FitRequest, in callInput) (*lawcore.FitResult, error) {
+	if req.Auto {
+		return auto.Fit(ctx, *req, in.progress)
+	}
+	return fitMethod(ctx, req, in)
 }
 
 // afterStart does nothing here: the full module is loaded for a call that is waiting.
@@ -70,7 +81,7 @@ func schemaMethod(context.Context, *struct{}, callInput) (*schema, error) {
 		Roles: []string{lawcore.RoleFit, lawcore.RoleValidate}, Presets: schedule.Presets(), Analyses: analysis.Names(),
 		Limits: map[string]int{"maxScheduleSteps": schedule.MaxSteps, "maxLR": schedule.MaxLR, "maxWarmup": schedule.MaxSteps,
 			"maxImportBytes": importer.MaxBytes, "maxRows": importer.MaxRows, "maxAnalysisPoints": analysis.MaxPoints},
-		Defaults: map[string]any{"lambda": lawcore.DefaultLambda, "huberDelta": lawcore.DefaultHuberDelta, "bandLevel": lawcore.DefaultBandLevel}}
+		Defaults: map[string]any{"lambda": lawcore.DefaultLambda, "huberDelta": lawcore.DefaultHuberDelta, "bandLevel": auto.DefaultBandLevel}}
 	for _, l := range lawcore.Laws() {
 		info := lawInfo{Spec: l.Spec(), Searches: []string{lawcore.SearchOptimum}}
 		if sr, ok := l.(lawcore.Searcher); ok {
@@ -88,8 +99,8 @@ type validateRequest struct {
 	Level float64  `json:"level"`
 }
 
-func validateMethod(ctx context.Context, req *validateRequest, in callInput) (*lawcore.LeaveOneOutResult, error) {
-	return lawcore.LeaveOneScheduleOut(ctx, req.FitRequest, req.Laws, req.Level, in.progress)
+func validateMethod(ctx context.Context, req *validateRequest, in callInput) (*auto.LeaveOneOutResult, error) {
+	return auto.LeaveOneScheduleOut(ctx, req.FitRequest, req.Laws, req.Level, in.progress)
 }
 
 // importRequest names a file and settles its ambiguity; the file is the call's bytes (the

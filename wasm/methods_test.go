@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/auto"
 	"github.com/lawcalc/annealing/lawcore/importer"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
@@ -115,7 +116,7 @@ func TestCallValidate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := ans.result.(*lawcore.LeaveOneOutResult)
+	res := ans.result.(*auto.LeaveOneOutResult)
 	if len(res.Rows) != 2 || res.Rows[0].Curve != "cosine" || res.Summaries[0].BandLevel != 0.8 {
 		t.Errorf("%+v", res)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lawcalc/annealing/lawcore"
 
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"github.com/lawcalc/annealing/lawcore/schedule"
@@ -85,7 +86,7 @@ type ChinchillaSummary struct {
 type ChinchillaResult struct {
 	Summaries []ChinchillaSummary `json:"summaries"`
 	// ExampleParams is the first tuple fitted.
-	ExampleParams lawcore.Params `json:"exampleParams"`
+	ExampleParams annealing.Params `json:"exampleParams"`
 	// Fitted counts the tuples fitted; Skipped those left out because they predict a loss of 0
 	// or below at the end of a run (C*S2 outgrows L0 + A*S1^-alpha: the ranges are the paper's,
 	// for its peak LR, and a higher peak grows S2 with it).
@@ -202,7 +203,7 @@ func ChinchillaReduction(ctx context.Context, o ChinchillaOptions, progress func
 		if err := w.check(); err != nil {
 			return nil, err
 		}
-		p := lawcore.Params{L0: draw(o.L0), A: draw(o.A), C: draw(o.C), Alpha: draw(o.Alpha), Lambda: setup.Lambda}
+		p := annealing.Params{L0: draw(o.L0), A: draw(o.A), C: draw(o.C), Alpha: draw(o.Alpha), Lambda: setup.Lambda}
 		if !positiveFinalLosses(p, s1, s2) {
 			res.Skipped++
 			w.stageDone()
@@ -257,7 +258,7 @@ func ChinchillaReduction(ctx context.Context, o ChinchillaOptions, progress func
 
 // positiveFinalLosses reports whether p predicts a positive loss at the end of every run
 // (s1[k][i], s2[k][i]: the areas of schedule k's run i): else its losses are no losses to fit.
-func positiveFinalLosses(p lawcore.Params, s1, s2 [][]float64) bool {
+func positiveFinalLosses(p annealing.Params, s1, s2 [][]float64) bool {
 	for k := range s1 {
 		for i := range s1[k] {
 			if !(p.Loss(s1[k][i], s2[k][i]) > 0) {

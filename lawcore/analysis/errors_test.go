@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
-// Bad options give an *InputError naming the field, never a panic.
+// Bad options give an *input.Error naming the field, never a panic.
 func TestAnalysisErrorsNameTheField(t *testing.T) {
 	setup := func(f func(*Setup)) Setup { s := DefaultSetup(); f(&s); return s }
 	cases := []struct {
@@ -114,7 +114,7 @@ func TestAnalysisErrorsNameTheField(t *testing.T) {
 		}, "lengths[1]"},
 		{"params per lambda", func() error {
 			o := DefaultLambdaOptions()
-			o.ParamsByLambda = []lawcore.Params{Fig2Params()}
+			o.ParamsByLambda = []annealing.Params{Fig2Params()}
 			_, err := Lambda(context.Background(), o, nil)
 			return err
 		}, "paramsByLambda"},
@@ -122,7 +122,7 @@ func TestAnalysisErrorsNameTheField(t *testing.T) {
 			o := DefaultLambdaOptions()
 			bad := Fig2Params()
 			bad.C = -1
-			o.ParamsByLambda = []lawcore.Params{Fig2Params(), bad}
+			o.ParamsByLambda = []annealing.Params{Fig2Params(), bad}
 			_, err := Lambda(context.Background(), o, nil)
 			return err
 		}, "C"},
@@ -179,7 +179,7 @@ func TestAnalysisErrorsNameTheField(t *testing.T) {
 		}()
 		var ie *input.Error
 		if !errors.As(err, &ie) {
-			t.Errorf("%s: error %v, want an *InputError", c.name, err)
+			t.Errorf("%s: error %v, want an *input.Error", c.name, err)
 			continue
 		}
 		if !strings.Contains(ie.Field, c.field) && !strings.Contains(ie.Where, c.field) {

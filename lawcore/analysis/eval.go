@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
@@ -184,17 +185,17 @@ func (e *evaluator) dense(lr []float64, warmup int) ([]float64, error) {
 }
 
 // annealing returns the annealing law's parameters when the evaluator's law is it.
-func (e *evaluator) annealing() (lawcore.Params, bool) {
-	if e.law.Spec().Name != lawcore.LawAnnealing {
-		return lawcore.Params{}, false
+func (e *evaluator) annealing() (annealing.Params, bool) {
+	if e.law.Spec().Name != annealing.Name {
+		return annealing.Params{}, false
 	}
-	p, err := lawcore.AnnealingParams(e.law.Spec().Values(e.theta))
+	p, err := annealing.ParamsOf(e.law.Spec().Values(e.theta))
 	return p, err == nil
 }
 
 // withAnnealing is the evaluator of the annealing law with the parameters p (on the same
 // convention and buffers).
-func (e *evaluator) withAnnealing(p lawcore.Params) *evaluator {
+func (e *evaluator) withAnnealing(p annealing.Params) *evaluator {
 	theta, _ := e.law.Spec().Theta(p.Values())
 	return &evaluator{law: e.law, theta: theta, conv: e.conv, lr: e.lr, counted: e.counted, w: e.w}
 }

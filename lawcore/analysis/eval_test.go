@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
@@ -37,7 +38,7 @@ func TestEvaluatorConstantClosedForm(t *testing.T) {
 // A hand-checked case: lr = 1, 1, 0.5, 0.5 with lambda 0.5 gives m = 0, 0, 0.5, 0.25, so
 // S1 = 3 and S2 = 0.75; and S2 = 1.75*eta_0 - (0.25*eta_1 + 0.5*eta_2 + eta_3).
 func TestFinalLossGradientHandChecked(t *testing.T) {
-	p := lawcore.Params{L0: 1, A: 2, Alpha: 0.5, C: 0.1, Lambda: 0.5}
+	p := annealing.Params{L0: 1, A: 2, Alpha: 0.5, C: 0.1, Lambda: 0.5}
 	lr := []float64{1, 1, 0.5, 0.5}
 	grad := make([]float64, 4)
 	loss := FinalLossGradient(p, lr, 0, schedule.WarmupActual, grad)
@@ -66,7 +67,7 @@ func TestFinalLossGradientFiniteDifferences(t *testing.T) {
 		warmup int
 		conv   schedule.Convention
 	}{{0.99, 0, schedule.WarmupActual}, {0.999, 50, schedule.WarmupPeak}, {0.95, 50, schedule.WarmupActual}, {0, 10, schedule.WarmupPeak}} {
-		p := lawcore.Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: c.lambda}
+		p := annealing.Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: c.lambda}
 		grad := make([]float64, len(lr))
 		FinalLossGradient(p, lr, c.warmup, c.conv, grad)
 		loss := func() float64 {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 	"gonum.org/v1/gonum/optimize"
 )
@@ -27,14 +27,14 @@ type freeForm struct {
 	total, warmup int
 	peak          float64
 	conv          schedule.Convention
-	p             lawcore.Params
+	p             annealing.Params
 	knots         []int // K+1 steps, knots[0] = warmup, knots[K] = total
 	lr, grad      []float64
 	v, g          []float64 // knot values and dL/dv
 }
 
 // newFreeForm lays out k knots (k <= total - warmup).
-func newFreeForm(p lawcore.Params, conv schedule.Convention, total, warmup int, peak float64, k int) *freeForm {
+func newFreeForm(p annealing.Params, conv schedule.Convention, total, warmup int, peak float64, k int) *freeForm {
 	f := &freeForm{total: total, warmup: warmup, peak: peak, conv: conv, p: p,
 		knots: make([]int, k+1), lr: make([]float64, total+1), grad: make([]float64, total+1),
 		v: make([]float64, k+1), g: make([]float64, k+1)}

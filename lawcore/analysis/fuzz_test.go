@@ -33,7 +33,7 @@ func FuzzDecompose(f *testing.F) {
 		if err != nil {
 			var ie *input.Error
 			if !errors.As(err, &ie) {
-				t.Fatalf("error %v is not an *InputError", err)
+				t.Fatalf("error %v is not an *input.Error", err)
 			}
 			return
 		}

@@ -3,7 +3,7 @@ package analysis
 import (
 	"math"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
@@ -21,7 +21,7 @@ import (
 // so dL/deta_j = -alpha*A*S1^(-alpha-1) - C*dS2/deta_j. Under [lawcore.WarmupPeak] the steps
 // before warmup count at lr[warmup]: their derivatives are added to that step's and theirs
 // are 0.
-func FinalLossGradient(p lawcore.Params, lr []float64, warmup int, conv schedule.Convention, grad []float64) float64 {
+func FinalLossGradient(p annealing.Params, lr []float64, warmup int, conv schedule.Convention, grad []float64) float64 {
 	n := len(lr)
 	s1, s2 := schedule.FinalAreas(schedule.CountedLR(lr, warmup, conv), p.Lambda)
 	d1 := -p.Alpha * p.A * math.Pow(s1, -p.Alpha-1)

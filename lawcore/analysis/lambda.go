@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"github.com/lawcalc/annealing/lawcore/schedule"
@@ -34,7 +34,7 @@ type LambdaOptions struct {
 	Lambdas []float64 `json:"lambdas"`
 	// ParamsByLambda, if given, are the parameters to use with each lambda, in order (their
 	// own Lambda field is ignored).
-	ParamsByLambda []lawcore.Params `json:"paramsByLambda,omitempty"`
+	ParamsByLambda []annealing.Params `json:"paramsByLambda,omitempty"`
 	// Totals, Ratios, Decay and Floor are the WSD ratio sweep's (see WSDRatioOptions;
 	// defaults 50000, 0.02 to 0.8 by 0.02, cosine, 0).
 	Totals []int     `json:"totals"`
@@ -99,9 +99,9 @@ type LambdaResult struct {
 	// DropCurves are the loss curves of the WSD runs, in the order of Drops.
 	DropCurves []LossCurve `json:"dropCurves"`
 	// Params are the parameters used with each lambda.
-	Params []lawcore.Params `json:"params"`
-	Table  Table            `json:"table"`
-	Setup  Setup            `json:"setup"`
+	Params []annealing.Params `json:"params"`
+	Table  Table              `json:"table"`
+	Setup  Setup              `json:"setup"`
 }
 
 // DelaySchedule is the delay experiment's schedule: warmup, stable steps at peak, a linear

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/input"
 )
 
@@ -32,7 +33,7 @@ func newRunner[O any, PO interface {
 		defaults: func() any { return defaults() },
 		run: func(ctx context.Context, request []byte, law lawcore.Law, progress func(float64)) (any, error) {
 			o := defaults()
-			if s := PO(&o).setup(); law != nil && s != nil && law.Spec().Name != lawcore.LawAnnealing {
+			if s := PO(&o).setup(); law != nil && s != nil && law.Spec().Name != annealing.Name {
 				s.Law, s.Params = law.Spec().Name, law.Spec().Values(law.Spec().Defaults())
 				s.WarmupConvention = string(law.Spec().Convention)
 			}

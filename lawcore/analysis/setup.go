@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
@@ -26,8 +27,8 @@ const (
 
 // Fig2Params are the parameters the paper fits to its Fig. 2 (constant and cosine, 20K steps,
 // peak 2e-4, warmup 500 counted at peak, lambda 0.999).
-func Fig2Params() lawcore.Params {
-	return lawcore.Params{L0: 2.628, A: 0.430, Alpha: 0.550, C: 0.411, Lambda: 0.999}
+func Fig2Params() annealing.Params {
+	return annealing.Params{L0: 2.628, A: 0.430, Alpha: 0.550, C: 0.411, Lambda: 0.999}
 }
 
 // Setup is what every analysis shares: the law and its parameters, and how the schedules it
@@ -55,7 +56,7 @@ type Setup struct {
 // DefaultSetup is the paper's setting: the annealing law with the Fig. 2 parameters, peak
 // 2e-4, warmup 500 counted at peak.
 func DefaultSetup() Setup {
-	return Setup{Law: lawcore.LawAnnealing, Params: Fig2Params().Values(), Peak: DefaultPeak, Warmup: DefaultWarmup,
+	return Setup{Law: annealing.Name, Params: Fig2Params().Values(), Peak: DefaultPeak, Warmup: DefaultWarmup,
 		WarmupConvention: string(schedule.WarmupPeak), Points: DefaultPoints}
 }
 
@@ -101,14 +102,14 @@ func (s Setup) evaluator(w *work) (*evaluator, int, error) {
 
 // annealing returns the evaluator of a setup that must be of the annealing law (an analysis
 // of its lambda, or of its closed-form gradient), and the typed parameters.
-func (s Setup) annealing(analysis string, w *work) (*evaluator, lawcore.Params, int, error) {
+func (s Setup) annealing(analysis string, w *work) (*evaluator, annealing.Params, int, error) {
 	e, points, err := s.evaluator(w)
 	if err != nil {
-		return nil, lawcore.Params{}, 0, err
+		return nil, annealing.Params{}, 0, err
 	}
 	p, ok := e.annealing()
 	if !ok {
-		return nil, lawcore.Params{}, 0, input.Errorf("", "law", "the %s analysis is of the annealing law; got the %s", analysis, e.law.Spec().Title)
+		return nil, annealing.Params{}, 0, input.Errorf("", "law", "the %s analysis is of the annealing law; got the %s", analysis, e.law.Spec().Title)
 	}
 	return e, p, points, nil
 }

@@ -15,7 +15,7 @@ import (
 // drops out of the corpus must be noticed.
 const corpusSize = 76
 
-// Every file of the bad-input corpus gives an *InputError that names the file and, where the
+// Every file of the bad-input corpus gives an *input.Error that names the file and, where the
 // fault is on a line, the line; or, for a file marked Asks, a question to the user naming the
 // file; or, for a file marked NothingToFit, curves with no step the fit could use (the page
 // leaves those out).
@@ -49,7 +49,7 @@ func TestBadInputCorpus(t *testing.T) {
 		var ie *input.Error
 		msg := err.Error()
 		if !errors.As(err, &ie) || !strings.HasPrefix(msg, f.Name) || !strings.Contains(msg, f.Want) {
-			t.Errorf("%s: got %q, want an *InputError starting with the file name and containing %q", f.Name, msg, f.Want)
+			t.Errorf("%s: got %q, want an *input.Error starting with the file name and containing %q", f.Name, msg, f.Want)
 		}
 	}
 }

@@ -71,3 +71,11 @@ func Quote(s string) string {
 	}
 	return strconv.Quote(s)
 }
+
+// Listed joins names as a sentence does: "B", "B and C", "B, C and γ".
+func Listed(names []string) string {
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}

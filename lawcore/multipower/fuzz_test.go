@@ -16,7 +16,7 @@ import (
 // whose every step changes the LR in a way no group can hide).
 const fuzzMaxSteps = 20_000
 
-// FuzzFitMultiPower fits fuzzed requests with both searches: an *InputError, a timeout or a
+// FuzzFitMultiPower fits fuzzed requests with both searches: an *input.Error, a timeout or a
 // result that encodes as JSON, never a panic.
 func FuzzFitMultiPower(f *testing.F) {
 	f.Add([]byte(`{"curves":[{"name":"c","steps":[100,200,300,400],"loss":[3.5,3.2,3.1,3.05],"schedule":{"kind":"cosine","total":400,"peak":3e-4,"warmup":10}},{"name":"k","steps":[100,200,300,400],"loss":[3.5,3.25,3.15,3.1],"schedule":{"kind":"constant","total":400,"peak":3e-4,"warmup":10}}]}`))
@@ -41,7 +41,7 @@ func FuzzFitMultiPower(f *testing.F) {
 			if err != nil {
 				var ie *input.Error
 				if !errors.As(err, &ie) && !errors.Is(err, context.DeadlineExceeded) {
-					t.Fatalf("error %v is neither an *InputError nor a timeout", err)
+					t.Fatalf("error %v is neither an *input.Error nor a timeout", err)
 				}
 				continue
 			}
@@ -52,7 +52,7 @@ func FuzzFitMultiPower(f *testing.F) {
 	})
 }
 
-// FuzzPredictMultiPower predicts with fuzzed parameters and learning rates: an *InputError or
+// FuzzPredictMultiPower predicts with fuzzed parameters and learning rates: an *input.Error or
 // finite losses, never a panic.
 func FuzzPredictMultiPower(f *testing.F) {
 	f.Add(3.0, 0.5, 0.5, 400.0, 2.0, 0.6, 0.6, 1e-3, 1e-4, 0.0, 100)
@@ -70,7 +70,7 @@ func FuzzPredictMultiPower(f *testing.F) {
 		if err != nil {
 			var ie *input.Error
 			if !errors.As(err, &ie) {
-				t.Fatalf("error %v is not an *InputError", err)
+				t.Fatalf("error %v is not an *input.Error", err)
 			}
 			return
 		}

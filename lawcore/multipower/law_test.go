@@ -373,7 +373,7 @@ func TestPredict(t *testing.T) {
 		_, err := lawcore.Predict(lawcore.PredictRequest{Law: Name, Params: c.p, Curves: []lawcore.PredictCurve{{Name: "c", LR: c.lr, Steps: c.steps}}})
 		var ie *input.Error
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%+v %v: got %v, want an *InputError containing %q", c.p, c.steps, err, c.want)
+			t.Errorf("%+v %v: got %v, want an *input.Error containing %q", c.p, c.steps, err, c.want)
 		}
 	}
 }
@@ -467,7 +467,7 @@ func TestFitLines(t *testing.T) {
 	}
 }
 
-// Odd but valid requests fit without panicking, to finite parameters or an *InputError.
+// Odd but valid requests fit without panicking, to finite parameters or an *input.Error.
 func TestFitOddInputs(t *testing.T) {
 	constant := make([]float64, 1001)
 	for i := range constant {

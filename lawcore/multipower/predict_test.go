@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
@@ -72,7 +73,7 @@ func TestPredictByHand(t *testing.T) {
 		_, err := lawcore.Predict(b.req)
 		var ie *input.Error
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), b.want) {
-			t.Errorf("got %v, want an *InputError containing %q", err, b.want)
+			t.Errorf("got %v, want an *input.Error containing %q", err, b.want)
 		}
 	}
 }
@@ -81,7 +82,7 @@ func TestPredictByHand(t *testing.T) {
 func TestPredictOverflowNamesTheCurve(t *testing.T) {
 	sched := &schedule.Schedule{Kind: schedule.KindConstant, Total: 100, Peak: 1e-4}
 	for _, req := range []lawcore.PredictRequest{
-		{Params: lawcore.Params{L0: 1e308, A: 1e308, Alpha: 0.5, C: 0, Lambda: 0.999}.Values(), Curves: []lawcore.PredictCurve{{Name: "big", Schedule: sched}}},
+		{Params: annealing.Params{L0: 1e308, A: 1e308, Alpha: 0.5, C: 0, Lambda: 0.999}.Values(), Curves: []lawcore.PredictCurve{{Name: "big", Schedule: sched}}},
 		{Law: Name, Params: Params{L0: 1e308, A: 1e308, Alpha: 0.5, B: 1, C: 1, Beta: 0.5, Gamma: 0.5}.Values(), Curves: []lawcore.PredictCurve{{Name: "big", Schedule: sched}}},
 	} {
 		_, err := lawcore.Predict(req)

@@ -15,6 +15,7 @@ import (
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"github.com/lawcalc/annealing/lawcore/schedule"
@@ -73,7 +74,7 @@ func (law) Bind(runs []lawcore.Run, opts lawcore.BindOptions) (lawcore.Model, er
 		lambda = opts.Theta[iLambda]
 	}
 	for _, r := range runs {
-		t := lawcore.NewAreaTable([]lawcore.Run{r}, false).At(lambda)
+		t := annealing.NewAreaTable([]lawcore.Run{r}, false).At(lambda)
 		for k, s2 := range t.S2 {
 			if s2 < 0 {
 				return nil, input.Errorf(fmt.Sprintf("curve %q", r.Name), fmt.Sprintf("steps[%d]", k),
@@ -82,12 +83,12 @@ func (law) Bind(runs []lawcore.Run, opts lawcore.BindOptions) (lawcore.Model, er
 		}
 	}
 	free := len(opts.Free) > iLambda && opts.Free[iLambda]
-	return &model{areas: lawcore.NewAreaTable(runs, free), fitZeta: len(opts.Free) > iZeta && opts.Free[iZeta]}, nil
+	return &model{areas: annealing.NewAreaTable(runs, free), fitZeta: len(opts.Free) > iZeta && opts.Free[iZeta]}, nil
 }
 
 // model is the law at the points of some runs.
 type model struct {
-	areas   *lawcore.AreaTable
+	areas   *annealing.AreaTable
 	fitZeta bool
 }
 

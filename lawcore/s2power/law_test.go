@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 	"github.com/lawcalc/annealing/lawcore/schedule"
@@ -16,7 +17,7 @@ import (
 // With zeta 1 the law is the annealing law.
 func TestZetaOneIsTheAnnealingLaw(t *testing.T) {
 	sched := schedule.Schedule{Kind: schedule.KindWSD, Total: 20000, Peak: 3e-4, Warmup: 500, Decay: "linear", DecayFraction: 0.3}
-	ann := lawcore.Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: 0.999}
+	ann := annealing.Params{L0: 2.6, A: 0.43, Alpha: 0.55, C: 0.41, Lambda: 0.999}
 	v := ann.Values()
 	v["zeta"] = 1
 	got, err := lawcore.Predict(lawcore.PredictRequest{Law: Name, Params: v, Points: 200, Curves: []lawcore.PredictCurve{{Name: "wsd", Schedule: &sched}}})

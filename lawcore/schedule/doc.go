@@ -11,11 +11,12 @@
 //
 //   - the warmup [Convention]: the paper counts every warmup step at the peak learning rate
 //     (WarmupPeak); WarmupActual counts the rates as run. [CountedLR] applies it.
+//
 //   - the areas of the scaling law with learning-rate annealing (Tissue et al., 2024):
 //
-//	S1(s) = sum_{i=0..s} eta_i                          the forward area
-//	m_i   = lambda*m_{i-1} + (eta_{i-1} - eta_i), m_0 = 0  the annealing momentum
-//	S2(s) = sum_{i=0..s} m_i                            the annealing area
+//     S1(s) = sum_{i=0..s} eta_i                          the forward area
+//     m_i   = lambda*m_{i-1} + (eta_{i-1} - eta_i), m_0 = 0  the annealing momentum
+//     S2(s) = sum_{i=0..s} m_i                            the annealing area
 //
 // The sums start at step 0, as in the authors' published fitting script. [AreaWalker] is that
 // recurrence, written once; [ComputeAreas] and [FinalAreas] walk a whole schedule with it.

@@ -12,7 +12,7 @@ import (
 // from each library's code (Hugging Face transformers' optimization.py, PyTorch's
 // lr_scheduler.py, Megatron-LM's OptimizerParamScheduler), in the libraries' own order of
 // operations, as a function of the step (the scheduler's step count, from 0). They share no
-// code with schedule_fill.go.
+// code with fill.go.
 
 // hfWarmup is transformers' linear warmup: the multiplier at a step before num_warmup_steps.
 func hfWarmup(n, warmup int) float64 { return float64(n) / float64(max(1, warmup)) }

@@ -15,7 +15,7 @@ import (
 const fuzzMaxSteps = 100_000
 
 // FuzzSizeFitRequest: any fit request of this law gives a result that encodes as JSON, an
-// *InputError, or a timeout; never a panic.
+// *input.Error, or a timeout; never a panic.
 func FuzzSizeFitRequest(f *testing.F) {
 	f.Add([]byte(`{"curves":[{"name":"a","size":1e7,"steps":[100,200,300],"loss":[3.5,3.2,3.1],"schedule":{"kind":"cosine","total":300,"peak":3e-4,"warmup":10}},{"name":"b","size":1e8,"steps":[100,200,300],"loss":[3.2,3.0,2.9],"schedule":{"kind":"cosine","total":300,"peak":3e-4,"warmup":10}}]}`))
 	f.Add([]byte(`{"curves":[{"name":"a","size":1e7,"steps":[1,2],"loss":[3,2.9],"lr":[0,1,1]},{"name":"b","size":2e7,"role":"validate","steps":[1],"loss":[3],"lr":[1,1]}],"fixed":{"beta":0.3},"lambda":0.99}`))
@@ -36,7 +36,7 @@ func FuzzSizeFitRequest(f *testing.F) {
 		if err != nil {
 			var ie *input.Error
 			if !errors.As(err, &ie) && !errors.Is(err, context.DeadlineExceeded) {
-				t.Fatalf("error %v is neither an *InputError nor a timeout", err)
+				t.Fatalf("error %v is neither an *input.Error nor a timeout", err)
 			}
 			return
 		}

@@ -20,6 +20,7 @@ import (
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"github.com/lawcalc/annealing/lawcore/schedule"
@@ -114,7 +115,7 @@ func (law) Bind(runs []lawcore.Run, opts lawcore.BindOptions) (lawcore.Model, er
 		return nil, err
 	}
 	free := func(i int) bool { return len(opts.Free) > i && opts.Free[i] }
-	m := &model{areas: lawcore.NewAreaTable(runs, free(iLambda)), fitBeta: free(iBeta)}
+	m := &model{areas: annealing.NewAreaTable(runs, free(iLambda)), fitBeta: free(iBeta)}
 	for _, r := range runs {
 		for range r.Steps {
 			m.logN = append(m.logN, math.Log(r.Size))
@@ -125,7 +126,7 @@ func (law) Bind(runs []lawcore.Run, opts lawcore.BindOptions) (lawcore.Model, er
 
 // model is the model-size law at the points of some runs.
 type model struct {
-	areas   *lawcore.AreaTable
+	areas   *annealing.AreaTable
 	logN    []float64 // ln N at each point
 	fitBeta bool
 }
@@ -218,6 +219,6 @@ func (p Params) Loss(s1, s2, n float64) float64 {
 }
 
 // At returns the plain annealing law at size n: L0 + B*n^(-beta) as L0 and C*n^gamma as C.
-func (p Params) At(n float64) lawcore.Params {
-	return lawcore.Params{L0: p.L0 + p.B*math.Pow(n, -p.Beta), A: p.A, Alpha: p.Alpha, C: p.C * math.Pow(n, p.Gamma), Lambda: p.Lambda}
+func (p Params) At(n float64) annealing.Params {
+	return annealing.Params{L0: p.L0 + p.B*math.Pow(n, -p.Beta), A: p.A, Alpha: p.Alpha, C: p.C * math.Pow(n, p.Gamma), Lambda: p.Lambda}
 }

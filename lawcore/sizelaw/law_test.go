@@ -152,7 +152,7 @@ func TestSizeFitErrors(t *testing.T) {
 		_, err := lawcore.Fit(context.Background(), c.req, nil)
 		var ie *input.Error
 		if !errors.As(err, &ie) || ie.Field != c.field {
-			t.Errorf("%s: %v, want an *InputError on %q", c.name, err, c.field)
+			t.Errorf("%s: %v, want an *input.Error on %q", c.name, err, c.field)
 		}
 	}
 	r, err := lawcore.DecodeFitRequest([]byte(`{"law": "size", "curves": [{"name": "a", "size": 25e6, "steps": [1], "loss": [3],

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
@@ -275,7 +276,7 @@ func Cooldown(tb testing.TB) map[string]CooldownRun {
 // decay; peak 3e-4, warmup 500 counted by conv) drawn from the annealing law with truth, a
 // loss every `every` steps with multiplicative noise of the given size. Every step (every 1) is
 // as dense as a TensorBoard run's log.
-func Synthetic(truth lawcore.Params, noise float64, every int, conv schedule.Convention) lawcore.FitRequest {
+func Synthetic(truth annealing.Params, noise float64, every int, conv schedule.Convention) lawcore.FitRequest {
 	rng := rand.New(rand.NewPCG(1, 2))
 	scheds := []schedule.Schedule{
 		{Kind: schedule.KindCosine, Total: 30000, Peak: 3e-4, Warmup: 500, Final: 3e-5},

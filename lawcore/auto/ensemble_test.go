@@ -1,12 +1,9 @@
-package lawcore
+package auto
 
 import (
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
-
-	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // samplesOf is one fold's samples of a candidate predicting pred of the observed obs, each
@@ -138,43 +135,5 @@ func TestPruneWeights(t *testing.T) {
 		if !(math.Abs(got[k]-want[k]) <= 1e-15) {
 			t.Fatalf("pruned %v, want %v", got, want)
 		}
-	}
-}
-
-// TestPredictAverage checks that a prediction with members is the weighted mean of each
-// member's own, each under its own warmup convention, with weights given in any scale, and
-// that a bad weight is named.
-func TestPredictAverage(t *testing.T) {
-	sched := &schedule.Schedule{Kind: schedule.KindCosine, Total: 5000, Peak: 3e-4, Final: 3e-5, Warmup: 200}
-	curves := []PredictCurve{{Name: "cosine", Schedule: sched}}
-	a := Values{"L0": 2.5, "A": 0.45, "alpha": 0.5, "C": 0.4, "lambda": 0.999}
-	b := Values{"L0": 2.6, "A": 0.40, "alpha": 0.6, "C": 0.3, "lambda": 0.995}
-	one := func(p Values, conv schedule.Convention) Prediction {
-		pr, err := Predict(PredictRequest{Params: p, WarmupSteps: 200, WarmupConvention: string(conv), Curves: curves})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pr[0]
-	}
-	pa, pb := one(a, schedule.WarmupPeak), one(b, schedule.WarmupActual)
-	got, err := Predict(PredictRequest{WarmupSteps: 200, Curves: curves, Members: []Member{
-		{Candidate: Candidate{Law: LawAnnealing, Convention: schedule.WarmupPeak}, Params: a, Weight: 1},
-		{Candidate: Candidate{Law: LawAnnealing, Convention: schedule.WarmupActual}, Params: b, Weight: 3},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for j := range got[0].Loss {
-		if want := 0.25*pa.Loss[j] + 0.75*pb.Loss[j]; !(math.Abs(got[0].Loss[j]-want) <= 1e-12) {
-			t.Fatalf("step %g: %g, want %g", got[0].Steps[j], got[0].Loss[j], want)
-		}
-	}
-	if want := 0.25*pa.FinalLoss + 0.75*pb.FinalLoss; !(math.Abs(got[0].FinalLoss-want) <= 1e-12) {
-		t.Errorf("final loss %g, want %g", got[0].FinalLoss, want)
-	}
-	_, err = Predict(PredictRequest{WarmupSteps: 200, Curves: curves, Members: []Member{
-		{Candidate: Candidate{Law: LawAnnealing}, Params: a, Weight: math.NaN()}}})
-	if err == nil || !strings.Contains(err.Error(), "member 1") || !strings.Contains(err.Error(), "weight") {
-		t.Errorf("a NaN weight: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package lawcore
+package auto
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
@@ -30,7 +32,7 @@ func TestBinned(t *testing.T) {
 			[]float64{100, 108, 116}, []float64{5.5, 3.5, 1.5}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := binned(Curve{Name: "c", Steps: c.steps, Loss: c.loss, From: c.from}, c.most)
+			got := binned(lawcore.Curve{Name: "c", Steps: c.steps, Loss: c.loss, From: c.from}, c.most)
 			if !slices.Equal(got.Steps, c.wantSteps) || !slices.Equal(got.Loss, c.wantLoss) {
 				t.Errorf("got steps %v loss %v, want %v %v", got.Steps, got.Loss, c.wantSteps, c.wantLoss)
 			}
@@ -51,9 +53,9 @@ func TestBinned(t *testing.T) {
 // does (on three 30,000-step runs with 0.02% noise, the means of about 60 points each). A
 // validation's folds score every point.
 func TestAutoFoldsOfDenseCurves(t *testing.T) {
-	truth := Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}
+	truth := annealing.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}
 	rng := rand.New(rand.NewPCG(1, 2))
-	req := FitRequest{Lambda: FixedLambda(truth.Lambda), WarmupConvention: string(schedule.WarmupPeak)}
+	req := lawcore.FitRequest{Lambda: lawcore.FixedLambda(truth.Lambda), WarmupConvention: string(schedule.WarmupPeak)}
 	for _, s := range []schedule.Schedule{
 		{Kind: schedule.KindCosine, Total: 30000, Peak: 3e-4, Warmup: 500, Final: 3e-5},
 		{Kind: schedule.KindConstant, Total: 30000, Peak: 3e-4, Warmup: 500},
@@ -67,7 +69,7 @@ func TestAutoFoldsOfDenseCurves(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := Curve{Name: s.Kind, Schedule: &s, From: 500}
+		c := lawcore.Curve{Name: s.Kind, Schedule: &s, From: 500}
 		for st := 1; st <= s.Total; st++ {
 			c.Steps = append(c.Steps, float64(st))
 			c.Loss = append(c.Loss, truth.Loss(a.S1[st], a.S2[st])*(1+2e-4*rng.NormFloat64()))
@@ -82,7 +84,7 @@ func TestAutoFoldsOfDenseCurves(t *testing.T) {
 	for fi, f := range folds {
 		for ci, c := range f.req.Curves {
 			switch {
-			case c.Role == RoleValidate:
+			case c.Role == lawcore.RoleValidate:
 				// the sample: heldOutPoints of the window, from its first point to its last, in
 				// order, each a point of the curve as held out in full
 				all := every[fi].req.Curves[ci]

@@ -1,6 +1,4 @@
-//go:build !lawcore_core
-
-package lawcore
+package auto
 
 import (
 	"context"
@@ -9,23 +7,26 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/order"
 )
 
-// fitAuto lives apart from the rest of auto so that the page's core build (-tags lawcore_core,
-// auto_core.go) can leave it out: an auto fit always runs in the full module (the core's
-// needsFull sends it there), and auto's selection is 30 kB (brotli) of the first view's download.
-
-// fitAuto fits every candidate on each fold, picks the one that predicts the held-out data
-// best (the simplest among those tied) or, where it predicts better still, a weighted average
-// of several, and fits the chosen on every curve.
-func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitResult, error) {
+// Fit fits every candidate on each fold of the request's fit curves, picks the one that
+// predicts the held-out data best (the simplest among those tied) or, where it predicts better
+// still, a weighted average of several, and fits the chosen on every curve. The result is
+// lawcore.Fit's with its Auto report, its Members when it averages, and its Band. req.Auto
+// need not be set; its Law, Lambda and WarmupConvention are ignored. progress and cancelling
+// ctx work as for lawcore.Fit.
+func Fit(ctx context.Context, req lawcore.FitRequest, progress func(float64)) (*lawcore.FitResult, error) {
 	began := time.Now()
+	if progress == nil {
+		progress = func(float64) {}
+	}
 	// bad input is reported as the default fit would report it
 	check := req
 	check.Auto, check.Law = false, ""
-	if _, err := check.job(); err != nil {
+	if err := check.Check(); err != nil {
 		return nil, err
 	}
 	design, folds := autoFolds(req, heldOutPoints)
@@ -35,16 +36,15 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	cands := applicable(Candidates(), req)
 	jobs, done := len(cands)*len(folds)+1, 0
 	report := func(f float64) { progress((float64(done) + f) / float64(jobs)) }
-	scores := make([]CandidateScore, len(cands))
+	scores := make([]lawcore.CandidateScore, len(cands))
 	samples := make([][][]bandSample, len(cands)) // by candidate, then fold
 	for ci, c := range cands {
-		sc := CandidateScore{Candidate: c}
+		sc := lawcore.CandidateScore{Candidate: c}
 		var inSample []float64
 		for fi, f := range folds {
-			fold := c.apply(f.req)
-			fold.starts = 1
-			fold.thinnedOnly = true
-			res, err := Fit(ctx, fold, report)
+			fold := c.Apply(f.req)
+			fold.Effort = lawcore.Effort{Starts: 1, ThinnedOnly: true}
+			res, err := lawcore.Fit(ctx, fold, report)
 			done++
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -99,7 +99,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 			}
 		}
 	}
-	best := slices.IndexFunc(scores, func(s CandidateScore) bool { return s.Label == members[0].Label })
+	best := slices.IndexFunc(scores, func(s lawcore.CandidateScore) bool { return s.Label == members[0].Label })
 	chosen := scores[best]
 	ranked := make([]int, len(scores))
 	for i := range ranked {
@@ -113,7 +113,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 		}
 		return x.HeldOut < y.HeldOut
 	})
-	sorted := make([]CandidateScore, len(ranked))
+	sorted := make([]lawcore.CandidateScore, len(ranked))
 	for i, k := range ranked {
 		sorted[i] = scores[k]
 	}
@@ -128,7 +128,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	if len(members) > 1 {
 		reason = averageReason(scores, members, averaged, design, len(folds))
 	}
-	res.Auto = &AutoChoice{Chosen: chosen.Candidate, Candidates: sorted, Design: design, Folds: labels,
+	res.Auto = &lawcore.AutoChoice{Chosen: chosen.Candidate, Candidates: sorted, Design: design, Folds: labels,
 		Averaged: averaged, Reason: reason}
 	// the band: the held-out errors of what predicts (the average, or the one chosen)
 	var held []bandSample
@@ -147,7 +147,7 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 	if len(held) > 0 {
 		band := calibrateBand(held, DefaultBandLevel)
 		band.Reach, band.Design = res.Reach, design
-		band.floorUnseen()
+		floorUnseen(&band)
 		res.Band = &band
 	}
 	progress(1)
@@ -158,24 +158,24 @@ func fitAuto(ctx context.Context, req FitRequest, progress func(float64)) (*FitR
 // fitWithoutHeldOut fits the request's own settings, auto aside, when its one fit curve has
 // too few points in its fit window to hold any out: auto has nothing to compare laws on, and
 // the answer says so.
-func fitWithoutHeldOut(ctx context.Context, req FitRequest, progress func(float64)) (*FitResult, error) {
+func fitWithoutHeldOut(ctx context.Context, req lawcore.FitRequest, progress func(float64)) (*lawcore.FitResult, error) {
 	plain := req
 	plain.Auto = false
-	res, err := Fit(ctx, plain, progress)
+	res, err := lawcore.Fit(ctx, plain, progress)
 	if err != nil {
 		return nil, err
 	}
 	title := res.Law
-	if law, err := Lookup(res.Law); err == nil {
+	if law, err := lawcore.Lookup(res.Law); err == nil {
 		title = law.Spec().Title
 	}
 	name, points := "", 0
 	for _, c := range req.Curves {
-		if c.Role == "" || c.Role == RoleFit {
+		if c.Role == "" || c.Role == lawcore.RoleFit {
 			name, points = c.Name, len(c.Steps)-windowStart(c)
 		}
 	}
-	res.Warnings = append(res.Warnings, Warning{Kind: "auto", Curve: name, Message: fmt.Sprintf(
+	res.Warnings = append(res.Warnings, lawcore.Warning{Kind: "auto", Curve: name, Message: fmt.Sprintf(
 		"auto compares laws by how well they predict points held out of the fit, and curve %q has %d point(s) in its fit window, fewer than the %d that holding some out needs: the %s was fitted with the settings given instead",
 		name, points, minForecastPoints, title)})
 	return res, nil

@@ -1,8 +1,9 @@
-package lawcore
+package annealing
 
 import (
 	"math"
 
+	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
@@ -14,7 +15,7 @@ type AreaTable struct {
 	// LogS1, S2 and DS2 (nil without the derivative) are the areas at the points.
 	LogS1, S2, DS2 []float64
 
-	runs           []Run
+	runs           []lawcore.Run
 	every, n       int
 	withDerivative bool
 	lambda         float64
@@ -25,7 +26,7 @@ type AreaTable struct {
 
 // NewAreaTable prepares the areas of runs at their steps; withDerivative asks for dS2/dlambda
 // too (for fitting lambda).
-func NewAreaTable(runs []Run, withDerivative bool) *AreaTable {
+func NewAreaTable(runs []lawcore.Run, withDerivative bool) *AreaTable {
 	n := 0
 	for _, r := range runs {
 		n += len(r.Steps)
@@ -33,7 +34,7 @@ func NewAreaTable(runs []Run, withDerivative bool) *AreaTable {
 	return newAreaTable(runs, 1, n, withDerivative)
 }
 
-func newAreaTable(runs []Run, every, n int, withDerivative bool) *AreaTable {
+func newAreaTable(runs []lawcore.Run, every, n int, withDerivative bool) *AreaTable {
 	t := &AreaTable{runs: runs, every: every, n: n, withDerivative: withDerivative, lambda: math.NaN(),
 		LogS1: make([]float64, n), S2: make([]float64, n)}
 	if withDerivative {
@@ -59,7 +60,7 @@ func (t *AreaTable) Subset(keep []bool) *AreaTable {
 	if t.every != 1 || len(keep) != t.n {
 		panic("lawcore: AreaTable.Subset needs one keep per point of an unthinned table")
 	}
-	s := NewAreaTable(subsetRuns(t.runs, keep), t.withDerivative)
+	s := NewAreaTable(lawcore.SubsetRuns(t.runs, keep), t.withDerivative)
 	if math.IsNaN(t.lambda) {
 		return s // nothing computed yet
 	}
@@ -76,24 +77,6 @@ func (t *AreaTable) Subset(keep []bool) *AreaTable {
 	}
 	s.lambda, s.haveS1 = t.lambda, true
 	return s
-}
-
-// subsetRuns returns runs with the steps keep marks (one per step of every run, in order).
-func subsetRuns(runs []Run, keep []bool) []Run {
-	out := make([]Run, len(runs))
-	at := 0
-	for i, r := range runs {
-		kept := r
-		kept.Steps = make([]int, 0, len(r.Steps))
-		for _, st := range r.Steps {
-			if keep[at] {
-				kept.Steps = append(kept.Steps, st)
-			}
-			at++
-		}
-		out[i] = kept
-	}
-	return out
 }
 
 // At returns the table with its areas computed for lambda.

@@ -1,8 +1,10 @@
-package lawcore
+package auto
 
 import (
 	"math"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
 )
 
 // TestAutoWarning: the held-out warning needs both the ratio (3 times the in-sample error) and
@@ -20,7 +22,7 @@ func TestAutoWarning(t *testing.T) {
 		{0.006, math.NaN(), ""}, // no in-sample error to compare with
 	}
 	for _, c := range cases {
-		w, ok := autoWarning(CandidateScore{Candidate: Candidate{Label: "law X"}, HeldOut: c.heldOut, InSample: c.inSample})
+		w, ok := autoWarning(lawcore.CandidateScore{Candidate: lawcore.Candidate{Label: "law X"}, HeldOut: c.heldOut, InSample: c.inSample})
 		if ok != (c.want != "") || w.Message != c.want || ok && w.Kind != "held-out" {
 			t.Errorf("held out %g, in sample %g: %v %+v, want %q", c.heldOut, c.inSample, ok, w, c.want)
 		}

@@ -1,4 +1,4 @@
-package lawcore_test
+package auto_test
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
+	"github.com/lawcalc/annealing/lawcore/auto"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
@@ -24,7 +26,7 @@ func TestLeaveOneScheduleOutTable(t *testing.T) {
 		}
 	}
 	req.Curves = short
-	res, err := lawcore.LeaveOneScheduleOut(context.Background(), req, []string{lawcore.LawAnnealing}, 0, nil)
+	res, err := auto.LeaveOneScheduleOut(context.Background(), req, []string{annealing.Name}, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +39,7 @@ func TestLeaveOneScheduleOutTable(t *testing.T) {
 			t.Errorf("%s: PredE %v (want above 0, at most the paper's 0.002), band %v (want above the PredE)", s.Law, s.Mean.PredE, s.BandHalfWidth)
 		}
 	}
-	if _, err := lawcore.LeaveOneScheduleOut(context.Background(), lawcore.FitRequest{Curves: req.Curves[:1]}, nil, 0, nil); err == nil {
+	if _, err := auto.LeaveOneScheduleOut(context.Background(), lawcore.FitRequest{Curves: req.Curves[:1]}, nil, 0, nil); err == nil {
 		t.Error("one curve accepted")
 	}
 }
@@ -63,7 +65,7 @@ func TestBandCoverage(t *testing.T) {
 		for j := range all.Curves {
 			rest := all
 			rest.Curves = append(append([]lawcore.Curve(nil), all.Curves[:j]...), all.Curves[j+1:]...)
-			cal, err := lawcore.LeaveOneScheduleOut(context.Background(), rest, nil, 0.9, nil)
+			cal, err := auto.LeaveOneScheduleOut(context.Background(), rest, nil, 0.9, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,8 +1,10 @@
-package lawcore
+package auto
 
 import (
 	"math"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore"
 )
 
 // TestUnseenScheduleBase checks the prior of a band calibrated on one curve's forecasts
@@ -25,8 +27,8 @@ func TestUnseenScheduleBase(t *testing.T) {
 		{designForecast, 0.01, 0.01, true}, // a wider calibrated base stands
 		{designBoth, 0.0006, 0.0006, false},
 	} {
-		b := Band{Level: 0.9, Base: c.base, Growth: 1, Design: c.design}
-		b.floorUnseen()
+		b := lawcore.Band{Level: 0.9, Base: c.base, Growth: 1, Design: c.design}
+		floorUnseen(&b)
 		if b.Base != c.wantBase || (b.Floor > 0) != c.wantFloor {
 			t.Errorf("%s, base %g: base %g floor %g, want base %g (floor %v)", c.design, c.base, b.Base, b.Floor, c.wantBase, c.wantFloor)
 		}

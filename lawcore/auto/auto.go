@@ -1,4 +1,4 @@
-package lawcore
+package auto
 
 import (
 	"context"
@@ -8,91 +8,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
-
-// Auto: choosing the law and its settings by how well they predict. A law that fits the
-// user's curves better may predict their other schedules worse (a fitted lambda bends to the
-// noise of two curves; seven parameters fit anything), so the in-sample objective never
-// decides. Each candidate is fitted on part of the user's fit curves and scored on the part
-// held out:
-//
-//   - with two fit curves or more, each curve in turn is left out and predicted from the
-//     others (leave one curve out: a schedule the fit has not seen), and each curve's last
-//     half is held out and forecast from its first half and the other curves (the question
-//     users ask most: what will a longer run reach?);
-//   - with one fit curve, its last third and its last half are forecast. One curve cannot
-//     show how a law carries over to other schedules, which is where the other laws differ
-//     from the annealing law (the LR-weighted momentum, the S2^ζ exponent, the Multi-Power
-//     reduction term): so only the annealing law competes, with lambda held and fitted,
-//     under each warmup convention.
-//
-// The score is the mean relative error of the held-out points, each fold weighing the same
-// and counting at most 100% (a prediction off by more is wrong, and one such fold must not
-// outweigh all the others). Between candidates whose scores differ by less than the noise of
-// that difference (one standard error of the paired differences over folds, and at least
-// tieTolerance of the best score), the one with fewer fitted parameters wins: a simpler law
-// is preferred unless the data show that the complex one predicts better.
-//
-// With two fit curves or more, auto then asks whether a weighted average of the candidates
-// predicts the held-out data better than the one chosen (see Member): the weights are those
-// of the least held-out error, and the average is kept only when its error is below the
-// chosen candidate's by more than tieTolerance (else the single, simpler answer stands).
-// With one fit curve the folds are two overlapping tails of the same curve, too little to
-// weigh candidates by, and the one chosen is kept. Only the members (or the one chosen) are
-// then fitted on every curve; a fold's fit polishes only its best start (it estimates how
-// well a law predicts, not the last digit of its parameters).
-
-// Candidate is one law with its settings, as auto compares them.
-type Candidate struct {
-	// Law names the law; Convention and Lambda are its warmup convention and decay factor
-	// (nil for a law without one); Search its search.
-	Law        string              `json:"law"`
-	Convention schedule.Convention `json:"warmupConvention"`
-	Lambda     *LambdaSetting      `json:"lambda,omitempty"`
-	Search     string              `json:"search,omitempty"`
-	// Label says it in words; Free counts the parameters it fits.
-	Label string `json:"label"`
-	Free  int    `json:"free"`
-}
-
-// CandidateScore is a candidate's record in an auto fit.
-type CandidateScore struct {
-	Candidate
-	// HeldOut is the mean relative error of the held-out points over the folds; StdErr the
-	// standard error of that mean; Folds the error of each fold, at most 1 (all zero when
-	// Error says the candidate could not be scored).
-	HeldOut float64   `json:"heldOut"`
-	StdErr  float64   `json:"stdErr"`
-	Folds   []float64 `json:"folds"`
-	// InSample is the mean relative error of the same fold fits on the points they were
-	// fitted to: beside HeldOut, it shows a law that fits well and predicts badly.
-	InSample float64 `json:"inSample"`
-	// Weight is the candidate's share of the prediction: 1 for the one chosen alone, its
-	// weight in the average when auto averages, 0 otherwise.
-	Weight float64 `json:"weight"`
-	// Error says why the candidate could not be scored ("" when it was).
-	Error string `json:"error,omitempty"`
-}
-
-// AutoChoice reports what an "auto" fit compared, what it picked and why.
-type AutoChoice struct {
-	// Chosen is the candidate picked (when auto averages, the heaviest member); Candidates
-	// are all of them, scored, best first.
-	Chosen     Candidate        `json:"chosen"`
-	Candidates []CandidateScore `json:"candidates"`
-	// Design says how the held-out data were made: "leave one curve out and forecast", or
-	// with one curve "forecast".
-	Design string `json:"design"`
-	// Folds describes each fold in words.
-	Folds []string `json:"folds"`
-	// Averaged is the held-out error of the weighted average (the mean over folds, as
-	// HeldOut), when auto predicts with one (FitResult.Members); 0 otherwise.
-	Averaged float64 `json:"averaged,omitempty"`
-	// Reason says why, in one sentence.
-	Reason string `json:"reason"`
-}
 
 // tieTolerance is the smallest relative difference of held-out errors that separates two
 // candidates: below it the difference is within what a re-run of training would change.
@@ -133,9 +53,9 @@ const minForecastPoints = 6
 // default and fitted, each under both warmup conventions; then every other registered law
 // under its own convention, with its decay factor (if any) held, and with each of its own
 // searches.
-func Candidates() []Candidate {
-	var out []Candidate
-	for _, law := range Laws() {
+func Candidates() []lawcore.Candidate {
+	var out []lawcore.Candidate
+	for _, law := range lawcore.Laws() {
 		spec := law.Spec()
 		free := 0
 		hasLambda := false
@@ -146,17 +66,17 @@ func Candidates() []Candidate {
 			hasLambda = hasLambda || p.Name == "lambda"
 		}
 		convs := []schedule.Convention{spec.Convention}
-		if spec.Name == LawAnnealing {
+		if spec.Name == annealing.Name {
 			convs = []schedule.Convention{schedule.WarmupPeak, schedule.WarmupActual}
 		}
-		searches := []string{SearchOptimum}
-		if s, ok := law.(Searcher); ok {
+		searches := []string{lawcore.SearchOptimum}
+		if s, ok := law.(lawcore.Searcher); ok {
 			searches = append(searches, s.Searches()...)
 		}
 		for _, conv := range convs {
 			for _, search := range searches {
-				c := Candidate{Law: spec.Name, Convention: conv, Free: free}
-				if search != SearchOptimum {
+				c := lawcore.Candidate{Law: spec.Name, Convention: conv, Free: free}
+				if search != lawcore.SearchOptimum {
 					c.Search = search
 				}
 				if !hasLambda {
@@ -164,12 +84,12 @@ func Candidates() []Candidate {
 					out = append(out, c)
 					continue
 				}
-				held := FixedLambda(DefaultLambda)
+				held := lawcore.FixedLambda(lawcore.DefaultLambda)
 				c.Lambda, c.Label = &held, candidateLabel(spec, conv, &held, c.Search)
 				out = append(out, c)
-				if spec.Name == LawAnnealing {
-					fitted := FittedLambda()
-					f := Candidate{Law: spec.Name, Convention: conv, Lambda: &fitted, Free: free + 1,
+				if spec.Name == annealing.Name {
+					fitted := lawcore.FittedLambda()
+					f := lawcore.Candidate{Law: spec.Name, Convention: conv, Lambda: &fitted, Free: free + 1,
 						Label: candidateLabel(spec, conv, &fitted, c.Search)}
 					out = append(out, f)
 				}
@@ -179,7 +99,7 @@ func Candidates() []Candidate {
 	return out
 }
 
-func candidateLabel(spec *Spec, conv schedule.Convention, lambda *LambdaSetting, search string) string {
+func candidateLabel(spec *lawcore.Spec, conv schedule.Convention, lambda *lawcore.LambdaSetting, search string) string {
 	s := spec.Title
 	if lambda != nil {
 		if lambda.Fit {
@@ -198,22 +118,22 @@ func candidateLabel(spec *Spec, conv schedule.Convention, lambda *LambdaSetting,
 // applicable keeps the candidates that can compete on req's curves: a law fitted across
 // model sizes needs every curve's size and two sizes among them; with a single fit curve,
 // only the annealing law's (see the package's note on auto).
-func applicable(cands []Candidate, req FitRequest) []Candidate {
+func applicable(cands []lawcore.Candidate, req lawcore.FitRequest) []lawcore.Candidate {
 	sizes := map[float64]bool{}
 	sized, fitCurves := true, 0
 	for _, c := range req.Curves {
 		sized = sized && c.Size > 0
 		sizes[c.Size] = true
-		if c.Role == "" || c.Role == RoleFit {
+		if c.Role == "" || c.Role == lawcore.RoleFit {
 			fitCurves++
 		}
 	}
-	var out []Candidate
+	var out []lawcore.Candidate
 	for _, c := range cands {
-		if law, err := Lookup(c.Law); err == nil && law.Spec().NeedsSize && !(sized && len(sizes) >= 2) {
+		if law, err := lawcore.Lookup(c.Law); err == nil && law.Spec().NeedsSize && !(sized && len(sizes) >= 2) {
 			continue
 		}
-		if fitCurves == 1 && c.Law != LawAnnealing {
+		if fitCurves == 1 && c.Law != annealing.Name {
 			continue
 		}
 		out = append(out, c)
@@ -221,24 +141,15 @@ func applicable(cands []Candidate, req FitRequest) []Candidate {
 	return out
 }
 
-// apply is req with the candidate's law and settings.
-func (c Candidate) apply(req FitRequest) FitRequest {
-	req.Auto, req.Law, req.WarmupConvention, req.Search = false, c.Law, string(c.Convention), c.Search
-	if c.Lambda != nil {
-		req.Lambda = *c.Lambda
-	}
-	return req
-}
-
 // autoFold is one split of the fit curves into fitted and held-out data.
 type autoFold struct {
 	label string
-	req   FitRequest // the fold's fit curves, and its held-out curves as role "validate"
+	req   lawcore.FitRequest // the fold's fit curves, and its held-out curves as role "validate"
 }
 
 // windowStart is the index of a curve's first point in its fit window (from its From): auto
 // holds points out of what follows, and says so by this count when there are too few.
-func windowStart(c Curve) int {
+func windowStart(c lawcore.Curve) int {
 	return sort.SearchFloat64s(c.Steps, c.From)
 }
 
@@ -248,11 +159,11 @@ func windowStart(c Curve) int {
 // estimates as well as every point (see heldOutPoints); on three dense runs of 30,000 points
 // scoring the Multi-Power Law at every held-out point was 41% of auto's time. A validation,
 // whose table gives each curve's metrics, scores every point.
-func autoFolds(req FitRequest, scored int) (design string, folds []autoFold) {
-	var fit []Curve
+func autoFolds(req lawcore.FitRequest, scored int) (design string, folds []autoFold) {
+	var fit []lawcore.Curve
 	for _, c := range req.Curves {
-		if c.Role == "" || c.Role == RoleFit {
-			c.Role = RoleFit
+		if c.Role == "" || c.Role == lawcore.RoleFit {
+			c.Role = lawcore.RoleFit
 			fit = append(fit, c)
 		}
 	}
@@ -261,7 +172,7 @@ func autoFolds(req FitRequest, scored int) (design string, folds []autoFold) {
 	base := req
 	base.Lines, base.Intervals = false, false
 	// the curves as every fold that fits them whole fits them (binned), once
-	fitted := make([]Curve, len(fit))
+	fitted := make([]lawcore.Curve, len(fit))
 	for i, c := range fit {
 		fitted[i] = binned(c, foldFitPoints)
 	}
@@ -272,8 +183,8 @@ func autoFolds(req FitRequest, scored int) (design string, folds []autoFold) {
 			f := base
 			f.Curves = slices.Clone(fitted)
 			f.Curves[i] = evenSample(fit[i], scored)
-			f.Curves[i].Role = RoleValidate
-			folds = append(folds, autoFold{label: fmt.Sprintf("%s left out", curveLabel(i, fit[i].Name)), req: f})
+			f.Curves[i].Role = lawcore.RoleValidate
+			folds = append(folds, autoFold{label: fmt.Sprintf("%s left out", lawcore.CurveLabel(i, fit[i].Name)), req: f})
 		}
 	}
 	shares := forecastHoldOuts
@@ -292,13 +203,13 @@ func autoFolds(req FitRequest, scored int) (design string, folds []autoFold) {
 			k = min(max(k, w+3), len(c.Steps)-2)
 			early, late := c, c
 			early.Steps, early.Loss = c.Steps[:k], c.Loss[:k]
-			late.Steps, late.Loss, late.Role = c.Steps[k:], c.Loss[k:], RoleValidate
+			late.Steps, late.Loss, late.Role = c.Steps[k:], c.Loss[k:], lawcore.RoleValidate
 			late.Name = c.Name + " (held out)"
 			late = evenSample(late, scored)
 			f := base
 			f.Curves = append(slices.Clone(fitted), late)
 			f.Curves[i] = binned(early, foldFitPoints)
-			folds = append(folds, autoFold{label: fmt.Sprintf("%s after step %.0f forecast", curveLabel(i, c.Name), c.Steps[k-1]), req: f})
+			folds = append(folds, autoFold{label: fmt.Sprintf("%s after step %.0f forecast", lawcore.CurveLabel(i, c.Name), c.Steps[k-1]), req: f})
 		}
 	}
 	return design, folds
@@ -307,7 +218,7 @@ func autoFolds(req FitRequest, scored int) (design string, folds []autoFold) {
 // evenSample is the curve with most points of its window, evenly spread from its first to its
 // last (where a forecast misses most), and the points before its window, when its window has
 // more than most points (most > 1); else the curve.
-func evenSample(c Curve, most int) Curve {
+func evenSample(c lawcore.Curve, most int) lawcore.Curve {
 	w := windowStart(c)
 	n := len(c.Steps) - w
 	if most <= 1 || n <= most {
@@ -332,7 +243,7 @@ func evenSample(c Curve, most int) Curve {
 // most binSpan of its first step, where the curve bends most (early): a mean over a span where
 // it bends is not its value at the middle; those narrower runs add at most
 // ln(last/first)/ln(1+binSpan) means.
-func binned(c Curve, most int) Curve {
+func binned(c lawcore.Curve, most int) lawcore.Curve {
 	w := windowStart(c)
 	n := len(c.Steps) - w
 	if n <= most {
@@ -361,7 +272,7 @@ func binned(c Curve, most int) Curve {
 // the held-out data best, and its held-out error, when that error is below the candidate
 // pick's by more than tieTolerance (ok false otherwise: the single candidate stands). The
 // weights are pruned (minMemberWeight), and the average scored again with them.
-func averageWeights(scores []CandidateScore, samples [][][]bandSample, pick int) (weights []float64, err float64, ok bool) {
+func averageWeights(scores []lawcore.CandidateScore, samples [][][]bandSample, pick int) (weights []float64, err float64, ok bool) {
 	var scored []int
 	for i, s := range scores {
 		if s.Error == "" {
@@ -399,28 +310,28 @@ func averageWeights(scores []CandidateScore, samples [][][]bandSample, pick int)
 // whose fit fails is left out and the others' weights scaled up; should every one fail, the
 // next candidate that chooseCandidate would pick is fitted instead. Only the heaviest gets
 // the request's intervals: they describe one law's parameters.
-func fitMembers(ctx context.Context, req FitRequest, scores []CandidateScore, weights []float64, report func(float64)) (*FitResult, []Member, error) {
-	var members []Member
+func fitMembers(ctx context.Context, req lawcore.FitRequest, scores []lawcore.CandidateScore, weights []float64, report func(float64)) (*lawcore.FitResult, []lawcore.Member, error) {
+	var members []lawcore.Member
 	for i, w := range weights {
 		if w > 0 {
-			members = append(members, Member{Candidate: scores[i].Candidate, Weight: w})
+			members = append(members, lawcore.Member{Candidate: scores[i].Candidate, Weight: w})
 		}
 	}
 	sortMembers(members)
-	var kept []Member
-	var fits []*FitResult
+	var kept []lawcore.Member
+	var fits []*lawcore.FitResult
 	sum := 0.0
 	for k, m := range members {
-		r := m.apply(req)
+		r := m.Apply(req)
 		r.Lines = false
 		r.Intervals = req.Intervals && k == 0
 		// the members share the last step of auto's progress
-		res, err := Fit(ctx, r, func(f float64) { report((float64(k) + f) / float64(len(members))) })
+		res, err := lawcore.Fit(ctx, r, func(f float64) { report((float64(k) + f) / float64(len(members))) })
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err()
 		}
 		if err != nil {
-			i := slices.IndexFunc(scores, func(s CandidateScore) bool { return s.Label == m.Label })
+			i := slices.IndexFunc(scores, func(s lawcore.CandidateScore) bool { return s.Label == m.Label })
 			scores[i].Error = "fitted on every curve: " + err.Error()
 			continue
 		}
@@ -448,7 +359,7 @@ func fitMembers(ctx context.Context, req FitRequest, scores []CandidateScore, we
 	}
 	if req.Lines {
 		var err error
-		if res.Lines, err = FitLines(req, res); err != nil {
+		if res.Lines, err = lawcore.FitLines(req, res); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -474,7 +385,7 @@ func meanAndStdErr(xs []float64) (mean, se float64) {
 // tied reports whether candidate a's held-out errors are within the noise of best's: the
 // mean paired difference over folds is at most one standard error of it, or at most
 // tieTolerance of best's score.
-func tied(a, best CandidateScore) bool {
+func tied(a, best lawcore.CandidateScore) bool {
 	if a.Error != "" || len(a.Folds) != len(best.Folds) {
 		return false
 	}
@@ -489,7 +400,7 @@ func tied(a, best CandidateScore) bool {
 // chooseCandidate returns the index of the candidate picked: among those tied with the
 // lowest held-out error, the one with the fewest fitted parameters, and among those with as
 // many, the lowest held-out error; -1 when none could be scored.
-func chooseCandidate(scores []CandidateScore) int {
+func chooseCandidate(scores []lawcore.CandidateScore) int {
 	best := -1
 	for i, s := range scores {
 		if s.Error == "" && (best < 0 || s.HeldOut < scores[best].HeldOut) {
@@ -510,7 +421,7 @@ func chooseCandidate(scores []CandidateScore) int {
 
 // autoReason says in one sentence why the candidate was picked (and, with one fit curve, why
 // only the simplest laws competed).
-func autoReason(scores []CandidateScore, pick int, design string, folds int) string {
+func autoReason(scores []lawcore.CandidateScore, pick int, design string, folds int) string {
 	why := whyPicked(scores, pick, design, folds)
 	if design == designForecast {
 		why += " With one fit curve only the annealing law competes: one schedule cannot show how a law carries over to others, which is where the other laws differ from it."
@@ -518,7 +429,7 @@ func autoReason(scores []CandidateScore, pick int, design string, folds int) str
 	return why
 }
 
-func whyPicked(scores []CandidateScore, pick int, design string, folds int) string {
+func whyPicked(scores []lawcore.CandidateScore, pick int, design string, folds int) string {
 	best := 0
 	for i, s := range scores {
 		if s.Error == "" && s.HeldOut < scores[best].HeldOut || scores[best].Error != "" {
@@ -545,7 +456,7 @@ func whyPicked(scores []CandidateScore, pick int, design string, folds int) stri
 }
 
 // averageReason says in one sentence why auto predicts with the average of members.
-func averageReason(scores []CandidateScore, members []Member, averaged float64, design string, folds int) string {
+func averageReason(scores []lawcore.CandidateScore, members []lawcore.Member, averaged float64, design string, folds int) string {
 	best := -1
 	for i, s := range scores {
 		if s.Error == "" && (best < 0 || s.HeldOut < scores[best].HeldOut) {
@@ -557,5 +468,5 @@ func averageReason(scores []CandidateScore, members []Member, averaged float64, 
 		parts[k] = fmt.Sprintf("%s (%.0f%%)", m.Label, 100*m.Weight)
 	}
 	return fmt.Sprintf("The average of %s predicts the held-out data best: held-out error %.3f%% (%s, %d folds), against %.3f%% for the best single law (%s); laws that miss in different directions average out.",
-		listed(parts), 100*averaged, design, folds, 100*scores[best].HeldOut, scores[best].Label)
+		input.Listed(parts), 100*averaged, design, folds, 100*scores[best].HeldOut, scores[best].Label)
 }

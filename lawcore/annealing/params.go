@@ -1,6 +1,10 @@
-package lawcore
+package annealing
 
-import "math"
+import (
+	"math"
+
+	"github.com/lawcalc/annealing/lawcore"
+)
 
 // Params are the annealing law's parameters, typed: L(s) = L0 + A*S1^(-Alpha) - C*S2, with
 // the decay factor Lambda of the annealing momentum that S2 is computed with. The analyses
@@ -34,13 +38,13 @@ func (p Params) Validate() error {
 }
 
 // Values are the parameters by name.
-func (p Params) Values() Values {
-	return Values{"L0": p.L0, "A": p.A, "alpha": p.Alpha, "C": p.C, "lambda": p.Lambda}
+func (p Params) Values() lawcore.Values {
+	return lawcore.Values{"L0": p.L0, "A": p.A, "alpha": p.Alpha, "C": p.C, "lambda": p.Lambda}
 }
 
-// AnnealingParams types the annealing law's parameters given by name (as a fit of the
+// ParamsOf types the annealing law's parameters given by name (as a fit of the
 // annealing law returns them), checking them.
-func AnnealingParams(v Values) (Params, error) {
+func ParamsOf(v lawcore.Values) (Params, error) {
 	theta, err := annealingSpec.Theta(v)
 	if err != nil {
 		return Params{}, err

@@ -1,13 +1,12 @@
-package lawcore
+package auto
 
 import (
 	"fmt"
 	"math"
 	"slices"
 
-	"github.com/lawcalc/annealing/lawcore/input"
+	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/order"
-	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
 // Averaging laws. When the user's fit curves hold enough out to tell, auto predicts with a
@@ -17,16 +16,6 @@ import (
 // predicts the held-out data (stacking: Wolpert 1992, Breiman 1996; Yao et al. 2018 for
 // predictive distributions), never by the in-sample fit. The weights are non-negative and
 // sum to one, so the average stays within the range of its members' predictions.
-
-// Member is one law of an averaged prediction: a candidate with its fitted parameters and
-// its weight.
-type Member struct {
-	Candidate
-	// Params are the candidate's parameters fitted on every fit curve.
-	Params Values `json:"params"`
-	// Weight is its share of the average (the weights sum to 1).
-	Weight float64 `json:"weight"`
-}
 
 // minMemberWeight is the smallest weight that keeps a member in an average: a lighter one
 // moves a prediction by less than a twentieth of its disagreement with the others, and would
@@ -204,7 +193,7 @@ func averageFold(weights []float64, samples [][]bandSample) []bandSample {
 // into the fit of their weighted average: every curve's predicted loss is the weighted mean,
 // and the metrics and objective are scored again on it. The parameters, intervals and
 // warnings stay the first member's (the heaviest): they describe one law.
-func averageFits(req FitRequest, members []Member, fits []*FitResult) (*FitResult, error) {
+func averageFits(req lawcore.FitRequest, members []lawcore.Member, fits []*lawcore.FitResult) (*lawcore.FitResult, error) {
 	res := *fits[0]
 	res.Members = members
 	res.Curves = slices.Clone(res.Curves)
@@ -220,93 +209,14 @@ func averageFits(req FitRequest, members []Member, fits []*FitResult) (*FitResul
 		}
 		res.Curves[i].Predicted = avg
 	}
-	job, err := members[0].apply(req).job()
-	if err != nil {
+	if err := lawcore.Rescore(members[0].Apply(req), &res); err != nil {
 		return nil, err
 	}
-	job.rescore(&res)
 	return &res, nil
 }
 
 // sortMembers orders members by weight, heaviest first (the earlier candidate first on
 // equal weights).
-func sortMembers(members []Member) {
+func sortMembers(members []lawcore.Member) {
 	order.Stable(members, func(a, b int) bool { return members[a].Weight > members[b].Weight })
-}
-
-// predictor is one law a prediction evaluates, with its parameter vector, warmup convention
-// and weight; where names it in messages ("" for the request's own law).
-type predictor struct {
-	law    Law
-	theta  []float64
-	conv   schedule.Convention
-	weight float64
-	where  string
-}
-
-// predictors are the laws req predicts with: its members, their weights scaled to sum to
-// one, or else its law alone.
-func (req PredictRequest) predictors() ([]predictor, error) {
-	bind := func(name string, params Values, conv string, weight float64, where string) (predictor, error) {
-		law, err := Lookup(name)
-		if err != nil {
-			return predictor{}, err
-		}
-		spec := law.Spec()
-		theta, err := spec.Theta(params)
-		if err != nil {
-			return predictor{}, err
-		}
-		c, err := schedule.ParseConvention(conv, spec.Convention)
-		if err != nil {
-			return predictor{}, err
-		}
-		return predictor{law: law, theta: theta, conv: c, weight: weight, where: where}, nil
-	}
-	if len(req.Members) == 0 {
-		p, err := bind(req.Law, req.Params, req.WarmupConvention, 1, "")
-		return []predictor{p}, err
-	}
-	sum := 0.0
-	for i, m := range req.Members {
-		if !(m.Weight >= 0) || math.IsInf(m.Weight, 0) {
-			return nil, input.Errorf(fmt.Sprintf("member %d", i+1), "weight", "must be a number of 0 or more, got %g", m.Weight)
-		}
-		sum += m.Weight
-	}
-	if !(sum > 0) {
-		return nil, input.Errorf("", "members", "the weights sum to %g: at least one must be positive", sum)
-	}
-	out := make([]predictor, len(req.Members))
-	for i, m := range req.Members {
-		where := fmt.Sprintf("member %d (%s)", i+1, m.Law)
-		p, err := bind(m.Law, m.Params, string(m.Convention), m.Weight/sum, where)
-		if err != nil {
-			return nil, input.Within(where, err)
-		}
-		out[i] = p
-	}
-	return out, nil
-}
-
-// scale multiplies a prediction's losses and terms by w (a member's share of an average).
-// The areas (FinalS1, FinalS2) stay: an average's are its first member's.
-func (p *Prediction) scale(w float64) {
-	p.FinalLoss *= w
-	for _, col := range [][]float64{p.Loss, p.S1Term, p.S2Term} {
-		for j := range col {
-			col[j] *= w
-		}
-	}
-}
-
-// add adds w times q's losses and terms to p's (q predicts the same steps: every law leaves
-// out the same untrained ones).
-func (p *Prediction) add(q Prediction, w float64) {
-	p.FinalLoss += w * q.FinalLoss
-	for j := range p.Loss {
-		p.Loss[j] += w * q.Loss[j]
-		p.S1Term[j] += w * q.S1Term[j]
-		p.S2Term[j] += w * q.S2Term[j]
-	}
 }

@@ -1,4 +1,4 @@
-package lawcore
+package auto
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
 )
 
@@ -15,20 +16,20 @@ type LeaveOneOutRow struct {
 	Curve string `json:"curve"`
 	Law   string `json:"law"`
 	// Metrics score the prediction of the curve left out.
-	Metrics Metrics `json:"metrics"`
+	Metrics lawcore.Metrics `json:"metrics"`
 }
 
 // LeaveOneOutSummary summarises one law over every curve left out in turn.
 type LeaveOneOutSummary struct {
 	Law string `json:"law"`
 	// Mean is MeanMetrics over the rows of this law.
-	Mean Metrics `json:"mean"`
+	Mean lawcore.Metrics `json:"mean"`
 	// Band is the prediction band the held-out errors calibrate (each curve weighing the
 	// same), widening with the distance from the fitted data; BandLevel and BandHalfWidth are
 	// its level and its half-width within the data's reach: pred*(1 ± BandHalfWidth).
-	Band          Band    `json:"band"`
-	BandLevel     float64 `json:"bandLevel"`
-	BandHalfWidth float64 `json:"bandHalfWidth"`
+	Band          lawcore.Band `json:"band"`
+	BandLevel     float64      `json:"bandLevel"`
+	BandHalfWidth float64      `json:"bandHalfWidth"`
 }
 
 // LeaveOneOutResult is a leave-one-schedule-out validation.
@@ -47,7 +48,7 @@ const DefaultBandLevel = 0.9
 // band is calibrated on those held-out errors and on the forecasts of each curve's last
 // third and last half from its first part and the others (auto's folds: the band then knows
 // how fast errors grow beyond the data); level is its coverage (0: DefaultBandLevel).
-func LeaveOneScheduleOut(ctx context.Context, req FitRequest, laws []string, level float64, progress func(float64)) (*LeaveOneOutResult, error) {
+func LeaveOneScheduleOut(ctx context.Context, req lawcore.FitRequest, laws []string, level float64, progress func(float64)) (*LeaveOneOutResult, error) {
 	began := time.Now()
 	if progress == nil {
 		progress = func(float64) {}
@@ -65,7 +66,7 @@ func LeaveOneScheduleOut(ctx context.Context, req FitRequest, laws []string, lev
 		laws = []string{req.Law}
 	}
 	for i, name := range laws {
-		law, err := Lookup(name)
+		law, err := lawcore.Lookup(name)
 		if err != nil {
 			return nil, input.Within(fmt.Sprintf("laws[%d]", i), err)
 		}
@@ -76,26 +77,25 @@ func LeaveOneScheduleOut(ctx context.Context, req FitRequest, laws []string, lev
 	all := req
 	all.Curves = slices.Clone(req.Curves)
 	for k := range all.Curves {
-		all.Curves[k].Role = RoleFit
+		all.Curves[k].Role = lawcore.RoleFit
 	}
 	_, folds := autoFolds(all, 0)
 	// how far the curves reach: the band widens past it, as an auto fit's does (a band without
 	// it kept one width however far a schedule ran beyond the data)
-	job, err := all.job()
+	reach, err := all.Reach()
 	if err != nil {
 		return nil, err
 	}
-	reach := job.reach()
 	out := &LeaveOneOutResult{}
 	jobs, done := len(laws)*len(folds), 0
 	for _, law := range laws {
-		var rows []Metrics
+		var rows []lawcore.Metrics
 		var samples []bandSample
 		for fi, f := range folds {
 			sub := f.req
 			sub.Law = law
 			report := func(x float64) { progress((float64(done) + x) / float64(jobs)) }
-			res, err := Fit(ctx, sub, report)
+			res, err := lawcore.Fit(ctx, sub, report)
 			if err != nil {
 				return nil, err
 			}
@@ -113,7 +113,7 @@ func LeaveOneScheduleOut(ctx context.Context, req FitRequest, laws []string, lev
 		}
 		band := calibrateBand(samples, level)
 		band.Reach, band.Design = reach, designBoth
-		out.Summaries = append(out.Summaries, LeaveOneOutSummary{Law: law, Mean: MeanMetrics(rows),
+		out.Summaries = append(out.Summaries, LeaveOneOutSummary{Law: law, Mean: lawcore.MeanMetrics(rows),
 			Band: band, BandLevel: level, BandHalfWidth: band.Base})
 	}
 	out.ElapsedMs = float64(time.Since(began).Microseconds()) / 1000

@@ -1,4 +1,4 @@
-package laws_test
+package auto_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/auto"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 	"gonum.org/v1/gonum/stat"
 )
@@ -79,7 +80,7 @@ func TestAutoScenarios(t *testing.T) {
 	// the candidates, but the size law (no scenario has model sizes)
 	var header []string
 	var cands []lawcore.Candidate
-	for _, c := range lawcore.Candidates() {
+	for _, c := range auto.Candidates() {
 		if c.Law != "size" {
 			cands = append(cands, c)
 			header = append(header, c.Label)
@@ -90,7 +91,7 @@ func TestAutoScenarios(t *testing.T) {
 	for _, sc := range scenarios(t) {
 		req := sc.req
 		req.Auto = true
-		res, err := lawcore.Fit(context.Background(), req, nil)
+		res, err := auto.Fit(context.Background(), req, nil)
 		if err != nil {
 			t.Fatal(sc.name, err)
 		}
@@ -300,7 +301,7 @@ func TestAutoAnswer(t *testing.T) {
 	}
 	req := testcurves.Fig2(t)
 	req.Auto, req.Lines, req.Intervals = true, true, true
-	res, err := lawcore.Fit(context.Background(), req, func(float64) {})
+	res, err := auto.Fit(context.Background(), req, func(float64) {})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,101 @@
+package annealing
+
+import (
+	"math"
+
+	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/schedule"
+)
+
+// Name names the law in requests and results: lawcore's default law.
+const Name = lawcore.DefaultLaw
+
+// Law is the scaling law with learning-rate annealing (Tissue et al., 2024):
+// L(s) = L0 + A*S1(s)^(-alpha) - C*S2(s), its areas those of an AreaTable.
+var Law lawcore.Law = annealingLaw{}
+
+func init() { lawcore.Register(Law) }
+
+// Indices of the annealing law's parameter vector.
+const (
+	annL0 = iota
+	annA
+	annAlpha
+	annC
+	annLambda
+)
+
+// alphaGrid are the alphas of the start search: geometric from 0.01 to 4.
+var alphaGrid = numeric.Logspace(0.01, 4, 48)
+
+// lambdaGrid are the lambdas of the start search when lambda is fitted.
+var lambdaGrid = []float64{0.9, 0.95, 0.98, 0.99, 0.995, 0.998, 0.999, 0.9995}
+
+var annealingSpec = &lawcore.Spec{
+	Name:      Name,
+	Title:     "annealing law",
+	Formula:   "L(s) = L0 + A·S1(s)^(−α) − C·S2(s)",
+	Reference: "Tissue, Wang, Wang, et al., Scaling Law with Learning Rate Annealing, arXiv 2408.11029 (2024)",
+	Params: []lawcore.Param{
+		{Name: "L0", Symbol: "L0", Meaning: "the loss with unlimited training", Domain: lawcore.Positive, Default: 2.628, Linear: true},
+		{Name: "A", Symbol: "A", Meaning: "the scale of the power law in the forward area S1", Domain: lawcore.Positive, Default: 0.430, Linear: true},
+		{Name: "alpha", Symbol: "α", Meaning: "the exponent of the power law in S1", Domain: lawcore.Positive, Default: 0.550, Grid: alphaGrid},
+		{Name: "C", Symbol: "C", Meaning: "the loss drop per unit of annealing area S2", Domain: lawcore.Positive, Default: 0.411, Linear: true},
+		{Name: "lambda", Symbol: "λ", Meaning: "the decay factor of the annealing momentum (about 1/(1−λ) steps of memory)", Domain: lawcore.UnitInterval,
+			Default: lawcore.DefaultLambda, Held: true, Grid: lambdaGrid},
+	},
+	Terms:      [2]lawcore.Term{{Param: "A", Label: "A·S1^−α"}, {Param: "C", Label: "C·S2"}},
+	Convention: schedule.WarmupPeak,
+}
+
+type annealingLaw struct{}
+
+func (annealingLaw) Spec() *lawcore.Spec { return annealingSpec }
+
+func (annealingLaw) Bind(runs []lawcore.Run, opts lawcore.BindOptions) (lawcore.Model, error) {
+	withDerivative := len(opts.Free) > annLambda && opts.Free[annLambda]
+	return &annealingModel{areas: NewAreaTable(runs, withDerivative)}, nil
+}
+
+// annealingModel is the annealing law at the points of some runs.
+type annealingModel struct {
+	areas *AreaTable
+}
+
+func (m *annealingModel) Points() int { return m.areas.Points() }
+
+func (m *annealingModel) Thin(every int) lawcore.Model {
+	return &annealingModel{areas: m.areas.Thin(every)}
+}
+
+func (m *annealingModel) Subset(keep []bool) lawcore.Model {
+	return &annealingModel{areas: m.areas.Subset(keep)}
+}
+
+func (m *annealingModel) Eval(theta []float64, from int, pred, jac []float64) {
+	t := m.areas.At(theta[annLambda])
+	l0, a, alpha, c := theta[annL0], theta[annA], theta[annAlpha], theta[annC]
+	d := len(theta)
+	for i := range pred {
+		k := from + i
+		u := math.Exp(-alpha * t.LogS1[k])
+		pred[i] = l0 + a*u - c*t.S2[k]
+		if jac == nil {
+			continue
+		}
+		row := jac[i*d : i*d+d]
+		row[annL0] = 1
+		row[annA] = u
+		row[annAlpha] = -a * u * t.LogS1[k]
+		row[annC] = -t.S2[k]
+		row[annLambda] = 0
+		if t.DS2 != nil {
+			row[annLambda] = -c * t.DS2[k]
+		}
+	}
+}
+
+func (m *annealingModel) StartGrid(base []float64) lawcore.StartGrid {
+	return lawcore.ProductGrid(base, lawcore.Axis{Param: annLambda, Values: lawcore.GridOrHeld(m.areas.withDerivative, lambdaGrid, base[annLambda])}, lawcore.Axis{Param: annAlpha, Values: alphaGrid})
+}
