@@ -63,7 +63,7 @@ func (l LambdaSetting) MarshalJSON() ([]byte, error) {
 }
 
 // FitRequest is everything a fit needs: the law, the curves (each with its schedule and role)
-// and the settings. Its JSON form is the README's fit request.
+// and the settings. Its JSON form is described in docs/api.md#fit-request.
 type FitRequest struct {
 	// Law names the law to fit (see Lookup): "annealing" (the default), "multi-power", ...
 	Law string `json:"law,omitempty"`
@@ -84,7 +84,7 @@ type FitRequest struct {
 	// Points thins each of those lines to about this many steps (0: every step, or the law's
 	// Spec.LinePoints).
 	Points int `json:"points,omitempty"`
-	// Auto picks the law and its settings by how well they predict (see FitAuto); Law,
+	// Auto picks the law and its settings by how well they predict (docs/api.md#auto); Law,
 	// Lambda and WarmupConvention are then ignored.
 	Auto bool `json:"auto,omitempty"`
 	// Search names the search: "optimum" (the default: the objective's minimum) or one of the
