@@ -79,7 +79,7 @@ core-names:
 	mkdir -p $(WASM)
 	$(GO_WASM) build -tags lawcore_core -trimpath $(CORE_GCFLAGS) -o $(WASM)/lawcore-core.names.wasm ./wasm
 
-# site: build/site as any static host serves it (README, "Deploy"): the same as build.
+# site: build/site as any static host serves it (docs/deploy.md): the same as build.
 site: build
 
 serve: build

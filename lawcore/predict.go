@@ -24,7 +24,7 @@ type PredictCurve struct {
 }
 
 // PredictRequest asks for the loss curves of schedules under a law with given parameters.
-// Its JSON form is the README's predict request.
+// Its JSON form is described in docs/api.md#predict-request.
 type PredictRequest struct {
 	// Law names the law (see Lookup); empty is the annealing law.
 	Law string `json:"law,omitempty"`

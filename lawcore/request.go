@@ -62,7 +62,7 @@ func (l LambdaSetting) MarshalJSON() ([]byte, error) {
 }
 
 // FitRequest is everything a fit needs: the law, the curves (each with its schedule and role)
-// and the settings. Its JSON form is the README's fit request.
+// and the settings. Its JSON form is described in docs/api.md#fit-request.
 type FitRequest struct {
 	// Law names the law to fit (see Lookup): "annealing" (the default), "multi-power", ...
 	Law string `json:"law,omitempty"`
@@ -83,8 +83,9 @@ type FitRequest struct {
 	// Points thins each of those lines to about this many steps (0: every step, or the law's
 	// Spec.LinePoints).
 	Points int `json:"points,omitempty"`
-	// Auto picks the law and its settings by how well they predict (lawcore/auto's Fit; Fit itself refuses it); Law,
-	// Lambda and WarmupConvention are then ignored.
+	// Auto asks for the law and its settings that predict best (docs/api.md#auto): the
+	// bridge and the CLI send it to lawcore/auto's Fit, which ignores Law, Lambda and
+	// WarmupConvention; lawcore.Fit refuses it.
 	Auto bool `json:"auto,omitempty"`
 	// Search names the search: "optimum" (the default: the objective's minimum) or one of the
 	// law's own (the Multi-Power Law's "release").

@@ -1,8 +1,9 @@
 //go:build js && wasm
 
 // Command wasm is the bridge between lawcore and JavaScript. It defines globalThis.lawcore
-// with run(method, requestJSON, columns?, onProgress?) -> Promise and cancel(), as the
-// README describes, and then waits for calls. No maths here: it only moves values across.
+// with run(method, requestJSON, columns?, onProgress?) -> Promise and cancel(), as
+// docs/api.md#the-javascript-bridge describes, and then waits for calls. No maths here: it
+// only moves values across.
 package main
 
 import (

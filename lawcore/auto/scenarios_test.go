@@ -71,7 +71,7 @@ func sortedNames(m map[string]testcurves.CooldownRun) []string {
 // noise, last losses within 0.005, PredE within 0.0015), the release split's targets, the
 // band's coverage on every scenario, and that auto's mean beats every fixed setting; from one
 // run, how far auto is from the best candidate in hindsight is reported, not asserted (see
-// the README).
+// docs/accuracy.md#auto-against-every-fixed-setting).
 func TestAutoScenarios(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits every law many times")

@@ -11,8 +11,8 @@ import (
 	"github.com/lawcalc/annealing/lawcore/input"
 )
 
-// corpusSize is the number of files in the corpus, as the README counts them: a file that
-// drops out of the corpus must be noticed.
+// corpusSize is the number of files in the corpus, as docs/api.md#bad-input counts them: a
+// file that drops out of the corpus must be noticed.
 const corpusSize = 76
 
 // Every file of the bad-input corpus gives an *input.Error that names the file and, where the
@@ -22,7 +22,7 @@ const corpusSize = 76
 func TestBadInputCorpus(t *testing.T) {
 	files := badinput.Files(importer.MaxRows)
 	if len(files) != corpusSize {
-		t.Errorf("the corpus has %d files, the README says %d", len(files), corpusSize)
+		t.Errorf("the corpus has %d files, docs/api.md#bad-input says %d", len(files), corpusSize)
 	}
 	for _, f := range files {
 		imp, err := importer.Read(f.Name, f.Data, importer.Choice{})

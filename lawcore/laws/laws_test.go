@@ -110,7 +110,7 @@ func TestEveryLawsGradient(t *testing.T) {
 // release's split (fit three curves, predict six), each law under its own warmup
 // convention. The variants contain the annealing law (epsilon -> 0, zeta = 1), so they fit
 // at least as well in sample, which is asserted; out of sample they need not, and the
-// held-out figures are printed for the README, not asserted (lrweighted's and s2power's
+// held-out figures are printed for docs/accuracy.md, not asserted (lrweighted's and s2power's
 // TestFig2 assert epsilon and zeta as the paper found them).
 func TestLawsOnThePapersData(t *testing.T) {
 	if testing.Short() {

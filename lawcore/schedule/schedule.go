@@ -20,8 +20,9 @@ const MaxSteps = 10_000_000
 const MaxLR = 1000
 
 // Schedule describes a learning-rate schedule over steps 0..Total. It is JSON-serialisable;
-// which fields matter depends on Kind (see the README's table). Every kind starts with an
-// optional linear warmup from WarmupFrom at step 0 to the schedule's own value at step Warmup.
+// which fields matter depends on Kind (docs/api.md#schedule-descriptions). Every kind starts
+// with an optional linear warmup from WarmupFrom at step 0 to the schedule's own value at step
+// Warmup.
 type Schedule struct {
 	// Kind is one of the Kind* constants.
 	Kind string `json:"kind"`

@@ -53,7 +53,7 @@ objective and search, each curve's R², PredE, WorstE and final error, and the p
 loss of each --predict schedule (± its band when the fit has one).
 
 Curves come from log files (read as \`import\` reads them), or from a fit request in JSON
-(README, "Fit request"; a file, or stdin).
+(docs/api.md#fit-request; a file, or stdin).
   --fit FILE...        files or folders whose curves are fitted
   --validate FILE...   files or folders whose curves are only predicted and scored
   --schedule SPEC      the schedule of every curve without learning rates in its file
@@ -100,7 +100,7 @@ Example:
     summary: 'predict loss curves of schedules from given parameters (JSON)',
     help: `usage: ${CMD} predict [request.json] [--no-columns]
 
-Reads a predict request (README, "Predict request"; a file, or stdin) and prints the answer as
+Reads a predict request (docs/api.md#predict-request; a file, or stdin) and prints the answer as
 JSON: each curve's total and final loss, with its steps, lr, loss, s1Term and s2Term (and lower
 and upper with a band) as arrays.
 
@@ -126,7 +126,7 @@ Example:
     help: `usage: ${CMD} analyze --analysis NAME [key=value...] [--json]
        ${CMD} analyze [request.json] [key=value...] [--json]
 
-Runs an analysis from given parameters (README, "Analyses") and prints its setup and table;
+Runs an analysis from given parameters (docs/api.md#analyses) and prints its setup and table;
 --json prints the whole answer (curves and series). Options are key=value: numbers, lists with
 commas (totals=50000,100000), words (decay=linear), and fields of objects with dots
 (params.alpha=0.5). Options left out take the paper's setting with its Fig. 2 parameters.

@@ -1,6 +1,6 @@
 // Compact schedule specs for the command line, such as "cosine 60000 final=2e-5" or
-// "wsd 0.2 60000 decay=1-sqrt peak=3e-4", turned into lawcore's schedule descriptions (README,
-// "Schedule descriptions"). A spec that starts with "{" is a schedule description in JSON.
+// "wsd 0.2 60000 decay=1-sqrt peak=3e-4", turned into lawcore's schedule descriptions
+// (docs/api.md#schedule-descriptions). A spec that starts with "{" is a schedule description in JSON.
 
 import { UsageError, number } from './args.mjs';
 import { takesWarmupSetting } from '../../site/js/schedule-kinds.js';

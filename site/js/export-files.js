@@ -1,7 +1,7 @@
 // The files the page exports, built from the page state: the parameters and settings as JSON,
 // predicted curves as CSV, observed points beside each law's fitted loss as CSV, and an
 // analysis's table as CSV. Pure (Blobs are built, never downloaded, here); their formats are
-// the README's.
+// in docs/user-guide.md#exports.
 import { DEFAULT_SETTINGS } from './settings.js';
 import { LAWS, LAW_NAMES } from './schema.js';
 import { paramsOf, shownFits, finalLosses, lawsWithParams, averageOf } from './selectors.js';

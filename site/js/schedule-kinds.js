@@ -1,4 +1,4 @@
-// The schedule kinds of the README's "Schedule descriptions" table, as data the builder renders
+// The schedule kinds of docs/api.md#schedule-descriptions, as data the builder renders
 // fields from (labels and hints; the kinds and their choices are lawcore's, from schema.js),
 // the steps a description runs, and a one-line summary of a description for lists.
 import * as fmt from './format.js';

@@ -1,4 +1,4 @@
-// The page's view as a share link holds it (README, "Share links"), both ways: shareView writes
+// The page's view as a share link holds it (docs/api.md#share-links), both ways: shareView writes
 // the link's JSON from the page state, linkView turns a checked link into what the page loads.
 // The link format names the annealing law's parameters `params` and the Multi-Power Law's
 // `multiPower`. Pure: no DOM.

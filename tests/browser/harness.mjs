@@ -103,9 +103,10 @@ export function rendererCPU() {
 
 /**
  * machineSpeed is how fast this machine is now: lawcore's Fig. 2 fit natively
- * (`BenchmarkFitFig2`, median ms of 3 runs of 200), or null without Go. The README's figures
- * say at what speed they were measured: on a shared machine it moves 1.5-3x within a day, and
- * every time the speed scripts print moves with it, so they print this before and after.
+ * (`BenchmarkFitFig2`, median ms of 3 runs of 200), or null without Go. The figures of
+ * docs/performance.md say at what speed they were measured: on a shared machine it moves
+ * 1.5-3x within a day, and every time the speed scripts print moves with it, so they print
+ * this before and after.
  */
 export function machineSpeed() {
   const run = spawnSync('go', ['test', '-run', '^$', '-bench', '^BenchmarkFitFig2$', '-benchtime', '200x', '-count', '3', './lawcore'],

@@ -67,8 +67,8 @@ test('fit --auto prints the chosen law, the reason and every candidate\'s held-o
 // error on a held-out cooldown): the learning rate at the branch continues the logged ones, so
 // the schedule before it is the stable run's peak. It held the first logged rate instead, 1%
 // below the peak through the stable phase, and left that validation out: mean PredE 0.00156
-// against 0.00132 on the study's eleven held-out cooldowns (README "Auto against every fixed
-// setting").
+// against 0.00132 on the study's eleven held-out cooldowns
+// (docs/accuracy.md#the-cooldown-study-from-its-raw-logs).
 test('fit from the study\'s raw logs gives the fit of their exact schedules', () => {
   const fit = ['stable-50k', 'wsd-linear-0.2-25k'];
   const held = 'wsd-linear-0.4-50k';

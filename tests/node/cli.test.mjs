@@ -134,7 +134,7 @@ test('predict gives the documented fields, per curve, with the columns merged', 
     assert.equal(c.steps.at(-1), c.total, `${c.name}: the last step is always included`);
     assert.ok(c.steps.every((s, j) => j === 0 || s > c.steps[j - 1]), `${c.name}: steps increase`);
     assert.ok(Math.abs(c.loss.at(-1) - c.finalLoss) < 1e-12, `${c.name}: finalLoss is the last loss`);
-    // loss = L0 + s1Term - s2Term, with s2Term = C*S2 (README): never negative here, as the LR
+    // loss = L0 + s1Term - s2Term, with s2Term = C*S2 (docs/api.md#predict-request): never negative here, as the LR
     // never rises after the warmup counted at the peak
     for (let j = 0; j < n; j += 97) {
       const sum = PAPER.L0 + c.s1Term[j] - c.s2Term[j];
@@ -262,7 +262,7 @@ test('schedule gives the summary and the LR of steps 0..total', () => {
 
 test('presets lists schedules, with no request', () => {
   const out = okJSON(['presets']);
-  // README: an array; the bridge may wrap it as {presets: [...], kinds, ...}.
+  // an array (docs/cli.md#commands); the bridge may wrap it as {presets: [...], kinds, ...}.
   const res = Array.isArray(out) ? out : out.presets;
   assert.ok(Array.isArray(res) && res.length > 0, `presets: ${JSON.stringify(out).slice(0, 200)}`);
   for (const p of res) {

@@ -60,7 +60,7 @@ test('links asking for too much, names with control characters and parameters ou
   assert.throws(() => checkShareable({ ...bomb, predictions: [{ name: 'n'.repeat(240), schedule: { kind: 'constant', total: 10, peak: 1e-4 } }] }), /predictions\[0\]\.name: length must be 1\.\.200/);
 });
 
-test('links with more than 100 curves or schedules, or a curve of more than 200,000 points, are refused (README)', async () => {
+test('links with more than 100 curves or schedules, or a curve of more than 200,000 points, are refused (docs/api.md#share-links)', async () => {
   const base = { v: 2, settings: SETTINGS, params: PARAMS, source: 'manual', curves: [], predictions: [] };
   const curve = (i, n = 2) => ({ name: `c${i}`, role: 'fit', schedule: { kind: 'constant', total: n, peak: 2e-4 }, steps: Array.from({ length: n }, (_, k) => k + 1), loss: Array(n).fill(3) });
   const schedule = (i) => ({ name: `p${i}`, schedule: { kind: 'constant', total: 10, peak: 2e-4 } });

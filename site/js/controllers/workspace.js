@@ -1,4 +1,4 @@
-// Keeping the user's work in this browser (README, "Your work is kept"): read back at
+// Keeping the user's work in this browser (docs/user-guide.md#your-work-is-kept): read back at
 // start-up, saved as it changes, forgotten on request. Nothing is sent anywhere.
 //
 // Reading starts as the page loads (alongside lawcore). At start-up a share link wins (the user
