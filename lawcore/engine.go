@@ -19,9 +19,8 @@ import (
 
 // thinAbove is the number of points above which the engine searches and polishes the starts
 // on about searchPoints of them before polishing the best on all: below it, the extra polish
-// costs about what the thinning saves. Measured natively on the annealing law, to the same
-// optimum: 90,000 points fit in 155 ms directly, 275 ms thinned; 1,000,000 points in 4.9 s
-// and 3.8 s (TestFitLongCurveThinsTheSearch, BenchmarkFitMillionPoints).
+// costs about what the thinning saves (BenchmarkFitMillionPoints measures a fit past it;
+// TestFitLongCurveThinsTheSearch checks that it reaches the same optimum).
 const (
 	thinAbove    = 200_000
 	searchPoints = 50_000

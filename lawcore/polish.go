@@ -159,9 +159,7 @@ func (pl *polisher) levenbergMarquardt(s start) (x []float64, f float64, converg
 
 // boundedStep shortens step so that no coordinate moves by more than lmMaxStep, and writes
 // x + step into xn; false (step as it was) when a coordinate of xn would be past
-// +-lmMaxCoordinate. Not inlined, as promisedDecrease: see the package doc on loops (their
-// loops over the parameters, inlined, had V8 optimise all of levenbergMarquardt after a few
-// iterations).
+// +-lmMaxCoordinate. Not inlined, as promisedDecrease: see the package doc on loops.
 //
 //go:noinline
 func boundedStep(xn, x, step []float64) bool {

@@ -69,7 +69,7 @@ const (
 // anneals says whether the curve's LR falls by more than annealDrop of its highest before
 // its last fitted point: the annealing term of every law (the annealing law's C·S2, the
 // Multi-Power Law's reduction) is zero on a curve that does not, whatever its parameter.
-// Not inlined: see the package doc on loops (inlined, it had V8 optimise all of warnings).
+// Not inlined: see the package doc on loops.
 //
 //go:noinline
 func (p *preparedCurve) anneals() bool {

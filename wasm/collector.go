@@ -12,8 +12,7 @@ import (
 // compiler, compiling it on its first call, and Go's collector is some 270 functions that the
 // page's first fit and prediction (7-8 MB of garbage: two collections at Go's 4 MB minimum
 // heap) would otherwise compile and run cold, beside the call, on a page with no idle core to
-// spare (under node, a fresh module's prediction after its first fit took 73 ms with them and
-// 52 ms without: medians of 11 fresh processes). So a module's first calls run with the
+// spare. So a module's first calls run with the
 // collector off while they are small, Go collecting only if the heap nears firstHeapCap. Go's
 // default comes back once firstCalls calls have ended, or before a call that brings more than
 // firstCallSize numbers or bytes, whose live data could outgrow the cap.

@@ -325,8 +325,8 @@ func inputSize(request []byte, in []columns, files [][]byte) int {
 // every 50 ms and then hands control back to JavaScript, so that a cancel can arrive. An
 // onProgress that returns true calls resume once its event loop has run the tasks queued (the
 // worker posts itself a MessageChannel message, which nothing delays); otherwise the goroutine
-// sleeps 1 ms, a timer that browsers clamp to 4 ms or more once timers nest, which cost auto
-// on the 25M example a tenth of its time at 20 reports a second.
+// sleeps 1 ms, a timer that browsers clamp to 4 ms or more once timers nest: at 20 reports a
+// second that would be a tenth of a long call's time.
 func progressReporter(onProgress safejs.Value) func(float64) {
 	last := time.Now()
 	return func(fraction float64) {

@@ -52,8 +52,8 @@ func methodNames() []string {
 	for name := range methods {
 		names = append(names, name)
 	}
-	// sort.Sort, not sort.Strings: that is slices.Sort, whose algorithms compiled for strings are
-	// 19 kB of lawcore-core.wasm (nothing else in the core sorts strings); sort.Sort is there anyway
+	// sort.Sort, not sort.Strings: that is slices.Sort, whose algorithms compiled for strings
+	// nothing else in the core needs; sort.Sort is there anyway
 	sort.Sort(sort.StringSlice(names))
 	return names
 }

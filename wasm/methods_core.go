@@ -28,8 +28,8 @@ func unreadable(string, error) error { return errNeedsFull }
 // outOfCore reports whether a decoded request needs the full bridge: a fit or prediction with
 // a law other than the annealing law (the only one registered here), in its law or its
 // members', or an auto fit (which compares every law). The request is decoded once, by the
-// method, and checked here: decoding it twice made V8 optimise encoding/json's decoder during
-// the first view (see the package doc of lawcore on loops).
+// method, and checked here: a second decode would have V8 optimise encoding/json's decoder
+// during the first view (see the package doc of lawcore on loops).
 func outOfCore(req any) bool {
 	known := func(law string) bool {
 		_, err := lawcore.Lookup(law)

@@ -19,8 +19,8 @@ type AreaTable struct {
 	every, n       int
 	withDerivative bool
 	lambda         float64
-	// haveS1: LogS1 is filled. S1 does not depend on lambda, so it is computed once: its
-	// logarithm was a sixth of a fitted-lambda polish's time.
+	// haveS1: LogS1 is filled. S1 does not depend on lambda, so a fit that moves lambda
+	// takes its logarithm once.
 	haveS1 bool
 }
 

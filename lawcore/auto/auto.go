@@ -239,7 +239,7 @@ func evenSample(c lawcore.Curve, most int) lawcore.Curve {
 // down to about most of them (each mean at its run's middle step), when it has more. A fold
 // fit only ranks laws: on a dense log (a loss every step) the means carry what its points do,
 // at a fraction of the cost, which is the Multi-Power Law's above all, its loss-drop term
-// summed at every point (three 30,000-point curves took auto five minutes). A run spans at
+// summed at every point. A run spans at
 // most binSpan of its first step, where the curve bends most (early): a mean over a span where
 // it bends is not its value at the middle; those narrower runs add at most
 // ln(last/first)/ln(1+binSpan) means.

@@ -124,8 +124,7 @@ func stackWeights(byFold [][][]bandSample, n, start int) []float64 {
 // mixture is the weighted average's prediction at each held-out sample, [fold][sample], for
 // the weights w (written into into when it has the shape). The line searches of stackWeights
 // start from it: a move of weight between two candidates then costs one pass over the
-// samples instead of one per candidate (the searches were 15% of auto's profile on three
-// dense 30,000-point runs before).
+// samples instead of one per candidate.
 func mixture(w []float64, byFold [][][]bandSample, into [][]float64) [][]float64 {
 	if len(into) != len(byFold) {
 		into = make([][]float64, len(byFold))

@@ -3,9 +3,8 @@ package numeric
 import "math"
 
 // The fits' systems are a few parameters across, so their Cholesky factor, solve and
-// triangular inverse are done here rather than through gonum's lapack64: LAPACK's blocked
-// routines, its Ilaenv and the level-3 BLAS they pull in were 27 kB (brotli) of the first view's
-// download. Each routine does LAPACK's unblocked algorithm (dpotf2, dpotrs, dtrti2, upper
+// triangular inverse are done here rather than through gonum's lapack64, whose blocked routines,
+// Ilaenv and level-3 BLAS would add to the page's first download. Each routine does LAPACK's unblocked algorithm (dpotf2, dpotrs, dtrti2, upper
 // triangle, row-major) with gonum's operations in gonum's order, so that the results are those
 // of gonum's pure-Go BLAS (the one wasm runs) to the last bit; natively on amd64 gonum's
 // assembly dot product sums in another order (TestCholeskyAsGonum).

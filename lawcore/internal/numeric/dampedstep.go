@@ -34,8 +34,8 @@ const conditionLimit = 1e16
 // system is not positive definite or is near-singular: (max U_ii / min U_ii)^2, a lower bound on
 // its condition number, passes conditionLimit. The ridge keeps directions the data do not
 // determine solvable. These systems are at most a few parameters across: neither mat.Cholesky
-// (its condition estimate and matrix types were 37 kB brotli of the first view's download) nor
-// gonum's LAPACK (27 kB more) is needed for them.
+// nor gonum's LAPACK is needed for them, and both would add their matrix types to the page's
+// first download.
 func factorDamped(h [][]float64, lambda, ridge float64) ([]float64, bool) {
 	n := len(h)
 	maxDiag := 0.0
