@@ -16,9 +16,9 @@ WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 GO_WASM   := GOOS=js GOARCH=wasm go
 UPLOT     := node_modules/uplot
 ESBUILD   := node_modules/.bin/esbuild
-# The core is built without inlining except where its fits spend their time (lawcore, gonum's
-# optimizer and vector loops, math, slices, sort): the rest (the runtime, encoding/json, fmt,
-# reflect, time, gonum's matrices) inlined is 62 kB more brotli in the first view's download.
+# The core is built without inlining but where its fits and predictions spend their time
+# (lawcore, gonum's optimizer and vector loops, math, slices, sort): inlining everywhere makes
+# the first view's download larger, none at all makes predictions slower (docs/performance.md#the-cores-inlining).
 CORE_GCFLAGS := -gcflags=all=-l -gcflags=github.com/lawcalc/annealing/...= -gcflags=gonum.org/v1/gonum/floats/...= -gcflags=gonum.org/v1/gonum/optimize= -gcflags=gonum.org/v1/gonum/internal/asm/...= -gcflags=math= -gcflags=math/bits= -gcflags=slices= -gcflags=sort=
 
 NODE_TESTS    := $(wildcard tests/node/*.test.mjs)
@@ -52,21 +52,13 @@ build: deps
 	$(GO_WASM) build -trimpath -ldflags="-s -w" -o $(WASM)/lawcore.wasm ./wasm
 	$(GO_WASM) build -tags lawcore_core -trimpath $(CORE_GCFLAGS) -ldflags="-s -w" -o $(WASM)/lawcore-core.wasm ./wasm
 	cp $(WASM)/lawcore.wasm $(WASM)/lawcore-core.wasm $(SITE)/
-	# the worker with Go's wasm_exec.js in place of its importScripts line: a synchronous request
-	# fewer before the worker can compile the core (21 ms of a repeat visit's worker in a trace)
-	awk -v exec=$(WASM)/wasm_exec.js '/^importScripts\(.wasm_exec\.js.\);$$/ { while ((getline line < exec) > 0) print line; n++; next } { print } END { exit n != 1 }' \
-		site/worker.js > $(SITE)/worker.js \
-		|| { echo "site/worker.js has no line importScripts('wasm_exec.js'); for the build to replace" >&2; exit 1; }
-	# uPlot minified (its module ships unminified: 36 kB brotli, 21 kB so), its notice kept on top,
-	# its Intl formatters made on first use (scripts/uplot-lazy-intl.sed says why)
-	sed -f scripts/uplot-lazy-intl.sed $(UPLOT)/dist/uPlot.esm.js > build/uPlot.esm.js
-	@test "$$(grep -c '||= new Intl' build/uPlot.esm.js)" = 2 && ! grep -q '^const [a-zA-Z]* = new Intl' build/uPlot.esm.js \
-		|| { echo "scripts/uplot-lazy-intl.sed no longer matches $(UPLOT)/dist/uPlot.esm.js: update it" >&2; exit 1; }
-	$(ESBUILD) build/uPlot.esm.js --minify --format=esm --log-level=warning \
+	cp $(WASM)/wasm_exec.js $(SITE)/
+	# uPlot minified (its module ships unminified), its notice kept on top
+	$(ESBUILD) $(UPLOT)/dist/uPlot.esm.js --minify --format=esm --log-level=warning \
 		--banner:js="$$(head -8 $(UPLOT)/dist/uPlot.esm.js)" --outfile=$(SITE)/vendor/uPlot.esm.js
 	cp $(UPLOT)/dist/uPlot.min.css $(SITE)/vendor/
 	cp $(UPLOT)/LICENSE $(SITE)/vendor/uPlot.LICENSE
-	go run ./scripts/hashassets -dir $(SITE) lawcore.wasm lawcore-core.wasm vendor/uPlot.esm.js vendor/uPlot.min.css style.css
+	go run ./scripts/hashassets -dir $(SITE) lawcore.wasm lawcore-core.wasm wasm_exec.js vendor/uPlot.esm.js vendor/uPlot.min.css style.css
 	scripts/build-id.sh $(SITE)
 	scripts/sw-manifest.sh $(SITE)
 	# after every file of the site is there: _headers names each top-level entry

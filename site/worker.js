@@ -20,8 +20,7 @@ const CORE_URL = 'lawcore-core.wasm';
 // The core's download starts before anything else here.
 const coreResponse = fetch(CORE_URL);
 
-// Go's wasm_exec.js (it defines Go). The build puts the file itself in place of this line, so
-// that the worker has it without a synchronous request of its own (make build).
+// Go's wasm_exec.js (it defines Go), copied beside the site's files by make build.
 importScripts('wasm_exec.js');
 
 const FULL_URL = 'lawcore.wasm';
