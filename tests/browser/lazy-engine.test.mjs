@@ -14,12 +14,24 @@ test('the first view loads only the core; the first analysis loads lawcore.wasm,
     const errors = [];
     page.on('pageerror', (err) => errors.push(err.message));
     const wasm = [];
+    const finished = [];
+    context.on('requestfinished', (r) => finished.push(r));
     // The page's requests and its worker's, names without their hash.
     context.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(r.url().replace(/.*\//, '').replace(/\.[0-9a-f]{12}\./, '.')); });
     await page.goto(env.url);
     await waitForFit(page);
     assert.deepEqual(await params(page), { L0: '2.628', A: '0.430', C: '0.411', alpha: '0.550' });
     assert.deepEqual(wasm, ['lawcore-core.wasm'], 'the first view downloads the core only');
+    // The first view's budget (docs/performance.md): at most 1.0 MB sent, bodies and headers, as
+    // tests/browser/measure-load.mjs counts them. Chromium reports the worker script's body as 0
+    // bytes; its Content-Length says what was sent.
+    const sizes = await Promise.all(finished.map(async (r) => {
+      const s = await r.sizes();
+      const length = Number((await r.response())?.headers()['content-length'] || 0);
+      return (s.responseBodySize || length) + s.responseHeadersSize;
+    }));
+    const sent = sizes.reduce((a, b) => a + b, 0);
+    assert.ok(sent <= 1_000_000, `the first view sent ${sent} bytes in ${sizes.length} requests, over its 1,000,000`);
     assert.ok(await page.isHidden('#engine-loading'));
 
     // Every text the loading line shows from now on.
