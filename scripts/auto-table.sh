@@ -50,12 +50,14 @@ tsv=build/band-table.tsv curves=build/band-curves.md
 rm -f "$out" "$tsv" "$curves"
 before=""
 if [ "$baseline" = 0 ] && [ -f scripts/band-baseline.tsv ]; then before=$(realpath scripts/band-baseline.tsv); fi
-# what is measured: the commit, whether lawcore differs from it, and the last commit that
-# changed lawcore's code (not its tests)
+# what is measured: the commit (and where it left main), whether lawcore differs from it, and
+# the last commit that changed lawcore's code (not its tests)
 dirty=""
 if [ -n "$(git status --porcelain -- lawcore)" ]; then dirty=" with uncommitted changes to lawcore/"; fi
 code=$(git log -1 --format=%h -- lawcore ':(exclude,glob)lawcore/**/*_test.go' ':(exclude)lawcore/internal/testcurves')
-measured="$(git rev-parse --short HEAD) on $(git rev-parse --abbrev-ref HEAD)${dirty} (lawcore's code last changed in ${code}); $(go env GOVERSION) natively, $(date -u +%Y-%m-%d)"
+fork=""
+if base=$(git merge-base HEAD main 2>/dev/null) && [ "$base" != "$(git rev-parse HEAD)" ]; then fork=", from main at $(git rev-parse --short "$base")"; fi
+measured="$(git rev-parse --short HEAD) on $(git rev-parse --abbrev-ref HEAD)${fork}${dirty} (lawcore's code last changed in ${code}); $(go env GOVERSION) natively, $(date -u +%Y-%m-%d)"
 # the Go test logs a line per scenario as it goes; its table is printed from the file
 BAND_TABLE=$(realpath "$out") BAND_TSV=$(realpath "$tsv") BAND_CURVES=$(realpath "$curves") \
 	BAND_BASELINE=$before BAND_COMMIT=$measured BAND_CHECK_ROLES=$check_roles \
