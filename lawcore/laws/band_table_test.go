@@ -38,6 +38,10 @@ const (
 	scoreOverErrorHigh                    = 6.0        // mean interval score / mean |error|
 )
 
+// sameRelative is the relative difference below which a mean |error| is the same as before:
+// float64 rounding of the same computation, not a change of the predictions.
+const sameRelative = 1e-9
+
 // bandScenario is a development scenario of the band: auto fits fit (the fit curves alone,
 // as a user's request holds them) and each of heldOut is predicted from that fit.
 type bandScenario struct {
@@ -390,7 +394,7 @@ func targets(ms []scenarioMeasure, before map[string]scenarioMeasure) string {
 		if !(m.meanScore <= scoreOverErrorHigh*m.meanAbsErr) {
 			wide = append(wide, fmt.Sprintf("%s %.1f", m.name, m.scoreOverErr()))
 		}
-		if old, ok := before[m.name]; ok && m.meanAbsErr > old.meanAbsErr {
+		if old, ok := before[m.name]; ok && m.meanAbsErr > old.meanAbsErr*(1+sameRelative) {
 			worse = append(worse, fmt.Sprintf("%s %+.1f%%", m.name, 100*(m.meanAbsErr/old.meanAbsErr-1)))
 		}
 	}
@@ -509,7 +513,8 @@ func bandTSV(ms []scenarioMeasure, measured string) string {
 	if measured != "" {
 		b.WriteString("# Measured at: " + measured + "\n")
 	}
-	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
+	// every digit, so that a baseline read back is the run it was written from
+	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	b.WriteString(strings.Join(bandScenarioColumns, "\t") + "\n")
 	for _, m := range ms {
 		b.WriteString(strings.Join([]string{m.name, strconv.Itoa(m.n), g(m.meanAbsErr), g(m.coverage), g(m.meanHalfWidth),
