@@ -20,7 +20,8 @@
 //     release's CSVs as the page's example loads them (the lr column, warmup 2160).
 //
 // The machine's load average is printed before and after: on a shared machine the times
-// rise with it.
+// rise with it. The whole command's CPU time (every thread of node's process: the wasm, and
+// node compiling it and collecting garbage) is printed too: a busy machine moves it less.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -148,6 +149,12 @@ function choiceOf(a) {
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'bench-auto-'));
+// a module node loads before the command, which writes the command's CPU time (user and system,
+// every thread of the process) on stderr as it exits: less moved by a busy machine than its wall time
+const cpuHook = join(tmp, 'cpu-time.mjs');
+writeFileSync(cpuHook, `import { writeSync } from 'node:fs';
+process.on('exit', () => { const u = process.cpuUsage(); writeSync(2, '\\nbench-auto cpu ' + (u.user + u.system) / 1e6 + '\\n'); });
+`);
 const cases = [
   { name: 'cooldown study (2 fit curves, 11 validate)', target: 2, inputs: { request: cooldownRequest(), files: cooldownFiles() } },
   { name: 'MultiPowerLaw release split 25M (3 fit, 6 validate)', target: 3, inputs: { request: releaseRequest(), files: releaseFiles() } },
@@ -169,19 +176,21 @@ try {
       }
       const fit = [];
       const whole = [];
+      const cpu = [];
       let answer;
       for (let i = 0; i < runs; i++) {
         const began = performance.now();
-        const r = spawnSync(process.execPath, [cli, ...cmd], { cwd: root, encoding: 'utf8', maxBuffer: 256 << 20 });
+        const r = spawnSync(process.execPath, ['--import', cpuHook, cli, ...cmd], { cwd: root, encoding: 'utf8', maxBuffer: 256 << 20 });
         whole.push((performance.now() - began) / 1000);
         if (r.status !== 0) throw new Error(`${c.name}, ${how}: ${r.stderr}`);
+        cpu.push(Number(/bench-auto cpu ([\d.e-]+)/.exec(r.stderr)[1]));
         answer = JSON.parse(r.stdout);
         fit.push(answer.elapsedMs / 1000);
       }
       const f = meanSE(fit);
       const w = meanSE(whole);
       const pm = ({ mean, se }) => `${mean.toFixed(2)}${Number.isNaN(se) ? '' : ` ± ${se.toFixed(2)}`} s`;
-      console.log(`  ${how.padEnd(8)} fit ${pm(f)}, whole command ${pm(w)}  [fits: ${fit.map((x) => x.toFixed(2)).join(' ')}]`);
+      console.log(`  ${how.padEnd(8)} fit ${pm(f)}, whole command ${pm(w)} (its CPU time ${pm(meanSE(cpu))})  [fits: ${fit.map((x) => x.toFixed(2)).join(' ')}]`);
       console.log(`           ${choiceOf(answer)}`);
     }
   }
