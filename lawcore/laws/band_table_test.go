@@ -190,6 +190,17 @@ func measureScenario(t *testing.T, sc bandScenario) scenarioMeasure {
 			obs: c.Loss[len(c.Loss)-1], pred: pred, lower: lower, upper: upper})
 	}
 	m.summarize()
+	// what calibrated the band: the held-out error of each fold of what predicts (the heaviest
+	// member), to tell a band widened by one fold's degenerate fit
+	for _, c := range res.Auto.Candidates {
+		if c.Label == res.Auto.Chosen.Label {
+			folds := make([]string, len(c.Folds))
+			for i, e := range c.Folds {
+				folds[i] = fmt.Sprintf("%s %.2f%%", res.Auto.Folds[i], 100*e)
+			}
+			t.Logf("%s: folds of %s: %s", sc.name, c.Label, strings.Join(folds, "; "))
+		}
+	}
 	return m
 }
 
