@@ -62,7 +62,7 @@ measured="$(git rev-parse --short HEAD) on $(git rev-parse --abbrev-ref HEAD)${f
 BAND_TABLE=$(realpath "$out") BAND_TSV=$(realpath "$tsv") BAND_CURVES=$(realpath "$curves") \
 	BAND_BASELINE=$before BAND_COMMIT=$measured BAND_CHECK_ROLES=$check_roles \
 	go test ./lawcore/laws -run 'TestBandScenarios$' -count=1 -v -timeout 60m |
-	grep -E 'held out, mean|folds of|roles check|FAIL|panic' | sed -E 's/^ +band_table_test.go:[0-9]+: /  /' || true
+	grep -E 'held out, mean|folds of|parameters map|roles check|FAIL|panic' | sed -E 's/^ +band_table_test.go:[0-9]+: /  /' || true
 test -s "$out" || { echo "auto-table.sh: the measurement wrote no table (see go test ./lawcore/laws -run TestBandScenarios -v)" >&2; exit 1; }
 echo
 echo "Measured: $measured${before:+; before: scripts/band-baseline.tsv ($(sed -n 's/^# Measured at: //p' "$before"))}"

@@ -201,6 +201,12 @@ func measureScenario(t *testing.T, sc bandScenario) scenarioMeasure {
 			t.Logf("%s: folds of %s: %s", sc.name, c.Label, strings.Join(folds, "; "))
 		}
 	}
+	// and what the fit says of itself (a parameter on its bound marks a degenerate fit)
+	var warned []string
+	for _, w := range res.Warnings {
+		warned = append(warned, strings.TrimSuffix(w.Kind+" "+w.Param, " "))
+	}
+	t.Logf("%s: the fit's parameters %v; warnings %v", sc.name, res.Params, warned)
 	return m
 }
 
