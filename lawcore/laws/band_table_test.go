@@ -55,7 +55,8 @@ type bandScenario struct {
 // curves held out; the horizons, one cosine run predicting the same cosine run three times as
 // long (the release's 25M and 100M, each a scenario of its own) or twice as long (the cooldown
 // study's cosine to 0.1 of the peak); and each horizon again with its fit curve thinned to
-// about thinnedPoints evenly spaced points.
+// about thinnedPoints evenly spaced points. The release's horizons fit what its one-run
+// scenarios fit: their finals are those scenarios' cosine_72000 again.
 func bandScenarios(t testing.TB) []bandScenario {
 	var out []bandScenario
 	for _, sc := range scenarios(t) {
@@ -248,6 +249,9 @@ func autoChoice(res *lawcore.FitResult) string {
 // describeBand says the band's half-width in words: base*(1+growth*d) relative to the
 // prediction at distance d beyond the fitted data, its floor and its held-out design.
 func describeBand(b *lawcore.Band) string {
+	if b == nil {
+		return "none"
+	}
 	s := fmt.Sprintf("±%.3f%%·(1+%g·d)", 100*b.Base, b.Growth)
 	if b.Floor > 0 {
 		s += fmt.Sprintf(", floor %.3f%%", 100*b.Floor)
