@@ -161,15 +161,17 @@ type scenarioMeasure struct {
 // summarize sets the summary from finals.
 func (s *scenarioMeasure) summarize() {
 	s.n = len(s.finals)
-	s.meanAbsErr, s.coverage, s.meanHalfWidth, s.meanScore = 0, 0, 0, 0
+	s.meanAbsErr, s.meanHalfWidth, s.meanScore = 0, 0, 0
+	covered := 0
 	for _, f := range s.finals {
 		s.meanAbsErr += f.absErr() / float64(s.n)
 		s.meanHalfWidth += f.halfWidth() / float64(s.n)
 		s.meanScore += f.intervalScore() / float64(s.n)
 		if f.covered() {
-			s.coverage += 1 / float64(s.n)
+			covered++
 		}
 	}
+	s.coverage = float64(covered) / float64(s.n)
 }
 
 // scoreOverErr is the mean interval score over the mean |error|.
