@@ -46,6 +46,10 @@ type fitJob struct {
 	note     string
 	strategy string
 	warmup   int
+	// priors is the request's Priors ("weak" or "none"); prior the free parameters' priors
+	// when they are used, its weight set by the search (nil: none).
+	priors string
+	prior  *penalty
 }
 
 // Fit fits the request's law to its "fit" curves, minimising the summed Huber loss of
@@ -69,6 +73,7 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 		return nil, err
 	}
 	obj := newObjective(ctx, model, job.spec, job.logObs, job.delta, job.free, job.base)
+	obj.prior = job.prior
 	// the jackknife's ten refits take the last part of the progress (on dense curves they take
 	// seconds, and a cancel gets in only when progress is reported)
 	searchProgress, intervalsProgress := progress, progress
@@ -103,6 +108,10 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 	}
 	res.Search = search
 	res.Warnings = job.warnings(theta, res)
+	obj.tick = nil // the search's progress is done
+	if w, ok := job.priorWarning(obj, theta); ok {
+		res.Warnings = append(res.Warnings, w)
+	}
 	if req.Intervals {
 		if res.Intervals, res.Replicates, err = job.intervals(ctx, theta, model, intervalsProgress); err != nil {
 			return nil, err
@@ -143,6 +152,14 @@ func (r FitRequest) job() (*fitJob, error) {
 	if j.delta, err = r.huberDelta(); err != nil {
 		return nil, err
 	}
+	switch r.Priors {
+	case "", PriorsWeak:
+		j.priors = PriorsWeak
+	case PriorsNone:
+		j.priors = PriorsNone
+	default:
+		return nil, input.Errorf("", "priors", "must be %q or %q, got %q", PriorsWeak, PriorsNone, r.Priors)
+	}
 	if err := j.setParameters(r); err != nil {
 		return nil, err
 	}
@@ -182,7 +199,19 @@ func (r FitRequest) job() (*fitJob, error) {
 			j.free = append(j.free, i)
 		}
 	}
+	if j.priors == PriorsWeak && len(j.logObs) > 0 {
+		j.prior = newPenalty(spec, j.free, math.Exp(slices.Min(j.logObs)), peakLR(j.fitRuns))
+	}
 	return j, nil
+}
+
+// peakLR is the highest learning rate of the runs.
+func peakLR(runs []Run) float64 {
+	peak := 0.0
+	for _, r := range runs {
+		peak = math.Max(peak, slices.Max(r.LR))
+	}
+	return peak
 }
 
 // strategy checks the request's search against the law's.
@@ -280,6 +309,9 @@ func optimum(obj *Objective, progress func(float64), most int, thinnedOnly bool)
 		return nil, Search{}, nil
 	}
 	polishes := len(starts)
+	if search.prior != nil {
+		polishes *= 2 // each start is polished again with the priors
+	}
 	full := search != obj && !thinnedOnly
 	if full {
 		polishes++
@@ -288,6 +320,7 @@ func optimum(obj *Objective, progress func(float64), most int, thinnedOnly bool)
 	progress(done)
 	pl := &polisher{obj: search}
 	best := start{f: math.Inf(1)}
+	var polished []start
 	for i, s := range starts {
 		got, err := pl.polish(s)
 		if err != nil {
@@ -296,8 +329,30 @@ func optimum(obj *Objective, progress func(float64), most int, thinnedOnly bool)
 		if got.f < best.f {
 			best = got
 		}
+		polished = append(polished, got)
 		done, budget = 0.2+share*float64(i+1), 0
 		progress(done)
+	}
+	if search.prior != nil && len(polished) > 0 {
+		// the priors weigh in from here, in the Huber loss's units at the curves' own optimum,
+		// and each polished start is polished again with them
+		obj.prior.weight = search.huberScale(best.theta)
+		if search != obj {
+			search.prior = obj.prior.scaled(float64(search.Points()) / float64(obj.Points()))
+		}
+		best = start{f: math.Inf(1)}
+		for i, s := range polished {
+			s.f = search.Value(s.theta, nil)
+			got, err := pl.polish(s)
+			if err != nil {
+				return nil, Search{}, err
+			}
+			if got.f < best.f {
+				best = got
+			}
+			done, budget = 0.2+share*float64(len(polished)+i+1), 0
+			progress(done)
+		}
 	}
 	evaluations := search.evaluations
 	if full {
@@ -316,7 +371,7 @@ func optimum(obj *Objective, progress func(float64), most int, thinnedOnly bool)
 // at each observed point, the metrics, and the objective over the fitted points.
 func (j *fitJob) score(theta []float64) (*FitResult, error) {
 	res := &FitResult{Law: j.spec.Name, Params: j.spec.Values(theta), Held: j.held, Note: j.note, Reach: j.reach(),
-		Settings: FitSettings{Lambda: j.lambda, WarmupSteps: j.warmup, WarmupConvention: j.conv, HuberDelta: j.delta}}
+		Settings: FitSettings{Lambda: j.lambda, WarmupSteps: j.warmup, WarmupConvention: j.conv, HuberDelta: j.delta, Priors: j.priors}}
 	if res.Held == nil {
 		res.Held = []string{}
 	}

@@ -84,6 +84,7 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, p
 			}
 		}
 		obj := newObjective(ctx, model, j.spec, logObs, j.delta, j.free, j.base)
+		obj.prior = j.prior
 		evaluations := 0
 		obj.tick = func() {
 			evaluations++

@@ -88,7 +88,39 @@ type Param struct {
 	// Grid, for a parameter the law is not linear in, are the values the start search
 	// tries (a law's model may refine them from the data).
 	Grid []float64 `json:"-"`
+	// Prior, when set, is the parameter's weakly informative prior (see Prior).
+	Prior *Prior `json:"prior,omitempty"`
 }
+
+// Prior is a weakly informative prior on a parameter, for what the fitted curves leave open
+// (one short run cannot fix both L0 and alpha, and a fit left to itself slides along that
+// ridge to values no published fit has): ln(x) ~ N(ln Median, Spread²), x the parameter as
+// Scale relates it to the curves. A fit with priors (FitRequest.Priors) minimises its
+// objective plus the prior's negative log density in the objective's own units, so that a
+// parameter the curves determine is where they put it, and one they leave open is near
+// Median. Source says where Median and Spread come from.
+type Prior struct {
+	Median float64    `json:"median"`
+	Spread float64    `json:"spread"`
+	Scale  PriorScale `json:"scale,omitempty"`
+	Source string     `json:"source"`
+}
+
+// PriorScale says what a prior is a prior of, so that it holds whatever the loss's or the
+// learning rate's units.
+type PriorScale string
+
+// The scales of priors.
+const (
+	// ScaleValue: the parameter itself (an exponent, which has no units).
+	ScaleValue PriorScale = ""
+	// ScaleLowestLoss: the parameter divided by the lowest loss of the fitted points.
+	ScaleLowestLoss PriorScale = "lowest-loss"
+	// ScalePeakLR: the parameter times the highest learning rate of the fitted runs.
+	ScalePeakLR PriorScale = "peak-lr"
+	// ScaleMemory: 1/(1 - the parameter), for a decay factor: its memory in steps.
+	ScaleMemory PriorScale = "memory"
+)
 
 // Term is one of the two parts of the loss that predictions report apart: the contribution
 // of the linear parameter Param, Param * d(loss)/d(Param), with its sign removed.

@@ -23,6 +23,9 @@ type Objective struct {
 
 	pred, jac []float64 // chunk buffers
 
+	// prior, when set, adds the free parameters' priors (see Prior) to the objective.
+	prior *penalty
+
 	evaluations int
 	ctx         context.Context
 	cancelled   bool
@@ -48,6 +51,7 @@ func (o *Objective) thinned(every int) *Objective {
 	}
 	t := newObjective(o.ctx, o.model.Thin(every), o.spec, logObs, o.delta, o.free, o.base)
 	t.tick = o.tick
+	t.prior = o.prior.scaled(float64(len(logObs)) / float64(len(o.logObs)))
 	return t
 }
 
@@ -150,6 +154,7 @@ func (o *Objective) evaluate(theta, grad []float64, h [][]float64) float64 {
 			}
 		}
 	}
+	f += o.prior.add(theta, grad, h)
 	if h != nil {
 		for ia, a := range o.free {
 			for _, b := range o.free[:ia] {
@@ -242,4 +247,117 @@ func huberSum(observed, predicted []float64, delta float64) float64 {
 		f += numeric.Huber(math.Log(obs)-logPred, delta)
 	}
 	return f
+}
+
+// penalty is the priors of a fit's free parameters as a term of its objective: weight times
+// the sum of z²/2, z = (ln x - mu)/spread for each parameter's scaled value x (see Prior).
+// The objective is the log posterior's negative in its own units when weight is the Huber
+// loss's scale (see huberScale); a weight of 0 leaves the curves alone.
+type penalty struct {
+	weight float64
+	terms  []priorTerm
+}
+
+// priorTerm is one parameter's prior: z = (ln(theta[j]*factor) - mu)/spread, or with memory
+// set z = (-ln(1-theta[j]) - mu)/spread.
+type priorTerm struct {
+	j              int
+	factor, mu, sd float64
+	memory         bool
+}
+
+// newPenalty is the prior term of each free parameter that has a prior, scaled by the fitted
+// curves' lowest loss and highest learning rate; nil when none has.
+func newPenalty(spec *Spec, free []int, lowestLoss, peakLR float64) *penalty {
+	var terms []priorTerm
+	for _, j := range free {
+		p := spec.Params[j].Prior
+		if p == nil {
+			continue
+		}
+		t := priorTerm{j: j, factor: 1, mu: math.Log(p.Median), sd: p.Spread}
+		switch p.Scale {
+		case ScaleLowestLoss:
+			t.factor = 1 / lowestLoss
+		case ScalePeakLR:
+			t.factor = peakLR
+		case ScaleMemory:
+			t.memory = true
+		}
+		terms = append(terms, t)
+	}
+	if len(terms) == 0 {
+		return nil
+	}
+	return &penalty{terms: terms}
+}
+
+// z is the term's standard score at theta and its derivative in theta[j].
+func (t priorTerm) z(theta []float64) (z, dz float64) {
+	x := theta[t.j]
+	if t.memory {
+		return (-math.Log1p(-x) - t.mu) / t.sd, 1 / ((1 - x) * t.sd)
+	}
+	return (math.Log(x*t.factor) - t.mu) / t.sd, 1 / (x * t.sd)
+}
+
+// add returns the penalty at theta, adding its gradient to grad and its curvature to the
+// diagonal of h (either may be nil). A nil penalty adds nothing.
+func (p *penalty) add(theta, grad []float64, h [][]float64) float64 {
+	if p == nil || p.weight == 0 {
+		return 0
+	}
+	f := 0.0
+	for _, t := range p.terms {
+		z, dz := t.z(theta)
+		f += p.weight * z * z / 2
+		if grad != nil {
+			grad[t.j] += p.weight * z * dz
+		}
+		if h != nil {
+			h[t.j][t.j] += p.weight * dz * dz
+		}
+	}
+	return f
+}
+
+// scaled is the penalty with its weight times share (for an objective over share of the
+// points: the same posterior's mode); nil stays nil.
+func (p *penalty) scaled(share float64) *penalty {
+	if p == nil {
+		return nil
+	}
+	return &penalty{weight: p.weight * share, terms: p.terms}
+}
+
+// huberScale is the scale of the Huber loss of the objective's residuals at theta: the factor
+// that makes the summed Huber loss a negative log likelihood's multiple, mean min(r², δ²) over
+// the mean curvature min(1, δ/|r|) (for residuals within δ, their mean square). A prior's
+// negative log density times it weighs against the curves as one more likelihood would.
+func (o *Objective) huberScale(theta []float64) float64 {
+	var num, den float64
+	for from := 0; from < len(o.logObs); from += evalChunk {
+		m := min(evalChunk, len(o.logObs)-from)
+		pred := o.pred[:m]
+		o.model.Eval(theta, from, pred, nil)
+		num, den = huberMoments(o.logObs[from:from+m], pred, o.delta, num, den)
+	}
+	if !(den > 0) || math.IsNaN(num) {
+		return 0
+	}
+	return num / den
+}
+
+// huberMoments adds each point's min(r², δ²) to num and min(1, δ/|r|) to den. Not inlined:
+// see the package doc on loops.
+//
+//go:noinline
+func huberMoments(logObs, pred []float64, delta, num, den float64) (float64, float64) {
+	for i, p := range pred {
+		logPred, _ := numeric.SafeLog(p)
+		r := math.Abs(logObs[i] - logPred)
+		num += math.Min(r*r, delta*delta)
+		den += math.Min(1, delta/r)
+	}
+	return num, den
 }

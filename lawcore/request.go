@@ -12,6 +12,12 @@ import (
 // DefaultLambda is the decay factor the paper uses everywhere.
 const DefaultLambda = 0.999
 
+// The settings of FitRequest.Priors.
+const (
+	PriorsWeak = "weak"
+	PriorsNone = "none"
+)
+
 // DefaultHuberDelta is the paper's Huber delta.
 const DefaultHuberDelta = 1e-3
 
@@ -90,6 +96,10 @@ type FitRequest struct {
 	// Search names the search: "optimum" (the default: the objective's minimum) or one of the
 	// law's own (the Multi-Power Law's "release").
 	Search string `json:"search,omitempty"`
+
+	// Priors is "weak" (the default, also when empty) to fit with the law's weakly informative
+	// priors (Param.Prior), or "none" to fit the curves alone.
+	Priors string `json:"priors,omitempty"`
 
 	// Intervals asks for each fitted parameter's 90% interval (a delete-a-block jackknife:
 	// ten more polishes of the optimum).

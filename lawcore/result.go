@@ -59,6 +59,8 @@ type FitSettings struct {
 	WarmupSteps      int                 `json:"warmupSteps"`
 	WarmupConvention schedule.Convention `json:"warmupConvention"`
 	HuberDelta       float64             `json:"huberDelta"`
+	// Priors is "weak" or "none" (FitRequest.Priors).
+	Priors string `json:"priors"`
 }
 
 // CurveResult is one curve's fitted (role "fit") or predicted (role "validate") loss at its

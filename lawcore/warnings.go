@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lawcalc/annealing/lawcore/input"
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
 // Warnings. A fit always returns parameters; whether to trust them is another matter, and a
@@ -17,7 +18,8 @@ import (
 
 // Warning is one thing to know about a fit before trusting it.
 type Warning struct {
-	// Kind is "bound" (a parameter at the edge of its domain), "poor-fit" (a fit curve the
+	// Kind is "bound" (a parameter at the edge of its domain), "prior" (parameters whose values
+	// come from their priors more than from the curves), "poor-fit" (a fit curve the
 	// law does not follow), "held-out" (held-out error far above in-sample error),
 	// "few-points" (no more points to fit than parameters), "no-annealing" (no fit curve
 	// anneals, so the annealing term is not determined), "auto" (auto could not compare
@@ -59,6 +61,9 @@ const (
 	// openSpan: a parameter whose 90% interval reaches beyond this many times its value is
 	// not determined by the curves, not even its order of magnitude.
 	openSpan = 10
+	// priorShare: a parameter whose prior variance the curves narrow by less than this share
+	// (its posterior variance above 1-priorShare of its prior's) has its value from its prior.
+	priorShare = 0.5
 	// guessedShare: a share of S1 that a schedule guessed before its first logged LR may
 	// hold. S1 off by a share d moves the law's A·S1^-α by about α·d of itself: with the
 	// paper's α near 0.5 and that term near 0.4, 1% of S1 moves the loss by about 0.002, a
@@ -158,6 +163,47 @@ func (j *fitJob) warnings(theta []float64, res *FitResult) []Warning {
 			v.PredE/res.FitMetrics.PredE, 100*v.PredE, 100*res.FitMetrics.PredE)})
 	}
 	return out
+}
+
+// priorWarning names the free parameters whose fitted values come from their priors more than
+// from the curves (their posterior variance in the Gauss-Newton approximation at theta, obj's
+// optimum, above 1-priorShare of their prior's): the curves leave them open, and a prediction
+// that depends on them rests on published fits of other runs.
+func (j *fitJob) priorWarning(obj *Objective, theta []float64) (Warning, bool) {
+	if j.prior == nil || j.prior.weight == 0 {
+		return Warning{}, false
+	}
+	for _, i := range j.free {
+		if !(theta[i] > 0) || j.spec.Params[i].Domain == UnitInterval && !(theta[i] < 1) {
+			return Warning{}, false // on its bound: the bound warning says so
+		}
+	}
+	n := len(j.free)
+	gx, hx := make([]float64, n), numeric.Square(n)
+	obj.inX(obj.coordinates(theta), gx, hx, make([]float64, len(theta)), numeric.Square(len(theta)))
+	inv, ok := numeric.InverseSPD(hx)
+	if !ok {
+		return Warning{}, false
+	}
+	var names, sources []string
+	for _, t := range j.prior.terms {
+		a := slices.Index(j.free, t.j)
+		// dz/dx in the optimiser's coordinate: 1/spread for a log, lambda/spread for a logit
+		dzdx := 1 / t.sd
+		if t.memory {
+			dzdx = theta[t.j] / t.sd
+		}
+		if j.prior.weight*inv[a][a]*dzdx*dzdx > 1-priorShare {
+			p := j.spec.Params[t.j]
+			names, sources = append(names, p.Symbol), append(sources, p.Prior.Source)
+		}
+	}
+	if len(names) == 0 {
+		return Warning{}, false
+	}
+	return Warning{Kind: "prior", Message: fmt.Sprintf(
+		"the curves leave %s open: their values come mostly from weakly informative priors (%s), and a prediction of a schedule unlike these curves rests on them; fit longer or more varied curves to determine them (or fit with priors none to see what the curves alone give)",
+		input.Listed(names), strings.Join(sources, "; "))}, true
 }
 
 // undetermined warns of the free parameters whose 90% interval reaches beyond openSpan times

@@ -14,6 +14,7 @@ import (
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
@@ -48,12 +49,12 @@ var spec = &lawcore.Spec{
 	Formula:   "L(s) = L0 + A·S1(s)^(−α) − C·Σ_i m_i·η_i^ε",
 	Reference: "Tissue et al., Scaling Law with Learning Rate Annealing, appendix: adding a LR-weighted coefficient to S2",
 	Params: []lawcore.Param{
-		{Name: "L0", Symbol: "L0", Meaning: "the loss with unlimited training", Domain: lawcore.Positive, Default: 2.628, Linear: true},
+		{Name: "L0", Symbol: "L0", Meaning: "the loss with unlimited training", Domain: lawcore.Positive, Default: 2.628, Linear: true, Prior: annealing.PriorL0},
 		{Name: "A", Symbol: "A", Meaning: "the scale of the power law in the forward area S1", Domain: lawcore.Positive, Default: 0.430, Linear: true},
-		{Name: "alpha", Symbol: "α", Meaning: "the exponent of the power law in S1", Domain: lawcore.Positive, Default: 0.550, Grid: alphaGrid},
+		{Name: "alpha", Symbol: "α", Meaning: "the exponent of the power law in S1", Domain: lawcore.Positive, Default: 0.550, Grid: alphaGrid, Prior: annealing.PriorAlpha},
 		{Name: "C", Symbol: "C", Meaning: "the loss drop per unit of weighted annealing area", Domain: lawcore.Positive, Default: 0.411, Linear: true},
 		{Name: "epsilon", Symbol: "ε", Meaning: "the power of the learning rate that weights each momentum term (0: the annealing law)", Domain: lawcore.Positive, Default: 0.03, Grid: epsilonGrid},
-		{Name: "lambda", Symbol: "λ", Meaning: "the decay factor of the annealing momentum", Domain: lawcore.UnitInterval, Default: lawcore.DefaultLambda, Held: true, Grid: lambdaGrid},
+		{Name: "lambda", Symbol: "λ", Meaning: "the decay factor of the annealing momentum", Domain: lawcore.UnitInterval, Default: lawcore.DefaultLambda, Held: true, Grid: lambdaGrid, Prior: annealing.PriorLambda},
 	},
 	Terms:      [2]lawcore.Term{{Param: "A", Label: "A·S1^−α"}, {Param: "C", Label: "C·S2_ε"}},
 	Convention: schedule.WarmupPeak,

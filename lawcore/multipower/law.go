@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
@@ -53,20 +54,32 @@ var (
 	alphaGrid = numeric.Logspace(0.01, 4, 48)
 )
 
+// The priors of the loss-drop's parameters (lawcore.Prior), from the fits of the law's paper
+// (Luo et al. 2025; its release's defaults at peak LR 3e-4: B 364, β 0.58, γ 0.64). L0 and α
+// take the annealing law's.
+var (
+	priorB = &lawcore.Prior{Median: 0.11, Spread: 1.5, Scale: lawcore.ScalePeakLR,
+		Source: "B times the peak LR near 0.11, the largest loss drop (90%: 0.01-1.3): the Multi-Power Law's release fits (B 364 at peak 3e-4)"}
+	priorBeta = &lawcore.Prior{Median: 0.58, Spread: 0.5,
+		Source: "β near 0.58 (90%: 0.25-1.3): the Multi-Power Law's release fits"}
+	priorGamma = &lawcore.Prior{Median: 0.64, Spread: 0.5,
+		Source: "γ near 0.64 (90%: 0.28-1.5): the Multi-Power Law's release fits"}
+)
+
 var spec = &lawcore.Spec{
 	Name:      Name,
 	Title:     "Multi-Power Law",
 	Formula:   "L(t) = L0 + A·(S1(t)+S_W)^(−α) − LD(t),  LD(t) = B·Σ_k (η_{k−1}−η_k)·G(η_k^(−γ)·S_k(t)),  G(x) = 1 − (C·x+1)^(−β)",
 	Reference: "Luo, Wen, Hu, et al., A Multi-Power Law for Loss Curve Prediction Across Learning Rate Schedules, ICLR 2025 (arXiv 2503.12811)",
 	Params: []lawcore.Param{
-		{Name: "L0", Symbol: "L0", Meaning: "the loss with unlimited training", Domain: lawcore.Positive, Default: 3.04, Linear: true},
+		{Name: "L0", Symbol: "L0", Meaning: "the loss with unlimited training", Domain: lawcore.Positive, Default: 3.04, Linear: true, Prior: annealing.PriorL0},
 		{Name: "A", Symbol: "A", Meaning: "the scale of the power law in the learning-rate area", Domain: lawcore.Positive, Default: 0.52, Linear: true},
-		{Name: "alpha", Symbol: "α", Meaning: "the exponent of that power law", Domain: lawcore.Positive, Default: 0.51, Grid: alphaGrid},
-		{Name: "B", Symbol: "B", Meaning: "the scale of the loss drop", Domain: lawcore.Positive, Default: 364, Linear: true},
+		{Name: "alpha", Symbol: "α", Meaning: "the exponent of that power law", Domain: lawcore.Positive, Default: 0.51, Grid: alphaGrid, Prior: annealing.PriorAlpha},
+		{Name: "B", Symbol: "B", Meaning: "the scale of the loss drop", Domain: lawcore.Positive, Default: 364, Linear: true, Prior: priorB},
 		{Name: "C", Symbol: "C", Meaning: "how fast the loss drop saturates with the area after a decrease", Domain: lawcore.Positive, Default: 2.07,
 			Grid: stepGrid}, // times peak^(gamma-1): see StartGrid
-		{Name: "beta", Symbol: "β", Meaning: "the power of the saturation G", Domain: lawcore.Positive, Default: 0.58, Grid: betaGrid},
-		{Name: "gamma", Symbol: "γ", Meaning: "how the saturation depends on the learning rate reached", Domain: lawcore.Positive, Default: 0.64, Grid: gammaGrid},
+		{Name: "beta", Symbol: "β", Meaning: "the power of the saturation G", Domain: lawcore.Positive, Default: 0.58, Grid: betaGrid, Prior: priorBeta},
+		{Name: "gamma", Symbol: "γ", Meaning: "how the saturation depends on the learning rate reached", Domain: lawcore.Positive, Default: 0.64, Grid: gammaGrid, Prior: priorGamma},
 	},
 	Terms:      [2]lawcore.Term{{Param: "A", Label: "A·(S1+S_W)^−α"}, {Param: "B", Label: "LD"}},
 	Convention: schedule.WarmupActual,

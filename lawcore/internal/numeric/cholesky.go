@@ -106,3 +106,28 @@ func invertUpper(u []float64, n int) bool {
 	}
 	return true
 }
+
+// InverseSPD is the inverse of the symmetric positive definite matrix h (its upper triangle is
+// read), through its Cholesky factor: h⁻¹ = U⁻¹U⁻ᵀ. It returns false when h is not positive
+// definite.
+func InverseSPD(h [][]float64) ([][]float64, bool) {
+	n := len(h)
+	a := make([]float64, n*n)
+	for i := range n {
+		copy(a[i*n+i:i*n+n], h[i][i:])
+	}
+	if !choleskyUpper(a, n) || !invertUpper(a, n) {
+		return nil, false
+	}
+	out := Square(n)
+	for i := range n {
+		for j := i; j < n; j++ {
+			s := 0.0
+			for k := j; k < n; k++ { // U⁻¹ is upper triangular: row i from column i, row j from j
+				s += a[i*n+k] * a[j*n+k]
+			}
+			out[i][j], out[j][i] = s, s
+		}
+	}
+	return out, true
+}

@@ -153,3 +153,26 @@ func TestCholeskyAsGonum(t *testing.T) {
 		t.Errorf("invertUpper(%v) = %v, %v; gonum %v, %v", z, ok, u, wantOK, tri.Data)
 	}
 }
+
+// TestInverseSPD: the inverse of a 3x3 matrix against its closed form (the adjugate over the
+// determinant), and a matrix that is not positive definite refused.
+func TestInverseSPD(t *testing.T) {
+	h := [][]float64{{4, 2, 0.4}, {2, 3, 0.5}, {0.4, 0.5, 2}}
+	// det = 4(6-0.25) - 2(4-0.2) + 0.4(1-1.2) = 23 - 7.6 - 0.08 = 15.32
+	det := 15.32
+	adj := [][]float64{{5.75, -3.8, -0.2}, {-3.8, 7.84, -1.2}, {-0.2, -1.2, 8}}
+	inv, ok := InverseSPD(h)
+	if !ok {
+		t.Fatal("refused a positive definite matrix")
+	}
+	for i := range 3 {
+		for j := range 3 {
+			if want := adj[i][j] / det; math.Abs(inv[i][j]-want) > 1e-12 {
+				t.Errorf("inverse[%d][%d] = %v, want %v", i, j, inv[i][j], want)
+			}
+		}
+	}
+	if _, ok := InverseSPD([][]float64{{1, 2}, {2, 1}}); ok {
+		t.Error("inverted a matrix that is not positive definite")
+	}
+}
