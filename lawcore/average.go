@@ -53,43 +53,52 @@ type predictor struct {
 // predictors are the laws req predicts with: its members, their weights scaled to sum to
 // one, or else its law alone.
 func (req PredictRequest) predictors() ([]predictor, error) {
-	bind := func(name string, params Values, conv string, weight float64, where string) (predictor, error) {
-		law, err := Lookup(name)
-		if err != nil {
-			return predictor{}, err
-		}
-		spec := law.Spec()
-		theta, err := spec.Theta(params)
-		if err != nil {
-			return predictor{}, err
-		}
-		c, err := schedule.ParseConvention(conv, spec.Convention)
-		if err != nil {
-			return predictor{}, err
-		}
-		return predictor{law: law, theta: theta, conv: c, weight: weight, where: where}, nil
-	}
 	if len(req.Members) == 0 {
-		p, err := bind(req.Law, req.Params, req.WarmupConvention, 1, "")
+		p, err := bindPredictor(req.Law, req.Params, req.WarmupConvention, 1)
 		return []predictor{p}, err
 	}
+	return weighted(req.Members, "member")
+}
+
+// bindPredictor is the law named with its parameters, warmup convention and weight.
+func bindPredictor(name string, params Values, conv string, weight float64) (predictor, error) {
+	law, err := Lookup(name)
+	if err != nil {
+		return predictor{}, err
+	}
+	spec := law.Spec()
+	theta, err := spec.Theta(params)
+	if err != nil {
+		return predictor{}, err
+	}
+	c, err := schedule.ParseConvention(conv, spec.Convention)
+	if err != nil {
+		return predictor{}, err
+	}
+	return predictor{law: law, theta: theta, conv: c, weight: weight}, nil
+}
+
+// weighted are the members as predictors, their weights scaled to sum to one; what names them
+// in messages ("member" makes "member 2 (multi-power)").
+func weighted(members []Member, what string) ([]predictor, error) {
 	sum := 0.0
-	for i, m := range req.Members {
+	for i, m := range members {
 		if !(m.Weight >= 0) || math.IsInf(m.Weight, 0) {
-			return nil, input.Errorf(fmt.Sprintf("member %d", i+1), "weight", "must be a number of 0 or more, got %g", m.Weight)
+			return nil, input.Errorf(fmt.Sprintf("%s %d", what, i+1), "weight", "must be a number of 0 or more, got %g", m.Weight)
 		}
 		sum += m.Weight
 	}
 	if !(sum > 0) {
-		return nil, input.Errorf("", "members", "the weights sum to %g: at least one must be positive", sum)
+		return nil, input.Errorf("", what+"s", "the weights sum to %g: at least one must be positive", sum)
 	}
-	out := make([]predictor, len(req.Members))
-	for i, m := range req.Members {
-		where := fmt.Sprintf("member %d (%s)", i+1, m.Law)
-		p, err := bind(m.Law, m.Params, string(m.Convention), m.Weight/sum, where)
+	out := make([]predictor, len(members))
+	for i, m := range members {
+		where := fmt.Sprintf("%s %d (%s)", what, i+1, m.Law)
+		p, err := bindPredictor(m.Law, m.Params, string(m.Convention), m.Weight/sum)
 		if err != nil {
 			return nil, input.Within(where, err)
 		}
+		p.where = where
 		out[i] = p
 	}
 	return out, nil

@@ -2,43 +2,151 @@ package lawcore
 
 import (
 	"math"
+	"slices"
 
 	"github.com/lawcalc/annealing/lawcore/internal/order"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
-// Prediction bands. A band is calibrated on held-out errors (curves left out, or the tails of
-// curves forecast from their first part), and it widens with the distance of a predicted
-// point from the data the law was fitted on: predictions far beyond what the fit has seen
-// (a run three times as long, an annealing area never reached) miss by more, and a band of
-// one width either overstates the near ones or understates the far ones.
+// Prediction bands. A prediction misses the loss a run reaches for two reasons, and its band
+// adds both:
 //
-// The distance of a point is how far its areas go beyond those of the nearest fitted point
-// that reached as far in both: d = min over fitted points q of max(ln(S1/S1q), (S2 -
-// S2q)/S2max, 0), with the annealing law's areas at lambda 0.999, the warmup counted at its
-// peak (so that S2 measures annealing alone), as coordinates of schedules that every law
-// shares. A long slow cosine is far
-// from both a long constant run (no annealing area) and a short cosine (a third of the
-// forward area), though neither area alone exceeds the data's. The band's half-width at
-// distance d is Base*(1 + Growth*d), relative to the prediction.
+//   - the parameters are uncertain: the curves determine them only so far, and along the
+//     directions they leave open (L0 against alpha on a short run, the loss drop's parameters
+//     on two runs) a prediction far from the curves moves a lot. The band propagates that
+//     uncertainty through the law itself: it predicts with each replicate of the fit's
+//     delete-a-block jackknife (Replicates) and takes their spread, Student's t for their
+//     degrees of freedom times the jackknife's standard error (Efron and Stein 1981; Künsch
+//     1989 for blocks of dependent points);
+//   - the curves may not tell which law is right: where held-out data left laws that predict
+//     the question differently each plausible (auto's candidates with their weights of
+//     evidence, Alternatives), the prediction is uncertain by their spread around it (Hoeting
+//     et al. 1999: Bayesian model averaging's variance between models);
+//   - the law is not the truth: on a schedule it was not fitted to it misses by more than its
+//     parameters' spread, the more so the farther the schedule goes beyond the fitted data
+//     (Kennedy and O'Hagan 2001 call this the model discrepancy). Discrepancy is its half-width
+//     relative to the prediction, as a function of that distance: learnt from the errors of
+//     held-out data where a fit had some (package lawcore/auto), else the prior
+//     (PriorDiscrepancy).
+//
+// They are taken as independent and add in quadrature: half-width = sqrt((q·sd)² + (z·sm)² +
+// (h(d)·pred)²), sd the replicates' standard error, sm the alternatives' spread and z the
+// normal's quantile at (1+Level)/2.
+//
+// The distance of a point is the e-folds of forward area S1 it goes beyond the fitted data's
+// largest (see Reach.Distance): three times the steps of the longest fitted run is d = ln 3.
 
-// Band is a calibrated prediction band: at a predicted point at distance d from the fitted
-// data, the loss lies within pred*(1 ± Base*(1+Growth*d)) for the share Level of held-out
-// points.
+// Band is a prediction band: a predicted point at distance d from the fitted data lies within
+// pred ± sqrt((Quantile·sd)² + (Discrepancy(d)·pred)²) for the share Level of schedules, sd the
+// spread of the prediction over Replicates.
 type Band struct {
-	Level  float64 `json:"level"`
-	Base   float64 `json:"base"`
-	Growth float64 `json:"growth"`
+	Level float64 `json:"level"`
+	// Quantile scales the replicates' standard error: Student's t at (1+Level)/2 for their
+	// degrees of freedom.
+	Quantile float64 `json:"quantile"`
+	// Discrepancy is the relative half-width of the law's own error at increasing distances
+	// from the fitted data, linear between them and beyond the last.
+	Discrepancy []BandNode `json:"discrepancy"`
+	// Replicates are, for each law the prediction averages (PredictRequest.Members, in their
+	// order; one for a single law), its parameters' jackknife replicates; none leaves the
+	// parameters' uncertainty out.
+	Replicates []Replicates `json:"replicates,omitempty"`
+	// Alternatives are the laws the held-out data left plausible, each with its weight of
+	// evidence (summing to one): the band adds their predictions' spread around the prediction.
+	Alternatives []Member `json:"alternatives,omitempty"`
 	// Reach is how far the fitted data go.
 	Reach Reach `json:"reach"`
-	// Design says what held-out data calibrated the band (AutoChoice.Design): "forecast"
-	// when they were the tails of a single curve, which cannot show how far other
-	// schedules miss.
+	// Base is Discrepancy at distance 0: the half-width a prediction within the fitted data
+	// has beyond its parameters' spread (for display).
+	Base float64 `json:"base"`
+	// Folds counts the held-out folds whose errors Discrepancy was learnt from (0: the prior
+	// alone); Design says how they were made (AutoChoice.Design).
+	Folds  int    `json:"folds"`
 	Design string `json:"design,omitempty"`
-	// Floor is the least base the band was given where its held-out data could not measure
-	// the error on other schedules (design "forecast": unseenScheduleBase); 0 otherwise.
-	Floor float64 `json:"floor,omitempty"`
 }
+
+// BandNode is the discrepancy's relative half-width at a distance from the fitted data.
+type BandNode struct {
+	Distance  float64 `json:"distance"`
+	HalfWidth float64 `json:"halfWidth"`
+}
+
+// Replicates are one law's jackknife replicates (FitResult.Replicates) and the parameters
+// they spread around (the fit's optimum: the law's own parameters, unless its search stopped
+// short of the optimum).
+type Replicates struct {
+	Center Values   `json:"center"`
+	Sets   []Values `json:"sets"`
+}
+
+// HalfWidth is the discrepancy's relative half-width at distance d.
+func (b Band) HalfWidth(d float64) float64 {
+	n := b.Discrepancy
+	switch {
+	case len(n) == 0:
+		return 0
+	case len(n) == 1 || d <= n[0].Distance:
+		return n[0].HalfWidth
+	}
+	k := 1
+	for k < len(n)-1 && n[k].Distance < d {
+		k++
+	}
+	a, c := n[k-1], n[k]
+	return a.HalfWidth + (c.HalfWidth-a.HalfWidth)*(d-a.Distance)/(c.Distance-a.Distance)
+}
+
+// The prior of a law's discrepancy: its relative error on schedules it was not fitted to is
+// normal with standard deviation sqrt(S² + (G·d)²) at distance d. S is the paper's error on
+// unseen schedules (Tissue et al., 2024, Sec. 3 and Fig. 4: a mean |error| "as low as ~0.2%"
+// fitting one or two simple schedules: σ = 0.2%·sqrt(π/2) = 0.25%). G, how fast it grows
+// with the distance, has no published figure; the paper predicts a run ten times as long as
+// the fitted ones "accurately" (its appendix, 30K steps to 350K: d = ln 10), as accurately as
+// its unseen schedules, which G = 0.1% per unit of distance gives (σ 0.34% there).
+const (
+	PriorShape  = 0.0025
+	PriorGrowth = 0.001
+)
+
+// bandDistances are the distances at which a band's discrepancy is given.
+var bandDistances = []float64{0, 0.25, 0.5, 1, 2, 4}
+
+// PriorDiscrepancy is the discrepancy of a band at level from the prior alone.
+func PriorDiscrepancy(level float64) []BandNode {
+	z := math.Sqrt2 * math.Erfinv(level)
+	nodes := make([]BandNode, len(bandDistances))
+	for i, d := range bandDistances {
+		nodes[i] = BandNode{Distance: d, HalfWidth: z * math.Hypot(PriorShape, PriorGrowth*d)}
+	}
+	return nodes
+}
+
+// PriorBand is the 90% band of a fit's predictions with the prior's discrepancy (no held-out
+// data calibrated it) and the fit's replicates (nil without them).
+func PriorBand(res *FitResult) *Band {
+	if len(res.Replicates) == 0 {
+		return nil
+	}
+	nodes := PriorDiscrepancy(DefaultBandLevel)
+	return &Band{Level: DefaultBandLevel, Quantile: TQuantile(len(res.Replicates)), Discrepancy: nodes,
+		Replicates: []Replicates{res.ReplicatesOf()}, Reach: res.Reach, Base: nodes[0].HalfWidth}
+}
+
+// ReplicatesOf is the fit's replicates as a band takes them.
+func (res *FitResult) ReplicatesOf() Replicates {
+	center := res.ReplicateCenter
+	if center == nil {
+		center = res.Params
+	}
+	return Replicates{Center: center, Sets: res.Replicates}
+}
+
+// DefaultBandLevel is the share of schedules a prediction band is meant to cover.
+const DefaultBandLevel = 0.9
+
+// BandDistances are the distances at which a band's discrepancy is given (for a calibration
+// of its own).
+func BandDistances() []float64 { return slices.Clone(bandDistances) }
 
 // Reach is how far the fitted points go in the areas (lambda 0.999): the largest forward and
 // annealing areas, and the frontier of points that no other point exceeds in both.
@@ -71,27 +179,19 @@ func NewReach(s1, s2 []float64) Reach {
 	return r
 }
 
-// Distance is how far the areas s1, s2 go beyond the reach (0 within it).
+// Distance is how far the areas s1, s2 go beyond the reach (0 within it): the e-folds of
+// forward area beyond the largest fitted, ln(s1/S1). A schedule within that reach but of
+// another shape is an unseen schedule, which the discrepancy's value at 0 covers (the paper's
+// error on unseen schedules is on schedules as long as the fitted ones); a longer run is an
+// extrapolation, whose error grows with how far it goes. The annealing area is not a distance:
+// the law's annealing term is linear in it, and a deeper or longer anneal than any fitted is
+// a schedule of another shape, not a farther one.
 func (r Reach) Distance(s1, s2 float64) float64 {
-	d := math.Inf(1)
-	for _, q := range r.Frontier {
-		dq := 0.0
-		if q[0] > 0 && s1 > q[0] {
-			dq = math.Log(s1 / q[0])
-		}
-		if r.S2 > 0 && s2 > q[1] {
-			dq = math.Max(dq, (s2-q[1])/r.S2)
-		}
-		d = math.Min(d, dq)
+	if r.S1 > 0 && s1 > r.S1 {
+		return math.Log(s1 / r.S1)
 	}
-	if math.IsInf(d, 1) {
-		return 0 // no fitted points: nothing to measure from
-	}
-	return d
+	return 0
 }
-
-// HalfWidth is the band's relative half-width at distance d.
-func (b Band) HalfWidth(d float64) float64 { return b.Base * (1 + b.Growth*d) }
 
 // pointAreas are the areas of a band's distance (lambda 0.999, the warmup at its peak) at a
 // curve's observed steps.

@@ -25,50 +25,79 @@ type Interval struct {
 	High float64 `json:"high"`
 }
 
-// intervalBlocks is K, how many blocks each curve is cut into.
-const intervalBlocks = 10
-
-// intervalLevel is the intervals' coverage; tQuantile is Student's t at (1+level)/2 for
-// intervalBlocks-1 = 9 degrees of freedom.
+// intervalBlocks is K, how many blocks each curve is cut into: fewer, of two points each, on a
+// curve of fewer than 2K points, and none on one of fewer than 2·minBlocks.
 const (
-	intervalLevel = 0.9
-	tQuantile     = 1.833113
+	intervalBlocks = 10
+	minBlocks      = 3
 )
 
-// hasIntervals reports whether the job's curves give intervals (see intervals).
-func (j *fitJob) hasIntervals() bool {
-	if len(j.logObs) > thinAbove {
-		return false
+// intervalLevel is the intervals' coverage; tQuantiles[k] is Student's t at (1+level)/2 for k
+// degrees of freedom, from 2 (three blocks) to 9 (ten).
+const intervalLevel = 0.9
+
+var tQuantiles = [intervalBlocks]float64{2: 2.919986, 3: 2.353363, 4: 2.131847, 5: 2.015048, 6: 1.943180, 7: 1.894579, 8: 1.859548, 9: 1.833113}
+
+// TQuantile is Student's t at (1+0.9)/2 for the degrees of freedom of a jackknife of blocks
+// replicates (blocks-1), as the intervals use it (0 outside 3 to 10 blocks).
+func TQuantile(blocks int) float64 {
+	if blocks < minBlocks || blocks > intervalBlocks {
+		return 0
 	}
-	for _, r := range j.fitRuns {
-		if len(r.Steps) < 2*intervalBlocks {
-			return false
-		}
-	}
-	return true
+	return tQuantiles[blocks-1]
 }
+
+// blocks is how many blocks the jackknife cuts the job's fit curves into (0: the curves give
+// no intervals: too few points, or so many that refits would take seconds).
+func (j *fitJob) blocks() int {
+	if len(j.logObs) > thinAbove {
+		return 0
+	}
+	k := intervalBlocks
+	for _, r := range j.fitRuns {
+		k = min(k, len(r.Steps)/2)
+	}
+	if k < minBlocks {
+		return 0
+	}
+	return k
+}
+
+// hasIntervals reports whether the job's curves give intervals (see intervals).
+func (j *fitJob) hasIntervals() bool { return j.blocks() > 0 }
 
 // refitEvaluations is about how many evaluations a jackknife refit takes, for its progress.
 const refitEvaluations = 10
 
-// intervals computes the jackknife intervals of the free parameters around theta, and the
-// refitted parameters they come from (fitted is the fit's model, on every point of j.fitRuns);
-// nil when the curves have too few points to cut (fewer than two points a block), or so many
-// that ten more polishes would take seconds (past thinAbove points in all). progress goes
-// from 0 to 1 over the refits.
-func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, progress func(float64)) (map[string]Interval, []Values, error) {
-	if !j.hasIntervals() {
-		return nil, nil, nil
+// intervals computes the jackknife intervals of the free parameters around theta, the
+// refitted parameters they come from and the parameters those spread around (fitted is the
+// fit's model, on every point of j.fitRuns; obj its objective); nil when the curves have too
+// few points to cut (see blocks). A law's own search may stop short of the objective's
+// optimum (the Multi-Power Law's release procedure): the refits, polished to their own optima,
+// spread around the full curves' optimum, polished first from theta. progress goes from 0 to
+// 1 over the refits.
+func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, obj *Objective, progress func(float64)) (map[string]Interval, []Values, []float64, error) {
+	blocks := j.blocks()
+	if blocks == 0 {
+		return nil, nil, nil, nil
+	}
+	if j.strategy != SearchOptimum {
+		obj.Anchor(theta, true)
+		got, err := (&polisher{obj: obj}).polish(start{theta: theta, f: obj.Value(theta, nil)})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		theta = got.theta
 	}
 	var estimates [][]float64
 	keep := make([]bool, len(j.logObs))
-	for b := 0; b < intervalBlocks; b++ {
+	for b := 0; b < blocks; b++ {
 		var logObs []float64
 		at := 0
 		for _, r := range j.fitRuns {
 			n := len(r.Steps)
 			for k := range r.Steps {
-				if keep[at+k] = k*intervalBlocks/n != b; keep[at+k] {
+				if keep[at+k] = k*blocks/n != b; keep[at+k] {
 					logObs = append(logObs, j.logObs[at+k])
 				}
 			}
@@ -80,7 +109,7 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, p
 		} else {
 			var err error
 			if model, err = j.law.Bind(SubsetRuns(j.fitRuns, keep), BindOptions{Free: j.freeMask(), Theta: theta}); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 		}
 		obj := newObjective(ctx, model, j.spec, logObs, j.delta, j.free, j.base)
@@ -88,18 +117,18 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, p
 		evaluations := 0
 		obj.tick = func() {
 			evaluations++
-			progress((float64(b) + math.Min(0.95, float64(evaluations)/refitEvaluations)) / intervalBlocks)
+			progress((float64(b) + math.Min(0.95, float64(evaluations)/refitEvaluations)) / float64(blocks))
 		}
 		obj.Anchor(theta, true)
 		got, err := (&polisher{obj: obj}).polish(start{theta: theta, f: obj.Value(theta, nil)})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
+			return nil, nil, nil, ctx.Err()
 		}
 		estimates = append(estimates, got.theta)
-		progress(float64(b+1) / intervalBlocks)
+		progress(float64(b+1) / float64(blocks))
 	}
 	replicates := make([]Values, len(estimates))
 	for b, e := range estimates {
@@ -111,7 +140,7 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, p
 		for b, e := range estimates {
 			values[b] = e[i]
 		}
-		half := tQuantile * numeric.JackknifeStdErr(values)
+		half := TQuantile(blocks) * numeric.JackknifeStdErr(values)
 		p := j.spec.Params[i]
 		lo, hi := theta[i]-half, theta[i]+half
 		switch p.Domain { // an interval stays within the parameter's domain
@@ -122,5 +151,5 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, p
 		}
 		out[p.Name] = Interval{Low: lo, High: hi}
 	}
-	return out, replicates, nil
+	return out, replicates, theta, nil
 }

@@ -98,6 +98,12 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 	if len(req.Curves) == 0 {
 		return nil, input.Errorf("", "curves", "no schedules to predict")
 	}
+	var alternatives []predictor
+	if req.Band != nil && len(req.Band.Alternatives) > 0 {
+		if alternatives, err = weighted(req.Band.Alternatives, "band alternative"); err != nil {
+			return nil, err
+		}
+	}
 	out := make([]Prediction, len(req.Curves))
 	total := 0
 	for i, c := range req.Curves {
@@ -113,6 +119,7 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 		if total += len(steps); total > MaxPredictPoints {
 			return nil, input.Errorf("", "curves", "more than the %d predicted points in all that one prediction may return (%s brings them to %d): ask for fewer with points, or predict a few schedules at a time", MaxPredictPoints, where, total)
 		}
+		var sd []float64 // the spread of the prediction over the band's replicates
 		for k, p := range laws {
 			run := Run{Name: c.Name, LR: schedule.CountedLR(lr, warmup, p.conv), Steps: steps, Size: c.Size}
 			pr, err := PredictRun(p.law, p.theta, run, lr)
@@ -130,9 +137,39 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 			} else {
 				out[i].add(pr, p.weight)
 			}
+			if req.Band != nil && k < len(req.Band.Replicates) {
+				lawSD, err := replicateSpread(p.law, req.Band.Replicates[k], run)
+				if err != nil {
+					return nil, input.Within(fmt.Sprintf("band.replicates[%d]", k), err)
+				}
+				if sd == nil {
+					sd = make([]float64, len(lawSD))
+				}
+				for j, v := range lawSD {
+					sd[j] += p.weight * v // laws fitted to the same curves err together
+				}
+			}
+		}
+		var sm []float64 // the alternatives' spread around the prediction
+		for _, p := range alternatives {
+			run := Run{Name: c.Name, LR: schedule.CountedLR(lr, warmup, p.conv), Steps: steps, Size: c.Size}
+			pr, err := PredictRun(p.law, p.theta, run, lr)
+			if err != nil {
+				return nil, input.Within(where, input.Within(p.where, err))
+			}
+			if sm == nil {
+				sm = make([]float64, len(pr.Loss))
+			}
+			for j, l := range pr.Loss {
+				d := l - out[i].Loss[j]
+				sm[j] += p.weight * d * d
+			}
+		}
+		for j := range sm {
+			sm[j] = math.Sqrt(sm[j])
 		}
 		if req.Band != nil {
-			out[i].addBand(*req.Band, schedule.CountedLR(lr, warmup, schedule.WarmupPeak))
+			out[i].addBand(*req.Band, schedule.CountedLR(lr, warmup, schedule.WarmupPeak), sd, sm)
 		}
 		if err := out[i].checkFinite(where); err != nil {
 			return nil, err
@@ -264,10 +301,62 @@ func stepsAndRates(steps []int, asRun []float64) (at, lr []float64) {
 	return at, lr
 }
 
-// addBand sets Lower and Upper from the band, at each predicted step's distance from the
-// band's reach (counted are the learning rates with the warmup at its peak, as the reach
-// counts them).
-func (pr *Prediction) addBand(b Band, counted []float64) {
+// replicateSpread is the jackknife's standard error of the law's prediction at the trained
+// steps of run (as PredictRun predicts them), over the replicates' parameter sets around their
+// center.
+func replicateSpread(law Law, reps Replicates, run Run) ([]float64, error) {
+	spec := law.Spec()
+	center, err := spec.Theta(reps.Center)
+	if err != nil {
+		return nil, input.Within("center", err)
+	}
+	sets := make([][]float64, len(reps.Sets))
+	for k, v := range reps.Sets {
+		if sets[k], err = spec.Theta(v); err != nil {
+			return nil, input.Within(fmt.Sprintf("sets[%d]", k), err)
+		}
+	}
+	run.Steps, _ = trainedSteps(run.LR, run.Steps)
+	model, err := law.Bind([]Run{run}, BindOptions{Predict: true, Theta: center})
+	if err != nil {
+		return nil, err
+	}
+	n := model.Points()
+	base, pred, ss := make([]float64, n), make([]float64, n), make([]float64, n)
+	evaluate := func(theta, into []float64) {
+		if a, ok := model.(Anchored); ok {
+			a.Anchor(theta, true)
+		}
+		model.Eval(theta, 0, into, nil)
+	}
+	evaluate(center, base)
+	for _, theta := range sets {
+		evaluate(theta, pred)
+		addSquares(ss, pred, base)
+	}
+	k := float64(len(sets))
+	for j := range ss {
+		ss[j] = math.Sqrt((k - 1) / k * ss[j])
+	}
+	return ss, nil
+}
+
+// addSquares adds (a[j]-b[j])² to each ss[j]. Not inlined: see the package doc on loops.
+//
+//go:noinline
+func addSquares(ss, a, b []float64) {
+	for j := range ss {
+		d := a[j] - b[j]
+		ss[j] += d * d
+	}
+}
+
+// addBand sets Lower and Upper from the band at each predicted step: the spread sd of the
+// prediction over the band's replicates and sm of its alternatives' predictions around it
+// (either nil: none), and the discrepancy at the step's distance from the band's reach
+// (counted are the learning rates with the warmup at its peak, as the reach counts them).
+func (pr *Prediction) addBand(b Band, counted, sd, sm []float64) {
+	z := math.Sqrt2 * math.Erfinv(b.Level)
 	pr.Lower, pr.Upper = make([]float64, len(pr.Steps)), make([]float64, len(pr.Steps))
 	w := schedule.NewAreaWalker(DefaultLambda)
 	i := 0
@@ -275,9 +364,15 @@ func (pr *Prediction) addBand(b Band, counted []float64) {
 		for ; i <= int(st); i++ {
 			w.Add(counted[i])
 		}
-		h := b.HalfWidth(b.Reach.Distance(w.S1, w.S2))
-		// the band is relative to the loss's size: a loss below zero (a warning) keeps lower <= upper
-		d := math.Abs(pr.Loss[k]) * h
+		// the discrepancy is relative to the loss's size: a loss below zero (a warning) keeps
+		// lower <= upper
+		d := math.Abs(pr.Loss[k]) * b.HalfWidth(b.Reach.Distance(w.S1, w.S2))
+		if sd != nil {
+			d = math.Hypot(d, b.Quantile*sd[k])
+		}
+		if sm != nil {
+			d = math.Hypot(d, z*sm[k])
+		}
 		pr.Lower[k], pr.Upper[k] = pr.Loss[k]-d, pr.Loss[k]+d
 	}
 }

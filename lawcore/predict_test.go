@@ -54,7 +54,7 @@ func TestPredictWarnsOfNonPositiveLoss(t *testing.T) {
 		lr   []float64
 		warn bool
 	}{{"drop to 0", drop, true}, {"constant", flat, false}} {
-		band := &lawcore.Band{Level: 0.9, Base: 0.01}
+		band := &lawcore.Band{Level: 0.9, Discrepancy: []lawcore.BandNode{{Distance: 0, HalfWidth: 0.01}}}
 		pr, err := lawcore.Predict(lawcore.PredictRequest{Params: params, Curves: []lawcore.PredictCurve{{Name: tc.name, LR: tc.lr}}, Band: band})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)

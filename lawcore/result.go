@@ -29,19 +29,23 @@ type FitResult struct {
 	// Note says what the law decided about the data, such as which parameters it held and why.
 	Note string `json:"note,omitempty"`
 	// Intervals are the free parameters' 90% intervals, when the request asked for them
-	// (and the fit curves have twenty points or more each).
+	// (and the fit curves have six points or more each).
 	Intervals map[string]Interval `json:"intervals,omitempty"`
 	// Replicates are the jackknife's refitted parameters behind Intervals, one set per block
 	// left out: an analysis given them says which choices the fit cannot tell apart.
 	Replicates []Values `json:"replicates,omitempty"`
+	// ReplicateCenter, when the law's own search stopped short of the objective's optimum, is
+	// that optimum: the replicates spread around it rather than around Params.
+	ReplicateCenter Values `json:"replicateCenter,omitempty"`
 	// Warnings say what to know before trusting the fit (a parameter on its bound, a curve
 	// fitted poorly, held-out error far above in-sample error).
 	Warnings []Warning `json:"warnings,omitempty"`
 	// Lines, when the request asked for them, predict every curve along its schedule with the
 	// fitted parameters: the lines a page draws through the observed points.
 	Lines []Prediction `json:"-" columns:"each"`
-	// Band, set by an auto fit, is the prediction band its held-out errors calibrate (pass it
-	// to Predict to draw it).
+	// Band is the prediction band of the fit's predictions (pass it to Predict to draw it):
+	// the replicates' spread with the prior's discrepancy for a fit with intervals, the
+	// discrepancy learnt from held-out errors for an auto fit.
 	Band *Band `json:"band,omitempty"`
 	// Auto, set when the request asked for "auto", says what was picked and why.
 	Auto *AutoChoice `json:"auto,omitempty"`
@@ -93,6 +97,10 @@ type CandidateScore struct {
 	HeldOut float64   `json:"heldOut"`
 	StdErr  float64   `json:"stdErr"`
 	Folds   []float64 `json:"folds"`
+	// Evidence is the candidate's weight of evidence from its held-out errors (the weights of
+	// the scored candidates sum to one): how likely its errors are under the accuracy the
+	// held-out data show laws have (lawcore/auto's evidenceWeights).
+	Evidence float64 `json:"evidence"`
 	// InSample is the mean relative error of the same fold fits on the points they were
 	// fitted to: beside HeldOut, it shows a law that fits well and predicts badly.
 	InSample float64 `json:"inSample"`
@@ -112,8 +120,11 @@ type AutoChoice struct {
 	// Design says how the held-out data were made: "leave one curve out and forecast", or
 	// with one curve "forecast".
 	Design string `json:"design"`
-	// Folds describes each fold in words.
-	Folds []string `json:"folds"`
+	// Folds describes each fold in words; LeftOut names those whose fit of the simplest
+	// candidate said nothing of how a law predicts, and why: they count in neither the scores,
+	// the weights nor the band.
+	Folds   []string `json:"folds"`
+	LeftOut []string `json:"leftOut,omitempty"`
 	// Averaged is the held-out error of the weighted average (the mean over folds, as
 	// HeldOut), when auto predicts with one (FitResult.Members); 0 otherwise.
 	Averaged float64 `json:"averaged,omitempty"`

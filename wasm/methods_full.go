@@ -81,7 +81,7 @@ func schemaMethod(context.Context, *struct{}, callInput) (*schema, error) {
 		Roles: []string{lawcore.RoleFit, lawcore.RoleValidate}, Presets: schedule.Presets(), Analyses: analysis.Names(),
 		Limits: map[string]int{"maxScheduleSteps": schedule.MaxSteps, "maxLR": schedule.MaxLR, "maxWarmup": schedule.MaxSteps,
 			"maxImportBytes": importer.MaxBytes, "maxRows": importer.MaxRows, "maxAnalysisPoints": analysis.MaxPoints},
-		Defaults: map[string]any{"lambda": lawcore.DefaultLambda, "huberDelta": lawcore.DefaultHuberDelta, "bandLevel": auto.DefaultBandLevel}}
+		Defaults: map[string]any{"lambda": lawcore.DefaultLambda, "huberDelta": lawcore.DefaultHuberDelta, "bandLevel": lawcore.DefaultBandLevel}}
 	for _, l := range lawcore.Laws() {
 		info := lawInfo{Spec: l.Spec(), Searches: []string{lawcore.SearchOptimum}}
 		if sr, ok := l.(lawcore.Searcher); ok {

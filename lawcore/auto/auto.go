@@ -2,6 +2,7 @@ package auto
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -145,6 +146,7 @@ func applicable(cands []lawcore.Candidate, req lawcore.FitRequest) []lawcore.Can
 type autoFold struct {
 	label string
 	req   lawcore.FitRequest // the fold's fit curves, and its held-out curves as role "validate"
+	curve int                // the index among the fit curves of the curve it holds out (some of)
 }
 
 // windowStart is the index of a curve's first point in its fit window (from its From): auto
@@ -184,7 +186,7 @@ func autoFolds(req lawcore.FitRequest, scored int) (design string, folds []autoF
 			f.Curves = slices.Clone(fitted)
 			f.Curves[i] = evenSample(fit[i], scored)
 			f.Curves[i].Role = lawcore.RoleValidate
-			folds = append(folds, autoFold{label: fmt.Sprintf("%s left out", lawcore.CurveLabel(i, fit[i].Name)), req: f})
+			folds = append(folds, autoFold{label: fmt.Sprintf("%s left out", lawcore.CurveLabel(i, fit[i].Name)), req: f, curve: i})
 		}
 	}
 	shares := forecastHoldOuts
@@ -209,7 +211,7 @@ func autoFolds(req lawcore.FitRequest, scored int) (design string, folds []autoF
 			f := base
 			f.Curves = append(slices.Clone(fitted), late)
 			f.Curves[i] = binned(early, foldFitPoints)
-			folds = append(folds, autoFold{label: fmt.Sprintf("%s after step %.0f forecast", lawcore.CurveLabel(i, c.Name), c.Steps[k-1]), req: f})
+			folds = append(folds, autoFold{label: fmt.Sprintf("%s after step %.0f forecast", lawcore.CurveLabel(i, c.Name), c.Steps[k-1]), req: f, curve: i})
 		}
 	}
 	return design, folds
@@ -305,12 +307,13 @@ func averageWeights(scores []lawcore.CandidateScore, samples [][][]bandSample, p
 	return weights, avg, true
 }
 
-// fitMembers fits the candidates with a positive weight on every curve, heaviest first, and
-// returns the fit of their average (or of the one, when one has all the weight). A member
-// whose fit fails is left out and the others' weights scaled up; should every one fail, the
-// next candidate that chooseCandidate would pick is fitted instead. Only the heaviest gets
-// the request's intervals: they describe one law's parameters.
-func fitMembers(ctx context.Context, req lawcore.FitRequest, scores []lawcore.CandidateScore, weights []float64, report func(float64)) (*lawcore.FitResult, []lawcore.Member, error) {
+// fitMembers fits the candidates with a positive weight on every curve, heaviest first, each
+// with its intervals (their replicates give the band its parameters' spread), and returns the
+// fit of their average (or of the one, when one has all the weight) and each member's fit. A
+// member whose fit fails, or leaves a parameter on its bound, is left out (its score says
+// why) and the others' weights scaled up; should every one be left out, the next candidate
+// that chooseCandidate would pick is fitted instead.
+func fitMembers(ctx context.Context, req lawcore.FitRequest, scores []lawcore.CandidateScore, weights []float64, report func(float64)) (*lawcore.FitResult, []lawcore.Member, []*lawcore.FitResult, error) {
 	var members []lawcore.Member
 	for i, w := range weights {
 		if w > 0 {
@@ -323,16 +326,20 @@ func fitMembers(ctx context.Context, req lawcore.FitRequest, scores []lawcore.Ca
 	sum := 0.0
 	for k, m := range members {
 		r := m.Apply(req)
-		r.Lines = false
-		r.Intervals = req.Intervals && k == 0
+		r.Lines, r.Intervals = false, true
 		// the members share the last step of auto's progress
 		res, err := lawcore.Fit(ctx, r, func(f float64) { report((float64(k) + f) / float64(len(members))) })
 		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
+			return nil, nil, nil, ctx.Err()
+		}
+		if err == nil {
+			if w := slices.IndexFunc(res.Warnings, func(w lawcore.Warning) bool { return w.Kind == "bound" }); w >= 0 {
+				err = errors.New(res.Warnings[w].Message)
+			}
 		}
 		if err != nil {
 			i := slices.IndexFunc(scores, func(s lawcore.CandidateScore) bool { return s.Label == m.Label })
-			scores[i].Error = "fitted on every curve: " + err.Error()
+			scores[i].Error = "left out: fitted on every curve, " + err.Error()
 			continue
 		}
 		m.Params = res.Params
@@ -341,7 +348,7 @@ func fitMembers(ctx context.Context, req lawcore.FitRequest, scores []lawcore.Ca
 	if len(kept) == 0 {
 		next := chooseCandidate(scores)
 		if next < 0 {
-			return nil, nil, input.Errorf("", "curves", "no law could be fitted to these curves and scored on held-out data: %s", scores[0].Error)
+			return nil, nil, nil, input.Errorf("", "curves", "no law could be fitted to these curves and scored on held-out data: %s", scores[0].Error)
 		}
 		w := make([]float64, len(scores))
 		w[next] = 1
@@ -354,16 +361,19 @@ func fitMembers(ctx context.Context, req lawcore.FitRequest, scores []lawcore.Ca
 	if len(kept) > 1 {
 		var err error
 		if res, err = averageFits(req, kept, fits); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
+	}
+	if !req.Intervals {
+		res.Intervals = nil
 	}
 	if req.Lines {
 		var err error
 		if res.Lines, err = lawcore.FitLines(req, res); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	return res, kept, nil
+	return res, kept, fits, nil
 }
 
 // meanAndStdErr is the mean of xs and its standard error (0 for one value).
@@ -382,12 +392,20 @@ func meanAndStdErr(xs []float64) (mean, se float64) {
 	return mean, math.Sqrt(ss / float64(len(xs)-1) / float64(len(xs)))
 }
 
+// strongEvidence is the ratio of weights of evidence beyond which the held-out data favour one
+// law over another strongly (Kass and Raftery 1995: a Bayes factor of 20 or more).
+const strongEvidence = 20
+
 // tied reports whether candidate a's held-out errors are within the noise of best's: the
-// mean paired difference over folds is at most one standard error of it, or at most
-// tieTolerance of best's score.
+// held-out data do not favour best strongly (see strongEvidence), or the mean paired
+// difference over folds is at most one standard error of it, or at most tieTolerance of
+// best's score.
 func tied(a, best lawcore.CandidateScore) bool {
 	if a.Error != "" || len(a.Folds) != len(best.Folds) {
 		return false
+	}
+	if a.Evidence*strongEvidence >= best.Evidence {
+		return true
 	}
 	d := make([]float64, len(a.Folds))
 	for i := range d {
@@ -451,8 +469,9 @@ func whyPicked(scores []lawcore.CandidateScore, pick int, design string, folds i
 			scores[pick].Label, how, 100*scores[runner].HeldOut, scores[runner].Label)
 	}
 	why := fmt.Sprintf("which fits %d more parameter(s)", scores[best].Free-scores[pick].Free)
-	return fmt.Sprintf("%s: %s, within the noise of the best (%.3f%%, %s), %s.",
-		scores[pick].Label, how, 100*scores[best].HeldOut, strings.TrimSpace(scores[best].Label), why)
+	return fmt.Sprintf("%s: %s, within the noise of the best (%.3f%%, %s: the held-out data favour it by a factor %.1f of evidence, not the %d that would be strong), %s.",
+		scores[pick].Label, how, 100*scores[best].HeldOut, strings.TrimSpace(scores[best].Label),
+		scores[best].Evidence/scores[pick].Evidence, strongEvidence, why)
 }
 
 // averageReason says in one sentence why auto predicts with the average of members.

@@ -26,7 +26,7 @@ import (
 
 // bandLevel is the band's nominal coverage (lawcore.DefaultBandLevel); the interval score is
 // that of the central interval at this level.
-const bandLevel = auto.DefaultBandLevel
+const bandLevel = lawcore.DefaultBandLevel
 
 // thinnedPoints is about how many points a thinned horizon scenario keeps of its fit curve: a
 // short run logged every thousand steps or so.
@@ -249,17 +249,17 @@ func autoChoice(res *lawcore.FitResult) string {
 	return strings.Join(parts, " + ")
 }
 
-// describeBand says the band's half-width in words: base*(1+growth*d) relative to the
-// prediction at distance d beyond the fitted data, its floor and its held-out design.
+// describeBand says the band in words: its discrepancy relative to the prediction at distance
+// 0 and 1 beyond the fitted data, the folds it was learnt from, whether it has replicates.
 func describeBand(b *lawcore.Band) string {
 	if b == nil {
 		return "none"
 	}
-	s := fmt.Sprintf("±%.3f%%·(1+%g·d)", 100*b.Base, b.Growth)
-	if b.Floor > 0 {
-		s += fmt.Sprintf(", floor %.3f%%", 100*b.Floor)
+	s := fmt.Sprintf("±%.3f%% at d 0, ±%.3f%% at d 1, %d folds", 100*b.HalfWidth(0), 100*b.HalfWidth(1), b.Folds)
+	if len(b.Replicates) > 0 {
+		s += fmt.Sprintf(", %d×%d replicates", len(b.Replicates), len(b.Replicates[0].Sets))
 	}
-	return s + ", " + b.Design
+	return s
 }
 
 // checkRoles fits the scenario again with its held-out curves in the request as role

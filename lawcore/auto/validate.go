@@ -39,15 +39,14 @@ type LeaveOneOutResult struct {
 	ElapsedMs float64              `json:"elapsedMs"`
 }
 
-// DefaultBandLevel is the share of held-out points a prediction band is meant to cover.
-const DefaultBandLevel = 0.9
-
 // LeaveOneScheduleOut fits each law in laws (by name; none: the request's) on every curve of
 // the request but one and predicts the one left out, for each curve in turn (roles are
 // ignored: every curve is left out once). It needs two curves or more. Each law's prediction
-// band is calibrated on those held-out errors and on the forecasts of each curve's last
-// third and last half from its first part and the others (auto's folds: the band then knows
-// how fast errors grow beyond the data); level is its coverage (0: DefaultBandLevel).
+// band has the discrepancy learnt from those held-out errors and from the forecasts of each
+// curve's last half from its first half and the others (auto's folds: the band then knows how
+// fast errors grow beyond the data), each fold whose fit said something of how the law
+// predicts giving one draw (see Fit), and the replicates of the law fitted on every curve.
+// level is its coverage (0: lawcore.DefaultBandLevel).
 func LeaveOneScheduleOut(ctx context.Context, req lawcore.FitRequest, laws []string, level float64, progress func(float64)) (*LeaveOneOutResult, error) {
 	began := time.Now()
 	if progress == nil {
@@ -57,7 +56,7 @@ func LeaveOneScheduleOut(ctx context.Context, req lawcore.FitRequest, laws []str
 		return nil, input.Errorf("", "curves", "leave-one-schedule-out validation needs two curves or more, got %d", len(req.Curves))
 	}
 	if level == 0 {
-		level = DefaultBandLevel
+		level = lawcore.DefaultBandLevel
 	}
 	if !(level > 0 && level < 1) {
 		return nil, input.Errorf("", "level", "must be between 0 and 1, got %v", level)
@@ -90,7 +89,7 @@ func LeaveOneScheduleOut(ctx context.Context, req lawcore.FitRequest, laws []str
 	jobs, done := len(laws)*len(folds), 0
 	for _, law := range laws {
 		var rows []lawcore.Metrics
-		var samples []bandSample
+		var draws []foldDraw
 		for fi, f := range folds {
 			sub := f.req
 			sub.Law = law
@@ -103,7 +102,10 @@ func LeaveOneScheduleOut(ctx context.Context, req lawcore.FitRequest, laws []str
 			if err != nil {
 				return nil, err
 			}
-			samples = append(samples, held...)
+			if d, ok := farthest(held); ok && uninformative(res) == "" {
+				d.curve = f.curve
+				draws = append(draws, d)
+			}
 			done++
 			if fi < len(req.Curves) { // the leave-one-out folds come first, in curve order
 				m := *res.ValidateMetrics
@@ -111,8 +113,18 @@ func LeaveOneScheduleOut(ctx context.Context, req lawcore.FitRequest, laws []str
 				rows = append(rows, m)
 			}
 		}
-		band := calibrateBand(samples, level)
-		band.Reach, band.Design = reach, designBoth
+		// the parameters' spread: the law fitted on every curve, with its replicates
+		whole := all
+		whole.Law, whole.Intervals, whole.Lines = law, true, false
+		res, err := lawcore.Fit(ctx, whole, nil)
+		if err != nil {
+			return nil, err
+		}
+		nodes := calibrateDiscrepancy(draws, level)
+		band := lawcore.Band{Level: level, Discrepancy: nodes, Reach: reach, Base: nodes[0].HalfWidth, Folds: len(draws), Design: designBoth}
+		if len(res.Replicates) > 0 {
+			band.Replicates, band.Quantile = []lawcore.Replicates{res.ReplicatesOf()}, lawcore.TQuantile(len(res.Replicates))
+		}
 		out.Summaries = append(out.Summaries, LeaveOneOutSummary{Law: law, Mean: lawcore.MeanMetrics(rows),
 			Band: band, BandLevel: level, BandHalfWidth: band.Base})
 	}

@@ -48,18 +48,18 @@ func TestLeaveOneScheduleOutTable(t *testing.T) {
 // they never saw at least at their stated rate. For each of the nine release curves (25M and
 // 100M) in turn: the band is calibrated on the other eight alone (each left out in turn, and
 // each one's last half forecast), the law is fitted on those eight, and the share of the
-// ninth curve's points inside the band that Predict draws (wider beyond the fitted data's
-// reach) is measured. The claims (the issue's): the stated 90% holds on average to within 5
-// points (at least 85%), and no curve is covered below 60% (a band of one width covered
-// cosine_72000, a 3x extrapolation, at 34%). Calibrated fold by fold (band.go), the bands
-// err on the wide side: measured 0.978 on average, worst 0.90. And they say something: a
-// stated 90% band that held more than 99% of the points on average would be too wide to
-// tell schedules apart.
+// ninth curve's points inside the band that Predict draws (the fit's replicates' spread and
+// the discrepancy learnt from the folds) is measured, and whether the curve's last point is
+// inside. The claims: the stated 90% holds on average over the points to within 5 points (at
+// least 85%), and over the curves' last points, where a question is asked, within the range
+// issue #44 states (0.80 to 0.97: 18 curves are 18 draws). And the bands say something: a
+// stated 90% band that held more than 99% of the points on average would be too wide to tell
+// schedules apart.
 func TestBandCoverage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits 162 times")
 	}
-	covered, trials, worst := 0.0, 0, 1.0
+	covered, trials, worst, finals := 0.0, 0, 1.0, 0
 	for _, size := range []string{"25", "100"} {
 		all := testcurves.MPLRequest(t, size, lawcore.FixedLambda(0.999), schedule.WarmupActual)
 		for j := range all.Curves {
@@ -99,7 +99,10 @@ func TestBandCoverage(t *testing.T) {
 			}
 			share := float64(in) / float64(len(held.Loss))
 			last := len(held.Loss) - 1
-			t.Logf("%sM %-18s band ±%.4f (growth %g) to ±%.4f at its end: covers %.2f", size, held.Name, band.Base, band.Growth,
+			if obs := held.Loss[last]; obs >= pr[0].Lower[last] && obs <= pr[0].Upper[last] {
+				finals++
+			}
+			t.Logf("%sM %-18s band ±%.4f (%d folds) to ±%.4f at its end: covers %.2f", size, held.Name, band.Base, band.Folds,
 				(pr[0].Upper[last]-pr[0].Lower[last])/2/pr[0].Loss[last], share)
 			covered += share
 			worst = math.Min(worst, share)
@@ -107,11 +110,12 @@ func TestBandCoverage(t *testing.T) {
 		}
 	}
 	mean := covered / float64(trials)
-	t.Logf("mean coverage %.3f over %d held-out curves (stated 0.90), worst %.2f", mean, trials, worst)
+	final := float64(finals) / float64(trials)
+	t.Logf("mean coverage %.3f over %d held-out curves (stated 0.90), worst %.2f; their last points covered %d of %d", mean, trials, worst, finals, trials)
 	if !(mean >= 0.85 && mean <= 0.99) {
 		t.Errorf("bands cover %.3f of held-out points, stated 0.90 (want 0.85 to 0.99)", mean)
 	}
-	if !(worst >= 0.60) {
-		t.Errorf("a curve's points are covered at %.2f, below 60%%", worst)
+	if !(final >= 0.80 && final <= 0.97) {
+		t.Errorf("bands hold %.3f of the held-out curves' last points, stated 0.90 (want 0.80 to 0.97)", final)
 	}
 }
