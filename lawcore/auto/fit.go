@@ -239,6 +239,9 @@ func scoreCandidate(ctx context.Context, c lawcore.Candidate, folds []autoFold, 
 		out.heldOut[fi] = math.Min(res.ValidateMetrics.PredE, maxFoldError)
 		out.inSample[fi] = res.FitMetrics.PredE
 		out.uninformative[fi] = uninformative(res)
+		if out.uninformative[fi] != "" && !spread {
+			return out // scored on the informative folds alone: one such fit leaves it out (score)
+		}
 	}
 	return out
 }
