@@ -6,7 +6,7 @@ import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { UsageError, number, splitFileValue } from './args.mjs';
 import { isScheduleSpec, maxOf, parseScheduleSpec, schedulePeak } from './schedule-spec.mjs';
 // the page's own reading of a curve's learning rates, so that the CLI and the page fit a file alike
-import { defaultWindow, loggedWarmup, warmupFromLR } from '../../site/js/curve-facts.js';
+import { defaultWindow, loggedWarmup, warmupFromLR } from '../../site/js/schedules/curve-facts.js';
 
 /** walk lists the files under dir, in name order, leaving out hidden files and folders. */
 function walk(dir) {

@@ -3,7 +3,7 @@
 // "Schedule descriptions"). A spec that starts with "{" is a schedule description in JSON.
 
 import { UsageError, number } from './args.mjs';
-import { takesWarmupSetting } from '../../site/js/schedule-kinds.js';
+import { takesWarmupSetting } from '../../site/js/schedules/schedule-kinds.js';
 
 /** KINDS are the schedule kinds a spec may start with (lawcore's, as `schema` lists them). */
 export const KINDS = ['constant', 'linear', 'cosine', 'wsd', 'multistep', 'cyclic', 'inverse-sqrt', 'polynomial', 'one-cycle', 'concat', 'explicit'];

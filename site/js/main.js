@@ -2,17 +2,17 @@
 // what the user asks and the views that draw the store. Data flows one way: a control calls a
 // controller (or a store action), the controller calls the engine and hands the answer to the
 // store, and the views redraw from the store.
-import { $ } from './dom.js';
-import { LawClient } from './lawclient.js';
-import { createEngine } from './engine.js';
-import { setSchema } from './schema.js';
+import { $ } from './views/dom.js';
+import { LawClient } from './engine/lawclient.js';
+import { createEngine } from './engine/engine.js';
+import { setSchema } from './engine/schema.js';
 // lawcore's `schema` answer, as built: TestCoreSchemaFile keeps this file equal to what the full
 // module answers, and esbuild bundles it. With it, the views are built while lawcore loads,
 // and the first fit goes to the worker the moment lawcore is up (a `schema` call first, then
 // the views, cost 50-80 ms of the first view).
 import SCHEMA from '../../wasm/schema.json' with { type: 'json' };
-import { createStore } from './store.js';
-import { parseManualParams } from './settings.js';
+import { createStore } from './state/store.js';
+import { parseManualParams } from './state/settings.js';
 import { createAnalyses } from './controllers/analyses.js';
 import { createPredicting } from './controllers/predicting.js';
 import { createFitting } from './controllers/fitting.js';
@@ -29,8 +29,8 @@ import { showSettings, readSettings, lockLambda, fillLawChoices, SETTING_FIELDS 
 import { showManualParams, manualTexts, manualLaw } from './views/manual-form.js';
 import { showResults } from './views/results.js';
 import { showLists } from './views/curve-list.js';
-import { parseWindow } from './curve-facts.js';
-import { parseCount } from './format.js';
+import { parseWindow } from './schedules/curve-facts.js';
+import { parseCount } from './common/format.js';
 import { showCharts } from './views/charts.js';
 import { showAnalyses } from './views/analysis-panel.js';
 import { showUndo } from './views/undo-bar.js';
@@ -40,7 +40,7 @@ import { showAnswers } from './views/answers.js';
 import { showExplain } from './views/explain.js';
 import { showShare } from './views/share-box.js';
 import { acceptDrops } from './views/file-drop.js';
-import { pickedFolder } from './folder-files.js';
+import { pickedFolder } from './import/folder-files.js';
 
 // Modules the first view does not use load on first use: the exports (PNG, SVG, CSV, JSON),
 // the schedule builder and the import questions.

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
-import { EXAMPLE_DB_NAME } from '../../site/js/workspace-db.js';
+import { EXAMPLE_DB_NAME } from '../../site/js/persistence/workspace-db.js';
 
 /** ROOT is the repository. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -1,4 +1,4 @@
-// The user's work is kept in the browser (site/js/persist.js, workspace-db.js,
+// The user's work is kept in the browser (site/js/persistence/persist.js, workspace-db.js,
 // controllers/workspace.js): curves, roles, schedules, settings and the fit come back after a
 // reload, and after the browser is killed in the middle of a save the previous save comes back
 // whole; a store of an older format migrates, a newer one is left alone, a corrupted one is

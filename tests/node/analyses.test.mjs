@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { createStore } from '../../site/js/store.js';
+import { createStore } from '../../site/js/state/store.js';
 import { createAnalyses } from '../../site/js/controllers/analyses.js';
 
 /** slowEngine answers each analyze call when the test calls its release(i). */
@@ -163,7 +163,7 @@ test('options left out of the JSON view are lawcore\'s defaults, and the form sh
 });
 
 test('the model-size answer says when the unseen N lies past the fitted sizes: above the largest or below the smallest by over 1.5 times', async () => {
-  const { sizeExtrapolation } = await import('../../site/js/analysis-views.js');
+  const { sizeExtrapolation } = await import('../../site/js/analysis/analysis-views.js');
   const fitted = [25e6, 100e6];
   assert.equal(sizeExtrapolation(400e6, fitted), 'Extrapolated: N = 400M is 4× the largest size fitted (100M), where the curves held out at the fitted sizes cannot check the law\'s N terms. ');
   assert.match(sizeExtrapolation(10e6, fitted), /^Extrapolated: N = 10M is 2\.5× below the smallest size fitted \(25M\)/);

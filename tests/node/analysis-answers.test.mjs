@@ -1,5 +1,5 @@
-// Each analysis's answer in one sentence (site/js/analysis-answers.js) and its chart's marks
-// (site/js/analysis-views.js), from real answers: the analyses run through lawcore (the node
+// Each analysis's answer in one sentence (site/js/analysis/analysis-answers.js) and its chart's marks
+// (site/js/analysis/analysis-views.js), from real answers: the analyses run through lawcore (the node
 // CLI, `analyze --json`), and every number a sentence states is checked against the answer's
 // own fields, computed here independently; every line of a sweep has its optimum marked, and
 // the relative view puts each line's best at 0.
@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { answerSentence, kSteps, lowestLoss } from '../../site/js/analysis-answers.js';
-import { VIEWS, chartSpec, unseenSchedules } from '../../site/js/analysis-views.js';
+import { answerSentence, kSteps, lowestLoss } from '../../site/js/analysis/analysis-answers.js';
+import { VIEWS, chartSpec, unseenSchedules } from '../../site/js/analysis/analysis-views.js';
 
 const cli = fileURLToPath(new URL('../../scripts/lawcore.mjs', import.meta.url));
 const run = promisify(execFile);

@@ -1,4 +1,4 @@
-// The Analyses panel's forms (site/js/analysis-forms.js) against lawcore's own defaults: every
+// The Analyses panel's forms (site/js/analysis/analysis-forms.js) against lawcore's own defaults: every
 // field is an option lawcore has, every default shows in its field and reads back unchanged, a
 // field typed wrong is refused with its label and what is wrong, and lawcore's messages about an
 // option name the field.
@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import {
   FORMS, SETUP_KEYS, fieldsOf, defaultOptions, optionsInUse, fieldText, rangeText, parseField, withField, listText,
   optionsJSON, parseOptionsJSON, labelledError,
-} from '../../site/js/analysis-forms.js';
-import { MAX_SCHEDULE_STEPS } from '../../site/js/schema.js';
+} from '../../site/js/analysis/analysis-forms.js';
+import { MAX_SCHEDULE_STEPS } from '../../site/js/engine/schema.js';
 
 const cli = fileURLToPath(new URL('../../scripts/lawcore.mjs', import.meta.url));
 /** DEFAULTS are lawcore's options of every analysis, as `analyze` answers {analysis: 'defaults'}. */

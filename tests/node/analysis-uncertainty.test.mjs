@@ -1,4 +1,4 @@
-// The analyses with the fit's uncertainty (site/js/analysis-uncertainty.js and the sentences of
+// The analyses with the fit's uncertainty (site/js/analysis/analysis-uncertainty.js and the sentences of
 // analysis-answers.js), from real answers: the Fig. 2 curves fitted through lawcore with
 // intervals, their replicates given to the analyses that compare choices; every ± and mark in
 // the table is checked against the answer's own fields, the sentence's numbers are written here
@@ -6,8 +6,8 @@
 import './schema-setup.mjs';
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { answerSentence } from '../../site/js/analysis-answers.js';
-import { uncertainTable, spanText, tiedPoints, hasSpread } from '../../site/js/analysis-uncertainty.js';
+import { answerSentence } from '../../site/js/analysis/analysis-answers.js';
+import { uncertainTable, spanText, tiedPoints, hasSpread } from '../../site/js/analysis/analysis-uncertainty.js';
 import { fig2PageFit, okJSON } from './cli-helpers.mjs';
 
 /** lawcore runs a command of the CLI on a JSON request and returns its JSON answer. */

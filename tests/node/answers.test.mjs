@@ -1,11 +1,11 @@
-// The answers table's numbers (site/js/answers.js): final loss with the band, the difference
+// The answers table's numbers (site/js/results/answers.js): final loss with the band, the difference
 // from a baseline, the loss at a step and the step a loss is reached, from predicted lines.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { answerTable, lossAt, stepToReach, parseAnswerStep, parseAnswerLoss } from '../../site/js/answers.js';
-import { createStore } from '../../site/js/store.js';
-import { DEFAULT_SETTINGS } from '../../site/js/settings.js';
+import { answerTable, lossAt, stepToReach, parseAnswerStep, parseAnswerLoss } from '../../site/js/results/answers.js';
+import { createStore } from '../../site/js/state/store.js';
+import { DEFAULT_SETTINGS } from '../../site/js/state/settings.js';
 
 test('a line read at a step and where it reaches a loss, joined linearly', () => {
   const line = { steps: [100, 200, 400], loss: [4, 3, 2] };

@@ -1,11 +1,11 @@
-// The result charts' view model (site/js/chart-model.js) under node: which lines each chart
+// The result charts' view model (site/js/charts/chart-model.js) under node: which lines each chart
 // draws, their labels and styles, the band, the residuals and where the x axis starts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { resultCharts } from '../../site/js/chart-model.js';
-import { createStore } from '../../site/js/store.js';
-import { DEFAULT_SETTINGS } from '../../site/js/settings.js';
+import { resultCharts } from '../../site/js/charts/chart-model.js';
+import { createStore } from '../../site/js/state/store.js';
+import { DEFAULT_SETTINGS } from '../../site/js/state/settings.js';
 
 const schedule = { kind: 'constant', total: 3000, peak: 1e-4 };
 const line = (extra = {}) => ({ steps: [1000, 2000, 3000], lr: [1e-4, 1e-4, 1e-4], loss: [3, 2.9, 2.8], s1Term: [1, 0.9, 0.8], s2Term: [0, 0, 0], ...extra });
@@ -89,7 +89,7 @@ test('parameters entered by hand: no residuals, every curve predicted; log axes 
 });
 
 test('the x axis counts steps, tokens (tokens per step entered once) or FLOPs (≈ 6·N·tokens); without its numbers it counts steps and says so', async () => {
-  const { xAxis } = await import('../../site/js/chart-model.js');
+  const { xAxis } = await import('../../site/js/charts/chart-model.js');
   assert.deepEqual({ ...xAxis({ xUnit: 'steps' }), ticks: null, format: null }, { unit: 'steps', factor: 1, label: 'step', ticks: null, format: null, note: '' });
   const tokens = xAxis({ xUnit: 'tokens', tokensPerStep: 524288 });
   assert.equal(tokens.unit, 'tokens');
@@ -103,12 +103,12 @@ test('the x axis counts steps, tokens (tokens per step entered once) or FLOPs (�
 });
 
 test('big counts read in ticks: K, M, B, then powers of ten', async () => {
-  const { bigLabel } = await import('../../site/js/chart-model.js');
+  const { bigLabel } = await import('../../site/js/charts/chart-model.js');
   assert.deepEqual([950, 12500, 3.1e6, 31457280000, 2.34e19, 1e21].map(bigLabel), ['950', '12.5K', '3.1M', '31.5B', '2.34e19', '1e21']);
 });
 
 test('smoothing for display: a moving average takes the noise off a curve and keeps its level; the chart draws it beside the points only when asked', async () => {
-  const { smoothLoss } = await import('../../site/js/chart-model.js');
+  const { smoothLoss } = await import('../../site/js/charts/chart-model.js');
   // 3 ± 0.1 alternating: any odd window of 5 averages to 3 ± 0.02 inside, 3 ± 0.0333 at the ends.
   const y = Float64Array.from({ length: 200 }, (_, i) => 3 + (i % 2 ? 0.1 : -0.1));
   const s = smoothLoss(y, 5);

@@ -1,12 +1,12 @@
-// What a curve's data says of its schedule (site/js/curve-facts.js), and presets fitted to a run
+// What a curve's data says of its schedule (site/js/schedules/curve-facts.js), and presets fitted to a run
 // (schedule-kinds.js fitPreset): the builder never overrides the data, and a schedule that
 // disagrees with it is flagged.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { lrColumn, detectWarmup, warmupFromLR, curveFacts, scheduleDefaults, scheduleProblems, flaggedProblems, defaultWindow, windowOf, pointsInWindow, parseWindow } from '../../site/js/curve-facts.js';
-import { fitPreset } from '../../site/js/schedule-kinds.js';
-import { PRESETS } from '../../site/js/schema.js';
+import { lrColumn, detectWarmup, warmupFromLR, curveFacts, scheduleDefaults, scheduleProblems, flaggedProblems, defaultWindow, windowOf, pointsInWindow, parseWindow } from '../../site/js/schedules/curve-facts.js';
+import { fitPreset } from '../../site/js/schedules/schedule-kinds.js';
+import { PRESETS } from '../../site/js/engine/schema.js';
 
 /** cosineRun is a 10K-step run logged every 50 steps: a linear warmup to 3e-4 over 800 steps, then cosine to 0. */
 function cosineRun() {

@@ -1,14 +1,14 @@
-// The files the page exports (site/js/export-files.js) under node: predicted curves as CSV
+// The files the page exports (site/js/export/export-files.js) under node: predicted curves as CSV
 // (with the band), observed points with each law's fitted loss, an analysis's table, and the
 // parameters' JSON; and how long a predicted-curves CSV may get.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { predictionCSV, observedCSV, tableCSV, fitDocument } from '../../site/js/export-files.js';
+import { predictionCSV, observedCSV, tableCSV, fitDocument } from '../../site/js/export/export-files.js';
 import { csvPoints, MAX_CSV_ROWS } from '../../site/js/controllers/exports.js';
-import { createStore } from '../../site/js/store.js';
-import { DEFAULT_SETTINGS } from '../../site/js/settings.js';
-import { LAWS } from '../../site/js/schema.js';
+import { createStore } from '../../site/js/state/store.js';
+import { DEFAULT_SETTINGS } from '../../site/js/state/settings.js';
+import { LAWS } from '../../site/js/engine/schema.js';
 
 const lines = async (blob) => (await blob.text()).trimEnd().split('\n');
 

@@ -5,9 +5,9 @@
 import './schema-setup.mjs';
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { pickedFolder, splitDrop, walkDirectories, withoutWeights, MAX_FOLDER_FILES } from '../../site/js/folder-files.js';
-import { importFolder } from '../../site/js/import-files.js';
-import { MAX_IMPORT_BYTES } from '../../site/js/schema.js';
+import { pickedFolder, splitDrop, walkDirectories, withoutWeights, MAX_FOLDER_FILES } from '../../site/js/import/folder-files.js';
+import { importFolder } from '../../site/js/import/import-files.js';
+import { MAX_IMPORT_BYTES } from '../../site/js/engine/schema.js';
 
 /** fakeFile stands in for a File: its size, and its bytes unless reading it is to fail the test. */
 const fakeFile = (size, text = 'x'.repeat(size)) => ({ size, arrayBuffer: async () => new TextEncoder().encode(text).buffer });

@@ -1,10 +1,10 @@
-// The page's number formats that stand in for Intl (site/js/format.js): a step count and an
+// The page's number formats that stand in for Intl (site/js/common/format.js): a step count and an
 // axis label read as Intl's en-US formatting writes them, and so do the times the workspace line
 // gives, which the page no longer asks Intl for in its first view (a page's first use of Intl
 // loads ICU's locale data). Node's Intl is the reference.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { grouped, steps, tick, dateTime, clock } from '../../site/js/format.js';
+import { grouped, steps, tick, dateTime, clock } from '../../site/js/common/format.js';
 
 const enUS = new Intl.NumberFormat('en-US');
 

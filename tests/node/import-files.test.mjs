@@ -1,9 +1,9 @@
-// The page's bound on the points of all its curves together (site/js/import-files.js): curves
+// The page's bound on the points of all its curves together (site/js/import/import-files.js): curves
 // that would pass it are not added, each with a message naming it and saying why.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { withinPointBudget, MAX_PAGE_POINTS, importText, curveName, explicitSchedule } from '../../site/js/import-files.js';
+import { withinPointBudget, MAX_PAGE_POINTS, importText, curveName, explicitSchedule } from '../../site/js/import/import-files.js';
 
 const curve = (name, n) => ({ name, steps: { length: n } });
 

@@ -1,8 +1,8 @@
-// The page's side of the worker protocol (site/js/lawclient.js), against a fake worker: which
+// The page's side of the worker protocol (site/js/engine/lawclient.js), against a fake worker: which
 // calls a new worker gets when the old one is replaced.
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { LawClient } from '../../site/js/lawclient.js';
+import { LawClient } from '../../site/js/engine/lawclient.js';
 
 /** FakeWorker records what the page posts; the test answers as the worker would. */
 class FakeWorker {

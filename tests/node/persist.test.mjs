@@ -1,14 +1,14 @@
-// The stored workspace (site/js/persist.js) under node: a page state goes into a record and its
+// The stored workspace (site/js/persistence/persist.js) under node: a page state goes into a record and its
 // arrays and comes back the same; arrays are written once; an older format migrates, a newer
 // one is left alone; what cannot be read is dropped, saying what; a save of what fits (storage
 // full) comes back as schedules to predict.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { ArrayIds, FORMAT, packWorkspace, readWorkspace, arrayRefs, describeWork, isEmptyWork } from '../../site/js/persist.js';
-import { createStore } from '../../site/js/store.js';
-import { DEFAULT_SETTINGS } from '../../site/js/settings.js';
-import { lineOf, fitCovers, predictedLine } from '../../site/js/selectors.js';
+import { ArrayIds, FORMAT, packWorkspace, readWorkspace, arrayRefs, describeWork, isEmptyWork } from '../../site/js/persistence/persist.js';
+import { createStore } from '../../site/js/state/store.js';
+import { DEFAULT_SETTINGS } from '../../site/js/state/settings.js';
+import { lineOf, fitCovers, predictedLine } from '../../site/js/state/selectors.js';
 
 const N = 1000;
 const range = (n, f) => Float64Array.from({ length: n }, (_, i) => f(i));

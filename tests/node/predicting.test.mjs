@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { createStore } from '../../site/js/store.js';
-import { DEFAULT_SETTINGS } from '../../site/js/settings.js';
+import { createStore } from '../../site/js/state/store.js';
+import { DEFAULT_SETTINGS } from '../../site/js/state/settings.js';
 import { farPeakWarnings, FAR_PEAK } from '../../site/js/controllers/predicting.js';
 
 const wsd = (total, peak) => ({ kind: 'wsd', total, peak, decay: 'linear', decayFraction: 0.1 });

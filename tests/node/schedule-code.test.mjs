@@ -1,4 +1,4 @@
-// A schedule as training code (site/js/schedule-code.js): the PyTorch scheduler written (a
+// A schedule as training code (site/js/schedules/schedule-code.js): the PyTorch scheduler written (a
 // LambdaLR, or PyTorch's own CyclicLR or MultiStepLR), run by Python, gives lawcore's learning
 // rate at every step of every preset (and of variants: restarts, hard restarts, cyclic
 // triangular2 and from its base, multi-step with transitions and milestones, WSD shapes,
@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import './schema-setup.mjs';
-import { PRESETS } from '../../site/js/schema.js';
-import { fitPreset } from '../../site/js/schedule-kinds.js';
-import { pytorchCode, pytorchScheduler, huggingFaceCode } from '../../site/js/schedule-code.js';
+import { PRESETS } from '../../site/js/engine/schema.js';
+import { fitPreset } from '../../site/js/schedules/schedule-kinds.js';
+import { pytorchCode, pytorchScheduler, huggingFaceCode } from '../../site/js/schedules/schedule-code.js';
 
 const cli = fileURLToPath(new URL('../../scripts/lawcore.mjs', import.meta.url));
 /** expand is lawcore's LR at every step of a description. */

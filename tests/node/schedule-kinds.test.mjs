@@ -1,10 +1,10 @@
-// The schedule kinds the builder offers (site/js/schedule-kinds.js) under node: lawcore's kinds
+// The schedule kinds the builder offers (site/js/schedules/schedule-kinds.js) under node: lawcore's kinds
 // in its order, their fields, the steps a description runs and its one-line summary.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { kinds, COMMON_FIELDS, fieldsOf, scheduleSteps, summary } from '../../site/js/schedule-kinds.js';
-import { SCHEDULE_KINDS, SCHEDULE_CHOICES } from '../../site/js/schema.js';
+import { kinds, COMMON_FIELDS, fieldsOf, scheduleSteps, summary } from '../../site/js/schedules/schedule-kinds.js';
+import { SCHEDULE_KINDS, SCHEDULE_CHOICES } from '../../site/js/engine/schema.js';
 
 test('every kind of lawcore, in its order, with a label and its own fields after the common ones', () => {
   assert.deepEqual(Object.keys(kinds()), SCHEDULE_KINDS);

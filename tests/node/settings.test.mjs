@@ -1,9 +1,9 @@
-// What the user types in the settings and parameters forms (site/js/settings.js) under node:
+// What the user types in the settings and parameters forms (site/js/state/settings.js) under node:
 // each check names the field.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { parseSettings, parseManualParams, lawsOf } from '../../site/js/settings.js';
+import { parseSettings, parseManualParams, lawsOf } from '../../site/js/state/settings.js';
 
 const fields = (over = {}) => ({
   lambda: { value: '0.999', badInput: false }, fitLambda: false, warmupSteps: { value: '500', badInput: false },

@@ -1,11 +1,11 @@
-// Share links (site/js/share.js, site/js/share-view.js) under node: the fragment's encoding,
+// Share links (site/js/share/share.js, site/js/share/share-view.js) under node: the fragment's encoding,
 // every check of a link opened, and the view written into a link and read back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { encodeShare, decodeShare, checkShareable, MAX_FRAGMENT } from '../../site/js/share.js';
-import { shareView, linkView, thinSchedule } from '../../site/js/share-view.js';
-import { createStore } from '../../site/js/store.js';
+import { encodeShare, decodeShare, checkShareable, MAX_FRAGMENT } from '../../site/js/share/share.js';
+import { shareView, linkView, thinSchedule } from '../../site/js/share/share-view.js';
+import { createStore } from '../../site/js/state/store.js';
 
 const SETTINGS = { lambda: 0.999, fitLambda: false, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001, law: 'annealing', auto: false, mplSearch: 'optimum' };
 const PARAMS = { L0: 2.6, A: 0.4, alpha: 0.5, C: 0.4, lambda: 0.999 };
@@ -208,7 +208,7 @@ test('a link keeps whether an explicit schedule is a file’s LR column or typed
 });
 
 test('a link opens the Analyses panel on the view it was open on, with the options set for it', async () => {
-  const { viewById } = await import('../../site/js/analysis-views.js');
+  const { viewById } = await import('../../site/js/analysis/analysis-views.js');
   const store = createStore();
   store.loadView({ settings: SETTINGS, predictions: [{ name: 'constant', schedule: { kind: 'constant', total: 40, peak: 2e-4 } }] });
   const { analysis } = viewById('wsd-ratio');

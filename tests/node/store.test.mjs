@@ -1,12 +1,12 @@
-// The page state's actions (site/js/store.js) under node: names and colours, removals and the
+// The page state's actions (site/js/state/store.js) under node: names and colours, removals and the
 // undo stack, whether the fit is stale, views replaced and brought back, settings, and which
 // predicted lines are kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { createStore, watch, MAX_UNDO } from '../../site/js/store.js';
-import { DEFAULT_SETTINGS } from '../../site/js/settings.js';
-import { predictedLine, missingLines, lineOf } from '../../site/js/selectors.js';
+import { createStore, watch, MAX_UNDO } from '../../site/js/state/store.js';
+import { DEFAULT_SETTINGS } from '../../site/js/state/settings.js';
+import { predictedLine, missingLines, lineOf } from '../../site/js/state/selectors.js';
 
 const curve = (name, extra = {}) => ({ name, steps: Float64Array.from([1, 2]), loss: Float64Array.from([3, 2.9]), schedule: { kind: 'constant', total: 2, peak: 1e-4 }, ...extra });
 const names = (items) => items.map((c) => c.name);

@@ -4,10 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { createStore } from '../../site/js/store.js';
+import { createStore } from '../../site/js/state/store.js';
 import { createWorkspace } from '../../site/js/controllers/workspace.js';
-import { packWorkspace, ArrayIds } from '../../site/js/persist.js';
-import { DEFAULT_SETTINGS } from '../../site/js/settings.js';
+import { packWorkspace, ArrayIds } from '../../site/js/persistence/persist.js';
+import { DEFAULT_SETTINGS } from '../../site/js/state/settings.js';
 
 const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
 const plan = (name) => ({ name, schedule: { kind: 'cosine', total: 10000, peak: 2e-4, final: 0 } });

@@ -5,13 +5,13 @@
 // option typed wrong (in a field or the JSON view), or refused by lawcore, is named in the error
 // and the view's last answer stays on screen (also when the answer of the options before it
 // arrives after it).
-import { viewById, sizeOfCurve, SIZE_EXAMPLE_RUNS, sizefitView, unseenSchedules, parseModelSize } from '../analysis-views.js';
-import { fieldsOf, defaultOptions, optionsInUse, withField, parseOptionsJSON, labelledError } from '../analysis-forms.js';
-import { answerSentence } from '../analysis-answers.js';
-import { UNCERTAIN_ANALYSES, uncertainTable } from '../analysis-uncertainty.js';
-import { analysisSetup, fittedPeak } from '../selectors.js';
-import { importText } from '../import-files.js';
-import * as fmt from '../format.js';
+import { viewById, sizeOfCurve, SIZE_EXAMPLE_RUNS, sizefitView, unseenSchedules, parseModelSize } from '../analysis/analysis-views.js';
+import { fieldsOf, defaultOptions, optionsInUse, withField, parseOptionsJSON, labelledError } from '../analysis/analysis-forms.js';
+import { answerSentence } from '../analysis/analysis-answers.js';
+import { UNCERTAIN_ANALYSES, uncertainTable } from '../analysis/analysis-uncertainty.js';
+import { analysisSetup, fittedPeak } from '../state/selectors.js';
+import { importText } from '../import/import-files.js';
+import * as fmt from '../common/format.js';
 
 /** The model-size example's settings: the release's 2160 warmup steps, counted as run. */
 const SIZE_EXAMPLE = { warmup: 2160, warmupConvention: 'actual' };

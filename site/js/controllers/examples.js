@@ -1,8 +1,8 @@
 // The bundled examples: the paper's Fig. 2 (fitted, with the 60K schedules predicted) and the
 // MultiPowerLaw release's runs of one size (imported, fitted three, predicted six). An example
 // replaces the view; the view it replaced comes back with Undo.
-import { loadFig2, FIG2_SETTINGS, FIG3_PREDICTIONS, fetchReleaseRuns, RELEASE_SETTINGS } from '../examples.js';
-import { importText } from '../import-files.js';
+import { loadFig2, FIG2_SETTINGS, FIG3_PREDICTIONS, fetchReleaseRuns, RELEASE_SETTINGS } from '../import/examples.js';
+import { importText } from '../import/import-files.js';
 
 /** EXAMPLES say what each example is, on the page: {title, about}. */
 export const EXAMPLES = {

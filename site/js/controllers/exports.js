@@ -1,15 +1,15 @@
 // Exports: the parameters as JSON, predicted curves as CSV (as dense as the charts, from the
 // lines drawn, or every step, predicted again for the file), observed and fitted points as CSV, an analysis's table as
 // CSV, and any chart as PNG or SVG.
-import { predictionCSV, observedCSV, tableCSV, fitDocument, csvStart, fromStep } from '../export-files.js';
-import { download, downloadJSON } from '../download.js';
-import { chartPNG } from '../chart-png.js';
-import { chartSVG } from '../svg-export.js';
-import { LAW_NAMES } from '../schema.js';
-import { paramsOf, lineOf, lineBand } from '../selectors.js';
+import { predictionCSV, observedCSV, tableCSV, fitDocument, csvStart, fromStep } from '../export/export-files.js';
+import { download, downloadJSON } from '../export/download.js';
+import { chartPNG } from '../export/chart-png.js';
+import { chartSVG } from '../export/svg-export.js';
+import { LAW_NAMES } from '../engine/schema.js';
+import { paramsOf, lineOf, lineBand } from '../state/selectors.js';
 import { DRAWN_POINTS } from './predicting.js';
-import { scheduleSteps } from '../schedule-kinds.js';
-import * as fmt from '../format.js';
+import { scheduleSteps } from '../schedules/schedule-kinds.js';
+import * as fmt from '../common/format.js';
 
 /** MAX_CSV_ROWS bounds the predicted-curves CSV (about 80 MB): past it each curve is thinned. */
 export const MAX_CSV_ROWS = 1_000_000;

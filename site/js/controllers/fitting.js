@@ -2,11 +2,11 @@
 // others predicted), or each curve left out in turn. One runs at a time; an example or a link
 // that replaces the curves cancels the running one first. A fit's result is kept only if the
 // curves it fitted are still there.
-import { LAWS } from '../schema.js';
-import { lawsOf } from '../settings.js';
-import * as fmt from '../format.js';
-import { flaggedProblems } from '../curve-facts.js';
-import { bandOfFits, validationBand } from '../selectors.js';
+import { LAWS } from '../engine/schema.js';
+import { lawsOf } from '../state/settings.js';
+import * as fmt from '../common/format.js';
+import { flaggedProblems } from '../schedules/curve-facts.js';
+import { bandOfFits, validationBand } from '../state/selectors.js';
 import { warnOf } from './predicting.js';
 
 /** sameData says whether a curve still holds the data and schedule it had (its role may differ). */

@@ -3,8 +3,8 @@
 // become the schedules of the curves they belong to. The curves added are predicted with the
 // parameters in use. The user's first curves replace the bundled example (Undo brings it back),
 // and the warmup setting becomes the warmup their learning rates show.
-import { importFiles, importFolder, importText, pairLearningRates, withinPointBudget } from '../import-files.js';
-import { warmupFromLR } from '../curve-facts.js';
+import { importFiles, importFolder, importText, pairLearningRates, withinPointBudget } from '../import/import-files.js';
+import { warmupFromLR } from '../schedules/curve-facts.js';
 
 /**
  * heldPoints counts the points of the curves that stay on the page when new ones come: an

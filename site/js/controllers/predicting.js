@@ -2,12 +2,12 @@
 // to predict. A fit's own lines come with it (the fit answer carries them): only what has no
 // line yet is predicted, thinned for drawing. Parameters entered by hand are put in use only once
 // lawcore has predicted with them.
-import { LAW_NAMES, LAWS } from '../schema.js';
-import { paramsOf, missingLines, lineBand, schedulePeak, fittedPeak } from '../selectors.js';
-import { FAR_PEAK } from '../analysis-answers.js';
+import { LAW_NAMES, LAWS } from '../engine/schema.js';
+import { paramsOf, missingLines, lineBand, schedulePeak, fittedPeak } from '../state/selectors.js';
+import { FAR_PEAK } from '../analysis/analysis-answers.js';
 
 export { FAR_PEAK };
-import * as fmt from '../format.js';
+import * as fmt from '../common/format.js';
 
 /** DRAWN_POINTS thins each predicted line to about this many steps: enough to draw. */
 export const DRAWN_POINTS = 2000;

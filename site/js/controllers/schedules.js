@@ -4,9 +4,9 @@
 // else the loaded runs'. A curve's schedule is checked against its data when saved (the
 // problems stay on the curve, shown in its row and before a fit). And the builder's service:
 // what it asks lawcore (an expanded schedule, the presets, a file's learning rates).
-import { explicitSchedule, importText, fileBytes } from '../import-files.js';
-import { PRESETS } from '../schema.js';
-import { curveFacts, scheduleDefaults, scheduleProblems } from '../curve-facts.js';
+import { explicitSchedule, importText, fileBytes } from '../import/import-files.js';
+import { PRESETS } from '../engine/schema.js';
+import { curveFacts, scheduleDefaults, scheduleProblems } from '../schedules/curve-facts.js';
 
 /** BUILDER_DEFAULTS: a new schedule with no run to go by (the paper's Fig. 3 runs). */
 const BUILDER_DEFAULTS = { total: 60000, peak: 2e-4 };
@@ -42,7 +42,7 @@ export function createSchedules({ store, engine, predicting, editSchedule }) {
       const warmup = store.state.settings.warmupSteps;
       try {
         // The code writers load on first use: the first view does not need them.
-        const { pytorchCode, pytorchScheduler, huggingFaceCode } = await import('../schedule-code.js');
+        const { pytorchCode, pytorchScheduler, huggingFaceCode } = await import('../schedules/schedule-code.js');
         let text = flavour === 'huggingface' ? huggingFaceCode(p.schedule, { warmup }) : null;
         let title = `${name} as a Hugging Face call:`;
         if (!text) {

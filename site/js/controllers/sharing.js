@@ -1,8 +1,8 @@
 // Share links: making one of the view (with the curves' data while the link stays small enough,
 // else without), and opening one (refit, or predict with its parameters). A link is checked as
 // any link opened is before it is handed out.
-import { encodeShare, decodeShare, checkShareable, MAX_FRAGMENT } from '../share.js';
-import { shareView, linkView } from '../share-view.js';
+import { encodeShare, decodeShare, checkShareable, MAX_FRAGMENT } from '../share/share.js';
+import { shareView, linkView } from '../share/share-view.js';
 
 /** createSharing returns {makeLink(base, copy), open(hash) -> opened}. */
 export function createSharing({ store, fitting, predicting }) {

@@ -24,13 +24,13 @@
 // work. Each save (and "Forget my data") is announced to the other tabs (a BroadcastChannel);
 // a tab that hears of one stops saving and says so, offering to save its own work instead: the
 // work stored is then the latest tab's, and never replaced without the user asking.
-import { openWorkspaceDB, deleteWorkspaceDB, EXAMPLE_DB_NAME } from '../workspace-db.js';
-import { ArrayIds, FORMAT, packWorkspace, readWorkspace, arrayRefs, isEmptyWork, describeWork, ANALYSIS_CHOICES } from '../persist.js';
-import { DEFAULT_SETTINGS } from '../settings.js';
-import { LAW_NAMES } from '../schema.js';
-import { missingLines } from '../selectors.js';
-import { CHART_VIEW_KEYS } from '../store.js';
-import * as fmt from '../format.js';
+import { openWorkspaceDB, deleteWorkspaceDB, EXAMPLE_DB_NAME } from '../persistence/workspace-db.js';
+import { ArrayIds, FORMAT, packWorkspace, readWorkspace, arrayRefs, isEmptyWork, describeWork, ANALYSIS_CHOICES } from '../persistence/persist.js';
+import { DEFAULT_SETTINGS } from '../state/settings.js';
+import { LAW_NAMES } from '../engine/schema.js';
+import { missingLines } from '../state/selectors.js';
+import { CHART_VIEW_KEYS } from '../state/store.js';
+import * as fmt from '../common/format.js';
 
 /** WORK_KEYS are the parts of the state that are the user's work: a change to one is saved (a validation is too, alone). */
 const WORK_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'validation'];

@@ -2,13 +2,13 @@
 // units and ranges) and the same options as JSON (the advanced view), or the model-size fields;
 // the answer in one sentence, one chart (optionally each line less its best), one table, the
 // note and status, drawn from the store's analysis.
-import { $, h } from '../dom.js';
-import * as fmt from '../format.js';
-import { watch } from '../store.js';
-import { createChart } from '../chart-factory.js';
-import { VIEWS, viewById, sizeOfCurve, chartSpec, parseModelSize } from '../analysis-views.js';
-import { fieldsOf, optionsInUse, fieldText, rangeText, optionsJSON } from '../analysis-forms.js';
-import { analysisSetup } from '../selectors.js';
+import { $, h } from './dom.js';
+import * as fmt from '../common/format.js';
+import { watch } from '../state/store.js';
+import { createChart } from '../charts/chart-factory.js';
+import { VIEWS, viewById, sizeOfCurve, chartSpec, parseModelSize } from '../analysis/analysis-views.js';
+import { fieldsOf, optionsInUse, fieldText, rangeText, optionsJSON } from '../analysis/analysis-forms.js';
+import { analysisSetup } from '../state/selectors.js';
 
 /**
  * showAnalyses draws the panel from the store and wires its controls to on: {select(id), run(),

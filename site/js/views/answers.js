@@ -3,11 +3,11 @@
 // the step chosen and the step at which it reaches the loss chosen (answers.js), with buttons
 // that copy it as a PyTorch scheduler or a Hugging Face call (the code copied shows below the
 // table, to read or copy by hand). The choices and the code live in the store.
-import { $, h } from '../dom.js';
-import * as fmt from '../format.js';
-import { watch } from '../store.js';
-import { answerTable, parseAnswerStep, parseAnswerLoss } from '../answers.js';
-import { lawTitle } from '../selectors.js';
+import { $, h } from './dom.js';
+import * as fmt from '../common/format.js';
+import { watch } from '../state/store.js';
+import { answerTable, parseAnswerStep, parseAnswerLoss } from '../results/answers.js';
+import { lawTitle } from '../state/selectors.js';
 
 /** signed writes a difference with its sign: +0.0123, −0.0040. */
 const signed = (x, d) => (Number.isFinite(x) ? `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(d)}` : '–');

@@ -1,12 +1,12 @@
 // The two lists of the data panel: curves with data (role, schedule, remove) and schedules to
 // predict (edit, remove, predicted final loss under each law).
-import { $, h } from '../dom.js';
-import { summary } from '../schedule-kinds.js';
-import * as fmt from '../format.js';
-import { watch } from '../store.js';
-import { finalLosses, lawsWithParams, averageOf } from '../selectors.js';
-import { LAWS } from '../schema.js';
-import { flaggedProblems, windowOf, defaultWindow, pointsInWindow } from '../curve-facts.js';
+import { $, h } from './dom.js';
+import { summary } from '../schedules/schedule-kinds.js';
+import * as fmt from '../common/format.js';
+import { watch } from '../state/store.js';
+import { finalLosses, lawsWithParams, averageOf } from '../state/selectors.js';
+import { LAWS } from '../engine/schema.js';
+import { flaggedProblems, windowOf, defaultWindow, pointsInWindow } from '../schedules/curve-facts.js';
 
 /**
  * showLists draws both lists from the store. on: {role(name, role), schedule(name),

@@ -1,8 +1,8 @@
 // "How to read this page": the laws' part is written from lawcore's schema (each law's formula
 // and what each parameter is), and a link to any part of it opens the section where it points.
-import { $, h } from '../dom.js';
-import { LAWS } from '../schema.js';
-import { lawTitle } from '../selectors.js';
+import { $, h } from './dom.js';
+import { LAWS } from '../engine/schema.js';
+import { lawTitle } from '../state/selectors.js';
 
 /** showExplain fills the laws' explanations and opens the section when a link to it is followed. */
 export function showExplain() {

@@ -1,7 +1,7 @@
 // The question an imported file may raise: which loss column (radio buttons) and which runs
 // (checkboxes) to take; a file may leave both open. askImport resolves to lawcore's `choice`
 // ({column?, runs?}) or null when cancelled.
-import { $, h } from '../dom.js';
+import { $, h } from './dom.js';
 
 // lawcore counts only the columns it read: one offered by its name alone has no count yet
 const describe = (o) => (o.points > 1 ? `${o.points} points, steps ${o.firstStep}–${o.lastStep}` : o.points === 1 ? `1 point, step ${o.firstStep}` : 'read once chosen') + (o.kind ? `, ${o.kind}` : '');

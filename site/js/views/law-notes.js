@@ -2,13 +2,13 @@
 // two terms of the terms chart are for each law shown, and what the predicted-curves CSV's
 // term columns hold (and how large it is at every step). All from lawcore's schema (schema.js LAWS), so that every law reads right
 // alone or beside another.
-import { $ } from '../dom.js';
-import { watch } from '../store.js';
-import { LAWS } from '../schema.js';
-import { lawsOf } from '../settings.js';
-import { lawsWithParams, lawTitle } from '../selectors.js';
-import { everyStepCSV } from '../export-files.js';
-import * as fmt from '../format.js';
+import { $ } from './dom.js';
+import { watch } from '../state/store.js';
+import { LAWS } from '../engine/schema.js';
+import { lawsOf } from '../state/settings.js';
+import { lawsWithParams, lawTitle } from '../state/selectors.js';
+import { everyStepCSV } from '../export/export-files.js';
+import * as fmt from '../common/format.js';
 
 /** lawsShown are the laws with parameters, else those the settings fit. */
 const lawsShown = (state) => {

@@ -1,11 +1,11 @@
 // The "Enter parameters by hand" form: one field per parameter of the law the settings fit
 // first (lawcore's schema), showing that law's parameters in use (fitted, or from a link), and
 // reading the parameters typed.
-import { $, h } from '../dom.js';
-import { watch } from '../store.js';
-import { LAWS } from '../schema.js';
-import { lawsOf } from '../settings.js';
-import { paramsOf } from '../selectors.js';
+import { $, h } from './dom.js';
+import { watch } from '../state/store.js';
+import { LAWS } from '../engine/schema.js';
+import { lawsOf } from '../state/settings.js';
+import { paramsOf } from '../state/selectors.js';
 
 /** manualLaw is the law whose parameters the form takes: the first the settings fit. */
 export function manualLaw(state) {

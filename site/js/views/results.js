@@ -2,13 +2,13 @@
 // they come from, whether they are stale, what "auto" picked, the metrics table (fit and
 // validate curves apart, with means, one group per law; relative errors in percent) and the
 // leave-one-schedule-out table.
-import { $, h } from '../dom.js';
-import * as fmt from '../format.js';
-import { watch } from '../store.js';
-import { LAWS } from '../schema.js';
-import { lawsOf } from '../settings.js';
-import { equationLines, paramsIn } from '../equation.js';
-import { paramsOf, shownFits, lawTitle, lawsWithParams } from '../selectors.js';
+import { $, h } from './dom.js';
+import * as fmt from '../common/format.js';
+import { watch } from '../state/store.js';
+import { LAWS } from '../engine/schema.js';
+import { lawsOf } from '../state/settings.js';
+import { equationLines, paramsIn } from '../results/equation.js';
+import { paramsOf, shownFits, lawTitle, lawsWithParams } from '../state/selectors.js';
 
 /**
  * warmupsText says the warmups the curves are counted with: a schedule's own (an LR column's

@@ -1,11 +1,11 @@
 // The schedule builder: a dialog that edits a schedule description field by field (or as JSON),
 // offers lawcore's presets, previews the LR curve lawcore expands, and takes the learning rates
 // of a file. What needs lawcore goes through the service it is given (controllers/schedules.js).
-import { $, h } from '../dom.js';
-import { kinds, fieldsOf, fitPreset, takesWarmupSetting } from '../schedule-kinds.js';
-import { scheduleProblems } from '../curve-facts.js';
-import * as fmt from '../format.js';
-import { createChart } from '../chart-factory.js';
+import { $, h } from './dom.js';
+import { kinds, fieldsOf, fitPreset, takesWarmupSetting } from '../schedules/schedule-kinds.js';
+import { scheduleProblems } from '../schedules/curve-facts.js';
+import * as fmt from '../common/format.js';
+import { createChart } from '../charts/chart-factory.js';
 import { askImport } from './import-dialog.js';
 
 /** service: {expand(desc) -> {result, steps, lr}, presets() -> [...], learningRates(file, ask) -> {schedule, run} or {skipped}, onRestart(fn)}. */

@@ -1,9 +1,9 @@
 // The fit settings form: shows the store's settings, and reads what was typed (checked by
 // settings.js, which names the field that is wrong).
-import { $ } from '../dom.js';
-import { watch } from '../store.js';
-import { parseSettings, lawChoices } from '../settings.js';
-import { LAWS } from '../schema.js';
+import { $ } from './dom.js';
+import { watch } from '../state/store.js';
+import { parseSettings, lawChoices } from '../state/settings.js';
+import { LAWS } from '../engine/schema.js';
 
 /** SETTING_FIELDS are the form's controls, each changing the settings. */
 export const SETTING_FIELDS = ['#lambda', '#fit-lambda', '#warmup-steps', '#warmup-convention', '#huber-delta', '#law', '#auto', '#mpl-search'];

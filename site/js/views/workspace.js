@@ -1,8 +1,8 @@
 // What the page says of the work it keeps in the browser: the line under the header (restored,
 // a link opened over saved work, storage full, refused or unreadable) with its buttons, and
 // the footer's note with "Forget my data". Drawn from the store's `workspace`.
-import { $ } from '../dom.js';
-import { watch } from '../store.js';
+import { $ } from './dom.js';
+import { watch } from '../state/store.js';
 
 /** BUTTONS maps each action a line may offer to its button. */
 const BUTTONS = { 'start-empty': '#workspace-start-empty', back: '#workspace-back', resume: '#workspace-resume', 'this-tab': '#workspace-this-tab' };

@@ -5,7 +5,7 @@
 // With the fit's uncertainty (the answer's ± and verdict), each loss stated carries its ±, the
 // choices within the band of the best are said, and lawcore's verdict follows the sentence.
 // Pure: no DOM, no engine.
-import * as fmt from './format.js';
+import * as fmt from '../common/format.js';
 import { hasSpread, plusMinus, spanText } from './analysis-uncertainty.js';
 
 /** loss writes a loss: 2.678. */

@@ -17,13 +17,13 @@
 // and drops what it cannot read, saying what; only a record it cannot read at all starts the
 // page clean. The record carries its format; an older one is migrated (MIGRATIONS), a newer one
 // is left alone.
-import { checkSettings, checkSchedule, X_UNITS } from './share.js';
-import { thinSchedule } from './share-view.js';
-import { DEFAULT_SETTINGS } from './settings.js';
-import { paramsOf, predictedLine, fitCovers, lineBand, restoredBand, averagedLaws } from './selectors.js';
-import { LAWS, LAW_NAMES, ROLES, MAX_SCHEDULE_STEPS } from './schema.js';
-import { PALETTE, nextColor } from './theme.js';
-import { grouped } from './format.js';
+import { checkSettings, checkSchedule, X_UNITS } from '../share/share.js';
+import { thinSchedule } from '../share/share-view.js';
+import { DEFAULT_SETTINGS } from '../state/settings.js';
+import { paramsOf, predictedLine, fitCovers, lineBand, restoredBand, averagedLaws } from '../state/selectors.js';
+import { LAWS, LAW_NAMES, ROLES, MAX_SCHEDULE_STEPS } from '../engine/schema.js';
+import { PALETTE, nextColor } from '../common/theme.js';
+import { grouped } from '../common/format.js';
 import { isRef, MAX_DEPTH } from './array-refs.js';
 
 /** arrayRefs lists the ids of the arrays a stored record refers to (array-refs.js). */

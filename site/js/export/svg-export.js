@@ -1,7 +1,7 @@
 // SVG export of a uPlot chart, built from the chart's data and scales (not from its canvas): a
 // title, the plotting frame, the axes with their ticks and labels, one polyline per line series
 // (one path of small squares per point series) and a legend (one entry per curve). Text is escaped; the file is plain.
-import { plotColors } from './theme.js';
+import { plotColors } from '../common/theme.js';
 import { legendItems } from './chart-png.js';
 
 // XML 1.0 cannot hold control characters (a name from a file may): they are left out.

@@ -5,7 +5,7 @@
 // format is an edit of this file. Answers come back in the page's shapes: a line is
 // {steps, lr, loss, s1Term, s2Term}.
 import { scheduleForRequest, scheduleColumns } from './schedule-columns.js';
-import { windowOf } from './curve-facts.js';
+import { windowOf } from '../schedules/curve-facts.js';
 
 /** FIT_LINE_POINTS thins each fitted line the fit returns to about this many steps (they are drawn). */
 const FIT_LINE_POINTS = 2000;

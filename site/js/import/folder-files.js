@@ -5,7 +5,7 @@
 // reading of contents here (import-files.js does that, after checking the size), and no DOM
 // beyond the entry and File objects, so that node tests it with stand-ins.
 
-import { grouped } from './format.js';
+import { grouped } from '../common/format.js';
 
 /** MAX_FOLDER_FILES bounds the files one folder may hold: past it, a folder above the runs was dropped (a home directory, a dataset). */
 export const MAX_FOLDER_FILES = 10000;

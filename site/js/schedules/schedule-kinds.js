@@ -1,8 +1,8 @@
 // The schedule kinds of the README's "Schedule descriptions" table, as data the builder renders
 // fields from (labels and hints; the kinds and their choices are lawcore's, from schema.js),
 // the steps a description runs, and a one-line summary of a description for lists.
-import * as fmt from './format.js';
-import { SCHEDULE_KINDS, SCHEDULE_CHOICES } from './schema.js';
+import * as fmt from '../common/format.js';
+import { SCHEDULE_KINDS, SCHEDULE_CHOICES } from '../engine/schema.js';
 
 /**
  * takesWarmupSetting says whether a description takes the fit's warmup setting, as lawcore

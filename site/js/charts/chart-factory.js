@@ -7,8 +7,8 @@
 // edges are shaded between.
 import uPlot from '../vendor/uPlot.esm.js';
 import { alignLines } from './series.js';
-import { plotColors } from './theme.js';
-import * as fmt from './format.js';
+import { plotColors } from '../common/theme.js';
+import * as fmt from '../common/format.js';
 
 /** MIN_CHART_WIDTH is the narrowest a chart gets: a 320 px phone window less the panels' padding. */
 export const MIN_CHART_WIDTH = 200;

@@ -2,11 +2,11 @@
 // predicted curves as CSV, observed points beside each law's fitted loss as CSV, and an
 // analysis's table as CSV. Pure (Blobs are built, never downloaded, here); their formats are
 // the README's.
-import { DEFAULT_SETTINGS } from './settings.js';
-import { LAWS, LAW_NAMES } from './schema.js';
-import { paramsOf, shownFits, finalLosses, lawsWithParams, averageOf } from './selectors.js';
-import { scheduleSteps, takesWarmupSetting } from './schedule-kinds.js';
-import { windowOf } from './curve-facts.js';
+import { DEFAULT_SETTINGS } from '../state/settings.js';
+import { LAWS, LAW_NAMES } from '../engine/schema.js';
+import { paramsOf, shownFits, finalLosses, lawsWithParams, averageOf } from '../state/selectors.js';
+import { scheduleSteps, takesWarmupSetting } from '../schedules/schedule-kinds.js';
+import { windowOf } from '../schedules/curve-facts.js';
 
 /** csvField quotes a field when it holds a comma, a quote or a line break (null and undefined: empty). */
 export function csvField(v) {

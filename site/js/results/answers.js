@@ -3,8 +3,8 @@
 // schedule, its loss at a chosen step, and the step at which it first reaches a chosen loss.
 // Read from the predicted lines (thinned to about 2000 steps for the charts: the steps are
 // interpolated, to within the line's spacing, which is given). Pure: no DOM.
-import { lawsWithParams, predictedLine } from './selectors.js';
-import { parseDecimal, parseCount } from './format.js';
+import { lawsWithParams, predictedLine } from '../state/selectors.js';
+import { parseDecimal, parseCount } from '../common/format.js';
 
 /** lossAt is a line's loss at step, joined linearly between its points (null outside it). */
 export function lossAt(line, step) {

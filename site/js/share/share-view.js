@@ -3,10 +3,10 @@
 // The link format names the annealing law's parameters `params` and the Multi-Power Law's
 // `multiPower`. Pure: no DOM.
 import { SHARE_VERSION } from './share.js';
-import { DEFAULT_SETTINGS } from './settings.js';
-import { paramsOf } from './selectors.js';
-import { drawnIndices } from './series.js';
-import { viewById } from './analysis-views.js';
+import { DEFAULT_SETTINGS } from '../state/settings.js';
+import { paramsOf } from '../state/selectors.js';
+import { drawnIndices } from '../charts/series.js';
+import { viewById } from '../analysis/analysis-views.js';
 
 /** LINK_KEYS maps each law to the link's field of its parameters. */
 const LINK_KEYS = { annealing: 'params', 'multi-power': 'multiPower' };

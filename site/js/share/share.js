@@ -8,10 +8,10 @@
 // an Error that says what is wrong; it never evaluates anything. Names from a link are only ever
 // shown through textContent.
 
-import { scheduleSteps } from './schedule-kinds.js';
-import { MAX_SCHEDULE_STEPS, SCHEDULE_KINDS, WARMUP_CONVENTIONS, ROLES, MULTI_POWER_SEARCHES, LAWS } from './schema.js';
-import { lawChoices } from './settings.js';
-import { grouped } from './format.js';
+import { scheduleSteps } from '../schedules/schedule-kinds.js';
+import { MAX_SCHEDULE_STEPS, SCHEDULE_KINDS, WARMUP_CONVENTIONS, ROLES, MULTI_POWER_SEARCHES, LAWS } from '../engine/schema.js';
+import { lawChoices } from '../state/settings.js';
+import { grouped } from '../common/format.js';
 
 /** X_UNITS are what the charts may count x in. */
 export const X_UNITS = ['steps', 'tokens', 'flops'];

@@ -9,10 +9,10 @@
 // of a prediction band, filled between; legend: false keeps a line (the zero line) out of the
 // legend. Colours starting with "@" name the theme's colours
 // (@fg, @muted).
-import { LAWS, LAW_NAMES } from './schema.js';
-import { paramsOf, lineOf, fitCovers, shownFits, averageOf } from './selectors.js';
-import { lrColumn } from './curve-facts.js';
-import * as fmt from './format.js';
+import { LAWS, LAW_NAMES } from '../engine/schema.js';
+import { paramsOf, lineOf, fitCovers, shownFits, averageOf } from '../state/selectors.js';
+import { lrColumn } from '../schedules/curve-facts.js';
+import * as fmt from '../common/format.js';
 
 /** DEFAULT_LAW is the page's own law: its lines carry no law in their labels. */
 const DEFAULT_LAW = 'annealing';

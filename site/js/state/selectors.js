@@ -1,7 +1,7 @@
 // Reading the page state: which parameters each law predicts with, which curves a fit covers,
 // which predicted lines are current, and the analyses' setup. Pure functions of the state, so
 // that views, controllers and the chart model derive the same answers.
-import { LAW_NAMES, LAWS } from './schema.js';
+import { LAW_NAMES, LAWS } from '../engine/schema.js';
 
 /**
  * paramsOf is the law's parameters predictions use: {params, settings, source, members?}, from the

@@ -5,8 +5,8 @@
 // ranges here are the ones lawcore checks that depend on nothing else; what depends on other
 // options (a total longer than the warmup) lawcore checks, and labelledError names the field in
 // its message. Pure: no DOM, no engine.
-import { MAX_SCHEDULE_STEPS, MAX_LR } from './schema.js';
-import { tick } from './format.js';
+import { MAX_SCHEDULE_STEPS, MAX_LR } from '../engine/schema.js';
+import { tick } from '../common/format.js';
 
 /** SETUP_KEYS are the options every analysis takes from the page, not from its own defaults. */
 export const SETUP_KEYS = ['law', 'params', 'peak', 'warmup', 'warmupConvention', 'points'];

@@ -3,8 +3,8 @@
 // from its answer; model sizes guessed from names. A line of a sweep carries its optimum
 // (best: {x, y}), which chartSpec marks, and from which it draws the loss relative to each
 // line's best. Pure: no DOM, no engine.
-import { PALETTE } from './theme.js';
-import * as fmt from './format.js';
+import { PALETTE } from '../common/theme.js';
+import * as fmt from '../common/format.js';
 import { argmin } from './analysis-answers.js';
 import { tiedPoints } from './analysis-uncertainty.js';
 

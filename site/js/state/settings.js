@@ -1,8 +1,8 @@
 // The fit settings and the parameters entered by hand: their defaults, which laws a setting
 // asks for, and the checks of what was typed (pure: the forms hand in their raw text), each
 // throwing an Error that names the field.
-import { LAW_NAMES, LAWS, MAX_SCHEDULE_STEPS } from './schema.js';
-import { parseDecimal, steps } from './format.js';
+import { LAW_NAMES, LAWS, MAX_SCHEDULE_STEPS } from '../engine/schema.js';
+import { parseDecimal, steps } from '../common/format.js';
 
 /**
  * DEFAULT_SETTINGS are a user's own curves': auto (the law and its settings picked by held-out

@@ -4,7 +4,7 @@
 // of their difference), and a verdict sentence. This module turns those typed fields into the
 // panel's table (each choice's final loss beside its ±, the choices within the band marked) and
 // the words the answer adds. Pure: no DOM, no engine.
-import * as fmt from './format.js';
+import * as fmt from '../common/format.js';
 
 /** UNCERTAIN_ANALYSES are the analyses that take the fit's replicates. */
 export const UNCERTAIN_ANALYSES = new Set(['wsd-ratio', 'anneal-function', 'constant-vs-cosine', 'optimize']);

@@ -2,7 +2,7 @@
 // changed parts of the state (never edits them in place) and tells the subscribers, so that a
 // view compares references to know what to redraw. lawcore is stateless: everything the page
 // shows is derived from this state. No DOM here (node's tests create stores).
-import { nextColor } from './theme.js';
+import { nextColor } from '../common/theme.js';
 import { DEFAULT_SETTINGS, sameSettings } from './settings.js';
 import { paramsOf, lineBand, bandOfFits, validationBand, restoredBand } from './selectors.js';
 

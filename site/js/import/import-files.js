@@ -2,10 +2,10 @@
 // `import` (so errors name the file, line and column), and pairing files of learning rates with
 // the loss curves they belong to (lawcore's `pairlr`). Every answer becomes curves by one path
 // (curvesOfAnswer), as the page keeps them.
-import { MAX_IMPORT_BYTES, MAX_SCHEDULE_STEPS } from './schema.js';
+import { MAX_IMPORT_BYTES, MAX_SCHEDULE_STEPS } from '../engine/schema.js';
 import { withoutWeights } from './folder-files.js';
-import { loggedWarmup } from './curve-facts.js';
-import { grouped } from './format.js';
+import { loggedWarmup } from '../schedules/curve-facts.js';
+import { grouped } from '../common/format.js';
 
 /**
  * curveName turns "runs/cosine_24000.csv" into "cosine_24000", and a TensorBoard download's

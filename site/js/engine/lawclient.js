@@ -1,4 +1,4 @@
-// The page's side of the worker protocol (see ../worker.js): one promise per call, and a new
+// The page's side of the worker protocol (see site/worker.js): one promise per call, and a new
 // worker when the old one dies. The page keeps all state, so a restart loses nothing but the
 // call that was running.
 

@@ -4,7 +4,7 @@
 // a schedule that disagrees with them (it ends before the last step, or its LR differs from the
 // column) is flagged, in the builder, in the curve's row and before a fit. Pure: no DOM.
 import { scheduleSteps, takesWarmupSetting } from './schedule-kinds.js';
-import * as fmt from './format.js';
+import * as fmt from '../common/format.js';
 
 /** PEAK_TOLERANCE: an LR within this fraction of the largest counts as at the peak (logs round). */
 const PEAK_TOLERANCE = 1e-3;

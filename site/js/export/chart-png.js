@@ -1,6 +1,6 @@
 // A chart as PNG: the chart's own pixels under its title and above its legend (one entry per
 // curve, as on the page), on the page's background.
-import { plotColors } from './theme.js';
+import { plotColors } from '../common/theme.js';
 
 /** chartPNG draws a uPlot chart with a title and its legend on the page background, as PNG. */
 export function chartPNG(u, title) {
