@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import './schema-setup.mjs';
 import { createStore } from '../../site/js/state/store.js';
 import { DEFAULT_SETTINGS } from '../../site/js/state/settings.js';
-import { farPeakWarnings, FAR_PEAK } from '../../site/js/controllers/predicting.js';
+import { farPeakWarnings } from '../../site/js/controllers/predicting.js';
+import { FAR_PEAK } from '../../site/js/analysis/analysis-answers.js';
 
 const wsd = (total, peak) => ({ kind: 'wsd', total, peak, decay: 'linear', decayFraction: 0.1 });
 

@@ -1,8 +1,8 @@
-// The page's series helpers (site/js/charts/series.js), which need no browser: the one thinning
+// The page's series helpers (site/js/common/series.js), which need no browser: the one thinning
 // routine, and lines aligned on a chart's shared x.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drawnIndices, unionSteps, exactOnto, alignLines, MAX_DRAWN_POINTS } from '../../site/js/charts/series.js';
+import { drawnIndices, unionSteps, exactOnto, alignLines, MAX_DRAWN_POINTS } from '../../site/js/common/series.js';
 
 test('drawnIndices keeps each run\'s lowest and highest point, first and last, at most max', () => {
   assert.equal(drawnIndices(new Float64Array(4000), 4000), null, 'short curves are drawn whole');

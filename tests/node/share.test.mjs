@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
 import { encodeShare, decodeShare, checkShareable, MAX_FRAGMENT } from '../../site/js/share/share.js';
-import { shareView, linkView, thinSchedule } from '../../site/js/share/share-view.js';
+import { shareView, linkView } from '../../site/js/share/share-view.js';
+import { thinSchedule } from '../../site/js/schedules/thin-schedule.js';
 import { createStore } from '../../site/js/state/store.js';
 
 const SETTINGS = { lambda: 0.999, fitLambda: false, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001, law: 'annealing', auto: false, mplSearch: 'optimum' };

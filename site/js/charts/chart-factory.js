@@ -6,7 +6,7 @@
 // folds away (folded on a phone), and a click on a line's role hides or shows it. A band's two
 // edges are shaded between.
 import uPlot from '../vendor/uPlot.esm.js';
-import { alignLines } from './series.js';
+import { alignLines } from '../common/series.js';
 import { plotColors } from '../common/theme.js';
 import * as fmt from '../common/format.js';
 

@@ -5,8 +5,6 @@
 import { LAW_NAMES, LAWS } from '../engine/schema.js';
 import { paramsOf, missingLines, lineBand, schedulePeak, fittedPeak } from '../state/selectors.js';
 import { FAR_PEAK } from '../analysis/analysis-answers.js';
-
-export { FAR_PEAK };
 import * as fmt from '../common/format.js';
 
 /** DRAWN_POINTS thins each predicted line to about this many steps: enough to draw. */

@@ -13,12 +13,12 @@
 // megabytes of points again. Both are written in one transaction (workspace-db.js).
 //
 // A stored workspace is untrusted input (another tab, an older page, a damaged disk, a
-// hand-edited store): readWorkspace checks every part as a share link is checked (share.js),
-// and drops what it cannot read, saying what; only a record it cannot read at all starts the
-// page clean. The record carries its format; an older one is migrated (MIGRATIONS), a newer one
+// hand-edited store): readWorkspace checks every part as a share link is checked (with the
+// checks of state/view-checks.js), and drops what it cannot read, saying what; only a record it
+// cannot read at all starts the page clean. The record carries its format; an older one is migrated (MIGRATIONS), a newer one
 // is left alone.
-import { checkSettings, checkSchedule, X_UNITS } from '../share/share.js';
-import { thinSchedule } from '../share/share-view.js';
+import { checkSettings, checkSchedule, X_UNITS } from '../state/view-checks.js';
+import { thinSchedule } from '../schedules/thin-schedule.js';
 import { DEFAULT_SETTINGS } from '../state/settings.js';
 import { paramsOf, predictedLine, fitCovers, lineBand, restoredBand, averagedLaws } from '../state/selectors.js';
 import { LAWS, LAW_NAMES, ROLES, MAX_SCHEDULE_STEPS } from '../engine/schema.js';

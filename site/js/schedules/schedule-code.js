@@ -7,7 +7,7 @@
 // get_*_schedule call. Explicit and concatenated schedules become a table of points joined
 // linearly (lawcore's expansion, thinned). Pure: no DOM.
 import { summary, takesWarmupSetting } from './schedule-kinds.js';
-import { drawnIndices } from '../charts/series.js';
+import { drawnIndices } from '../common/series.js';
 
 /** MAX_TABLE_POINTS: a schedule written as a table keeps at most this many points. */
 export const MAX_TABLE_POINTS = 2000;

@@ -5,25 +5,11 @@
 import { SHARE_VERSION } from './share.js';
 import { DEFAULT_SETTINGS } from '../state/settings.js';
 import { paramsOf } from '../state/selectors.js';
-import { drawnIndices } from '../charts/series.js';
+import { thinSchedule } from '../schedules/thin-schedule.js';
 import { viewById } from '../analysis/analysis-views.js';
 
 /** LINK_KEYS maps each law to the link's field of its parameters. */
 const LINK_KEYS = { annealing: 'params', 'multi-power': 'multiPower' };
-
-/** MAX_LINK_SCHEDULE_POINTS is the most points of an explicit schedule a link without data keeps. */
-const MAX_LINK_SCHEDULE_POINTS = 2000;
-
-/**
- * thinSchedule keeps at most MAX_LINK_SCHEDULE_POINTS points of an explicit schedule (a file's
- * LR column; the lowest and highest of each run, as the charts draw it), so that a link without
- * the curves' data stays small; other schedules are descriptions and stay as they are.
- */
-export function thinSchedule(schedule) {
-  const keep = schedule && schedule.kind === 'explicit' && Array.isArray(schedule.steps) ? drawnIndices(schedule.lr, MAX_LINK_SCHEDULE_POINTS) : null;
-  if (!keep) return schedule || null;
-  return { ...schedule, steps: keep.map((k) => schedule.steps[k]), lr: keep.map((k) => schedule.lr[k]) };
-}
 
 /** shareView is the page's view as a share link's JSON: with the curves' data, or (withData false) their schedules only. */
 export function shareView(state, withData) {

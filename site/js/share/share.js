@@ -9,12 +9,10 @@
 // shown through textContent.
 
 import { scheduleSteps } from '../schedules/schedule-kinds.js';
-import { MAX_SCHEDULE_STEPS, SCHEDULE_KINDS, WARMUP_CONVENTIONS, ROLES, MULTI_POWER_SEARCHES, LAWS } from '../engine/schema.js';
-import { lawChoices } from '../state/settings.js';
+import { ROLES, LAWS } from '../engine/schema.js';
+import { X_UNITS, MAX_ITEMS, isObject, fail, onlyKeys, finite, str, oneOf, numbers, checkSettings, checkSchedule } from '../state/view-checks.js';
 import { grouped } from '../common/format.js';
 
-/** X_UNITS are what the charts may count x in. */
-export const X_UNITS = ['steps', 'tokens', 'flops'];
 /** SHARE_VERSION is the version links are written in; version 2 added the Multi-Power Law's parameters. */
 export const SHARE_VERSION = 2;
 const READS = [1, 2];
@@ -22,16 +20,11 @@ const READS = [1, 2];
 export const MAX_FRAGMENT = 200 * 1024;
 /** MAX_JSON is the largest decompressed JSON a link may expand to (a deflate bomb stops here). */
 export const MAX_JSON = 8 * 1024 * 1024;
-const MAX_NAME = 200;
-const MAX_ITEMS = 100;
-const MAX_POINTS = 200000;
 /**
  * MAX_LINK_STEPS bounds the steps of all the schedules of a link together: each is predicted on
  * opening, so a short link could otherwise ask for minutes of work.
  */
 export const MAX_LINK_STEPS = 20_000_000;
-/** Control characters and bidirectional overrides: a name holding one could pass for another, or break an SVG. */
-const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 /** paramKeys are the fields a link's `params` may hold: the parameter names of the laws. */
 const paramKeys = () => [...new Set([...LAWS.annealing.params, ...LAWS['multi-power'].params])];
 const multiPowerKeys = () => LAWS['multi-power'].params;
@@ -112,86 +105,7 @@ export async function decodeShare(payload) {
   return checkView(value);
 }
 
-// ---- checking -------------------------------------------------------------------------------
-
-const isObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x) && Object.getPrototypeOf(x) === Object.prototype;
-
-function fail(where, what) {
-  throw new Error(`${where}: ${what}`);
-}
-
-function onlyKeys(obj, allowed, where) {
-  for (const k of Object.keys(obj)) if (!allowed.includes(k)) fail(where, `unexpected field "${k.slice(0, 40)}"`);
-}
-
-function finite(x, where) {
-  if (typeof x !== 'number' || !Number.isFinite(x)) fail(where, 'not a finite number');
-  return x;
-}
-
-function str(x, where, max = MAX_NAME) {
-  if (typeof x !== 'string') fail(where, 'not a string');
-  if (x.length === 0 || x.length > max) fail(where, `length must be 1..${max}`);
-  if (UNSAFE_TEXT.test(x)) fail(where, 'holds a control character');
-  return x;
-}
-
-function oneOf(x, list, where) {
-  if (!list.includes(x)) fail(where, `must be one of ${list.join(', ')}`);
-  return x;
-}
-
-function numbers(x, where, max = MAX_POINTS) {
-  if (!Array.isArray(x)) fail(where, 'not an array');
-  if (x.length > max) fail(where, `more than ${max} values`);
-  x.forEach((v, i) => finite(v, `${where}[${i}]`));
-  return x;
-}
-
-/** checkSettings copies settings checked field by field (a link's, or a stored workspace's), or throws saying what is wrong. */
-export function checkSettings(s) {
-  const where = 'settings';
-  if (!isObject(s)) fail(where, 'not an object');
-  onlyKeys(s, ['lambda', 'fitLambda', 'warmupSteps', 'warmupConvention', 'huberDelta', 'law', 'auto', 'mplSearch'], where);
-  const lambda = finite(s.lambda, 'settings.lambda');
-  if (!(lambda > 0 && lambda < 1)) fail('settings.lambda', 'must be between 0 and 1');
-  const warmupSteps = finite(s.warmupSteps, 'settings.warmupSteps');
-  if (!(warmupSteps >= 0 && warmupSteps <= MAX_SCHEDULE_STEPS && Number.isInteger(warmupSteps))) fail('settings.warmupSteps', `must be a whole number from 0 to ${MAX_SCHEDULE_STEPS}`);
-  const huberDelta = finite(s.huberDelta, 'settings.huberDelta');
-  if (!(huberDelta > 0)) fail('settings.huberDelta', 'must be > 0');
-  if (typeof s.fitLambda !== 'boolean') fail('settings.fitLambda', 'not true or false');
-  if (typeof s.auto !== 'boolean') fail('settings.auto', 'not true or false');
-  return {
-    lambda, fitLambda: s.fitLambda, warmupSteps, huberDelta, auto: s.auto,
-    warmupConvention: oneOf(s.warmupConvention, WARMUP_CONVENTIONS, 'settings.warmupConvention'),
-    law: oneOf(s.law, lawChoices(), 'settings.law'),
-    mplSearch: s.mplSearch === undefined ? 'optimum' : oneOf(s.mplSearch, MULTI_POWER_SEARCHES, 'settings.mplSearch'),
-  };
-}
-
-/**
- * checkSchedule copies a schedule description: a known kind, field names of letters and digits,
- * values finite numbers, short strings, booleans, arrays of at most maxPoints numbers (kept as
- * they are, not copied), or (concat) arrays of schedules. lawcore checks the meaning when it
- * builds the schedule.
- */
-export function checkSchedule(s, where, maxPoints = MAX_POINTS, depth = 0) {
-  if (depth > 4) fail(where, 'nested too deeply');
-  if (!isObject(s)) fail(where, 'not an object');
-  oneOf(s.kind, SCHEDULE_KINDS, `${where}.kind`);
-  const out = {};
-  for (const [k, v] of Object.entries(s)) {
-    const w = `${where}.${k.slice(0, 40)}`;
-    if (!/^[A-Za-z][A-Za-z0-9]{0,39}$/.test(k)) fail(where, `unexpected field "${k.slice(0, 40)}"`);
-    if (typeof v === 'number') out[k] = finite(v, w);
-    else if (typeof v === 'string') out[k] = str(v, w, 100);
-    else if (typeof v === 'boolean') out[k] = v;
-    else if (Array.isArray(v) && v.every((x) => typeof x === 'number')) out[k] = numbers(v, w, maxPoints);
-    else if (Array.isArray(v) && v.length <= MAX_ITEMS && v.every(isObject)) out[k] = v.map((p, i) => checkSchedule(p, `${w}[${i}]`, maxPoints, depth + 1));
-    else fail(w, 'not a number, text, or list of numbers');
-  }
-  return out;
-}
+// ---- checking (the checks a link shares with a stored workspace: state/view-checks.js) --------
 
 function checkCurve(c, i) {
   const where = `curves[${i}]`;
