@@ -1,7 +1,9 @@
 // The page's wiring: the store, the engine (lawcore in its worker), the controllers that run
 // what the user asks and the views that draw the store. Data flows one way: a control calls a
 // controller (or a store action), the controller calls the engine and hands the answer to the
-// store, and the views redraw from the store.
+// store, the results derived from the state (predicted lines, the Analyses panel's answer) are
+// computed again in one place when what they derive from changes (controllers/derived.js), and
+// the views redraw from the store.
 import { $ } from './views/dom.js';
 import { LawClient } from './engine/lawclient.js';
 import { createEngine } from './engine/engine.js';
@@ -21,6 +23,7 @@ import { createExamples, EXAMPLES } from './controllers/examples.js';
 import { createSharing } from './controllers/sharing.js';
 import { createSchedules } from './controllers/schedules.js';
 import { createWorkspace } from './controllers/workspace.js';
+import { deriveResults } from './controllers/derived.js';
 import { showMessages } from './views/messages.js';
 import { showWorkspace } from './views/workspace.js';
 import { showEngine } from './views/footer.js';
@@ -72,18 +75,19 @@ const store = createStore();
 // ---- controllers ----------------------------------------------------------------------------
 
 const analyses = createAnalyses({ store, engine });
-const predicting = createPredicting({ store, engine, analyses });
-const fitting = createFitting({ store, engine, predicting, analyses });
-const imports = createImports({ store, engine, predicting, ask: askImport });
+const predicting = createPredicting({ store, engine });
+deriveResults({ store, predicting, analyses });
+const fitting = createFitting({ store, engine, predicting });
+const imports = createImports({ store, engine, ask: askImport });
 const examples = createExamples({ store, engine, fitting });
 const sharing = createSharing({ store, fitting, predicting });
-const schedules = createSchedules({ store, engine, predicting, editSchedule });
+const schedules = createSchedules({ store, engine, editSchedule });
 // The stored work is read from here on, while lawcore loads.
 // boot.js has opened the databases and begun reading them; the site's build (a hash of its files,
 // written by make build) is the one under which the example as fitted is kept
 const storage = globalThis.lawcoreStorage;
 const workspace = createWorkspace({
-  store, predicting, analyses, build: storage?.build || '',
+  store, build: storage?.build || '',
   open: storage && (() => storage.work), openExample: storage?.example ? () => storage.example : undefined,
 });
 const exports = Object.fromEntries(['png', 'svg', 'json', 'predictedCSV', 'observedCSV', 'analysisTable'].map((name) => [name, exporting(name)]));
@@ -158,12 +162,7 @@ function showViews() {
     target: (text) => analyses.setSizeTarget(text),
     exportTable: () => exports.analysisTable(),
   });
-  showUndo(store, () => {
-    const undone = store.undo();
-    predicting.update();
-    analyses.refresh();
-    return undone;
-  });
+  showUndo(store, () => store.undo());
 }
 
 // ---- controls -------------------------------------------------------------------------------
@@ -234,7 +233,6 @@ on('#example-mpl100', 'click', () => examples.load('the MultiPowerLaw 100M examp
 on('#clear-curves', 'click', () => {
   if (!store.state.curves.length && !store.state.predictions.length) return;
   store.clearAll();
-  analyses.refresh();
   $('#undo-button').focus();
 });
 on('#add-prediction', 'click', () => schedules.addPrediction());

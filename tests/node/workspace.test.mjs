@@ -31,7 +31,7 @@ function slowDB() {
 test('a link\'s view changed while the saved work is read: it is saved, and the page says the saved work was replaced, not kept', async () => {
   const store = createStore();
   const { db, release } = slowDB();
-  const workspace = createWorkspace({ store, predicting: { update() {} }, analyses: { refresh() {} }, open: async () => db, delayMs: 0, channel: null });
+  const workspace = createWorkspace({ store, open: async () => db, delayMs: 0, channel: null });
   store.loadView({ settings: DEFAULT_SETTINGS, predictions: [plan('linked plan')] }); // the link's view
   workspace.watch();
   const opened = workspace.linkOpened();
@@ -50,7 +50,7 @@ test('a link\'s view changed while the saved work is read: it is saved, and the 
 test('a change of the Analyses panel’s choices alone is saved with the work; its progress and answers are not a change', async () => {
   const store = createStore();
   const { db, release } = slowDB();
-  const workspace = createWorkspace({ store, predicting: { update() {} }, analyses: { refresh() {} }, open: async () => db, delayMs: 0, channel: null });
+  const workspace = createWorkspace({ store, open: async () => db, delayMs: 0, channel: null });
   release();
   assert.equal(await workspace.restore(), true);
   workspace.watch(store.state);
@@ -72,7 +72,7 @@ test('leaving the page saves a change waiting for its delay at once, committed a
     db.writes.push({ record, options });
     return new Promise((resolve) => ends.push(resolve));
   };
-  const workspace = createWorkspace({ store, predicting: { update() {} }, analyses: { refresh() {} }, open: async () => db, delayMs: 60000, channel: null });
+  const workspace = createWorkspace({ store, open: async () => db, delayMs: 60000, channel: null });
   release();
   assert.equal(await workspace.restore(), true);
   workspace.watch(store.state);
@@ -152,7 +152,7 @@ function exampleDB() {
 function visit(build, example) {
   const store = createStore();
   const work = { read: async () => ({ record: null, arrays: new Map() }), write: async () => {}, clear: async () => {} };
-  const workspace = createWorkspace({ store, predicting: { update() {} }, analyses: { refresh() {} }, open: async () => work, channel: null, build,
+  const workspace = createWorkspace({ store, open: async () => work, channel: null, build,
     openExample: async () => example, removeExample: async () => { example.kept = null; } });
   return { store, workspace };
 }

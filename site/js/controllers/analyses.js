@@ -199,9 +199,10 @@ export function createAnalyses({ store, engine }) {
     run,
     cancel,
     /**
-     * refresh recomputes the view shown (after a fit or new parameters), if the panel is open
-     * and drawn, or computing: an answer under way is of the parameters before (a link's panel
-     * computed while its fit was made again kept the answer of no fit).
+     * refresh recomputes the view shown once what it is computed from changed (new parameters,
+     * another peak LR or warmup: derived.js decides), if the panel is open and drawn, or
+     * computing: an answer under way is of the inputs before (a link's panel computed while its
+     * fit was made again kept the answer of no fit).
      */
     refresh() {
       answers.clear();

@@ -12,8 +12,13 @@ import { warnOf } from './predicting.js';
 /** sameData says whether a curve still holds the data and schedule it had (its role may differ). */
 const sameData = (a, b) => a.name === b.name && a.steps === b.steps && a.loss === b.loss && a.schedule === b.schedule;
 
-/** createFitting returns {fit({keepMessage, replace}), validate(), cancel()}. */
-export function createFitting({ store, engine, predicting, analyses }) {
+/**
+ * createFitting returns {fit({keepMessage, replace}), validate(), cancel()}. The lines of the
+ * curves and schedules come with a fit or validation (predicting.linesFor), in the same change;
+ * what the change leaves missing (a schedule added meanwhile), and the Analyses panel's
+ * answer, are derived.js's to compute again.
+ */
+export function createFitting({ store, engine, predicting }) {
   /** running is the fit or validation under way (it never rejects), or null. */
   let running = null;
   /**
@@ -99,8 +104,6 @@ export function createFitting({ store, engine, predicting, analyses }) {
       }, lines);
       if (refused) store.showMessage(`Predict: ${refused.message}`, 'error', 'predict');
       else warnOf(store, lines);
-      analyses.refresh();
-      await predicting.update(); // a schedule added meanwhile
     } catch (err) {
       failed(err, 'Fit', { cancelled: 'Fit cancelled; the previous results are kept.', status: 'The fit failed.' });
     }
@@ -154,10 +157,9 @@ export function createFitting({ store, engine, predicting, analyses }) {
           let lines = [];
           try {
             lines = await predicting.linesFor({ ...store.state, validation: result, band: validationBand(result) });
-          } catch { /* predicted again below, saying why if it fails */ }
+          } catch { /* predicted again once validated (derived.js), saying why if it fails */ }
           if (cancelAsked) return store.setStatus('Validation cancelled.');
           store.validated(result, `Validated ${curves.length} curve(s) in ${fmt.ms(result.elapsedMs)}.`, lines);
-          await predicting.update();
         } catch (err) {
           failed(err, 'Validate', { cancelled: 'Validation cancelled.', status: 'The validation failed.' });
         }

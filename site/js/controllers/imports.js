@@ -1,8 +1,9 @@
 // Adding curves: files (chosen, dropped or pasted), run folders (picked or dropped, in one
 // import each) and pasted text go through the engine's import; files of learning rates only
 // become the schedules of the curves they belong to. The curves added are predicted with the
-// parameters in use. The user's first curves replace the bundled example (Undo brings it back),
-// and the warmup setting becomes the warmup their learning rates show.
+// parameters in use (derived.js: what an import changes is put in the store at once, so that
+// its lines are asked for together). The user's first curves replace the bundled example (Undo
+// brings it back), and the warmup setting becomes the warmup their learning rates show.
 import { importFiles, importFolder, importText, pairLearningRates, withinPointBudget } from '../import/import-files.js';
 import { warmupFromLR } from '../schedules/curve-facts.js';
 
@@ -21,22 +22,29 @@ function sameArray(a, b) {
 }
 
 /** createImports returns {addFiles(files), addFolder(folder), addPasted(text, name) -> added?, reading, whenRead()}. ask(ambiguity, fileName) asks the user. */
-export function createImports({ store, engine, predicting, ask }) {
+export function createImports({ store, engine, ask }) {
   /**
    * giveLearningRates pairs learning-rate curves with the new curves still without a schedule,
    * or when there are none (the learning rates came alone), with the loaded ones. It returns
-   * the new curves as paired and the notes.
+   * the new curves as paired, the schedules of loaded curves (scheduled: [{name, change}], for
+   * giveLoaded) and the notes.
    */
   async function giveLearningRates(curves, lrCurves) {
     const waiting = curves.filter((c) => !c.schedule);
     const loaded = waiting.length ? null : store.state.curves.filter((c) => !c.schedule);
     const { pairs, notes } = await pairLearningRates(engine, loaded || waiting, lrCurves);
     const out = [...curves];
+    const scheduled = [];
     for (const { index, name, change } of pairs) {
-      if (loaded) store.setSchedule(name, change);
+      if (loaded) scheduled.push({ name, change });
       else out[curves.indexOf(waiting[index])] = { ...waiting[index], ...change };
     }
-    return { curves: out, paired: pairs.length, notes };
+    return { curves: out, scheduled, paired: pairs.length, notes };
+  }
+
+  /** giveLoaded gives loaded curves the schedules giveLearningRates found for them. */
+  function giveLoaded(scheduled) {
+    for (const { name, change } of scheduled) store.setSchedule(name, change);
   }
 
   /**
@@ -95,15 +103,18 @@ export function createImports({ store, engine, predicting, ask }) {
   async function addImported(got) {
     const { lrCurves, notes, errors } = got;
     let curves = got.curves;
+    let scheduled = [];
     try {
       const given = await giveLearningRates(curves, lrCurves);
       curves = given.curves;
+      scheduled = given.scheduled;
       notes.push(...given.notes);
     } catch (err) {
       errors.push(err.message);
     }
     const budget = withinPointBudget(heldPoints(store.state), curves);
     errors.push(...budget.refused);
+    giveLoaded(scheduled);
     const { added, notes: replaced } = addToView(budget.kept);
     notes.push(...replaced);
     const noLR = added.filter((c) => !c.schedule).map((c) => c.name);
@@ -111,7 +122,6 @@ export function createImports({ store, engine, predicting, ask }) {
     store.setStatus(`Added ${added.length} curve(s).${given}` + (noLR.length ? ` Without learning rates: give ${noLR.join(', ')} a schedule, or add its learning-rate file.` : ''));
     if (errors.length) store.showMessage([...errors, ...notes]);
     else if (notes.length) store.showMessage(notes, 'notice');
-    if (added.length || lrCurves.length) predicting.update();
   }
 
   /** underWay counts the imports being read (a question to the user included); read settles when one ends. */
@@ -196,13 +206,13 @@ export function createImports({ store, engine, predicting, ask }) {
         notes.push(...given.notes);
         if (!curves.length && !given.paired) throw new Error(notes.join(' ') || `${fileName}: no curves`);
         const budget = withinPointBudget(heldPoints(store.state), given.curves.map((c) => ({ ...c, name: curves.length === 1 ? fileName : `${fileName} ${c.name}` })));
+        giveLoaded(given.scheduled);
         if (budget.refused.length && !budget.kept.length) throw new Error(budget.refused.join(' '));
         const { added, notes: replaced } = addToView(budget.kept);
         notes.push(...replaced);
         store.setStatus(added.length ? `Added ${added.map((c) => c.name).join(', ')}.` : 'Learning rates read.');
         if (budget.refused.length) store.showMessage([...budget.refused, ...notes]);
         else if (notes.length) store.showMessage(notes, 'notice');
-        predicting.update();
         return true;
       } catch (err) {
         store.showMessage(err.message);

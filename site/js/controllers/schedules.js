@@ -3,7 +3,8 @@
 // from the run at hand: a curve's own data (its last step, its LR column's peak and warmup),
 // else the loaded runs'. A curve's schedule is checked against its data when saved (the
 // problems stay on the curve, shown in its row and before a fit). And the builder's service:
-// what it asks lawcore (an expanded schedule, the presets, a file's learning rates).
+// what it asks lawcore (an expanded schedule, the presets, a file's learning rates). The lines
+// of a schedule changed or added are predicted as every missing line is (derived.js).
 import { explicitSchedule, importText, fileBytes } from '../import/import-files.js';
 import { PRESETS } from '../engine/schema.js';
 import { curveFacts, scheduleDefaults, scheduleProblems } from '../schedules/curve-facts.js';
@@ -12,7 +13,7 @@ import { curveFacts, scheduleDefaults, scheduleProblems } from '../schedules/cur
 const BUILDER_DEFAULTS = { total: 60000, peak: 2e-4 };
 
 /** createSchedules returns {editCurve(name), editPrediction(name), addPrediction(), checkCurve(curve), copyCode(name, flavour), service}. */
-export function createSchedules({ store, engine, predicting, editSchedule }) {
+export function createSchedules({ store, engine, editSchedule }) {
   const fallback = () => ({ warmup: store.state.settings.warmupSteps });
   /** context is the run a schedule to predict starts from: the loaded runs', the settings' warmup. */
   const context = () => ({ ...scheduleDefaults(store.state, { ...BUILDER_DEFAULTS, warmup: store.state.settings.warmupSteps }), from: store.state.curves.length ? 'the loaded curves' : '' });
@@ -84,7 +85,6 @@ export function createSchedules({ store, engine, predicting, editSchedule }) {
       const change = { schedule: got.schedule, scheduleSource: got.fromFile ? 'file' : 'builder', lrFile: got.fromFile || undefined, ...column };
       const scheduleProblemsFound = await checkCurve({ ...c, ...change });
       store.setSchedule(name, { ...change, scheduleProblems: scheduleProblemsFound });
-      predicting.update();
     },
     /** editPrediction changes a schedule to predict (and its name). */
     async editPrediction(name) {
@@ -93,7 +93,6 @@ export function createSchedules({ store, engine, predicting, editSchedule }) {
       const got = await editSchedule({ title: `Edit ${p.name}`, name: p.name, schedule: p.schedule, fallback: fallback(), forRun: context() });
       if (!got) return;
       store.editPrediction(name, got);
-      predicting.update();
     },
     /** addPrediction adds a schedule to predict, starting from the last one's, else from the loaded runs. */
     async addPrediction() {
@@ -101,7 +100,6 @@ export function createSchedules({ store, engine, predicting, editSchedule }) {
       const got = await editSchedule({ title: 'Add a schedule to predict', name: '', schedule: last ? { ...last.schedule } : null, fallback: fallback(), forRun: context() });
       if (!got) return;
       store.addPrediction(got.name, got.schedule);
-      predicting.update();
     },
     service: {
       expand: (desc) => engine.schedule(desc),

@@ -69,7 +69,7 @@ const whenIdle = (fn) => (globalThis.requestIdleCallback ? requestIdleCallback(f
  * (workspace-db.js's openWorkspaceDB), openExample the example's (removeExample deletes it);
  * build identifies the site's build (empty: an unbuilt site, which keeps no example).
  */
-export function createWorkspace({ store, predicting, analyses, open = openWorkspaceDB, remove = deleteWorkspaceDB, delayMs = SAVE_DELAY_MS,
+export function createWorkspace({ store, open = openWorkspaceDB, remove = deleteWorkspaceDB, delayMs = SAVE_DELAY_MS,
   channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : null,
   build = '', openExample = () => openWorkspaceDB({ name: EXAMPLE_DB_NAME }), removeExample = () => deleteWorkspaceDB({ name: EXAMPLE_DB_NAME }) }) {
   const ids = new ArrayIds();
@@ -186,7 +186,8 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
 
   /**
    * show puts read work on the page, calling shown once it is in place; false (and the page
-   * clean) when the page cannot draw it.
+   * clean) when the page cannot draw it. Lines not stored (or not read) are predicted again,
+   * and the Analyses panel computed again, as after any change (derived.js).
    */
   function show(read, shown) {
     try {
@@ -197,8 +198,6 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       say(`Your saved work could not be shown (${err.message}), so the page starts clean. Dropped: ${describeWork(read.view)}.`, 'warning');
       return false;
     }
-    predicting.update(); // lines not stored (or not read) are predicted again
-    analyses.refresh();
     return true;
   }
 
@@ -393,7 +392,6 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       }
       shown?.();
       const fitted = read.view.curves.filter((c) => c.role === 'fit').length;
-      analyses.refresh();
       store.setStatus(`Fitted ${fitted} curve(s) on an earlier visit, by this same version of the calculator (Fit fits them again).`);
       performance.mark('example-restored');
       return true;

@@ -202,14 +202,33 @@ function fitReplicates(cur, law) {
 }
 
 /**
+ * analysisParams is the law the analyses start from and its parameters (paramsOf), or {law:
+ * undefined, cur: null}: the annealing law's parameters when there are any, else the first
+ * law's (an auto fit may have picked another): the analyses run on any law.
+ */
+function analysisParams(state) {
+  const law = lawsWithParams(state).sort((a, b) => (b === 'annealing') - (a === 'annealing'))[0];
+  return { law, cur: law ? paramsOf(state, law) : null };
+}
+
+/**
+ * analysisInputs are what the analyses' answers are computed from in state, as a list to compare
+ * with another state's: the record of the parameters they start from (by identity: a new fit
+ * is new parameters), the peak LR they run at, the fitted peak an answer is measured against,
+ * and the warmup setting.
+ */
+export function analysisInputs(state) {
+  const { cur } = analysisParams(state);
+  const s = cur ? cur.settings : state.settings;
+  return [cur ? cur.source : null, analysisPeak(state), fittedPeak(state), s.warmupSteps, s.warmupConvention];
+}
+
+/**
  * analysisSetup: the annealing law's parameters and the settings the analyses start from, and
  * where they come from; with a fit's replicates (replicates: parameter sets) when it gave them.
  */
 export function analysisSetup(state) {
-  // the annealing law's parameters when there are any, else the first law's (an auto fit may
-  // have picked another): the analyses run on any law
-  const law = lawsWithParams(state).sort((a, b) => (b === 'annealing') - (a === 'annealing'))[0];
-  const cur = law ? paramsOf(state, law) : null;
+  const { law, cur } = analysisParams(state);
   const s = cur ? cur.settings : state.settings;
   return {
     law: cur ? law : undefined,
