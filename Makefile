@@ -3,11 +3,12 @@
 #              tests run natively only), fuzz smoke runs, the node CLI, the page in headless
 #              Chromium
 # make fuzz    every Fuzz target for 60s      make bench   benchmarks and the site's size
+# make fmt     format the JavaScript (Biome, biome.json: site/, tests/, scripts/*.mjs, scripts/cli/)
 # make site    build/site for a static host (with _headers)
 # make clean   remove build/                  make distclean   also node_modules/
 #
 # From a fresh clone only go, node and npm are needed: `deps` installs Debian's chromium and the
-# npm packages (uplot, playwright-core, esbuild) when they are missing.
+# npm packages (uplot, playwright-core, esbuild, @biomejs/biome) when they are missing.
 
 SITE      := build/site
 WASM      := build/wasm
@@ -16,6 +17,7 @@ WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 GO_WASM   := GOOS=js GOARCH=wasm go
 UPLOT     := node_modules/uplot
 ESBUILD   := node_modules/.bin/esbuild
+BIOME     := node_modules/.bin/biome
 # The core is built without inlining except where its fits spend their time (lawcore, gonum's
 # optimizer and vector loops, math, slices, sort): the rest (the runtime, encoding/json, fmt,
 # reflect, time, gonum's matrices) inlined is 62 kB more brotli in the first view's download.
@@ -24,7 +26,7 @@ CORE_GCFLAGS := -gcflags=all=-l -gcflags=github.com/lawcalc/annealing/...= -gcfl
 NODE_TESTS    := $(wildcard tests/node/*.test.mjs)
 BROWSER_TESTS := $(wildcard tests/browser/*.test.mjs)
 
-.PHONY: all deps build core-names site serve test fuzz bench clean distclean
+.PHONY: all deps build core-names site serve test fmt fuzz bench clean distclean
 
 all: build
 
@@ -106,6 +108,10 @@ else
 	go build -o build/bin/badcorpus ./scripts/badcorpus
 	SERVE_BIN=$(CURDIR)/build/bin/serve BADCORPUS_BIN=$(CURDIR)/build/bin/badcorpus node --test --test-timeout=600000 $(BROWSER_TESTS)
 endif
+
+# fmt: formats every file biome.json takes in (files.includes), in place.
+fmt: deps
+	$(BIOME) format --write
 
 fuzz:
 	scripts/fuzz.sh 60s lawcore

@@ -97,7 +97,10 @@ const engineFor = () => full || core;
 onmessage = async (event) => {
   const msg = event.data;
   if (msg.cancel) {
-    engineFor().then((api) => api.cancel(), () => {});
+    engineFor().then(
+      (api) => api.cancel(),
+      () => {},
+    );
     return;
   }
   const { id, method, request, columns } = msg;

@@ -53,7 +53,11 @@ export async function startLawcore() {
     async call(method, request, columns, onProgress) {
       const text = typeof request === 'string' ? request : JSON.stringify(request);
       // onProgress returns nothing: lawcore then goes on after a 1 ms pause (no cancel here to let through)
-      const progress = onProgress && ((fraction) => { onProgress(fraction); });
+      const progress =
+        onProgress
+        && ((fraction) => {
+          onProgress(fraction);
+        });
       const answer = await Promise.race([lawcore.run(method, text, columns, progress), exited]);
       try {
         return { result: JSON.parse(answer.result), columns: answer.columns || [] };

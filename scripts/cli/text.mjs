@@ -19,7 +19,12 @@ function pad(s, w, right) {
 export function table(headers, rows, { right = [], indent = '' } = {}) {
   const all = [headers, ...rows].map((r) => r.map((c) => (c === undefined || c === null ? '' : String(c))));
   const widths = headers.map((_, i) => Math.max(...all.map((r) => width(r[i] ?? ''))));
-  const line = (r) => indent + r.map((c, i) => pad(c ?? '', widths[i], right.includes(i))).join('  ').trimEnd();
+  const line = (r) =>
+    indent
+    + r
+      .map((c, i) => pad(c ?? '', widths[i], right.includes(i)))
+      .join('  ')
+      .trimEnd();
   return all.map(line).join('\n');
 }
 
@@ -54,7 +59,10 @@ export function num(x, digits = 4) {
   if (Number.isInteger(x) && Math.abs(x) < 1e15) return String(x);
   const a = Math.abs(x);
   if (a !== 0 && (a < 1e-3 || a >= 1e6)) return x.toExponential(digits - 1).replace(/\.?0+e/, 'e');
-  return x.toPrecision(digits).replace(/(\.\d*?[1-9])0+$|\.0+$/, '$1').replace(/^(-?\d+)\.$/, '$1');
+  return x
+    .toPrecision(digits)
+    .replace(/(\.\d*?[1-9])0+$|\.0+$/, '$1')
+    .replace(/^(-?\d+)\.$/, '$1');
 }
 
 /** cell writes any value of an answer's table: numbers with num, lists joined, null as "—". */

@@ -49,10 +49,14 @@ import { pickedFolder } from './import/folder-files.js';
 // the schedule builder and the import questions.
 let exportsLoaded = null;
 /** exporting runs one of the exports' methods, loading them the first time. */
-const exporting = (name) => async (...args) => {
-  exportsLoaded ||= import('./controllers/exports.js').then(({ createExports }) => createExports({ store, engine, chartOf: (id) => (id === 'analysis' ? analysisChart() : resultChart(id)) }));
-  return (await exportsLoaded)[name](...args);
-};
+const exporting =
+  (name) =>
+  async (...args) => {
+    exportsLoaded ||= import('./controllers/exports.js').then(({ createExports }) =>
+      createExports({ store, engine, chartOf: (id) => (id === 'analysis' ? analysisChart() : resultChart(id)) }),
+    );
+    return (await exportsLoaded)[name](...args);
+  };
 let dialogLoaded = null;
 /** editSchedule opens the schedule builder (schedule-dialog.js), loading it the first time. */
 const editSchedule = async (options) => {
@@ -87,10 +91,14 @@ const schedules = createSchedules({ store, engine, editSchedule });
 // written by make build) is the one under which the example as fitted is kept
 const storage = globalThis.lawcoreStorage;
 const workspace = createWorkspace({
-  store, build: storage?.build || '',
-  open: storage && (() => storage.work), openExample: storage?.example ? () => storage.example : undefined,
+  store,
+  build: storage?.build || '',
+  open: storage && (() => storage.work),
+  openExample: storage?.example ? () => storage.example : undefined,
 });
-const exports = Object.fromEntries(['png', 'svg', 'json', 'predictedCSV', 'observedCSV', 'analysisTable'].map((name) => [name, exporting(name)]));
+const exports = Object.fromEntries(
+  ['png', 'svg', 'json', 'predictedCSV', 'observedCSV', 'analysisTable'].map((name) => [name, exporting(name)]),
+);
 
 // ---- views ----------------------------------------------------------------------------------
 
@@ -185,7 +193,9 @@ for (const id of SETTING_FIELDS) {
     lockLambda();
     try {
       store.setSettings(readSettings(store.state.settings.lambda));
-    } catch { /* reported when fitting */ }
+    } catch {
+      /* reported when fitting */
+    }
   });
 }
 on('#fit-button', 'click', async () => {
@@ -223,7 +233,11 @@ on('#folder-input', 'change', (e) => {
   e.target.value = '';
   imports.addFolder(Promise.resolve().then(() => pickedFolder(files)));
 });
-acceptDrops({ onFiles: (files) => imports.addFiles(files), onFolder: (folder, files) => imports.addFolder(folder, files), onText: (text) => imports.addPasted(text, 'pasted') });
+acceptDrops({
+  onFiles: (files) => imports.addFiles(files),
+  onFolder: (folder, files) => imports.addFolder(folder, files),
+  onText: (text) => imports.addPasted(text, 'pasted'),
+});
 on('#paste-add', 'click', async () => {
   if (await imports.addPasted($('#paste-text').value, $('#paste-name').value.trim())) $('#paste-text').value = '';
 });
@@ -261,33 +275,49 @@ store.setChartOption('scheme', dark.matches ? 'dark' : 'light');
 dark.addEventListener('change', () => store.setChartOption('scheme', dark.matches ? 'dark' : 'light'));
 
 /** chartTitle is the title an exported chart gets: the button's, or the analysis view's. */
-const chartTitle = (id, button) => (id === 'analysis' ? `Analysis: ${$('#analysis-view').selectedOptions[0]?.textContent || ''}` : button.dataset.title);
-for (const b of document.querySelectorAll('[data-png]')) b.addEventListener('click', () => exports.png(b.dataset.png, chartTitle(b.dataset.png, b)));
-for (const b of document.querySelectorAll('[data-svg]')) b.addEventListener('click', () => exports.svg(b.dataset.svg, chartTitle(b.dataset.svg, b)));
+const chartTitle = (id, button) =>
+  id === 'analysis' ? `Analysis: ${$('#analysis-view').selectedOptions[0]?.textContent || ''}` : button.dataset.title;
+for (const b of document.querySelectorAll('[data-png]'))
+  b.addEventListener('click', () => exports.png(b.dataset.png, chartTitle(b.dataset.png, b)));
+for (const b of document.querySelectorAll('[data-svg]'))
+  b.addEventListener('click', () => exports.svg(b.dataset.svg, chartTitle(b.dataset.svg, b)));
 on('#export-json', 'click', () => exports.json());
 on('#export-csv', 'click', () => exports.predictedCSV());
 on('#export-csv-every', 'click', () => exports.predictedCSV({ everyStep: true }));
 on('#export-observed', 'click', () => exports.observedCSV());
-on('#share-button', 'click', () => sharing.makeLink(location.href.replace(/#.*$/, ''), (link) => navigator.clipboard.writeText(link)));
-window.addEventListener('hashchange', () => { if (/^#s=/.test(location.hash)) sharing.open(location.hash); });
+on('#share-button', 'click', () =>
+  sharing.makeLink(location.href.replace(/#.*$/, ''), (link) => navigator.clipboard.writeText(link)),
+);
+window.addEventListener('hashchange', () => {
+  if (/^#s=/.test(location.hash)) sharing.open(location.hash);
+});
 // A change waiting to be saved is saved at once when the tab is hidden or closed.
 window.addEventListener('pagehide', () => workspace.flush({ leaving: true }));
-document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') workspace.flush({ leaving: true }); });
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') workspace.flush({ leaving: true });
+});
 
 engine.on('ready', (version) => store.engineReady(version));
 engine.on('memory', (bytes) => store.engineMemory(bytes));
 engine.on('loading', ({ what, done }) => store.engineLoading(done ? '' : what));
 engine.on('restart', (reason) => {
   store.engineLoading(''); // a load under way died with the worker
-  store.showMessage(`The calculation worker stopped (${reason}) and was restarted. Your curves and settings are kept; run the last action again.`);
+  store.showMessage(
+    `The calculation worker stopped (${reason}) and was restarted. Your curves and settings are kept; run the last action again.`,
+  );
 });
-engine.on('failed', (reason) => store.showMessage(`The calculator could not start: ${reason}. Reload the page to try again.`));
+engine.on('failed', (reason) =>
+  store.showMessage(`The calculator could not start: ${reason}. Reload the page to try again.`),
+);
 
 // ---- start ----------------------------------------------------------------------------------
 
 fillLawChoices();
 showViews();
-engine.ready.then(() => performance.mark('lawcore-ready'), (err) => store.showMessage(`The calculator could not start: ${err.message}`));
+engine.ready.then(
+  () => performance.mark('lawcore-ready'),
+  (err) => store.showMessage(`The calculator could not start: ${err.message}`),
+);
 // The start-up view is put in place without waiting for lawcore: its fit or predictions wait in
 // the worker's queue and start the moment lawcore is up, and the page builds the view meanwhile
 // (waiting for lawcore first left the worker idle 50-130 ms while the page did that).
@@ -300,14 +330,19 @@ engine.ready.then(() => performance.mark('lawcore-ready'), (err) => store.showMe
   // example is read is theirs: it stays (begun), and is saved.
   const empty = store.state;
   let shown = empty;
-  const onShown = () => { shown = store.state; };
+  const onShown = () => {
+    shown = store.state;
+  };
   const begun = () => store.state.curves !== empty.curves || store.state.predictions !== empty.predictions;
   if (await sharing.open(location.hash, { shown: onShown })) {
     workspace.watch(shown);
     await workspace.linkOpened();
   } else {
     // the example as this build computed it on an earlier visit, or computed now (and kept for the next)
-    if (!(await workspace.restore({ begun, shown: onShown })) && !(await workspace.restoreFittedExample({ examples: EXAMPLES, begun, shown: onShown }))) {
+    if (
+      !(await workspace.restore({ begun, shown: onShown }))
+      && !(await workspace.restoreFittedExample({ examples: EXAMPLES, begun, shown: onShown }))
+    ) {
       await examples.fig2({ keepMessage: true, shown: onShown, unless: begun });
       workspace.saveFittedExample(shown);
     }

@@ -18,7 +18,16 @@ const FIT = fig2PageFit();
 /** analyze runs an analysis on the fit, with its replicates unless without. */
 async function analyze(analysis, options = {}, { without = false } = {}) {
   const fit = FIT;
-  return lawcore('analyze', { analysis, law: 'annealing', params: fit.params, peak: 2e-4, warmup: 500, warmupConvention: 'peak', ...(without ? {} : { replicates: fit.replicates }), ...options });
+  return lawcore('analyze', {
+    analysis,
+    law: 'annealing',
+    params: fit.params,
+    peak: 2e-4,
+    warmup: 500,
+    warmupConvention: 'peak',
+    ...(without ? {} : { replicates: fit.replicates }),
+    ...options,
+  });
 }
 
 const loss3 = (x) => x.toFixed(3);
@@ -29,7 +38,10 @@ test('wsd-ratio: each optimum with its ±, the band of ratios, the sentence and 
   const r = await analyze('wsd-ratio', { totals: [10000, 50000, 200000] });
   assert.ok(hasSpread(r));
   const t = uncertainTable('wsd-ratio', r);
-  assert.deepEqual(t.rows.map((row) => [row[0], row[3], row[4]]), r.optima.map((o) => [o.total, o.final.loss, o.plusMinus]));
+  assert.deepEqual(
+    t.rows.map((row) => [row[0], row[3], row[4]]),
+    r.optima.map((o) => [o.total, o.final.loss, o.plusMinus]),
+  );
   r.optima.forEach((o, i) => {
     assert.ok(o.plusMinus > 0 && o.tied.from <= o.ratio + 1e-12 && o.tied.to >= o.ratio - 1e-12, JSON.stringify(o));
     const from = pctPlain(o.tied.from);
@@ -71,19 +83,25 @@ test('constant-vs-cosine and anneal-function: the rows the fit cannot decide are
   const inside = c.constant.x.map((x) => x >= c.crossover.low && x <= c.crossover.high);
   assert.deepEqual(t.tied, inside);
   assert.ok(inside.some(Boolean));
-  assert.deepEqual(t.rows.map((row) => row[row.length - 1]), inside.map((x) => (x ? 'no, within the band' : 'yes')));
+  assert.deepEqual(
+    t.rows.map((row) => row[row.length - 1]),
+    inside.map((x) => (x ? 'no, within the band' : 'yes')),
+  );
   assert.ok(answerSentence('constant-vs-cosine', c, {}).endsWith(` ${c.verdict}`));
 
   const a = await analyze('anneal-function');
   const ta = uncertainTable('anneal-function', a);
-  assert.deepEqual(ta.tied, a.winners.map((w) => w.apart === false));
+  assert.deepEqual(
+    ta.tied,
+    a.winners.map((w) => w.apart === false),
+  );
   assert.deepEqual(ta.rows, a.table.rows, "lawcore's own rows, with its margin's ±");
   const best = a.winners.reduce((x, w) => (w.loss < x.loss ? w : x));
   const s = answerSentence('anneal-function', a, {});
   assert.ok(s.includes(`${sig2(best.margin)} ± ${sig2(best.marginPlusMinus)} below the next shape`), s);
 });
 
-test('without replicates: lawcore\'s table and the plain sentence', async () => {
+test("without replicates: lawcore's table and the plain sentence", async () => {
   const r = await analyze('optimize', { total: 20000, families: ['wsd', 'cosine'] }, { without: true });
   assert.ok(!hasSpread(r));
   assert.equal(uncertainTable('optimize', r), r.table);

@@ -12,17 +12,41 @@ import { staleResults, deriveResults } from '../../site/js/controllers/derived.j
 import { createPredicting } from '../../site/js/controllers/predicting.js';
 
 const schedule = (peak, total = 2) => ({ kind: 'constant', total, peak });
-const curve = (name, peak = 1e-4) => ({ name, steps: Float64Array.from([1, 2]), loss: Float64Array.from([3, 2.9]), schedule: schedule(peak) });
+const curve = (name, peak = 1e-4) => ({
+  name,
+  steps: Float64Array.from([1, 2]),
+  loss: Float64Array.from([3, 2.9]),
+  schedule: schedule(peak),
+});
 const line = (item) => ({ schedule: item.schedule, steps: [1, 2], loss: [3, 2.9], finalLoss: 2.9 });
 
 /** fittedStore is a page with curves a (peak 2e-4) and b (peak 1e-4), a schedule p, fitted, every line drawn. */
 function fittedStore() {
   const store = createStore();
-  store.loadView({ settings: DEFAULT_SETTINGS, curves: [curve('a', 2e-4), curve('b')], predictions: [{ name: 'p', schedule: schedule(1e-4, 9) }] });
+  store.loadView({
+    settings: DEFAULT_SETTINGS,
+    curves: [curve('a', 2e-4), curve('b')],
+    predictions: [{ name: 'p', schedule: schedule(1e-4, 9) }],
+  });
   const [a, b] = store.state.curves;
   const [p] = store.state.predictions;
-  const fit = { law: 'annealing', params: { L0: 2 }, settings: DEFAULT_SETTINGS, response: { curves: [] }, lines: new Map([['a', line(a)], ['b', line(b)]]), curves: new Map([['a', a], ['b', b]]) };
-  store.fitted({ annealing: fit }, { stale: false, status: 'Fitted.' }, [{ law: 'annealing', source: fit, byName: new Map([['p', line(p)]]) }]);
+  const fit = {
+    law: 'annealing',
+    params: { L0: 2 },
+    settings: DEFAULT_SETTINGS,
+    response: { curves: [] },
+    lines: new Map([
+      ['a', line(a)],
+      ['b', line(b)],
+    ]),
+    curves: new Map([
+      ['a', a],
+      ['b', b],
+    ]),
+  };
+  store.fitted({ annealing: fit }, { stale: false, status: 'Fitted.' }, [
+    { law: 'annealing', source: fit, byName: new Map([['p', line(p)]]) },
+  ]);
   return store;
 }
 
@@ -39,7 +63,11 @@ test('removing a curve and "clear all" go through the same rule: what each chang
   const store = fittedStore();
   const before = store.state;
   store.remove('b');
-  assert.deepEqual(staleResults(before, store.state), { lines: false, analysis: false }, 'no line missing, the parameters, peak and warmup as they were');
+  assert.deepEqual(
+    staleResults(before, store.state),
+    { lines: false, analysis: false },
+    'no line missing, the parameters, peak and warmup as they were',
+  );
   store.undo();
   assert.deepEqual(staleResults(before, store.state), { lines: false, analysis: false });
 
@@ -49,7 +77,11 @@ test('removing a curve and "clear all" go through the same rule: what each chang
   store.undo();
 
   store.clearAll();
-  assert.deepEqual(staleResults(before, store.state), { lines: false, analysis: true }, 'the fit is gone: the analyses start from no fit');
+  assert.deepEqual(
+    staleResults(before, store.state),
+    { lines: false, analysis: true },
+    'the fit is gone: the analyses start from no fit',
+  );
   const cleared = store.state;
   store.undo();
   assert.deepEqual(staleResults(cleared, store.state), { lines: false, analysis: true }, 'the fit is back');
@@ -65,7 +97,11 @@ test('new parameters, a new schedule or a schedule changed leave lines missing; 
   assert.deepEqual(staleResults(before, store.state).lines, false, 'q was missing already: asked for once');
   before = store.state;
   store.setSettings({ ...DEFAULT_SETTINGS, warmupSteps: 10 });
-  assert.deepEqual(staleResults(before, store.state), { lines: false, analysis: false }, 'the fit says which warmup the analyses use');
+  assert.deepEqual(
+    staleResults(before, store.state),
+    { lines: false, analysis: false },
+    'the fit says which warmup the analyses use',
+  );
   before = store.state;
   store.useManual({ params: { annealing: { L0: 3 } }, settings: DEFAULT_SETTINGS, from: 'hand' });
   assert.deepEqual(staleResults(before, store.state), { lines: true, analysis: true });
@@ -102,10 +138,14 @@ test('while a fit runs the analysis waits for its end; the lines do not', async 
   store.fitStarted('Fitting…');
   store.addPrediction('q', schedule(1e-4, 19));
   await settled();
-  assert.deepEqual(asked, { update: 1, refresh: 0 }, 'a schedule added while the fit runs is predicted with the parameters in use');
+  assert.deepEqual(
+    asked,
+    { update: 1, refresh: 0 },
+    'a schedule added while the fit runs is predicted with the parameters in use',
+  );
   store.remove('a');
   await settled();
-  assert.deepEqual(asked, { update: 1, refresh: 0 }, 'the analyses\' peak LR changed: the analysis waits');
+  assert.deepEqual(asked, { update: 1, refresh: 0 }, "the analyses' peak LR changed: the analysis waits");
   store.fitEnded();
   await settled();
   assert.deepEqual(asked, { update: 1, refresh: 1 }, 'computed once, when the fit ended');
@@ -114,14 +154,23 @@ test('while a fit runs the analysis waits for its end; the lines do not', async 
   assert.deepEqual(asked, { update: 2, refresh: 2 });
 });
 
-test('a link\'s parameters lawcore refused stay in use, and are not asked for again until the schedules change', async () => {
+test("a link's parameters lawcore refused stay in use, and are not asked for again until the schedules change", async () => {
   const store = createStore();
   const calls = [];
-  const engine = { predict: async (law, p, items) => { calls.push(items.map((x) => x.name)); throw new Error('the loss overflows'); } };
+  const engine = {
+    predict: async (law, p, items) => {
+      calls.push(items.map((x) => x.name));
+      throw new Error('the loss overflows');
+    },
+  };
   const predicting = createPredicting({ store, engine });
   deriveResults({ store, predicting, analyses: { refresh() {} } });
   store.loadView({ settings: DEFAULT_SETTINGS, predictions: [{ name: 'p', schedule: schedule(1e-4, 9) }] });
-  await predicting.useLink({ params: { annealing: { L0: 2, A: 1, alpha: 0.5, C: 1, lambda: 0.999 } }, settings: DEFAULT_SETTINGS, from: 'hand' });
+  await predicting.useLink({
+    params: { annealing: { L0: 2, A: 1, alpha: 0.5, C: 1, lambda: 0.999 } },
+    settings: DEFAULT_SETTINGS,
+    from: 'hand',
+  });
   await settled();
   assert.deepEqual(calls, [['p']], 'asked once');
   assert.deepEqual(store.state.message.lines, ['Predict: the loss overflows']);

@@ -36,7 +36,8 @@ export function valueAt(series, x) {
   const xs = series.x;
   for (let i = 0; i < xs.length; i++) {
     if (Math.abs(xs[i] - x) <= 1e-9) return series.y[i];
-    if (i > 0 && xs[i - 1] < x && x < xs[i]) return series.y[i - 1] + ((series.y[i] - series.y[i - 1]) * (x - xs[i - 1])) / (xs[i] - xs[i - 1]);
+    if (i > 0 && xs[i - 1] < x && x < xs[i])
+      return series.y[i - 1] + ((series.y[i] - series.y[i - 1]) * (x - xs[i - 1])) / (xs[i] - xs[i - 1]);
   }
   return null;
 }
@@ -61,15 +62,22 @@ function wsdSentence(r, options) {
   const at10 = valueAt(r.byRatio[k], COMMON_COOLDOWN);
   const shape = options.decay || 'cosine';
   const span = o.tied && spanText(o.tied);
-  const band = !hasSpread(r) || !o.tied ? ''
-    : / only$/.test(span) ? ` ± ${plusMinus(o.plusMinus)}; every other cooldown swept is told apart` : ` ± ${plusMinus(o.plusMinus)}; cooldowns of ${span} are within the band`;
+  const band =
+    !hasSpread(r) || !o.tied
+      ? ''
+      : / only$/.test(span)
+        ? ` ± ${plusMinus(o.plusMinus)}; every other cooldown swept is told apart`
+        : ` ± ${plusMinus(o.plusMinus)}; cooldowns of ${span} are within the band`;
   // the search goes on past the grid's end when its best is there: the optimum may lie outside the ratios swept
   const xs = r.byRatio[k].x;
   const [low, high] = [Math.min(...xs), Math.max(...xs)];
-  const outside = !xs.length || (o.ratio >= low - 1e-9 && o.ratio <= high + 1e-9) ? ''
-    : `, ${o.ratio < low ? 'below' : 'above'} the ratios swept (${pct(low)} to ${pct(high)}): the search went on past them`;
+  const outside =
+    !xs.length || (o.ratio >= low - 1e-9 && o.ratio <= high + 1e-9)
+      ? ''
+      : `, ${o.ratio < low ? 'below' : 'above'} the ratios swept (${pct(low)} to ${pct(high)}): the search went on past them`;
   let s = `At ${kSteps(o.total)} steps the best WSD cooldown (${shape} decay) is ${pct(o.ratio)} of the run (${fmt.steps(o.decaySteps)} steps, final loss ${loss(o.final.loss)}${band})${outside}`;
-  if (at10 !== null && Math.abs(o.ratio - COMMON_COOLDOWN) >= 0.005) s += `; a 10% cooldown costs ${delta(at10 - o.final.loss)}`;
+  if (at10 !== null && Math.abs(o.ratio - COMMON_COOLDOWN) >= 0.005)
+    s += `; a 10% cooldown costs ${delta(at10 - o.final.loss)}`;
   if (r.optima.length > 1) {
     const first = r.optima[0];
     const last = r.optima[r.optima.length - 1];
@@ -118,7 +126,10 @@ const SENTENCES = {
 
   'anneal-function': (r, options) => {
     const best = r.winners[argmin(r.winners.map((w) => w.loss))];
-    const runs = runsOf(r.winners).map((w) => `${w.shape} ${w.from === w.to ? `at ${ratioText(w.from)}` : `from ${ratioText(w.from)} to ${ratioText(w.to)}`}`);
+    const runs = runsOf(r.winners).map(
+      (w) =>
+        `${w.shape} ${w.from === w.to ? `at ${ratioText(w.from)}` : `from ${ratioText(w.from)} to ${ratioText(w.to)}`}`,
+    );
     const total = r.curves?.[0]?.final.total ?? options.total;
     // one shape has no next shape to be below
     if (new Set(r.winners.map((w) => w.shape)).size === 1 && r.winners.every((w) => !w.margin)) {
@@ -132,23 +143,29 @@ const SENTENCES = {
     const floor = r.floors.indexOf(r.best.floor);
     const cost = cycle >= 0 && r.best.cycle !== 1 ? r.finalLoss[floor][cycle] - r.bestLoss : null;
     const total = r.curves?.[0]?.final.total ?? options.total;
-    return `Over ${kSteps(total)} steps the best cosine has a cycle of ${r.best.cycle}× the run and a floor of ${r.best.floor}× peak (final loss ${loss(r.bestLoss)})`
-      + `${cost !== null ? `; a cycle of exactly the run costs ${delta(cost)}` : ''}.`;
+    return (
+      `Over ${kSteps(total)} steps the best cosine has a cycle of ${r.best.cycle}× the run and a floor of ${r.best.floor}× peak (final loss ${loss(r.bestLoss)})`
+      + `${cost !== null ? `; a cycle of exactly the run costs ${delta(cost)}` : ''}.`
+    );
   },
 
   'rewarmup-peak': (r) => {
     const best = r.byPeak[argmin(r.byPeak.map((x) => x.final.loss))];
     const calm = r.byPeak[argmin(r.byPeak.map((x) => x.bumpLoss))];
-    return `After the switch at step ${fmt.steps(r.switchStep)}, re-warming to ${ratioText(best.peak / r.setup.peak)}× the peak ends lowest (${loss(best.final.loss)}, after a bump to ${loss(best.bumpLoss)}); `
-      + `${ratioText(calm.peak / r.setup.peak)}× bumps least (to ${loss(calm.bumpLoss)}) and ends at ${loss(calm.final.loss)}.`;
+    return (
+      `After the switch at step ${fmt.steps(r.switchStep)}, re-warming to ${ratioText(best.peak / r.setup.peak)}× the peak ends lowest (${loss(best.final.loss)}, after a bump to ${loss(best.bumpLoss)}); `
+      + `${ratioText(calm.peak / r.setup.peak)}× bumps least (to ${loss(calm.bumpLoss)}) and ends at ${loss(calm.final.loss)}.`
+    );
   },
 
   'rewarmup-length': (r) => {
     const finals = r.byLength.map((x) => x.final.loss);
     const best = r.byLength[argmin(finals)];
     const calm = r.byLength[argmin(r.byLength.map((x) => x.bumpLoss))];
-    return `Re-warming over ${fmt.steps(best.rewarmupSteps)} steps ends lowest (${loss(best.final.loss)}); the final losses span only ${fmt.sig(Math.max(...finals) - Math.min(...finals), 2)}, `
-      + `and ${fmt.steps(calm.rewarmupSteps)} steps bumps least (to ${loss(calm.bumpLoss)}).`;
+    return (
+      `Re-warming over ${fmt.steps(best.rewarmupSteps)} steps ends lowest (${loss(best.final.loss)}); the final losses span only ${fmt.sig(Math.max(...finals) - Math.min(...finals), 2)}, `
+      + `and ${fmt.steps(calm.rewarmupSteps)} steps bumps least (to ${loss(calm.bumpLoss)}).`
+    );
   },
 
   lambda: (r) => {
@@ -173,25 +190,37 @@ const SENTENCES = {
     const byFamily = new Map(r.best.map((b) => [b.family, b]));
     const [first, ...rest] = r.ranking.map((f) => byFamily.get(f));
     const spread = hasSpread(r);
-    const others = rest.map((b) => `${b.family} (${b.final.loss - first.final.loss < TIE ? 'a tie' : delta(b.final.loss - first.final.loss)}${spread && b.tiedWithBest ? ', within the band' : ''})`);
-    return `Over ${kSteps(first.final.total)} steps the lowest final loss is the ${first.family} family's, ${loss(first.final.loss)}${spread ? ` ± ${plusMinus(first.plusMinus)}` : ''} (${first.description})`
-      + `${others.length ? `; the other families' best: ${others.join(', ')}` : ''}${r.note ? ` (${r.note})` : ''}.`;
+    const others = rest.map(
+      (b) =>
+        `${b.family} (${b.final.loss - first.final.loss < TIE ? 'a tie' : delta(b.final.loss - first.final.loss)}${spread && b.tiedWithBest ? ', within the band' : ''})`,
+    );
+    return (
+      `Over ${kSteps(first.final.total)} steps the lowest final loss is the ${first.family} family's, ${loss(first.final.loss)}${spread ? ` ± ${plusMinus(first.plusMinus)}` : ''} (${first.description})`
+      + `${others.length ? `; the other families' best: ${others.join(', ')}` : ''}${r.note ? ` (${r.note})` : ''}.`
+    );
   },
 
   decomposition: (r) => {
-    const parts = r.stages.map((s, i) => `${s.name}${i ? '' : ' lowers the loss'} by ${loss(s.lossDrop)} (S1 term ${loss(s.s1Drop)}, S2 term ${loss(s.s2Drop)})`);
+    const parts = r.stages.map(
+      (s, i) =>
+        `${s.name}${i ? '' : ' lowers the loss'} by ${loss(s.lossDrop)} (S1 term ${loss(s.s1Drop)}, S2 term ${loss(s.s2Drop)})`,
+    );
     return `From the last step at the peak LR to the end, ${parts.join(', ')}.`;
   },
 
   chinchilla: (r) => {
     const parts = r.summaries.map((s) => `${s.schedule}: mean R² ${r2(s.meanR2)}, lowest ${r2(s.minR2)}`);
-    const left = r.skipped ? ` (${fmt.steps(r.skipped)} more left out: at this peak LR they predict a loss of 0 or below by a run’s end, their ranges being the paper’s, for its peak LR)` : '';
+    const left = r.skipped
+      ? ` (${fmt.steps(r.skipped)} more left out: at this peak LR they predict a loss of 0 or below by a run’s end, their ranges being the paper’s, for its peak LR)`
+      : '';
     // the paper's claim holds where the fits are close (its own table: mean R² 0.97-0.98);
     // where a schedule's mean R² is below CHINCHILLA_HOLDS the sentence says it does not
     const poor = r.summaries.filter((x) => !(x.meanR2 >= CHINCHILLA_HOLDS)).map((x) => x.schedule);
-    const claim = !poor.length ? 'follow a Chinchilla power law in the steps'
-      : poor.length === r.summaries.length ? `do not follow a Chinchilla power law in the steps well (mean R² below ${CHINCHILLA_HOLDS})`
-      : `follow a Chinchilla power law in the steps, but not well for ${poor.join(' and ')} (mean R² below ${CHINCHILLA_HOLDS})`;
+    const claim = !poor.length
+      ? 'follow a Chinchilla power law in the steps'
+      : poor.length === r.summaries.length
+        ? `do not follow a Chinchilla power law in the steps well (mean R² below ${CHINCHILLA_HOLDS})`
+        : `follow a Chinchilla power law in the steps, but not well for ${poor.join(' and ')} (mean R² below ${CHINCHILLA_HOLDS})`;
     return `Over ${fmt.steps(r.summaries[0].R2.length)} random parameter sets${left}, the final losses the law predicts ${claim} (${parts.join('; ')}).`;
   },
 
@@ -200,8 +229,10 @@ const SENTENCES = {
     const chinchilla = r.rows.filter((x) => !x.otherSchedules);
     const base = chinchilla.find((x) => x.percent === 100) || chinchilla[0];
     const others = chinchilla.filter((x) => x !== base).map((x) => `${x.schedule} ${fmt.fixed(x.percent, 1)}%`);
-    return `Fitting this law takes ${law.schedule}, ${fmt.fixed(law.percent, 2)}% of the ${fmt.steps(base.steps)} steps Chinchilla needs with ${base.schedule}`
-      + `${others.length ? ` (with ${others.join(', ')})` : ''}.`;
+    return (
+      `Fitting this law takes ${law.schedule}, ${fmt.fixed(law.percent, 2)}% of the ${fmt.steps(base.steps)} steps Chinchilla needs with ${base.schedule}`
+      + `${others.length ? ` (with ${others.join(', ')})` : ''}.`
+    );
   },
 };
 

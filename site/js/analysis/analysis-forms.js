@@ -20,18 +20,51 @@ export const SETUP_KEYS = ['law', 'params', 'peak', 'warmup', 'warmupConvention'
  */
 const LONGEST = () => MAX_SCHEDULE_STEPS - 1;
 const steps = (key, label, more = {}) => ({ key, label, unit: 'steps', kind: 'steps', min: 1, max: LONGEST, ...more });
-const stepsList = (key, label, maxLen, more = {}) => ({ key, label, unit: 'steps', kind: 'steps-list', min: 1, max: LONGEST, maxLen, ...more });
-const ratios = (key, label, maxLen) => ({ key, label, unit: 'decay steps / total', kind: 'number-list', min: 0, max: 1, maxLen });
+const stepsList = (key, label, maxLen, more = {}) => ({
+  key,
+  label,
+  unit: 'steps',
+  kind: 'steps-list',
+  min: 1,
+  max: LONGEST,
+  maxLen,
+  ...more,
+});
+const ratios = (key, label, maxLen) => ({
+  key,
+  label,
+  unit: 'decay steps / total',
+  kind: 'number-list',
+  min: 0,
+  max: 1,
+  maxLen,
+});
 const floor = (key = 'floor', label = 'Final LR') => ({ key, label, unit: '× peak', kind: 'number', min: 0, max: 1 });
 const DECAY = { key: 'decay', label: 'Decay shape', kind: 'choice', choicesFrom: ['anneal-function', 'shapes'] };
-const PEAK = { key: 'peak', label: 'Peak LR', unit: 'learning rate', kind: 'peak', min: 0, minExclusive: true, max: () => MAX_LR };
+const PEAK = {
+  key: 'peak',
+  label: 'Peak LR',
+  unit: 'learning rate',
+  kind: 'peak',
+  min: 0,
+  minExclusive: true,
+  max: () => MAX_LR,
+};
 
 /** FORMS lists each analysis's fields, in the order shown. */
 export const FORMS = {
   decomposition: [steps('total', 'Total steps'), PEAK],
   'cosine-cycle': [
     steps('total', 'Total steps'),
-    { key: 'cycles', label: 'Cycle lengths T', unit: '× total steps', kind: 'number-list', min: 0, max: 100, maxLen: 200 },
+    {
+      key: 'cycles',
+      label: 'Cycle lengths T',
+      unit: '× total steps',
+      kind: 'number-list',
+      min: 0,
+      max: 100,
+      maxLen: 200,
+    },
     { key: 'floors', label: 'Floors (final LR)', unit: '× peak', kind: 'number-list', min: 0, max: 1, maxLen: 50 },
     PEAK,
   ],
@@ -61,7 +94,16 @@ export const FORMS = {
     PEAK,
   ],
   lambda: [
-    { key: 'lambdas', label: 'Decay factors λ', unit: '', kind: 'number-list', min: 0, max: 1, maxExclusive: true, maxLen: 10 },
+    {
+      key: 'lambdas',
+      label: 'Decay factors λ',
+      unit: '',
+      kind: 'number-list',
+      min: 0,
+      max: 1,
+      maxExclusive: true,
+      maxLen: 10,
+    },
     stepsList('totals', 'Total steps', 20),
     ratios('ratios', 'Cooldown ratios', 500),
     DECAY,
@@ -130,7 +172,8 @@ const round10 = (v) => Number(v.toPrecision(10));
 export function listText(values) {
   if (values.length >= 5 && values.every((v) => typeof v === 'number')) {
     const step = round10(values[1] - values[0]);
-    const even = step > 0 && values.every((v, i) => Math.abs(v - (values[0] + i * step)) <= 1e-9 * Math.max(1, Math.abs(v)));
+    const even =
+      step > 0 && values.every((v, i) => Math.abs(v - (values[0] + i * step)) <= 1e-9 * Math.max(1, Math.abs(v)));
     if (even) return `${round10(values[0])}..${round10(values[values.length - 1])} by ${step}`;
   }
   return values.map((v) => (typeof v === 'number' ? String(round10(v)) : String(v))).join(', ');
@@ -187,10 +230,12 @@ function numberOf(text, whole) {
 function checked(field, x, text, which) {
   const at = which ? `, value ${which}` : '';
   if (Number.isNaN(x)) throw new Error(`${field.label}${at}: “${text.trim()}” is not a number`);
-  if (isWhole(field) && !Number.isInteger(x)) throw new Error(`${field.label}${at}: give a whole number${field.unit === 'steps' ? ' of steps' : ''}, not ${x}`);
+  if (isWhole(field) && !Number.isInteger(x))
+    throw new Error(`${field.label}${at}: give a whole number${field.unit === 'steps' ? ' of steps' : ''}, not ${x}`);
   const low = field.minExclusive ? !(x > field.min) : x < field.min;
   const high = field.maxExclusive ? !(x < field.max) : x > field.max;
-  if (low || high) throw new Error(`${field.label}${at}: must be ${bounds(field)}${field.unit ? ` (${field.unit})` : ''}, got ${x}`);
+  if (low || high)
+    throw new Error(`${field.label}${at}: must be ${bounds(field)}${field.unit ? ` (${field.unit})` : ''}, got ${x}`);
   return x;
 }
 
@@ -202,10 +247,13 @@ function listOf(field, text) {
   if (range) {
     const [from, to, step] = range.slice(1).map((t) => numberOf(t, whole));
     if (![from, to, step].every(Number.isFinite) || !(step > 0) || to < from) {
-      throw new Error(`${field.label}: a range is “from..to by step” with from ≤ to and step > 0, got “${text.trim()}”`);
+      throw new Error(
+        `${field.label}: a range is “from..to by step” with from ≤ to and step > 0, got “${text.trim()}”`,
+      );
     }
     const n = Math.floor((to - from) / step + 1e-9) + 1;
-    if (n > (field.maxLen || 1000)) throw new Error(`${field.label}: at most ${field.maxLen} values, the range gives ${n}`);
+    if (n > (field.maxLen || 1000))
+      throw new Error(`${field.label}: at most ${field.maxLen} values, the range gives ${n}`);
     values = Array.from({ length: n }, (_, i) => round10(from + i * step));
     values.forEach((x, i) => checked(field, x, String(x), i + 1));
   } else {
@@ -213,7 +261,8 @@ function listOf(field, text) {
     values = parts.map((p, i) => checked(field, numberOf(p, whole), p, i + 1));
   }
   if (!values.length) throw new Error(`${field.label}: give at least one value`);
-  if (field.maxLen && values.length > field.maxLen) throw new Error(`${field.label}: at most ${field.maxLen} values, got ${values.length}`);
+  if (field.maxLen && values.length > field.maxLen)
+    throw new Error(`${field.label}: at most ${field.maxLen} values, got ${values.length}`);
   return values;
 }
 
@@ -227,7 +276,8 @@ export function parseField(field, text) {
   if (field.kind === 'peak' && !t.trim()) return undefined;
   if (isList(field)) return listOf(field, t);
   if (field.kind === 'choice') {
-    if (!field.choices.includes(t)) throw new Error(`${field.label}: must be one of ${field.choices.join(', ')}, got “${t}”`);
+    if (!field.choices.includes(t))
+      throw new Error(`${field.label}: must be one of ${field.choices.join(', ')}, got “${t}”`);
     return t;
   }
   if (field.kind === 'choices') {
@@ -253,7 +303,9 @@ export function withField(options, field, text) {
 /** optionsJSON writes options for the JSON view: one option a line, without float noise. */
 export function optionsJSON(options) {
   const round = (v) => (typeof v === 'number' ? round10(v) : v);
-  const lines = Object.entries(options).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v, (key, x) => round(x))}`);
+  const lines = Object.entries(options).map(
+    ([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v, (key, x) => round(x))}`,
+  );
   return lines.length ? `{\n${lines.join(',\n')}\n}` : '{}';
 }
 
@@ -268,7 +320,8 @@ export function parseOptionsJSON(text) {
   } catch (err) {
     throw new Error(`Options (JSON): not valid JSON: ${err.message}`);
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('Options (JSON): give an object, {"option": value, ...}');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new Error('Options (JSON): give an object, {"option": value, ...}');
   return value;
 }
 
@@ -282,5 +335,8 @@ export function labelledError(analysis, message) {
   const field = m && (FORMS[analysis] || []).find((f) => f.key === m[1]);
   if (!field) return { message, key: m ? m[1] : '' };
   const which = m[2] !== undefined ? `, value ${Number(m[2]) + 1}` : '';
-  return { message: `${field.label}${which} (${m[1]}${m[2] !== undefined ? `[${m[2]}]` : ''}): ${m[3]}`, key: field.key };
+  return {
+    message: `${field.label}${which} (${m[1]}${m[2] !== undefined ? `[${m[2]}]` : ''}): ${m[3]}`,
+    key: field.key,
+  };
 }

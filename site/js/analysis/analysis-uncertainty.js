@@ -22,7 +22,8 @@ const percent = (x) => {
 };
 
 /** spanText writes a span of ratios within the band: "14%–40%", or "19% only". */
-export const spanText = (span) => (percent(span.from) === percent(span.to) ? `${percent(span.from)} only` : `${percent(span.from)}–${percent(span.to)}`);
+export const spanText = (span) =>
+  percent(span.from) === percent(span.to) ? `${percent(span.from)} only` : `${percent(span.from)}–${percent(span.to)}`;
 
 /** BAND is the column that says whether a choice can be told apart from the best. */
 const BAND = 'within the band of the best';
@@ -37,8 +38,26 @@ export function uncertainTable(analysis, r) {
   switch (analysis) {
     case 'wsd-ratio':
       return {
-        columns: ['total steps', 'best ratio', 'decay steps', 'final loss', '± (90%)', 'ratios within the band', 'S1', 'S2'],
-        rows: r.optima.map((o) => [o.total, o.ratio, o.decaySteps, o.final.loss, o.plusMinus, o.tied ? spanText(o.tied) : '–', o.final.S1, o.final.S2]),
+        columns: [
+          'total steps',
+          'best ratio',
+          'decay steps',
+          'final loss',
+          '± (90%)',
+          'ratios within the band',
+          'S1',
+          'S2',
+        ],
+        rows: r.optima.map((o) => [
+          o.total,
+          o.ratio,
+          o.decaySteps,
+          o.final.loss,
+          o.plusMinus,
+          o.tied ? spanText(o.tied) : '–',
+          o.final.S1,
+          o.final.S2,
+        ]),
         tied: r.optima.map(() => false),
       };
     case 'anneal-function': {
@@ -60,7 +79,16 @@ export function uncertainTable(analysis, r) {
       const tied = r.best.map((b) => b.family !== top && b.tiedWithBest === true);
       return {
         columns: ['family', 'best', 'final loss', '± (90%)', BAND, 'S1', 'S2', 'evaluations'],
-        rows: r.best.map((b, i) => [b.family, b.description, b.final.loss, b.plusMinus, b.family === top ? 'the best' : tied[i] ? 'yes' : 'no', b.final.S1, b.final.S2, b.evaluations]),
+        rows: r.best.map((b, i) => [
+          b.family,
+          b.description,
+          b.final.loss,
+          b.plusMinus,
+          b.family === top ? 'the best' : tied[i] ? 'yes' : 'no',
+          b.final.S1,
+          b.final.S2,
+          b.evaluations,
+        ]),
         tied,
       };
     }

@@ -20,7 +20,12 @@ const groups = new Map();
  * stepLabel writes an x tick: 12.5K, or the value with four significant digits; nothing for a
  * tick uPlot leaves null (a log axis over less than a decade).
  */
-const stepLabel = (t) => (t == null || !Number.isFinite(t) ? '' : Math.abs(t) >= 1000 ? `${+(t / 1000).toFixed(1)}K` : String(+t.toPrecision(4)));
+const stepLabel = (t) =>
+  t == null || !Number.isFinite(t)
+    ? ''
+    : Math.abs(t) >= 1000
+      ? `${+(t / 1000).toFixed(1)}K`
+      : String(+t.toPrecision(4));
 
 /**
  * createChart returns a chart slot in container: {update(spec), chart() -> uPlot | null}.
@@ -70,12 +75,23 @@ export function createChart(container, { group = null, compact = false } = {}) {
         destroy();
         legend = null;
         container.replaceChildren();
-        if (spec && spec.empty) container.append(Object.assign(document.createElement('p'), { className: 'empty-chart', textContent: spec.empty }));
+        if (spec && spec.empty)
+          container.append(
+            Object.assign(document.createElement('p'), { className: 'empty-chart', textContent: spec.empty }),
+          );
         return;
       }
       const colors = plotColors();
-      const next = JSON.stringify([colors, spec.height, spec.logX, spec.logY, spec.xLabel, spec.yLabel, spec.y2Label,
-        lines.map((l) => [l.label, l.color, l.dash, l.width, !!l.points, l.size, l.scale, l.group, l.role, l.band])]);
+      const next = JSON.stringify([
+        colors,
+        spec.height,
+        spec.logX,
+        spec.logY,
+        spec.xLabel,
+        spec.yLabel,
+        spec.y2Label,
+        lines.map((l) => [l.label, l.color, l.dash, l.width, !!l.points, l.size, l.scale, l.group, l.role, l.band]),
+      ]);
       if (u && next === shape) {
         u.setData(data);
         return;
@@ -107,9 +123,13 @@ function options(spec, colors, width, { group, compact, grouped }) {
   const font = compact ? '10px system-ui, sans-serif' : '11px system-ui, sans-serif';
   const axis = (label, values, size) => ({
     ...(compact ? {} : { label, labelFont: '12px system-ui, sans-serif' }),
-    stroke: colors.fg, grid: { stroke: colors.grid, width: 1 }, ticks: { stroke: colors.grid, width: 1 }, font,
+    stroke: colors.fg,
+    grid: { stroke: colors.grid, width: 1 },
+    ticks: { stroke: colors.grid, width: 1 },
+    font,
     // uPlot's own labels would load Intl (see fmt.tick)
-    values: values || ticks(fmt.tick), ...(size ? { size } : {}),
+    values: values || ticks(fmt.tick),
+    ...(size ? { size } : {}),
   });
   const ticks = (format) => format && ((u, ts) => ts.map(format));
   const series = spec.lines.map((l) => {
@@ -118,14 +138,37 @@ function options(spec, colors, width, { group, compact, grouped }) {
     const value = (u, v) => (v == null ? '–' : format(v));
     if (l.points) {
       const size = l.size || 5;
-      return { label: l.label, group: l.group, role: l.role, stroke, width: 1, paths: () => null, kind: 'points', points: { show: true, size, width: size > 3 ? 1 : 0, stroke, fill: stroke }, value };
+      return {
+        label: l.label,
+        group: l.group,
+        role: l.role,
+        stroke,
+        width: 1,
+        paths: () => null,
+        kind: 'points',
+        points: { show: true, size, width: size > 3 ? 1 : 0, stroke, fill: stroke },
+        value,
+      };
     }
-    return { label: l.label, group: l.group, role: l.role, legend: l.legend, stroke, width: l.width || 1.75, dash: l.dash || undefined, points: { show: false }, spanGaps: true, scale: l.scale || 'y', value };
+    return {
+      label: l.label,
+      group: l.group,
+      role: l.role,
+      legend: l.legend,
+      stroke,
+      width: l.width || 1.75,
+      dash: l.dash || undefined,
+      points: { show: false },
+      spanGaps: true,
+      scale: l.scale || 'y',
+      value,
+    };
   });
   // A band: the lower edge filled up to the upper one, in the curve's colour, lightly.
   const bands = [];
   spec.lines.forEach((l, i) => {
-    const upper = l.band === 'lower' ? spec.lines.findIndex((m, j) => j > i && m.band === 'upper' && m.group === l.group) : -1;
+    const upper =
+      l.band === 'lower' ? spec.lines.findIndex((m, j) => j > i && m.band === 'upper' && m.group === l.group) : -1;
     if (upper >= 0) bands.push({ series: [upper + 1, i + 1], fill: translucent(color(l.color), 0.22) });
   });
   const y2 = spec.lines.some((l) => l.scale === 'y2');
@@ -135,20 +178,43 @@ function options(spec, colors, width, { group, compact, grouped }) {
     scales: {
       // uPlot widens a log axis to whole decades, which squeezes a loss curve (2.5 to 4) into a
       // sliver: a log axis spans the data instead.
-      x: { time: false, distr: spec.logX ? 3 : 1, log: 10, ...(spec.logX ? { range: (u, min, max) => [min, max] } : {}) },
-      y: { distr: spec.logY ? 3 : 1, log: 10, ...(spec.logY ? { range: (u, min, max) => [min / 1.01, max * 1.01] } : {}) },
+      x: {
+        time: false,
+        distr: spec.logX ? 3 : 1,
+        log: 10,
+        ...(spec.logX ? { range: (u, min, max) => [min, max] } : {}),
+      },
+      y: {
+        distr: spec.logY ? 3 : 1,
+        log: 10,
+        ...(spec.logY ? { range: (u, min, max) => [min / 1.01, max * 1.01] } : {}),
+      },
       ...(y2 ? { y2: { auto: true } } : {}),
     },
     axes: [
-      spec.logX ? { ...axis(spec.xLabel), ...logTicks(spec.xTicks || stepLabel) } : axis(spec.xLabel, ticks(spec.xTicks || stepLabel)),
-      spec.logY && !spec.yTicks ? { ...axis(spec.yLabel, null, 64), ...logTicks((t) => String(+t.toPrecision(3))) } : axis(spec.yLabel, ticks(spec.yTicks), compact ? 52 : 64),
+      spec.logX
+        ? { ...axis(spec.xLabel), ...logTicks(spec.xTicks || stepLabel) }
+        : axis(spec.xLabel, ticks(spec.xTicks || stepLabel)),
+      spec.logY && !spec.yTicks
+        ? { ...axis(spec.yLabel, null, 64), ...logTicks((t) => String(+t.toPrecision(3))) }
+        : axis(spec.yLabel, ticks(spec.yTicks), compact ? 52 : 64),
       ...(y2 ? [{ ...axis(spec.y2Label, null, 64), scale: 'y2', side: 1, grid: { show: false } }] : []),
     ],
     series: [{ label: spec.xLabel, value: (u, v) => (v == null ? '–' : (spec.xFormat || fmt.steps)(v)) }, ...series],
-    cursor: compact ? { show: false } : { ...(group ? { sync: { key: group } } : {}), drag: { x: true, y: false }, points: { size: 6 } },
+    cursor: compact
+      ? { show: false }
+      : { ...(group ? { sync: { key: group } } : {}), drag: { x: true, y: false }, points: { size: 6 } },
     legend: compact || grouped ? { show: false } : { live: true },
     bands,
-    hooks: group ? { setSelect: [(u) => { if (u.select.width > 0) syncX(groups.get(group), u); }] } : {},
+    hooks: group
+      ? {
+          setSelect: [
+            (u) => {
+              if (u.select.width > 0) syncX(groups.get(group), u);
+            },
+          ],
+        }
+      : {},
   };
 }
 
@@ -167,7 +233,12 @@ const PHONE_WIDTH = 600;
  * cursor); a role toggles its line, a curve's name all of its lines. Folded on a phone.
  */
 function groupedLegend(u, lines, spec) {
-  const el = (tag, cls, text) => Object.assign(document.createElement(tag), cls ? { className: cls } : {}, text !== undefined ? { textContent: text } : {});
+  const el = (tag, cls, text) =>
+    Object.assign(
+      document.createElement(tag),
+      cls ? { className: cls } : {},
+      text !== undefined ? { textContent: text } : {},
+    );
   const colorOf = (c) => (c && c.startsWith('@') ? 'var(--muted)' : c);
   const details = el('details', 'chart-legend');
   details.open = !(globalThis.matchMedia && matchMedia(`(max-width: ${PHONE_WIDTH}px)`).matches);
@@ -229,16 +300,19 @@ function groupedLegend(u, lines, spec) {
   }
   details.append(list);
   // The values at the cursor, as uPlot's own legend shows them.
-  u.hooks.setCursor = [...(u.hooks.setCursor || []), () => {
-    const idx = u.cursor.idx;
-    const x = idx == null ? null : u.data[0][idx];
-    cursorText.textContent = x == null ? '' : ` · ${spec.xLabel} ${(spec.xFormat || fmt.steps)(x)}`;
-    if (!details.open) return;
-    for (const v of values) {
-      const y = idx == null ? null : u.data[v.index][idx];
-      v.value.textContent = y == null ? '' : v.format(y);
-    }
-  }];
+  u.hooks.setCursor = [
+    ...(u.hooks.setCursor || []),
+    () => {
+      const idx = u.cursor.idx;
+      const x = idx == null ? null : u.data[0][idx];
+      cursorText.textContent = x == null ? '' : ` · ${spec.xLabel} ${(spec.xFormat || fmt.steps)(x)}`;
+      if (!details.open) return;
+      for (const v of values) {
+        const y = idx == null ? null : u.data[v.index][idx];
+        v.value.textContent = y == null ? '' : v.format(y);
+      }
+    },
+  ];
   return details;
 }
 
@@ -254,9 +328,10 @@ export function logTicks(format) {
   };
   return {
     splits: (u, ai, min, max) => (max / min >= 10 ? decadeTicks(min, max) : roundTicks(min, max, 5)),
-    values: (u, ts, ai) => (spansDecade(u, ai)
-      ? ts.map((t) => ([1, 2, 5].includes(Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9))) ? format(t) : ''))
-      : ts.map(format)),
+    values: (u, ts, ai) =>
+      spansDecade(u, ai)
+        ? ts.map((t) => ([1, 2, 5].includes(Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9))) ? format(t) : ''))
+        : ts.map(format),
   };
 }
 

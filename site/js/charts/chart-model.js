@@ -52,7 +52,10 @@ export function lawLines(state) {
       const suffix = [tag, role].filter(Boolean).join(', ');
       const again = drawnBefore.has(item.name);
       mine.push({
-        law, item, curve, line,
+        law,
+        item,
+        curve,
+        line,
         name: tag ? `${item.name} (${tag})` : item.name,
         label: suffix ? `${item.name} (${suffix})` : item.name,
         role: [shortTag, role || 'predicted'].filter(Boolean).join(', '),
@@ -93,7 +96,9 @@ function xStart(state, lines) {
   const firstObserved = Math.min(...state.curves.map((c) => c.steps[0]));
   const withParams = LAW_NAMES.map((law) => paramsOf(state, law)).find(Boolean);
   const settings = withParams ? withParams.settings : state.settings;
-  const ends = [...lines.map((l) => l.line.steps), ...state.curves.map((c) => c.steps)].map((s) => s && s[s.length - 1]).filter(Number.isFinite);
+  const ends = [...lines.map((l) => l.line.steps), ...state.curves.map((c) => c.steps)]
+    .map((s) => s && s[s.length - 1])
+    .filter(Number.isFinite);
   const afterWarmup = settings.warmupSteps < Math.max(0, ...ends) ? settings.warmupSteps : 0;
   return Math.max(Number.isFinite(firstObserved) ? firstObserved : 1, afterWarmup);
 }
@@ -121,8 +126,16 @@ const SMOOTH_SHARE = 0.02;
 export function bigLabel(t) {
   const a = Math.abs(t);
   if (a < 1e3) return String(+t.toPrecision(3));
-  for (const [size, suffix] of [[1e3, 'K'], [1e6, 'M'], [1e9, 'B']]) if (a < size * 1e3) return `${+(t / size).toPrecision(3)}${suffix}`;
-  return t.toExponential(2).replace(/\.?0+e/, 'e').replace('e+', 'e');
+  for (const [size, suffix] of [
+    [1e3, 'K'],
+    [1e6, 'M'],
+    [1e9, 'B'],
+  ])
+    if (a < size * 1e3) return `${+(t / size).toPrecision(3)}${suffix}`;
+  return t
+    .toExponential(2)
+    .replace(/\.?0+e/, 'e')
+    .replace('e+', 'e');
 }
 
 /**
@@ -134,10 +147,21 @@ export function xAxis(chart = {}) {
   const tokens = Number.isFinite(chart.tokensPerStep) && chart.tokensPerStep > 0 ? chart.tokensPerStep : null;
   const size = Number.isFinite(chart.modelSize) && chart.modelSize > 0 ? chart.modelSize : null;
   const big = bigLabel;
-  if (chart.xUnit === 'tokens' && tokens) return { unit: 'tokens', factor: tokens, label: 'tokens', ticks: big, format: (v) => fmt.sig(v, 4), note: '' };
-  if (chart.xUnit === 'flops' && tokens && size) return { unit: 'flops', factor: 6 * size * tokens, label: 'FLOPs (≈ 6·N·tokens)', ticks: big, format: (v) => fmt.sig(v, 4), note: '' };
-  const missing = chart.xUnit === 'tokens' || chart.xUnit === 'flops'
-    ? `Enter the tokens per step${chart.xUnit === 'flops' ? ' and the model size N' : ''} to count the x axis in ${chart.xUnit === 'flops' ? 'FLOPs' : 'tokens'}: it counts steps meanwhile.` : '';
+  if (chart.xUnit === 'tokens' && tokens)
+    return { unit: 'tokens', factor: tokens, label: 'tokens', ticks: big, format: (v) => fmt.sig(v, 4), note: '' };
+  if (chart.xUnit === 'flops' && tokens && size)
+    return {
+      unit: 'flops',
+      factor: 6 * size * tokens,
+      label: 'FLOPs (≈ 6·N·tokens)',
+      ticks: big,
+      format: (v) => fmt.sig(v, 4),
+      note: '',
+    };
+  const missing =
+    chart.xUnit === 'tokens' || chart.xUnit === 'flops'
+      ? `Enter the tokens per step${chart.xUnit === 'flops' ? ' and the model size N' : ''} to count the x axis in ${chart.xUnit === 'flops' ? 'FLOPs' : 'tokens'}: it counts steps meanwhile.`
+      : '';
   return { unit: 'steps', factor: 1, label: 'step', ticks: null, format: null, note: missing };
 }
 
@@ -145,7 +169,10 @@ export function xAxis(chart = {}) {
 function inUnits(spec, axis) {
   if (axis.factor === 1) return spec;
   return {
-    ...spec, xLabel: axis.label, xTicks: axis.ticks, xFormat: axis.format,
+    ...spec,
+    xLabel: axis.label,
+    xTicks: axis.ticks,
+    xFormat: axis.format,
     xMin: Number.isFinite(spec.xMin) ? spec.xMin * axis.factor : spec.xMin,
     lines: spec.lines.map((l) => ({ ...l, x: l.x ? Float64Array.from(l.x, (v) => v * axis.factor) : l.x })),
   };
@@ -167,35 +194,101 @@ function resultChartsInSteps(state) {
   const base = { xLabel: 'step', logX, logY: false, empty: 'Nothing to draw yet.' };
 
   const lr = {
-    ...base, yLabel: 'learning rate', height: 220, xMin: fromOne, yTicks: fmt.lr,
-    lines: lines.filter((l) => l.showLR).map((l) => ({ label: l.name, group: l.item.name, role: 'LR', color: l.color, dash: l.dash, x: l.line.steps, y: l.line.lr, format: fmt.lr })),
+    ...base,
+    yLabel: 'learning rate',
+    height: 220,
+    xMin: fromOne,
+    yTicks: fmt.lr,
+    lines: lines
+      .filter((l) => l.showLR)
+      .map((l) => ({
+        label: l.name,
+        group: l.item.name,
+        role: 'LR',
+        color: l.color,
+        dash: l.dash,
+        x: l.line.steps,
+        y: l.line.lr,
+        format: fmt.lr,
+      })),
   };
   // A curve's LR column draws before any law draws the curve: the data as logged.
   const drawnLR = new Set(lr.lines.map((l) => l.group));
   for (const c of state.curves) {
     const col = lrColumn(c);
-    if (col && !drawnLR.has(c.name)) lr.lines.push({ label: `${c.name} (LR column)`, group: c.name, role: 'LR column', color: c.color, x: col.steps, y: col.lr, format: fmt.lr });
+    if (col && !drawnLR.has(c.name))
+      lr.lines.push({
+        label: `${c.name} (LR column)`,
+        group: c.name,
+        role: 'LR column',
+        color: c.color,
+        x: col.steps,
+        y: col.lr,
+        format: fmt.lr,
+      });
   }
 
   const loss = { ...base, yLabel: 'loss', height: 360, xMin: minX, logY, lines: [] };
   for (const c of state.curves) {
-    loss.lines.push({ label: `${c.name} (observed)`, group: c.name, role: 'observed', color: c.color, points: true, size: pointSize(c.steps.length), x: c.steps, y: c.loss, format: sig(5) });
+    loss.lines.push({
+      label: `${c.name} (observed)`,
+      group: c.name,
+      role: 'observed',
+      color: c.color,
+      points: true,
+      size: pointSize(c.steps.length),
+      x: c.steps,
+      y: c.loss,
+      format: sig(5),
+    });
     // Noisy per-step losses, smoothed for the eye when asked (the points stay, and are what is fitted).
     if (state.chart.smooth && c.loss.length >= 20) {
-      const width = 2 * Math.max(2, Math.round(SMOOTH_SHARE * c.loss.length / 2)) + 1;
-      loss.lines.push({ label: `${c.name} (smoothed)`, group: c.name, role: `smoothed (${width} points)`, color: c.color, width: 1.25, dash: [2, 2], x: c.steps, y: smoothLoss(c.loss, width), format: sig(5) });
+      const width = 2 * Math.max(2, Math.round((SMOOTH_SHARE * c.loss.length) / 2)) + 1;
+      loss.lines.push({
+        label: `${c.name} (smoothed)`,
+        group: c.name,
+        role: `smoothed (${width} points)`,
+        color: c.color,
+        width: 1.25,
+        dash: [2, 2],
+        x: c.steps,
+        y: smoothLoss(c.loss, width),
+        format: sig(5),
+      });
     }
   }
   for (const l of lines) {
-    loss.lines.push({ label: l.label, group: l.item.name, role: l.role, color: l.color, dash: l.dash, x: l.line.steps, y: l.line.loss, format: sig(5) });
+    loss.lines.push({
+      label: l.label,
+      group: l.item.name,
+      role: l.role,
+      color: l.color,
+      dash: l.dash,
+      x: l.line.steps,
+      y: l.line.loss,
+      format: sig(5),
+    });
     if (l.band) {
       // The prediction band: lawcore's lower and upper where the line has them (wider the
       // farther a step lies beyond the fitted data), else pred·(1 ± half-width); two thin
       // edges, shaded between.
-      for (const [side, k] of [['lower', -1], ['upper', 1]]) {
+      for (const [side, k] of [
+        ['lower', -1],
+        ['upper', 1],
+      ]) {
         const edge = l.line[side] && l.line[side].length === l.line.loss.length ? l.line[side] : null;
         const y = edge ? Array.from(edge) : Array.from(l.line.loss, (v) => v * (1 + k * l.band));
-        loss.lines.push({ label: `${l.name} band ${side}`, group: l.item.name, role: `band ${side}`, band: side, color: l.color, width: 0.75, x: l.line.steps, y, format: sig(5) });
+        loss.lines.push({
+          label: `${l.name} band ${side}`,
+          group: l.item.name,
+          role: `band ${side}`,
+          band: side,
+          color: l.color,
+          width: 0.75,
+          x: l.line.steps,
+          y,
+          format: sig(5),
+        });
       }
     }
   }
@@ -203,18 +296,57 @@ function resultChartsInSteps(state) {
   const observed = state.curves.map((c) => ({ c, residual: residualsOf(state, c) })).filter((o) => o.residual);
   const residualSteps = observed.flatMap(({ c }) => [c.steps[0], c.steps[c.steps.length - 1]]);
   const residuals = {
-    ...base, yLabel: 'observed − law', height: 220, xMin: fromOne, empty: 'Residuals appear after a fit.',
+    ...base,
+    yLabel: 'observed − law',
+    height: 220,
+    xMin: fromOne,
+    empty: 'Residuals appear after a fit.',
     lines: [
-      { label: 'zero', legend: false, color: '@muted', width: 1, dash: [4, 4], x: residualSteps.length ? [Math.min(...residualSteps), Math.max(...residualSteps)] : [], y: residualSteps.length ? [0, 0] : [] },
-      ...observed.map(({ c, residual }) => ({ label: c.name, group: c.name, role: 'observed − law', color: c.color, points: true, size: pointSize(c.steps.length), x: c.steps, y: residual, format: sig(3) })),
+      {
+        label: 'zero',
+        legend: false,
+        color: '@muted',
+        width: 1,
+        dash: [4, 4],
+        x: residualSteps.length ? [Math.min(...residualSteps), Math.max(...residualSteps)] : [],
+        y: residualSteps.length ? [0, 0] : [],
+      },
+      ...observed.map(({ c, residual }) => ({
+        label: c.name,
+        group: c.name,
+        role: 'observed − law',
+        color: c.color,
+        points: true,
+        size: pointSize(c.steps.length),
+        x: c.steps,
+        y: residual,
+        format: sig(3),
+      })),
     ],
   };
 
   const terms = { ...base, yLabel: 'term of the loss', height: 260, xMin: minX, lines: [] };
   for (const l of lines.filter((x) => x.showTerms)) {
     const [s1, s2] = LAWS[l.law].terms;
-    terms.lines.push({ label: `${l.name}: ${s1}`, group: l.item.name, role: s1, color: l.color, x: l.line.steps, y: l.line.s1Term, format: sig(4) });
-    terms.lines.push({ label: `${l.name}: ${s2}`, group: l.item.name, role: s2, color: l.color, dash: DASHED, x: l.line.steps, y: l.line.s2Term, format: sig(4) });
+    terms.lines.push({
+      label: `${l.name}: ${s1}`,
+      group: l.item.name,
+      role: s1,
+      color: l.color,
+      x: l.line.steps,
+      y: l.line.s1Term,
+      format: sig(4),
+    });
+    terms.lines.push({
+      label: `${l.name}: ${s2}`,
+      group: l.item.name,
+      role: s2,
+      color: l.color,
+      dash: DASHED,
+      x: l.line.steps,
+      y: l.line.s2Term,
+      format: sig(4),
+    });
   }
   return { lr, loss, residuals, terms };
 }

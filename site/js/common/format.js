@@ -108,7 +108,9 @@ const SCALE = { k: 1e3, m: 1e6, b: 1e9, t: 1e12 };
  * anything else ("2,7", "abc", "").
  */
 export function parseCount(text) {
-  const t = String(text).trim().replace(/[,_\s\u00a0\u202f](?=\d{3}(\D|$))/g, '');
+  const t = String(text)
+    .trim()
+    .replace(/[,_\s\u00a0\u202f](?=\d{3}(\D|$))/g, '');
   const m = /^(.*?)\s*([kmbt])?$/i.exec(t);
   return parseDecimal(m[1]) * (m[2] ? SCALE[m[2].toLowerCase()] : 1);
 }

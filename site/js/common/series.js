@@ -103,6 +103,9 @@ export function alignLines(lines, xMin = -Infinity) {
     }
     return { ...thinned(x, y), points: l.points };
   });
-  const xs = unionSteps(drawn.map((d) => d.x), xMin);
+  const xs = unionSteps(
+    drawn.map((d) => d.x),
+    xMin,
+  );
   return [xs, ...drawn.map((d) => (d.points ? exactOnto(xs, d.x, d.y) : interpolateOnto(xs, d.x, d.y)))];
 }

@@ -6,9 +6,24 @@
  * first twelve curves of a page never share a look.
  */
 export const PALETTE = [
-  '#0072b2', '#e69f00', '#009e73', '#d55e00', '#cc79a7', '#56b4e9',
-  '#8c6d31', '#7f3c8d', '#e73f74', '#11a579', '#4b4b8f', '#a5aa99',
-  '#f2b701', '#3969ac', '#80ba5a', '#e68310', '#008695', '#cf1c90',
+  '#0072b2',
+  '#e69f00',
+  '#009e73',
+  '#d55e00',
+  '#cc79a7',
+  '#56b4e9',
+  '#8c6d31',
+  '#7f3c8d',
+  '#e73f74',
+  '#11a579',
+  '#4b4b8f',
+  '#a5aa99',
+  '#f2b701',
+  '#3969ac',
+  '#80ba5a',
+  '#e68310',
+  '#008695',
+  '#cf1c90',
 ];
 
 /** nextColor returns the first palette colour not in used (cycling when all are used). */

@@ -27,7 +27,12 @@ function missingOf(state) {
   const out = new Map();
   for (const law of LAW_NAMES) {
     const items = missingLines(state, law);
-    if (items.length) out.set(law, { source: paramsOf(state, law).source, band: lineBand(state, law), items: new Map(items.map((x) => [x.name, x.schedule])) });
+    if (items.length)
+      out.set(law, {
+        source: paramsOf(state, law).source,
+        band: lineBand(state, law),
+        items: new Map(items.map((x) => [x.name, x.schedule])),
+      });
   }
   return out;
 }

@@ -54,9 +54,19 @@ export function createFitting({ store, engine, predicting }) {
     const used = { ...settings, warmupConvention: response.settings.warmupConvention };
     if (response.auto) {
       const lambda = response.auto.chosen.lambda;
-      Object.assign(used, { fitLambda: lambda === 'fit', ...(typeof response.settings.lambda === 'number' ? { lambda: response.settings.lambda } : {}) });
+      Object.assign(used, {
+        fitLambda: lambda === 'fit',
+        ...(typeof response.settings.lambda === 'number' ? { lambda: response.settings.lambda } : {}),
+      });
     }
-    return { law: response.law, params: response.params, response, lines, settings: used, curves: new Map(curves.map((c) => [c.name, c])) };
+    return {
+      law: response.law,
+      params: response.params,
+      response,
+      lines,
+      settings: used,
+      curves: new Map(curves.map((c) => [c.name, c])),
+    };
   }
 
   async function runFit(settings) {
@@ -73,7 +83,9 @@ export function createFitting({ store, engine, predicting }) {
       for (const law of laws) {
         const label = labelOf(law);
         store.fitProgress(0, `Fitting ${label} to ${nFit} curve(s)…`);
-        const got = await engine.fit(law === 'auto' ? 'annealing' : law, curves, settings, (f) => store.fitProgress(f, `Fitting ${label}… ${Math.round(f * 100)}%`));
+        const got = await engine.fit(law === 'auto' ? 'annealing' : law, curves, settings, (f) =>
+          store.fitProgress(f, `Fitting ${label}… ${Math.round(f * 100)}%`),
+        );
         const record = fitRecord(got, curves, settings);
         fits[record.law] = record;
       }
@@ -98,10 +110,14 @@ export function createFitting({ store, engine, predicting }) {
       const first = records[0].response;
       const nVal = first.curves.length - first.curves.filter((c) => c.role === 'fit').length;
       const elapsed = records.reduce((t, f) => t + (f.response.elapsedMs ?? 0), 0) || performance.now() - started;
-      store.fitted(fits, {
-        stale: store.state.edits !== editsAtStart, // a role or a setting changed while it ran
-        status: `Fitted ${records.length === 2 ? 'both laws to ' : first.members ? `an average of ${first.members.length} laws (picked by auto) to ` : first.auto ? `the ${LAWS[first.law].label} (picked by auto) to ` : ''}${first.curves.length - nVal} curve(s)${nVal ? `, predicted ${nVal} held out` : ''} in ${fmt.ms(elapsed)}.`,
-      }, lines);
+      store.fitted(
+        fits,
+        {
+          stale: store.state.edits !== editsAtStart, // a role or a setting changed while it ran
+          status: `Fitted ${records.length === 2 ? 'both laws to ' : first.members ? `an average of ${first.members.length} laws (picked by auto) to ` : first.auto ? `the ${LAWS[first.law].label} (picked by auto) to ` : ''}${first.curves.length - nVal} curve(s)${nVal ? `, predicted ${nVal} held out` : ''} in ${fmt.ms(elapsed)}.`,
+        },
+        lines,
+      );
       if (refused) store.showMessage(`Predict: ${refused.message}`, 'error', 'predict');
       else warnOf(store, lines);
     } catch (err) {
@@ -131,11 +147,18 @@ export function createFitting({ store, engine, predicting }) {
       // A schedule that disagrees with its curve's data is flagged before fitting: one that ends
       // too soon cannot be fitted; one whose LR differs from the LR column is fitted as asked.
       const flagged = curves.flatMap((c) => flaggedProblems(c).map((p) => ({ ...p, text: `${c.name}: ${p.text}` })));
-      for (const p of flagged.filter((x) => x.kind === 'ends')) problems.push(`${p.text}: give it a schedule that runs to the end of its data (button "Schedule…").`);
+      for (const p of flagged.filter((x) => x.kind === 'ends'))
+        problems.push(`${p.text}: give it a schedule that runs to the end of its data (button "Schedule…").`);
       if (problems.length) return store.showMessage(problems);
       const differs = flagged.filter((x) => x.kind !== 'ends');
       if (differs.length) {
-        store.showMessage([...differs.map((p) => `${p.text}.`), 'The fit uses the schedules as given; the curve’s own LR column is what the run did.'], 'notice');
+        store.showMessage(
+          [
+            ...differs.map((p) => `${p.text}.`),
+            'The fit uses the schedules as given; the curve’s own LR column is what the run did.',
+          ],
+          'notice',
+        );
       }
       await exclusive(() => runFit(settings));
     },
@@ -148,7 +171,8 @@ export function createFitting({ store, engine, predicting }) {
       // The curves marked fit are left out in turn (the held-out curves are predicted by the fit
       // itself); every fold refits, so this keeps the cost at one fit per fitting curve.
       const curves = store.state.curves.filter((c) => c.schedule && c.role === 'fit');
-      if (curves.length < 2) return store.showMessage('Validation needs at least two curves marked "fit" (with schedules).');
+      if (curves.length < 2)
+        return store.showMessage('Validation needs at least two curves marked "fit" (with schedules).');
       await exclusive(async () => {
         store.fitStarted(`Validating: ${curves.length} fits per law, each leaving one curve out…`);
         try {
@@ -157,7 +181,9 @@ export function createFitting({ store, engine, predicting }) {
           let lines = [];
           try {
             lines = await predicting.linesFor({ ...store.state, validation: result, band: validationBand(result) });
-          } catch { /* predicted again once validated (derived.js), saying why if it fails */ }
+          } catch {
+            /* predicted again once validated (derived.js), saying why if it fails */
+          }
           if (cancelAsked) return store.setStatus('Validation cancelled.');
           store.validated(result, `Validated ${curves.length} curve(s) in ${fmt.ms(result.elapsedMs)}.`, lines);
         } catch (err) {

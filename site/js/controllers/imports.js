@@ -11,7 +11,8 @@ import { warmupFromLR } from '../schedules/curve-facts.js';
  * heldPoints counts the points of the curves that stay on the page when new ones come: an
  * example's go when the user's first curves replace it.
  */
-const heldPoints = (state) => state.curves.filter((c) => !(state.example && c.fromExample)).reduce((n, c) => n + c.steps.length, 0);
+const heldPoints = (state) =>
+  state.curves.filter((c) => !(state.example && c.fromExample)).reduce((n, c) => n + c.steps.length, 0);
 
 /** sameArray says whether two arrays of numbers hold the same values. */
 function sameArray(a, b) {
@@ -61,9 +62,11 @@ export function createImports({ store, engine, ask }) {
       if (a.name === asked) return;
       const other = store.state.curves.find((c) => c.name === asked);
       const same = other && sameArray(other.steps, a.steps) && sameArray(other.loss, a.loss);
-      notes.push(same
-        ? `${asked} is already on the page with the same points: the copy added is named ${a.name} (remove it if the file was added twice).`
-        : `A ${other ? 'curve' : 'schedule'} named ${asked} is already on the page: the one added is named ${a.name}.`);
+      notes.push(
+        same
+          ? `${asked} is already on the page with the same points: the copy added is named ${a.name} (remove it if the file was added twice).`
+          : `A ${other ? 'curve' : 'schedule'} named ${asked} is already on the page: the one added is named ${a.name}.`,
+      );
     });
     return { added, notes };
   }
@@ -71,19 +74,26 @@ export function createImports({ store, engine, ask }) {
   /** placeInView is addToView without its notes on renamed curves. */
   function placeInView(curves) {
     const replacing = Boolean(store.state.example);
-    if (!curves.length || (!replacing && store.state.curves.length)) return { added: store.addCurves(curves), notes: [] };
+    if (!curves.length || (!replacing && store.state.curves.length))
+      return { added: store.addCurves(curves), notes: [] };
     const notes = [];
     let settings = store.state.settings;
     if (settings !== settingsBefore) {
       // the user set them while the files were read: for these curves, so they stand as set
-      if (replacing) notes.push(`Your data replaced ${store.state.example.title} (Undo brings it back); the settings you chose while it was read are kept.`);
+      if (replacing)
+        notes.push(
+          `Your data replaced ${store.state.example.title} (Undo brings it back); the settings you chose while it was read are kept.`,
+        );
       return { added: replacing ? store.replaceExample(curves, settings) : store.addCurves(curves), notes };
     }
     if (replacing) {
       notes.push(`Your data replaced ${store.state.example.title} (Undo brings it back).`);
       // The example's settings were its paper's; the user's own curves are fitted with auto.
       settings = { ...settings, auto: true };
-      if (!store.state.settings.auto) notes.push('Auto is on: the law and its settings are picked by how well they predict your curves’ held-out steps (the example kept its paper’s setting).');
+      if (!store.state.settings.auto)
+        notes.push(
+          'Auto is on: the law and its settings are picked by how well they predict your curves’ held-out steps (the example kept its paper’s setting).',
+        );
     }
     const fromLR = warmupFromLR(curves);
     if (fromLR && fromLR.warmup !== settings.warmupSteps) {
@@ -119,7 +129,12 @@ export function createImports({ store, engine, ask }) {
     notes.push(...replaced);
     const noLR = added.filter((c) => !c.schedule).map((c) => c.name);
     const given = lrCurves.length ? ` ${lrCurves.length} learning-rate file(s) read.` : '';
-    store.setStatus(`Added ${added.length} curve(s).${given}` + (noLR.length ? ` Without learning rates: give ${noLR.join(', ')} a schedule, or add its learning-rate file.` : ''));
+    store.setStatus(
+      `Added ${added.length} curve(s).${given}`
+        + (noLR.length
+          ? ` Without learning rates: give ${noLR.join(', ')} a schedule, or add its learning-rate file.`
+          : ''),
+    );
     if (errors.length) store.showMessage([...errors, ...notes]);
     else if (notes.length) store.showMessage(notes, 'notice');
   }
@@ -130,17 +145,19 @@ export function createImports({ store, engine, ask }) {
   /** settingsBefore are the settings when the imports under way began: others were set by the user meanwhile. */
   let settingsBefore = store.state.settings;
   /** tracked is fn counted in underWay while it runs. */
-  const tracked = (fn) => async (...args) => {
-    if (underWay === 0) settingsBefore = store.state.settings;
-    underWay++;
-    const running = fn(...args);
-    read = Promise.allSettled([read, running]);
-    try {
-      return await running;
-    } finally {
-      underWay--;
-    }
-  };
+  const tracked =
+    (fn) =>
+    async (...args) => {
+      if (underWay === 0) settingsBefore = store.state.settings;
+      underWay++;
+      const running = fn(...args);
+      read = Promise.allSettled([read, running]);
+      try {
+        return await running;
+      } finally {
+        underWay--;
+      }
+    };
 
   return {
     /** reading says whether files or text are being read (their curves are not on the page yet). */
@@ -205,7 +222,10 @@ export function createImports({ store, engine, ask }) {
         const given = await giveLearningRates(curves, lrCurves);
         notes.push(...given.notes);
         if (!curves.length && !given.paired) throw new Error(notes.join(' ') || `${fileName}: no curves`);
-        const budget = withinPointBudget(heldPoints(store.state), given.curves.map((c) => ({ ...c, name: curves.length === 1 ? fileName : `${fileName} ${c.name}` })));
+        const budget = withinPointBudget(
+          heldPoints(store.state),
+          given.curves.map((c) => ({ ...c, name: curves.length === 1 ? fileName : `${fileName} ${c.name}` })),
+        );
         giveLoaded(given.scheduled);
         if (budget.refused.length && !budget.kept.length) throw new Error(budget.refused.join(' '));
         const { added, notes: replaced } = addToView(budget.kept);

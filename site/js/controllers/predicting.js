@@ -26,10 +26,12 @@ export function predictionWarnings(results) {
 export function farPeakWarnings(state) {
   const top = fittedPeak(state);
   if (!top) return [];
-  return state.predictions.filter((p) => schedulePeak(p.schedule) > FAR_PEAK * top).map((p) => {
-    const peak = schedulePeak(p.schedule);
-    return `${p.name}: its peak LR (${fmt.lr(peak)}) is ${fmt.sig(peak / top, 2)}× the highest of the curves fitted (${fmt.lr(top)}); the law was fitted at their learning rates, so this prediction, and its band, are an extrapolation the fit cannot vouch for.`;
-  });
+  return state.predictions
+    .filter((p) => schedulePeak(p.schedule) > FAR_PEAK * top)
+    .map((p) => {
+      const peak = schedulePeak(p.schedule);
+      return `${p.name}: its peak LR (${fmt.lr(peak)}) is ${fmt.sig(peak / top, 2)}× the highest of the curves fitted (${fmt.lr(top)}); the law was fitted at their learning rates, so this prediction, and its band, are an extrapolation the fit cannot vouch for.`;
+    });
 }
 
 /** warnOf shows results' warnings, and schedules predicted far past the fitted peak, as a notice that the next prediction clears (none: nothing). */
@@ -39,11 +41,25 @@ export function warnOf(store, results) {
 }
 
 /** jobsOf lists what predicting the lines state is missing asks lawcore: per law, {law, p (paramsOf), band, items}. */
-const jobsOf = (state) => LAW_NAMES.map((law) => ({ law, p: paramsOf(state, law), band: lineBand(state, law), items: missingLines(state, law) })).filter((j) => j.items.length);
+const jobsOf = (state) =>
+  LAW_NAMES.map((law) => ({
+    law,
+    p: paramsOf(state, law),
+    band: lineBand(state, law),
+    items: missingLines(state, law),
+  })).filter((j) => j.items.length);
 
 /** sameJobs says whether two lists of jobs ask the same: the same parameters' record, band and items. */
-const sameJobs = (a, b) => a.length === b.length && a.every((j, i) => j.law === b[i].law && j.p.source === b[i].p.source && j.band === b[i].band
-  && j.items.length === b[i].items.length && j.items.every((x, k) => x.name === b[i].items[k].name && x.schedule === b[i].items[k].schedule));
+const sameJobs = (a, b) =>
+  a.length === b.length
+  && a.every(
+    (j, i) =>
+      j.law === b[i].law
+      && j.p.source === b[i].p.source
+      && j.band === b[i].band
+      && j.items.length === b[i].items.length
+      && j.items.every((x, k) => x.name === b[i].items[k].name && x.schedule === b[i].items[k].schedule),
+  );
 
 /**
  * createPredicting returns {update() -> ok, linesFor(state), applyManual(params, settings),

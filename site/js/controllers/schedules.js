@@ -16,7 +16,10 @@ const BUILDER_DEFAULTS = { total: 60000, peak: 2e-4 };
 export function createSchedules({ store, engine, editSchedule }) {
   const fallback = () => ({ warmup: store.state.settings.warmupSteps });
   /** context is the run a schedule to predict starts from: the loaded runs', the settings' warmup. */
-  const context = () => ({ ...scheduleDefaults(store.state, { ...BUILDER_DEFAULTS, warmup: store.state.settings.warmupSteps }), from: store.state.curves.length ? 'the loaded curves' : '' });
+  const context = () => ({
+    ...scheduleDefaults(store.state, { ...BUILDER_DEFAULTS, warmup: store.state.settings.warmupSteps }),
+    from: store.state.curves.length ? 'the loaded curves' : '',
+  });
 
   /**
    * checkCurve lists where a curve's schedule disagrees with its data; its LR is compared with
@@ -25,8 +28,11 @@ export function createSchedules({ store, engine, editSchedule }) {
   async function checkCurve(curve) {
     let expanded = null;
     try {
-      if (curve.schedule) expanded = await engine.schedule({ warmup: store.state.settings.warmupSteps, ...curve.schedule });
-    } catch { /* the fit says why */ }
+      if (curve.schedule)
+        expanded = await engine.schedule({ warmup: store.state.settings.warmupSteps, ...curve.schedule });
+    } catch {
+      /* the fit says why */
+    }
     return scheduleProblems(curve, expanded);
   }
 
@@ -53,8 +59,10 @@ export function createSchedules({ store, engine, editSchedule }) {
           // a LambdaLR of lawcore's formula, or PyTorch's own scheduler where the schedule is one
           const own = pytorchScheduler(p.schedule, { warmup });
           const what = own === 'LambdaLR' ? 'a PyTorch LambdaLR' : `PyTorch’s ${own}`;
-          title = flavour === 'huggingface' ? `transformers has no schedule like ${name}; here it is as ${what} instead.`
-            : `${name} as ${what}${own === 'LambdaLR' ? ' (lawcore’s formula in Python)' : ''}:`;
+          title =
+            flavour === 'huggingface'
+              ? `transformers has no schedule like ${name}; here it is as ${what} instead.`
+              : `${name} as ${what}${own === 'LambdaLR' ? ' (lawcore’s formula in Python)' : ''}:`;
         }
         let copied = true;
         try {
@@ -74,15 +82,32 @@ export function createSchedules({ store, engine, editSchedule }) {
       const facts = curveFacts(c);
       const near = context();
       const forRun = {
-        total: facts.lastStep, peak: facts.peak ?? near.peak, warmup: facts.warmup ?? near.warmup,
-        data: { total: facts.lastStep, peak: facts.peak, warmup: facts.warmup }, from: `the curve: ${facts.from}`, curve: c,
+        total: facts.lastStep,
+        peak: facts.peak ?? near.peak,
+        warmup: facts.warmup ?? near.warmup,
+        data: { total: facts.lastStep, peak: facts.peak, warmup: facts.warmup },
+        from: `the curve: ${facts.from}`,
+        curve: c,
       };
-      const guess = c.schedule || { kind: 'constant', total: facts.lastStep, peak: forRun.peak, ...(Number.isFinite(forRun.warmup) ? { warmup: forRun.warmup } : {}) };
+      const guess = c.schedule || {
+        kind: 'constant',
+        total: facts.lastStep,
+        peak: forRun.peak,
+        ...(Number.isFinite(forRun.warmup) ? { warmup: forRun.warmup } : {}),
+      };
       const got = await editSchedule({ title: `Schedule of ${c.name}`, schedule: guess, fallback: fallback(), forRun });
       if (!got) return;
       // Learning rates from a file are the curve's LR column from then on.
-      const column = got.fromFile && got.schedule.steps ? { lr: Float64Array.from(got.schedule.lr), lrSteps: Float64Array.from(got.schedule.steps) } : {};
-      const change = { schedule: got.schedule, scheduleSource: got.fromFile ? 'file' : 'builder', lrFile: got.fromFile || undefined, ...column };
+      const column =
+        got.fromFile && got.schedule.steps
+          ? { lr: Float64Array.from(got.schedule.lr), lrSteps: Float64Array.from(got.schedule.steps) }
+          : {};
+      const change = {
+        schedule: got.schedule,
+        scheduleSource: got.fromFile ? 'file' : 'builder',
+        lrFile: got.fromFile || undefined,
+        ...column,
+      };
       const scheduleProblemsFound = await checkCurve({ ...c, ...change });
       store.setSchedule(name, { ...change, scheduleProblems: scheduleProblemsFound });
     },
@@ -90,14 +115,26 @@ export function createSchedules({ store, engine, editSchedule }) {
     async editPrediction(name) {
       const p = store.state.predictions.find((x) => x.name === name);
       if (!p) return;
-      const got = await editSchedule({ title: `Edit ${p.name}`, name: p.name, schedule: p.schedule, fallback: fallback(), forRun: context() });
+      const got = await editSchedule({
+        title: `Edit ${p.name}`,
+        name: p.name,
+        schedule: p.schedule,
+        fallback: fallback(),
+        forRun: context(),
+      });
       if (!got) return;
       store.editPrediction(name, got);
     },
     /** addPrediction adds a schedule to predict, starting from the last one's, else from the loaded runs. */
     async addPrediction() {
       const last = store.state.predictions[store.state.predictions.length - 1];
-      const got = await editSchedule({ title: 'Add a schedule to predict', name: '', schedule: last ? { ...last.schedule } : null, fallback: fallback(), forRun: context() });
+      const got = await editSchedule({
+        title: 'Add a schedule to predict',
+        name: '',
+        schedule: last ? { ...last.schedule } : null,
+        fallback: fallback(),
+        forRun: context(),
+      });
       if (!got) return;
       store.addPrediction(got.name, got.schedule);
     },

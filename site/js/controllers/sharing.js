@@ -26,7 +26,10 @@ export function createSharing({ store, fitting, predicting }) {
           checkShareable(withoutData);
           payload = await encodeShare(withoutData);
           note = `With the curves’ data the link would be too large (over ${MAX_FRAGMENT / 1024} KB): this link leaves the data out (the curves come back as schedules to predict).`;
-          if (payload.length > MAX_FRAGMENT) throw new Error(`the view is too large for a link even without data (${Math.round(payload.length / 1024)} KB)`);
+          if (payload.length > MAX_FRAGMENT)
+            throw new Error(
+              `the view is too large for a link even without data (${Math.round(payload.length / 1024)} KB)`,
+            );
         }
         const link = `${base}#s=${payload}`;
         try {

@@ -108,12 +108,30 @@ export function createEngine(client) {
         ...(members ? { members } : {}),
         warmupSteps: settings.warmupSteps,
         warmupConvention: settings.warmupConvention,
-        curves: items.map((c) => ({ name: c.name, schedule: scheduleForRequest(c.schedule), ...(c.size ? { size: c.size } : {}) })),
+        curves: items.map((c) => ({
+          name: c.name,
+          schedule: scheduleForRequest(c.schedule),
+          ...(c.size ? { size: c.size } : {}),
+        })),
         ...(points ? { points } : {}),
         ...(band ? { band } : {}),
       };
-      const { result, columns } = await call('predict', request, items.map((c) => scheduleColumns(c.schedule)));
-      return new Map(result.curves.map((r, i) => [r.name, { schedule: items[i].schedule, ...columns[i], finalLoss: r.finalLoss, ...(r.warning ? { warning: r.warning } : {}) }]));
+      const { result, columns } = await call(
+        'predict',
+        request,
+        items.map((c) => scheduleColumns(c.schedule)),
+      );
+      return new Map(
+        result.curves.map((r, i) => [
+          r.name,
+          {
+            schedule: items[i].schedule,
+            ...columns[i],
+            finalLoss: r.finalLoss,
+            ...(r.warning ? { warning: r.warning } : {}),
+          },
+        ]),
+      );
     },
 
     /**
@@ -142,8 +160,22 @@ export function createEngine(client) {
      * continuing the file's to a loss one logging interval outside them), notes}.
      */
     async pairLearningRates(curves) {
-      const request = { curves: curves.map((c) => ({ name: c.name, file: c.file || '', run: c.run || '', hasLoss: c.isLoss, hasLR: !c.isLoss })) };
-      return (await call('pairlr', request, curves.map((c) => (c.isLoss || !c.lr ? { steps: c.steps } : { steps: c.steps, lr: c.lr })))).result;
+      const request = {
+        curves: curves.map((c) => ({
+          name: c.name,
+          file: c.file || '',
+          run: c.run || '',
+          hasLoss: c.isLoss,
+          hasLR: !c.isLoss,
+        })),
+      };
+      return (
+        await call(
+          'pairlr',
+          request,
+          curves.map((c) => (c.isLoss || !c.lr ? { steps: c.steps } : { steps: c.steps, lr: c.lr })),
+        )
+      ).result;
     },
 
     /** schedule expands a schedule description: {result: {total, peak, final, warmup}, steps, lr}. */
@@ -151,7 +183,6 @@ export function createEngine(client) {
       const { result, columns } = await call('schedule', description);
       return { result, steps: columns[0] && columns[0].steps, lr: columns[0] && columns[0].lr };
     },
-
 
     /**
      * analyze runs one of the paper's analyses with options; setup ({law, params, peak, warmup,
@@ -162,7 +193,15 @@ export function createEngine(client) {
      */
     async analyze(analysis, options, setup, points = 400, onProgress = undefined) {
       const request = { analysis };
-      if (setup) Object.assign(request, { law: setup.law, params: setup.params, peak: setup.peak, warmup: setup.warmup, warmupConvention: setup.warmupConvention, points });
+      if (setup)
+        Object.assign(request, {
+          law: setup.law,
+          params: setup.params,
+          peak: setup.peak,
+          warmup: setup.warmup,
+          warmupConvention: setup.warmupConvention,
+          points,
+        });
       if (setup && setup.replicates) request.replicates = setup.replicates;
       Object.assign(request, options);
       return (await call('analyze', request, undefined, onProgress)).result;
@@ -182,7 +221,12 @@ export function createEngine(client) {
       const request = {
         law: 'size',
         curves: curves.map((c) => ({ ...curveRequest(c, warmupSteps), size: c.size })),
-        lambda, warmupSteps, warmupConvention, huberDelta, lines: true, points,
+        lambda,
+        warmupSteps,
+        warmupConvention,
+        huberDelta,
+        lines: true,
+        points,
       };
       const { result, columns } = await call('fit', request, curves.map(curveColumns), onProgress);
       return { response: result, lines: new Map(result.curves.map((c, i) => [c.name, lineOf(columns[i])])) };

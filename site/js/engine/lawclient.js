@@ -59,7 +59,11 @@ export class LawClient extends EventTarget {
     }
     if (msg.loading || msg.loaded) {
       // The worker loads the rest of lawcore (lawcore.wasm) for a call the first view's core lacks.
-      this.dispatchEvent(new CustomEvent('loading', { detail: msg.loading ? { what: msg.loading } : { what: msg.loaded, done: true, ms: msg.ms } }));
+      this.dispatchEvent(
+        new CustomEvent('loading', {
+          detail: msg.loading ? { what: msg.loading } : { what: msg.loaded, done: true, ms: msg.ms },
+        }),
+      );
       return;
     }
     if (msg.ready) {
@@ -103,7 +107,9 @@ export class LawClient extends EventTarget {
   /** post sends a call's message to the worker, with copies of its columns transferred. */
   post(message, columns) {
     const cols = columns ? columns.map((c) => (c instanceof Uint8Array ? c.slice() : copyColumns(c))) : undefined;
-    const buffers = cols ? cols.flatMap((c) => (c instanceof Uint8Array ? [c.buffer] : Object.values(c).map((a) => a.buffer))) : [];
+    const buffers = cols
+      ? cols.flatMap((c) => (c instanceof Uint8Array ? [c.buffer] : Object.values(c).map((a) => a.buffer)))
+      : [];
     this.worker.postMessage({ ...message, columns: cols }, buffers);
   }
 
@@ -146,7 +152,8 @@ export class LawClient extends EventTarget {
     if (!quiet) this.restarts = this.restarts.filter((t) => now - t < 30000).concat(now);
     if (this.restarts.length > 3) {
       // what waited for lawcore says why it never ran (the page may show it after "failed"'s message)
-      for (const call of this.pending.values()) call.reject(new Error(`the calculator could not start (${reason}); reload the page to try again`));
+      for (const call of this.pending.values())
+        call.reject(new Error(`the calculator could not start (${reason}); reload the page to try again`));
       this.pending.clear();
       this.worker = { postMessage() {}, terminate() {} };
       this.failStart(new Error(reason));

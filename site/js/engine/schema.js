@@ -38,17 +38,22 @@ export let MAX_LR = 0;
 
 /** setSchema takes lawcore's `schema` answer. */
 export function setSchema(s) {
-  LAWS = Object.fromEntries(s.laws.map((l) => [l.name, {
-    label: l.title,
-    params: l.params.map((p) => p.name),
-    symbols: Object.fromEntries(l.params.map((p) => [p.name, p.symbol])),
-    meanings: Object.fromEntries(l.params.map((p) => [p.name, p.meaning || ''])),
-    formula: l.formula,
-    terms: l.terms.map((t) => t.label),
-    convention: l.convention,
-    searches: l.searches,
-    needsSize: !!l.needsSize,
-  }]));
+  LAWS = Object.fromEntries(
+    s.laws.map((l) => [
+      l.name,
+      {
+        label: l.title,
+        params: l.params.map((p) => p.name),
+        symbols: Object.fromEntries(l.params.map((p) => [p.name, p.symbol])),
+        meanings: Object.fromEntries(l.params.map((p) => [p.name, p.meaning || ''])),
+        formula: l.formula,
+        terms: l.terms.map((t) => t.label),
+        convention: l.convention,
+        searches: l.searches,
+        needsSize: !!l.needsSize,
+      },
+    ]),
+  );
   LAW_NAMES = s.laws.filter((l) => !l.needsSize).map((l) => l.name);
   SIZE_LAWS = s.laws.filter((l) => l.needsSize).map((l) => l.name);
   SCHEDULE_KINDS = s.kinds;

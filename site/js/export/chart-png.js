@@ -50,7 +50,9 @@ export function chartPNG(u, title) {
     }
     y += 18 * ratio;
   }
-  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the chart could not be encoded as PNG'))), 'image/png'));
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the chart could not be encoded as PNG'))), 'image/png'),
+  );
 }
 
 function strokeOf(u, s) {
@@ -67,7 +69,11 @@ export function legendItems(u) {
     if (s.show === false || s.legend === false) continue;
     const key = s.group || s.label;
     if (!out.has(key)) out.set(key, { label: key, color: strokeOf(u, s), roles: [] });
-    if (s.group && s.role && !out.get(key).roles.includes(s.role.replace(/ (lower|upper)$/, ''))) out.get(key).roles.push(s.role.replace(/ (lower|upper)$/, ''));
+    if (s.group && s.role && !out.get(key).roles.includes(s.role.replace(/ (lower|upper)$/, '')))
+      out.get(key).roles.push(s.role.replace(/ (lower|upper)$/, ''));
   }
-  return [...out.values()].map((it) => ({ label: it.roles.length ? `${it.label}: ${it.roles.join(', ')}` : it.label, color: it.color }));
+  return [...out.values()].map((it) => ({
+    label: it.roles.length ? `${it.label}: ${it.roles.join(', ')}` : it.label,
+    color: it.color,
+  }));
 }

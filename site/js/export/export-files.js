@@ -35,11 +35,19 @@ export function predictionCSV(curves, bandGiven = null) {
     const lead = `${csvField(c.name)},${c.average ? 'average' : law}`;
     const banded = band && law === bandLaw; // the validation calibrated this law's band
     // lawcore's own edges where the line has them (wider beyond the fitted data)
-    const edges = banded && c.lower && c.upper && c.lower.length === c.steps.length && c.upper.length === c.steps.length;
+    const edges =
+      banded && c.lower && c.upper && c.lower.length === c.steps.length && c.upper.length === c.steps.length;
     let chunk = '';
     for (let i = 0; i < c.steps.length; i++) {
-      chunk += `${lead},${c.steps[i]},${c.lr[i]},${c.loss[i]},${c.s1Term ? c.s1Term[i] : ''},${c.s2Term ? c.s2Term[i] : ''}`
-        + (banded ? (edges ? `,${c.lower[i]},${c.upper[i]}\n` : `,${c.loss[i] * (1 - band)},${c.loss[i] * (1 + band)}\n`) : band ? ',,\n' : '\n');
+      chunk +=
+        `${lead},${c.steps[i]},${c.lr[i]},${c.loss[i]},${c.s1Term ? c.s1Term[i] : ''},${c.s2Term ? c.s2Term[i] : ''}`
+        + (banded
+          ? edges
+            ? `,${c.lower[i]},${c.upper[i]}\n`
+            : `,${c.loss[i] * (1 - band)},${c.loss[i] * (1 + band)}\n`
+          : band
+            ? ',,\n'
+            : '\n');
       if (chunk.length > 1 << 16) {
         parts.push(chunk);
         chunk = '';
@@ -68,7 +76,16 @@ export function fromStep(line, start) {
   let k = 0;
   while (k < line.steps.length && line.steps[k] < start) k++;
   const cut = (a) => (a ? a.slice(k) : a);
-  return { ...line, steps: cut(line.steps), lr: cut(line.lr), loss: cut(line.loss), s1Term: cut(line.s1Term), s2Term: cut(line.s2Term), lower: cut(line.lower), upper: cut(line.upper) };
+  return {
+    ...line,
+    steps: cut(line.steps),
+    lr: cut(line.lr),
+    loss: cut(line.loss),
+    s1Term: cut(line.s1Term),
+    s2Term: cut(line.s2Term),
+    lower: cut(line.lower),
+    upper: cut(line.upper),
+  };
 }
 
 /** CSV_NUMBERS_BYTES is about what a row's step and five numbers (and their commas) take in the CSV. */
@@ -106,14 +123,21 @@ const OBSERVED_COLUMNS = { annealing: 'fitted', 'multi-power': 'fitted_multi_pow
 export function observedCSV(state) {
   // an auto fit's average of laws is fitted_average, not its leading law's column
   const column = (law) => (averageOf(state, law) ? 'fitted_average' : OBSERVED_COLUMNS[law] || `fitted_${law}`);
-  const laws = shownFits(state).map((fit) => [column(fit.law), new Map(fit.response.curves.map((r) => [r.name, r.predicted]))]);
+  const laws = shownFits(state).map((fit) => [
+    column(fit.law),
+    new Map(fit.response.curves.map((r) => [r.name, r.predicted])),
+  ]);
   const rows = [['curve', 'role', 'step', 'observed', 'in_window', ...laws.map(([col]) => col)].join(',') + '\n'];
   for (const c of state.curves) {
     const name = csvField(c.name);
     const { from } = windowOf(c, state.settings.warmupSteps);
     const fitted = laws.map(([, m]) => m.get(c.name)).map((f) => (f && f.length === c.steps.length ? f : null));
     for (let i = 0; i < c.steps.length; i++) {
-      rows.push([name, c.role, c.steps[i], c.loss[i], c.steps[i] >= from ? 1 : 0, ...fitted.map((f) => (f ? f[i] : ''))].join(',') + '\n');
+      rows.push(
+        [name, c.role, c.steps[i], c.loss[i], c.steps[i] >= from ? 1 : 0, ...fitted.map((f) => (f ? f[i] : ''))].join(
+          ',',
+        ) + '\n',
+      );
     }
   }
   return new Blob(rows, { type: 'text/csv' });
@@ -127,13 +151,19 @@ export function tableCSV(table) {
 
 /** fitSummary is one law's fit as exported: its formula, its parameters and, from a fit, how it went. */
 function fitSummary(law, params, response) {
-  const fit = response ? {
-    objective: response.objective, search: response.search, elapsedMs: response.elapsedMs, auto: response.auto,
-    curves: response.curves.map((c) => ({ name: c.name, role: c.role, metrics: c.metrics })),
-    fitMetrics: response.fitMetrics, validateMetrics: response.validateMetrics,
-    // an auto fit that averages laws predicts with every member; params are the heaviest's
-    ...(response.members && response.members.length ? { members: response.members } : {}),
-  } : {};
+  const fit = response
+    ? {
+        objective: response.objective,
+        search: response.search,
+        elapsedMs: response.elapsedMs,
+        auto: response.auto,
+        curves: response.curves.map((c) => ({ name: c.name, role: c.role, metrics: c.metrics })),
+        fitMetrics: response.fitMetrics,
+        validateMetrics: response.validateMetrics,
+        // an auto fit that averages laws predicts with every member; params are the heaviest's
+        ...(response.members && response.members.length ? { members: response.members } : {}),
+      }
+    : {};
   return { law: LAWS[law].formula, params, ...fit };
 }
 
@@ -164,7 +194,12 @@ export function fitDocument(state, version, exported = new Date()) {
     // every law with parameters, by name (the annealing law's and the Multi-Power Law's also above)
     laws: Object.fromEntries(laws.map((law) => [law, summary(law)])),
     // each curve's fit window: the step it is fitted from (0: every point), set by the user or the default
-    schedules: state.curves.map((c) => ({ name: c.name, role: c.role, schedule: c.schedule || null, window: windowOf(c, settings.warmupSteps) })),
+    schedules: state.curves.map((c) => ({
+      name: c.name,
+      role: c.role,
+      schedule: c.schedule || null,
+      window: windowOf(c, settings.warmupSteps),
+    })),
     validation: state.validation || undefined,
     // an auto fit's average of laws predicts in its leading law's place: its final losses are
     // the average's (finalLossAverage, finalLosses.average), not that law's
@@ -172,9 +207,16 @@ export function fitDocument(state, version, exported = new Date()) {
       const of = (law) => (averageOf(state, law) ? undefined : finals[law].get(p.name));
       const averaged = laws.find((law) => averageOf(state, law));
       return {
-        name: p.name, schedule: p.schedule, finalLoss: of('annealing'), finalLossMultiPower: of('multi-power'),
+        name: p.name,
+        schedule: p.schedule,
+        finalLoss: of('annealing'),
+        finalLossMultiPower: of('multi-power'),
         ...(averaged ? { finalLossAverage: finals[averaged].get(p.name) } : {}),
-        finalLosses: Object.fromEntries(laws.map((law) => [averageOf(state, law) ? 'average' : law, finals[law].get(p.name)]).filter(([, x]) => x !== undefined)),
+        finalLosses: Object.fromEntries(
+          laws
+            .map((law) => [averageOf(state, law) ? 'average' : law, finals[law].get(p.name)])
+            .filter(([, x]) => x !== undefined),
+        ),
       };
     }),
   };

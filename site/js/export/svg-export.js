@@ -5,9 +5,13 @@ import { plotColors } from '../common/theme.js';
 import { legendItems } from './chart-png.js';
 
 // XML 1.0 cannot hold control characters (a name from a file may): they are left out.
-const esc = (s) => String(s)
-  .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '')
-  .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+const esc = (s) =>
+  String(s)
+    .replace(
+      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+      '',
+    )
+    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 const num = (x) => String(Math.round(x * 100) / 100);
 
 /** chartSVG returns the chart u as an SVG Blob with title above it. */
@@ -20,7 +24,10 @@ export function chartSVG(u, title) {
   const m = { left: 72, right: right > 0 ? 72 : 16, top: 36, bottom: 44 };
   const pw = Math.max(50, W - m.left - m.right);
   const ph = Math.max(50, H - m.top - m.bottom);
-  const items = u.series.slice(1).map((s, k) => ({ s, i: k + 1 })).filter(({ s }) => s.show !== false);
+  const items = u.series
+    .slice(1)
+    .map((s, k) => ({ s, i: k + 1 }))
+    .filter(({ s }) => s.show !== false);
   const legend = legendItems(u);
   const legendRows = Math.ceil(legend.length / 3);
   const totalH = m.top + ph + m.bottom + legendRows * 18 + 8;
@@ -38,7 +45,9 @@ export function chartSVG(u, title) {
   const inX = (v) => v >= xs.min && v <= xs.max;
 
   const out = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${num(totalH)}" viewBox="0 0 ${W} ${num(totalH)}" font-family="system-ui, sans-serif" font-size="11">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${num(totalH)}" viewBox="0 0 ${W} ${num(totalH)}" font-family="system-ui, sans-serif" font-size="11">`,
+  );
   out.push(`<title>${esc(title)}</title>`);
   out.push(`<rect width="100%" height="100%" fill="${esc(colors.bg || '#fff')}"/>`);
   out.push(`<text x="${m.left}" y="20" font-size="14" font-weight="600" fill="${esc(colors.fg)}">${esc(title)}</text>`);
@@ -62,23 +71,41 @@ export function chartSVG(u, title) {
   const xt = axisTicks(0, xs, xLog).filter((t) => ok(t.v, xLog) && inX(t.v));
   const yt = axisTicks(1, ys, yLog).filter((t) => ok(t.v, yLog) && t.v >= ys.min && t.v <= ys.max);
   const rs = right > 0 ? u.scales[u.axes[right].scale] : null;
-  const rt = rs ? axisTicks(right, rs, rs.distr === 3).filter((t) => ok(t.v, rs.distr === 3) && t.v >= rs.min && t.v <= rs.max) : [];
+  const rt = rs
+    ? axisTicks(right, rs, rs.distr === 3).filter((t) => ok(t.v, rs.distr === 3) && t.v >= rs.min && t.v <= rs.max)
+    : [];
   for (const t of xt) out.push(`<line x1="${num(X(t.v))}" x2="${num(X(t.v))}" y1="${m.top}" y2="${num(m.top + ph)}"/>`);
-  for (const t of yt) out.push(`<line x1="${m.left}" x2="${num(m.left + pw)}" y1="${num(Y(t.v))}" y2="${num(Y(t.v))}"/>`);
+  for (const t of yt)
+    out.push(`<line x1="${m.left}" x2="${num(m.left + pw)}" y1="${num(Y(t.v))}" y2="${num(Y(t.v))}"/>`);
   out.push('</g>');
   out.push(`<g fill="${esc(colors.fg)}">`);
-  for (const t of xt) if (t.label != null && t.label !== '') out.push(`<text x="${num(X(t.v))}" y="${num(m.top + ph + 14)}" text-anchor="middle">${esc(t.label)}</text>`);
-  for (const t of yt) if (t.label != null && t.label !== '') out.push(`<text x="${m.left - 6}" y="${num(Y(t.v) + 4)}" text-anchor="end">${esc(t.label)}</text>`);
-  for (const t of rt) if (t.label != null && t.label !== '') out.push(`<text x="${num(m.left + pw + 6)}" y="${num(Y(t.v, rs) + 4)}">${esc(t.label)}</text>`);
-  if (rs) out.push(`<text transform="translate(${num(W - 14)} ${num(m.top + ph / 2)}) rotate(90)" text-anchor="middle" font-size="12">${esc(u.axes[right].label || '')}</text>`);
+  for (const t of xt)
+    if (t.label != null && t.label !== '')
+      out.push(`<text x="${num(X(t.v))}" y="${num(m.top + ph + 14)}" text-anchor="middle">${esc(t.label)}</text>`);
+  for (const t of yt)
+    if (t.label != null && t.label !== '')
+      out.push(`<text x="${m.left - 6}" y="${num(Y(t.v) + 4)}" text-anchor="end">${esc(t.label)}</text>`);
+  for (const t of rt)
+    if (t.label != null && t.label !== '')
+      out.push(`<text x="${num(m.left + pw + 6)}" y="${num(Y(t.v, rs) + 4)}">${esc(t.label)}</text>`);
+  if (rs)
+    out.push(
+      `<text transform="translate(${num(W - 14)} ${num(m.top + ph / 2)}) rotate(90)" text-anchor="middle" font-size="12">${esc(u.axes[right].label || '')}</text>`,
+    );
   const xLabel = (u.axes[0] && u.axes[0].label) || 'step';
   const yLabel = (u.axes[1] && u.axes[1].label) || '';
-  out.push(`<text x="${num(m.left + pw / 2)}" y="${num(m.top + ph + 32)}" text-anchor="middle" font-size="12">${esc(xLabel)}</text>`);
-  out.push(`<text transform="translate(14 ${num(m.top + ph / 2)}) rotate(-90)" text-anchor="middle" font-size="12">${esc(yLabel)}</text>`);
+  out.push(
+    `<text x="${num(m.left + pw / 2)}" y="${num(m.top + ph + 32)}" text-anchor="middle" font-size="12">${esc(xLabel)}</text>`,
+  );
+  out.push(
+    `<text transform="translate(14 ${num(m.top + ph / 2)}) rotate(-90)" text-anchor="middle" font-size="12">${esc(yLabel)}</text>`,
+  );
   out.push('</g>');
 
   // Series, clipped to the plotting frame.
-  out.push(`<defs><clipPath id="plot"><rect x="${m.left}" y="${m.top}" width="${num(pw)}" height="${num(ph)}"/></clipPath></defs>`);
+  out.push(
+    `<defs><clipPath id="plot"><rect x="${m.left}" y="${m.top}" width="${num(pw)}" height="${num(ph)}"/></clipPath></defs>`,
+  );
   out.push('<g clip-path="url(#plot)" fill="none">');
   const xData = u.data[0];
   for (const { s, i } of items) {

@@ -2,7 +2,15 @@
 // unseen 60K-step schedules, as in its Fig. 3) and the MultiPowerLaw release's nine curves.
 
 /** FIG2_SETTINGS are the paper's: lambda 0.999, 500 warmup steps counted at the peak LR. */
-export const FIG2_SETTINGS = { lambda: 0.999, fitLambda: false, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001, law: 'annealing', auto: false };
+export const FIG2_SETTINGS = {
+  lambda: 0.999,
+  fitLambda: false,
+  warmupSteps: 500,
+  warmupConvention: 'peak',
+  huberDelta: 0.001,
+  law: 'annealing',
+  auto: false,
+};
 
 const PEAK = 2e-4;
 const W = 500;
@@ -10,10 +18,37 @@ const W = 500;
 /** FIG3_PREDICTIONS are the unseen 60K-step schedules the paper predicts from the Fig. 2 fit. */
 export const FIG3_PREDICTIONS = [
   { name: 'constant 60K', schedule: { kind: 'constant', total: 60000, peak: PEAK, warmup: W } },
-  { name: 'cosine 60K (min 0.1×peak)', schedule: { kind: 'cosine', total: 60000, peak: PEAK, final: 0.1 * PEAK, warmup: W } },
-  { name: 'multi-step 80/10/10 60K', schedule: { kind: 'multistep', total: 60000, peak: PEAK, warmup: W, stages: [0.8, 0.1, 0.1], levels: [1, 0.316, 0.1] } },
-  { name: 'WSD 20% cosine 60K', schedule: { kind: 'wsd', total: 60000, peak: PEAK, final: 0, warmup: W, decay: 'cosine', decayFraction: 0.2 } },
-  { name: 'cyclic 60K', schedule: { kind: 'cyclic', total: 60000, peak: PEAK, final: 0.1 * PEAK, warmup: W, stepSize: 7500, mode: 'triangular' } },
+  {
+    name: 'cosine 60K (min 0.1×peak)',
+    schedule: { kind: 'cosine', total: 60000, peak: PEAK, final: 0.1 * PEAK, warmup: W },
+  },
+  {
+    name: 'multi-step 80/10/10 60K',
+    schedule: {
+      kind: 'multistep',
+      total: 60000,
+      peak: PEAK,
+      warmup: W,
+      stages: [0.8, 0.1, 0.1],
+      levels: [1, 0.316, 0.1],
+    },
+  },
+  {
+    name: 'WSD 20% cosine 60K',
+    schedule: { kind: 'wsd', total: 60000, peak: PEAK, final: 0, warmup: W, decay: 'cosine', decayFraction: 0.2 },
+  },
+  {
+    name: 'cyclic 60K',
+    schedule: {
+      kind: 'cyclic',
+      total: 60000,
+      peak: PEAK,
+      final: 0.1 * PEAK,
+      warmup: W,
+      stepSize: 7500,
+      mode: 'triangular',
+    },
+  },
 ];
 
 /**
@@ -54,20 +89,36 @@ export async function loadFig2() {
 
 /** RELEASE_RUNS are the MultiPowerLaw release's nine runs; the release fits the first three and predicts the rest. */
 export const RELEASE_RUNS = [
-  ['cosine_24000', 'fit'], ['constant_24000', 'fit'], ['wsdcon_9', 'fit'],
-  ['constant_72000', 'validate'], ['cosine_72000', 'validate'], ['wsd_20000_24000', 'validate'],
-  ['wsdld_20000_24000', 'validate'], ['wsdcon_3', 'validate'], ['wsdcon_18', 'validate'],
+  ['cosine_24000', 'fit'],
+  ['constant_24000', 'fit'],
+  ['wsdcon_9', 'fit'],
+  ['constant_72000', 'validate'],
+  ['cosine_72000', 'validate'],
+  ['wsd_20000_24000', 'validate'],
+  ['wsdld_20000_24000', 'validate'],
+  ['wsdcon_3', 'validate'],
+  ['wsdcon_18', 'validate'],
 ];
 
 /** RELEASE_SETTINGS: warmup of 2160 steps counted as run, which predicts these curves best. */
-export const RELEASE_SETTINGS = { lambda: 0.999, fitLambda: false, warmupSteps: 2160, warmupConvention: 'actual', huberDelta: 0.001, law: 'annealing', auto: false };
+export const RELEASE_SETTINGS = {
+  lambda: 0.999,
+  fitLambda: false,
+  warmupSteps: 2160,
+  warmupConvention: 'actual',
+  huberDelta: 0.001,
+  law: 'annealing',
+  auto: false,
+};
 
 /** fetchReleaseRuns returns the release's runs of one model size (25 or 100): [{name, file, text, role}]. */
 export async function fetchReleaseRuns(size) {
-  return Promise.all(RELEASE_RUNS.map(async ([name, role]) => {
-    const file = `examples/mpl/csv_${size}/${name}.csv`;
-    const response = await fetch(file);
-    if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
-    return { name, file: `${name}.csv`, text: await response.text(), role };
-  }));
+  return Promise.all(
+    RELEASE_RUNS.map(async ([name, role]) => {
+      const file = `examples/mpl/csv_${size}/${name}.csv`;
+      const response = await fetch(file);
+      if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
+      return { name, file: `${name}.csv`, text: await response.text(), role };
+    }),
+  );
 }

@@ -80,12 +80,18 @@ async function readAllEntries(dir) {
 
 /** fileOf is the File of a file entry. */
 function fileOf(entry) {
-  return new Promise((resolve, reject) => entry.file(resolve, (err) => reject(new Error(`${entry.fullPath.replace(/^\/+/, '')}: cannot be read (${err?.message || err})`))));
+  return new Promise((resolve, reject) =>
+    entry.file(resolve, (err) =>
+      reject(new Error(`${entry.fullPath.replace(/^\/+/, '')}: cannot be read (${err?.message || err})`)),
+    ),
+  );
 }
 
 /** tooMany is the error of a folder past MAX_FOLDER_FILES files. */
 function tooMany(name) {
-  return new Error(`${name}: more than ${grouped(MAX_FOLDER_FILES)} files: give the run directories, not a folder above them`);
+  return new Error(
+    `${name}: more than ${grouped(MAX_FOLDER_FILES)} files: give the run directories, not a folder above them`,
+  );
 }
 
 /**
@@ -93,7 +99,8 @@ function tooMany(name) {
  * TensorFlow, Flax, NumPy, pickles): a run folder often holds some of hundreds of MB beside its
  * logs, and none is a log, so they are left unread rather than counted against the size limit.
  */
-const WEIGHTS_FILE = /\.(ckpt|pt|pth|bin|safetensors|onnx|h5|hdf5|keras|msgpack|npy|npz|pkl|pickle|gguf|tflite)$|\.data-\d+-of-\d+$/i;
+const WEIGHTS_FILE =
+  /\.(ckpt|pt|pth|bin|safetensors|onnx|h5|hdf5|keras|msgpack|npy|npz|pkl|pickle|gguf|tflite)$|\.data-\d+-of-\d+$/i;
 
 /**
  * withoutWeights splits a folder's files into those to read and the paths of model weights and

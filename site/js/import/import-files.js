@@ -13,7 +13,10 @@ import { grouped } from '../common/format.js';
  */
 export function curveName(fileName) {
   // a gzipped file loses its .gz and then its own extension (run.csv.gz is "run")
-  const stem = fileName.replace(/^.*[\\/]/, '').replace(/\.gz$/i, '').replace(/\.(csv|tsv|txt|dat|json|jsonl|log|out)$/i, '');
+  const stem = fileName
+    .replace(/^.*[\\/]/, '')
+    .replace(/\.gz$/i, '')
+    .replace(/\.(csv|tsv|txt|dat|json|jsonl|log|out)$/i, '');
   const tensorBoard = /^run[-_](.+)-tag-(.+)$/.exec(stem);
   return (tensorBoard ? `${tensorBoard[1]} ${tensorBoard[2]}` : stem) || 'curve';
 }
@@ -40,7 +43,9 @@ export function withinPointBudget(held, curves) {
       kept.push(c);
       total += n;
     } else {
-      refused.push(`${c.name}: not added: its ${grouped(n)} points would bring the page to ${grouped(total + n)}, past the ${grouped(MAX_PAGE_POINTS)} it can fit and draw within 4 GB of memory. Remove curves, or thin this one first (keep every 10th row, say).`);
+      refused.push(
+        `${c.name}: not added: its ${grouped(n)} points would bring the page to ${grouped(total + n)}, past the ${grouped(MAX_PAGE_POINTS)} it can fit and draw within 4 GB of memory. Remove curves, or thin this one first (keep every 10th row, say).`,
+      );
     }
   }
   return { kept, refused };
@@ -55,7 +60,13 @@ export function withinPointBudget(held, curves) {
  */
 export function explicitSchedule(steps, lr) {
   const warmup = loggedWarmup(steps, lr);
-  return { kind: 'explicit', total: steps[steps.length - 1], steps: plainArray(steps), lr: plainArray(lr), ...(warmup > 0 ? { warmup } : {}) };
+  return {
+    kind: 'explicit',
+    total: steps[steps.length - 1],
+    steps: plainArray(steps),
+    lr: plainArray(lr),
+    ...(warmup > 0 ? { warmup } : {}),
+  };
 }
 
 /** plainArray copies a typed array into an Array (a loop: Array.from took 50 ms a million values). */
@@ -76,7 +87,6 @@ function picked(a, idx) {
   for (let j = 0; j < idx.length; j++) out[j] = a[idx[j]];
   return out;
 }
-
 
 /**
  * askedImport runs an import (call(choice) -> the bridge's {result, columns}) until it has no
@@ -134,7 +144,9 @@ function curvesOfAnswer(result, columns, { label, nameOf, fileOf }) {
     // but never fitted nor predicted
     const last = col.steps[col.steps.length - 1]; // steps come sorted
     if (last > MAX_SCHEDULE_STEPS - 1) {
-      notes.push(`${label}: ${name} runs to step ${grouped(last)}, past the ${grouped(MAX_SCHEDULE_STEPS - 1)} steps a schedule may have; left out.`);
+      notes.push(
+        `${label}: ${name} runs to step ${grouped(last)}, past the ${grouped(MAX_SCHEDULE_STEPS - 1)} steps a schedule may have; left out.`,
+      );
       return;
     }
     const curve = {
@@ -150,7 +162,8 @@ function curvesOfAnswer(result, columns, { label, nameOf, fileOf }) {
     if (info.hasLR && col.lr) {
       // the learning rates as logged when they have steps of their own (more often than an
       // eval loss, say), else as the loss's steps have them
-      const [lrAt, lrOf] = col.lrSteps && col.lrLogged && col.lrSteps.length ? [col.lrSteps, col.lrLogged] : [col.steps, col.lr];
+      const [lrAt, lrOf] =
+        col.lrSteps && col.lrLogged && col.lrSteps.length ? [col.lrSteps, col.lrLogged] : [col.steps, col.lr];
       const idx = [];
       for (let k = 0; k < lrAt.length; k++) if (Number.isFinite(lrOf[k]) && lrAt[k] >= 0) idx.push(k);
       if (idx.length) {
@@ -163,7 +176,10 @@ function curvesOfAnswer(result, columns, { label, nameOf, fileOf }) {
     }
     curves.push(curve);
   });
-  if (droppedFrom.length) notes.push(`${label}: the point at step 0 (or without a loss) dropped from ${droppedFrom.join(', ')}; the fit needs steps ≥ 1.`);
+  if (droppedFrom.length)
+    notes.push(
+      `${label}: the point at step 0 (or without a loss) dropped from ${droppedFrom.join(', ')}; the fit needs steps ≥ 1.`,
+    );
   return { curves, lrCurves, notes };
 }
 
@@ -206,10 +222,15 @@ export async function importText(engine, fileName, content, ask = null, choice =
 export async function importFolder(engine, folder, ask = null) {
   const { name } = folder;
   const { read: files, unread } = withoutWeights(folder.files);
-  if (!files.length) throw new Error(`${name}: ${unread.length ? 'holds only model weights and checkpoints, no log' : 'the folder is empty'}`);
+  if (!files.length)
+    throw new Error(
+      `${name}: ${unread.length ? 'holds only model weights and checkpoints, no log' : 'the folder is empty'}`,
+    );
   const total = files.reduce((sum, f) => sum + f.file.size, 0);
   if (total > MAX_IMPORT_BYTES) {
-    throw new Error(`${name}: its ${files.length} files hold ${Math.ceil(total / 2 ** 20)} MB, more than ${MAX_IMPORT_BYTES / 2 ** 20} MB in all: give its run directories one at a time`);
+    throw new Error(
+      `${name}: its ${files.length} files hold ${Math.ceil(total / 2 ** 20)} MB, more than ${MAX_IMPORT_BYTES / 2 ** 20} MB in all: give its run directories one at a time`,
+    );
   }
   const paths = files.map((f) => f.path);
   const bytes = await Promise.all(files.map(async (f) => new Uint8Array(await f.file.arrayBuffer())));
@@ -221,13 +242,16 @@ export async function importFolder(engine, folder, ask = null) {
     nameOf: (info, i) => info.name || info.run || `${name} ${i + 1}`,
     fileOf: (info) => (info.files && info.files.length ? info.files.join(', ') : name),
   });
-  if (unread.length) out.notes.push(`${name}: ${unread.length} file(s) of model weights or checkpoints left unread: ${listed(unread)}.`);
+  if (unread.length)
+    out.notes.push(`${name}: ${unread.length} file(s) of model weights or checkpoints left unread: ${listed(unread)}.`);
   return out;
 }
 
 /** listed names the first few of paths, and how many more there are. */
 function listed(paths, shown = 5) {
-  return paths.length <= shown ? paths.join(', ') : `${paths.slice(0, shown).join(', ')} and ${paths.length - shown} more`;
+  return paths.length <= shown
+    ? paths.join(', ')
+    : `${paths.slice(0, shown).join(', ')} and ${paths.length - shown} more`;
 }
 
 /**
@@ -246,7 +270,18 @@ export async function pairLearningRates(engine, lossCurves, lrCurves) {
     const from = withReach(all[lr], reach);
     const c = all[loss];
     const kept = keep ? { steps: c.steps.slice(keep[0], keep[1]), loss: c.loss.slice(keep[0], keep[1]) } : {};
-    return { index: loss, name: c.name, change: { ...kept, lr: from.lr, lrSteps: from.steps, schedule: explicitSchedule(from.steps, from.lr), scheduleSource: 'file', lrFile: from.file } };
+    return {
+      index: loss,
+      name: c.name,
+      change: {
+        ...kept,
+        lr: from.lr,
+        lrSteps: from.steps,
+        schedule: explicitSchedule(from.steps, from.lr),
+        scheduleSource: 'file',
+        lrFile: from.file,
+      },
+    };
   });
   const notes = pairs.map((p) => `${p.name}: the schedule is the learning rates of ${p.change.lrFile}.`);
   return { pairs, notes: [...notes, ...result.notes] };
@@ -280,7 +315,9 @@ function withReach(curve, reach) {
  */
 export async function fileBytes(file) {
   if (file.size > MAX_IMPORT_BYTES) {
-    throw new Error(`${file.name}: the file is ${Math.round(file.size / 2 ** 20)} MB, larger than ${MAX_IMPORT_BYTES / 2 ** 20} MB: thin the curve first (keep every 10th row, say)`);
+    throw new Error(
+      `${file.name}: the file is ${Math.round(file.size / 2 ** 20)} MB, larger than ${MAX_IMPORT_BYTES / 2 ** 20} MB: thin the curve first (keep every 10th row, say)`,
+    );
   }
   return new Uint8Array(await file.arrayBuffer());
 }

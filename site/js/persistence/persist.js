@@ -136,17 +136,26 @@ export function packWorkspace(state, ids, { withData = () => true, results = tru
   const complete = results && state.curves.every(withData);
   const curves = state.curves.map((c) => {
     const out = {
-      name: c.name, role: c.role, scheduleSource: c.scheduleSource || 'builder', color: c.color,
+      name: c.name,
+      role: c.role,
+      scheduleSource: c.scheduleSource || 'builder',
+      color: c.color,
       ...Object.fromEntries(CURVE_TEXT.filter((k) => typeof c[k] === 'string').map((k) => [k, c[k]])),
       ...(Number.isFinite(c.size) ? { size: c.size } : {}),
       ...(Number.isFinite(c.from) ? { from: c.from } : {}),
       ...(c.fromExample ? { fromExample: true } : {}),
-      ...(Array.isArray(c.scheduleProblems) ? { scheduleProblems: c.scheduleProblems.map((p) => ({ kind: p.kind, text: p.text })) } : {}),
+      ...(Array.isArray(c.scheduleProblems)
+        ? { scheduleProblems: c.scheduleProblems.map((p) => ({ kind: p.kind, text: p.text })) }
+        : {}),
     };
     if (withData(c)) {
       return {
-        ...out, schedule: pack(c.schedule || null), steps: pack(c.steps), loss: pack(c.loss),
-        ...(c.lr ? { lr: pack(c.lr) } : {}), ...(c.lr && c.lrSteps ? { lrSteps: pack(c.lrSteps) } : {}),
+        ...out,
+        schedule: pack(c.schedule || null),
+        steps: pack(c.steps),
+        loss: pack(c.loss),
+        ...(c.lr ? { lr: pack(c.lr) } : {}),
+        ...(c.lr && c.lrSteps ? { lrSteps: pack(c.lrSteps) } : {}),
       };
     }
     return { ...out, schedule: inline(thinSchedule(c.schedule || null)), points: c.steps.length };
@@ -157,11 +166,24 @@ export function packWorkspace(state, ids, { withData = () => true, results = tru
     settings: { ...state.settings },
     stale: !!state.stale,
     curves,
-    predictions: state.predictions.map((p) => ({ name: p.name, color: p.color, schedule: pack(p.schedule), ...(p.fromExample ? { fromExample: true } : {}) })),
+    predictions: state.predictions.map((p) => ({
+      name: p.name,
+      color: p.color,
+      schedule: pack(p.schedule),
+      ...(p.fromExample ? { fromExample: true } : {}),
+    })),
     example: state.example && typeof state.example.title === 'string' ? { title: state.example.title } : null,
-    chart: { xUnit: state.chart?.xUnit || 'steps', tokensPerStep: state.chart?.tokensPerStep ?? null, modelSize: state.chart?.modelSize ?? null },
-    manual: state.manual ? inline({ params: state.manual.params, settings: state.manual.settings, from: state.manual.from }) : null,
-    ...(state.analysis ? { analysis: inline(Object.fromEntries(ANALYSIS_CHOICES.map((k) => [k, state.analysis[k]]))) } : {}),
+    chart: {
+      xUnit: state.chart?.xUnit || 'steps',
+      tokensPerStep: state.chart?.tokensPerStep ?? null,
+      modelSize: state.chart?.modelSize ?? null,
+    },
+    manual: state.manual
+      ? inline({ params: state.manual.params, settings: state.manual.settings, from: state.manual.from })
+      : null,
+    ...(state.analysis
+      ? { analysis: inline(Object.fromEntries(ANALYSIS_CHOICES.map((k) => [k, state.analysis[k]]))) }
+      : {}),
     fits: [],
     lines: [],
   };
@@ -169,23 +191,34 @@ export function packWorkspace(state, ids, { withData = () => true, results = tru
     record.fits = LAW_NAMES.filter((law) => state.fits[law]).map((law) => {
       const f = state.fits[law];
       return {
-        law: f.law, params: { ...f.params }, settings: { ...f.settings }, response: pack(f.response),
-        lines: pack(f.lines), covers: state.curves.filter((c) => fitCovers(f, c)).map((c) => c.name),
+        law: f.law,
+        params: { ...f.params },
+        settings: { ...f.settings },
+        response: pack(f.response),
+        lines: pack(f.lines),
+        covers: state.curves.filter((c) => fitCovers(f, c)).map((c) => c.name),
       };
     });
     record.validation = state.validation ? pack(state.validation) : null;
-    record.lines = LAW_NAMES.filter((law) => paramsOf(state, law)).map((law) => {
-      const byName = [];
-      for (const item of [...state.curves, ...state.predictions]) {
-        const line = predictedLine(state, law, item);
-        if (!line) continue;
-        const { schedule, ...rest } = line;
-        byName.push([item.name, pack(rest)]);
-      }
-      // band: which band the lines carry ('auto', 'validation' or none), to read them back
-      // only beside the band they were predicted with.
-      return { law, from: state.manual ? 'manual' : 'fit', band: lineBand(state, law) ? state.band.from : null, byName };
-    }).filter((l) => l.byName.length);
+    record.lines = LAW_NAMES.filter((law) => paramsOf(state, law))
+      .map((law) => {
+        const byName = [];
+        for (const item of [...state.curves, ...state.predictions]) {
+          const line = predictedLine(state, law, item);
+          if (!line) continue;
+          const { schedule, ...rest } = line;
+          byName.push([item.name, pack(rest)]);
+        }
+        // band: which band the lines carry ('auto', 'validation' or none), to read them back
+        // only beside the band they were predicted with.
+        return {
+          law,
+          from: state.manual ? 'manual' : 'fit',
+          band: lineBand(state, law) ? state.band.from : null,
+          byName,
+        };
+      })
+      .filter((l) => l.byName.length);
   }
   return { record, arrays };
 }
@@ -199,15 +232,21 @@ export function packWorkspace(state, ids, { withData = () => true, results = tru
  */
 const MIGRATIONS = {
   1: (r) => ({
-    ...r, format: 2,
-    settings: r.settings && typeof r.settings === 'object' ? { ...DEFAULT_SETTINGS, auto: false, ...r.settings } : r.settings,
-    stale: true, manual: null, fits: [], lines: [],
+    ...r,
+    format: 2,
+    settings:
+      r.settings && typeof r.settings === 'object' ? { ...DEFAULT_SETTINGS, auto: false, ...r.settings } : r.settings,
+    stale: true,
+    manual: null,
+    fits: [],
+    lines: [],
   }),
   // Format 2 fitted every curve whole; format 3's curves are fitted from the end of their
   // warmup unless a window is set: a fit kept from format 2 is marked stale (Fit fits the
   // windows), and its settings keep auto off as they had it.
   2: (r) => ({
-    ...r, format: 3,
+    ...r,
+    format: 3,
     settings: r.settings && typeof r.settings === 'object' ? { auto: false, ...r.settings } : r.settings,
     stale: r.stale !== false || (Array.isArray(r.fits) && r.fits.length > 0),
     example: null,
@@ -267,7 +306,8 @@ function points(x, where, n) {
 }
 
 /** readSchedule checks a schedule as a link's is checked, with as many points as lawcore allows. */
-const readSchedule = (s, where) => (s === null || s === undefined ? null : checkSchedule(s, where, MAX_SCHEDULE_STEPS + 1));
+const readSchedule = (s, where) =>
+  s === null || s === undefined ? null : checkSchedule(s, where, MAX_SCHEDULE_STEPS + 1);
 
 /** readCurve checks a stored curve: with its points, a curve; without (storage was full), {name, schedule, points}. */
 function readCurve(c, where) {
@@ -276,12 +316,21 @@ function readCurve(c, where) {
     name: text(c.name, `${where}.name`),
     role: oneOf(c.role, ROLES, `${where}.role`),
     schedule: readSchedule(c.schedule, `${where}.schedule`),
-    scheduleSource: c.scheduleSource === undefined ? 'builder' : oneOf(c.scheduleSource, ['file', 'builder'], `${where}.scheduleSource`),
+    scheduleSource:
+      c.scheduleSource === undefined
+        ? 'builder'
+        : oneOf(c.scheduleSource, ['file', 'builder'], `${where}.scheduleSource`),
     color: c.color,
   };
   if (c.fromExample === true) out.fromExample = true;
   if (c.scheduleProblems !== undefined) {
-    if (!Array.isArray(c.scheduleProblems) || !c.scheduleProblems.every((p) => isObject(p) && ['ends', 'lr'].includes(p.kind) && typeof p.text === 'string' && p.text.length <= MAX_TEXT)) {
+    if (
+      !Array.isArray(c.scheduleProblems)
+      || !c.scheduleProblems.every(
+        (p) =>
+          isObject(p) && ['ends', 'lr'].includes(p.kind) && typeof p.text === 'string' && p.text.length <= MAX_TEXT,
+      )
+    ) {
       fail(`${where}.scheduleProblems`, 'not a list of problems');
     }
     out.scheduleProblems = c.scheduleProblems.map((p) => ({ kind: p.kind, text: p.text }));
@@ -303,7 +352,8 @@ function readCurve(c, where) {
   if (!out.steps.length) fail(`${where}.steps`, 'empty');
   out.loss = points(c.loss, `${where}.loss`, out.steps.length);
   for (let k = 0; k < out.steps.length; k++) {
-    if (out.steps[k] < 1 || (k && out.steps[k] <= out.steps[k - 1])) fail(`${where}.steps[${k}]`, 'steps must be ≥ 1 and increasing');
+    if (out.steps[k] < 1 || (k && out.steps[k] <= out.steps[k - 1]))
+      fail(`${where}.steps[${k}]`, 'steps must be ≥ 1 and increasing');
     if (!(out.loss[k] > 0)) fail(`${where}.loss[${k}]`, 'must be > 0');
   }
   if (c.lr !== undefined) {
@@ -313,7 +363,8 @@ function readCurve(c, where) {
     if (c.lrSteps !== undefined) out.lrSteps = points(c.lrSteps, `${where}.lrSteps`, out.lr.length);
   }
   if (c.from !== undefined) {
-    if (!(Number.isFinite(c.from) && c.from >= 0 && c.from <= out.steps[out.steps.length - 1])) fail(`${where}.from`, 'not a step of the curve');
+    if (!(Number.isFinite(c.from) && c.from >= 0 && c.from <= out.steps[out.steps.length - 1]))
+      fail(`${where}.from`, 'not a step of the curve');
     out.from = c.from;
   }
   return out;
@@ -351,10 +402,12 @@ function readLine(line, where) {
 /** readNamedLines checks [[name, line]] pairs into a Map. */
 function readNamedLines(pairs, where) {
   if (!Array.isArray(pairs)) fail(where, 'not a list');
-  return new Map(pairs.map((p, i) => {
-    if (!Array.isArray(p) || p.length !== 2) fail(`${where}[${i}]`, 'not a name and a line');
-    return [text(p[0], `${where}[${i}]`), readLine(p[1], `${where}[${i}]`)];
-  }));
+  return new Map(
+    pairs.map((p, i) => {
+      if (!Array.isArray(p) || p.length !== 2) fail(`${where}[${i}]`, 'not a name and a line');
+      return [text(p[0], `${where}[${i}]`), readLine(p[1], `${where}[${i}]`)];
+    }),
+  );
 }
 
 /**
@@ -371,21 +424,63 @@ function readResponse(r, law, where) {
     text(c.name, `${w}.name`);
     oneOf(c.role, ROLES, `${w}.role`);
     if (!isObject(c.metrics)) fail(`${w}.metrics`, 'not an object');
-    if (c.predicted !== undefined && !(Array.isArray(c.predicted) && c.predicted.every(isNumber))) fail(`${w}.predicted`, 'not a list of numbers');
+    if (c.predicted !== undefined && !(Array.isArray(c.predicted) && c.predicted.every(isNumber)))
+      fail(`${w}.predicted`, 'not a list of numbers');
   });
   if (typeof r.objective !== 'number') fail(`${where}.objective`, 'not a number');
-  for (const k of ['fitMetrics', 'validateMetrics', 'search', 'settings']) if (r[k] !== undefined && r[k] !== null && !isObject(r[k])) fail(`${where}.${k}`, 'not an object');
+  for (const k of ['fitMetrics', 'validateMetrics', 'search', 'settings'])
+    if (r[k] !== undefined && r[k] !== null && !isObject(r[k])) fail(`${where}.${k}`, 'not an object');
   if (r.auto !== undefined) {
-    if (!isObject(r.auto) || !isObject(r.auto.chosen) || !Array.isArray(r.auto.candidates) || !r.auto.candidates.every(isObject)) fail(`${where}.auto`, 'not what auto answers');
+    if (
+      !isObject(r.auto)
+      || !isObject(r.auto.chosen)
+      || !Array.isArray(r.auto.candidates)
+      || !r.auto.candidates.every(isObject)
+    )
+      fail(`${where}.auto`, 'not what auto answers');
   }
   // auto's average of laws: predictions are made with every member, so each must be whole
-  if (r.members !== undefined && !(Array.isArray(r.members) && r.members.length && r.members.every((m) => isObject(m) && LAW_NAMES.includes(m.law)
-    && isObject(m.params) && Object.values(m.params).every(isNumber) && Number.isFinite(m.weight) && m.weight >= 0))) fail(`${where}.members`, 'not a list of laws with their parameters and weights');
-  if (r.band !== undefined && !(isObject(r.band) && Number.isFinite(r.band.base) && Number.isFinite(r.band.level) && r.band.level > 0 && r.band.level < 1)) fail(`${where}.band`, 'not a band');
-  if (r.warnings !== undefined && !(Array.isArray(r.warnings) && r.warnings.every((w) => isObject(w) && typeof w.message === 'string' && typeof w.kind === 'string'))) fail(`${where}.warnings`, 'not a list of warnings');
+  if (
+    r.members !== undefined
+    && !(
+      Array.isArray(r.members)
+      && r.members.length
+      && r.members.every(
+        (m) =>
+          isObject(m)
+          && LAW_NAMES.includes(m.law)
+          && isObject(m.params)
+          && Object.values(m.params).every(isNumber)
+          && Number.isFinite(m.weight)
+          && m.weight >= 0,
+      )
+    )
+  )
+    fail(`${where}.members`, 'not a list of laws with their parameters and weights');
+  if (
+    r.band !== undefined
+    && !(
+      isObject(r.band)
+      && Number.isFinite(r.band.base)
+      && Number.isFinite(r.band.level)
+      && r.band.level > 0
+      && r.band.level < 1
+    )
+  )
+    fail(`${where}.band`, 'not a band');
+  if (
+    r.warnings !== undefined
+    && !(
+      Array.isArray(r.warnings)
+      && r.warnings.every((w) => isObject(w) && typeof w.message === 'string' && typeof w.kind === 'string')
+    )
+  )
+    fail(`${where}.warnings`, 'not a list of warnings');
   if (r.intervals !== undefined) {
     if (!isObject(r.intervals)) fail(`${where}.intervals`, 'not an object');
-    for (const [k, v] of Object.entries(r.intervals)) if (!(isObject(v) && Number.isFinite(v.low) && Number.isFinite(v.high))) fail(`${where}.intervals.${k.slice(0, 40)}`, 'not an interval');
+    for (const [k, v] of Object.entries(r.intervals))
+      if (!(isObject(v) && Number.isFinite(v.low) && Number.isFinite(v.high)))
+        fail(`${where}.intervals.${k.slice(0, 40)}`, 'not an interval');
   }
   return r;
 }
@@ -398,14 +493,21 @@ function readValidation(v, where) {
   if (!isObject(v)) fail(where, 'not an object');
   if (!Array.isArray(v.rows)) fail(`${where}.rows`, 'not a list');
   v.rows.forEach((row, i) => {
-    if (!isObject(row) || typeof row.curve !== 'string' || !LAW_NAMES.includes(row.law) || !isObject(row.metrics)) fail(`${where}.rows[${i}]`, 'not a held-out curve with its law and metrics');
+    if (!isObject(row) || typeof row.curve !== 'string' || !LAW_NAMES.includes(row.law) || !isObject(row.metrics))
+      fail(`${where}.rows[${i}]`, 'not a held-out curve with its law and metrics');
   });
   if (!Array.isArray(v.summaries) || !v.summaries.length) fail(`${where}.summaries`, 'not a list of laws');
   v.summaries.forEach((s, i) => {
     const w = `${where}.summaries[${i}]`;
     if (!isObject(s) || !LAW_NAMES.includes(s.law) || !isObject(s.mean)) fail(w, 'not a law with its mean metrics');
-    if (!(Number.isFinite(s.bandHalfWidth) && Number.isFinite(s.bandLevel) && s.bandLevel > 0 && s.bandLevel < 1)) fail(`${w}.band`, 'not a band');
-    if (s.band !== undefined && s.band !== null && !(isObject(s.band) && Number.isFinite(s.band.base) && Number.isFinite(s.band.level))) fail(`${w}.band`, 'not a band');
+    if (!(Number.isFinite(s.bandHalfWidth) && Number.isFinite(s.bandLevel) && s.bandLevel > 0 && s.bandLevel < 1))
+      fail(`${w}.band`, 'not a band');
+    if (
+      s.band !== undefined
+      && s.band !== null
+      && !(isObject(s.band) && Number.isFinite(s.band.base) && Number.isFinite(s.band.level))
+    )
+      fail(`${w}.band`, 'not a band');
   });
   return v;
 }
@@ -431,7 +533,8 @@ function readFit(f, where, curvesByName) {
 function readManual(m) {
   if (!isObject(m) || !isObject(m.params)) fail('manual', 'not parameters');
   const params = {};
-  for (const [law, p] of Object.entries(m.params)) params[oneOf(law, LAW_NAMES, 'manual.params')] = readParams(law, p, `manual.params.${law}`);
+  for (const [law, p] of Object.entries(m.params))
+    params[oneOf(law, LAW_NAMES, 'manual.params')] = readParams(law, p, `manual.params.${law}`);
   if (!Object.keys(params).length) fail('manual.params', 'empty');
   return { params, settings: checkSettings(m.settings), from: oneOf(m.from, ['hand', 'link'], 'manual.from') };
 }
@@ -458,7 +561,10 @@ export function describeWork(view) {
   if (view.predictions.length) parts.push(plural(view.predictions.length, 'schedule') + ' to predict');
   const laws = LAW_NAMES.filter((law) => view.fits && view.fits[law]);
   // an auto fit's average of laws is kept in its leading law's place
-  const fitOf = (l) => (averagedLaws(view.fits[l]) ? `the average of ${averagedLaws(view.fits[l])} laws auto picked` : `the ${LAWS[l].label}`);
+  const fitOf = (l) =>
+    averagedLaws(view.fits[l])
+      ? `the average of ${averagedLaws(view.fits[l])} laws auto picked`
+      : `the ${LAWS[l].label}`;
   if (laws.length) parts.push(`the fit of ${laws.map(fitOf).join(' and ')}`);
   else if (view.manual) parts.push('the parameters entered by hand');
   if (!parts.length) return 'nothing';
@@ -470,12 +576,14 @@ export function describeWork(view) {
  * could not read it dropped.
  */
 function describeRecord(record) {
-  const names = (list) => (Array.isArray(list) ? list.map((x) => (x && typeof x.name === 'string' ? x.name.slice(0, 80) : '?')) : []);
+  const names = (list) =>
+    Array.isArray(list) ? list.map((x) => (x && typeof x.name === 'string' ? x.name.slice(0, 80) : '?')) : [];
   const curves = names(record && record.curves);
   const predictions = names(record && record.predictions);
   const parts = [];
   if (curves.length) parts.push(`${plural(curves.length, 'curve')} (${listNames(curves)})`);
-  if (predictions.length) parts.push(`${plural(predictions.length, 'schedule')} to predict (${listNames(predictions)})`);
+  if (predictions.length)
+    parts.push(`${plural(predictions.length, 'schedule')} to predict (${listNames(predictions)})`);
   return parts.length ? parts.join(' and ') : 'the saved work';
 }
 
@@ -489,7 +597,8 @@ function describeRecord(record) {
  */
 export function readWorkspace(record, arrays, ids) {
   const unreadable = (reason) => ({ kind: 'unreadable', reason, lost: describeRecord(record) });
-  if (!isObject(record) || !Number.isInteger(record.format) || record.format < 1) return unreadable('it is not a saved workspace');
+  if (!isObject(record) || !Number.isInteger(record.format) || record.format < 1)
+    return unreadable('it is not a saved workspace');
   if (record.format > FORMAT) return { kind: 'newer', format: record.format };
   let r = record;
   try {
@@ -539,7 +648,12 @@ export function readWorkspace(record, arrays, ids) {
       if (!isObject(q)) fail(where, 'not an object');
       const name = text(q.name, `${where}.name`);
       if (taken.has(name)) fail(where, `a second schedule named ${name}`);
-      predictions.push({ name, schedule: checkSchedule(q.schedule, `${where}.schedule`, MAX_SCHEDULE_STEPS + 1), color: q.color, ...(q.fromExample === true ? { fromExample: true } : {}) });
+      predictions.push({
+        name,
+        schedule: checkSchedule(q.schedule, `${where}.schedule`, MAX_SCHEDULE_STEPS + 1),
+        color: q.color,
+        ...(q.fromExample === true ? { fromExample: true } : {}),
+      });
       taken.add(name);
     } catch (err) {
       dropped.push(`${nameOf(p, 'a schedule to predict')} (${err.message})`);
@@ -577,13 +691,22 @@ export function readWorkspace(record, arrays, ids) {
   }
   // The example shown, when the saved work was one (its curves carry fromExample): the user's
   // first curves still replace it.
-  const example = isObject(r.example) && typeof r.example.title === 'string' && r.example.title.length <= MAX_TEXT
-    && [...curves, ...predictions].some((x) => x.fromExample) ? { title: r.example.title } : null;
+  const example =
+    isObject(r.example)
+    && typeof r.example.title === 'string'
+    && r.example.title.length <= MAX_TEXT
+    && [...curves, ...predictions].some((x) => x.fromExample)
+      ? { title: r.example.title }
+      : null;
   if (!example) for (const x of [...curves, ...predictions]) delete x.fromExample;
   // How the charts count x (entered once: the tokens per step and N stay).
   const c = isObject(r.chart) ? r.chart : {};
   const positive = (x) => (Number.isFinite(x) && x > 0 ? x : null);
-  const chart = { xUnit: X_UNITS.includes(c.xUnit) ? c.xUnit : 'steps', tokensPerStep: positive(c.tokensPerStep), modelSize: positive(c.modelSize) };
+  const chart = {
+    xUnit: X_UNITS.includes(c.xUnit) ? c.xUnit : 'steps',
+    tokensPerStep: positive(c.tokensPerStep),
+    modelSize: positive(c.modelSize),
+  };
   let analysis = null;
   if (r.analysis !== undefined && r.analysis !== null) {
     try {
@@ -592,7 +715,19 @@ export function readWorkspace(record, arrays, ids) {
       notes.push(`The Analyses panel's choices could not be read (${err.message}): it starts from its defaults.`);
     }
   }
-  const view = { settings, curves, predictions, fits, manual, validation, lines: {}, stale: r.stale !== false, example, chart, analysis };
+  const view = {
+    settings,
+    curves,
+    predictions,
+    fits,
+    manual,
+    validation,
+    lines: {},
+    stale: r.stale !== false,
+    example,
+    chart,
+    analysis,
+  };
   view.band = restoredBand(view);
   view.lines = readPredictedLines(r.lines, view, unpack);
   delete view.band;
@@ -607,10 +742,19 @@ export function readWorkspace(record, arrays, ids) {
 function readAnalysisChoices(a) {
   if (!isObject(a)) fail('analysis', 'not an object');
   if (typeof a.view !== 'string' || a.view.length > 100) fail('analysis.view', 'not a view');
-  if (!isObject(a.options) || !Object.values(a.options).every(isObject)) fail('analysis.options', 'not the options of each analysis');
-  if (JSON.stringify(a.options).length > MAX_OPTIONS_TEXT) fail('analysis.options', `over ${MAX_OPTIONS_TEXT} characters`);
-  if (typeof a.sizeTarget !== 'string' || a.sizeTarget.length > 100) fail('analysis.sizeTarget', 'not a model size as typed');
-  return { open: a.open === true, view: a.view, options: a.options, sizeTarget: a.sizeTarget, relative: a.relative === true };
+  if (!isObject(a.options) || !Object.values(a.options).every(isObject))
+    fail('analysis.options', 'not the options of each analysis');
+  if (JSON.stringify(a.options).length > MAX_OPTIONS_TEXT)
+    fail('analysis.options', `over ${MAX_OPTIONS_TEXT} characters`);
+  if (typeof a.sizeTarget !== 'string' || a.sizeTarget.length > 100)
+    fail('analysis.sizeTarget', 'not a model size as typed');
+  return {
+    open: a.open === true,
+    view: a.view,
+    options: a.options,
+    sizeTarget: a.sizeTarget,
+    relative: a.relative === true,
+  };
 }
 
 /**

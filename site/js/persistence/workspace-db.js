@@ -39,10 +39,14 @@ function storageError(err, doing) {
   if (err instanceof StorageError) return err;
   const name = (err && err.name) || '';
   const detail = (err && err.message) || String(err || 'unknown error');
-  if (name === 'QuotaExceededError') return new StorageError('quota', `${doing}: the browser's storage for this page is full`);
-  if (name === 'VersionError') return new StorageError('newer', `${doing}: the stored work was written by a newer version of this page`);
-  if (name === 'SecurityError' || name === 'InvalidAccessError') return new StorageError('refused', `${doing}: the browser refuses to store data for this page (${detail})`);
-  if (name === 'InvalidStateError' && /clos/i.test(detail)) return new StorageError('closed', `${doing}: the database was closed`);
+  if (name === 'QuotaExceededError')
+    return new StorageError('quota', `${doing}: the browser's storage for this page is full`);
+  if (name === 'VersionError')
+    return new StorageError('newer', `${doing}: the stored work was written by a newer version of this page`);
+  if (name === 'SecurityError' || name === 'InvalidAccessError')
+    return new StorageError('refused', `${doing}: the browser refuses to store data for this page (${detail})`);
+  if (name === 'InvalidStateError' && /clos/i.test(detail))
+    return new StorageError('closed', `${doing}: the database was closed`);
   return new StorageError('failed', `${doing}: ${name ? `${name}: ` : ''}${detail}`);
 }
 
@@ -61,13 +65,22 @@ export function openWorkspaceDB({ idb = globalThis.indexedDB, timeoutMs = 5000, 
       clearTimeout(timer);
       fn(value);
     };
-    const timer = setTimeout(() => done(reject, new StorageError('timeout', `opening the browser's storage: no answer in ${timeoutMs / 1000} s`)), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        done(reject, new StorageError('timeout', `opening the browser's storage: no answer in ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
     let request;
     try {
       if (!idb) throw new StorageError('refused', 'this browser has no IndexedDB');
       request = idb.open(name, DB_VERSION);
     } catch (err) {
-      return done(reject, err instanceof StorageError ? err : new StorageError('refused', `opening the browser's storage: ${(err && err.message) || err}`));
+      return done(
+        reject,
+        err instanceof StorageError
+          ? err
+          : new StorageError('refused', `opening the browser's storage: ${(err && err.message) || err}`),
+      );
     }
     request.onupgradeneeded = () => {
       const db = request.result;
@@ -82,7 +95,12 @@ export function openWorkspaceDB({ idb = globalThis.indexedDB, timeoutMs = 5000, 
       e.preventDefault();
       const err = storageError(request.error, "opening the browser's storage");
       // Firefox's private windows (before version 115) refuse IndexedDB with InvalidStateError.
-      done(reject, err.kind === 'failed' && request.error && request.error.name === 'InvalidStateError' ? new StorageError('refused', err.message) : err);
+      done(
+        reject,
+        err.kind === 'failed' && request.error && request.error.name === 'InvalidStateError'
+          ? new StorageError('refused', err.message)
+          : err,
+      );
     };
   });
 }
@@ -146,16 +164,20 @@ export class WorkspaceDB {
       let thrown = null;
       const out = {};
       /** guard runs a callback of the transaction; a throw aborts the whole transaction. */
-      const guard = (fn) => (...args) => {
-        try {
-          fn(...args);
-        } catch (err) {
-          thrown = err;
+      const guard =
+        (fn) =>
+        (...args) => {
           try {
-            tx.abort();
-          } catch { /* already finished */ }
-        }
-      };
+            fn(...args);
+          } catch (err) {
+            thrown = err;
+            try {
+              tx.abort();
+            } catch {
+              /* already finished */
+            }
+          }
+        };
       tx.oncomplete = () => resolve(out);
       tx.onabort = () => reject(storageError(thrown || tx.error || new Error('the transaction was aborted'), doing));
       guard(body)(tx, out, guard);

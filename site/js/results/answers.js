@@ -48,9 +48,13 @@ export function parseAnswerStep(text) {
   const raw = String(text ?? '').trim();
   if (raw === '') return null;
   const x = parseCount(raw);
-  if (!(x >= 0)) throw new Error(`Loss at step: "${raw.slice(0, 40)}" is not a step (a number from 0, such as 20000, 20,000 or 20k).`);
+  if (!(x >= 0))
+    throw new Error(
+      `Loss at step: "${raw.slice(0, 40)}" is not a step (a number from 0, such as 20000, 20,000 or 20k).`,
+    );
   // steps are whole: 1.5 was read as given, and the table's heading showed it rounded
-  if (!Number.isInteger(x)) throw new Error(`Loss at step: "${raw.slice(0, 40)}" is not a step: give a whole number of steps, not ${x}.`);
+  if (!Number.isInteger(x))
+    throw new Error(`Loss at step: "${raw.slice(0, 40)}" is not a step: give a whole number of steps, not ${x}.`);
   return x;
 }
 
@@ -63,7 +67,10 @@ export function parseAnswerLoss(text) {
   const raw = String(text ?? '').trim();
   if (raw === '') return null;
   const x = parseDecimal(raw);
-  if (!(x > 0)) throw new Error(`Steps to reach loss: "${raw.slice(0, 40)}" is not a loss (a positive number with a decimal point, such as 2.7).`);
+  if (!(x > 0))
+    throw new Error(
+      `Steps to reach loss: "${raw.slice(0, 40)}" is not a loss (a positive number with a decimal point, such as 2.7).`,
+    );
   return x;
 }
 
@@ -110,7 +117,10 @@ export function answerTable(state, options = {}) {
   const atStep = orDefault(parseAnswerStep, options.atStep) ?? defaults.atStep;
   const reachLoss = orDefault(parseAnswerLoss, options.reachLoss) ?? defaults.reachLoss;
   return {
-    baseline, atStep, reachLoss, defaults,
+    baseline,
+    atStep,
+    reachLoss,
+    defaults,
     laws: laws.map((law) => {
       const baseFinal = base ? predictedLine(state, law, base)?.finalLoss : undefined;
       return {
@@ -119,7 +129,9 @@ export function answerTable(state, options = {}) {
           const line = predictedLine(state, law, p);
           const final = line && Number.isFinite(line.finalLoss) ? line.finalLoss : null;
           return {
-            name: p.name, color: p.color, final,
+            name: p.name,
+            color: p.color,
+            final,
             band: final !== null ? finalBand(state, law, line) : null,
             lower: final !== null && line.lower ? line.lower[line.lower.length - 1] : null,
             upper: final !== null && line.upper ? line.upper[line.upper.length - 1] : null,

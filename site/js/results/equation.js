@@ -25,7 +25,7 @@ function parse(text, byText) {
     if (plain) parts.push({ text: plain });
     plain = '';
   };
-  for (let i = 0; i < text.length;) {
+  for (let i = 0; i < text.length; ) {
     if (text[i] === '^') {
       flush();
       let inner;

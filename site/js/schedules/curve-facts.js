@@ -19,9 +19,19 @@ export const LR_TOLERANCE = 0.01;
  */
 export function lrColumn(curve) {
   if (!curve) return null;
-  if (curve.lr && curve.lrSteps && curve.lr.length && curve.lr.length === curve.lrSteps.length) return { steps: curve.lrSteps, lr: curve.lr };
+  if (curve.lr && curve.lrSteps && curve.lr.length && curve.lr.length === curve.lrSteps.length)
+    return { steps: curve.lrSteps, lr: curve.lr };
   const s = curve.schedule;
-  if (curve.scheduleSource === 'file' && s && s.kind === 'explicit' && s.steps && s.lr && s.lr.length === s.steps.length && s.lr.length) return { steps: s.steps, lr: s.lr };
+  if (
+    curve.scheduleSource === 'file'
+    && s
+    && s.kind === 'explicit'
+    && s.steps
+    && s.lr
+    && s.lr.length === s.steps.length
+    && s.lr.length
+  )
+    return { steps: s.steps, lr: s.lr };
   return null;
 }
 
@@ -73,7 +83,9 @@ export function curveFacts(curve) {
   for (const v of col.lr) if (v > peak) peak = v;
   const warmup = detectWarmup(col.steps, col.lr);
   return {
-    lastStep, peak: peak > 0 ? peak : null, warmup,
+    lastStep,
+    peak: peak > 0 ? peak : null,
+    warmup,
     from: `its last step ${fmt.steps(lastStep)}, the peak ${fmt.lr(peak)} of its LR column and the warmup to step ${fmt.steps(warmup)} it shows`,
   };
 }
@@ -90,8 +102,14 @@ export function scheduleDefaults(state, fallback) {
   if (facts.length) out.total = Math.max(...facts.map((f) => f.lastStep));
   if (withLR) Object.assign(out, { peak: withLR.peak, warmup: withLR.warmup });
   else {
-    const described = [...state.curves, ...state.predictions].map((c) => c.schedule).find((s) => s && Number.isFinite(s.peak));
-    if (described) Object.assign(out, { peak: described.peak, ...(Number.isFinite(described.warmup) ? { warmup: described.warmup } : {}) });
+    const described = [...state.curves, ...state.predictions]
+      .map((c) => c.schedule)
+      .find((s) => s && Number.isFinite(s.peak));
+    if (described)
+      Object.assign(out, {
+        peak: described.peak,
+        ...(Number.isFinite(described.warmup) ? { warmup: described.warmup } : {}),
+      });
   }
   return out;
 }
@@ -109,12 +127,25 @@ export function scheduleProblems(curve, expanded = null) {
   const out = [];
   const facts = curveFacts(curve);
   const end = scheduleSteps(s);
-  if (end && end < facts.lastStep) out.push({ kind: 'ends', text: `its schedule ends at step ${fmt.steps(end)}, before its last observed step ${fmt.steps(facts.lastStep)}` });
+  if (end && end < facts.lastStep)
+    out.push({
+      kind: 'ends',
+      text: `its schedule ends at step ${fmt.steps(end)}, before its last observed step ${fmt.steps(facts.lastStep)}`,
+    });
   const col = lrColumn(curve);
-  if (col && expanded && expanded.lr && expanded.lr.length && !(curve.scheduleSource === 'file' && s.kind === 'explicit')) {
+  if (
+    col
+    && expanded
+    && expanded.lr
+    && expanded.lr.length
+    && !(curve.scheduleSource === 'file' && s.kind === 'explicit')
+  ) {
     const worst = worstLRDifference(col, expanded);
     if (worst && worst.diff > LR_TOLERANCE * facts.peak) {
-      out.push({ kind: 'lr', text: `its schedule's LR differs from its LR column: ${fmt.lr(worst.schedule)} instead of ${fmt.lr(worst.logged)} at step ${fmt.steps(worst.step)}` });
+      out.push({
+        kind: 'lr',
+        text: `its schedule's LR differs from its LR column: ${fmt.lr(worst.schedule)} instead of ${fmt.lr(worst.logged)} at step ${fmt.steps(worst.step)}`,
+      });
     }
   }
   return out;
@@ -160,14 +191,31 @@ export function warmupFromLR(curves) {
     const f = curveFacts(c);
     if (!f.peak) continue;
     const first = lrColumn(c).steps[0];
-    shown.push({ c, warmup: f.warmup, climbs: f.warmup > first, late: f.warmup === first && first > LATE_LOG * f.lastStep });
+    shown.push({
+      c,
+      warmup: f.warmup,
+      climbs: f.warmup > first,
+      late: f.warmup === first && first > LATE_LOG * f.lastStep,
+    });
   }
   const climbing = shown.find((x) => x.climbs);
-  if (climbing) return { warmup: climbing.warmup, note: `Warmup steps set to ${fmt.steps(climbing.warmup)}: the learning rates of ${climbing.c.name} reach their peak there.` };
+  if (climbing)
+    return {
+      warmup: climbing.warmup,
+      note: `Warmup steps set to ${fmt.steps(climbing.warmup)}: the learning rates of ${climbing.c.name} reach their peak there.`,
+    };
   const atStart = shown.find((x) => x.warmup === 0);
-  if (atStart) return { warmup: 0, note: `Warmup steps set to 0: the learning rates of ${atStart.c.name} are at their peak from the start.` };
+  if (atStart)
+    return {
+      warmup: 0,
+      note: `Warmup steps set to 0: the learning rates of ${atStart.c.name} are at their peak from the start.`,
+    };
   const early = shown.filter((x) => !x.late).sort((a, b) => a.warmup - b.warmup)[0];
-  if (early) return { warmup: early.warmup, note: `Warmup steps set to ${fmt.steps(early.warmup)}: the learning rates of ${early.c.name} are at their peak from the first step logged, so the warmup ended there or before; if you know where, set it.` };
+  if (early)
+    return {
+      warmup: early.warmup,
+      note: `Warmup steps set to ${fmt.steps(early.warmup)}: the learning rates of ${early.c.name} are at their peak from the first step logged, so the warmup ended there or before; if you know where, set it.`,
+    };
   return null;
 }
 
@@ -189,10 +237,15 @@ export function defaultWindow(curve, warmupSetting = 0) {
   if (!curve.steps || !curve.steps.length) return 0;
   const col = lrColumn(curve);
   const s = curve.schedule;
-  const warmup = col ? detectWarmup(col.steps, col.lr)
-    : !s ? 0
-    : Number.isFinite(s.warmup) ? s.warmup
-    : takesWarmupSetting(s) ? warmupSetting : 0;
+  const warmup = col
+    ? detectWarmup(col.steps, col.lr)
+    : !s
+      ? 0
+      : Number.isFinite(s.warmup)
+        ? s.warmup
+        : takesWarmupSetting(s)
+          ? warmupSetting
+          : 0;
   return warmup > 0 && curve.steps[0] < warmup && curve.steps[curve.steps.length - 1] > warmup ? warmup : 0;
 }
 
@@ -202,7 +255,9 @@ export function defaultWindow(curve, warmupSetting = 0) {
  * byDefault is that default when the caller has it already (it scans the LR column).
  */
 export function windowOf(curve, warmupSetting = 0, byDefault = null) {
-  return Number.isFinite(curve.from) ? { from: curve.from, set: true } : { from: byDefault ?? defaultWindow(curve, warmupSetting), set: false };
+  return Number.isFinite(curve.from)
+    ? { from: curve.from, set: true }
+    : { from: byDefault ?? defaultWindow(curve, warmupSetting), set: false };
 }
 
 /** pointsInWindow counts the observed points a curve's window (windowOf's, unless given) keeps. */
@@ -223,8 +278,12 @@ export function parseWindow(text, curve) {
   // 20,000 and 20k as researchers write steps; 2,7 is no step (it was read as 27)
   const x = fmt.parseCount(raw);
   const where = `${curve.name}: fit from step`;
-  if (!Number.isFinite(x) || x < 0) throw new Error(`${where}: "${raw}" is not a step (a number from 0, such as 2000, 2,000 or 2k).`);
+  if (!Number.isFinite(x) || x < 0)
+    throw new Error(`${where}: "${raw}" is not a step (a number from 0, such as 2000, 2,000 or 2k).`);
   const last = curve.steps[curve.steps.length - 1];
-  if (x > last) throw new Error(`${where}: ${fmt.steps(x)} is after the curve’s last point (step ${fmt.steps(last)}): no point would be left to fit.`);
+  if (x > last)
+    throw new Error(
+      `${where}: ${fmt.steps(x)} is after the curve’s last point (step ${fmt.steps(last)}): no point would be left to fit.`,
+    );
   return x;
 }

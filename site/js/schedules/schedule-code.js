@@ -91,72 +91,139 @@ function lrBody(s) {
       return [...head, progress, `    return (peak - final) * (1 - progress) ** ${py(s.power || 1)} + final`];
     case 'inverse-sqrt': {
       const tau = s.timescale > 0 ? s.timescale : w > 0 ? w : 10000;
-      return [...head, `    tau = ${py(tau)}`, '    if x < w:', '        return peak', '    return peak / math.sqrt((x + tau - w) / tau)'];
+      return [
+        ...head,
+        `    tau = ${py(tau)}`,
+        '    if x < w:',
+        '        return peak',
+        '    return peak / math.sqrt((x + tau - w) / tau)',
+      ];
     }
     case 'cosine': {
       if (s.cycles > 0) {
         // transformers' get_cosine_with_hard_restarts_schedule_with_warmup, in its order of operations
-        return [...head, `    cycles = ${py(s.cycles)}`, '    if x < w:', '        return peak',
-          '    progress = (x - w) / max(1, total - w)', '    if progress >= 1.0:', '        return final',
-          '    return final + (peak - final) * max(0.0, 0.5 * (1.0 + math.cos(math.pi * ((float(cycles) * progress) % 1.0))))'];
+        return [
+          ...head,
+          `    cycles = ${py(s.cycles)}`,
+          '    if x < w:',
+          '        return peak',
+          '    progress = (x - w) / max(1, total - w)',
+          '    if progress >= 1.0:',
+          '        return final',
+          '    return final + (peak - final) * max(0.0, 0.5 * (1.0 + math.cos(math.pi * ((float(cycles) * progress) % 1.0))))',
+        ];
       }
       const cycle = s.cycle || total;
-      const lines = [...head, `    cycle = ${py(cycle)}`, '    period = cycle - w', '    amp = peak - final',
-        '    half = lambda u: min(1.0, max(0.0, 0.5 * (1 + math.cos(math.pi * u))))', '    if x < w:', '        return peak'];
+      const lines = [
+        ...head,
+        `    cycle = ${py(cycle)}`,
+        '    period = cycle - w',
+        '    amp = peak - final',
+        '    half = lambda u: min(1.0, max(0.0, 0.5 * (1 + math.cos(math.pi * u))))',
+        '    if x < w:',
+        '        return peak',
+      ];
       if (s.after === 'continue') return [...lines, '    return final + amp * half((x - w) / period)'];
       if (s.after === 'restart') {
-        return [...lines, '    if x <= w + period:', '        return final + amp * half((x - w) / period)',
-          '    j = (x - (w + period + 1)) % period', '    return final + amp * half((j + 1) / period)'];
+        return [
+          ...lines,
+          '    if x <= w + period:',
+          '        return final + amp * half((x - w) / period)',
+          '    j = (x - (w + period + 1)) % period',
+          '    return final + amp * half((j + 1) / period)',
+        ];
       }
       return [...lines, '    if x > cycle:', '        return final', '    return final + amp * half((x - w) / period)'];
     }
     case 'wsd': {
       const d = s.decaySteps > 0 ? s.decaySteps : Math.round((s.decayFraction || 0) * total);
-      const decay = {
-        linear: 'final + (peak - final) * (1 - t)',
-        '1-sqrt': 'final + (peak - final) * (1 - math.sqrt(t))',
-        '1-square': 'final + (peak - final) * (1 - t * t)',
-        exponential: 'peak * math.exp(math.log(final / peak) / d * (x - start))',
-        'half-life': `max(final, peak * math.exp(-math.log(2) / ${py(s.halfLife || 1)} * (x - start)))`,
-      }[s.decay] || 'final + (peak - final) * 0.5 * (1 + math.cos(math.pi * t))';
-      return [...head, `    d = ${py(d)}`, '    start = total - d', '    if d == 0 or x <= start:', '        return peak',
-        '    t = (x - start) / d', `    return ${decay}`];
+      const decay =
+        {
+          linear: 'final + (peak - final) * (1 - t)',
+          '1-sqrt': 'final + (peak - final) * (1 - math.sqrt(t))',
+          '1-square': 'final + (peak - final) * (1 - t * t)',
+          exponential: 'peak * math.exp(math.log(final / peak) / d * (x - start))',
+          'half-life': `max(final, peak * math.exp(-math.log(2) / ${py(s.halfLife || 1)} * (x - start)))`,
+        }[s.decay] || 'final + (peak - final) * 0.5 * (1 + math.cos(math.pi * t))';
+      return [
+        ...head,
+        `    d = ${py(d)}`,
+        '    start = total - d',
+        '    if d == 0 or x <= start:',
+        '        return peak',
+        '    t = (x - start) / d',
+        `    return ${decay}`,
+      ];
     }
     case 'multistep': {
       const levels = s.levels || [1];
       const starts = levelStarts(s);
       if (!(s.transition > 1)) {
-        return [...head, `    levels = [${levels.map(py).join(', ')}]`,
+        return [
+          ...head,
+          `    levels = [${levels.map(py).join(', ')}]`,
           `    milestones = [${starts.map(py).join(', ')}]  # the first step of each next level, as MultiStepLR's milestones`,
-          '    return peak * levels[bisect.bisect_right(milestones, x)]'];
+          '    return peak * levels[bisect.bisect_right(milestones, x)]',
+        ];
       }
       // bounds[k]: the last step before level k begins to change
       const bounds = [0, ...starts.map((m) => m - 1)];
-      return [...head, `    levels = [${levels.map(py).join(', ')}]`, `    bounds = [${bounds.map(py).join(', ')}]`, `    tr = ${py(s.transition || 0)}`,
-        '    k = 1', '    while k < len(levels) and x > bounds[k] and not (tr > 0 and x < bounds[k] + tr):', '        k += 1',
-        '    level = levels[k - 1]', '    if k < len(levels) and x > bounds[k]:',
+      return [
+        ...head,
+        `    levels = [${levels.map(py).join(', ')}]`,
+        `    bounds = [${bounds.map(py).join(', ')}]`,
+        `    tr = ${py(s.transition || 0)}`,
+        '    k = 1',
+        '    while k < len(levels) and x > bounds[k] and not (tr > 0 and x < bounds[k] + tr):',
+        '        k += 1',
+        '    level = levels[k - 1]',
+        '    if k < len(levels) and x > bounds[k]:',
         '        level = levels[k] + (levels[k - 1] - levels[k]) * 0.5 * (1 + math.cos(math.pi * (x - bounds[k]) / tr))',
-        '    return peak * level'];
+        '    return peak * level',
+      ];
     }
     case 'cyclic':
       if (s.start === 'base') {
         // torch CyclicLR (step_size_down = step_size_up), in its order of operations, from step w
-        return [...head, `    h = ${py(s.stepSize)}`, '    size = 2.0 * h', '    ratio = h / size', '    n = max(0.0, x - w)',
-          '    cycle = math.floor(1 + n / size)', '    f = 1.0 + n / size - cycle',
+        return [
+          ...head,
+          `    h = ${py(s.stepSize)}`,
+          '    size = 2.0 * h',
+          '    ratio = h / size',
+          '    n = max(0.0, x - w)',
+          '    cycle = math.floor(1 + n / size)',
+          '    f = 1.0 + n / size - cycle',
           '    scale = f / ratio if f <= ratio else (f - 1) / (ratio - 1)',
-          `    amp = ${s.mode === 'triangular2' ? '1 / (2.0 ** (cycle - 1))' : '1.0'}`, '    return final + (peak - final) * scale * amp'];
+          `    amp = ${s.mode === 'triangular2' ? '1 / (2.0 ** (cycle - 1))' : '1.0'}`,
+          '    return final + (peak - final) * scale * amp',
+        ];
       }
-      return [...head, `    h = ${py(s.stepSize)}`, '    pos = max(0.0, x - w)', '    cycle = math.floor(pos / (2 * h))',
-        '    down = (pos - cycle * 2 * h) / h', '    if down > 1:', '        down = 2 - down',
-        `    amp = ${s.mode === 'triangular2' ? '2.0 ** -cycle' : '1.0'}`, '    return final + (peak - final) * amp * (1 - down)'];
+      return [
+        ...head,
+        `    h = ${py(s.stepSize)}`,
+        '    pos = max(0.0, x - w)',
+        '    cycle = math.floor(pos / (2 * h))',
+        '    down = (pos - cycle * 2 * h) / h',
+        '    if down > 1:',
+        '        down = 2 - down',
+        `    amp = ${s.mode === 'triangular2' ? '2.0 ** -cycle' : '1.0'}`,
+        '    return final + (peak - final) * amp * (1 - down)',
+      ];
     case 'one-cycle': {
       const pct = s.pctStart || 0.3;
       const div = s.divFactor || 25;
       const finalDiv = s.finalDivFactor || 1e4;
       const anneal = s.anneal === 'linear' ? 'a + (b - a) * t' : 'b + (a - b) * 0.5 * (1 + math.cos(math.pi * t))';
-      return [...head, `    initial = peak / ${py(div)}`, `    minimum = initial / ${py(finalDiv)}`,
-        `    end1 = ${py(pct)} * (total + 1) - 1`, `    anneal = lambda a, b, t: ${anneal}`,
-        '    if x <= end1:', '        return anneal(initial, peak, x / end1)', '    return anneal(peak, minimum, (x - end1) / (total - end1))'];
+      return [
+        ...head,
+        `    initial = peak / ${py(div)}`,
+        `    minimum = initial / ${py(finalDiv)}`,
+        `    end1 = ${py(pct)} * (total + 1) - 1`,
+        `    anneal = lambda a, b, t: ${anneal}`,
+        '    if x <= end1:',
+        '        return anneal(initial, peak, x / end1)',
+        '    return anneal(peak, minimum, (x - end1) / (total - end1))',
+      ];
     }
     default:
       return null;
@@ -167,12 +234,16 @@ function lrBody(s) {
 function tableOf(s, expanded) {
   if (s.kind === 'explicit' && s.steps && s.lr) {
     const keep = drawnIndices(s.lr, MAX_TABLE_POINTS);
-    return keep ? { steps: keep.map((k) => s.steps[k]), lr: keep.map((k) => s.lr[k]) } : { steps: Array.from(s.steps), lr: Array.from(s.lr) };
+    return keep
+      ? { steps: keep.map((k) => s.steps[k]), lr: keep.map((k) => s.lr[k]) }
+      : { steps: Array.from(s.steps), lr: Array.from(s.lr) };
   }
   if (!expanded) return null;
   const keep = drawnIndices(expanded.lr, MAX_TABLE_POINTS);
   const steps = expanded.steps || expanded.lr.map((_, k) => k);
-  return keep ? { steps: keep.map((k) => steps[k]), lr: keep.map((k) => expanded.lr[k]) } : { steps: Array.from(steps), lr: Array.from(expanded.lr) };
+  return keep
+    ? { steps: keep.map((k) => steps[k]), lr: keep.map((k) => expanded.lr[k]) }
+    : { steps: Array.from(steps), lr: Array.from(expanded.lr) };
 }
 
 /** withWarmup is the description with the fit's warmup setting, where it takes it. */
@@ -198,34 +269,54 @@ export function pytorchCode(s, { name = '', expanded = null, warmup = 0 } = {}) 
   const desc = withWarmup(s, warmup);
   const own = torchScheduler(desc);
   if (own) {
-    return [`from torch.optim.lr_scheduler import ${own.name}`, '',
+    return [
+      `from torch.optim.lr_scheduler import ${own.name}`,
+      '',
       `# ${name ? `${name}: ` : ''}${summary(s)}, as the annealing-law calculator defines it: PyTorch's ${own.name} gives the same LR at every step.`,
-      `# Create the optimizer with lr=${py(desc.peak)} (the peak): ${own.note}`, '',
-      `scheduler = ${own.call}`, ''].join('\n');
+      `# Create the optimizer with lr=${py(desc.peak)} (the peak): ${own.note}`,
+      '',
+      `scheduler = ${own.call}`,
+      '',
+    ].join('\n');
   }
   const body = lrBody(desc);
   const table = body ? null : tableOf(desc, expanded);
   if (!body && !table) throw new Error(`a ${s.kind} schedule needs its expansion to be written as code`);
   const peak = peakOf(desc, table);
-  const out = ['import bisect', 'import math', 'from torch.optim.lr_scheduler import LambdaLR', '',
+  const out = [
+    'import bisect',
+    'import math',
+    'from torch.optim.lr_scheduler import LambdaLR',
+    '',
     `# ${name ? `${name}: ` : ''}${summary(s)}, as the annealing-law calculator defines it.`,
-    `# Create the optimizer with lr=${py(peak)} (the peak): lr_lambda is a multiple of it.`, ''];
+    `# Create the optimizer with lr=${py(peak)} (the peak): lr_lambda is a multiple of it.`,
+    '',
+  ];
   if (body) {
     const w = desc.warmup || 0;
     out.push('def lr_at(step):', ...body, '', 'def lr_lambda(step):');
     if (w > 0 && desc.kind !== 'one-cycle') {
-      out.push(`    if step < ${py(w)}:  # linear warmup from ${py(desc.warmupFrom || 0)} to the schedule's LR at step ${py(w)}`,
-        `        return (${py(desc.warmupFrom || 0)} + (lr_at(${py(w)}) - ${py(desc.warmupFrom || 0)}) * step / ${py(w)}) / ${py(peak)}`);
+      out.push(
+        `    if step < ${py(w)}:  # linear warmup from ${py(desc.warmupFrom || 0)} to the schedule's LR at step ${py(w)}`,
+        `        return (${py(desc.warmupFrom || 0)} + (lr_at(${py(w)}) - ${py(desc.warmupFrom || 0)}) * step / ${py(w)}) / ${py(peak)}`,
+      );
     }
     out.push(`    return lr_at(step) / ${py(peak)}`);
   } else {
-    out.push(`# The learning rates as a table of ${table.steps.length} points, joined linearly.`,
-      `STEPS = [${table.steps.map(py).join(', ')}]`, `LRS = [${table.lr.map(py).join(', ')}]`, '',
-      'def lr_lambda(step):', '    k = bisect.bisect_right(STEPS, step)', '    if k == 0:',
+    out.push(
+      `# The learning rates as a table of ${table.steps.length} points, joined linearly.`,
+      `STEPS = [${table.steps.map(py).join(', ')}]`,
+      `LRS = [${table.lr.map(py).join(', ')}]`,
+      '',
+      'def lr_lambda(step):',
+      '    k = bisect.bisect_right(STEPS, step)',
+      '    if k == 0:',
       `        return LRS[0] * step / STEPS[0] / ${py(peak)} if STEPS[0] > 0 else LRS[0] / ${py(peak)}`,
-      '    if k == len(STEPS):', `        return LRS[-1] / ${py(peak)}`,
+      '    if k == len(STEPS):',
+      `        return LRS[-1] / ${py(peak)}`,
       '    t = (step - STEPS[k - 1]) / (STEPS[k] - STEPS[k - 1])',
-      `    return (LRS[k - 1] + (LRS[k] - LRS[k - 1]) * t) / ${py(peak)}`);
+      `    return (LRS[k - 1] + (LRS[k] - LRS[k - 1]) * t) / ${py(peak)}`,
+    );
   }
   out.push('', 'scheduler = LambdaLR(optimizer, lr_lambda)', '');
   return out.join('\n');
@@ -243,30 +334,51 @@ export function huggingFaceCode(s, { warmup = 0 } = {}) {
   const from = s.warmupFrom || 0;
   if (from !== 0) return null; // transformers warms up from 0
   const args = (extra) => `optimizer, num_warmup_steps=${w}${extra}`;
-  const call = (fn, extra = '') => `from transformers import ${fn}\n\n# Create the optimizer with lr=${py(s.peak)} (the peak).\nscheduler = ${fn}(${args(extra)})\n`;
+  const call = (fn, extra = '') =>
+    `from transformers import ${fn}\n\n# Create the optimizer with lr=${py(s.peak)} (the peak).\nscheduler = ${fn}(${args(extra)})\n`;
   switch (s.kind) {
     case 'constant':
       return call('get_constant_schedule_with_warmup');
     case 'linear':
-      return final === 0 ? call('get_linear_schedule_with_warmup', `, num_training_steps=${s.total}`)
-        : call('get_polynomial_decay_schedule_with_warmup', `, num_training_steps=${s.total}, lr_end=${py(final)}, power=1.0`);
+      return final === 0
+        ? call('get_linear_schedule_with_warmup', `, num_training_steps=${s.total}`)
+        : call(
+            'get_polynomial_decay_schedule_with_warmup',
+            `, num_training_steps=${s.total}, lr_end=${py(final)}, power=1.0`,
+          );
     case 'polynomial':
-      return call('get_polynomial_decay_schedule_with_warmup', `, num_training_steps=${s.total}, lr_end=${py(final)}, power=${py(s.power || 1)}`);
+      return call(
+        'get_polynomial_decay_schedule_with_warmup',
+        `, num_training_steps=${s.total}, lr_end=${py(final)}, power=${py(s.power || 1)}`,
+      );
     case 'inverse-sqrt':
       return call('get_inverse_sqrt_schedule', s.timescale ? `, timescale=${s.timescale}` : '');
     case 'cosine': {
       // transformers' hard restarts are cycles (down to 0), not a cycle with after "restart": that
       // ends each cycle at final on the step where transformers restarts at the peak
-      if (s.cycles > 0) return final === 0 ? call('get_cosine_with_hard_restarts_schedule_with_warmup', `, num_training_steps=${s.total}, num_cycles=${s.cycles}`) : null;
+      if (s.cycles > 0)
+        return final === 0
+          ? call(
+              'get_cosine_with_hard_restarts_schedule_with_warmup',
+              `, num_training_steps=${s.total}, num_cycles=${s.cycles}`,
+            )
+          : null;
       const cycle = s.cycle || s.total;
       if (cycle !== s.total) return null;
-      return final === 0 ? call('get_cosine_schedule_with_warmup', `, num_training_steps=${s.total}`)
-        : call('get_cosine_with_min_lr_schedule_with_warmup', `, num_training_steps=${s.total}, min_lr_rate=${py(Number((final / s.peak).toPrecision(6)))}`);
+      return final === 0
+        ? call('get_cosine_schedule_with_warmup', `, num_training_steps=${s.total}`)
+        : call(
+            'get_cosine_with_min_lr_schedule_with_warmup',
+            `, num_training_steps=${s.total}, min_lr_rate=${py(Number((final / s.peak).toPrecision(6)))}`,
+          );
     }
     case 'wsd': {
       if (!['cosine', 'linear', '1-sqrt', undefined].includes(s.decay)) return null;
       const d = s.decaySteps > 0 ? s.decaySteps : Math.round((s.decayFraction || 0) * s.total);
-      return call('get_wsd_schedule', `, num_decay_steps=${d}, num_training_steps=${s.total}, decay_type="${s.decay || 'cosine'}", min_lr_ratio=${py(Number((final / s.peak).toPrecision(6)))}`);
+      return call(
+        'get_wsd_schedule',
+        `, num_decay_steps=${d}, num_training_steps=${s.total}, decay_type="${s.decay || 'cosine'}", min_lr_ratio=${py(Number((final / s.peak).toPrecision(6)))}`,
+      );
     }
     default:
       return null;

@@ -16,13 +16,24 @@ export function takesWarmupSetting(desc) {
 
 /** COMMON_FIELDS belong to every kind. */
 export const COMMON_FIELDS = [
-  { key: 'total', label: 'Total steps', type: 'int', required: true, hint: 'the last step; the schedule covers 0..total' },
+  {
+    key: 'total',
+    label: 'Total steps',
+    type: 'int',
+    required: true,
+    hint: 'the last step; the schedule covers 0..total',
+  },
   { key: 'peak', label: 'Peak LR', type: 'number', required: true, hint: 'raw units, e.g. 3e-4' },
   { key: 'warmup', label: 'Warmup steps', type: 'int', hint: 'linear warmup; empty: the fit setting' },
   { key: 'warmupFrom', label: 'Warmup from LR', type: 'number', hint: 'LR at step 0 (default 0)' },
 ];
 
-const final = { key: 'final', label: 'Final LR', type: 'number', hint: 'the LR reached at the end, in raw units (default 0); Hugging Face’s min_lr_rate is this ÷ the peak' };
+const final = {
+  key: 'final',
+  label: 'Final LR',
+  type: 'number',
+  hint: 'the LR reached at the end, in raw units (default 0); Hugging Face’s min_lr_rate is this ÷ the peak',
+};
 
 /** KIND_FIELDS maps each kind to its label and its own fields. */
 const KIND_FIELDS = {
@@ -32,16 +43,40 @@ const KIND_FIELDS = {
     label: 'Cosine',
     fields: [
       final,
-      { key: 'cycle', label: 'Cycle length T', type: 'int', hint: 'step at which the cosine reaches final (default total)' },
-      { key: 'after', label: 'After the cycle', type: 'select', get options() { return SCHEDULE_CHOICES.after; } },
-      { key: 'cycles', label: 'Hard restarts (cycles)', type: 'int', hint: 'that many cosines after warmup, each from the peak (Hugging Face’s num_cycles); instead of cycle and after' },
+      {
+        key: 'cycle',
+        label: 'Cycle length T',
+        type: 'int',
+        hint: 'step at which the cosine reaches final (default total)',
+      },
+      {
+        key: 'after',
+        label: 'After the cycle',
+        type: 'select',
+        get options() {
+          return SCHEDULE_CHOICES.after;
+        },
+      },
+      {
+        key: 'cycles',
+        label: 'Hard restarts (cycles)',
+        type: 'int',
+        hint: 'that many cosines after warmup, each from the peak (Hugging Face’s num_cycles); instead of cycle and after',
+      },
     ],
   },
   wsd: {
     label: 'Warmup-stable-decay (WSD)',
     fields: [
       final,
-      { key: 'decay', label: 'Decay shape', type: 'select', get options() { return SCHEDULE_CHOICES.decay; } },
+      {
+        key: 'decay',
+        label: 'Decay shape',
+        type: 'select',
+        get options() {
+          return SCHEDULE_CHOICES.decay;
+        },
+      },
       { key: 'decayFraction', label: 'Decay fraction', type: 'number', hint: 'of total, e.g. 0.2' },
       { key: 'decaySteps', label: 'Decay steps', type: 'int', hint: 'instead of the fraction' },
       { key: 'halfLife', label: 'Half-life steps', type: 'number', hint: 'for half-life decay' },
@@ -51,9 +86,27 @@ const KIND_FIELDS = {
     label: 'Multi-step',
     fields: [
       { key: 'stages', label: 'Stages', type: 'list', hint: 'fractions of the run after warmup, e.g. 0.8, 0.1, 0.1' },
-      { key: 'levels', label: 'Levels', type: 'list', hint: 'LR of each stage as a fraction of peak, e.g. 1, 0.316, 0.1' },
-      { key: 'transition', label: 'Transition steps', type: 'int', hint: 'cosine-shaped change between levels (default 0)' },
-      { key: 'drop', label: 'Level changes', type: 'select', hint: 'after: the step after each boundary; at: on it (PyTorch MultiStepLR’s milestones)', get options() { return SCHEDULE_CHOICES.drop; } },
+      {
+        key: 'levels',
+        label: 'Levels',
+        type: 'list',
+        hint: 'LR of each stage as a fraction of peak, e.g. 1, 0.316, 0.1',
+      },
+      {
+        key: 'transition',
+        label: 'Transition steps',
+        type: 'int',
+        hint: 'cosine-shaped change between levels (default 0)',
+      },
+      {
+        key: 'drop',
+        label: 'Level changes',
+        type: 'select',
+        hint: 'after: the step after each boundary; at: on it (PyTorch MultiStepLR’s milestones)',
+        get options() {
+          return SCHEDULE_CHOICES.drop;
+        },
+      },
     ],
   },
   cyclic: {
@@ -61,8 +114,23 @@ const KIND_FIELDS = {
     fields: [
       { ...final, label: 'Base LR' },
       { key: 'stepSize', label: 'Step size', type: 'int', hint: 'steps from base to peak' },
-      { key: 'mode', label: 'Mode', type: 'select', get options() { return SCHEDULE_CHOICES.mode; } },
-      { key: 'start', label: 'Starts at', type: 'select', hint: 'peak: down first; base: up first (PyTorch CyclicLR, with warmup 0)', get options() { return SCHEDULE_CHOICES.start; } },
+      {
+        key: 'mode',
+        label: 'Mode',
+        type: 'select',
+        get options() {
+          return SCHEDULE_CHOICES.mode;
+        },
+      },
+      {
+        key: 'start',
+        label: 'Starts at',
+        type: 'select',
+        hint: 'peak: down first; base: up first (PyTorch CyclicLR, with warmup 0)',
+        get options() {
+          return SCHEDULE_CHOICES.start;
+        },
+      },
     ],
   },
   'inverse-sqrt': {
@@ -79,12 +147,26 @@ const KIND_FIELDS = {
       { key: 'pctStart', label: 'pct_start', type: 'number', hint: 'default 0.3' },
       { key: 'divFactor', label: 'div_factor', type: 'number', hint: 'default 25' },
       { key: 'finalDivFactor', label: 'final_div_factor', type: 'number', hint: 'default 1e4' },
-      { key: 'anneal', label: 'Anneal', type: 'select', get options() { return SCHEDULE_CHOICES.anneal; } },
+      {
+        key: 'anneal',
+        label: 'Anneal',
+        type: 'select',
+        get options() {
+          return SCHEDULE_CHOICES.anneal;
+        },
+      },
     ],
   },
   concat: {
     label: 'Concatenation (re-warmup)',
-    fields: [{ key: 'segments', label: 'Segments (JSON list of schedules)', type: 'json', hint: 'each segment follows the previous one' }],
+    fields: [
+      {
+        key: 'segments',
+        label: 'Segments (JSON list of schedules)',
+        type: 'json',
+        hint: 'each segment follows the previous one',
+      },
+    ],
   },
   explicit: {
     label: 'Explicit LR list',
@@ -124,7 +206,8 @@ export function summary(s) {
   if (s.kind === 'cosine' && s.cycles > 0) parts[0] += ` × ${s.cycles} cycles`;
   if (s.kind === 'cyclic' && s.start === 'base') parts[0] += ' from base';
   if (s.total !== undefined) parts.push(`${fmt.steps(s.total)} steps`);
-  if (s.peak !== undefined) parts.push(s.final !== undefined ? `${fmt.lr(s.peak)} → ${fmt.lr(s.final)}` : `peak ${fmt.lr(s.peak)}`);
+  if (s.peak !== undefined)
+    parts.push(s.final !== undefined ? `${fmt.lr(s.peak)} → ${fmt.lr(s.final)}` : `peak ${fmt.lr(s.peak)}`);
   if (s.kind === 'wsd' && s.decayFraction !== undefined) parts.push(`${Math.round(s.decayFraction * 100)}% decay`);
   if (s.warmup) parts.push(`warmup ${fmt.steps(s.warmup)}`);
   return parts.join(' · ');
@@ -151,7 +234,10 @@ export function fitPreset(preset, run) {
     return {
       ...preset,
       segments: segments.map((seg, i) => {
-        const total = i === segments.length - 1 ? left : Math.round(((seg.total || 0) / (sum || 1)) * (num(run.total) ? run.total : sum));
+        const total =
+          i === segments.length - 1
+            ? left
+            : Math.round(((seg.total || 0) / (sum || 1)) * (num(run.total) ? run.total : sum));
         left -= total;
         return fitPreset(seg, { ...run, total });
       }),
@@ -162,7 +248,8 @@ export function fitPreset(preset, run) {
   if (num(run.total)) out.total = Math.round(run.total);
   for (const k of STEP_FIELDS) if (num(out[k])) out[k] = Math.max(1, Math.round(out[k] * scale));
   if (num(run.peak)) {
-    if (num(preset.final) && num(preset.peak) && preset.peak > 0) out.final = Number((preset.final * (run.peak / preset.peak)).toPrecision(6));
+    if (num(preset.final) && num(preset.peak) && preset.peak > 0)
+      out.final = Number((preset.final * (run.peak / preset.peak)).toPrecision(6));
     out.peak = run.peak;
   }
   if (num(run.warmup) && preset.warmup !== undefined && preset.warmup !== 0) out.warmup = Math.round(run.warmup);

@@ -12,7 +12,10 @@ const MAX_THIN_POINTS = 2000;
  * curves' data stays small; other schedules are descriptions and stay as they are.
  */
 export function thinSchedule(schedule) {
-  const keep = schedule && schedule.kind === 'explicit' && Array.isArray(schedule.steps) ? drawnIndices(schedule.lr, MAX_THIN_POINTS) : null;
+  const keep =
+    schedule && schedule.kind === 'explicit' && Array.isArray(schedule.steps)
+      ? drawnIndices(schedule.lr, MAX_THIN_POINTS)
+      : null;
   if (!keep) return schedule || null;
   return { ...schedule, steps: keep.map((k) => schedule.steps[k]), lr: keep.map((k) => schedule.lr[k]) };
 }

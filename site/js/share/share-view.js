@@ -19,20 +19,30 @@ export function shareView(state, withData) {
   const multiPower = paramsOf(state, 'multi-power');
   return {
     v: SHARE_VERSION,
-    settings: { ...DEFAULT_SETTINGS, ...state.settings, law: state.settings.law || 'annealing', auto: !!state.settings.auto },
+    settings: {
+      ...DEFAULT_SETTINGS,
+      ...state.settings,
+      law: state.settings.law || 'annealing',
+      auto: !!state.settings.auto,
+    },
     [LINK_KEYS.annealing]: annealing ? finite(annealing.params) : null,
     ...(multiPower ? { [LINK_KEYS['multi-power']]: finite(multiPower.params) } : {}),
     // a fit of a law whose parameters a link does not carry (the LR-weighted law, S2^ζ, an
     // average) is still a fit: the page opening the link fits its data again
-    source: annealing || multiPower ? (state.manual ? 'manual' : 'fit') : Object.keys(state.fits || {}).length ? 'fit' : null,
+    source:
+      annealing || multiPower ? (state.manual ? 'manual' : 'fit') : Object.keys(state.fits || {}).length ? 'fit' : null,
     curves: state.curves.map((c) => ({
-      name: c.name, role: c.role, schedule: withData ? c.schedule || null : thinSchedule(c.schedule),
+      name: c.name,
+      role: c.role,
+      schedule: withData ? c.schedule || null : thinSchedule(c.schedule),
       ...(withData ? { steps: Array.from(c.steps), loss: Array.from(c.loss) } : {}),
       // the fit window the user set (a default window is the receiving page's own default)
       ...(withData && Number.isFinite(c.from) ? { from: c.from } : {}),
       // a list of LRs typed in the builder is no file's LR column (the page opening the link
       // takes an explicit schedule for one otherwise, and calls it "LR from the file")
-      ...(withData && c.schedule && c.schedule.kind === 'explicit' && c.scheduleSource !== 'file' ? { scheduleSource: 'builder' } : {}),
+      ...(withData && c.schedule && c.schedule.kind === 'explicit' && c.scheduleSource !== 'file'
+        ? { scheduleSource: 'builder' }
+        : {}),
     })),
     predictions: state.predictions.map((p) => ({ name: p.name, schedule: p.schedule })),
     // how the charts count x, when not in steps (a link opened in steps keeps the page's own)
@@ -67,7 +77,16 @@ export function linkView(link) {
   const notes = [];
   for (const c of link.curves) {
     if (c.steps) {
-      curves.push({ name: c.name, role: c.role, steps: c.steps, loss: c.loss, schedule: c.schedule, ...(c.from !== undefined ? { from: c.from } : {}), scheduleSource: c.scheduleSource || (c.schedule && c.schedule.kind === 'explicit' ? 'file' : 'builder'), source: 'shared link' });
+      curves.push({
+        name: c.name,
+        role: c.role,
+        steps: c.steps,
+        loss: c.loss,
+        schedule: c.schedule,
+        ...(c.from !== undefined ? { from: c.from } : {}),
+        scheduleSource: c.scheduleSource || (c.schedule && c.schedule.kind === 'explicit' ? 'file' : 'builder'),
+        source: 'shared link',
+      });
     } else if (c.schedule) {
       predictions.push({ name: c.name, schedule: c.schedule });
       notes.push(`${c.name}: the link holds no data for this curve; its schedule is predicted.`);
@@ -85,10 +104,24 @@ export function linkView(link) {
   }
   const refit = link.source === 'fit' && canFit;
   if (link.source === 'fit' && !canFit && !Object.keys(params).length) {
-    notes.push('The link was made from a fit its data would give again, but it holds no curve with data and a schedule to fit: add the curves, then press Fit.');
+    notes.push(
+      'The link was made from a fit its data would give again, but it holds no curve with data and a schedule to fit: add the curves, then press Fit.',
+    );
   }
-  const manual = !refit && Object.keys(params).length ? { params, settings: { ...link.settings }, from: link.source === 'fit' ? 'link' : 'hand' } : null;
-  return { settings: link.settings, curves, predictions, notes, refit, manual, chart: link.chart || null, analysis: linkedAnalysis(link.analysis) };
+  const manual =
+    !refit && Object.keys(params).length
+      ? { params, settings: { ...link.settings }, from: link.source === 'fit' ? 'link' : 'hand' }
+      : null;
+  return {
+    settings: link.settings,
+    curves,
+    predictions,
+    notes,
+    refit,
+    manual,
+    chart: link.chart || null,
+    analysis: linkedAnalysis(link.analysis),
+  };
 }
 
 /** linkedAnalysis is a link's Analyses panel as the store's choices (the panel open on its view), or null. */
@@ -96,7 +129,9 @@ function linkedAnalysis(a) {
   if (!a) return null;
   const v = viewById(a.view);
   return {
-    open: true, view: v.id, options: a.options && v.analysis ? { [v.analysis]: a.options } : {},
+    open: true,
+    view: v.id,
+    options: a.options && v.analysis ? { [v.analysis]: a.options } : {},
     ...(a.sizeTarget !== undefined ? { sizeTarget: a.sizeTarget } : {}),
   };
 }

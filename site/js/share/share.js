@@ -10,7 +10,19 @@
 
 import { scheduleSteps } from '../schedules/schedule-kinds.js';
 import { ROLES, LAWS } from '../engine/schema.js';
-import { X_UNITS, MAX_ITEMS, isObject, fail, onlyKeys, finite, str, oneOf, numbers, checkSettings, checkSchedule } from '../state/view-checks.js';
+import {
+  X_UNITS,
+  MAX_ITEMS,
+  isObject,
+  fail,
+  onlyKeys,
+  finite,
+  str,
+  oneOf,
+  numbers,
+  checkSettings,
+  checkSchedule,
+} from '../state/view-checks.js';
 import { grouped } from '../common/format.js';
 
 /** SHARE_VERSION is the version links are written in; version 2 added the Multi-Power Law's parameters. */
@@ -94,7 +106,10 @@ export async function encodeShare(view) {
 
 /** decodeShare reads a fragment's payload (without "#s=") into a checked view, or throws. */
 export async function decodeShare(payload) {
-  if (payload.length > MAX_FRAGMENT) throw new Error(`the link is too large (${Math.round(payload.length / 1024)} KB; at most ${MAX_FRAGMENT / 1024} KB)`);
+  if (payload.length > MAX_FRAGMENT)
+    throw new Error(
+      `the link is too large (${Math.round(payload.length / 1024)} KB; at most ${MAX_FRAGMENT / 1024} KB)`,
+    );
   const text = await inflate(fromBase64url(payload));
   let value;
   try {
@@ -119,27 +134,41 @@ function checkCurve(c, i) {
   if (c.steps !== undefined || c.loss !== undefined) {
     const steps = numbers(c.steps, `${where}.steps`);
     const loss = numbers(c.loss, `${where}.loss`);
-    if (steps.length !== loss.length || steps.length === 0) fail(where, 'steps and loss must be non-empty and of the same length');
+    if (steps.length !== loss.length || steps.length === 0)
+      fail(where, 'steps and loss must be non-empty and of the same length');
     for (let k = 0; k < steps.length; k++) {
-      if (steps[k] < 1 || (k && steps[k] <= steps[k - 1])) fail(`${where}.steps[${k}]`, 'steps must be ≥ 1 and increasing');
+      if (steps[k] < 1 || (k && steps[k] <= steps[k - 1]))
+        fail(`${where}.steps[${k}]`, 'steps must be ≥ 1 and increasing');
       if (!(loss[k] > 0)) fail(`${where}.loss[${k}]`, 'must be > 0');
     }
     out.steps = Float64Array.from(steps);
     out.loss = Float64Array.from(loss);
     if (c.from !== undefined) {
       const from = finite(c.from, `${where}.from`);
-      if (!(from >= 0 && from <= steps[steps.length - 1])) fail(`${where}.from`, 'the fit window must start at a step of the curve');
+      if (!(from >= 0 && from <= steps[steps.length - 1]))
+        fail(`${where}.from`, 'the fit window must start at a step of the curve');
       out.from = from;
     }
   } else if (c.from !== undefined) fail(`${where}.from`, 'a fit window without the curve’s points');
-  if (c.scheduleSource !== undefined) out.scheduleSource = oneOf(c.scheduleSource, ['file', 'builder'], `${where}.scheduleSource`);
+  if (c.scheduleSource !== undefined)
+    out.scheduleSource = oneOf(c.scheduleSource, ['file', 'builder'], `${where}.scheduleSource`);
   return out;
 }
 
 function checkView(v) {
   if (!isObject(v)) fail('link', 'not a JSON object');
-  if (!READS.includes(v.v)) fail('link', `version ${JSON.stringify(v.v)?.slice(0, 20)} is not supported (this page reads versions ${READS.join(' and ')})`);
-  onlyKeys(v, v.v >= 2 ? ['v', 'settings', 'params', 'multiPower', 'source', 'curves', 'predictions', 'chart', 'analysis'] : ['v', 'settings', 'params', 'source', 'curves', 'predictions'], 'link');
+  if (!READS.includes(v.v))
+    fail(
+      'link',
+      `version ${JSON.stringify(v.v)?.slice(0, 20)} is not supported (this page reads versions ${READS.join(' and ')})`,
+    );
+  onlyKeys(
+    v,
+    v.v >= 2
+      ? ['v', 'settings', 'params', 'multiPower', 'source', 'curves', 'predictions', 'chart', 'analysis']
+      : ['v', 'settings', 'params', 'source', 'curves', 'predictions'],
+    'link',
+  );
   const settings = checkSettings(v.settings);
   let params = null;
   if (v.params !== null && v.params !== undefined) {
@@ -148,7 +177,8 @@ function checkView(v) {
     params = {};
     for (const [k, x] of Object.entries(v.params)) params[k] = finite(x, `params.${k}`);
     for (const k of LAWS.annealing.params) if (!(k in params)) fail('params', `${k} is missing`);
-    for (const k of LAWS.annealing.params.filter((x) => x !== 'lambda')) if (params[k] < 0) fail(`params.${k}`, 'must be zero or more');
+    for (const k of LAWS.annealing.params.filter((x) => x !== 'lambda'))
+      if (params[k] < 0) fail(`params.${k}`, 'must be zero or more');
     if (!(params.lambda > 0 && params.lambda < 1)) fail('params.lambda', 'must be between 0 and 1');
   }
   let multiPower = null;
@@ -164,7 +194,8 @@ function checkView(v) {
   }
   const source = v.source === undefined || v.source === null ? null : oneOf(v.source, ['fit', 'manual'], 'source');
   if (!Array.isArray(v.curves) || v.curves.length > MAX_ITEMS) fail('curves', `not a list of at most ${MAX_ITEMS}`);
-  if (!Array.isArray(v.predictions) || v.predictions.length > MAX_ITEMS) fail('predictions', `not a list of at most ${MAX_ITEMS}`);
+  if (!Array.isArray(v.predictions) || v.predictions.length > MAX_ITEMS)
+    fail('predictions', `not a list of at most ${MAX_ITEMS}`);
   const curves = v.curves.map(checkCurve);
   const predictions = v.predictions.map((p, i) => {
     const where = `predictions[${i}]`;
@@ -173,10 +204,24 @@ function checkView(v) {
     return { name: str(p.name, `${where}.name`), schedule: checkSchedule(p.schedule, `${where}.schedule`) };
   });
   const steps = [...curves, ...predictions].reduce((n, c) => n + (c.schedule ? scheduleSteps(c.schedule) : 0), 0);
-  if (steps > MAX_LINK_STEPS) fail('link', `its schedules run ${grouped(Math.round(steps))} steps in all, more than the ${grouped(MAX_LINK_STEPS)} a link may ask for`);
+  if (steps > MAX_LINK_STEPS)
+    fail(
+      'link',
+      `its schedules run ${grouped(Math.round(steps))} steps in all, more than the ${grouped(MAX_LINK_STEPS)} a link may ask for`,
+    );
   const chart = v.chart === undefined || v.chart === null ? null : checkChart(v.chart);
   const analysis = v.analysis === undefined || v.analysis === null ? null : checkAnalysis(v.analysis);
-  return { v: SHARE_VERSION, settings, params, multiPower, source, curves, predictions, ...(chart ? { chart } : {}), ...(analysis ? { analysis } : {}) };
+  return {
+    v: SHARE_VERSION,
+    settings,
+    params,
+    multiPower,
+    source,
+    curves,
+    predictions,
+    ...(chart ? { chart } : {}),
+    ...(analysis ? { analysis } : {}),
+  };
 }
 
 /** MAX_OPTIONS_TEXT bounds a link's analysis options, as JSON. */
@@ -200,11 +245,15 @@ function checkAnalysis(a) {
       if (typeof x === 'number') return finite(x, where);
       if (typeof x === 'string' || typeof x === 'boolean') return x;
       if (Array.isArray(x)) return x.map((y, i) => plain(y, `${where}[${i}]`, depth + 1));
-      if (isObject(x)) return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, plain(y, `${where}.${k.slice(0, 40)}`, depth + 1)]));
+      if (isObject(x))
+        return Object.fromEntries(
+          Object.entries(x).map(([k, y]) => [k, plain(y, `${where}.${k.slice(0, 40)}`, depth + 1)]),
+        );
       return fail(where, 'not a number, text, true or false, or a list or object of them');
     };
     out.options = plain(a.options, 'analysis.options', 0);
-    if (JSON.stringify(out.options).length > MAX_OPTIONS_TEXT) fail('analysis.options', `over ${MAX_OPTIONS_TEXT} characters`);
+    if (JSON.stringify(out.options).length > MAX_OPTIONS_TEXT)
+      fail('analysis.options', `over ${MAX_OPTIONS_TEXT} characters`);
   }
   return out;
 }
@@ -218,7 +267,11 @@ function checkChart(c) {
     if (!(finite(x, where) > 0)) fail(where, 'must be a positive number');
     return x;
   };
-  return { xUnit: oneOf(c.xUnit, X_UNITS, 'chart.xUnit'), tokensPerStep: positiveOrNull(c.tokensPerStep, 'chart.tokensPerStep'), modelSize: positiveOrNull(c.modelSize, 'chart.modelSize') };
+  return {
+    xUnit: oneOf(c.xUnit, X_UNITS, 'chart.xUnit'),
+    tokensPerStep: positiveOrNull(c.tokensPerStep, 'chart.tokensPerStep'),
+    modelSize: positiveOrNull(c.modelSize, 'chart.modelSize'),
+  };
 }
 
 /**

@@ -65,7 +65,9 @@ export function fitLine(state, law, curve) {
 
 /** bandOfFits is the band an auto fit calibrated (fits: law -> fit record), as state.band holds it, or null. */
 export function bandOfFits(fits) {
-  const fit = Object.values(fits || {}).find((f) => f.response && f.response.band && Number.isFinite(f.response.band.base));
+  const fit = Object.values(fits || {}).find(
+    (f) => f.response && f.response.band && Number.isFinite(f.response.band.base),
+  );
   if (!fit) return null;
   const b = fit.response.band;
   return { law: fit.law, halfWidth: b.base, level: b.level, spec: b, from: 'auto' };
@@ -78,7 +80,14 @@ export function bandOfFits(fits) {
 export function validationBand(validation) {
   const first = [...validation.summaries].sort((a, b) => (b.law === 'annealing') - (a.law === 'annealing'))[0];
   return first && Number.isFinite(first.bandHalfWidth)
-    ? { law: first.law, halfWidth: first.bandHalfWidth, level: first.bandLevel, spec: first.band || null, from: 'validation' } : null;
+    ? {
+        law: first.law,
+        halfWidth: first.bandHalfWidth,
+        level: first.bandLevel,
+        spec: first.band || null,
+        from: 'validation',
+      }
+    : null;
 }
 
 /**
@@ -144,7 +153,11 @@ export function lawTitle(law) {
 export function schedulePeak(schedule) {
   if (!schedule) return NaN;
   if (schedule.peak) {
-    const above = [schedule.final, schedule.warmupFrom, ...(Array.isArray(schedule.levels) ? schedule.levels.map((l) => l * schedule.peak) : [])];
+    const above = [
+      schedule.final,
+      schedule.warmupFrom,
+      ...(Array.isArray(schedule.levels) ? schedule.levels.map((l) => l * schedule.peak) : []),
+    ];
     return Math.max(schedule.peak, ...above.filter(Number.isFinite));
   }
   if (schedule.segments && schedule.segments.length) {
@@ -167,7 +180,10 @@ export function schedulePeak(schedule) {
  */
 export function fittedPeak(state) {
   if (state.manual) return 0;
-  const peaks = state.curves.filter((c) => c.role !== 'validate').map((c) => schedulePeak(c.schedule)).filter(Number.isFinite);
+  const peaks = state.curves
+    .filter((c) => c.role !== 'validate')
+    .map((c) => schedulePeak(c.schedule))
+    .filter(Number.isFinite);
   return peaks.length ? Math.max(...peaks) : 0;
 }
 
@@ -197,7 +213,9 @@ const MAX_REPLICATES = 50;
 function fitReplicates(cur, law) {
   const reps = !cur.source || !cur.source.response ? null : cur.source.response.replicates;
   if (!Array.isArray(reps) || reps.length < 2 || reps.length > MAX_REPLICATES) return undefined;
-  const out = reps.map((r) => (r && typeof r === 'object' ? Object.fromEntries(LAWS[law].params.map((k) => [k, r[k]])) : null));
+  const out = reps.map((r) =>
+    r && typeof r === 'object' ? Object.fromEntries(LAWS[law].params.map((k) => [k, r[k]])) : null,
+  );
   return out.every((r) => r && Object.values(r).every(Number.isFinite)) ? out : undefined;
 }
 
@@ -237,7 +255,8 @@ export function analysisSetup(state) {
     warmup: s.warmupSteps,
     warmupConvention: s.warmupConvention,
     // an average of laws has no parameters of its own: the analyses run on its heaviest member
-    source: !cur ? 'the paper’s Fig. 2 parameters (no fit yet)'
+    source: !cur
+      ? 'the paper’s Fig. 2 parameters (no fit yet)'
       : `${state.manual ? 'the parameters entered by hand' : 'the fitted parameters'}${law === 'annealing' && !cur.members ? '' : ` of the ${LAWS[law].label}`}${cur.members ? `, the heaviest of the ${cur.members.length} laws auto averages` : ''}`,
     replicates: cur && !state.manual ? fitReplicates(cur, law) : undefined,
   };

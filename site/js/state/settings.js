@@ -38,14 +38,21 @@ export function parseSettings(fields, previousLambda) {
     const { value, badInput } = fields[field];
     const x = parseDecimal(value);
     // A number input holds '' when what was typed is not a number.
-    if (Number.isNaN(x)) throw new Error(`${label}: ${value.trim() || badInput ? `"${value}" is` : 'the field is empty, or holds'} not a number.`);
+    if (Number.isNaN(x))
+      throw new Error(
+        `${label}: ${value.trim() || badInput ? `"${value}" is` : 'the field is empty, or holds'} not a number.`,
+      );
     if (!ok(x)) throw new Error(`${label}: ${x} is out of range.`);
     return x;
   };
   return {
     lambda: fields.fitLambda ? previousLambda : num('lambda', 'λ (between 0 and 1)', (x) => x > 0 && x < 1),
     fitLambda: fields.fitLambda,
-    warmupSteps: num('warmupSteps', `Warmup steps (a whole number from 0 to ${steps(MAX_SCHEDULE_STEPS)})`, (x) => x >= 0 && x <= MAX_SCHEDULE_STEPS && Number.isInteger(x)),
+    warmupSteps: num(
+      'warmupSteps',
+      `Warmup steps (a whole number from 0 to ${steps(MAX_SCHEDULE_STEPS)})`,
+      (x) => x >= 0 && x <= MAX_SCHEDULE_STEPS && Number.isInteger(x),
+    ),
     warmupConvention: fields.warmupConvention,
     huberDelta: num('huberDelta', 'Huber δ (> 0)', (x) => x > 0),
     law: fields.law,
@@ -61,7 +68,8 @@ export function parseManualParams(texts, law = 'annealing') {
     const raw = String(texts[k] ?? '').trim();
     const x = parseDecimal(raw);
     if (Number.isNaN(x)) throw new Error(`Parameter ${k}: "${raw}" is not a number.`);
-    if (k === 'lambda' ? !(x > 0 && x < 1) : x < 0) throw new Error(`Parameter ${k}: ${x} is out of range (${k === 'lambda' ? 'between 0 and 1' : 'zero or more'}).`);
+    if (k === 'lambda' ? !(x > 0 && x < 1) : x < 0)
+      throw new Error(`Parameter ${k}: ${x} is out of range (${k === 'lambda' ? 'between 0 and 1' : 'zero or more'}).`);
     params[k] = x;
   }
   return params;

@@ -10,7 +10,18 @@ import { paramsOf, lineBand, bandOfFits, validationBand, restoredBand } from './
 export const MAX_UNDO = 20;
 
 /** VIEW_KEYS are the parts of the state an example or a link replaces, and an undo of that brings back. */
-const VIEW_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'lines', 'validation', 'band', 'stale', 'example'];
+const VIEW_KEYS = [
+  'curves',
+  'predictions',
+  'settings',
+  'fits',
+  'manual',
+  'lines',
+  'validation',
+  'band',
+  'stale',
+  'example',
+];
 /** CHART_VIEW_KEYS are the chart's settings a link carries (how x is counted), which an undo brings back too. */
 export const CHART_VIEW_KEYS = ['xUnit', 'tokensPerStep', 'modelSize'];
 
@@ -54,12 +65,48 @@ export const CHART_VIEW_KEYS = ['xUnit', 'tokensPerStep', 'modelSize'];
  */
 export function initialState() {
   return {
-    curves: [], predictions: [], settings: { ...DEFAULT_SETTINGS },
-    fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: 0, example: null,
-    fitting: null, message: null, status: '', undo: [], share: { link: '', note: '' },
-    chart: { logX: false, logY: false, scheme: 'light', xUnit: 'steps', tokensPerStep: null, modelSize: null, smooth: false }, engine: { version: '', memory: 0, loading: '' },
+    curves: [],
+    predictions: [],
+    settings: { ...DEFAULT_SETTINGS },
+    fits: {},
+    manual: null,
+    lines: {},
+    validation: null,
+    band: null,
+    stale: false,
+    edits: 0,
+    example: null,
+    fitting: null,
+    message: null,
+    status: '',
+    undo: [],
+    share: { link: '', note: '' },
+    chart: {
+      logX: false,
+      logY: false,
+      scheme: 'light',
+      xUnit: 'steps',
+      tokensPerStep: null,
+      modelSize: null,
+      smooth: false,
+    },
+    engine: { version: '', memory: 0, loading: '' },
     answers: { baseline: '', atStep: '', reachLoss: '', code: null },
-    analysis: { open: false, view: 'decomposition', options: {}, optionsRevision: 0, defaults: null, result: null, error: '', errorField: '', relative: false, status: '', computing: false, progress: 0, sizeTarget: '400e6' },
+    analysis: {
+      open: false,
+      view: 'decomposition',
+      options: {},
+      optionsRevision: 0,
+      defaults: null,
+      result: null,
+      error: '',
+      errorField: '',
+      relative: false,
+      status: '',
+      computing: false,
+      progress: 0,
+      sizeTarget: '400e6',
+    },
     workspace: { line: null, kept: '', saving: false, savedAt: 0, canForget: false },
   };
 }
@@ -74,7 +121,8 @@ function keptLines(state, results) {
   for (const { law, source, band = null, byName } of results) {
     const p = paramsOf(state, law);
     if (!p || p.source !== source || band !== lineBand(state, law)) continue;
-    const kept = lines[law] && lines[law].source === source && lines[law].band === band ? new Map(lines[law].byName) : new Map();
+    const kept =
+      lines[law] && lines[law].source === source && lines[law].band === band ? new Map(lines[law].byName) : new Map();
     for (const [name, line] of byName) if (itemOf.get(name)?.schedule === line.schedule) kept.set(name, line);
     lines[law] = { source, band: lineBand(state, law), byName: kept };
   }
@@ -87,7 +135,15 @@ function keptLines(state, results) {
  * and the panel shows the options set.
  */
 function withChoices(a, choices) {
-  return { ...a, ...choices, result: null, error: '', errorField: '', status: '', optionsRevision: a.optionsRevision + 1 };
+  return {
+    ...a,
+    ...choices,
+    result: null,
+    error: '',
+    errorField: '',
+    status: '',
+    optionsRevision: a.optionsRevision + 1,
+  };
 }
 
 /** createStore returns {state, subscribe(fn(state, previous)) -> unsubscribe, ...actions}. */
@@ -135,8 +191,12 @@ export function createStore(initial = initialState()) {
     const stale = state.stale;
     const edits = state.edits + 1;
     const entry = {
-      text, focusLabel,
-      restore: (s) => ({ ...restore(s), ...(s.edits === edits ? { stale, edits: edits - 1 } : { stale: true, edits: s.edits + 1 }) }),
+      text,
+      focusLabel,
+      restore: (s) => ({
+        ...restore(s),
+        ...(s.edits === edits ? { stale, edits: edits - 1 } : { stale: true, edits: s.edits + 1 }),
+      }),
     };
     set({ ...patch, stale: true, edits, undo: [...state.undo, entry].slice(-MAX_UNDO) });
   }
@@ -160,7 +220,10 @@ export function createStore(initial = initialState()) {
     /** addCurves adds curves with data under unique names, each with a colour; it returns them as added. */
     addCurves(curves) {
       if (!curves.length) return [];
-      const added = named(curves.map((c) => ({ role: 'fit', scheduleSource: 'builder', ...c })), all());
+      const added = named(
+        curves.map((c) => ({ role: 'fit', scheduleSource: 'builder', ...c })),
+        all(),
+      );
       set({ curves: [...state.curves, ...added], ...touched() });
       return added;
     },
@@ -170,7 +233,9 @@ export function createStore(initial = initialState()) {
      */
     setWindow(names, from) {
       const list = new Set(Array.isArray(names) ? names : [names]);
-      const curves = state.curves.map((c) => (list.has(c.name) ? { ...c, from: Number.isFinite(from) ? from : undefined } : c));
+      const curves = state.curves.map((c) =>
+        list.has(c.name) ? { ...c, from: Number.isFinite(from) ? from : undefined } : c,
+      );
       set({ curves, ...touched() });
     },
     setRole(name, role) {
@@ -181,7 +246,10 @@ export function createStore(initial = initialState()) {
      * lrSteps?, scheduleProblems?} (the problems found checking it against the curve's data).
      */
     setSchedule(name, change) {
-      set({ curves: replaceItem('curves', name, { lrFile: undefined, scheduleProblems: undefined, ...change }), ...touched() });
+      set({
+        curves: replaceItem('curves', name, { lrFile: undefined, scheduleProblems: undefined, ...change }),
+        ...touched(),
+      });
     },
     /** setCurveSize tags a curve with its model size N (null: none), for the model-size law. */
     setCurveSize(name, size) {
@@ -195,7 +263,11 @@ export function createStore(initial = initialState()) {
     },
     /** editPrediction renames a schedule to predict (keeping the name unique) and changes its schedule. */
     editPrediction(name, { name: newName, schedule }) {
-      const taken = new Set(all().filter((x) => x.name !== name).map((x) => x.name));
+      const taken = new Set(
+        all()
+          .filter((x) => x.name !== name)
+          .map((x) => x.name),
+      );
       set({ predictions: replaceItem('predictions', name, { name: uniqueName(newName, taken), schedule }) });
     },
     /** remove takes a curve or a schedule to predict off the page; Undo puts it back in its place. */
@@ -221,7 +293,19 @@ export function createStore(initial = initialState()) {
       const restore = actions.snapshotView();
       // An example's settings (the paper's, auto off) give way to the user's default: auto.
       const settings = state.example ? { ...state.settings, auto: true } : state.settings;
-      set({ curves: [], predictions: [], example: null, settings, fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: state.edits + 1 });
+      set({
+        curves: [],
+        predictions: [],
+        example: null,
+        settings,
+        fits: {},
+        manual: null,
+        lines: {},
+        validation: null,
+        band: null,
+        stale: false,
+        edits: state.edits + 1,
+      });
       actions.offerUndo(`Cleared ${curves.length} curve(s) and ${predictions.length} schedule(s) to predict.`, restore);
     },
     /** keepExample makes the example the user's own view: curves added go beside it from then on. */
@@ -238,10 +322,22 @@ export function createStore(initial = initialState()) {
       const restore = actions.snapshotView();
       const kept = state.curves.filter((c) => !c.fromExample);
       const keptPredictions = state.predictions.filter((p) => !p.fromExample);
-      const added = named(curves.map((c) => ({ role: 'fit', scheduleSource: 'builder', ...c })), [...kept, ...keptPredictions]);
+      const added = named(
+        curves.map((c) => ({ role: 'fit', scheduleSource: 'builder', ...c })),
+        [...kept, ...keptPredictions],
+      );
       set({
-        settings, curves: [...kept, ...added], predictions: keptPredictions, example: null,
-        fits: {}, manual: null, lines: {}, validation: null, band: null, stale: true, edits: state.edits + 1,
+        settings,
+        curves: [...kept, ...added],
+        predictions: keptPredictions,
+        example: null,
+        fits: {},
+        manual: null,
+        lines: {},
+        validation: null,
+        band: null,
+        stale: true,
+        edits: state.edits + 1,
       });
       actions.offerUndo(`Your data replaced ${title}.`, restore);
       return added;
@@ -256,10 +352,22 @@ export function createStore(initial = initialState()) {
      */
     loadView({ settings, curves = [], predictions = [], example = null, chart = null, analysis = null }) {
       const mark = (item) => (example ? { ...item, fromExample: true } : item);
-      const added = named(curves.map((c) => mark({ role: 'fit', scheduleSource: 'builder', ...c })), []);
+      const added = named(
+        curves.map((c) => mark({ role: 'fit', scheduleSource: 'builder', ...c })),
+        [],
+      );
       set({
-        settings: { ...DEFAULT_SETTINGS, ...settings }, curves: added, predictions: named(predictions.map(mark), added),
-        fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false, edits: state.edits + 1, example,
+        settings: { ...DEFAULT_SETTINGS, ...settings },
+        curves: added,
+        predictions: named(predictions.map(mark), added),
+        fits: {},
+        manual: null,
+        lines: {},
+        validation: null,
+        band: null,
+        stale: false,
+        edits: state.edits + 1,
+        example,
         chart: chart ? { ...state.chart, ...chart } : state.chart,
         ...(analysis ? { analysis: withChoices(state.analysis, analysis) } : {}),
       });
@@ -269,9 +377,32 @@ export function createStore(initial = initialState()) {
      * schedules as they were (names and colours checked there), their fits, validation and
      * predicted lines.
      */
-    restoreView({ settings, curves, predictions, fits, manual, validation = null, lines, stale, example = null, chart = null, analysis = null }) {
+    restoreView({
+      settings,
+      curves,
+      predictions,
+      fits,
+      manual,
+      validation = null,
+      lines,
+      stale,
+      example = null,
+      chart = null,
+      analysis = null,
+    }) {
       set({
-        chart: chart ? { ...state.chart, ...chart } : state.chart, settings, curves, predictions, fits, manual, lines, validation, band: restoredBand({ validation, manual, fits }), stale, example, edits: state.edits + 1,
+        chart: chart ? { ...state.chart, ...chart } : state.chart,
+        settings,
+        curves,
+        predictions,
+        fits,
+        manual,
+        lines,
+        validation,
+        band: restoredBand({ validation, manual, fits }),
+        stale,
+        example,
+        edits: state.edits + 1,
         // the panel's choices as they were kept (its answer is computed again when it is open)
         ...(analysis ? { analysis: withChoices(state.analysis, analysis) } : {}),
       });
@@ -323,7 +454,15 @@ export function createStore(initial = initialState()) {
      */
     fitted(fits, { stale, status }, results = []) {
       const band = bandOfFits(fits);
-      set({ fits, manual: null, band, lines: keptLines({ ...state, fits, manual: null, band }, results), validation: null, stale, status });
+      set({
+        fits,
+        manual: null,
+        band,
+        lines: keptLines({ ...state, fits, manual: null, band }, results),
+        validation: null,
+        stale,
+        status,
+      });
     },
     /**
      * validated keeps a `validate` answer and the prediction band of its first law (the
@@ -340,7 +479,10 @@ export function createStore(initial = initialState()) {
      * message a failed prediction left goes away.
      */
     linesPredicted(results) {
-      set({ lines: keptLines(state, results), message: state.message && state.message.from === 'predict' ? null : state.message });
+      set({
+        lines: keptLines(state, results),
+        message: state.message && state.message.from === 'predict' ? null : state.message,
+      });
     },
     /**
      * useManual puts parameters entered by hand or from a link ({params: {law: params}, settings,

@@ -17,7 +17,8 @@ const MAX_POINTS = 200000;
 const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /** isObject says whether x is a plain object (as JSON.parse makes them). */
-export const isObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x) && Object.getPrototypeOf(x) === Object.prototype;
+export const isObject = (x) =>
+  x !== null && typeof x === 'object' && !Array.isArray(x) && Object.getPrototypeOf(x) === Object.prototype;
 
 /** fail throws the error of a field: where (its path) and what is wrong with it. */
 export function fail(where, what) {
@@ -61,17 +62,26 @@ export function numbers(x, where, max = MAX_POINTS) {
 export function checkSettings(s) {
   const where = 'settings';
   if (!isObject(s)) fail(where, 'not an object');
-  onlyKeys(s, ['lambda', 'fitLambda', 'warmupSteps', 'warmupConvention', 'huberDelta', 'law', 'auto', 'mplSearch'], where);
+  onlyKeys(
+    s,
+    ['lambda', 'fitLambda', 'warmupSteps', 'warmupConvention', 'huberDelta', 'law', 'auto', 'mplSearch'],
+    where,
+  );
   const lambda = finite(s.lambda, 'settings.lambda');
   if (!(lambda > 0 && lambda < 1)) fail('settings.lambda', 'must be between 0 and 1');
   const warmupSteps = finite(s.warmupSteps, 'settings.warmupSteps');
-  if (!(warmupSteps >= 0 && warmupSteps <= MAX_SCHEDULE_STEPS && Number.isInteger(warmupSteps))) fail('settings.warmupSteps', `must be a whole number from 0 to ${MAX_SCHEDULE_STEPS}`);
+  if (!(warmupSteps >= 0 && warmupSteps <= MAX_SCHEDULE_STEPS && Number.isInteger(warmupSteps)))
+    fail('settings.warmupSteps', `must be a whole number from 0 to ${MAX_SCHEDULE_STEPS}`);
   const huberDelta = finite(s.huberDelta, 'settings.huberDelta');
   if (!(huberDelta > 0)) fail('settings.huberDelta', 'must be > 0');
   if (typeof s.fitLambda !== 'boolean') fail('settings.fitLambda', 'not true or false');
   if (typeof s.auto !== 'boolean') fail('settings.auto', 'not true or false');
   return {
-    lambda, fitLambda: s.fitLambda, warmupSteps, huberDelta, auto: s.auto,
+    lambda,
+    fitLambda: s.fitLambda,
+    warmupSteps,
+    huberDelta,
+    auto: s.auto,
     warmupConvention: oneOf(s.warmupConvention, WARMUP_CONVENTIONS, 'settings.warmupConvention'),
     law: oneOf(s.law, lawChoices(), 'settings.law'),
     mplSearch: s.mplSearch === undefined ? 'optimum' : oneOf(s.mplSearch, MULTI_POWER_SEARCHES, 'settings.mplSearch'),
@@ -96,7 +106,8 @@ export function checkSchedule(s, where, maxPoints = MAX_POINTS, depth = 0) {
     else if (typeof v === 'string') out[k] = str(v, w, 100);
     else if (typeof v === 'boolean') out[k] = v;
     else if (Array.isArray(v) && v.every((x) => typeof x === 'number')) out[k] = numbers(v, w, maxPoints);
-    else if (Array.isArray(v) && v.length <= MAX_ITEMS && v.every(isObject)) out[k] = v.map((p, i) => checkSchedule(p, `${w}[${i}]`, maxPoints, depth + 1));
+    else if (Array.isArray(v) && v.length <= MAX_ITEMS && v.every(isObject))
+      out[k] = v.map((p, i) => checkSchedule(p, `${w}[${i}]`, maxPoints, depth + 1));
     else fail(w, 'not a number, text, or list of numbers');
   }
   return out;

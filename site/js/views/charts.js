@@ -21,7 +21,10 @@ export function showCharts(store) {
     $('.x-factor-n').hidden = chart.xUnit !== 'flops';
     $('#x-unit-note').textContent = axis.note;
     $('#x-unit-note').hidden = !axis.note;
-    for (const [id, key] of [['#tokens-per-step', 'tokensPerStep'], ['#model-size', 'modelSize']]) {
+    for (const [id, key] of [
+      ['#tokens-per-step', 'tokensPerStep'],
+      ['#model-size', 'modelSize'],
+    ]) {
       if (document.activeElement !== $(id)) $(id).value = Number.isFinite(chart[key]) ? String(chart[key]) : '';
     }
   });

@@ -12,6 +12,8 @@ export function showExampleNote(store, examples) {
     $('#example-about').textContent = example ? `Example: ${about ? about.about : example.title}` : '';
     const fromExample = example ? predictions.filter((p) => p.fromExample).length : 0;
     $('#predict-example-note').hidden = !fromExample;
-    $('#predict-example-note').textContent = fromExample ? `${fromExample} of these come with the example: your first file replaces them.` : '';
+    $('#predict-example-note').textContent = fromExample
+      ? `${fromExample} of these come with the example: your first file replaces them.`
+      : '';
   });
 }

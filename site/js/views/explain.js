@@ -6,14 +6,20 @@ import { lawTitle } from '../state/selectors.js';
 
 /** showExplain fills the laws' explanations and opens the section when a link to it is followed. */
 export function showExplain() {
-  $('#explain-law-list').replaceChildren(...Object.keys(LAWS).flatMap((law) => {
-    const { params, symbols, meanings, formula } = LAWS[law];
-    return [
-      h('dt', { text: lawTitle(law) }),
-      h('dd', {}, h('div', { class: 'formula', text: formula }),
-        params.map((k) => h('div', { text: `${symbols[k]}: ${meanings[k] || k}` }))),
-    ];
-  }));
+  $('#explain-law-list').replaceChildren(
+    ...Object.keys(LAWS).flatMap((law) => {
+      const { params, symbols, meanings, formula } = LAWS[law];
+      return [
+        h('dt', { text: lawTitle(law) }),
+        h(
+          'dd',
+          {},
+          h('div', { class: 'formula', text: formula }),
+          params.map((k) => h('div', { text: `${symbols[k]}: ${meanings[k] || k}` })),
+        ),
+      ];
+    }),
+  );
   const open = (hash) => {
     if (!/^#explain/.test(hash)) return;
     $('#explain').open = true;

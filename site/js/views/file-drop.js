@@ -4,7 +4,8 @@
 import { $ } from './dom.js';
 import { splitDrop, walkDirectories } from '../import/folder-files.js';
 
-const isTyping = (target) => target instanceof HTMLElement && target.closest('input, textarea, select, [contenteditable]') !== null;
+const isTyping = (target) =>
+  target instanceof HTMLElement && target.closest('input, textarea, select, [contenteditable]') !== null;
 
 /**
  * acceptDrops calls onFiles(files) for files dropped, onFolder(promise of a folder (see

@@ -29,9 +29,16 @@ export function termsNote(laws) {
 export function showLawNotes(store) {
   watch(store, ['settings', 'fits', 'manual'], (state) => {
     const laws = lawsShown(state);
-    $('#loss-hint-laws').textContent = laws.length > 1 ? `Dotted: the ${laws.slice(1).map((l) => LAWS[l].label).join(' and the ')}, beside the ${LAWS[laws[0]].label}.` : '';
+    $('#loss-hint-laws').textContent =
+      laws.length > 1
+        ? `Dotted: the ${laws
+            .slice(1)
+            .map((l) => LAWS[l].label)
+            .join(' and the ')}, beside the ${LAWS[laws[0]].label}.`
+        : '';
     $('#terms-hint').textContent = laws.length ? termsNote(laws) : '';
-    $('#export-hint').textContent = 'The predicted-curves CSV holds each curve and schedule under each law with parameters: curve, law, step, lr, loss, '
+    $('#export-hint').textContent =
+      'The predicted-curves CSV holds each curve and schedule under each law with parameters: curve, law, step, lr, loss, '
       + `s1_term and s2_term (${laws.map((law) => `${LAWS[law].label}: ${LAWS[law].terms.join(' and ')}`).join('; ')}; loss = L0 + s1_term − s2_term), `
       + 'and after “Validate” lower and upper (the band). It starts where the charts do (after the warmup) and has as many steps as they draw; ask for every step below.';
   });
@@ -41,6 +48,8 @@ export function showLawNotes(store) {
 export function showExportSize(store) {
   watch(store, ['curves', 'predictions', 'fits', 'manual', 'band'], (state) => {
     const { rows, bytes } = everyStepCSV(state);
-    $('#export-csv-every').textContent = rows ? `Predicted curves, every step (CSV, ${fmt.steps(rows)} rows, about ${fmt.bytes(bytes)})` : 'Predicted curves, every step (CSV)';
+    $('#export-csv-every').textContent = rows
+      ? `Predicted curves, every step (CSV, ${fmt.steps(rows)} rows, about ${fmt.bytes(bytes)})`
+      : 'Predicted curves, every step (CSV)';
   });
 }

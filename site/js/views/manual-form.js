@@ -23,14 +23,22 @@ export function showManualParams(store) {
       shown = null;
       const { params, symbols, meanings } = LAWS[law];
       $('#manual-law').textContent = `The ${LAWS[law].label}’s parameters (the law chosen in the fit settings).`;
-      $('#manual-fields').replaceChildren(...params.map((k) => h('label', { class: 'field', for: `manual-${k}`, title: meanings[k] || '' },
-        h('span', { class: 'field-label', text: symbols[k] }),
-        h('input', { id: `manual-${k}`, type: 'text', inputmode: 'decimal', autocomplete: 'off' }))));
+      $('#manual-fields').replaceChildren(
+        ...params.map((k) =>
+          h(
+            'label',
+            { class: 'field', for: `manual-${k}`, title: meanings[k] || '' },
+            h('span', { class: 'field-label', text: symbols[k] }),
+            h('input', { id: `manual-${k}`, type: 'text', inputmode: 'decimal', autocomplete: 'off' }),
+          ),
+        ),
+      );
     }
     const p = paramsOf(state, law);
     if (!p || p.params === shown) return;
     shown = p.params;
-    for (const k of LAWS[law].params) $(`#manual-${k}`).value = p.params[k] === undefined ? '' : String(Number(p.params[k].toPrecision(6)));
+    for (const k of LAWS[law].params)
+      $(`#manual-${k}`).value = p.params[k] === undefined ? '' : String(Number(p.params[k].toPrecision(6)));
   });
 }
 

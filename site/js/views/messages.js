@@ -8,7 +8,9 @@ export function showMessages(store) {
   $('#message-close').addEventListener('click', () => store.clearMessage());
   watch(store, ['message'], ({ message }) => {
     $('#message').hidden = !message;
-    $('#message-text').replaceChildren(...(message ? message.lines : []).map((l) => Object.assign(document.createElement('div'), { textContent: l })));
+    $('#message-text').replaceChildren(
+      ...(message ? message.lines : []).map((l) => Object.assign(document.createElement('div'), { textContent: l })),
+    );
     $('#message').classList.toggle('notice', !!message && message.kind !== 'error');
   });
   watch(store, ['status'], ({ status }) => {
