@@ -54,7 +54,9 @@ const answer = JSON.parse(out.stdout);
 function lastLoss(name) {
   const { val } = JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
   const last = new Map();
-  val.iter.forEach((s, k) => last.set(s, val.val_loss[k]));
+  val.iter.forEach((s, k) => {
+    last.set(s, val.val_loss[k]);
+  });
   return last.get(Math.max(...last.keys()));
 }
 const real = new Map(cooldowns.map((n) => [n, lastLoss(n)]));

@@ -20,7 +20,7 @@
 // LAWCORE_WASM names another lawcore.wasm (default: build/wasm/lawcore.wasm next to this
 // script's repository); wasm_exec.js is taken from the same directory, else from build/wasm.
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { UsageError, number, parseOptions, splitFileValue } from './cli/args.mjs';
 import { formatJSON, mergeColumns, progressWriter, startLawcore } from './cli/bridge.mjs';
 import { COMMANDS, commandUsage, usage } from './cli/help.mjs';
@@ -103,7 +103,7 @@ class Context {
   json(method, result, columns) {
     const value = this.opts['no-columns'] ? result : mergeColumns(method, result, columns);
     try {
-      return formatJSON(value) + '\n';
+      return `${formatJSON(value)}\n`;
     } catch (err) {
       // a string past V8's longest (about 512 MB): millions of steps in every column
       if (!(err instanceof RangeError)) throw err;
@@ -121,7 +121,10 @@ class Context {
   }
 }
 
-/** readInput reads the request: the file named by the only positional argument, else stdin. Returns {text, bytes, name}. */
+/**
+ * readInput reads the request: the file named by the only positional argument, else stdin. Returns
+ * {text, bytes, name}.
+ */
 async function readInput(ctx, { optional = false } = {}) {
   if (ctx.positional.length > 1) throw new UsageError(`too many arguments: ${ctx.positional.slice(1).join(' ')}`);
   const file = ctx.positional[0];
@@ -264,9 +267,9 @@ async function fitRequest(ctx) {
 }
 
 /**
- * predictSchedules predicts the --predict specs with a fit's law and parameters (or its
- * members, when auto averages laws), its warmup settings and band. Returns {preds, columns}: each prediction gets bandHalf, the band's half-width
- * at the last step, when the fit has a band.
+ * predictSchedules predicts the --predict specs with a fit's law and parameters (or its members,
+ * when auto averages laws), its warmup settings and band. Returns {preds, columns}: each prediction
+ * gets bandHalf, the band's half-width at the last step, when the fit has a band.
  */
 async function predictSchedules(ctx, res, peak) {
   const specs = ctx.opts.predict || [];
@@ -313,7 +316,7 @@ async function fitCommand(ctx) {
         : mergeColumns('predict', predicted.preds, predicted.columns);
     }
     if (notes.length) out.importNotes = notes;
-    return formatJSON(out) + '\n';
+    return `${formatJSON(out)}\n`;
   }
   const law = (await ctx.schema()).laws.find((l) => l.name === result.law);
   return fitReport(result, { law, predictions: predicted.preds, notes });
@@ -457,7 +460,7 @@ function exit(code) {
 
 /** fail prints a message to stderr and exits with code. */
 function fail(code, message) {
-  process.stderr.write(message.endsWith('\n') ? message : message + '\n');
+  process.stderr.write(message.endsWith('\n') ? message : `${message}\n`);
   exit(code);
 }
 
@@ -487,7 +490,7 @@ async function main() {
     return fail(2, `lawcore: ${err.message}\n${command ? commandUsage(command) : usage()}`);
   }
   if (line.help) {
-    process.stdout.write(line.help + '\n');
+    process.stdout.write(`${line.help}\n`);
     return exit(0);
   }
   const ctx = new Context(line.command, line.parsed);

@@ -208,5 +208,5 @@ LAWCORE_WASM names another lawcore.wasm (default build/wasm/lawcore.wasm: \`make
 /** commandUsage is the first line of a command's help, shown after a usage error. */
 export function commandUsage(command) {
   const c = COMMANDS[command];
-  return c ? c.help.split('\n\n')[0] + `\n(${CMD} help ${command} explains more)` : usage().split('\n')[0];
+  return c ? `${c.help.split('\n\n')[0]}\n(${CMD} help ${command} explains more)` : usage().split('\n')[0];
 }

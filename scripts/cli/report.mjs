@@ -10,13 +10,13 @@ function stepRange(first, last) {
 
 /** section joins the non-empty parts of a report with blank lines. */
 function section(...parts) {
-  return parts.filter((p) => p && p.length).join('\n\n') + '\n';
+  return `${parts.filter((p) => p && p.length).join('\n\n')}\n`;
 }
 
 /** notesBlock lists notes under a heading ("" without notes). */
 export function notesBlock(notes, heading = 'notes') {
   if (!notes || notes.length === 0) return '';
-  return `${heading}:\n` + notes.map((n) => `  - ${n}`).join('\n');
+  return `${heading}:\n${notes.map((n) => `  - ${n}`).join('\n')}`;
 }
 
 /**
@@ -226,34 +226,31 @@ export function validateReport(res) {
 
 /** lawsReport lists the laws: name, title, formula, reference, convention, and the parameters. */
 export function lawsReport(laws) {
-  return (
-    laws
-      .map((l) => {
-        const rows = l.params.map((p) => [p.symbol, p.name, num(p.default), p.held ? 'held' : '', p.domain, p.meaning]);
-        const conv = l.convention === 'actual' ? 'as run' : 'at the peak';
-        return [
-          `${l.name}: ${l.title}`,
-          `  ${l.formula}`,
-          `  warmup counted ${conv} by default; ${l.reference}`,
-          table(['symbol', 'parameter', 'default', '', 'domain', 'meaning'], l.params.length ? rows : [], {
-            right: [2],
-            indent: '  ',
-          }),
-        ].join('\n');
-      })
-      .join('\n\n') + '\n'
-  );
+  const blocks = laws.map((l) => {
+    const rows = l.params.map((p) => [p.symbol, p.name, num(p.default), p.held ? 'held' : '', p.domain, p.meaning]);
+    const conv = l.convention === 'actual' ? 'as run' : 'at the peak';
+    return [
+      `${l.name}: ${l.title}`,
+      `  ${l.formula}`,
+      `  warmup counted ${conv} by default; ${l.reference}`,
+      table(['symbol', 'parameter', 'default', '', 'domain', 'meaning'], l.params.length ? rows : [], {
+        right: [2],
+        indent: '  ',
+      }),
+    ].join('\n');
+  });
+  return `${blocks.join('\n\n')}\n`;
 }
 
 /** analysisReport writes an analysis answer's setup, table and note (the curves are in --json). */
 export function analysisReport(name, res) {
-  const setup = res.setup
-    ? `setup: ${res.setup.law} law, ${Object.entries(res.setup.params || {})
-        .map(([k, v]) => `${k} ${num(v)}`)
-        .join(
-          ', ',
-        )}; peak ${num(res.setup.peak)}, warmup ${res.setup.warmup} counted ${res.setup.warmupConvention === 'actual' ? 'as run' : 'at the peak'}`
-    : '';
+  let setup = '';
+  if (res.setup) {
+    const { law, params, peak, warmup, warmupConvention } = res.setup;
+    const values = Object.entries(params || {}).map(([k, v]) => `${k} ${num(v)}`);
+    const counted = warmupConvention === 'actual' ? 'as run' : 'at the peak';
+    setup = `setup: ${law} law, ${values.join(', ')}; peak ${num(peak)}, warmup ${warmup} counted ${counted}`;
+  }
   const tab = res.table ? analysisTable(res.table) : '';
   const lowest = res.table ? lowestLossCell(res.table) : Infinity;
   const warning =

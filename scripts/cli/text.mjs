@@ -42,7 +42,7 @@ export function percent(x, { digits = 3, signed = false } = {}) {
   const p = 100 * x;
   let s = Math.abs(p) >= 1e4 ? p.toExponential(1) : p.toFixed(digits);
   if (Number(s) === 0) s = (0).toFixed(digits); // no "-0.000"
-  return (signed && Number(s) > 0 ? '+' : '') + s + '%';
+  return `${signed && Number(s) > 0 ? '+' : ''}${s}%`;
 }
 
 /** r2 writes a coefficient of determination to 4 decimals ("—" when there is none). */
@@ -85,16 +85,16 @@ export function wrap(text, { width: max = 100, indent = '' } = {}) {
   const lines = [];
   let line = '';
   for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && width(indent + line + ' ' + word) > max) {
+    if (line && width(`${indent}${line} ${word}`) > max) {
       lines.push(indent + line);
       line = word;
-    } else line = line ? line + ' ' + word : word;
+    } else line = line ? `${line} ${word}` : word;
   }
   if (line) lines.push(indent + line);
   return lines.join('\n');
 }
 
 /** plural writes "1 curve" / "3 curves". */
-export function plural(n, word, many = word + 's') {
+export function plural(n, word, many = `${word}s`) {
   return `${n} ${n === 1 ? word : many}`;
 }

@@ -255,7 +255,10 @@ on('#example-keep', 'click', () => store.keepExample());
 on('#log-x', 'change', (e) => store.setChartOption('logX', e.target.checked));
 on('#x-unit', 'change', (e) => store.setChartOption('xUnit', e.target.value));
 on('#smooth-loss', 'change', (e) => store.setChartOption('smooth', e.target.checked));
-/** chartNumber reads a positive count the charts need (tokens per step, N; 4M and 1.3B as typed), or refuses it naming the field. */
+/**
+ * chartNumber reads a positive count the charts need (tokens per step, N; 4M and 1.3B as typed), or
+ * refuses it naming the field.
+ */
 function chartNumber(key, label, input) {
   const raw = input.value.trim();
   if (raw === '') return store.setChartOption(key, null);

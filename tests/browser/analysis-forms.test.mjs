@@ -261,7 +261,8 @@ test('text typed in a field before lawcore’s defaults arrive stays, focused, a
     await page.click('#analysis-field-totals');
     await page.keyboard.type('30000, 60000');
     release();
-    await page.waitForFunction(() => /"ratios"/.test(document.querySelector('#analysis-options').value)); // the defaults are in
+    // the defaults are in
+    await page.waitForFunction(() => /"ratios"/.test(document.querySelector('#analysis-options').value));
     assert.equal(
       await page.inputValue('#analysis-field-totals'),
       '30000, 60000',
@@ -291,7 +292,8 @@ test('text typed in the JSON view before lawcore’s defaults arrive stays', asy
     await page.keyboard.press('Control+A');
     await page.keyboard.type('{"totals": [40000]');
     release();
-    await page.waitForFunction(() => document.querySelector('#analysis-field-ratios')?.value, null, { timeout: 60000 }); // the defaults are in
+    // the defaults are in
+    await page.waitForFunction(() => document.querySelector('#analysis-field-ratios')?.value, null, { timeout: 60000 });
     assert.equal(await page.inputValue('#analysis-options'), '{"totals": [40000]');
     await page.keyboard.type('}');
     await page.press('#analysis-options', 'Tab');

@@ -34,7 +34,10 @@ async function showView(page, id) {
   );
 }
 
-/** table reads the analysis table: its columns, and each row's cells (numbers as data-value) and whether it is marked tied. */
+/**
+ * table reads the analysis table: its columns, and each row's cells (numbers as data-value) and
+ * whether it is marked tied.
+ */
 function table(page) {
   return page.evaluate(() => ({
     columns: [...document.querySelectorAll('#analysis-table thead th')].map((th) => th.textContent),

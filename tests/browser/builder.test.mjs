@@ -22,7 +22,10 @@ const KINDS = [
   'explicit',
 ];
 
-/** openAddPrediction opens the builder to add a schedule to predict, once the example is fitted and the presets are listed. */
+/**
+ * openAddPrediction opens the builder to add a schedule to predict, once the example is fitted and
+ * the presets are listed.
+ */
 async function openAddPrediction(page) {
   await waitForFit(page);
   await page.click('#add-prediction');
@@ -36,7 +39,7 @@ test('pasted data gets a schedule from the builder and is fitted as the paper', 
     await waitForFit(page);
     const fig2 = JSON.parse(await readFile(path.join(EXAMPLES, 'paper-fig2.json'), 'utf8'));
     const paste = async (name, loss) => {
-      await page.fill('#paste-text', 'step\tloss\n' + fig2.steps.map((s, i) => `${s}\t${loss[i]}`).join('\n'));
+      await page.fill('#paste-text', `step\tloss\n${fig2.steps.map((s, i) => `${s}\t${loss[i]}`).join('\n')}`);
       await page.fill('#paste-name', name);
       await page.click('#paste-add');
       await page.locator(`#curve-list [data-curve-name="${name}"]`).waitFor();
@@ -122,7 +125,7 @@ test("a schedule left without a warmup takes the setting's, and its curve is fit
     const steps = Array.from({ length: 100 }, (_, i) => 100 * (i + 1));
     await page.fill(
       '#paste-text',
-      'step\tloss\n' + steps.map((s) => `${s}\t${(3 + 2 / Math.sqrt(s)).toFixed(5)}`).join('\n'),
+      `step\tloss\n${steps.map((s) => `${s}\t${(3 + 2 / Math.sqrt(s)).toFixed(5)}`).join('\n')}`,
     );
     await page.fill('#paste-name', 'short run');
     await page.click('#paste-add');

@@ -40,7 +40,7 @@ function runCSV(warmup = 800, atPeak = false, c = 0.4) {
     prev = lr;
     if (s % 50 === 0 && s > 0) rows.push(`${s},${lrAt(s)},${2.6 + 0.45 * (s1 * 1e3) ** -0.5 - c * s2 * 1e3}`);
   }
-  return rows.join('\n') + '\n';
+  return `${rows.join('\n')}\n`;
 }
 
 /** addFile adds a CSV file as the user would (the file chooser). */

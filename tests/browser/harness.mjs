@@ -353,5 +353,5 @@ export function millionSteps(file) {
     const loss = 2.5 + 0.45 * s1 ** -0.5 - 0.5 * s2 + 0.002 * Math.sin(s * 7.77);
     rows.push(`${s},${lr.toExponential(6)},${loss.toFixed(6)}`);
   }
-  writeFileSync(file, rows.join('\n') + '\n');
+  writeFileSync(file, `${rows.join('\n')}\n`);
 }

@@ -16,7 +16,7 @@ test('a W&B export with two runs asks which runs and imports both', async () => 
       [s, 5 - i * 0.4, 5 - i * 0.4, 5 - i * 0.4, 5.1 - i * 0.4, 5.1 - i * 0.4, 5.1 - i * 0.4].join(','),
     );
     await page.setInputFiles('#file-input', [
-      { name: 'wandb_export.csv', mimeType: 'text/csv', buffer: Buffer.from([head, ...rows].join('\n') + '\n') },
+      { name: 'wandb_export.csv', mimeType: 'text/csv', buffer: Buffer.from(`${[head, ...rows].join('\n')}\n`) },
     ]);
 
     const dialog = page.locator('#import-dialog');
@@ -81,8 +81,8 @@ test('a W&B export with two runs and two loss columns asks for both; the column 
     const rows = [100, 200, 300, 400].map((s) =>
       [
         s,
-        ...runs.flatMap((r, k) =>
-          metrics.flatMap((m, j) => {
+        ...runs.flatMap((_r, k) =>
+          metrics.flatMap((_m, j) => {
             const v = j === 1 && s % 200 ? '' : (4 + k * 0.1 + j * 0.05 - s / 1000).toFixed(3);
             return [v, v, v];
           }),
@@ -93,7 +93,7 @@ test('a W&B export with two runs and two loss columns asks for both; the column 
       {
         name: 'wandb_2metrics.csv',
         mimeType: 'text/csv',
-        buffer: Buffer.from([head.join(','), ...rows].join('\n') + '\n'),
+        buffer: Buffer.from(`${[head.join(','), ...rows].join('\n')}\n`),
       },
     ]);
 

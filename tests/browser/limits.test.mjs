@@ -177,7 +177,7 @@ test('loading an example during a long fit cancels it and fits the example', asy
       rows.push(`${s},3e-4,${(2.5 + 0.45 * s1 ** -0.5 + 0.001 * Math.sin(s)).toFixed(6)}`);
     }
     await page.setInputFiles('#file-input', [
-      { name: 'long.csv', mimeType: 'text/csv', buffer: Buffer.from(rows.join('\n') + '\n') },
+      { name: 'long.csv', mimeType: 'text/csv', buffer: Buffer.from(`${rows.join('\n')}\n`) },
     ]);
     await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 3, null, {
       timeout: 60000,
@@ -310,7 +310,7 @@ test('a name with control characters still exports as a well-formed SVG', async 
         : [...doc.querySelectorAll('text')].map((x) => x.textContent).find((x) => x.startsWith('bell'));
     }, text);
     // The legend has one entry per curve: its name (control characters dropped), then its lines.
-    assert.match(parsed, /^bell and  start: observed\b/);
+    assert.match(parsed, /^bell and {2}start: observed\b/);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -43,7 +43,7 @@ function cosineLR() {
 
 /** tensorBoardCSV writes rows of [step, value] as TensorBoard's scalar download. */
 const tensorBoardCSV = (rows) =>
-  'Wall time,Step,Value\n' + rows.map(([s, v], i) => `${1700000000 + i * 3.5},${s},${v}`).join('\n') + '\n';
+  `Wall time,Step,Value\n${rows.map(([s, v], i) => `${1700000000 + i * 3.5},${s},${v}`).join('\n')}\n`;
 
 /** removeCurve removes a curve with its ✕ button. */
 async function removeCurve(page, name) {
@@ -157,7 +157,7 @@ test('a curve takes its learning rates from a file chosen in its schedule dialog
     await keepExample(page); // the files below go beside the example
     await removeCurve(page, 'cosine');
     const { steps, loss } = await fig2Cosine();
-    const csv = 'step,val_loss\n' + steps.map((s, i) => `${s},${loss[i]}`).join('\n') + '\n';
+    const csv = `step,val_loss\n${steps.map((s, i) => `${s},${loss[i]}`).join('\n')}\n`;
     await page.setInputFiles('#file-input', [
       { name: 'my-cosine.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) },
     ]);

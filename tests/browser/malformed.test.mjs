@@ -54,8 +54,7 @@ test('steps beyond the schedule: the fit names the curve and the step, and nothi
     await waitForFit(page);
     await keepExample(page); // the files below go beside the example
     // Logged to step 30,000, given a 20,000-step schedule.
-    const text =
-      'step,loss\n' + [5000, 10000, 20000, 30000].map((s, i) => `${s},${(3.6 - 0.2 * i).toFixed(2)}`).join('\n') + '\n';
+    const text = `step,loss\n${[5000, 10000, 20000, 30000].map((s, i) => `${s},${(3.6 - 0.2 * i).toFixed(2)}`).join('\n')}\n`;
     await page.setInputFiles('#file-input', [
       { name: 'long-run.csv', mimeType: 'text/csv', buffer: Buffer.from(text) },
     ]);

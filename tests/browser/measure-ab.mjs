@@ -54,9 +54,9 @@ try {
 console.log(saySpeed('before', speedBefore));
 console.log(saySpeed('after', machineSpeed()));
 console.log(`first view, cold, ${ROUNDS} loads of each build, alternated (ms from navigation):`);
-dirs.forEach((dir, i) =>
-  console.log(`  ${dir}: median ${med(times[i]).toFixed(0)}  [${times[i].map((t) => t.toFixed(0)).join(', ')}]`),
-);
+for (const [i, dir] of dirs.entries()) {
+  console.log(`  ${dir}: median ${med(times[i]).toFixed(0)}  [${times[i].map((t) => t.toFixed(0)).join(', ')}]`);
+}
 // A difference within about twice its standard error is what this machine's noise alone gives.
 const totalCPU = (i) => cpu[i].map((c) => Object.values(c).reduce((s, x) => s + x, 0));
 for (let i = 1; i < dirs.length; i++) {

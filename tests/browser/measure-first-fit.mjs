@@ -64,7 +64,8 @@ try {
         });
         try {
           await context.addInitScript(recordFirstFit);
-          await context.addInitScript(forgetKeptExample, KEPT_EXAMPLE_DB); // each visit fits the example (none shown as kept)
+          // each visit fits the example (none shown as kept)
+          await context.addInitScript(forgetKeptExample, KEPT_EXAMPLE_DB);
           const page = context.pages()[0] || (await context.newPage());
           await page.goto(server.url, { waitUntil: 'commit' });
           await page.waitForFunction(fitted, null, { timeout: 60000 });
@@ -100,11 +101,11 @@ try {
   console.log(
     `first fit of a fresh worker, ${SETS} profiles, service worker ${SW === 'allow' ? 'allowed' : 'blocked'}:`,
   );
-  firsts.forEach((xs, v) =>
+  for (const [v, xs] of firsts.entries()) {
     console.log(
       `  visit ${v + 1}${v === 0 ? ' (first ever)' : ''}: ${fmt(xs)}  [${xs.map((x) => x.toFixed(1)).join(', ')}]`,
-    ),
-  );
+    );
+  }
   console.log(`warm refits of the same request, the last visit after ${STAY} ms: ${fmt(refits)}`);
 } finally {
   await server.stop();

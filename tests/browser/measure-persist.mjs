@@ -21,7 +21,7 @@ for (let s = 1; s <= POINTS; s++) {
 }
 const dir = mkdtempSync(path.join(tmpdir(), 'lawcalc-persist-'));
 const file = path.join(dir, 'million.csv');
-writeFileSync(file, rows.join('\n') + '\n');
+writeFileSync(file, `${rows.join('\n')}\n`);
 
 /** saves are the durations of the page's saves so far (performance measures), in ms. */
 const saves = (page) => page.evaluate(() => performance.getEntriesByName('workspace-save').map((e) => e.duration));

@@ -114,7 +114,7 @@ test('a 50 MB file loads as one curve', async (t) => {
     rows.push(row);
     bytes += row.length + 1;
   }
-  writeFileSync(file, rows.join('\n') + '\n');
+  writeFileSync(file, `${rows.join('\n')}\n`);
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);

@@ -18,7 +18,6 @@ import {
   openPage,
   waitForFit,
   curveNames,
-  params,
   encodeIn,
   CHROMIUM,
   CHROMIUM_ARGS,
@@ -63,7 +62,10 @@ async function reloadRestored(page) {
   await waitForFit(page);
 }
 
-/** view reads what the page shows of the work: curves (name, role, summary), schedules to predict, settings, parameters. */
+/**
+ * view reads what the page shows of the work: curves (name, role, summary), schedules to predict,
+ * settings, parameters.
+ */
 async function view(page) {
   return page.evaluate(() => ({
     curves: [...document.querySelectorAll('#curve-list [data-curve-name]')].map((r) => [
@@ -119,7 +121,7 @@ function csvRun(n, step = 100, lossAt = (s) => 2.6 + 1.2 / Math.sqrt(s / 100)) {
       `${s},${(i < 0.8 * n ? 2e-4 : 2e-4 * (1 - (i - 0.8 * n) / (0.25 * n))).toExponential(4)},${lossAt(s).toFixed(5)}`,
     );
   }
-  return rows.join('\n') + '\n';
+  return `${rows.join('\n')}\n`;
 }
 
 /**
@@ -736,7 +738,7 @@ test('storage full for real (Chromium’s quota for the origin lowered): the sam
 test('storage refused (private browsing): the page works as before and says it will not remember', async () => {
   const context = await env.browser.newContext({ serviceWorkers: 'block' });
   await context.addInitScript(() => {
-    IDBFactory.prototype.open = function () {
+    IDBFactory.prototype.open = () => {
       throw new DOMException('The user denied permission to access the database.', 'SecurityError');
     };
   });

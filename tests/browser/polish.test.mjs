@@ -56,7 +56,7 @@ function overflowing(page) {
       const rect = n.nodeType === Node.TEXT_NODE ? range.getBoundingClientRect() : n.getBoundingClientRect();
       if (rect.width > 0 && rect.right > width + 1 && !clipped(n.nodeType === Node.TEXT_NODE ? el : el.parentElement)) {
         found.push(
-          `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${el.className} "${(el.textContent || '').trim().slice(0, 30)}" ends at ${Math.round(rect.right)}`,
+          `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.className} "${(el.textContent || '').trim().slice(0, 30)}" ends at ${Math.round(rect.right)}`,
         );
       }
     }

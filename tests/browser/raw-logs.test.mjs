@@ -1,9 +1,9 @@
 // Raw logs chosen as files in the page, as a researcher has them: a zip of TensorBoard run
-// directories (event files written in the real format, a note beside them), the same runs as
-// a .tar.gz, a gzipped CSV export, and an MLflow tracking folder
-// (mlruns/<experiment>/<run>/metrics/<key>: lines "timestamp value step") picked with the
-// folder button. Each is read by lawcore's importer in the page; the runs with learning rates fit to the paper's Fig. 2 parameters, and a file the
-// importer cannot use is listed, not fatal.
+// directories (event files written in the real format, a note beside them), the same runs as a
+// .tar.gz, a gzipped CSV export, and an MLflow tracking folder
+// (mlruns/<experiment>/<run>/metrics/<key>: lines "timestamp value step") picked with the folder
+// button. Each is read by lawcore's importer in the page; the runs with learning rates fit to the
+// paper's Fig. 2 parameters, and a file the importer cannot use is listed, not fatal.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -166,11 +166,11 @@ test("an MLflow tracking folder picked with the folder button: each run's loss w
     await mkdir(dir, { recursive: true });
     await writeFile(
       path.join(dir, 'loss'),
-      d.steps.map((s, i) => `${1700000000000 + s} ${d.loss[run][i]} ${s}`).join('\n') + '\n',
+      `${d.steps.map((s, i) => `${1700000000000 + s} ${d.loss[run][i]} ${s}`).join('\n')}\n`,
     );
     await writeFile(
       path.join(dir, 'lr'),
-      LR_STEPS.map((s) => `${1700000000000 + s} ${LR[run](s)} ${s}`).join('\n') + '\n',
+      `${LR_STEPS.map((s) => `${1700000000000 + s} ${LR[run](s)} ${s}`).join('\n')}\n`,
     );
     await mkdir(path.join(root, '0', `${run}0123abcd`, 'params'), { recursive: true });
     await writeFile(path.join(root, '0', `${run}0123abcd`, 'params', 'lr'), '0.0002');

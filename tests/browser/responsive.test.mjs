@@ -29,7 +29,7 @@ function bigCurve(total, every, decayStart, seed) {
       lines.push(`${s},${lr},${loss.toFixed(5)}`);
     }
   }
-  return Buffer.from(lines.join('\n') + '\n');
+  return Buffer.from(`${lines.join('\n')}\n`);
 }
 
 test('a long fit keeps the page responsive and can be cancelled', async (t) => {

@@ -51,7 +51,7 @@ async function writeRunFolder(dir) {
     rows.push(`0,${s},${constantLR(s)},`);
     if (constant.has(s)) rows.push(`0,${s},,${constant.get(s)}`);
   }
-  await put('lightning_logs/version_0/metrics.csv', rows.join('\n') + '\n');
+  await put('lightning_logs/version_0/metrics.csv', `${rows.join('\n')}\n`);
   await put('lightning_logs/version_0/hparams.yaml', 'lr: 0.0002\n');
   await put('lightning_logs/version_0/checkpoints/epoch=0-step=20000.ckpt', Buffer.alloc(4096, 7));
   return root;

@@ -37,7 +37,10 @@ async function shareLink(page) {
   return page.inputValue('#share-link');
 }
 
-/** mplOrigin is the Multi-Power Law's parameters as its equation shows them: "L0 2.63, A 0.42, ..." in the law's order. */
+/**
+ * mplOrigin is the Multi-Power Law's parameters as its equation shows them: "L0 2.63, A 0.42, ..."
+ * in the law's order.
+ */
 const mplOrigin = (page) =>
   page.evaluate(() => {
     const shown = Object.fromEntries(
@@ -143,7 +146,10 @@ test('a view too large for a link with data gets a link without data', async () 
     await keepExample(page); // the big curve goes beside the example
     // 100,000 noisy points with an LR column: far over 200 KB deflated.
     let seed = 1;
-    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const rnd = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
     const rows = ['step,lr,loss'];
     for (let s = 1; s <= 100000; s++) rows.push(`${s},2e-4,${(3 + 1 / Math.sqrt(s) + 0.01 * rnd()).toFixed(9)}`);
     await page.setInputFiles('#file-input', [

@@ -50,7 +50,7 @@ function warmupRunCSV() {
         `${s},${lrAt(s)},${(TRUTH.L0 + TRUTH.A * s1 ** -TRUTH.alpha - TRUTH.C * s2 + 3 * Math.exp(-s / 200)).toFixed(6)}`,
       );
   }
-  return rows.join('\n') + '\n';
+  return `${rows.join('\n')}\n`;
 }
 
 /** addFile adds a CSV file as the user would (the file chooser). */
@@ -248,7 +248,8 @@ test('auto for your own curves: the choice, its reason, every candidate’s held
     await fit(page);
     const fittedAt = await page.evaluate(() => Date.now());
     assert.match(await page.textContent('#status'), /^Fitted the annealing law \(picked by auto\) to 1 curve/);
-    // one curve: the annealing law alone competes, lambda held or fitted (see lawcore's note on auto), and one is picked
+    // one curve: the annealing law alone competes, lambda held or fitted (see lawcore's note on
+    // auto), and one is picked
     assert.match(
       await page.textContent('#fit-settings'),
       /^Picked by auto: the annealing law, λ (fixed|fitted) · warmup 800 steps counted at the (peak LR|LR as run)/,

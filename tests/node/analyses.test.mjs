@@ -16,7 +16,7 @@ function slowEngine() {
     cancel() {
       this.cancelled++;
     },
-    analyze(analysis, options, setup, points, onProgress) {
+    analyze(_analysis, options, _setup, _points, onProgress) {
       return new Promise((resolve) =>
         calls.push({
           options,
@@ -135,7 +135,7 @@ test("parameters set in the options are taken over the fit's, and the fit's ± n
   const store = createStore();
   const calls = [];
   const engine = {
-    analyze: async (analysis, options, setup) => {
+    analyze: async (_analysis, options, setup) => {
       calls.push({ options, setup });
       return {
         constant: { name: 'constant', x: [1e4], y: [2.9] },
@@ -177,15 +177,15 @@ test("options left out of the JSON view are lawcore's defaults, and the form sho
   const store = createStore();
   const calls = [];
   const engine = {
-    analyze: async (analysis, options) => (
-      calls.push(options),
-      {
+    analyze: async (_analysis, options) => {
+      calls.push(options);
+      return {
         constant: { name: 'constant', x: [1e4], y: [2.9] },
         cosine: { name: 'cosine', x: [1e4], y: [2.95] },
         crossover: null,
         note: '',
-      }
-    ),
+      };
+    },
   };
   const analyses = createAnalyses({ store, engine });
   const defaults = { 'constant-vs-cosine': { totals: [10000, 100000], count: 20, final: 0, peak: 2e-4, warmup: 500 } };

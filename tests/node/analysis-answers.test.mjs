@@ -23,7 +23,10 @@ async function analyze(name, ...options) {
   return JSON.parse(stdout);
 }
 
-/** The answers, computed once, in parallel: some with options other than the defaults, so that the sentences follow them. */
+/**
+ * The answers, computed once, in parallel: some with options other than the defaults, so that the
+ * sentences follow them.
+ */
 const ANSWERS = {
   wsd: analyze('wsd-ratio', 'totals=20000,50000,80000', 'decay=linear'),
   wsdNo10: analyze('wsd-ratio', 'totals=50000', 'ratios=0.2,0.3,0.4'),
@@ -49,7 +52,10 @@ const ANSWERS = {
   sameSchedule: analyze('constant-vs-cosine', 'floor=1', 'count=10'),
 };
 
-/** Independent formats: a loss to three decimals, a percentage to one, a difference to two significant digits with its sign. */
+/**
+ * Independent formats: a loss to three decimals, a percentage to one, a difference to two
+ * significant digits with its sign.
+ */
 const loss3 = (x) => x.toFixed(3);
 const pct1 = (x) => `${(x * 100).toFixed(1)}%`;
 const diff2 = (x) => `${x >= 0 ? '+' : '−'}${Number(Math.abs(x).toPrecision(2))}`;
@@ -158,9 +164,9 @@ test('rewarmup: the peak that ends lowest and the one that bumps least; the leng
 test('lambda: the best cooldown per λ and how long the loss lags the LR', async () => {
   const r = await ANSWERS.lambda;
   const s = answerSentence('lambda', r, {});
-  r.optimumLambdas.forEach((l, i) =>
-    has(s, `${pct1(r.optima[i].ratio)} with λ = ${l} (${loss3(r.optima[i].final.loss)})`),
-  );
+  r.optimumLambdas.forEach((l, i) => {
+    has(s, `${pct1(r.optima[i].ratio)} with λ = ${l} (${loss3(r.optima[i].final.loss)})`);
+  });
   for (const l of new Set(r.optimumLambdas)) {
     const ds = r.delays.filter((d) => d.lambda === l).map((d) => d.delay);
     has(s, `${withCommas(Math.min(...ds))}–${withCommas(Math.max(...ds))} steps with λ = ${l}`);
@@ -377,7 +383,9 @@ test("relative to each line's best: every line's lowest value and its mark at 0,
     .forEach((l, i) => {
       const base = Math.min(r.optima[i].final.loss, ...absLines[i].y);
       assert.ok(Math.min(...l.y) >= 0 && Math.min(...l.y) < 1e-3, `${l.label}: lowest ${Math.min(...l.y)}`);
-      l.y.forEach((y, k) => assert.ok(Math.abs(y - (absLines[i].y[k] - base)) < 1e-12));
+      l.y.forEach((y, k) => {
+        assert.ok(Math.abs(y - (absLines[i].y[k] - base)) < 1e-12);
+      });
     });
   for (const m of marksOf(rel)) assert.ok(m.y <= 0 && m.y > -1e-12, `${m.label} at ${m.y}`);
   // A chart that cannot be read relative (terms, learning rates) is drawn as it is.

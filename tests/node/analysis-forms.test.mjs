@@ -31,7 +31,10 @@ const { analyses: ANALYSES, defaults: DEFAULTS } = JSON.parse(
 );
 
 const field = (analysis, key) => fieldsOf(analysis, DEFAULTS).find((f) => f.key === key);
-/** round10 drops float noise from numbers, however deep (0.12000000000000001 -> 0.12), as the form and the JSON view do. */
+/**
+ * round10 drops float noise from numbers, however deep (0.12000000000000001 -> 0.12), as the form
+ * and the JSON view do.
+ */
 const round10 = (v) => {
   if (Array.isArray(v)) return v.map(round10);
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, round10(x)]));

@@ -53,7 +53,9 @@ test('wsd-ratio: each optimum with its ±, the band of ratios, the sentence and 
   r.optima.forEach((o, i) => {
     const want = r.byRatio[i].x.filter((x) => x >= o.tied.from - 1e-12 && x <= o.tied.to + 1e-12);
     assert.deepEqual(marks[i].x, want);
-    marks[i].x.forEach((x, k) => assert.equal(marks[i].y[k], r.byRatio[i].y[r.byRatio[i].x.indexOf(x)]));
+    marks[i].x.forEach((x, k) => {
+      assert.equal(marks[i].y[k], r.byRatio[i].y[r.byRatio[i].x.indexOf(x)]);
+    });
   });
   const s = answerSentence('wsd-ratio', r, {});
   const o = r.optima[1];

@@ -69,7 +69,9 @@ test('the table: finals, the difference from the baseline, defaults from the sch
 
   const chosen = answerTable(store.state, { baseline: 'b', atStep: '200', reachLoss: '3' });
   const close = (got, want) =>
-    got.flat().forEach((x, i) => assert.ok(Math.abs(x - want.flat()[i]) < 1e-12, `${got} instead of ${want}`));
+    got.flat().forEach((x, i) => {
+      assert.ok(Math.abs(x - want.flat()[i]) < 1e-12, `${got} instead of ${want}`);
+    });
   close(
     chosen.laws[0].rows.map((r) => [r.diff, r.atStep, r.reach]),
     [

@@ -18,7 +18,10 @@ const line = (extra = {}) => ({
 });
 const labels = (spec) => spec.lines.map((l) => l.label);
 
-/** fitted is a store holding curves a (fit) and b (validate), fitted with laws, and a schedule p predicted with each. */
+/**
+ * fitted is a store holding curves a (fit) and b (validate), fitted with laws, and a schedule p
+ * predicted with each.
+ */
 function fitted(laws) {
   const store = createStore();
   store.loadView({

@@ -28,7 +28,9 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 function writeRun(name) {
   const run = JSON.parse(readFileSync(join(STUDY, `${name}.json`), 'utf8'));
   const last = new Map();
-  run.val.iter.forEach((s, k) => last.set(s, run.val.val_loss[k]));
+  run.val.iter.forEach((s, k) => {
+    last.set(s, run.val.val_loss[k]);
+  });
   const steps = [...last.keys()].filter((s) => s >= 1).sort((a, b) => a - b);
   writeFile(tmp, `${name}.csv`, csv(steps, { loss: steps.map((s) => last.get(s)) }));
   const { iterations: total, wsd_fract_decay: f } = run.config;

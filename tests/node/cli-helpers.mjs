@@ -57,7 +57,7 @@ export function writeFile(dir, name, value) {
 export function csv(steps, columns) {
   const names = Object.keys(columns);
   const rows = steps.map((s, i) => [s, ...names.map((n) => columns[n][i])].join(','));
-  return ['step', ...names].join(',') + '\n' + rows.join('\n') + '\n';
+  return `${['step', ...names].join(',')}\n${rows.join('\n')}\n`;
 }
 
 /** writeFig2 writes the paper's Fig. 2 curves as constant.csv and cosine.csv (step,loss) in dir. */

@@ -430,7 +430,7 @@ function fig2Dir(name) {
 
 /** rowOf finds the line of a table that starts with name (after any indent). */
 function rowOf(text, name) {
-  const line = text.split('\n').find((l) => l.trimStart().startsWith(name + ' '));
+  const line = text.split('\n').find((l) => l.trimStart().startsWith(`${name} `));
   assert.ok(line, `no row ${JSON.stringify(name)} in:\n${text}`);
   return line.trim().split(/\s{2,}/);
 }
@@ -762,13 +762,13 @@ test('the auto report lists every candidate and the reason (a natively computed 
   // held-out beside in-sample error, for every candidate
   assert.match(out, /^\s+candidate\s+weight\s+held-out\s+std err\s+in-sample$/m);
   for (const c of answer.auto.candidates) {
-    const line = out.split('\n').find((l) => l.slice(3).startsWith(c.label + '  '));
+    const line = out.split('\n').find((l) => l.slice(3).startsWith(`${c.label}  `));
     assert.ok(line, `no row for ${c.label}`);
     assert.equal(line.startsWith('*'), c.weight > 0, line);
     if (c.weight > 0) assert.ok(line.includes(` ${Math.round(100 * c.weight)}% `), line);
     if (!c.error)
       assert.ok(
-        line.includes((100 * c.heldOut).toFixed(3) + '%') && line.includes((100 * c.inSample).toFixed(3) + '%'),
+        line.includes(`${(100 * c.heldOut).toFixed(3)}%`) && line.includes(`${(100 * c.inSample).toFixed(3)}%`),
         line,
       );
   }

@@ -50,7 +50,10 @@ function fittedStore() {
   return store;
 }
 
-/** following is a fitted page whose derived results are kept by deriveResults, with fakes that count what they are asked. */
+/**
+ * following is a fitted page whose derived results are kept by deriveResults, with fakes that count
+ * what they are asked.
+ */
 function following(store = fittedStore()) {
   const asked = { update: 0, refresh: 0 };
   deriveResults({ store, predicting: { update: () => asked.update++ }, analyses: { refresh: () => asked.refresh++ } });
@@ -158,7 +161,7 @@ test("a link's parameters lawcore refused stay in use, and are not asked for aga
   const store = createStore();
   const calls = [];
   const engine = {
-    predict: async (law, p, items) => {
+    predict: async (_law, _p, items) => {
       calls.push(items.map((x) => x.name));
       throw new Error('the loss overflows');
     },

@@ -189,7 +189,7 @@ test('importFolder sends every file in one import with its path, and names curve
 test('importFolder asks its question once for the folder, and refuses a folder past the size limit unread', async () => {
   const choices = [];
   const engine = {
-    importFolder: async (paths, bytes, choice) => {
+    importFolder: async (_paths, _bytes, choice) => {
       choices.push(choice);
       if (!choice.column)
         return {
@@ -238,9 +238,7 @@ test('importFolder asks its question once for the folder, and refuses a folder p
   const never = { importFolder: () => assert.fail('lawcore was called') };
   await assert.rejects(
     importFolder(never, big),
-    new RegExp(
-      `^Error: runs: its 2 files hold 513 MB, more than 512 MB in all: give its run directories one at a time$`,
-    ),
+    /^Error: runs: its 2 files hold 513 MB, more than 512 MB in all: give its run directories one at a time$/,
   );
   await assert.rejects(
     importFolder(never, { name: 'w', files: [{ path: 'w/a.pt', file: unreadable(5) }] }),

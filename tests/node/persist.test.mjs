@@ -63,7 +63,10 @@ function fitRecord(curves, settings) {
   };
 }
 
-/** workspace is a store holding two curves (one with an LR file's schedule), a schedule to predict, a fit and its predicted lines. */
+/**
+ * workspace is a store holding two curves (one with an LR file's schedule), a schedule to predict,
+ * a fit and its predicted lines.
+ */
 function workspace() {
   const store = createStore();
   const settings = { ...DEFAULT_SETTINGS, lambda: 0.998, warmupSteps: 250 };

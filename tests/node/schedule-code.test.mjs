@@ -192,7 +192,8 @@ test("PyTorch's own CyclicLR and MultiStepLR where the schedule is one, with its
     code(preset('cyclic')),
     /^scheduler = CyclicLR\(optimizer, base_lr=0\.00003, max_lr=0\.0003, step_size_up=1250, mode="triangular", cycle_momentum=False\)$/m,
   );
-  // the DeepSeek preset has a warmup (800 steps here): a LambdaLR on MultiStepLR's milestones, 800 + 0.8 * 9,200 and 800 + 0.9 * 9,200
+  // the DeepSeek preset has a warmup (800 steps here): a LambdaLR on MultiStepLR's milestones, 800
+  // + 0.8 * 9,200 and 800 + 0.9 * 9,200
   assert.match(code(preset('multistep-deepseek')), /milestones = \[8160, 9080\]/);
   const cyclic = { kind: 'cyclic', total: 10000, peak: 3e-4, final: 3e-5, warmup: 0, stepSize: 1000, start: 'base' };
   assert.match(

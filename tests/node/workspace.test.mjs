@@ -74,7 +74,7 @@ test('leaving the page saves a change waiting for its delay at once, committed a
   const { db, release } = slowDB();
   // each write stays under way until the test ends it
   const ends = [];
-  db.write = (record, arrays, options) => {
+  db.write = (record, _arrays, options) => {
     db.writes.push({ record, options });
     return new Promise((resolve) => ends.push(resolve));
   };
@@ -113,7 +113,10 @@ test('leaving the page saves a change waiting for its delay at once, committed a
 const EXAMPLE = { title: 'the test example', about: 'two curves and a schedule' };
 const exampleRange = (n, f) => Float64Array.from({ length: n }, (_, i) => f(i));
 
-/** showExample puts an example of two fitted curves and a schedule in store, as examples.js does: the view it shows before its answers. */
+/**
+ * showExample puts an example of two fitted curves and a schedule in store, as examples.js does:
+ * the view it shows before its answers.
+ */
 function showExample(store) {
   const curve = (name, loss0) => ({
     name,
@@ -174,7 +177,10 @@ function answerExample(store) {
   ]);
 }
 
-/** exampleDB is a database of the kept example: what it was last written, read back as IndexedDB would (structured clones). */
+/**
+ * exampleDB is a database of the kept example: what it was last written, read back as IndexedDB
+ * would (structured clones).
+ */
 function exampleDB() {
   const db = {
     kept: null,

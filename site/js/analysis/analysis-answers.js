@@ -135,7 +135,10 @@ const SENTENCES = {
     if (new Set(r.winners.map((w) => w.shape)).size === 1 && r.winners.every((w) => !w.margin)) {
       return `At ${kSteps(total)} steps, with the one shape ${best.shape}, the lowest final loss is at a cooldown ratio of ${ratioText(best.ratio)} (${loss(best.loss)}).`;
     }
-    return `At ${kSteps(total)} steps the shape with the lowest final loss is ${runs.join(', ')} (cooldown ratios); the lowest of all is ${best.shape} at ${ratioText(best.ratio)} (${loss(best.loss)}, ${fmt.sig(best.margin, 2)}${hasSpread(r) && best.apart !== undefined ? ` ± ${plusMinus(best.marginPlusMinus)}` : ''} below the next shape${best.apart === false ? ', within the band' : ''}).`;
+    const spread = hasSpread(r) && best.apart !== undefined ? ` ± ${plusMinus(best.marginPlusMinus)}` : '';
+    const band = best.apart === false ? ', within the band' : '';
+    const margin = `${fmt.sig(best.margin, 2)}${spread} below the next shape${band}`;
+    return `At ${kSteps(total)} steps the shape with the lowest final loss is ${runs.join(', ')} (cooldown ratios); the lowest of all is ${best.shape} at ${ratioText(best.ratio)} (${loss(best.loss)}, ${margin}).`;
   },
 
   'cosine-cycle': (r, options) => {
@@ -236,7 +239,10 @@ const SENTENCES = {
   },
 };
 
-/** CHINCHILLA_HOLDS is the mean R² from which the reduction to Chinchilla is said to hold (the paper's table reports 0.97-0.98). */
+/**
+ * CHINCHILLA_HOLDS is the mean R² from which the reduction to Chinchilla is said to hold (the
+ * paper's table reports 0.97-0.98).
+ */
 const CHINCHILLA_HOLDS = 0.95;
 
 /** ALIASES are views that state their analysis's sentence. */

@@ -191,7 +191,10 @@ export function fieldText(field, value) {
 /** big writes a bound with thousands separators when it is large: 9,999,999 (without Intl: see format.js). */
 const big = (v) => (Math.abs(v) >= 10000 ? tick(v) : String(v));
 
-/** bounds says a field's range: "from 0 to 1", "above 0", "above 0, at most 1000", "from 0 to 1 (1 excluded)"; '' when it has none. */
+/**
+ * bounds says a field's range: "from 0 to 1", "above 0", "above 0, at most 1000", "from 0 to 1 (1
+ * excluded)"; '' when it has none.
+ */
 function bounds(field) {
   if (field.min === undefined) return '';
   const low = `${field.minExclusive ? 'above' : 'from'} ${big(field.min)}`;
@@ -255,7 +258,9 @@ function listOf(field, text) {
     if (n > (field.maxLen || 1000))
       throw new Error(`${field.label}: at most ${field.maxLen} values, the range gives ${n}`);
     values = Array.from({ length: n }, (_, i) => round10(from + i * step));
-    values.forEach((x, i) => checked(field, x, String(x), i + 1));
+    values.forEach((x, i) => {
+      checked(field, x, String(x), i + 1);
+    });
   } else {
     const parts = text.split(/[,;\s]+/).filter(Boolean);
     values = parts.map((p, i) => checked(field, numberOf(p, whole), p, i + 1));
@@ -304,7 +309,7 @@ export function withField(options, field, text) {
 export function optionsJSON(options) {
   const round = (v) => (typeof v === 'number' ? round10(v) : v);
   const lines = Object.entries(options).map(
-    ([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v, (key, x) => round(x))}`,
+    ([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v, (_key, x) => round(x))}`,
   );
   return lines.length ? `{\n${lines.join(',\n')}\n}` : '{}';
 }

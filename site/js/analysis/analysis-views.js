@@ -26,7 +26,10 @@ const gridBest = (s) => {
 };
 /** sweepLines draws series each with its optimum: best(series, i) -> {x, y}, by default its lowest point. */
 const sweepLines = (series, best = gridBest) => seriesLines(series).map((l, i) => ({ ...l, best: best(series[i], i) }));
-/** withTied gives each line of a WSD sweep the points within its optimum's band (tied: {x, y}), when the answer has them. */
+/**
+ * withTied gives each line of a WSD sweep the points within its optimum's band (tied: {x, y}), when
+ * the answer has them.
+ */
 const withTied = (r, lines, series) => {
   const tied = tiedPoints(r, series);
   return lines.map((l, i) => (tied[i] ? { ...l, tied: tied[i] } : l));
@@ -42,7 +45,7 @@ const ratioSweep = (r, xLabel, note) => ({
   relative: true,
   lines: withTied(
     r,
-    sweepLines(r.byRatio, (s, i) => ({ x: r.optima[i].ratio, y: r.optima[i].final.loss })),
+    sweepLines(r.byRatio, (_s, i) => ({ x: r.optima[i].ratio, y: r.optima[i].final.loss })),
     r.byRatio,
   ),
 });
@@ -128,7 +131,7 @@ export const VIEWS = [
       relative: true,
       lines: withTied(
         r,
-        sweepLines(r.byS1, (s, i) => ({ x: r.optima[i].final.S1, y: r.optima[i].final.loss })),
+        sweepLines(r.byS1, (_s, i) => ({ x: r.optima[i].final.S1, y: r.optima[i].final.loss })),
         r.byS1,
       ),
       note: 'The same sweep against S1: a longer decay trades forward area for annealing area.',
@@ -357,7 +360,10 @@ export function sizeName(n) {
   return n >= 1e9 ? `${+(n / 1e9).toPrecision(3)}B` : `${+(n / 1e6).toPrecision(3)}M`;
 }
 
-/** SIZE_EXAMPLE_RUNS are the MultiPowerLaw release's runs the model-size example fits (and holds out), at 25M and 100M. */
+/**
+ * SIZE_EXAMPLE_RUNS are the MultiPowerLaw release's runs the model-size example fits (and holds
+ * out), at 25M and 100M.
+ */
 export const SIZE_EXAMPLE_RUNS = [
   ['cosine_24000', 'fit'],
   ['constant_24000', 'fit'],

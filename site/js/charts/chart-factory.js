@@ -131,11 +131,11 @@ function options(spec, colors, width, { group, compact, grouped }) {
     values: values || ticks(fmt.tick),
     ...(size ? { size } : {}),
   });
-  const ticks = (format) => format && ((u, ts) => ts.map(format));
+  const ticks = (format) => format && ((_u, ts) => ts.map(format));
   const series = spec.lines.map((l) => {
     const stroke = color(l.color);
     const format = l.format || ((v) => fmt.sig(v, 5));
-    const value = (u, v) => (v == null ? '–' : format(v));
+    const value = (_u, v) => (v == null ? '–' : format(v));
     if (l.points) {
       const size = l.size || 5;
       return {
@@ -182,12 +182,12 @@ function options(spec, colors, width, { group, compact, grouped }) {
         time: false,
         distr: spec.logX ? 3 : 1,
         log: 10,
-        ...(spec.logX ? { range: (u, min, max) => [min, max] } : {}),
+        ...(spec.logX ? { range: (_u, min, max) => [min, max] } : {}),
       },
       y: {
         distr: spec.logY ? 3 : 1,
         log: 10,
-        ...(spec.logY ? { range: (u, min, max) => [min / 1.01, max * 1.01] } : {}),
+        ...(spec.logY ? { range: (_u, min, max) => [min / 1.01, max * 1.01] } : {}),
       },
       ...(y2 ? { y2: { auto: true } } : {}),
     },
@@ -200,7 +200,7 @@ function options(spec, colors, width, { group, compact, grouped }) {
         : axis(spec.yLabel, ticks(spec.yTicks), compact ? 52 : 64),
       ...(y2 ? [{ ...axis(spec.y2Label, null, 64), scale: 'y2', side: 1, grid: { show: false } }] : []),
     ],
-    series: [{ label: spec.xLabel, value: (u, v) => (v == null ? '–' : (spec.xFormat || fmt.steps)(v)) }, ...series],
+    series: [{ label: spec.xLabel, value: (_u, v) => (v == null ? '–' : (spec.xFormat || fmt.steps)(v)) }, ...series],
     cursor: compact
       ? { show: false }
       : { ...(group ? { sync: { key: group } } : {}), drag: { x: true, y: false }, points: { size: 6 } },
@@ -327,7 +327,7 @@ export function logTicks(format) {
     return sc.max / sc.min >= 10;
   };
   return {
-    splits: (u, ai, min, max) => (max / min >= 10 ? decadeTicks(min, max) : roundTicks(min, max, 5)),
+    splits: (_u, _ai, min, max) => (max / min >= 10 ? decadeTicks(min, max) : roundTicks(min, max, 5)),
     values: (u, ts, ai) =>
       spansDecade(u, ai)
         ? ts.map((t) => ([1, 2, 5].includes(Math.round(t / 10 ** Math.floor(Math.log10(t) + 1e-9))) ? format(t) : ''))

@@ -178,7 +178,10 @@ function inUnits(spec, axis) {
   };
 }
 
-/** resultCharts is what the four result charts draw: {lr, loss, residuals, terms}, each a chart spec, with x in the axis's units. */
+/**
+ * resultCharts is what the four result charts draw: {lr, loss, residuals, terms}, each a chart
+ * spec, with x in the axis's units.
+ */
 export function resultCharts(state) {
   const axis = xAxis(state.chart);
   const specs = resultChartsInSteps(state);

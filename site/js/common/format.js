@@ -54,7 +54,10 @@ export function clock(t) {
   return `${twoDigits(h)}:${twoDigits(d.getMinutes())}:${twoDigits(d.getSeconds())} ${half}`;
 }
 
-/** tick formats an axis value as uPlot's default labels do in en-US, without Intl: grouped, at most three decimals (20,000; 2.5; 0.125). */
+/**
+ * tick formats an axis value as uPlot's default labels do in en-US, without Intl: grouped, at most
+ * three decimals (20,000; 2.5; 0.125).
+ */
 export function tick(x) {
   if (!Number.isFinite(x)) return '';
   const [whole, decimals] = Math.abs(x).toFixed(3).split('.');

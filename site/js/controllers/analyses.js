@@ -1,10 +1,10 @@
 // Running the Analyses panel's views: one of the paper's analyses (`analyze`) from the current
-// parameters, or the model-size law (`fit` with law "size", then `predict` at an unseen size), with the
-// answers kept in the store for the panel to draw. The analyses that compare choices get the
-// fit's replicates, and answer with each choice's ± and which cannot be told apart. Only the latest run's answer is kept; an
-// option typed wrong (in a field or the JSON view), or refused by lawcore, is named in the error
-// and the view's last answer stays on screen (also when the answer of the options before it
-// arrives after it).
+// parameters, or the model-size law (`fit` with law "size", then `predict` at an unseen size), with
+// the answers kept in the store for the panel to draw. The analyses that compare choices get the
+// fit's replicates, and answer with each choice's ± and which cannot be told apart. Only the latest
+// run's answer is kept; an option typed wrong (in a field or the JSON view), or refused by lawcore,
+// is named in the error and the view's last answer stays on screen (also when the answer of the
+// options before it arrives after it).
 import {
   viewById,
   sizeOfCurve,
@@ -264,7 +264,10 @@ export function createAnalyses({ store, engine }) {
       const a = store.state.analysis;
       if (a.open && ((a.result && a.result.table) || a.computing)) run();
     },
-    /** setSizeTarget sets the unseen model size the model-size view predicts at, and computes the view again if it is shown. */
+    /**
+     * setSizeTarget sets the unseen model size the model-size view predicts at, and computes the
+     * view again if it is shown.
+     */
     setSizeTarget(text) {
       store.analysisChanged({ sizeTarget: text });
       runSizeViewIfShown();
@@ -299,7 +302,10 @@ export function createAnalyses({ store, engine }) {
       store.setAnalysisOptions(v.analysis, options, { showOptions: true });
       run();
     },
-    /** setOptionsText sets the view's analysis's options from the JSON view and computes it; JSON that is wrong is named, and nothing changes. */
+    /**
+     * setOptionsText sets the view's analysis's options from the JSON view and computes it; JSON
+     * that is wrong is named, and nothing changes.
+     */
     setOptionsText(text) {
       const v = current();
       if (!v.analysis) return;

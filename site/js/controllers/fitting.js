@@ -13,6 +13,21 @@ import { warnOf } from './predicting.js';
 const sameData = (a, b) => a.name === b.name && a.steps === b.steps && a.loss === b.loss && a.schedule === b.schedule;
 
 /**
+ * fitStatus is the status line of a fit (records: its fit records, elapsed: ms): which laws were
+ * fitted to how many curves, how many held-out curves it predicted, and how long it took.
+ */
+function fitStatus(records, elapsed) {
+  const first = records[0].response;
+  const nVal = first.curves.length - first.curves.filter((c) => c.role === 'fit').length;
+  let laws = '';
+  if (records.length === 2) laws = 'both laws to ';
+  else if (first.members) laws = `an average of ${first.members.length} laws (picked by auto) to `;
+  else if (first.auto) laws = `the ${LAWS[first.law].label} (picked by auto) to `;
+  const heldOut = nVal ? `, predicted ${nVal} held out` : '';
+  return `Fitted ${laws}${first.curves.length - nVal} curve(s)${heldOut} in ${fmt.ms(elapsed)}.`;
+}
+
+/**
  * createFitting returns {fit({keepMessage, replace}), validate(), cancel()}. The lines of the
  * curves and schedules come with a fit or validation (predicting.linesFor), in the same change;
  * what the change leaves missing (a schedule added meanwhile), and the Analyses panel's
@@ -107,17 +122,10 @@ export function createFitting({ store, engine, predicting }) {
         return;
       }
       const records = Object.values(fits);
-      const first = records[0].response;
-      const nVal = first.curves.length - first.curves.filter((c) => c.role === 'fit').length;
       const elapsed = records.reduce((t, f) => t + (f.response.elapsedMs ?? 0), 0) || performance.now() - started;
-      store.fitted(
-        fits,
-        {
-          stale: store.state.edits !== editsAtStart, // a role or a setting changed while it ran
-          status: `Fitted ${records.length === 2 ? 'both laws to ' : first.members ? `an average of ${first.members.length} laws (picked by auto) to ` : first.auto ? `the ${LAWS[first.law].label} (picked by auto) to ` : ''}${first.curves.length - nVal} curve(s)${nVal ? `, predicted ${nVal} held out` : ''} in ${fmt.ms(elapsed)}.`,
-        },
-        lines,
-      );
+      // a role or a setting changed while it ran: the fit is stale already
+      const stale = store.state.edits !== editsAtStart;
+      store.fitted(fits, { stale, status: fitStatus(records, elapsed) }, lines);
       if (refused) store.showMessage(`Predict: ${refused.message}`, 'error', 'predict');
       else warnOf(store, lines);
     } catch (err) {
@@ -163,7 +171,10 @@ export function createFitting({ store, engine, predicting }) {
       await exclusive(() => runFit(settings));
     },
 
-    /** validate leaves each curve marked fit out in turn, fits each law of the settings on the others and predicts it. */
+    /**
+     * validate leaves each curve marked fit out in turn, fits each law of the settings on the
+     * others and predicts it.
+     */
     async validate() {
       if (running) return;
       store.clearMessage();

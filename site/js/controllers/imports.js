@@ -22,7 +22,10 @@ function sameArray(a, b) {
   return true;
 }
 
-/** createImports returns {addFiles(files), addFolder(folder), addPasted(text, name) -> added?, reading, whenRead()}. ask(ambiguity, fileName) asks the user. */
+/**
+ * createImports returns {addFiles(files), addFolder(folder), addPasted(text, name) -> added?,
+ * reading, whenRead()}. ask(ambiguity, fileName) asks the user.
+ */
 export function createImports({ store, engine, ask }) {
   /**
    * giveLearningRates pairs learning-rate curves with the new curves still without a schedule,

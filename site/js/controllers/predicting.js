@@ -22,7 +22,11 @@ export function predictionWarnings(results) {
   return out;
 }
 
-/** farPeakWarnings name the schedules to predict whose peak LR is past FAR_PEAK times the fitted curves' (the law's parameters are fitted at the curves' peak; the paper predicts other schedules at the same peak). */
+/**
+ * farPeakWarnings name the schedules to predict whose peak LR is past FAR_PEAK times the fitted
+ * curves' (the law's parameters are fitted at the curves' peak; the paper predicts other schedules
+ * at the same peak).
+ */
 export function farPeakWarnings(state) {
   const top = fittedPeak(state);
   if (!top) return [];
@@ -34,7 +38,10 @@ export function farPeakWarnings(state) {
     });
 }
 
-/** warnOf shows results' warnings, and schedules predicted far past the fitted peak, as a notice that the next prediction clears (none: nothing). */
+/**
+ * warnOf shows results' warnings, and schedules predicted far past the fitted peak, as a notice
+ * that the next prediction clears (none: nothing).
+ */
 export function warnOf(store, results) {
   const lines = [...predictionWarnings(results), ...farPeakWarnings(store.state)];
   if (lines.length) store.showMessage(lines, 'notice', 'predict');
@@ -72,7 +79,10 @@ export function createPredicting({ store, engine }) {
   /** refused are the jobs lawcore refused for a link's parameters, which stay in use: not asked again. */
   let refused = null;
 
-  /** predictJobs predicts jobs (jobsOf's) with the band in use: the results linesPredicted, fitted and useManual take. */
+  /**
+   * predictJobs predicts jobs (jobsOf's) with the band in use: the results linesPredicted, fitted
+   * and useManual take.
+   */
   async function predictJobs(jobs) {
     const maps = await Promise.all(jobs.map((j) => engine.predict(j.law, j.p, j.items, DRAWN_POINTS, j.band)));
     return jobs.map((j, i) => ({ law: j.law, source: j.p.source, band: j.band, byName: maps[i] }));
@@ -109,7 +119,10 @@ export function createPredicting({ store, engine }) {
   return {
     update,
     linesFor,
-    /** applyManual predicts with a law's parameters typed by hand (the annealing law's by default), and uses them if lawcore could. */
+    /**
+     * applyManual predicts with a law's parameters typed by hand (the annealing law's by default),
+     * and uses them if lawcore could.
+     */
     async applyManual(params, settings, law = 'annealing') {
       store.clearMessage();
       const manual = { params: { [law]: params }, settings, from: 'hand' };

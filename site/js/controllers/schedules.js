@@ -12,7 +12,10 @@ import { curveFacts, scheduleDefaults, scheduleProblems } from '../schedules/cur
 /** BUILDER_DEFAULTS: a new schedule with no run to go by (the paper's Fig. 3 runs). */
 const BUILDER_DEFAULTS = { total: 60000, peak: 2e-4 };
 
-/** createSchedules returns {editCurve(name), editPrediction(name), addPrediction(), checkCurve(curve), copyCode(name, flavour), service}. */
+/**
+ * createSchedules returns {editCurve(name), editPrediction(name), addPrediction(),
+ * checkCurve(curve), copyCode(name, flavour), service}.
+ */
 export function createSchedules({ store, engine, editSchedule }) {
   const fallback = () => ({ warmup: store.state.settings.warmupSteps });
   /** context is the run a schedule to predict starts from: the loaded runs', the settings' warmup. */
@@ -145,7 +148,10 @@ export function createSchedules({ store, engine, editSchedule }) {
         return PRESETS;
       },
       onRestart: (fn) => engine.on('restart', fn),
-      /** learningRates reads a file's learning rates as a schedule: {schedule, run} (of the first run chosen), or {skipped}. */
+      /**
+       * learningRates reads a file's learning rates as a schedule: {schedule, run} (of the first
+       * run chosen), or {skipped}.
+       */
       async learningRates(file, ask) {
         const { lrCurves, skipped } = await importText(engine, file.name, await fileBytes(file), ask, { asLR: true });
         if (skipped) return { skipped };

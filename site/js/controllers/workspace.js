@@ -41,7 +41,10 @@ import { missingLines } from '../state/selectors.js';
 import { CHART_VIEW_KEYS } from '../state/store.js';
 import * as fmt from '../common/format.js';
 
-/** WORK_KEYS are the parts of the state that are the user's work: a change to one is saved (a validation is too, alone). */
+/**
+ * WORK_KEYS are the parts of the state that are the user's work: a change to one is saved (a
+ * validation is too, alone).
+ */
 const WORK_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'validation'];
 /** USER_KEYS are the parts of the work only the user changes (a fit changes fits, manual, lines). */
 const USER_KEYS = ['curves', 'predictions', 'settings'];
@@ -234,7 +237,10 @@ export function createWorkspace({
     return true;
   }
 
-  /** pack is the stored form of state, with the points of the curves withData says and, if results, the fits and lines. */
+  /**
+   * pack is the stored form of state, with the points of the curves withData says and, if results,
+   * the fits and lines.
+   */
   const pack = (state, savedAt, withData, results) => packWorkspace(state, ids, { savedAt, withData, results });
 
   /** announce tells the other tabs that this one saved (kind 'saved', at savedAt) or forgot the work. */

@@ -17,7 +17,10 @@ export let LAWS = {};
 export let LAW_NAMES = [];
 /** SIZE_LAWS are the laws that need each curve's model size. */
 export let SIZE_LAWS = [];
-/** SCHEDULE_KINDS are lawcore's schedule kinds, in its order; SCHEDULE_CHOICES the values of their enumerated fields. */
+/**
+ * SCHEDULE_KINDS are lawcore's schedule kinds, in its order; SCHEDULE_CHOICES the values of their
+ * enumerated fields.
+ */
 export let SCHEDULE_KINDS = [];
 export let SCHEDULE_CHOICES = {};
 /** WARMUP_CONVENTIONS: "peak" counts the warmup at the peak LR (the paper's), "actual" as run. */

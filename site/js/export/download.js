@@ -15,5 +15,5 @@ export function download(blob, fileName) {
 
 /** downloadJSON saves value as pretty-printed JSON. */
 export function downloadJSON(value, fileName) {
-  download(new Blob([JSON.stringify(value, null, 2) + '\n'], { type: 'application/json' }), fileName);
+  download(new Blob([`${JSON.stringify(value, null, 2)}\n`], { type: 'application/json' }), fileName);
 }

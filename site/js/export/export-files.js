@@ -127,17 +127,22 @@ export function observedCSV(state) {
     column(fit.law),
     new Map(fit.response.curves.map((r) => [r.name, r.predicted])),
   ]);
-  const rows = [['curve', 'role', 'step', 'observed', 'in_window', ...laws.map(([col]) => col)].join(',') + '\n'];
+  const header = ['curve', 'role', 'step', 'observed', 'in_window', ...laws.map(([col]) => col)];
+  const rows = [`${header.join(',')}\n`];
   for (const c of state.curves) {
     const name = csvField(c.name);
     const { from } = windowOf(c, state.settings.warmupSteps);
     const fitted = laws.map(([, m]) => m.get(c.name)).map((f) => (f && f.length === c.steps.length ? f : null));
     for (let i = 0; i < c.steps.length; i++) {
-      rows.push(
-        [name, c.role, c.steps[i], c.loss[i], c.steps[i] >= from ? 1 : 0, ...fitted.map((f) => (f ? f[i] : ''))].join(
-          ',',
-        ) + '\n',
-      );
+      const cells = [
+        name,
+        c.role,
+        c.steps[i],
+        c.loss[i],
+        c.steps[i] >= from ? 1 : 0,
+        ...fitted.map((f) => (f ? f[i] : '')),
+      ];
+      rows.push(`${cells.join(',')}\n`);
     }
   }
   return new Blob(rows, { type: 'text/csv' });
@@ -146,7 +151,7 @@ export function observedCSV(state) {
 /** tableCSV writes an analysis's table ({columns, rows}) as CSV. */
 export function tableCSV(table) {
   const lines = [table.columns, ...table.rows].map((r) => r.map(csvField).join(','));
-  return new Blob([lines.join('\n') + '\n'], { type: 'text/csv' });
+  return new Blob([`${lines.join('\n')}\n`], { type: 'text/csv' });
 }
 
 /** fitSummary is one law's fit as exported: its formula, its parameters and, from a fit, how it went. */

@@ -5,12 +5,12 @@ import { plotColors } from '../common/theme.js';
 import { legendItems } from './chart-png.js';
 
 // XML 1.0 cannot hold control characters (a name from a file may): they are left out.
+const NOT_XML =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds, to drop them
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const esc = (s) =>
   String(s)
-    .replace(
-      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
-      '',
-    )
+    .replace(NOT_XML, '')
     .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 const num = (x) => String(Math.round(x * 100) / 100);
 
@@ -128,7 +128,7 @@ export function chartSVG(u, title) {
     }
     const dash = Array.isArray(s.dash) && s.dash.length ? ` stroke-dasharray="${s.dash.join(' ')}"` : '';
     const runs = [];
-    let cur = [];
+    const cur = [];
     for (let k = 0; k < xData.length; k++) {
       const x = xData[k];
       const y = yData[k];
@@ -154,7 +154,7 @@ export function chartSVG(u, title) {
   });
   out.push('</g>');
   out.push('</svg>');
-  return new Blob([out.join('\n') + '\n'], { type: 'image/svg+xml' });
+  return new Blob([`${out.join('\n')}\n`], { type: 'image/svg+xml' });
 }
 
 function strokeOf(u, s) {

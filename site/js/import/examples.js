@@ -70,7 +70,8 @@ export async function loadFig2() {
   try {
     d = await fig2Data;
   } catch {
-    d = await (fig2Data = fetchFig2());
+    fig2Data = fetchFig2();
+    d = await fig2Data;
   }
   const schedules = {
     constant: { kind: 'constant', total: d.total_steps, peak: d.eta_max, warmup: d.warmup },

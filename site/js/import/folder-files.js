@@ -7,7 +7,10 @@
 
 import { grouped } from '../common/format.js';
 
-/** MAX_FOLDER_FILES bounds the files one folder may hold: past it, a folder above the runs was dropped (a home directory, a dataset). */
+/**
+ * MAX_FOLDER_FILES bounds the files one folder may hold: past it, a folder above the runs was
+ * dropped (a home directory, a dataset).
+ */
 export const MAX_FOLDER_FILES = 10000;
 
 /**
@@ -67,7 +70,10 @@ export async function walkDirectories(directories) {
   return { name, files };
 }
 
-/** readAllEntries lists a directory's entries: readEntries gives them in batches (100 in Chromium) until an empty one. */
+/**
+ * readAllEntries lists a directory's entries: readEntries gives them in batches (100 in Chromium)
+ * until an empty one.
+ */
 async function readAllEntries(dir) {
   const reader = dir.createReader();
   const out = [];

@@ -12,11 +12,11 @@
 // array in place), so a save after a change of settings writes the small record and not the
 // megabytes of points again. Both are written in one transaction (workspace-db.js).
 //
-// A stored workspace is untrusted input (another tab, an older page, a damaged disk, a
-// hand-edited store): readWorkspace checks every part as a share link is checked (with the
-// checks of state/view-checks.js), and drops what it cannot read, saying what; only a record it
-// cannot read at all starts the page clean. The record carries its format; an older one is migrated (MIGRATIONS), a newer one
-// is left alone.
+// A stored workspace is untrusted input (another tab, an older page, a damaged disk, a hand-edited
+// store): readWorkspace checks every part as a share link is checked (with the checks of
+// state/view-checks.js), and drops what it cannot read, saying what; only a record it cannot read
+// at all starts the page clean. The record carries its format; an older one is migrated
+// (MIGRATIONS), a newer one is left alone.
 import { checkSettings, checkSchedule, X_UNITS } from '../state/view-checks.js';
 import { thinSchedule } from '../schedules/thin-schedule.js';
 import { DEFAULT_SETTINGS } from '../state/settings.js';
@@ -64,7 +64,10 @@ export class ArrayIds {
   /** idOf returns array's id, making one the first time. */
   idOf(array) {
     let id = this.ids.get(array);
-    if (!id) this.ids.set(array, (id = this.newId()));
+    if (!id) {
+      id = this.newId();
+      this.ids.set(array, id);
+    }
     return id;
   }
 
@@ -558,7 +561,7 @@ function listNames(names, at = 4) {
 export function describeWork(view) {
   const parts = [];
   if (view.curves.length) parts.push(plural(view.curves.length, 'curve'));
-  if (view.predictions.length) parts.push(plural(view.predictions.length, 'schedule') + ' to predict');
+  if (view.predictions.length) parts.push(`${plural(view.predictions.length, 'schedule')} to predict`);
   const laws = LAW_NAMES.filter((law) => view.fits && view.fits[law]);
   // an auto fit's average of laws is kept in its leading law's place
   const fitOf = (l) =>
@@ -633,7 +636,10 @@ export function readWorkspace(record, arrays, ids) {
       return;
     }
     taken.add(curve.name);
-    if (curve.dataDropped === undefined) return curves.push(curve);
+    if (curve.dataDropped === undefined) {
+      curves.push(curve);
+      return;
+    }
     // Storage was full: the curve's name and schedule were kept, its points were not.
     const why = `its ${grouped(curve.dataDropped)} points were not kept (the browser's storage was full)`;
     if (curve.schedule) {

@@ -238,7 +238,7 @@ export class WorkspaceDB {
    * the next.
    */
   write(record, arrays, { commitNow = false } = {}) {
-    return this.run('readwrite', 'saving your work', (tx, out, guard) => {
+    return this.run('readwrite', 'saving your work', (tx, _out, guard) => {
       const store = tx.objectStore('arrays');
       for (const [id, get] of arrays) if (!this.stored.has(id)) store.put(get(), id);
       tx.objectStore('workspace').put(record, RECORD_KEY);

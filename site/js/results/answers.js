@@ -21,7 +21,10 @@ export function lossAt(line, step) {
   return loss[lo] + ((loss[hi] - loss[lo]) * (step - steps[lo])) / (steps[hi] - steps[lo]);
 }
 
-/** stepToReach is the first step at which a line's loss is at most target (joined linearly), or null when it never is. */
+/**
+ * stepToReach is the first step at which a line's loss is at most target (joined linearly), or null
+ * when it never is.
+ */
 export function stepToReach(line, target) {
   const { steps, loss } = line;
   for (let k = 0; k < loss.length; k++) {

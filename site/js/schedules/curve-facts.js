@@ -268,9 +268,9 @@ export function pointsInWindow(curve, warmupSetting = 0, { from } = windowOf(cur
 }
 
 /**
- * parseWindow reads the step a curve's window starts at, as typed: '' is the default (null);
- * else a step from 0 (fmt.parseCount: 2,000 or 2k) that leaves at least one observed point. It throws an Error naming the
- * curve and the field.
+ * parseWindow reads the step a curve's window starts at, as typed: '' is the default (null); else a
+ * step from 0 (fmt.parseCount: 2,000 or 2k) that leaves at least one observed point. It throws an
+ * Error naming the curve and the field.
  */
 export function parseWindow(text, curve) {
   const raw = String(text ?? '').trim();

@@ -74,7 +74,10 @@ function torchScheduler(s) {
   return null;
 }
 
-/** lrBody is the Python body of lr_at(step) for a description's kind (no warmup), or null when it has no formula here. */
+/**
+ * lrBody is the Python body of lr_at(step) for a description's kind (no warmup), or null when it
+ * has no formula here.
+ */
 function lrBody(s) {
   const total = s.total;
   const w = s.warmup || 0;
@@ -230,7 +233,10 @@ function lrBody(s) {
   }
 }
 
-/** tableOf is a schedule's LR as a table of at most MAX_TABLE_POINTS points: {steps, lr} (expanded: lawcore's LR at every step). */
+/**
+ * tableOf is a schedule's LR as a table of at most MAX_TABLE_POINTS points: {steps, lr} (expanded:
+ * lawcore's LR at every step).
+ */
 function tableOf(s, expanded) {
   if (s.kind === 'explicit' && s.steps && s.lr) {
     const keep = drawnIndices(s.lr, MAX_TABLE_POINTS);

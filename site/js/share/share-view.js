@@ -11,7 +11,10 @@ import { viewById } from '../analysis/analysis-views.js';
 /** LINK_KEYS maps each law to the link's field of its parameters. */
 const LINK_KEYS = { annealing: 'params', 'multi-power': 'multiPower' };
 
-/** shareView is the page's view as a share link's JSON: with the curves' data, or (withData false) their schedules only. */
+/**
+ * shareView is the page's view as a share link's JSON: with the curves' data, or (withData false)
+ * their schedules only.
+ */
 export function shareView(state, withData) {
   const chart = chartCounted(state.chart);
   const finite = (params) => Object.fromEntries(Object.entries(params).filter(([, x]) => Number.isFinite(x)));
@@ -59,7 +62,10 @@ function sharedAnalysis(a) {
   return { view: v.id, ...(options ? { options } : {}), ...(v.sizefit ? { sizeTarget: a.sizeTarget } : {}) };
 }
 
-/** chartCounted is how the chart counts x ({xUnit, tokensPerStep, modelSize}), or null for steps with nothing entered. */
+/**
+ * chartCounted is how the chart counts x ({xUnit, tokensPerStep, modelSize}), or null for steps
+ * with nothing entered.
+ */
 function chartCounted(chart) {
   const c = { xUnit: chart.xUnit, tokensPerStep: chart.tokensPerStep ?? null, modelSize: chart.modelSize ?? null };
   return c.xUnit === 'steps' && c.tokensPerStep === null && c.modelSize === null ? null : c;

@@ -242,6 +242,19 @@ export function analysisInputs(state) {
 }
 
 /**
+ * setupSource says where the parameters the analyses start from come from (cur: law's paramsOf,
+ * or null): by hand or fitted, of which law; an average of laws has no parameters of its own,
+ * and the analyses run on its heaviest member.
+ */
+function setupSource(state, law, cur) {
+  if (!cur) return 'the paper’s Fig. 2 parameters (no fit yet)';
+  const whose = state.manual ? 'the parameters entered by hand' : 'the fitted parameters';
+  const ofLaw = law === 'annealing' && !cur.members ? '' : ` of the ${LAWS[law].label}`;
+  const average = cur.members ? `, the heaviest of the ${cur.members.length} laws auto averages` : '';
+  return `${whose}${ofLaw}${average}`;
+}
+
+/**
  * analysisSetup: the annealing law's parameters and the settings the analyses start from, and
  * where they come from; with a fit's replicates (replicates: parameter sets) when it gave them.
  */
@@ -254,10 +267,7 @@ export function analysisSetup(state) {
     peak: analysisPeak(state),
     warmup: s.warmupSteps,
     warmupConvention: s.warmupConvention,
-    // an average of laws has no parameters of its own: the analyses run on its heaviest member
-    source: !cur
-      ? 'the paper’s Fig. 2 parameters (no fit yet)'
-      : `${state.manual ? 'the parameters entered by hand' : 'the fitted parameters'}${law === 'annealing' && !cur.members ? '' : ` of the ${LAWS[law].label}`}${cur.members ? `, the heaviest of the ${cur.members.length} laws auto averages` : ''}`,
+    source: setupSource(state, law, cur),
     replicates: cur && !state.manual ? fitReplicates(cur, law) : undefined,
   };
 }

@@ -61,7 +61,10 @@ export function parseSettings(fields, previousLambda) {
   };
 }
 
-/** parseManualParams checks a law's parameters typed by hand (the annealing law's by default): {name: text} -> {name: number}. */
+/**
+ * parseManualParams checks a law's parameters typed by hand (the annealing law's by default):
+ * {name: text} -> {name: number}.
+ */
 export function parseManualParams(texts, law = 'annealing') {
   const params = {};
   for (const k of LAWS[law].params) {

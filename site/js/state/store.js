@@ -204,7 +204,10 @@ export function createStore(initial = initialState()) {
   const actions = {
     // ---- messages ----------------------------------------------------------------------------
 
-    /** showMessage shows errors (or a notice); from names what raised it ('predict' is cleared by the next prediction). */
+    /**
+     * showMessage shows errors (or a notice); from names what raised it ('predict' is cleared by
+     * the next prediction).
+     */
     showMessage(lines, kind = 'error', from = null) {
       set({ message: { lines: Array.isArray(lines) ? lines : [lines], kind, from } });
     },
@@ -526,7 +529,10 @@ export function createStore(initial = initialState()) {
 
     // ---- the Analyses panel ------------------------------------------------------------------
 
-    /** analysisChanged changes the Analyses panel's state; showOptions: the options box shows the view's options again. */
+    /**
+     * analysisChanged changes the Analyses panel's state; showOptions: the options box shows the
+     * view's options again.
+     */
     analysisChanged(change, { showOptions = false } = {}) {
       const a = state.analysis;
       set({ analysis: { ...a, ...change, optionsRevision: a.optionsRevision + (showOptions ? 1 : 0) } });

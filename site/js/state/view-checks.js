@@ -14,6 +14,7 @@ export const MAX_ITEMS = 100;
 /** MAX_POINTS is the most numbers a list of a view may hold, unless its check says otherwise. */
 const MAX_POINTS = 200000;
 /** Control characters and bidirectional overrides: a name holding one could pass for another, or break an SVG. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds, to refuse them
 const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /** isObject says whether x is a plain object (as JSON.parse makes them). */
@@ -54,11 +55,16 @@ export function oneOf(x, list, where) {
 export function numbers(x, where, max = MAX_POINTS) {
   if (!Array.isArray(x)) fail(where, 'not an array');
   if (x.length > max) fail(where, `more than ${max} values`);
-  x.forEach((v, i) => finite(v, `${where}[${i}]`));
+  x.forEach((v, i) => {
+    finite(v, `${where}[${i}]`);
+  });
   return x;
 }
 
-/** checkSettings copies settings checked field by field (a link's, or a stored workspace's), or throws saying what is wrong. */
+/**
+ * checkSettings copies settings checked field by field (a link's, or a stored workspace's), or
+ * throws saying what is wrong.
+ */
 export function checkSettings(s) {
   const where = 'settings';
   if (!isObject(s)) fail(where, 'not an object');

@@ -44,7 +44,10 @@ export function showAnalyses(store, on) {
   let revision = -1;
   /** writtenJSON is the text the JSON view was last given: one that differs, focused, is being typed. */
   let writtenJSON = '';
-  /** typedText is the text typed but not yet changed in the focused text field of the options ({option | json, value, start, end}), or null. */
+  /**
+   * typedText is the text typed but not yet changed in the focused text field of the options
+   * ({option | json, value, start, end}), or null.
+   */
   const typedText = () => {
     const el = document.activeElement;
     if (el === $('#analysis-options'))

@@ -21,7 +21,10 @@ const lossText = (x) => String(Number(x.toFixed(4)));
  */
 export function showAnswers(store, on) {
   $('#answer-baseline').addEventListener('change', (e) => on.options({ baseline: e.target.value }));
-  /** choose takes a field's text when parse reads it; else it says why, and the field goes back to the choice in use. */
+  /**
+   * choose takes a field's text when parse reads it; else it says why, and the field goes back to
+   * the choice in use.
+   */
   const choose = (key, parse) => (e) => {
     try {
       parse(e.target.value);

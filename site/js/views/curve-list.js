@@ -9,9 +9,9 @@ import { LAWS } from '../engine/schema.js';
 import { flaggedProblems, windowOf, defaultWindow, pointsInWindow } from '../schedules/curve-facts.js';
 
 /**
- * showLists draws both lists from the store. on: {role(name, role), schedule(name),
- * window(name, text) (the step its fit window starts at, as typed), edit(name), remove(name)}; after a removal the focus goes to the next row's remove button,
- * else the previous row's, else Undo.
+ * showLists draws both lists from the store. on: {role(name, role), schedule(name), window(name,
+ * text) (the step its fit window starts at, as typed), edit(name), remove(name)}; after a removal
+ * the focus goes to the next row's remove button, else the previous row's, else Undo.
  */
 export function showLists(store, on) {
   const removing = (list) => (name) => {

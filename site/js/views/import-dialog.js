@@ -35,7 +35,10 @@ function optionGroup(legend, name, options, multiple) {
   );
 }
 
-/** askImport asks which column and runs of fileName to import (ambiguity: the import's question); it resolves to the choice, or null. */
+/**
+ * askImport asks which column and runs of fileName to import (ambiguity: the import's question); it
+ * resolves to the choice, or null.
+ */
 export function askImport(ambiguity, fileName) {
   const dialog = $('#import-dialog');
   $('#import-dialog-title').textContent = `Import ${fileName}`;

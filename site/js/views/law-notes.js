@@ -1,7 +1,7 @@
-// The notes that name the law they describe: which law the loss chart draws dotted, what the
-// two terms of the terms chart are for each law shown, and what the predicted-curves CSV's
-// term columns hold (and how large it is at every step). All from lawcore's schema (schema.js LAWS), so that every law reads right
-// alone or beside another.
+// The notes that name the law they describe: which law the loss chart draws dotted, what the two
+// terms of the terms chart are for each law shown, and what the predicted-curves CSV's term columns
+// hold (and how large it is at every step). All from lawcore's schema (schema.js LAWS), so that
+// every law reads right alone or beside another.
 import { $ } from './dom.js';
 import { watch } from '../state/store.js';
 import { LAWS } from '../engine/schema.js';

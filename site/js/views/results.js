@@ -346,7 +346,10 @@ const METRICS = [
 /** PERCENT_METRICS are relative errors: shown as percentages (their data-value stays the fraction). */
 const PERCENT_METRICS = new Set(['PredE', 'WorstE', 'FinalErr']);
 
-/** metricText writes a metric: a relative error as a percentage (FinalErr signed), the others with digits significant digits. */
+/**
+ * metricText writes a metric: a relative error as a percentage (FinalErr signed), the others with
+ * digits significant digits.
+ */
 function metricText(key, value, digits) {
   if (!PERCENT_METRICS.has(key)) return fmt.sig(value, digits);
   const text = fmt.pct(value, digits);
@@ -413,12 +416,7 @@ function renderMetrics(fits, colors) {
             h('td', {
               class: 'num',
               dataset: { metric: 'heldOutPredE', value: Number.isFinite(heldOut) ? String(heldOut) : '' },
-              title:
-                role === 'fit'
-                  ? response.auto
-                    ? 'PredE of the steps auto held out of its fits (its folds), against the in-sample PredE beside'
-                    : 'fit with auto to see the error on held-out steps'
-                  : 'these curves are held out: their PredE is held-out error',
+              title: heldOutTitle(role, response.auto),
               text: Number.isFinite(heldOut) ? fmt.pct(heldOut, 3) : '–',
             }),
           ),
@@ -426,6 +424,13 @@ function renderMetrics(fits, colors) {
       }
     }
   }
+}
+
+/** heldOutTitle says what the held-out PredE beside the mean of the fitted (role 'fit') or the held-out curves is. */
+function heldOutTitle(role, auto) {
+  if (role !== 'fit') return 'these curves are held out: their PredE is held-out error';
+  if (auto) return 'PredE of the steps auto held out of its fits (its folds), against the in-sample PredE beside';
+  return 'fit with auto to see the error on held-out steps';
 }
 
 const lawLabel = (m) => (LAWS[m] ? LAWS[m].label : m);

@@ -8,7 +8,10 @@ import * as fmt from '../common/format.js';
 import { createChart } from '../charts/chart-factory.js';
 import { askImport } from './import-dialog.js';
 
-/** service: {expand(desc) -> {result, steps, lr}, presets() -> [...], learningRates(file, ask) -> {schedule, run} or {skipped}, onRestart(fn)}. */
+/**
+ * service: {expand(desc) -> {result, steps, lr}, presets() -> [...], learningRates(file, ask) ->
+ * {schedule, run} or {skipped}, onRestart(fn)}.
+ */
 let service = null;
 let presets = [];
 let preview = null;
