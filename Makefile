@@ -1,13 +1,15 @@
 # make serve   build everything and serve the calculator on http://127.0.0.1:8080
-# make test    every test: Go natively, Go as wasm under node (-short: the long statistical
-#              tests run natively only), fuzz smoke runs, the node CLI, the page in headless
-#              Chromium
+# make test    every test: the JavaScript's lint, Go natively, Go as wasm under node (-short: the
+#              long statistical tests run natively only), fuzz smoke runs, the node CLI, the page
+#              in headless Chromium
 # make fuzz    every Fuzz target for 60s      make bench   benchmarks and the site's size
+# make fmt     format the JavaScript (Biome, biome.json: site/, tests/, scripts/*.mjs, scripts/cli/)
+# make lint    check the JavaScript's format and Biome's recommended lint rules (biome ci)
 # make site    build/site for a static host (with _headers)
 # make clean   remove build/                  make distclean   also node_modules/
 #
 # From a fresh clone only go, node and npm are needed: `deps` installs Debian's chromium and the
-# npm packages (uplot, playwright-core, esbuild) when they are missing.
+# npm packages (uplot, playwright-core, esbuild, @biomejs/biome) when they are missing.
 
 SITE      := build/site
 WASM      := build/wasm
@@ -16,15 +18,17 @@ WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 GO_WASM   := GOOS=js GOARCH=wasm go
 UPLOT     := node_modules/uplot
 ESBUILD   := node_modules/.bin/esbuild
+BIOME     := node_modules/.bin/biome
 # The core is built without inlining but where its fits and predictions spend their time
 # (lawcore, gonum's optimizer and vector loops, math, slices, sort): inlining everywhere makes
-# the first view's download larger, none at all makes predictions slower (docs/performance.md#the-cores-inlining).
+# the first view's download larger, none at all makes predictions slower
+# (docs/performance.md#the-cores-inlining).
 CORE_GCFLAGS := -gcflags=all=-l -gcflags=github.com/lawcalc/annealing/...= -gcflags=gonum.org/v1/gonum/floats/...= -gcflags=gonum.org/v1/gonum/optimize= -gcflags=gonum.org/v1/gonum/internal/asm/...= -gcflags=math= -gcflags=math/bits= -gcflags=slices= -gcflags=sort=
 
 NODE_TESTS    := $(wildcard tests/node/*.test.mjs)
 BROWSER_TESTS := $(wildcard tests/browser/*.test.mjs)
 
-.PHONY: all deps build core-names site serve test fuzz bench clean distclean
+.PHONY: all deps build core-names site serve test lint fmt fuzz bench clean distclean
 
 all: build
 
@@ -77,7 +81,7 @@ site: build
 serve: build
 	go run ./scripts/serve -dir $(SITE)
 
-test: deps build
+test: deps lint build
 	go vet ./...
 	$(GO_WASM) vet ./lawcore/... ./wasm/...
 	$(GO_WASM) vet -tags lawcore_core ./wasm
@@ -98,6 +102,19 @@ else
 	go build -o build/bin/badcorpus ./scripts/badcorpus
 	SERVE_BIN=$(CURDIR)/build/bin/serve BADCORPUS_BIN=$(CURDIR)/build/bin/badcorpus node --test --test-timeout=600000 $(BROWSER_TESTS)
 endif
+
+# lint: every file biome.json takes in (files.includes) is formatted as `make fmt` leaves it and
+# passes Biome's recommended rules, warnings included. Two are set aside there: useOptionalChain
+# (the code writes `a && a.b` where it means a's own falsy value, null or 0, which `a?.b` turns
+# into undefined: JSON and === null tell them apart), and noRedundantUseStrict in site/sw.js and
+# site/worker.js (classic worker scripts, where 'use strict' is not redundant). Two regular
+# expressions that look for control characters say so where they are (biome-ignore).
+lint: deps
+	$(BIOME) ci --error-on-warnings
+
+# fmt: formats every file biome.json takes in (files.includes), in place.
+fmt: deps
+	$(BIOME) format --write
 
 fuzz:
 	scripts/fuzz.sh 60s lawcore

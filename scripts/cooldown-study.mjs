@@ -54,7 +54,9 @@ const answer = JSON.parse(out.stdout);
 function lastLoss(name) {
   const { val } = JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
   const last = new Map();
-  val.iter.forEach((s, k) => last.set(s, val.val_loss[k]));
+  val.iter.forEach((s, k) => {
+    last.set(s, val.val_loss[k]);
+  });
   return last.get(Math.max(...last.keys()));
 }
 const real = new Map(cooldowns.map((n) => [n, lastLoss(n)]));
@@ -65,14 +67,25 @@ for (const c of answer.curves) {
 }
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const lambda = answer.params.lambda === undefined ? '' : `, λ ${answer.settings.lambda === 'fit' ? `fitted (${answer.params.lambda.toFixed(4)})` : answer.params.lambda}`;
+const lambda =
+  answer.params.lambda === undefined
+    ? ''
+    : `, λ ${answer.settings.lambda === 'fit' ? `fitted (${answer.params.lambda.toFixed(4)})` : answer.params.lambda}`;
 const members = answer.members ? ` (and ${answer.members.length - 1} more)` : '';
-console.log(answer.auto ? `auto: ${answer.auto.chosen.label}${members}` : `${answer.law}${lambda}, warmup ${answer.settings.warmupConvention}`);
+console.log(
+  answer.auto
+    ? `auto: ${answer.auto.chosen.label}${members}`
+    : `${answer.law}${lambda}, warmup ${answer.settings.warmupConvention}`,
+);
 console.log(`  fitted: ${fitNames.join(', ')}; predicted: ${predicted.length} cooldowns`);
-console.log(`  mean PredE ${answer.validateMetrics.PredE.toFixed(5)}, mean |error| of the last losses ${mean(predicted.map((n) => Math.abs(forecast.get(n) - real.get(n)))).toFixed(4)}`);
+console.log(
+  `  mean PredE ${answer.validateMetrics.PredE.toFixed(5)}, mean |error| of the last losses ${mean(predicted.map((n) => Math.abs(forecast.get(n) - real.get(n)))).toFixed(4)}`,
+);
 for (const T of [...new Set(cooldowns.map(lengthOf))].sort((a, b) => a - b)) {
   const runs = cooldowns.filter((n) => lengthOf(n) === T);
   const chosen = runs.reduce((a, b) => (forecast.get(b) < forecast.get(a) ? b : a));
   const best = runs.reduce((a, b) => (real.get(b) < real.get(a) ? b : a));
-  console.log(`  ${T}K: picks ${chosen} (real last loss ${real.get(chosen).toFixed(4)}), the best is ${best} (${real.get(best).toFixed(4)}): regret ${(real.get(chosen) - real.get(best)).toFixed(4)}`);
+  console.log(
+    `  ${T}K: picks ${chosen} (real last loss ${real.get(chosen).toFixed(4)}), the best is ${best} (${real.get(best).toFixed(4)}): regret ${(real.get(chosen) - real.get(best)).toFixed(4)}`,
+  );
 }

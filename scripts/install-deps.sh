@@ -5,8 +5,9 @@
 #     playwright-core; python3, which runs the PyTorch code the page writes for a schedule
 #     (tests/node/schedule-code.test.mjs).
 #     Never `npx playwright install`: browsers cannot be downloaded on this machine.
-#   - the npm devDependencies (uplot, playwright-core, esbuild), with `npm ci`, when node_modules is
-#     missing or older than package-lock.json.
+#   - the npm devDependencies (uplot, playwright-core, esbuild, @biomejs/biome: its binary comes
+#     from its platform package, so --ignore-scripts loses nothing), with `npm ci`, when
+#     node_modules is missing or older than package-lock.json.
 #
 # Safe to run any number of times; it does nothing when everything is in place.
 set -euo pipefail

@@ -20,12 +20,20 @@
 // LAWCORE_WASM names another lawcore.wasm (default: build/wasm/lawcore.wasm next to this
 // script's repository); wasm_exec.js is taken from the same directory, else from build/wasm.
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { UsageError, number, parseOptions, splitFileValue } from './cli/args.mjs';
 import { formatJSON, mergeColumns, progressWriter, startLawcore } from './cli/bridge.mjs';
 import { COMMANDS, commandUsage, usage } from './cli/help.mjs';
 import { AmbiguityError, fitCurves, importLogs } from './cli/logs.mjs';
-import { ambiguityText, analysisReport, fitReport, importReport, lawsReport, notesBlock, validateReport } from './cli/report.mjs';
+import {
+  ambiguityText,
+  analysisReport,
+  fitReport,
+  importReport,
+  lawsReport,
+  notesBlock,
+  validateReport,
+} from './cli/report.mjs';
 import { isScheduleSpec, maxOf, parseScheduleSpec, schedulePeak } from './cli/schedule-spec.mjs';
 
 /** The options of the commands that read log files (fit and validate). */
@@ -95,12 +103,14 @@ class Context {
   json(method, result, columns) {
     const value = this.opts['no-columns'] ? result : mergeColumns(method, result, columns);
     try {
-      return formatJSON(value) + '\n';
+      return `${formatJSON(value)}\n`;
     } catch (err) {
       // a string past V8's longest (about 512 MB): millions of steps in every column
       if (!(err instanceof RangeError)) throw err;
       const points = (columns || []).reduce((n, col) => n + ((col && col.steps && col.steps.length) || 0), 0);
-      throw new Error(`the answer's columns (${points.toLocaleString('en-US')} points) are too large to print as JSON: ask for fewer with "points" in the request, or leave them out with --no-columns`);
+      throw new Error(
+        `the answer's columns (${points.toLocaleString('en-US')} points) are too large to print as JSON: ask for fewer with "points" in the request, or leave them out with --no-columns`,
+      );
     }
   }
 
@@ -111,7 +121,10 @@ class Context {
   }
 }
 
-/** readInput reads the request: the file named by the only positional argument, else stdin. Returns {text, bytes, name}. */
+/**
+ * readInput reads the request: the file named by the only positional argument, else stdin. Returns
+ * {text, bytes, name}.
+ */
 async function readInput(ctx, { optional = false } = {}) {
   if (ctx.positional.length > 1) throw new UsageError(`too many arguments: ${ctx.positional.slice(1).join(' ')}`);
   const file = ctx.positional[0];
@@ -147,7 +160,11 @@ function parseRequest(text) {
 function choiceOf(opts) {
   const choice = {};
   if (opts.column !== undefined) choice.column = opts.column;
-  if (opts.runs !== undefined) choice.runs = opts.runs.split(',').map((r) => r.trim()).filter(Boolean);
+  if (opts.runs !== undefined)
+    choice.runs = opts.runs
+      .split(',')
+      .map((r) => r.trim())
+      .filter(Boolean);
   return choice;
 }
 
@@ -189,7 +206,8 @@ function applySettings(req, opts) {
   if (opts.lambda !== undefined) req.lambda = opts.lambda === 'fit' ? 'fit' : number(opts.lambda, '--lambda');
   if (opts.warmup !== undefined) req.warmupSteps = number(opts.warmup, '--warmup');
   if (opts.convention !== undefined) {
-    if (!['peak', 'actual'].includes(opts.convention)) throw new UsageError(`--convention: peak or actual, not ${JSON.stringify(opts.convention)}`);
+    if (!['peak', 'actual'].includes(opts.convention))
+      throw new UsageError(`--convention: peak or actual, not ${JSON.stringify(opts.convention)}`);
     req.warmupConvention = opts.convention;
   }
   if (opts.search !== undefined) req.search = opts.search;
@@ -215,11 +233,17 @@ async function fitRequest(ctx) {
   let notes = [];
   let peak;
   if (fromLogs) {
-    if (ctx.positional.length) throw new UsageError(`give either a request or --fit/--validate files, not both (${ctx.positional.join(' ')})`);
+    if (ctx.positional.length)
+      throw new UsageError(`give either a request or --fit/--validate files, not both (${ctx.positional.join(' ')})`);
     if (!ctx.opts.fit) throw new UsageError('--validate needs curves to fit: give --fit FILE...');
     const groups = await importGroups(ctx);
     const warmup = ctx.opts.warmup === undefined ? undefined : number(ctx.opts.warmup, '--warmup');
-    const read = fitCurves(groups, { schedules: ctx.opts.schedule, sizes: ctx.opts.size, froms: ctx.opts.from, warmup });
+    const read = fitCurves(groups, {
+      schedules: ctx.opts.schedule,
+      sizes: ctx.opts.size,
+      froms: ctx.opts.from,
+      warmup,
+    });
     ({ columns, notes, peak } = read);
     request = { curves: read.curves };
     // as the page does: the warmup, unless given, is the one the learning rates show
@@ -232,17 +256,20 @@ async function fitRequest(ctx) {
       if (ctx.opts[opt] !== undefined) throw new UsageError(`--${opt} applies to log files (--fit, --validate)`);
     }
     request = parseRequest((await readInput(ctx)).text);
-    if (!request || typeof request !== 'object' || Array.isArray(request)) throw new Error('the request must be a JSON object');
-    const peaks = (request.curves || []).map((c) => (c && (schedulePeak(c.schedule) ?? (Array.isArray(c.lr) ? maxOf(c.lr) : null))) || 0);
+    if (!request || typeof request !== 'object' || Array.isArray(request))
+      throw new Error('the request must be a JSON object');
+    const peaks = (request.curves || []).map(
+      (c) => (c && (schedulePeak(c.schedule) ?? (Array.isArray(c.lr) ? maxOf(c.lr) : null))) || 0,
+    );
     peak = peaks.some((p) => p > 0) ? Math.max(...peaks) : undefined;
   }
   return { request: applySettings(request, ctx.opts), columns, notes, peak };
 }
 
 /**
- * predictSchedules predicts the --predict specs with a fit's law and parameters (or its
- * members, when auto averages laws), its warmup settings and band. Returns {preds, columns}: each prediction gets bandHalf, the band's half-width
- * at the last step, when the fit has a band.
+ * predictSchedules predicts the --predict specs with a fit's law and parameters (or its members,
+ * when auto averages laws), its warmup settings and band. Returns {preds, columns}: each prediction
+ * gets bandHalf, the band's half-width at the last step, when the fit has a band.
  */
 async function predictSchedules(ctx, res, peak) {
   const specs = ctx.opts.predict || [];
@@ -268,7 +295,8 @@ async function predictSchedules(ctx, res, peak) {
   const preds = Array.isArray(result) ? result : result.curves;
   preds.forEach((p, i) => {
     const col = columns[i] || {};
-    if (col.lower && col.upper && col.lower.length) p.bandHalf = (col.upper[col.upper.length - 1] - col.lower[col.lower.length - 1]) / 2;
+    if (col.lower && col.upper && col.lower.length)
+      p.bandHalf = (col.upper[col.upper.length - 1] - col.lower[col.lower.length - 1]) / 2;
   });
   return { preds, columns };
 }
@@ -283,10 +311,12 @@ async function fitCommand(ctx) {
   if (ctx.opts.json) {
     const out = ctx.opts['no-columns'] ? result : mergeColumns('fit', result, lines);
     if (predicted.preds.length) {
-      out.predictions = ctx.opts['no-columns'] ? predicted.preds : mergeColumns('predict', predicted.preds, predicted.columns);
+      out.predictions = ctx.opts['no-columns']
+        ? predicted.preds
+        : mergeColumns('predict', predicted.preds, predicted.columns);
     }
     if (notes.length) out.importNotes = notes;
-    return formatJSON(out) + '\n';
+    return `${formatJSON(out)}\n`;
   }
   const law = (await ctx.schema()).laws.find((l) => l.name === result.law);
   return fitReport(result, { law, predictions: predicted.preds, notes });
@@ -296,7 +326,11 @@ async function fitCommand(ctx) {
 async function validateCommand(ctx) {
   if (ctx.opts.predict) throw new UsageError('--predict belongs to fit');
   const { request, columns, notes } = await fitRequest(ctx);
-  if (ctx.opts.laws !== undefined) request.laws = ctx.opts.laws.split(',').map((l) => l.trim()).filter(Boolean);
+  if (ctx.opts.laws !== undefined)
+    request.laws = ctx.opts.laws
+      .split(',')
+      .map((l) => l.trim())
+      .filter(Boolean);
   if (ctx.opts.level !== undefined) request.level = number(ctx.opts.level, '--level');
   const { result } = await withNotes(notes, () => ctx.call('validate', request, columns));
   if (ctx.opts.json) return ctx.json('validate', notes.length ? { ...result, importNotes: notes } : result);
@@ -426,7 +460,7 @@ function exit(code) {
 
 /** fail prints a message to stderr and exits with code. */
 function fail(code, message) {
-  process.stderr.write(message.endsWith('\n') ? message : message + '\n');
+  process.stderr.write(message.endsWith('\n') ? message : `${message}\n`);
   exit(code);
 }
 
@@ -456,7 +490,7 @@ async function main() {
     return fail(2, `lawcore: ${err.message}\n${command ? commandUsage(command) : usage()}`);
   }
   if (line.help) {
-    process.stdout.write(line.help + '\n');
+    process.stdout.write(`${line.help}\n`);
     return exit(0);
   }
   const ctx = new Context(line.command, line.parsed);
@@ -464,8 +498,10 @@ async function main() {
     process.stdout.write(await HANDLERS[line.command](ctx));
     exit(0);
   } catch (err) {
-    if (err instanceof UsageError) return fail(2, `lawcore ${line.command}: ${err.message}\n${commandUsage(line.command)}`);
-    if (err instanceof AmbiguityError) return fail(1, `lawcore ${line.command}: ${err.args.join(', ')}: ${ambiguityText(err.result.ambiguity)}`);
+    if (err instanceof UsageError)
+      return fail(2, `lawcore ${line.command}: ${err.message}\n${commandUsage(line.command)}`);
+    if (err instanceof AmbiguityError)
+      return fail(1, `lawcore ${line.command}: ${err.args.join(', ')}: ${ambiguityText(err.result.ambiguity)}`);
     fail(1, `lawcore ${line.command}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }

@@ -18,7 +18,10 @@ for (const name of names) {
   const request = JSON.stringify({ analysis: name });
   let reports = 0;
   const started = performance.now();
-  await lawcore.run('analyze', request, undefined, () => { reports++; return false; });
+  await lawcore.run('analyze', request, undefined, () => {
+    reports++;
+    return false;
+  });
   const whole = performance.now() - started;
   const stops = [];
   for (let round = 0; round < 5; round++) {
@@ -27,16 +30,24 @@ for (const name of names) {
     const call = lawcore.run('analyze', request, undefined, (fraction) => {
       if (fraction >= 0.5 && !cancelledAt) {
         cancelledAt = -1;
-        setTimeout(() => { cancelledAt = performance.now(); lawcore.cancel(); }, 0);
+        setTimeout(() => {
+          cancelledAt = performance.now();
+          lawcore.cancel();
+        }, 0);
       }
       return false;
     });
-    const outcome = await call.then(() => 'answered', (err) => String(err && err.message || err));
+    const outcome = await call.then(
+      () => 'answered',
+      (err) => String((err && err.message) || err),
+    );
     if (!/cancelled/.test(outcome)) throw new Error(`${name}: a cancelled run ${outcome}`);
     stops.push(performance.now() - cancelledAt);
   }
   await lawcore.run('analyze', JSON.stringify({ analysis: 'decomposition' }));
-  console.log(`${name.padEnd(18)} whole run ${whole.toFixed(0).padStart(5)} ms (${reports} progress reports); ` +
-    `cancelled halfway: stopped ${median(stops).toFixed(1)} ms after cancel() (median of ${stops.length}, max ${Math.max(...stops).toFixed(1)}); the next call answered`);
+  console.log(
+    `${name.padEnd(18)} whole run ${whole.toFixed(0).padStart(5)} ms (${reports} progress reports); `
+      + `cancelled halfway: stopped ${median(stops).toFixed(1)} ms after cancel() (median of ${stops.length}, max ${Math.max(...stops).toFixed(1)}); the next call answered`,
+  );
 }
 process.exit(0);

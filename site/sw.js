@@ -15,7 +15,11 @@ self.addEventListener('install', (event) => {
   // scripts and core then come without the worker's start-up on the way. A file not in the
   // cache goes to the network. A URL with a query (a link with tracking parameters) is left to
   // the fetch handler below, which ignores the query; elsewhere the handler does it all.
-  event.waitUntil(Promise.all([routeToCache(event), caches.open(CACHE).then((cache) => cache.addAll(PRECACHE))]).then(() => self.skipWaiting()));
+  event.waitUntil(
+    Promise.all([routeToCache(event), caches.open(CACHE).then((cache) => cache.addAll(PRECACHE))]).then(() =>
+      self.skipWaiting(),
+    ),
+  );
 });
 
 /** routeToCache adds the static route where the browser has the API; a failure only leaves it out. */
@@ -24,7 +28,10 @@ async function routeToCache(event) {
   const { protocol, hostname, port } = self.location;
   try {
     await event.addRoutes({
-      condition: { requestMethod: 'GET', urlPattern: new URLPattern({ protocol: protocol.slice(0, -1), hostname, port, search: '' }) },
+      condition: {
+        requestMethod: 'GET',
+        urlPattern: new URLPattern({ protocol: protocol.slice(0, -1), hostname, port, search: '' }),
+      },
       source: { cacheName: CACHE },
     });
   } catch {
@@ -33,20 +40,24 @@ async function routeToCache(event) {
 }
 
 self.addEventListener('activate', (event) => {
-  event.waitUntil((async () => {
-    for (const name of await caches.keys()) {
-      if (name !== CACHE) await caches.delete(name);
-    }
-    await self.clients.claim();
-  })());
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name !== CACHE) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
 });
 
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== 'GET' || url.origin !== self.location.origin) return;
-  event.respondWith((async () => {
-    const cached = await caches.match(event.request, { ignoreSearch: true });
-    if (cached) return cached;
-    return fetch(event.request);
-  })());
+  event.respondWith(
+    (async () => {
+      const cached = await caches.match(event.request, { ignoreSearch: true });
+      if (cached) return cached;
+      return fetch(event.request);
+    })(),
+  );
 });

@@ -9,7 +9,8 @@
 // Protocol (page -> worker):  {id, method, request: JSON string, columns?}  |  {cancel: true}
 // Protocol (worker -> page):  {ready: true, version, memory}  |  {fatal: message}
 //                             {loading: what}  |  {loaded: what, ms, memory}   (lawcore.wasm on first use)
-//                             {id, progress: fraction}  |  {id, result: JSON string, columns, memory}  |  {id, error, memory}
+//                             {id, progress: fraction}  |  {id, error, memory}
+//                             {id, result: JSON string, columns, memory}
 // memory is the byte size of the wasm instances' linear memories: Go's heap lives there, and
 // it never shrinks, so it is the worker's high-water mark.
 // Typed-array buffers are transferred both ways, never copied.
@@ -45,7 +46,7 @@ async function loadModule(url, response = fetch(url)) {
   try {
     ({ instance } = await WebAssembly.instantiateStreaming(response, go.importObject));
     performance.mark(`${url} instantiated`);
-  } catch (streamingError) {
+  } catch {
     // Servers that do not send application/wasm, or browsers without streaming.
     const response = await fetch(url);
     if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
@@ -93,10 +94,13 @@ const MARKED_CALLS = 8;
 /** engineFor is the module that answers calls now: the full one once it is loaded or loading. */
 const engineFor = () => full || core;
 
-onmessage = async (event) => {
+self.onmessage = async (event) => {
   const msg = event.data;
   if (msg.cancel) {
-    engineFor().then((api) => api.cancel(), () => {});
+    engineFor().then(
+      (api) => api.cancel(),
+      () => {},
+    );
     return;
   }
   const { id, method, request, columns } = msg;

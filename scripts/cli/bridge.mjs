@@ -26,7 +26,7 @@ export async function startLawcore() {
 
   vm.runInThisContext(readFileSync(execPath, 'utf8'), { filename: execPath });
   // Whatever the Go program prints goes to stderr: stdout carries only the answer.
-  globalThis.fs.writeSync = (fd, buf) => {
+  globalThis.fs.writeSync = (_fd, buf) => {
     process.stderr.write(buf);
     return buf.length;
   };
@@ -53,7 +53,11 @@ export async function startLawcore() {
     async call(method, request, columns, onProgress) {
       const text = typeof request === 'string' ? request : JSON.stringify(request);
       // onProgress returns nothing: lawcore then goes on after a 1 ms pause (no cancel here to let through)
-      const progress = onProgress && ((fraction) => { onProgress(fraction); });
+      const progress =
+        onProgress
+        && ((fraction) => {
+          onProgress(fraction);
+        });
       const answer = await Promise.race([lawcore.run(method, text, columns, progress), exited]);
       try {
         return { result: JSON.parse(answer.result), columns: answer.columns || [] };
@@ -81,13 +85,17 @@ export function mergeColumns(method, result, columns) {
   }
   if (method === 'fit') {
     columns.forEach((col, i) => {
-      if (result.curves && result.curves[i]) merge((result.curves[i].line = {}), col);
+      if (!(result.curves && result.curves[i])) return;
+      result.curves[i].line = {};
+      merge(result.curves[i].line, col);
     });
     return result;
   }
   const curves = Array.isArray(result) ? result : result && result.curves;
   if (!Array.isArray(curves)) return result;
-  columns.forEach((col, i) => merge(curves[i], col));
+  columns.forEach((col, i) => {
+    merge(curves[i], col);
+  });
   return result;
 }
 
@@ -95,13 +103,13 @@ export function mergeColumns(method, result, columns) {
 export function formatJSON(value, indent = '') {
   if (Array.isArray(value)) {
     if (value.every((v) => v === null || typeof v !== 'object')) return JSON.stringify(value);
-    const inner = indent + '  ';
+    const inner = `${indent}  `;
     return `[\n${value.map((v) => inner + formatJSON(v, inner)).join(',\n')}\n${indent}]`;
   }
   if (value && typeof value === 'object') {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     if (entries.length === 0) return '{}';
-    const inner = indent + '  ';
+    const inner = `${indent}  `;
     const lines = entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${formatJSON(v, inner)}`);
     return `{\n${lines.join(',\n')}\n${indent}}`;
   }

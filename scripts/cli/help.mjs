@@ -110,7 +110,7 @@ Example:
         "points":100}' | ${CMD} predict`,
   },
   schedule: {
-    summary: 'a schedule\'s learning rate at every step (a spec or JSON)',
+    summary: "a schedule's learning rate at every step (a spec or JSON)",
     help: `usage: ${CMD} schedule [request.json | SPEC] [--no-columns]
 
 Prints {total, peak, final, warmup} and the LR of steps 0..total (steps, lr) as JSON. The
@@ -122,7 +122,7 @@ Example:
   ${CMD} schedule "wsd 0.2 10000 peak=3e-4 warmup=500" --no-columns`,
   },
   analyze: {
-    summary: 'run one of the paper\'s analyses (WSD ratio, cosine cycle, optimiser, ...)',
+    summary: "run one of the paper's analyses (WSD ratio, cosine cycle, optimiser, ...)",
     help: `usage: ${CMD} analyze --analysis NAME [key=value...] [--json]
        ${CMD} analyze [request.json] [key=value...] [--json]
 
@@ -148,7 +148,7 @@ Example:
   ${CMD} laws`,
   },
   presets: {
-    summary: 'the schedules of the page\'s presets (JSON)',
+    summary: "the schedules of the page's presets (JSON)",
     help: `usage: ${CMD} presets
 
 Prints the preset schedules as JSON: [{id, name, origin, schedule}].
@@ -208,5 +208,5 @@ LAWCORE_WASM names another lawcore.wasm (default build/wasm/lawcore.wasm: \`make
 /** commandUsage is the first line of a command's help, shown after a usage error. */
 export function commandUsage(command) {
   const c = COMMANDS[command];
-  return c ? c.help.split('\n\n')[0] + `\n(${CMD} help ${command} explains more)` : usage().split('\n')[0];
+  return c ? `${c.help.split('\n\n')[0]}\n(${CMD} help ${command} explains more)` : usage().split('\n')[0];
 }

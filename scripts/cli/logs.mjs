@@ -6,7 +6,7 @@ import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { UsageError, number, splitFileValue } from './args.mjs';
 import { isScheduleSpec, maxOf, parseScheduleSpec, schedulePeak } from './schedule-spec.mjs';
 // the page's own reading of a curve's learning rates, so that the CLI and the page fit a file alike
-import { defaultWindow, loggedWarmup, warmupFromLR } from '../../site/js/curve-facts.js';
+import { defaultWindow, loggedWarmup, warmupFromLR } from '../../site/js/schedules/curve-facts.js';
 
 /** walk lists the files under dir, in name order, leaving out hidden files and folders. */
 function walk(dir) {
@@ -84,7 +84,11 @@ export async function importLogs(core, args, choice = {}) {
     byPath = new Map(files.map((f) => [relative(base, f.abs).split(sep).join('/'), f.abs]));
     request = { paths: [...byPath.keys()], ...choose };
   }
-  const { result, columns } = await core.call('import', request, files.map((f) => readBytes(f.abs)));
+  const { result, columns } = await core.call(
+    'import',
+    request,
+    files.map((f) => readBytes(f.abs)),
+  );
   const sources = (result.curves || []).map((c) =>
     byPath ? (c.files || [c.file]).map((p) => byPath.get(p)).filter(Boolean) : [files[0].abs],
   );
@@ -124,7 +128,11 @@ export function perFile(values = [], isGlobal) {
 function valueFor(option, sources) {
   const hit = option.byFile.find((f) => f.match(sources));
   if (hit) hit.used = true;
-  return hit ? { value: hit.value, perFile: true } : option.all === undefined ? null : { value: option.all, perFile: false };
+  return hit
+    ? { value: hit.value, perFile: true }
+    : option.all === undefined
+      ? null
+      : { value: option.all, perFile: false };
 }
 
 /** lrSchedule is the explicit schedule through a curve's logged learning rates (null without any). */
@@ -175,21 +183,31 @@ export function fitCurves(groups, { schedules = [], sizes = [], froms = [], warm
         notes.push(`${info.name}: no loss at steps >= 1; left out.`);
         return;
       }
-      if (keep.length < col.steps.length) notes.push(`${info.name}: the point at step 0 (or without a loss) left out: the fit needs steps >= 1.`);
+      if (keep.length < col.steps.length)
+        notes.push(`${info.name}: the point at step 0 (or without a loss) left out: the fit needs steps >= 1.`);
       const steps = Float64Array.from(keep, (k) => col.steps[k]);
       const lossValues = Float64Array.from(keep, (k) => col.loss[k]);
       // the learning rates as logged when they have steps of their own (lawcore's lrSteps),
       // else as the loss's steps have them
       const logged = col.lrSteps && col.lrLogged && col.lrSteps.length;
-      const fromLR = info.hasLR ? lrSchedule(logged ? col.lrSteps : col.steps, logged ? col.lrLogged : col.lr, steps[steps.length - 1]) : null;
+      const fromLR = info.hasLR
+        ? lrSchedule(logged ? col.lrSteps : col.steps, logged ? col.lrLogged : col.lr, steps[steps.length - 1])
+        : null;
       drafts.push({ info, role, sources: sources[i], steps, loss: lossValues, fromLR });
     });
   }
   const known = drafts.map((d) => d.fromLR && maxOf(d.fromLR.columns.scheduleLR)).filter((p) => p > 0);
   const peak = known.length ? Math.max(...known) : undefined;
-  const lrWarmup = warmupFromLR(drafts.filter((d) => d.fromLR).map((d) => ({
-    name: d.info.name, steps: d.steps, lrSteps: d.fromLR.columns.scheduleSteps, lr: d.fromLR.columns.scheduleLR,
-  })));
+  const lrWarmup = warmupFromLR(
+    drafts
+      .filter((d) => d.fromLR)
+      .map((d) => ({
+        name: d.info.name,
+        steps: d.steps,
+        lrSteps: d.fromLR.columns.scheduleSteps,
+        lr: d.fromLR.columns.scheduleLR,
+      })),
+  );
   // the warmup the specs that leave it out get, as the request's warmupSteps will give it them
   // (so that their fit window starts after it)
   const specWarmup = warmup ?? lrWarmup?.warmup;
@@ -199,7 +217,8 @@ export function fitCurves(groups, { schedules = [], sizes = [], froms = [], warm
   const names = new Map();
   for (const d of drafts) names.set(d.info.name, (names.get(d.info.name) || 0) + 1);
   for (const d of drafts) {
-    const name = names.get(d.info.name) > 1 ? `${d.info.name} (${d.sources.map((s) => basename(s)).join(', ')})` : d.info.name;
+    const name =
+      names.get(d.info.name) > 1 ? `${d.info.name} (${d.sources.map((s) => basename(s)).join(', ')})` : d.info.name;
     const spec = valueFor(scheduleOpt, d.sources);
     const curve = { name, role: d.role };
     const col = { steps: d.steps, loss: d.loss };
@@ -222,10 +241,13 @@ export function fitCurves(groups, { schedules = [], sizes = [], froms = [], warm
     columns.push(col);
   }
   for (const opt of [scheduleOpt, sizeOpt, fromOpt]) {
-    for (const f of opt.byFile) if (!f.used) throw new UsageError(`${f.file}: no curve was read from this file (of ${f.file}=${f.value})`);
+    for (const f of opt.byFile)
+      if (!f.used) throw new UsageError(`${f.file}: no curve was read from this file (of ${f.file}=${f.value})`);
   }
   if (windowed.length) {
-    notes.push(`Fitted from the end of the warmup (its points follow no scaling law; --from 0 fits every point): ${windowed.join(', ')}.`);
+    notes.push(
+      `Fitted from the end of the warmup (its points follow no scaling law; --from 0 fits every point): ${windowed.join(', ')}.`,
+    );
   }
   const peaks = curves.map((c) => schedulePeak(c.schedule)).filter((p) => p > 0);
   return { curves, columns, notes, peak: peaks.length ? Math.max(...peaks, ...known) : peak, lrWarmup };
@@ -240,11 +262,17 @@ function fitWindow(given, curve, col, steps) {
   if (given) {
     const step = number(given.value, `--from ${given.value}`);
     if (!(step >= 0) || step > steps[steps.length - 1]) {
-      throw new UsageError(`--from ${given.value}: ${curve.name}'s points run from step ${steps[0]} to ${steps[steps.length - 1]}; give a step in that range (0: every point)`);
+      throw new UsageError(
+        `--from ${given.value}: ${curve.name}'s points run from step ${steps[0]} to ${steps[steps.length - 1]}; give a step in that range (0: every point)`,
+      );
     }
     return { step, defaulted: false };
   }
-  const page = { steps, schedule: curve.schedule, ...(col.scheduleSteps ? { lrSteps: col.scheduleSteps, lr: col.scheduleLR } : {}) };
+  const page = {
+    steps,
+    schedule: curve.schedule,
+    ...(col.scheduleSteps ? { lrSteps: col.scheduleSteps, lr: col.scheduleLR } : {}),
+  };
   const step = defaultWindow(page);
   return { step, defaulted: step > 0 };
 }

@@ -10,13 +10,13 @@ function stepRange(first, last) {
 
 /** section joins the non-empty parts of a report with blank lines. */
 function section(...parts) {
-  return parts.filter((p) => p && p.length).join('\n\n') + '\n';
+  return `${parts.filter((p) => p && p.length).join('\n\n')}\n`;
 }
 
 /** notesBlock lists notes under a heading ("" without notes). */
 export function notesBlock(notes, heading = 'notes') {
   if (!notes || notes.length === 0) return '';
-  return `${heading}:\n` + notes.map((n) => `  - ${n}`).join('\n');
+  return `${heading}:\n${notes.map((n) => `  - ${n}`).join('\n')}`;
 }
 
 /**
@@ -26,7 +26,8 @@ export function notesBlock(notes, heading = 'notes') {
  */
 export function importReport(result, columns, inputs) {
   const what = inputs.length === 1 ? inputs[0] : `${plural(inputs.length, 'input')} (${inputs.join(', ')})`;
-  if (result.ambiguity) return section(`${what}: ${result.format}`, ambiguityText(result.ambiguity), notesBlock(result.notes));
+  if (result.ambiguity)
+    return section(`${what}: ${result.format}`, ambiguityText(result.ambiguity), notesBlock(result.notes));
   const rows = result.curves.map((c, i) => {
     const steps = columns[i] && columns[i].steps;
     return [
@@ -55,7 +56,14 @@ export function ambiguityText(amb) {
   if (amb.runs && amb.runs.length) {
     const rows = amb.runs.map((o) => [o.name, String(o.points), stepRange(o.firstStep, o.lastStep)]);
     parts.push(table(['run', 'points', 'steps'], rows, { right: [1] }));
-    parts.push(`Choose runs with --runs a,b (for example --runs ${quoteArg(amb.runs.map((r) => r.name).slice(0, 2).join(','))}).`);
+    parts.push(
+      `Choose runs with --runs a,b (for example --runs ${quoteArg(
+        amb.runs
+          .map((r) => r.name)
+          .slice(0, 2)
+          .join(','),
+      )}).`,
+    );
   }
   return parts.join('\n\n');
 }
@@ -85,7 +93,8 @@ function settingsLine(settings, law) {
 /** paramsTable lists a fit's parameters with their symbols, values and meanings; held ones are marked. */
 function paramsTable(params, held, law, intervals) {
   const specs = law ? law.params : Object.keys(params).map((name) => ({ name, symbol: name, meaning: '' }));
-  const interval = (name) => (intervals && intervals[name] ? `${num(intervals[name].low)} to ${num(intervals[name].high)}` : '');
+  const interval = (name) =>
+    intervals && intervals[name] ? `${num(intervals[name].low)} to ${num(intervals[name].high)}` : '';
   const rows = specs
     .filter((p) => p.name in params)
     .map((p) => [p.symbol, p.name, num(params[p.name]), held.includes(p.name) ? 'held' : interval(p.name), p.meaning]);
@@ -103,7 +112,8 @@ function metricsRow(name, role, m, size) {
 function curvesTable(res) {
   const sized = res.curves.some((c) => c.size);
   const rows = res.curves.map((c) => metricsRow(c.name, c.role, c.metrics, sized ? c.size : undefined));
-  if (res.fitMetrics && res.curves.filter((c) => c.role === 'fit').length > 1) rows.push(metricsRow('(all fit curves)', '', res.fitMetrics, sized ? 0 : undefined));
+  if (res.fitMetrics && res.curves.filter((c) => c.role === 'fit').length > 1)
+    rows.push(metricsRow('(all fit curves)', '', res.fitMetrics, sized ? 0 : undefined));
   if (res.validateMetrics && res.curves.filter((c) => c.role === 'validate').length > 1) {
     rows.push(metricsRow('(all validate curves)', '', res.validateMetrics, sized ? 0 : undefined));
   }
@@ -120,13 +130,18 @@ export function predictionsTable(predictions, band) {
   });
   const title = band ? `predicted final loss (with the ${Math.round(100 * band.level)}% band)` : 'predicted final loss';
   // a band from one fit curve is floored by the paper's error on unseen schedules (lawcore's band.floor)
-  const floor = band && band.floor > 0
-    ? `\n  the band is at least ± ${percent(band.floor)}: one curve's forecasts cannot show how far other schedules miss, so the paper's ~0.2% mean error on unseen schedules sets it`
-    : '';
+  const floor =
+    band && band.floor > 0
+      ? `\n  the band is at least ± ${percent(band.floor)}: one curve's forecasts cannot show how far other schedules miss, so the paper's ~0.2% mean error on unseen schedules sets it`
+      : '';
   // lawcore's word on a schedule whose loss falls to 0 or below
   const warned = predictions.filter((p) => p.warning).map((p) => `${p.name}: ${p.warning}`);
-  return `${title}:\n` + table(['schedule', 'total steps', 'final loss'], rows, { right: [1], indent: '  ' }) + floor
-    + (warned.length ? `\n${notesBlock(warned, 'warnings')}` : '');
+  return (
+    `${title}:\n`
+    + table(['schedule', 'total steps', 'final loss'], rows, { right: [1], indent: '  ' })
+    + floor
+    + (warned.length ? `\n${notesBlock(warned, 'warnings')}` : '')
+  );
 }
 
 /**
@@ -135,10 +150,21 @@ export function predictionsTable(predictions, band) {
  */
 function autoReport(auto) {
   const members = auto.candidates.filter((c) => c.weight > 0);
-  const chosen = members.length > 1 ? `the average of ${members.length} laws (held-out ${percent(auto.averaged)})` : auto.chosen.label;
+  const chosen =
+    members.length > 1
+      ? `the average of ${members.length} laws (held-out ${percent(auto.averaged)})`
+      : auto.chosen.label;
   const rows = auto.candidates.map((c) => {
-    const row = [c.weight > 0 ? '*' : '', c.label, c.weight > 0 ? `${Math.round(100 * c.weight)}%` : '', isNum(c.heldOut) && !c.error ? percent(c.heldOut) : '—'];
-    row.push(isNum(c.stdErr) && !c.error ? percent(c.stdErr) : '—', !c.error && isNum(c.inSample) ? percent(c.inSample) : '—');
+    const row = [
+      c.weight > 0 ? '*' : '',
+      c.label,
+      c.weight > 0 ? `${Math.round(100 * c.weight)}%` : '',
+      isNum(c.heldOut) && !c.error ? percent(c.heldOut) : '—',
+    ];
+    row.push(
+      isNum(c.stdErr) && !c.error ? percent(c.stdErr) : '—',
+      !c.error && isNum(c.inSample) ? percent(c.inSample) : '—',
+    );
     return row;
   });
   const head = ['', 'candidate', 'weight', 'held-out', 'std err', 'in-sample'];
@@ -158,8 +184,13 @@ export function fitReport(res, { law, predictions = [], notes = [] } = {}) {
   const s = res.search || {};
   const search = `search: ${s.strategy}, ${plural(s.starts, 'start')}, ${plural(s.evaluations, 'evaluation')}; objective ${num(res.objective)}; ${seconds(res.elapsedMs)}`;
   return section(
-    [lawHeader(law, res.law), settingsLine(res.settings, law), search, res.note ? `note: ${res.note}` : ''].filter(Boolean).join('\n'),
-    notesBlock((res.warnings || []).map((w) => w.message), 'warnings'),
+    [lawHeader(law, res.law), settingsLine(res.settings, law), search, res.note ? `note: ${res.note}` : '']
+      .filter(Boolean)
+      .join('\n'),
+    notesBlock(
+      (res.warnings || []).map((w) => w.message),
+      'warnings',
+    ),
     paramsTable(res.params, res.held || [], law, res.intervals),
     curvesTable(res),
     res.auto ? autoReport(res.auto) : '',
@@ -170,8 +201,21 @@ export function fitReport(res, { law, predictions = [], notes = [] } = {}) {
 
 /** validateReport lists each curve's held-out metrics under each law, and each law's mean and band. */
 export function validateReport(res) {
-  const rows = res.rows.map((r) => [r.curve, r.law, r2(r.metrics.R2), percent(r.metrics.PredE), percent(r.metrics.WorstE), percent(r.metrics.FinalErr, { signed: true })]);
-  const sums = res.summaries.map((s) => [s.law, percent(s.mean.PredE), percent(s.mean.WorstE), `± ${percent(s.bandHalfWidth)}`, `${Math.round(100 * s.bandLevel)}%`]);
+  const rows = res.rows.map((r) => [
+    r.curve,
+    r.law,
+    r2(r.metrics.R2),
+    percent(r.metrics.PredE),
+    percent(r.metrics.WorstE),
+    percent(r.metrics.FinalErr, { signed: true }),
+  ]);
+  const sums = res.summaries.map((s) => [
+    s.law,
+    percent(s.mean.PredE),
+    percent(s.mean.WorstE),
+    `± ${percent(s.bandHalfWidth)}`,
+    `${Math.round(100 * s.bandLevel)}%`,
+  ]);
   return section(
     'each curve left out in turn and predicted from the others:',
     table(['curve', 'law', 'R²', 'PredE', 'WorstE', 'final error'], rows, { right: [2, 3, 4, 5] }),
@@ -182,31 +226,45 @@ export function validateReport(res) {
 
 /** lawsReport lists the laws: name, title, formula, reference, convention, and the parameters. */
 export function lawsReport(laws) {
-  return laws
-    .map((l) => {
-      const rows = l.params.map((p) => [p.symbol, p.name, num(p.default), p.held ? 'held' : '', p.domain, p.meaning]);
-      const conv = l.convention === 'actual' ? 'as run' : 'at the peak';
-      return [
-        `${l.name}: ${l.title}`,
-        `  ${l.formula}`,
-        `  warmup counted ${conv} by default; ${l.reference}`,
-        table(['symbol', 'parameter', 'default', '', 'domain', 'meaning'], l.params.length ? rows : [], { right: [2], indent: '  ' }),
-      ].join('\n');
-    })
-    .join('\n\n') + '\n';
+  const blocks = laws.map((l) => {
+    const rows = l.params.map((p) => [p.symbol, p.name, num(p.default), p.held ? 'held' : '', p.domain, p.meaning]);
+    const conv = l.convention === 'actual' ? 'as run' : 'at the peak';
+    return [
+      `${l.name}: ${l.title}`,
+      `  ${l.formula}`,
+      `  warmup counted ${conv} by default; ${l.reference}`,
+      table(['symbol', 'parameter', 'default', '', 'domain', 'meaning'], l.params.length ? rows : [], {
+        right: [2],
+        indent: '  ',
+      }),
+    ].join('\n');
+  });
+  return `${blocks.join('\n\n')}\n`;
 }
 
 /** analysisReport writes an analysis answer's setup, table and note (the curves are in --json). */
 export function analysisReport(name, res) {
-  const setup = res.setup
-    ? `setup: ${res.setup.law} law, ${Object.entries(res.setup.params || {}).map(([k, v]) => `${k} ${num(v)}`).join(', ')}; peak ${num(res.setup.peak)}, warmup ${res.setup.warmup} counted ${res.setup.warmupConvention === 'actual' ? 'as run' : 'at the peak'}`
-    : '';
+  let setup = '';
+  if (res.setup) {
+    const { law, params, peak, warmup, warmupConvention } = res.setup;
+    const values = Object.entries(params || {}).map(([k, v]) => `${k} ${num(v)}`);
+    const counted = warmupConvention === 'actual' ? 'as run' : 'at the peak';
+    setup = `setup: ${law} law, ${values.join(', ')}; peak ${num(peak)}, warmup ${warmup} counted ${counted}`;
+  }
   const tab = res.table ? analysisTable(res.table) : '';
   const lowest = res.table ? lowestLossCell(res.table) : Infinity;
-  const warning = lowest < 0
-    ? `warning: a predicted loss is below zero (${num(lowest)}): these parameters at this peak LR are far outside what the law was fitted on, so the answer means little`
-    : '';
-  return section(`analysis: ${name}`, setup, tab, res.note ? `note: ${res.note}` : '', warning, '(--json gives every curve and series of the answer)');
+  const warning =
+    lowest < 0
+      ? `warning: a predicted loss is below zero (${num(lowest)}): these parameters at this peak LR are far outside what the law was fitted on, so the answer means little`
+      : '';
+  return section(
+    `analysis: ${name}`,
+    setup,
+    tab,
+    res.note ? `note: ${res.note}` : '',
+    warning,
+    '(--json gives every curve and series of the answer)',
+  );
 }
 
 /** lossColumns says which of an analysis table's columns hold losses (their names say loss). */

@@ -3,10 +3,22 @@
 // (docs/api.md#schedule-descriptions). A spec that starts with "{" is a schedule description in JSON.
 
 import { UsageError, number } from './args.mjs';
-import { takesWarmupSetting } from '../../site/js/schedule-kinds.js';
+import { takesWarmupSetting } from '../../site/js/schedules/schedule-kinds.js';
 
 /** KINDS are the schedule kinds a spec may start with (lawcore's, as `schema` lists them). */
-export const KINDS = ['constant', 'linear', 'cosine', 'wsd', 'multistep', 'cyclic', 'inverse-sqrt', 'polynomial', 'one-cycle', 'concat', 'explicit'];
+export const KINDS = [
+  'constant',
+  'linear',
+  'cosine',
+  'wsd',
+  'multistep',
+  'cyclic',
+  'inverse-sqrt',
+  'polynomial',
+  'one-cycle',
+  'concat',
+  'explicit',
+];
 
 /** STRING_KEYS are the fields whose values are words, not numbers. */
 const STRING_KEYS = new Set(['decay', 'after', 'mode', 'start', 'drop', 'anneal']);
@@ -46,7 +58,9 @@ export function parseScheduleSpec(text, defaults = {}) {
     const [word, ...rest] = spec.split(/\s+/);
     const kind = word.toLowerCase();
     if (!KINDS.includes(kind)) {
-      throw new UsageError(`schedule ${JSON.stringify(spec)}: unknown kind ${JSON.stringify(word)} (one of ${KINDS.join(', ')})`);
+      throw new UsageError(
+        `schedule ${JSON.stringify(spec)}: unknown kind ${JSON.stringify(word)} (one of ${KINDS.join(', ')})`,
+      );
     }
     schedule = { kind };
     const numbers = [];
@@ -61,9 +75,13 @@ export function parseScheduleSpec(text, defaults = {}) {
       else schedule[key] = specValue(key, tok.slice(eq + 1), spec);
     }
     // a field given both by position and by name is refused rather than one silently dropped
-    const positional = kind === 'wsd' && numbers.length === 2 ? ['decayFraction', 'total'] : numbers.length === 1 ? ['total'] : [];
+    const positional =
+      kind === 'wsd' && numbers.length === 2 ? ['decayFraction', 'total'] : numbers.length === 1 ? ['total'] : [];
     for (const key of positional) {
-      if (schedule[key] !== undefined) throw new UsageError(`schedule ${JSON.stringify(spec)}: ${key} given twice (by position and as ${key}=): give it once`);
+      if (schedule[key] !== undefined)
+        throw new UsageError(
+          `schedule ${JSON.stringify(spec)}: ${key} given twice (by position and as ${key}=): give it once`,
+        );
     }
     if (kind === 'wsd' && numbers.length === 2) [schedule.decayFraction, schedule.total] = numbers;
     else if (numbers.length === 1) schedule.total = numbers[0];
@@ -71,7 +89,8 @@ export function parseScheduleSpec(text, defaults = {}) {
       const form = kind === 'wsd' ? '"wsd FRACTION TOTAL"' : `"${kind} TOTAL"`;
       throw new UsageError(`schedule ${JSON.stringify(spec)}: too many numbers (the form is ${form})`);
     }
-    if (schedule.total === undefined) throw new UsageError(`schedule ${JSON.stringify(spec)}: no total steps (such as "${kind} 60000")`);
+    if (schedule.total === undefined)
+      throw new UsageError(`schedule ${JSON.stringify(spec)}: no total steps (such as "${kind} 60000")`);
   }
   if (schedule.peak === undefined && defaults.peak !== undefined) schedule.peak = defaults.peak;
   if (takesWarmupSetting(schedule) && defaults.warmup !== undefined) schedule.warmup = defaults.warmup;

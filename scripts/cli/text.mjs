@@ -19,7 +19,12 @@ function pad(s, w, right) {
 export function table(headers, rows, { right = [], indent = '' } = {}) {
   const all = [headers, ...rows].map((r) => r.map((c) => (c === undefined || c === null ? '' : String(c))));
   const widths = headers.map((_, i) => Math.max(...all.map((r) => width(r[i] ?? ''))));
-  const line = (r) => indent + r.map((c, i) => pad(c ?? '', widths[i], right.includes(i))).join('  ').trimEnd();
+  const line = (r) =>
+    indent
+    + r
+      .map((c, i) => pad(c ?? '', widths[i], right.includes(i)))
+      .join('  ')
+      .trimEnd();
   return all.map(line).join('\n');
 }
 
@@ -37,7 +42,7 @@ export function percent(x, { digits = 3, signed = false } = {}) {
   const p = 100 * x;
   let s = Math.abs(p) >= 1e4 ? p.toExponential(1) : p.toFixed(digits);
   if (Number(s) === 0) s = (0).toFixed(digits); // no "-0.000"
-  return (signed && Number(s) > 0 ? '+' : '') + s + '%';
+  return `${signed && Number(s) > 0 ? '+' : ''}${s}%`;
 }
 
 /** r2 writes a coefficient of determination to 4 decimals ("—" when there is none). */
@@ -54,7 +59,10 @@ export function num(x, digits = 4) {
   if (Number.isInteger(x) && Math.abs(x) < 1e15) return String(x);
   const a = Math.abs(x);
   if (a !== 0 && (a < 1e-3 || a >= 1e6)) return x.toExponential(digits - 1).replace(/\.?0+e/, 'e');
-  return x.toPrecision(digits).replace(/(\.\d*?[1-9])0+$|\.0+$/, '$1').replace(/^(-?\d+)\.$/, '$1');
+  return x
+    .toPrecision(digits)
+    .replace(/(\.\d*?[1-9])0+$|\.0+$/, '$1')
+    .replace(/^(-?\d+)\.$/, '$1');
 }
 
 /** cell writes any value of an answer's table: numbers with num, lists joined, null as "—". */
@@ -77,16 +85,16 @@ export function wrap(text, { width: max = 100, indent = '' } = {}) {
   const lines = [];
   let line = '';
   for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && width(indent + line + ' ' + word) > max) {
+    if (line && width(`${indent}${line} ${word}`) > max) {
       lines.push(indent + line);
       line = word;
-    } else line = line ? line + ' ' + word : word;
+    } else line = line ? `${line} ${word}` : word;
   }
   if (line) lines.push(indent + line);
   return lines.join('\n');
 }
 
 /** plural writes "1 curve" / "3 curves". */
-export function plural(n, word, many = word + 's') {
+export function plural(n, word, many = `${word}s`) {
   return `${n} ${n === 1 ? word : many}`;
 }

@@ -6,8 +6,8 @@
 // page takes it over (lawclient.js) are kept for it. And it begins reading the user's stored
 // work and the example kept as fitted (workspace-db.js), so that on a return visit what they
 // hold is there as soon as the page's script runs (controllers/workspace.js takes the reads).
-import { openWorkspaceDB, DB_NAME, EXAMPLE_DB_NAME } from './workspace-db.js';
-import { arrayRefs } from './array-refs.js';
+import { openWorkspaceDB, DB_NAME, EXAMPLE_DB_NAME } from './persistence/workspace-db.js';
+import { arrayRefs } from './persistence/array-refs.js';
 
 const worker = new Worker('worker.js');
 const early = [];

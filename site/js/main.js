@@ -1,18 +1,20 @@
 // The page's wiring: the store, the engine (lawcore in its worker), the controllers that run
 // what the user asks and the views that draw the store. Data flows one way: a control calls a
 // controller (or a store action), the controller calls the engine and hands the answer to the
-// store, and the views redraw from the store.
-import { $ } from './dom.js';
-import { LawClient } from './lawclient.js';
-import { createEngine } from './engine.js';
-import { setSchema } from './schema.js';
+// store, the results derived from the state (predicted lines, the Analyses panel's answer) are
+// computed again in one place when what they derive from changes (controllers/derived.js), and
+// the views redraw from the store.
+import { $ } from './views/dom.js';
+import { LawClient } from './engine/lawclient.js';
+import { createEngine } from './engine/engine.js';
+import { setSchema } from './engine/schema.js';
 // lawcore's `schema` answer, as built: TestCoreSchemaFile keeps this file equal to what the full
 // module answers, and esbuild bundles it. With it, the views are built while lawcore loads,
 // and the first fit goes to the worker the moment lawcore is up (a `schema` call first, then
 // the views, cost 50-80 ms of the first view).
 import SCHEMA from '../../wasm/schema.json' with { type: 'json' };
-import { createStore } from './store.js';
-import { parseManualParams } from './settings.js';
+import { createStore } from './state/store.js';
+import { parseManualParams } from './state/settings.js';
 import { createAnalyses } from './controllers/analyses.js';
 import { createPredicting } from './controllers/predicting.js';
 import { createFitting } from './controllers/fitting.js';
@@ -21,6 +23,7 @@ import { createExamples, EXAMPLES } from './controllers/examples.js';
 import { createSharing } from './controllers/sharing.js';
 import { createSchedules } from './controllers/schedules.js';
 import { createWorkspace } from './controllers/workspace.js';
+import { deriveResults } from './controllers/derived.js';
 import { showMessages } from './views/messages.js';
 import { showWorkspace } from './views/workspace.js';
 import { showEngine } from './views/footer.js';
@@ -29,8 +32,8 @@ import { showSettings, readSettings, lockLambda, fillLawChoices, SETTING_FIELDS 
 import { showManualParams, manualTexts, manualLaw } from './views/manual-form.js';
 import { showResults } from './views/results.js';
 import { showLists } from './views/curve-list.js';
-import { parseWindow } from './curve-facts.js';
-import { parseCount } from './format.js';
+import { parseWindow } from './schedules/curve-facts.js';
+import { parseCount } from './common/format.js';
 import { showCharts } from './views/charts.js';
 import { showAnalyses } from './views/analysis-panel.js';
 import { showUndo } from './views/undo-bar.js';
@@ -40,16 +43,20 @@ import { showAnswers } from './views/answers.js';
 import { showExplain } from './views/explain.js';
 import { showShare } from './views/share-box.js';
 import { acceptDrops } from './views/file-drop.js';
-import { pickedFolder } from './folder-files.js';
+import { pickedFolder } from './import/folder-files.js';
 
 // Modules the first view does not use load on first use: the exports (PNG, SVG, CSV, JSON),
 // the schedule builder and the import questions.
 let exportsLoaded = null;
 /** exporting runs one of the exports' methods, loading them the first time. */
-const exporting = (name) => async (...args) => {
-  exportsLoaded ||= import('./controllers/exports.js').then(({ createExports }) => createExports({ store, engine, chartOf: (id) => (id === 'analysis' ? analysisChart() : resultChart(id)) }));
-  return (await exportsLoaded)[name](...args);
-};
+const exporting =
+  (name) =>
+  async (...args) => {
+    exportsLoaded ||= import('./controllers/exports.js').then(({ createExports }) =>
+      createExports({ store, engine, chartOf: (id) => (id === 'analysis' ? analysisChart() : resultChart(id)) }),
+    );
+    return (await exportsLoaded)[name](...args);
+  };
 let dialogLoaded = null;
 /** editSchedule opens the schedule builder (schedule-dialog.js), loading it the first time. */
 const editSchedule = async (options) => {
@@ -72,21 +79,26 @@ const store = createStore();
 // ---- controllers ----------------------------------------------------------------------------
 
 const analyses = createAnalyses({ store, engine });
-const predicting = createPredicting({ store, engine, analyses });
-const fitting = createFitting({ store, engine, predicting, analyses });
-const imports = createImports({ store, engine, predicting, ask: askImport });
+const predicting = createPredicting({ store, engine });
+deriveResults({ store, predicting, analyses });
+const fitting = createFitting({ store, engine, predicting });
+const imports = createImports({ store, engine, ask: askImport });
 const examples = createExamples({ store, engine, fitting });
 const sharing = createSharing({ store, fitting, predicting });
-const schedules = createSchedules({ store, engine, predicting, editSchedule });
+const schedules = createSchedules({ store, engine, editSchedule });
 // The stored work is read from here on, while lawcore loads.
 // boot.js has opened the databases and begun reading them; the site's build (a hash of its files,
 // written by make build) is the one under which the example as fitted is kept
 const storage = globalThis.lawcoreStorage;
 const workspace = createWorkspace({
-  store, predicting, analyses, build: storage?.build || '',
-  open: storage && (() => storage.work), openExample: storage?.example ? () => storage.example : undefined,
+  store,
+  build: storage?.build || '',
+  open: storage && (() => storage.work),
+  openExample: storage?.example ? () => storage.example : undefined,
 });
-const exports = Object.fromEntries(['png', 'svg', 'json', 'predictedCSV', 'observedCSV', 'analysisTable'].map((name) => [name, exporting(name)]));
+const exports = Object.fromEntries(
+  ['png', 'svg', 'json', 'predictedCSV', 'observedCSV', 'analysisTable'].map((name) => [name, exporting(name)]),
+);
 
 // ---- views ----------------------------------------------------------------------------------
 
@@ -158,12 +170,7 @@ function showViews() {
     target: (text) => analyses.setSizeTarget(text),
     exportTable: () => exports.analysisTable(),
   });
-  showUndo(store, () => {
-    const undone = store.undo();
-    predicting.update();
-    analyses.refresh();
-    return undone;
-  });
+  showUndo(store, () => store.undo());
 }
 
 // ---- controls -------------------------------------------------------------------------------
@@ -186,7 +193,9 @@ for (const id of SETTING_FIELDS) {
     lockLambda();
     try {
       store.setSettings(readSettings(store.state.settings.lambda));
-    } catch { /* reported when fitting */ }
+    } catch {
+      /* reported when fitting */
+    }
   });
 }
 on('#fit-button', 'click', async () => {
@@ -224,7 +233,11 @@ on('#folder-input', 'change', (e) => {
   e.target.value = '';
   imports.addFolder(Promise.resolve().then(() => pickedFolder(files)));
 });
-acceptDrops({ onFiles: (files) => imports.addFiles(files), onFolder: (folder, files) => imports.addFolder(folder, files), onText: (text) => imports.addPasted(text, 'pasted') });
+acceptDrops({
+  onFiles: (files) => imports.addFiles(files),
+  onFolder: (folder, files) => imports.addFolder(folder, files),
+  onText: (text) => imports.addPasted(text, 'pasted'),
+});
 on('#paste-add', 'click', async () => {
   if (await imports.addPasted($('#paste-text').value, $('#paste-name').value.trim())) $('#paste-text').value = '';
 });
@@ -234,7 +247,6 @@ on('#example-mpl100', 'click', () => examples.load('the MultiPowerLaw 100M examp
 on('#clear-curves', 'click', () => {
   if (!store.state.curves.length && !store.state.predictions.length) return;
   store.clearAll();
-  analyses.refresh();
   $('#undo-button').focus();
 });
 on('#add-prediction', 'click', () => schedules.addPrediction());
@@ -243,7 +255,10 @@ on('#example-keep', 'click', () => store.keepExample());
 on('#log-x', 'change', (e) => store.setChartOption('logX', e.target.checked));
 on('#x-unit', 'change', (e) => store.setChartOption('xUnit', e.target.value));
 on('#smooth-loss', 'change', (e) => store.setChartOption('smooth', e.target.checked));
-/** chartNumber reads a positive count the charts need (tokens per step, N; 4M and 1.3B as typed), or refuses it naming the field. */
+/**
+ * chartNumber reads a positive count the charts need (tokens per step, N; 4M and 1.3B as typed), or
+ * refuses it naming the field.
+ */
 function chartNumber(key, label, input) {
   const raw = input.value.trim();
   if (raw === '') return store.setChartOption(key, null);
@@ -263,33 +278,49 @@ store.setChartOption('scheme', dark.matches ? 'dark' : 'light');
 dark.addEventListener('change', () => store.setChartOption('scheme', dark.matches ? 'dark' : 'light'));
 
 /** chartTitle is the title an exported chart gets: the button's, or the analysis view's. */
-const chartTitle = (id, button) => (id === 'analysis' ? `Analysis: ${$('#analysis-view').selectedOptions[0]?.textContent || ''}` : button.dataset.title);
-for (const b of document.querySelectorAll('[data-png]')) b.addEventListener('click', () => exports.png(b.dataset.png, chartTitle(b.dataset.png, b)));
-for (const b of document.querySelectorAll('[data-svg]')) b.addEventListener('click', () => exports.svg(b.dataset.svg, chartTitle(b.dataset.svg, b)));
+const chartTitle = (id, button) =>
+  id === 'analysis' ? `Analysis: ${$('#analysis-view').selectedOptions[0]?.textContent || ''}` : button.dataset.title;
+for (const b of document.querySelectorAll('[data-png]'))
+  b.addEventListener('click', () => exports.png(b.dataset.png, chartTitle(b.dataset.png, b)));
+for (const b of document.querySelectorAll('[data-svg]'))
+  b.addEventListener('click', () => exports.svg(b.dataset.svg, chartTitle(b.dataset.svg, b)));
 on('#export-json', 'click', () => exports.json());
 on('#export-csv', 'click', () => exports.predictedCSV());
 on('#export-csv-every', 'click', () => exports.predictedCSV({ everyStep: true }));
 on('#export-observed', 'click', () => exports.observedCSV());
-on('#share-button', 'click', () => sharing.makeLink(location.href.replace(/#.*$/, ''), (link) => navigator.clipboard.writeText(link)));
-window.addEventListener('hashchange', () => { if (/^#s=/.test(location.hash)) sharing.open(location.hash); });
+on('#share-button', 'click', () =>
+  sharing.makeLink(location.href.replace(/#.*$/, ''), (link) => navigator.clipboard.writeText(link)),
+);
+window.addEventListener('hashchange', () => {
+  if (/^#s=/.test(location.hash)) sharing.open(location.hash);
+});
 // A change waiting to be saved is saved at once when the tab is hidden or closed.
 window.addEventListener('pagehide', () => workspace.flush({ leaving: true }));
-document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') workspace.flush({ leaving: true }); });
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') workspace.flush({ leaving: true });
+});
 
 engine.on('ready', (version) => store.engineReady(version));
 engine.on('memory', (bytes) => store.engineMemory(bytes));
 engine.on('loading', ({ what, done }) => store.engineLoading(done ? '' : what));
 engine.on('restart', (reason) => {
   store.engineLoading(''); // a load under way died with the worker
-  store.showMessage(`The calculation worker stopped (${reason}) and was restarted. Your curves and settings are kept; run the last action again.`);
+  store.showMessage(
+    `The calculation worker stopped (${reason}) and was restarted. Your curves and settings are kept; run the last action again.`,
+  );
 });
-engine.on('failed', (reason) => store.showMessage(`The calculator could not start: ${reason}. Reload the page to try again.`));
+engine.on('failed', (reason) =>
+  store.showMessage(`The calculator could not start: ${reason}. Reload the page to try again.`),
+);
 
 // ---- start ----------------------------------------------------------------------------------
 
 fillLawChoices();
 showViews();
-engine.ready.then(() => performance.mark('lawcore-ready'), (err) => store.showMessage(`The calculator could not start: ${err.message}`));
+engine.ready.then(
+  () => performance.mark('lawcore-ready'),
+  (err) => store.showMessage(`The calculator could not start: ${err.message}`),
+);
 // The start-up view is put in place without waiting for lawcore: its fit or predictions wait in
 // the worker's queue and start the moment lawcore is up, and the page builds the view meanwhile
 // (waiting for lawcore first left the worker idle 50-130 ms while the page did that).
@@ -302,14 +333,19 @@ engine.ready.then(() => performance.mark('lawcore-ready'), (err) => store.showMe
   // example is read is theirs: it stays (begun), and is saved.
   const empty = store.state;
   let shown = empty;
-  const onShown = () => { shown = store.state; };
+  const onShown = () => {
+    shown = store.state;
+  };
   const begun = () => store.state.curves !== empty.curves || store.state.predictions !== empty.predictions;
   if (await sharing.open(location.hash, { shown: onShown })) {
     workspace.watch(shown);
     await workspace.linkOpened();
   } else {
     // the example as this build computed it on an earlier visit, or computed now (and kept for the next)
-    if (!(await workspace.restore({ begun, shown: onShown })) && !(await workspace.restoreFittedExample({ examples: EXAMPLES, begun, shown: onShown }))) {
+    if (
+      !(await workspace.restore({ begun, shown: onShown }))
+      && !(await workspace.restoreFittedExample({ examples: EXAMPLES, begun, shown: onShown }))
+    ) {
       await examples.fig2({ keepMessage: true, shown: onShown, unless: begun });
       workspace.saveFittedExample(shown);
     }

@@ -10,8 +10,14 @@ const env = useServerAndBrowser(before, after);
 
 async function showView(page, id) {
   await page.selectOption('#analysis-view', id);
-  await page.waitForFunction((v) => document.querySelector('#analysis-result').dataset.view === v
-    && !document.querySelector('#analysis-table').hidden && !/Computing/.test(document.querySelector('#analysis-status').textContent), id, { timeout: 60000 });
+  await page.waitForFunction(
+    (v) =>
+      document.querySelector('#analysis-result').dataset.view === v
+      && !document.querySelector('#analysis-table').hidden
+      && !/Computing/.test(document.querySelector('#analysis-status').textContent),
+    id,
+    { timeout: 60000 },
+  );
 }
 
 test('every analysis view draws a chart and a table of numbers; constant vs cosine crosses over', async () => {
@@ -20,7 +26,19 @@ test('every analysis view draws a chart and a table of numbers; constant vs cosi
     await waitForFit(page);
     await page.click('#analyses-panel > summary');
     const views = await page.$$eval('#analysis-view option', (os) => os.map((o) => o.value));
-    for (const id of ['decomposition', 'cosine-cycle', 'constant-vs-cosine', 'wsd-ratio', 'anneal-function', 'rewarmup-peak', 'lambda', 'optimize', 'chinchilla', 'compute', 'sizefit']) {
+    for (const id of [
+      'decomposition',
+      'cosine-cycle',
+      'constant-vs-cosine',
+      'wsd-ratio',
+      'anneal-function',
+      'rewarmup-peak',
+      'lambda',
+      'optimize',
+      'chinchilla',
+      'compute',
+      'sizefit',
+    ]) {
       assert.ok(views.includes(id), `view ${id} missing: ${views}`);
     }
     for (const id of views) {
@@ -35,34 +53,74 @@ test('every analysis view draws a chart and a table of numbers; constant vs cosi
         const tagged = await sizeField.inputValue();
         await sizeField.fill('594 million');
         await sizeField.dispatchEvent('change');
-        await page.waitForFunction((name) => document.querySelector('#message').textContent.trim().startsWith(`Model size N of ${name}: "594 million" is not a model size`), curveName);
+        await page.waitForFunction(
+          (name) =>
+            document
+              .querySelector('#message')
+              .textContent.trim()
+              .startsWith(`Model size N of ${name}: "594 million" is not a model size`),
+          curveName,
+        );
         assert.equal(await sizeField.inputValue(), tagged);
         await page.click('#sizefit-example');
-        await page.waitForFunction(() => /MultiPowerLaw/.test(document.querySelector('#analysis-status').textContent) && !document.querySelector('#analysis-table').hidden, null, { timeout: 60000 });
+        await page.waitForFunction(
+          () =>
+            /MultiPowerLaw/.test(document.querySelector('#analysis-status').textContent)
+            && !document.querySelector('#analysis-table').hidden,
+          null,
+          { timeout: 60000 },
+        );
         const rows = await page.$$eval('#analysis-table tbody tr', (trs) => trs.map((tr) => tr.textContent));
-        assert.ok(rows.some((r) => /N=400M/.test(r)), 'a prediction at the unseen size');
+        assert.ok(
+          rows.some((r) => /N=400M/.test(r)),
+          'a prediction at the unseen size',
+        );
         // its answer: the sizes fitted, each schedule's final loss at the unseen size as the table has it
         const answer = await page.textContent('#analysis-answer');
-        assert.match(answer, /^Extrapolated: N = 400M is 4× the largest size fitted \(100M\), where the curves held out at the fitted sizes cannot check the law's N terms\. Fitted to 25M, 100M, the model-size law predicts at N = 400M final losses of \d\.\d{3} \(cosine_24000\), .*; the curves it held out at the fitted sizes it predicts with a mean error of [\d.]+%\.$/);
-        const finals = new Map(await page.$$eval('#analysis-table tbody tr', (trs) => trs.map((tr) => [tr.cells[0].textContent, Number(tr.cells[tr.cells.length - 1].dataset.value)])));
-        assert.match(answer, new RegExp(`final losses of ${finals.get('N=400M cosine_24000').toFixed(3)} \\(cosine_24000\\)`));
+        assert.match(
+          answer,
+          /^Extrapolated: N = 400M is 4× the largest size fitted \(100M\), where the curves held out at the fitted sizes cannot check the law's N terms\. Fitted to 25M, 100M, the model-size law predicts at N = 400M final losses of \d\.\d{3} \(cosine_24000\), .*; the curves it held out at the fitted sizes it predicts with a mean error of [\d.]+%\.$/,
+        );
+        const finals = new Map(
+          await page.$$eval('#analysis-table tbody tr', (trs) =>
+            trs.map((tr) => [tr.cells[0].textContent, Number(tr.cells[tr.cells.length - 1].dataset.value)]),
+          ),
+        );
+        assert.match(
+          answer,
+          new RegExp(`final losses of ${finals.get('N=400M cosine_24000').toFixed(3)} \\(cosine_24000\\)`),
+        );
         // Another unseen size, written as researchers write sizes, is predicted at once (the
         // field changed the size only for the next press of the example); text that is no size
         // is refused with a message, and the answer stays.
         await page.fill('#sizefit-target', '1.3B');
         await page.dispatchEvent('#sizefit-target', 'change');
-        await page.waitForFunction(() => /predicts at N = 1\.3B final losses/.test(document.querySelector('#analysis-answer').textContent), null, { timeout: 60000 });
-        const at13B = new Map(await page.$$eval('#analysis-table tbody tr', (trs) => trs.map((tr) => [tr.cells[0].textContent, Number(tr.cells[tr.cells.length - 1].dataset.value)])));
+        await page.waitForFunction(
+          () => /predicts at N = 1\.3B final losses/.test(document.querySelector('#analysis-answer').textContent),
+          null,
+          { timeout: 60000 },
+        );
+        const at13B = new Map(
+          await page.$$eval('#analysis-table tbody tr', (trs) =>
+            trs.map((tr) => [tr.cells[0].textContent, Number(tr.cells[tr.cells.length - 1].dataset.value)]),
+          ),
+        );
         assert.ok(at13B.get('N=1.3B cosine_24000') < finals.get('N=400M cosine_24000'), 'a larger model ends lower');
         await page.fill('#sizefit-target', '1.3 billion');
         await page.dispatchEvent('#sizefit-target', 'change');
-        await page.waitForFunction(() => /Predict at unseen N: "1\.3 billion" is not a model size/.test(document.querySelector('#message').textContent));
+        await page.waitForFunction(() =>
+          /Predict at unseen N: "1\.3 billion" is not a model size/.test(
+            document.querySelector('#message').textContent,
+          ),
+        );
         assert.equal(await page.inputValue('#sizefit-target'), '1.3B');
         assert.match(await page.textContent('#analysis-answer'), /N = 1\.3B/);
       } else await showView(page, id);
-      const values = await page.$$eval('#analysis-table td[data-value]', (tds) => tds.map((td) => Number(td.dataset.value)));
+      const values = await page.$$eval('#analysis-table td[data-value]', (tds) =>
+        tds.map((td) => Number(td.dataset.value)),
+      );
       assert.ok(values.length >= 4 && values.every(Number.isFinite), `${id}: ${values.length} numbers`);
-      if (id !== 'compute') assert.ok(await page.locator('#chart-analysis canvas').count() >= 1, `${id}: no chart`);
+      if (id !== 'compute') assert.ok((await page.locator('#chart-analysis canvas').count()) >= 1, `${id}: no chart`);
     }
 
     // Constant vs cosine with the Fig. 2 fit: the crossover lies between 10K and 100K steps.
@@ -102,12 +160,21 @@ test('the model-size view computes again as the curves’ sizes are tagged: from
     await fields.nth(1).fill('400M');
     await fields.nth(1).dispatchEvent('change');
     // no Recompute pressed: the second size tagged computes the view
-    await page.waitForFunction(() => /^Fitted to 100M, 400M, the model-size law/.test(document.querySelector('#analysis-answer').textContent)
-      && !/Computing/.test(document.querySelector('#analysis-status').textContent), null, { timeout: 60000 });
+    await page.waitForFunction(
+      () =>
+        /^Fitted to 100M, 400M, the model-size law/.test(document.querySelector('#analysis-answer').textContent)
+        && !/Computing/.test(document.querySelector('#analysis-status').textContent),
+      null,
+      { timeout: 60000 },
+    );
     assert.match(await page.textContent('#analysis-status'), /your curves · 100M, 400M/);
     await fields.nth(0).fill('200M');
     await fields.nth(0).dispatchEvent('change');
-    await page.waitForFunction(() => /^Fitted to 200M, 400M/.test(document.querySelector('#analysis-answer').textContent), null, { timeout: 60000 });
+    await page.waitForFunction(
+      () => /^Fitted to 200M, 400M/.test(document.querySelector('#analysis-answer').textContent),
+      null,
+      { timeout: 60000 },
+    );
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -13,10 +13,11 @@ const env = useServerAndBrowser(before, after);
 
 const answer = (page) => page.textContent('#analysis-answer');
 const series = async (page) => (await page.getAttribute('#chart-analysis', 'data-series')).split('|');
-const error = (page) => page.evaluate(() => {
-  const e = document.querySelector('#analysis-error');
-  return e.hidden ? '' : e.textContent;
-});
+const error = (page) =>
+  page.evaluate(() => {
+    const e = document.querySelector('#analysis-error');
+    return e.hidden ? '' : e.textContent;
+  });
 
 /** setField types text in an option's field and leaves it (a change event), as a user does. */
 async function setField(page, key, text) {
@@ -26,8 +27,13 @@ async function setField(page, key, text) {
 
 /** answered waits until the answer's sentence matches re and nothing is computing. */
 async function answered(page, re) {
-  await page.waitForFunction((src) => new RegExp(src).test(document.querySelector('#analysis-answer').textContent)
-    && !/Computing/.test(document.querySelector('#analysis-status').textContent), re.source, { timeout: 60000 });
+  await page.waitForFunction(
+    (src) =>
+      new RegExp(src).test(document.querySelector('#analysis-answer').textContent)
+      && !/Computing/.test(document.querySelector('#analysis-status').textContent),
+    re.source,
+    { timeout: 60000 },
+  );
 }
 
 /** openView opens the Analyses panel once the example is fitted, and shows view with its first answer. */
@@ -50,10 +56,15 @@ async function svgMarks(page) {
     const marks = {};
     const lines = {};
     for (const p of doc.querySelectorAll('path[data-series$=": best"]')) {
-      marks[p.dataset.series] = { points: (p.getAttribute('d').match(/M/g) || []).length - (p.getAttribute('d') === 'M0 0' ? 1 : 0), color: p.getAttribute('fill') };
+      marks[p.dataset.series] = {
+        points: (p.getAttribute('d').match(/M/g) || []).length - (p.getAttribute('d') === 'M0 0' ? 1 : 0),
+        color: p.getAttribute('fill'),
+      };
     }
     for (const g of doc.querySelectorAll('g[data-series]')) lines[g.dataset.series] = g.getAttribute('stroke');
-    const yLabel = [...doc.querySelectorAll('text')].find((x) => /rotate\(-90\)/.test(x.getAttribute('transform') || ''));
+    const yLabel = [...doc.querySelectorAll('text')].find((x) =>
+      /rotate\(-90\)/.test(x.getAttribute('transform') || ''),
+    );
     return { marks, lines, yLabel: yLabel && yLabel.textContent };
   }, text);
 }
@@ -67,13 +78,20 @@ test('the WSD-ratio form drives the analysis: sentence, chart, every optimum mar
     await answered(page, /^At 50K steps the best WSD cooldown \(cosine decay\) is \d+\.\d% of the run/);
     assert.equal(await page.inputValue('#analysis-field-totals'), '10000, 20000, 50000, 100000, 200000');
     assert.equal(await page.inputValue('#analysis-field-ratios'), '0.02..0.8 by 0.02');
-    assert.match(await page.textContent('#analysis-field-totals-range'), /^steps, from 1 to 9,999,999, up to 20 values$/);
+    assert.match(
+      await page.textContent('#analysis-field-totals-range'),
+      /^steps, from 1 to 9,999,999, up to 20 values$/,
+    );
     const first = await answer(page);
 
     // Every one of the five lines has its optimum drawn: one point each, in the line's colour.
     const totals = ['10000 steps', '20000 steps', '50000 steps', '100000 steps', '200000 steps'];
     // (the fit gives its uncertainty: each line's ratios within the band of its best are marked too)
-    assert.deepEqual(await series(page), [...totals, ...totals.map((t) => `${t}: best`), ...totals.map((t) => `${t}: within the band`)]);
+    assert.deepEqual(await series(page), [
+      ...totals,
+      ...totals.map((t) => `${t}: best`),
+      ...totals.map((t) => `${t}: within the band`),
+    ]);
     let svg = await svgMarks(page);
     for (const t of totals) assert.deepEqual(svg.marks[`${t}: best`], { points: 1, color: svg.lines[t] }, t);
     assert.equal(svg.yLabel, 'final loss');
@@ -83,11 +101,18 @@ test('the WSD-ratio form drives the analysis: sentence, chart, every optimum mar
     await answered(page, /^At 60K steps /);
     assert.match(await answer(page), /from 30K to 120K steps the best goes from/);
     const lines3 = ['30000 steps', '60000 steps', '120000 steps'];
-    assert.deepEqual(await series(page), [...lines3, ...lines3.map((t) => `${t}: best`), ...lines3.map((t) => `${t}: within the band`)]);
+    assert.deepEqual(await series(page), [
+      ...lines3,
+      ...lines3.map((t) => `${t}: best`),
+      ...lines3.map((t) => `${t}: within the band`),
+    ]);
     assert.match(await page.inputValue('#analysis-options'), /"totals": \[30000,60000,120000\]/);
     assert.equal(await page.inputValue('#analysis-field-totals'), '30000, 60000, 120000');
     svg = await svgMarks(page);
-    assert.deepEqual(Object.values(svg.marks).map((m) => m.points), [1, 1, 1]);
+    assert.deepEqual(
+      Object.values(svg.marks).map((m) => m.points),
+      [1, 1, 1],
+    );
 
     // The JSON view (the advanced view, folded) sets the form: a linear decay.
     await page.click('#analysis-options-box > summary');
@@ -101,19 +126,29 @@ test('the WSD-ratio form drives the analysis: sentence, chart, every optimum mar
     // Typed wrong: the field is named, marked, and the last answer stays on screen.
     await setField(page, 'totals', '30K, lots');
     await page.waitForFunction(() => !document.querySelector('#analysis-error').hidden);
-    assert.equal(await error(page), 'WSD annealing ratio: final loss vs ratio: Total steps, value 2: “lots” is not a number (The answer shown is from the last options that worked.)');
+    assert.equal(
+      await error(page),
+      'WSD annealing ratio: final loss vs ratio: Total steps, value 2: “lots” is not a number (The answer shown is from the last options that worked.)',
+    );
     assert.equal(await page.getAttribute('#analysis-field-totals', 'aria-invalid'), '');
     assert.equal(await answer(page), linear);
     assert.equal((await series(page)).length, 9);
     // Refused by lawcore (shorter than the warmup): named by the form's label.
     await setField(page, 'totals', '300');
-    await page.waitForFunction(() => /totals\[0\]/.test(document.querySelector('#analysis-error').textContent), null, { timeout: 60000 });
-    assert.match(await error(page), /^WSD annealing ratio: final loss vs ratio: Total steps, value 1 \(totals\[0\]\): must be from 501 to 9999999 steps, got 300/);
+    await page.waitForFunction(() => /totals\[0\]/.test(document.querySelector('#analysis-error').textContent), null, {
+      timeout: 60000,
+    });
+    assert.match(
+      await error(page),
+      /^WSD annealing ratio: final loss vs ratio: Total steps, value 1 \(totals\[0\]\): must be from 501 to 9999999 steps, got 300/,
+    );
     assert.equal(await answer(page), linear);
     // Bad JSON: named, and nothing changes.
     await page.fill('#analysis-options', '{"totals": [50000,');
     await page.press('#analysis-options', 'Tab');
-    await page.waitForFunction(() => /Options \(JSON\): not valid JSON/.test(document.querySelector('#analysis-error').textContent));
+    await page.waitForFunction(() =>
+      /Options \(JSON\): not valid JSON/.test(document.querySelector('#analysis-error').textContent),
+    );
     assert.equal(await page.getAttribute('#analysis-options', 'aria-invalid'), '');
     assert.equal(await answer(page), linear);
 
@@ -124,10 +159,17 @@ test('the WSD-ratio form drives the analysis: sentence, chart, every optimum mar
     assert.equal(await page.getAttribute('#analysis-field-totals', 'aria-invalid'), null);
     const atPagePeak = await answer(page);
     await setField(page, 'peak', '4e-4');
-    await page.waitForFunction(() => /peak LR 4e-4 \(set here\)/.test(document.querySelector('#analysis-status').textContent), null, { timeout: 60000 });
+    await page.waitForFunction(
+      () => /peak LR 4e-4 \(set here\)/.test(document.querySelector('#analysis-status').textContent),
+      null,
+      { timeout: 60000 },
+    );
     assert.notEqual(await answer(page), atPagePeak);
     // twice the peak the example's curves were fitted at: the answer says it extrapolates
-    assert.match(await answer(page), /^Warning: its peak LR \(4e-4\) is 2× the highest of the curves fitted \(2e-4\);.* an extrapolation the fit cannot vouch for\. At 50K steps/);
+    assert.match(
+      await answer(page),
+      /^Warning: its peak LR \(4e-4\) is 2× the highest of the curves fitted \(2e-4\);.* an extrapolation the fit cannot vouch for\. At 50K steps/,
+    );
     assert.doesNotMatch(atPagePeak, /Warning/);
 
     // The y axis relative to each line's best.
@@ -153,7 +195,7 @@ test('constant vs cosine over runs too long to cross: the answer says so and the
     await openView(page, 'constant-vs-cosine');
     await setField(page, 'minTotal', '30000');
     await answered(page, /cosine \(to 0\) ends lower than a constant LR at every total/);
-    assert.ok(await page.locator('#chart-analysis canvas').count() >= 1, 'no chart');
+    assert.ok((await page.locator('#chart-analysis canvas').count()) >= 1, 'no chart');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
@@ -163,7 +205,9 @@ test('constant vs cosine over runs too long to cross: the answer says so and the
 test('Cancel stops a long analysis in its worker: the bar moves, the last answer stays, and the next analysis answers', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   const replaced = [];
-  page.on('console', (msg) => { if (/was replaced/.test(msg.text())) replaced.push(msg.text()); });
+  page.on('console', (msg) => {
+    if (/was replaced/.test(msg.text())) replaced.push(msg.text());
+  });
   try {
     await openView(page, 'constant-vs-cosine');
     const before = await answer(page);
@@ -217,13 +261,21 @@ test('text typed in a field before lawcore’s defaults arrive stays, focused, a
     await page.click('#analysis-field-totals');
     await page.keyboard.type('30000, 60000');
     release();
-    await page.waitForFunction(() => /"ratios"/.test(document.querySelector('#analysis-options').value)); // the defaults are in
-    assert.equal(await page.inputValue('#analysis-field-totals'), '30000, 60000', 'the typing stays (before the fix, the defaults were written over it)');
+    // the defaults are in
+    await page.waitForFunction(() => /"ratios"/.test(document.querySelector('#analysis-options').value));
+    assert.equal(
+      await page.inputValue('#analysis-field-totals'),
+      '30000, 60000',
+      'the typing stays (before the fix, the defaults were written over it)',
+    );
     assert.equal(await page.evaluate(() => document.activeElement.id), 'analysis-field-totals');
     await page.keyboard.type(', 90000');
     await page.press('#analysis-field-totals', 'Tab');
     await answered(page, /^At \d+K steps the best WSD cooldown/);
-    assert.deepEqual((await series(page)).filter((x) => !x.includes(':')), ['30000 steps', '60000 steps', '90000 steps']);
+    assert.deepEqual(
+      (await series(page)).filter((x) => !x.includes(':')),
+      ['30000 steps', '60000 steps', '90000 steps'],
+    );
     assert.match(await page.inputValue('#analysis-options'), /"totals": \[30000,60000,90000\]/);
     assert.deepEqual(errors, []);
   } finally {
@@ -240,12 +292,16 @@ test('text typed in the JSON view before lawcore’s defaults arrive stays', asy
     await page.keyboard.press('Control+A');
     await page.keyboard.type('{"totals": [40000]');
     release();
-    await page.waitForFunction(() => document.querySelector('#analysis-field-ratios')?.value, null, { timeout: 60000 }); // the defaults are in
+    // the defaults are in
+    await page.waitForFunction(() => document.querySelector('#analysis-field-ratios')?.value, null, { timeout: 60000 });
     assert.equal(await page.inputValue('#analysis-options'), '{"totals": [40000]');
     await page.keyboard.type('}');
     await page.press('#analysis-options', 'Tab');
     await answered(page, /^At 40K steps the best WSD cooldown/);
-    assert.deepEqual((await series(page)).filter((x) => !x.includes(':')), ['40000 steps']);
+    assert.deepEqual(
+      (await series(page)).filter((x) => !x.includes(':')),
+      ['40000 steps'],
+    );
     assert.equal(await page.inputValue('#analysis-field-totals'), '40000');
     assert.deepEqual(errors, []);
   } finally {

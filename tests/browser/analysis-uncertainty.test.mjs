@@ -18,16 +18,26 @@ const lawcore = (command, request) => okJSON([command, '--json'], JSON.stringify
 /** Independent formats: a loss to three decimals, a half-width to two significant digits. */
 const loss3 = (x) => x.toFixed(3);
 const sig2 = (x) => String(Number(x.toPrecision(2)));
-const close = (got, want, what) => assert.ok(Math.abs(got - want) <= 1e-9 * Math.max(1, Math.abs(want)), `${what}: ${got} != ${want}`);
+const close = (got, want, what) =>
+  assert.ok(Math.abs(got - want) <= 1e-9 * Math.max(1, Math.abs(want)), `${what}: ${got} != ${want}`);
 
 /** showView picks an analysis and waits for its answer. */
 async function showView(page, id) {
   await page.selectOption('#analysis-view', id);
-  await page.waitForFunction((v) => document.querySelector('#analysis-result').dataset.view === v
-    && !document.querySelector('#analysis-table').hidden && !/Computing/.test(document.querySelector('#analysis-status').textContent), id, { timeout: 90000 });
+  await page.waitForFunction(
+    (v) =>
+      document.querySelector('#analysis-result').dataset.view === v
+      && !document.querySelector('#analysis-table').hidden
+      && !/Computing/.test(document.querySelector('#analysis-status').textContent),
+    id,
+    { timeout: 90000 },
+  );
 }
 
-/** table reads the analysis table: its columns, and each row's cells (numbers as data-value) and whether it is marked tied. */
+/**
+ * table reads the analysis table: its columns, and each row's cells (numbers as data-value) and
+ * whether it is marked tied.
+ */
 function table(page) {
   return page.evaluate(() => ({
     columns: [...document.querySelectorAll('#analysis-table thead th')].map((th) => th.textContent),
@@ -42,8 +52,15 @@ function table(page) {
 async function expected(page, analysis, fit) {
   const options = JSON.parse(await page.inputValue('#analysis-options'));
   return lawcore('analyze', {
-    analysis, law: 'annealing', params: fit.params, peak: 2e-4, warmup: 500, warmupConvention: 'peak', points: 400,
-    replicates: fit.replicates, ...options,
+    analysis,
+    law: 'annealing',
+    params: fit.params,
+    peak: 2e-4,
+    warmup: 500,
+    warmupConvention: 'peak',
+    points: 400,
+    replicates: fit.replicates,
+    ...options,
   });
 }
 
@@ -62,7 +79,16 @@ test('the analyses give each choice its ± from the fit, mark the choices within
     let r = await expected(page, 'wsd-ratio', fit);
     assert.ok(r.verdict && r.optima.every((o) => o.plusMinus > 0 && o.tied), 'the CLI answer has the uncertainty');
     let t = await table(page);
-    assert.deepEqual(t.columns, ['total steps', 'best ratio', 'decay steps', 'final loss', '± (90%)', 'ratios within the band', 'S1', 'S2']);
+    assert.deepEqual(t.columns, [
+      'total steps',
+      'best ratio',
+      'decay steps',
+      'final loss',
+      '± (90%)',
+      'ratios within the band',
+      'S1',
+      'S2',
+    ]);
     assert.equal(t.rows.length, r.optima.length);
     r.optima.forEach((o, i) => {
       const [total, ratio, , final, pm, span] = t.rows[i].cells;
@@ -101,10 +127,16 @@ test('the analyses give each choice its ± from the fit, mark the choices within
     // Constant vs cosine: the totals between the crossover's low and high are marked.
     await showView(page, 'constant-vs-cosine');
     r = await expected(page, 'constant-vs-cosine', fit);
-    assert.ok(r.crossover && r.crossover.low <= r.crossover.total && r.crossover.total <= r.crossover.high, JSON.stringify(r.crossover));
+    assert.ok(
+      r.crossover && r.crossover.low <= r.crossover.total && r.crossover.total <= r.crossover.high,
+      JSON.stringify(r.crossover),
+    );
     t = await table(page);
     const marked = t.rows.filter((x) => x.tied).map((x) => x.cells[0]);
-    assert.deepEqual(marked, r.constant.x.filter((x) => x >= r.crossover.low && x <= r.crossover.high));
+    assert.deepEqual(
+      marked,
+      r.constant.x.filter((x) => x >= r.crossover.low && x <= r.crossover.high),
+    );
     assert.ok(marked.length >= 1);
     answer = await page.textContent('#analysis-answer');
     assert.ok(answer.endsWith(` ${r.verdict}`), answer);
@@ -114,7 +146,16 @@ test('the analyses give each choice its ± from the fit, mark the choices within
     await showView(page, 'optimize');
     r = await expected(page, 'optimize', fit);
     t = await table(page);
-    assert.deepEqual(t.columns, ['family', 'best', 'final loss', '± (90%)', 'within the band of the best', 'S1', 'S2', 'evaluations']);
+    assert.deepEqual(t.columns, [
+      'family',
+      'best',
+      'final loss',
+      '± (90%)',
+      'within the band of the best',
+      'S1',
+      'S2',
+      'evaluations',
+    ]);
     r.best.forEach((b, i) => {
       const [family, , final, pm, band] = t.rows[i].cells;
       assert.equal(family, b.family);
@@ -136,9 +177,16 @@ test('the analyses give each choice its ± from the fit, mark the choices within
     // Parameters entered by hand (the paper's) have no replicates: lawcore's own table, no ±,
     // no verdict, and the status says why.
     await page.click('#manual-params summary');
-    for (const [k, v] of Object.entries({ L0: '2.628', A: '0.43', alpha: '0.55', C: '0.411', lambda: '0.999' })) await page.fill(`#manual-${k}`, v);
+    for (const [k, v] of Object.entries({ L0: '2.628', A: '0.43', alpha: '0.55', C: '0.411', lambda: '0.999' }))
+      await page.fill(`#manual-${k}`, v);
     await page.click('#manual-apply');
-    await page.waitForFunction(() => /entered by hand/.test(document.querySelector('#analysis-status').textContent) && !/Computing/.test(document.querySelector('#analysis-status').textContent), null, { timeout: 90000 });
+    await page.waitForFunction(
+      () =>
+        /entered by hand/.test(document.querySelector('#analysis-status').textContent)
+        && !/Computing/.test(document.querySelector('#analysis-status').textContent),
+      null,
+      { timeout: 90000 },
+    );
     assert.match(await page.textContent('#analysis-status'), /no ± \(a fit gives one/);
     t = await table(page);
     assert.deepEqual(t.columns, ['family', 'best', 'final loss', 'S1', 'S2', 'evaluations']);

@@ -8,9 +8,24 @@ import { useServerAndBrowser, openPage, waitForFit, EXAMPLES } from './harness.m
 
 const env = useServerAndBrowser(before, after);
 
-const KINDS = ['constant', 'linear', 'cosine', 'wsd', 'multistep', 'cyclic', 'inverse-sqrt', 'polynomial', 'one-cycle', 'concat', 'explicit'];
+const KINDS = [
+  'constant',
+  'linear',
+  'cosine',
+  'wsd',
+  'multistep',
+  'cyclic',
+  'inverse-sqrt',
+  'polynomial',
+  'one-cycle',
+  'concat',
+  'explicit',
+];
 
-/** openAddPrediction opens the builder to add a schedule to predict, once the example is fitted and the presets are listed. */
+/**
+ * openAddPrediction opens the builder to add a schedule to predict, once the example is fitted and
+ * the presets are listed.
+ */
 async function openAddPrediction(page) {
   await waitForFit(page);
   await page.click('#add-prediction');
@@ -24,7 +39,7 @@ test('pasted data gets a schedule from the builder and is fitted as the paper', 
     await waitForFit(page);
     const fig2 = JSON.parse(await readFile(path.join(EXAMPLES, 'paper-fig2.json'), 'utf8'));
     const paste = async (name, loss) => {
-      await page.fill('#paste-text', 'step\tloss\n' + fig2.steps.map((s, i) => `${s}\t${loss[i]}`).join('\n'));
+      await page.fill('#paste-text', `step\tloss\n${fig2.steps.map((s, i) => `${s}\t${loss[i]}`).join('\n')}`);
       await page.fill('#paste-name', name);
       await page.click('#paste-add');
       await page.locator(`#curve-list [data-curve-name="${name}"]`).waitFor();
@@ -33,13 +48,19 @@ test('pasted data gets a schedule from the builder and is fitted as the paper', 
     // The Fig. 2 curves pasted without their learning rates: the first replaces the example.
     await paste('my constant', fig2.loss.constant);
     await paste('my cosine', fig2.loss.cosine);
-    assert.deepEqual(await page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName)), ['my constant', 'my cosine']);
+    assert.deepEqual(
+      await page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName)),
+      ['my constant', 'my cosine'],
+    );
     const row = page.locator('#curve-list [data-curve-name="my cosine"]');
     assert.match(await row.textContent(), /needs a schedule/);
 
     const dialog = page.locator('#schedule-dialog');
     const build = async (name, kind, fill) => {
-      await page.locator(`#curve-list [data-curve-name="${name}"]`).getByRole('button', { name: /Schedule/ }).click();
+      await page
+        .locator(`#curve-list [data-curve-name="${name}"]`)
+        .getByRole('button', { name: /Schedule/ })
+        .click();
       await dialog.waitFor({ state: 'visible' });
       assert.deepEqual(await page.$$eval('#schedule-kind option', (os) => os.map((o) => o.value)), KINDS);
       // The builder starts at the curve's last step.
@@ -47,27 +68,46 @@ test('pasted data gets a schedule from the builder and is fitted as the paper', 
       await page.selectOption('#schedule-kind', kind);
       for (const [field, value] of fill) await page.fill(field, value);
     };
-    await build('my cosine', 'cosine', [['#sf-total', '20000'], ['#sf-peak', '2e-4'], ['#sf-final', '0'], ['#sf-warmup', '500']]);
+    await build('my cosine', 'cosine', [
+      ['#sf-total', '20000'],
+      ['#sf-peak', '2e-4'],
+      ['#sf-final', '0'],
+      ['#sf-warmup', '500'],
+    ]);
     // The preview asks lawcore for the schedule and draws it.
-    await page.waitForFunction(() => /20,000 steps · peak 2e-4 · final 0 · warmup 500/.test(document.querySelector('#schedule-info').textContent));
-    assert.ok(await page.locator('#schedule-preview canvas').count() >= 1);
+    await page.waitForFunction(() =>
+      /20,000 steps · peak 2e-4 · final 0 · warmup 500/.test(document.querySelector('#schedule-info').textContent),
+    );
+    assert.ok((await page.locator('#schedule-preview canvas').count()) >= 1);
     await page.click('#schedule-save');
     await dialog.waitFor({ state: 'hidden' });
     // The dialog's close event, which applies the schedule, comes a task after it hides.
-    await page.waitForFunction(() => /cosine · 20,000 steps · 2e-4 → 0 · warmup 500/.test(
-      document.querySelector('#curve-list [data-curve-name="my cosine"]').textContent));
-    await build('my constant', 'constant', [['#sf-peak', '2e-4'], ['#sf-warmup', '500']]);
-    await page.waitForFunction(() => /20,000 steps · peak 2e-4/.test(document.querySelector('#schedule-info').textContent));
+    await page.waitForFunction(() =>
+      /cosine · 20,000 steps · 2e-4 → 0 · warmup 500/.test(
+        document.querySelector('#curve-list [data-curve-name="my cosine"]').textContent,
+      ),
+    );
+    await build('my constant', 'constant', [
+      ['#sf-peak', '2e-4'],
+      ['#sf-warmup', '500'],
+    ]);
+    await page.waitForFunction(() =>
+      /20,000 steps · peak 2e-4/.test(document.querySelector('#schedule-info').textContent),
+    );
     await page.click('#schedule-save');
     await dialog.waitFor({ state: 'hidden' });
-    await page.waitForFunction(() => /constant · 20,000 steps/.test(document.querySelector('#curve-list [data-curve-name="my constant"]').textContent));
+    await page.waitForFunction(() =>
+      /constant · 20,000 steps/.test(document.querySelector('#curve-list [data-curve-name="my constant"]').textContent),
+    );
 
     // The user's own curves are fitted with auto by default; the paper's setting is asked for here.
     assert.equal(await page.isChecked('#auto'), true);
     await page.uncheck('#auto');
     await page.click('#fit-button');
     await page.waitForSelector('#metrics-table tr[data-curve-name="my cosine"][data-role="fit"]');
-    const predE = Number(await page.getAttribute('#metrics-table tr[data-curve-name="my cosine"] td[data-metric="PredE"]', 'data-value'));
+    const predE = Number(
+      await page.getAttribute('#metrics-table tr[data-curve-name="my cosine"] td[data-metric="PredE"]', 'data-value'),
+    );
     assert.ok(predE < 0.002, `PredE of the Fig. 2 cosine: ${predE}`);
     assert.equal(await page.textContent('#param-L0'), '2.628');
     assert.deepEqual(errors, []);
@@ -76,14 +116,17 @@ test('pasted data gets a schedule from the builder and is fitted as the paper', 
   }
 });
 
-test('a schedule left without a warmup takes the setting\'s, and its curve is fitted from the end of it', async () => {
+test("a schedule left without a warmup takes the setting's, and its curve is fitted from the end of it", async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
     await page.click('.paste summary');
     // a run logged every 100 steps from step 100: its first points are in any warmup of 500
     const steps = Array.from({ length: 100 }, (_, i) => 100 * (i + 1));
-    await page.fill('#paste-text', 'step\tloss\n' + steps.map((s) => `${s}\t${(3 + 2 / Math.sqrt(s)).toFixed(5)}`).join('\n'));
+    await page.fill(
+      '#paste-text',
+      `step\tloss\n${steps.map((s) => `${s}\t${(3 + 2 / Math.sqrt(s)).toFixed(5)}`).join('\n')}`,
+    );
     await page.fill('#paste-name', 'short run');
     await page.click('#paste-add');
     const row = page.locator('#curve-list [data-curve-name="short run"]');
@@ -97,8 +140,15 @@ test('a schedule left without a warmup takes the setting\'s, and its curve is fi
     await page.waitForFunction(() => /peak 2e-4/.test(document.querySelector('#schedule-info').textContent));
     await page.click('#schedule-save');
     await dialog.waitFor({ state: 'hidden' });
-    await page.waitForFunction(() => /constant/.test(document.querySelector('#curve-list [data-curve-name="short run"]').textContent));
-    const windowOf = () => page.$eval('#curve-list [data-curve-name="short run"] .window-input', (i) => ({ from: Number(i.dataset.from), set: i.dataset.set === 'true', placeholder: i.placeholder }));
+    await page.waitForFunction(() =>
+      /constant/.test(document.querySelector('#curve-list [data-curve-name="short run"]').textContent),
+    );
+    const windowOf = () =>
+      page.$eval('#curve-list [data-curve-name="short run"] .window-input', (i) => ({
+        from: Number(i.dataset.from),
+        set: i.dataset.set === 'true',
+        placeholder: i.placeholder,
+      }));
     // the fit gives it the setting's 500 steps of warmup (lawcore's Schedule.WithDefaultWarmup):
     // its points before step 500 are the warmup's, not fitted (they were, from step 0)
     assert.equal(await page.inputValue('#warmup-steps'), '500');
@@ -106,7 +156,9 @@ test('a schedule left without a warmup takes the setting\'s, and its curve is fi
     // the window follows the setting
     await page.fill('#warmup-steps', '1200');
     await page.dispatchEvent('#warmup-steps', 'change');
-    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="short run"] .window-input').dataset.from === '1200');
+    await page.waitForFunction(
+      () => document.querySelector('#curve-list [data-curve-name="short run"] .window-input').dataset.from === '1200',
+    );
     assert.deepEqual(await windowOf(), { from: 1200, set: false, placeholder: '1200' });
     assert.deepEqual(errors, []);
   } finally {
@@ -134,7 +186,9 @@ test('the builder adds a preset to the predictions and refuses a wrong schedule'
     await page.fill('#sf-decayFraction', '0.2');
     const total = await page.inputValue('#sf-total');
     await page.fill('#sf-total', '20000.7');
-    await page.waitForFunction(() => /^Total steps: 20000\.7 is not a whole number/.test(document.querySelector('#schedule-info').textContent));
+    await page.waitForFunction(() =>
+      /^Total steps: 20000\.7 is not a whole number/.test(document.querySelector('#schedule-info').textContent),
+    );
     await page.click('#schedule-save');
     assert.ok(await page.locator('#schedule-dialog').isVisible(), 'not saved');
     await page.fill('#sf-total', total);
@@ -142,16 +196,23 @@ test('the builder adds a preset to the predictions and refuses a wrong schedule'
     await page.click('#schedule-dialog summary:has-text("Edit as JSON")');
     const written = await page.inputValue('#schedule-json');
     await page.fill('#schedule-json', JSON.stringify({ ...JSON.parse(written), total: 20000.7 }));
-    await page.waitForFunction(() => /"total" must be a whole number, got number 20000\.7/.test(document.querySelector('#schedule-info').textContent));
+    await page.waitForFunction(() =>
+      /"total" must be a whole number, got number 20000\.7/.test(document.querySelector('#schedule-info').textContent),
+    );
     await page.fill('#schedule-json', written);
 
     await page.click('#schedule-save');
     await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
     const row = page.locator('#predict-list [data-schedule-name="WSD, 20% 1-sqrt decay"]');
     await row.waitFor();
-    await page.waitForFunction(() => document.querySelector('#predict-list [data-schedule-name="WSD, 20% 1-sqrt decay"]').dataset.finalLoss !== '');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#predict-list [data-schedule-name="WSD, 20% 1-sqrt decay"]').dataset.finalLoss !== '',
+    );
     const final = Number(await row.getAttribute('data-final-loss'));
-    const constant = Number(await page.getAttribute('#predict-list [data-schedule-name="constant 60K"]', 'data-final-loss'));
+    const constant = Number(
+      await page.getAttribute('#predict-list [data-schedule-name="constant 60K"]', 'data-final-loss'),
+    );
     assert.ok(final < constant, `WSD ${final} should end below constant ${constant}`);
     assert.ok((await page.getAttribute('#chart-loss', 'data-series')).split('|').includes('WSD, 20% 1-sqrt decay'));
 
@@ -165,12 +226,16 @@ test('the builder adds a preset to the predictions and refuses a wrong schedule'
   }
 });
 
-test('the library presets fill the fields that follow their libraries, and copy as the library\'s own code', async () => {
+test("the library presets fill the fields that follow their libraries, and copy as the library's own code", async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await openAddPrediction(page);
     const json = async () => JSON.parse(await page.inputValue('#schedule-json'));
-    const info = (re) => page.waitForFunction((src) => new RegExp(src).test(document.querySelector('#schedule-info').textContent), re.source);
+    const info = (re) =>
+      page.waitForFunction(
+        (src) => new RegExp(src).test(document.querySelector('#schedule-info').textContent),
+        re.source,
+      );
 
     // Hugging Face's hard restarts: 4 cycles, not a cycle length with after "restart".
     await page.selectOption('#schedule-preset', 'cosine-restarts');
@@ -183,7 +248,11 @@ test('the library presets fill the fields that follow their libraries, and copy 
     // DeepSeek's multi-step: its levels begin on their milestone steps.
     await page.selectOption('#schedule-preset', 'multistep-deepseek');
     assert.equal(await page.inputValue('#sf-drop'), 'at');
-    assert.deepEqual(await page.$$eval('#sf-drop option', (os) => os.map((o) => o.textContent)), ['default (after)', 'after', 'at']);
+    assert.deepEqual(await page.$$eval('#sf-drop option', (os) => os.map((o) => o.textContent)), [
+      'default (after)',
+      'after',
+      'at',
+    ]);
 
     // CyclicLR: from its base, and no warmup, whatever the fit's warmup setting.
     await page.selectOption('#schedule-preset', 'cyclic');
@@ -204,7 +273,15 @@ test('the library presets fill the fields that follow their libraries, and copy 
     await page.selectOption('#sf-start', 'peak');
     assert.equal((await json()).start, 'peak');
     await page.selectOption('#sf-start', 'base');
-    assert.deepEqual(await json(), { kind: 'cyclic', total: 60000, peak: 2e-4, warmup: 0, final: 2e-5, stepSize: 7500, start: 'base' });
+    assert.deepEqual(await json(), {
+      kind: 'cyclic',
+      total: 60000,
+      peak: 2e-4,
+      warmup: 0,
+      final: 2e-5,
+      stepSize: 7500,
+      start: 'base',
+    });
     await page.fill('#sf-warmup', '');
     await info(/warmup 500$/); // empty: the fit setting's
     await page.fill('#sf-warmup', '0');
@@ -219,8 +296,11 @@ test('the library presets fill the fields that follow their libraries, and copy 
     const copy = page.locator('[aria-label="Copy Cyclic (triangular) as a PyTorch scheduler"]');
     await copy.waitFor();
     await copy.click();
-    await page.waitForFunction(() => /^scheduler = CyclicLR\(optimizer, base_lr=0\.00002, max_lr=0\.0002, step_size_up=7500, mode="triangular", cycle_momentum=False\)$/m
-      .test(document.querySelector('#answer-code').value));
+    await page.waitForFunction(() =>
+      /^scheduler = CyclicLR\(optimizer, base_lr=0\.00002, max_lr=0\.0002, step_size_up=7500, mode="triangular", cycle_momentum=False\)$/m.test(
+        document.querySelector('#answer-code').value,
+      ),
+    );
     assert.match(await page.textContent('#answer-code-title'), /Cyclic \(triangular\) as PyTorch’s CyclicLR/);
 
     // The next schedule starts from this one's fields, but its warmup of 0 is no warmup of the
@@ -243,7 +323,11 @@ test('a schedule edited as JSON is saved as written, and one lawcore refuses is 
     await openAddPrediction(page);
     await page.fill('#schedule-name', 'wsd edited');
     await page.click('#schedule-dialog summary:has-text("Edit as JSON")');
-    const info = (re) => page.waitForFunction((src) => new RegExp(src).test(document.querySelector('#schedule-info').textContent), re.source);
+    const info = (re) =>
+      page.waitForFunction(
+        (src) => new RegExp(src).test(document.querySelector('#schedule-info').textContent),
+        re.source,
+      );
     // a decay shape the select does not hold: refused by the preview, and by Save (before, Save
     // read the fields, which had dropped it, and saved a cosine decay)
     await page.fill('#schedule-json', '{"kind":"wsd","total":20000,"peak":2e-4,"decay":"Linear","decayFraction":0.2}');
@@ -252,7 +336,10 @@ test('a schedule edited as JSON is saved as written, and one lawcore refuses is 
     await info(/unknown decay shape "Linear"/);
     assert.ok(await page.locator('#schedule-dialog').isVisible(), 'not saved');
     // a key of no schedule: refused too
-    await page.fill('#schedule-json', '{"kind":"wsd","total":20000,"peak":2e-4,"decay":"linear","decayFraction":0.2,"bogus":1}');
+    await page.fill(
+      '#schedule-json',
+      '{"kind":"wsd","total":20000,"peak":2e-4,"decay":"linear","decayFraction":0.2,"bogus":1}',
+    );
     await page.click('#schedule-save');
     await info(/bogus/);
     assert.ok(await page.locator('#schedule-dialog').isVisible(), 'not saved');

@@ -35,7 +35,7 @@ test('dropping files and pasting text add curves', async () => {
     });
     await page.locator('#curve-list [data-curve-name="pasted"]').waitFor();
     // The dropped file replaced the example; the paste came beside it.
-    assert.equal(await page.locator("#curve-list [data-curve-name]").count(), 2);
+    assert.equal(await page.locator('#curve-list [data-curve-name]').count(), 2);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

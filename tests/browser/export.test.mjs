@@ -25,13 +25,26 @@ test('exports JSON, CSV and PNG', async () => {
     assert.equal(fit.params.C.toFixed(3), '0.411');
     assert.equal(fit.params.alpha.toFixed(3), '0.550');
     assert.deepEqual(fit.settings, {
-      lambda: 0.999, fitLambda: false, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001, law: 'annealing', auto: false, mplSearch: 'optimum',
+      lambda: 0.999,
+      fitLambda: false,
+      warmupSteps: 500,
+      warmupConvention: 'peak',
+      huberDelta: 0.001,
+      law: 'annealing',
+      auto: false,
+      mplSearch: 'optimum',
     });
     assert.match(fit.version, /^\d+\.\d+\.\d+$/);
     assert.equal(fit.version, await page.textContent('#version'));
     assert.equal(fit.source, 'fit');
     assert.equal(fit.multiPower, undefined);
-    assert.deepEqual(fit.schedules.find((c) => c.name === 'cosine').schedule, { kind: 'cosine', total: 20000, peak: 2e-4, final: 0, warmup: 500 });
+    assert.deepEqual(fit.schedules.find((c) => c.name === 'cosine').schedule, {
+      kind: 'cosine',
+      total: 20000,
+      peak: 2e-4,
+      final: 0,
+      warmup: 500,
+    });
     assert.deepEqual(fit.curves.map((c) => c.name).sort(), ['constant', 'cosine']);
     assert.equal(fit.predictions.length, 5);
     assert.ok(fit.curves.every((c) => c.metrics.R2 > 0.999));
@@ -39,11 +52,22 @@ test('exports JSON, CSV and PNG', async () => {
     // By default as dense as the charts: each curve from its first observed step (schedules:
     // from the end of warmup), about 2000 points.
     const drawn = await downloadOf(page, '#export-csv');
-    const drawnRows = drawn.data.toString('utf8').trimEnd().split('\n').slice(1).map((l) => l.split(','));
+    const drawnRows = drawn.data
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
     const cosineDrawn = drawnRows.filter((r) => r[0] === 'cosine');
     assert.ok(cosineDrawn.length > 1000 && cosineDrawn.length <= 2001, `${cosineDrawn.length} rows of cosine`);
-    assert.ok(Number(cosineDrawn[0][2]) >= 1000 && Number(cosineDrawn[0][2]) < 1020, `cosine starts at ${cosineDrawn[0][2]}, its first observed step is 1000`);
-    assert.ok(Number(drawnRows.find((r) => r[0] === 'constant 60K')[2]) >= 500, 'a schedule starts at the end of its warmup');
+    assert.ok(
+      Number(cosineDrawn[0][2]) >= 1000 && Number(cosineDrawn[0][2]) < 1020,
+      `cosine starts at ${cosineDrawn[0][2]}, its first observed step is 1000`,
+    );
+    assert.ok(
+      Number(drawnRows.find((r) => r[0] === 'constant 60K')[2]) >= 500,
+      'a schedule starts at the end of its warmup',
+    );
     assert.match(await page.textContent('#export-csv-every'), /every step \(CSV, 335,507 rows, about \d+(\.\d)? MB\)/);
 
     const csv = await downloadOf(page, '#export-csv-every');
@@ -69,7 +93,9 @@ test('exports JSON, CSV and PNG', async () => {
     assert.equal(last[2], '60000');
     assert.equal(Number(last[3]), 2e-4);
     // The CSV agrees with the final loss the page shows.
-    const shown = Number(await page.getAttribute('#predict-list [data-schedule-name="constant 60K"]', 'data-final-loss'));
+    const shown = Number(
+      await page.getAttribute('#predict-list [data-schedule-name="constant 60K"]', 'data-final-loss'),
+    );
     assert.ok(Math.abs(Number(last[4]) - shown) < 1e-9, `csv ${last[4]}, page ${shown}`);
     // Loss = L0 + s1_term - s2_term.
     assert.ok(Math.abs(Number(last[4]) - (fit.params.L0 + Number(last[5]) - Number(last[6]))) < 1e-9);
@@ -97,12 +123,23 @@ test('exports JSON, CSV and PNG', async () => {
       for (let i = 0; i < shown.length; i += 4) {
         if (shown[i + 3] < 255) continue;
         opaque++;
-        if (Math.abs(got[i] - shown[i]) + Math.abs(got[i + 1] - shown[i + 1]) + Math.abs(got[i + 2] - shown[i + 2]) < 8) same++;
+        if (Math.abs(got[i] - shown[i]) + Math.abs(got[i + 1] - shown[i + 1]) + Math.abs(got[i + 2] - shown[i + 2]) < 8)
+          same++;
         if (Math.abs(shown[i] - shown[i + 2]) > 60) inked++; // coloured, not grey
       }
-      return { width: bitmap.width, height: bitmap.height, chartWidth: chart.width, chartHeight: chart.height, same: same / opaque, inked };
+      return {
+        width: bitmap.width,
+        height: bitmap.height,
+        chartWidth: chart.width,
+        chartHeight: chart.height,
+        same: same / opaque,
+        inked,
+      };
     }, png.data.toString('base64'));
-    assert.ok(image.width > image.chartWidth && image.height > image.chartHeight, `PNG ${image.width}x${image.height}, chart ${image.chartWidth}x${image.chartHeight}`);
+    assert.ok(
+      image.width > image.chartWidth && image.height > image.chartHeight,
+      `PNG ${image.width}x${image.height}, chart ${image.chartWidth}x${image.chartHeight}`,
+    );
     assert.ok(image.same > 0.98, `only ${(image.same * 100).toFixed(1)}% of the chart's pixels are in the PNG`);
     assert.ok(image.inked > 2000, `the chart has ${image.inked} coloured pixels`);
     assert.deepEqual(errors, []);
@@ -145,24 +182,34 @@ test('a Multi-Power fit alone is exported too: its parameters in the JSON, its f
     await waitForFit(page);
     await page.selectOption('#law', 'both');
     await page.click('#fit-button');
-    await page.waitForFunction(() => /^Fitted both laws/.test(document.querySelector('#status').textContent), null, { timeout: 120000 });
+    await page.waitForFunction(() => /^Fitted both laws/.test(document.querySelector('#status').textContent), null, {
+      timeout: 120000,
+    });
     const both = JSON.parse((await downloadOf(page, '#export-json')).data.toString('utf8'));
     assert.equal(both.params.L0.toFixed(3), '2.628');
     assert.deepEqual(Object.keys(both.multiPower.params).sort(), ['A', 'B', 'C', 'L0', 'alpha', 'beta', 'gamma']);
     assert.equal(both.settings.law, 'both');
     const lines = (await downloadOf(page, '#export-observed')).data.toString('utf8').trimEnd().split('\n');
     assert.equal(lines[0], 'curve,role,step,observed,in_window,fitted,fitted_multi_power');
-    const last = lines.find((l) => l.startsWith('cosine,fit,20000,')).split(',').map(Number);
+    const last = lines
+      .find((l) => l.startsWith('cosine,fit,20000,'))
+      .split(',')
+      .map(Number);
     assert.ok(Math.abs(last[5] / last[3] - 1) < 0.005 && Math.abs(last[6] / last[3] - 1) < 0.005, lines.join('\n'));
 
     await page.selectOption('#law', 'multi-power');
     await page.click('#fit-button');
-    await page.waitForFunction(() => /^Fitted 2 curve/.test(document.querySelector('#status').textContent), null, { timeout: 120000 });
+    await page.waitForFunction(() => /^Fitted 2 curve/.test(document.querySelector('#status').textContent), null, {
+      timeout: 120000,
+    });
     const mpl = JSON.parse((await downloadOf(page, '#export-json')).data.toString('utf8'));
     assert.equal(mpl.params, undefined);
     assert.equal(mpl.settings.law, 'multi-power');
     assert.deepEqual(mpl.multiPower.params, both.multiPower.params);
-    assert.deepEqual(mpl.multiPower.curves.map((c) => c.name), ['cosine', 'constant']);
+    assert.deepEqual(
+      mpl.multiPower.curves.map((c) => c.name),
+      ['cosine', 'constant'],
+    );
     const header = (await downloadOf(page, '#export-observed')).data.toString('utf8').split('\n')[0];
     assert.equal(header, 'curve,role,step,observed,in_window,fitted_multi_power');
     assert.deepEqual(errors, []);

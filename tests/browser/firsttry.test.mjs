@@ -4,7 +4,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { useServerAndBrowser, holdFullModule, openPage, waitForFit, chartsDrawn, curveNames, messageText, fullParams } from './harness.mjs';
+import {
+  useServerAndBrowser,
+  holdFullModule,
+  openPage,
+  waitForFit,
+  chartsDrawn,
+  curveNames,
+  messageText,
+  fullParams,
+} from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -15,7 +24,8 @@ const env = useServerAndBrowser(before, after);
  */
 function runCSV(warmup = 800, atPeak = false, c = 0.4) {
   const total = 10000;
-  const lrAt = (s) => (s < warmup ? 3e-4 * s / warmup : 1.5e-4 * (1 + Math.cos(Math.PI * (s - warmup) / (total - warmup))));
+  const lrAt = (s) =>
+    s < warmup ? (3e-4 * s) / warmup : 1.5e-4 * (1 + Math.cos((Math.PI * (s - warmup)) / (total - warmup)));
   const counted = (s) => (atPeak && s < warmup ? 3e-4 : lrAt(s));
   let s1 = 0;
   let s2 = 0;
@@ -30,13 +40,15 @@ function runCSV(warmup = 800, atPeak = false, c = 0.4) {
     prev = lr;
     if (s % 50 === 0 && s > 0) rows.push(`${s},${lrAt(s)},${2.6 + 0.45 * (s1 * 1e3) ** -0.5 - c * s2 * 1e3}`);
   }
-  return rows.join('\n') + '\n';
+  return `${rows.join('\n')}\n`;
 }
 
 /** addFile adds a CSV file as the user would (the file chooser). */
-const addFile = (page, name, text) => page.setInputFiles('#file-input', [{ name, mimeType: 'text/csv', buffer: Buffer.from(text) }]);
+const addFile = (page, name, text) =>
+  page.setInputFiles('#file-input', [{ name, mimeType: 'text/csv', buffer: Buffer.from(text) }]);
 
-const predictionNames = (page) => page.$$eval('#predict-list [data-schedule-name]', (rows) => rows.map((r) => r.dataset.scheduleName));
+const predictionNames = (page) =>
+  page.$$eval('#predict-list [data-schedule-name]', (rows) => rows.map((r) => r.dataset.scheduleName));
 
 test('a preset keeps a 10K-step curve at 10K steps and its peak 3e-4; a schedule that disagrees is flagged', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
@@ -57,17 +69,27 @@ test('a preset keeps a 10K-step curve at 10K steps and its peak 3e-4; a schedule
     assert.equal(await page.inputValue('#sf-warmup'), '800');
     assert.match(await page.textContent('#schedule-origin'), /from the curve: its last step 10,000, the peak 3e-4/);
     // The preview agrees with the column: no warning.
-    await page.waitForFunction(() => /10,000 steps · peak 3e-4 · final 0 · warmup 800/.test(document.querySelector('#schedule-info').textContent));
+    await page.waitForFunction(() =>
+      /10,000 steps · peak 3e-4 · final 0 · warmup 800/.test(document.querySelector('#schedule-info').textContent),
+    );
     assert.ok(await page.locator('#schedule-warning').isHidden());
 
     // A peak that is not the data's is flagged in the dialog, then in the row and before the fit.
     await page.fill('#sf-peak', '2e-4');
-    await page.waitForFunction(() => /differs from its LR column: 2e-4 instead of 3e-4/.test(document.querySelector('#schedule-warning').textContent));
+    await page.waitForFunction(() =>
+      /differs from its LR column: 2e-4 instead of 3e-4/.test(document.querySelector('#schedule-warning').textContent),
+    );
     await page.click('#schedule-save');
     await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
-    await page.waitForFunction(() => /differs from its LR column/.test(document.querySelector('#curve-list [data-curve-name="run10k"]').dataset.scheduleProblems));
+    await page.waitForFunction(() =>
+      /differs from its LR column/.test(
+        document.querySelector('#curve-list [data-curve-name="run10k"]').dataset.scheduleProblems,
+      ),
+    );
     await page.click('#fit-button');
-    await page.waitForFunction(() => /run10k: its schedule's LR differs/.test(document.querySelector('#message').textContent));
+    await page.waitForFunction(() =>
+      /run10k: its schedule's LR differs/.test(document.querySelector('#message').textContent),
+    );
     await waitForFit(page); // fitted as asked, flagged
     const fitted = await page.textContent('#status');
 
@@ -76,12 +98,24 @@ test('a preset keeps a 10K-step curve at 10K steps and its peak 3e-4; a schedule
     await page.locator('#schedule-dialog').waitFor({ state: 'visible' });
     await page.fill('#sf-total', '8000');
     await page.fill('#sf-peak', '3e-4');
-    await page.waitForFunction(() => /ends at step 8,000, before its last observed step 10,000/.test(document.querySelector('#schedule-warning').textContent));
+    await page.waitForFunction(() =>
+      /ends at step 8,000, before its last observed step 10,000/.test(
+        document.querySelector('#schedule-warning').textContent,
+      ),
+    );
     await page.click('#schedule-save');
     await page.locator('#schedule-dialog').waitFor({ state: 'hidden' });
-    await page.waitForFunction(() => /ends at step 8,000/.test(document.querySelector('#curve-list [data-curve-name="run10k"]').dataset.scheduleProblems));
+    await page.waitForFunction(() =>
+      /ends at step 8,000/.test(
+        document.querySelector('#curve-list [data-curve-name="run10k"]').dataset.scheduleProblems,
+      ),
+    );
     await page.click('#fit-button');
-    await page.waitForFunction(() => /run10k: its schedule ends at step 8,000.*runs to the end of its data/.test(document.querySelector('#message').textContent));
+    await page.waitForFunction(() =>
+      /run10k: its schedule ends at step 8,000.*runs to the end of its data/.test(
+        document.querySelector('#message').textContent,
+      ),
+    );
     assert.equal(await page.textContent('#status'), fitted, 'nothing was fitted');
 
     // A schedule to predict starts from the loaded run, not from the example's 60K at 2e-4.
@@ -107,12 +141,18 @@ test('Fit pressed while a file is being read fits that file once it is in, not t
     await addFile(page, 'run10k.csv', runCSV());
     await page.click('#fit-button');
     release();
-    await page.waitForFunction(() => /^Fitted .*curve/.test(document.querySelector('#status').textContent) && !document.body.classList.contains('fitting')
-      && document.querySelector('#curve-list [data-curve-name="run10k"]'), null, { timeout: 60000 });
+    await page.waitForFunction(
+      () =>
+        /^Fitted .*curve/.test(document.querySelector('#status').textContent)
+        && !document.body.classList.contains('fitting')
+        && document.querySelector('#curve-list [data-curve-name="run10k"]'),
+      null,
+      { timeout: 60000 },
+    );
     const status = await page.textContent('#status');
-    assert.match(status, / 1 curve\(s\)/, 'the file\'s one curve, not the example\'s two');
+    assert.match(status, / 1 curve\(s\)/, "the file's one curve, not the example's two");
     assert.deepEqual(await curveNames(page), ['run10k']);
-    assert.match(await page.textContent('#message'), /Your data replaced/, 'the import\'s notes stay');
+    assert.match(await page.textContent('#message'), /Your data replaced/, "the import's notes stay");
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
@@ -126,14 +166,16 @@ test('settings chosen while a file is read stand: the file replaces the example 
     // the import needs the full module: held back until the setting is changed, so that the
     // change falls within the import whatever the machine's speed
     const release = await holdFullModule(context);
-    assert.equal(await page.isChecked('#auto'), false, 'the example keeps its paper\'s setting');
+    assert.equal(await page.isChecked('#auto'), false, "the example keeps its paper's setting");
     await addFile(page, 'run10k.csv', runCSV());
     await page.check('#auto');
     await page.uncheck('#auto');
     await page.fill('#lambda', '0.995');
     await page.dispatchEvent('#lambda', 'change');
     release();
-    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="run10k"]'), null, { timeout: 60000 });
+    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="run10k"]'), null, {
+      timeout: 60000,
+    });
     assert.deepEqual(await curveNames(page), ['run10k']);
     assert.equal(await page.isChecked('#auto'), false, 'auto is as the user left it, not turned back on');
     assert.equal(await page.inputValue('#lambda'), '0.995');
@@ -154,13 +196,29 @@ test('a λ being typed when a file chosen over the example lands is kept as type
     await page.click('#lambda', { clickCount: 3 });
     await page.keyboard.type('0.995');
     release();
-    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="run10k"]') && !document.body.classList.contains('fitting'), null, { timeout: 60000 });
-    assert.equal(await page.inputValue('#lambda'), '0.995', 'the settings shown for the file leave the field being typed in');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#curve-list [data-curve-name="run10k"]')
+        && !document.body.classList.contains('fitting'),
+      null,
+      { timeout: 60000 },
+    );
+    assert.equal(
+      await page.inputValue('#lambda'),
+      '0.995',
+      'the settings shown for the file leave the field being typed in',
+    );
     await page.keyboard.press('Tab');
     await page.uncheck('#auto');
     await page.click('#fit-button');
-    await page.waitForFunction(() => /^Fitted/.test(document.querySelector('#status').textContent) && !document.body.classList.contains('fitting')
-      && document.querySelector('#param-lambda')?.textContent === '0.995', null, { timeout: 60000 });
+    await page.waitForFunction(
+      () =>
+        /^Fitted/.test(document.querySelector('#status').textContent)
+        && !document.body.classList.contains('fitting')
+        && document.querySelector('#param-lambda')?.textContent === '0.995',
+      null,
+      { timeout: 60000 },
+    );
     assert.equal(await page.inputValue('#lambda'), '0.995');
     assert.deepEqual(errors, []);
   } finally {
@@ -170,16 +228,31 @@ test('a λ being typed when a file chosen over the example lands is kept as type
 
 test('runs with different warmups are fitted alike in either order, each counted with its own', async () => {
   const fits = [];
-  for (const order of [[200, 2000], [2000, 200]]) {
+  for (const order of [
+    [200, 2000],
+    [2000, 200],
+  ]) {
     const { context, page, errors } = await openPage(env.browser, env.url);
     try {
       await waitForFit(page);
-      await page.setInputFiles('#file-input', order.map((w) => ({ name: `warm${w}.csv`, mimeType: 'text/csv', buffer: Buffer.from(runCSV(w, true, 0.001)) })));
+      await page.setInputFiles(
+        '#file-input',
+        order.map((w) => ({ name: `warm${w}.csv`, mimeType: 'text/csv', buffer: Buffer.from(runCSV(w, true, 0.001)) })),
+      );
       await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name^="warm"]').length === 2);
       await page.uncheck('#auto');
       await page.click('#fit-button');
-      await page.waitForFunction(() => /^Fitted 2 curve/.test(document.querySelector('#status').textContent) && !document.body.classList.contains('fitting'), null, { timeout: 60000 });
-      assert.match(await page.textContent('#fit-settings'), /warmups of 200 and 2,000 steps \(each run’s own\) counted at/);
+      await page.waitForFunction(
+        () =>
+          /^Fitted 2 curve/.test(document.querySelector('#status').textContent)
+          && !document.body.classList.contains('fitting'),
+        null,
+        { timeout: 60000 },
+      );
+      assert.match(
+        await page.textContent('#fit-settings'),
+        /warmups of 200 and 2,000 steps \(each run’s own\) counted at/,
+      );
       fits.push(await fullParams(page));
       assert.deepEqual(errors, []);
     } finally {
@@ -188,7 +261,8 @@ test('runs with different warmups are fitted alike in either order, each counted
   }
   // exact data: the truth in either order, to 0.1% (with the first file's warmup for both, one
   // order fitted the other run as if warmed up ten times longer or shorter)
-  for (const p of fits) assert.ok(Math.abs(p.L0 / 2.6 - 1) < 1e-3 && Math.abs(p.alpha / 0.5 - 1) < 1e-3, JSON.stringify(fits));
+  for (const p of fits)
+    assert.ok(Math.abs(p.L0 / 2.6 - 1) < 1e-3 && Math.abs(p.alpha / 0.5 - 1) < 1e-3, JSON.stringify(fits));
 });
 
 test('the example is labelled, replaced wholly by the first file (Undo brings it back), and "clear all" clears its schedules', async () => {
@@ -202,9 +276,9 @@ test('the example is labelled, replaced wholly by the first file (Undo brings it
     await addFile(page, 'run10k.csv', runCSV());
     await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="run10k"]'));
     assert.deepEqual(await curveNames(page), ['run10k']);
-    assert.deepEqual(await predictionNames(page), [], 'the example\'s schedules went with it');
+    assert.deepEqual(await predictionNames(page), [], "the example's schedules went with it");
     assert.ok(await page.locator('#example-note').isHidden());
-    assert.equal(await page.textContent('#param-L0'), '–', 'the example\'s fit went with it');
+    assert.equal(await page.textContent('#param-L0'), '–', "the example's fit went with it");
     assert.match(await messageText(page), /Your data replaced the paper’s Fig\. 2 example/);
     assert.match(await page.textContent('#undo-text'), /Your data replaced the paper’s Fig\. 2 example/);
 
@@ -237,10 +311,18 @@ test('the Multi-Power Law alone fills every chart, its equation and notes that n
     // Before the fit, the equation is the law chosen, with dashes.
     await page.waitForFunction(() => document.querySelector('#equation [data-law="multi-power"]'));
     await page.click('#fit-button');
-    await page.waitForFunction(() => /^Fitted 2 curve/.test(document.querySelector('#status').textContent) && !document.body.classList.contains('fitting'), null, { timeout: 60000 });
+    await page.waitForFunction(
+      () =>
+        /^Fitted 2 curve/.test(document.querySelector('#status').textContent)
+        && !document.body.classList.contains('fitting'),
+      null,
+      { timeout: 60000 },
+    );
     const eq = await page.evaluate(() => ({
       laws: [...document.querySelectorAll('#equation [data-law]')].map((b) => b.dataset.law),
-      params: Object.fromEntries([...document.querySelectorAll('#equation .param')].map((p) => [p.dataset.param, p.dataset.value])),
+      params: Object.fromEntries(
+        [...document.querySelectorAll('#equation .param')].map((p) => [p.dataset.param, p.dataset.value]),
+      ),
       text: document.querySelector('#equation').textContent,
     }));
     assert.deepEqual(eq.laws, ['multi-power']);
@@ -252,14 +334,19 @@ test('the Multi-Power Law alone fills every chart, its equation and notes that n
 
     for (const id of ['lr', 'loss', 'residuals', 'terms']) {
       const series = (await page.getAttribute(`#chart-${id}`, 'data-series')).split('|').filter(Boolean);
-      assert.ok(series.length > 0 && await page.locator(`#chart-${id} canvas`).count() > 0, `${id}: ${series}`);
+      assert.ok(series.length > 0 && (await page.locator(`#chart-${id} canvas`).count()) > 0, `${id}: ${series}`);
     }
     const terms = (await page.getAttribute('#chart-terms', 'data-series')).split('|');
-    assert.ok(terms.includes('cosine (Multi-Power Law): A·(S1+S_W)^−α') && terms.includes('cosine (Multi-Power Law): LD'), terms.join(', '));
+    assert.ok(
+      terms.includes('cosine (Multi-Power Law): A·(S1+S_W)^−α') && terms.includes('cosine (Multi-Power Law): LD'),
+      terms.join(', '),
+    );
     assert.match(await page.textContent('#terms-hint'), /A·\(S1\+S_W\)\^−α.*LD/);
     assert.match(await page.textContent('#export-hint'), /Multi-Power Law: A·\(S1\+S_W\)\^−α and LD/);
     // Every schedule to predict has the law's final loss.
-    await page.waitForFunction(() => [...document.querySelectorAll('#predict-list [data-schedule-name]')].every((r) => r.dataset.finalLossMpl));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('#predict-list [data-schedule-name]')].every((r) => r.dataset.finalLossMpl),
+    );
 
     await page.click('#validate-button');
     await page.waitForFunction(() => !document.querySelector('#validate-result').hidden, null, { timeout: 120000 });
@@ -281,25 +368,44 @@ test('relative errors in percent; the predicted CSV of the MultiPowerLaw 25M exa
   try {
     await waitForFit(page);
     await page.click('#example-mpl25');
-    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 9, null, { timeout: 30000 });
-    await page.waitForFunction(() => /^Fitted 3 curve/.test(document.querySelector('#status').textContent), null, { timeout: 60000 });
+    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 9, null, {
+      timeout: 30000,
+    });
+    await page.waitForFunction(() => /^Fitted 3 curve/.test(document.querySelector('#status').textContent), null, {
+      timeout: 60000,
+    });
     await waitForFit(page);
     const cell = page.locator('#metrics-table tr[data-curve-name="cosine_72000"] td[data-metric="PredE"]');
     const [shown, value] = [await cell.textContent(), Number(await cell.getAttribute('data-value'))];
     assert.match(shown, /^\d+(\.\d+)?%$/);
     assert.ok(Math.abs(parseFloat(shown) - 100 * value) <= 0.005 * 100 * value + 1e-9, `${shown} is ${value}`);
-    assert.match(await page.textContent('#metrics-table tr[data-curve-name="cosine_72000"] td[data-metric="WorstE"]'), /%$/);
+    assert.match(
+      await page.textContent('#metrics-table tr[data-curve-name="cosine_72000"] td[data-metric="WorstE"]'),
+      /%$/,
+    );
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
     const data = await readFile(await download.path());
     assert.ok(data.length < 5 * 2 ** 20, `${data.length} bytes`);
-    const rows = data.toString('utf8').trimEnd().split('\n').slice(1).map((l) => l.split(','));
+    const rows = data
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
     const first = new Map();
     for (const r of rows) if (!first.has(r[0])) first.set(r[0], Number(r[2]));
     assert.equal(first.size, 9);
     for (const [name, step] of first) {
-      const firstObserved = Number((await page.textContent(`#curve-list [data-curve-name="${name}"] .row-sub`)).match(/steps ([\d,]+)–/)[1].replace(/,/g, ''));
-      assert.ok(step >= firstObserved && step < firstObserved + 100, `${name} starts at ${step}, observed from ${firstObserved}`);
+      const firstObserved = Number(
+        (await page.textContent(`#curve-list [data-curve-name="${name}"] .row-sub`))
+          .match(/steps ([\d,]+)–/)[1]
+          .replace(/,/g, ''),
+      );
+      assert.ok(
+        step >= firstObserved && step < firstObserved + 100,
+        `${name} starts at ${step}, observed from ${firstObserved}`,
+      );
       assert.ok(Number.isFinite(Number(rows.find((r) => r[0] === name)[4])));
     }
     assert.match(await page.textContent('#status'), /as dense as the charts/);
@@ -311,26 +417,41 @@ test('relative errors in percent; the predicted CSV of the MultiPowerLaw 25M exa
   }
 });
 
-test('a validated view\'s legend has one group per curve, one colour each, the band shaded; folded on a phone', async () => {
+test("a validated view's legend has one group per curve, one colour each, the band shaded; folded on a phone", async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
     await page.click('#validate-button');
     await page.waitForFunction(() => !document.querySelector('#validate-result').hidden, null, { timeout: 120000 });
-    await page.waitForFunction(() => (document.querySelector('#chart-loss').dataset.series || '').includes('band upper'));
-    const legend = await page.evaluate(() => [...document.querySelectorAll('#chart-loss .legend-group')].map((g) => ({
-      name: g.dataset.group,
-      colors: [...new Set([...g.querySelectorAll('.sample')].map((s) => s.style.color))],
-      roles: [...g.querySelectorAll('.legend-role')].map((r) => r.textContent),
-    })));
-    const names = [...await curveNames(page), ...await predictionNames(page)];
-    assert.deepEqual(legend.map((g) => g.name), names, 'one group per curve and schedule');
+    await page.waitForFunction(() =>
+      (document.querySelector('#chart-loss').dataset.series || '').includes('band upper'),
+    );
+    const legend = await page.evaluate(() =>
+      [...document.querySelectorAll('#chart-loss .legend-group')].map((g) => ({
+        name: g.dataset.group,
+        colors: [...new Set([...g.querySelectorAll('.sample')].map((s) => s.style.color))],
+        roles: [...g.querySelectorAll('.legend-role')].map((r) => r.textContent),
+      })),
+    );
+    const names = [...(await curveNames(page)), ...(await predictionNames(page))];
+    assert.deepEqual(
+      legend.map((g) => g.name),
+      names,
+      'one group per curve and schedule',
+    );
     for (const g of legend) assert.equal(g.colors.length, 1, `${g.name}: ${g.colors}`);
     assert.equal(new Set(legend.map((g) => g.colors[0])).size, names.length, 'a colour per curve');
     assert.deepEqual(legend[0].roles, ['observed', 'fitted', 'band']);
     assert.deepEqual(legend[2].roles, ['predicted', 'band']);
     // The same colour for a curve in every chart.
-    const lrColors = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#chart-lr .legend-group')].map((g) => [g.dataset.group, g.querySelector('.sample').style.color])));
+    const lrColors = await page.evaluate(() =>
+      Object.fromEntries(
+        [...document.querySelectorAll('#chart-lr .legend-group')].map((g) => [
+          g.dataset.group,
+          g.querySelector('.sample').style.color,
+        ]),
+      ),
+    );
     for (const g of legend) assert.equal(lrColors[g.name], g.colors[0], g.name);
     assert.ok(await page.locator('#chart-loss details.chart-legend').evaluate((d) => d.open), 'open on a wide screen');
     // A role hides its line.
@@ -345,7 +466,11 @@ test('a validated view\'s legend has one group per curve, one colour each, the b
   try {
     await waitForFit(phone.page);
     await phone.page.waitForSelector('#chart-loss details.chart-legend');
-    assert.equal(await phone.page.locator('#chart-loss details.chart-legend').evaluate((d) => d.open), false, 'folded on a phone');
+    assert.equal(
+      await phone.page.locator('#chart-loss details.chart-legend').evaluate((d) => d.open),
+      false,
+      'folded on a phone',
+    );
     assert.deepEqual(phone.errors, []);
   } finally {
     await phone.context.close();
@@ -356,11 +481,30 @@ test('answers in a table: final loss, vs the baseline, loss at a step, steps to 
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
-    await page.waitForFunction(() => document.querySelectorAll('#answers-table tbody tr[data-schedule-name]').length === 5
-      && [...document.querySelectorAll('#predict-list [data-schedule-name]')].every((r) => r.dataset.finalLoss));
-    const read = () => page.$$eval('#answers-table tbody tr[data-schedule-name]', (trs) => Object.fromEntries(trs.map((tr) => [tr.dataset.scheduleName,
-      Object.fromEntries([...tr.querySelectorAll('td[data-metric]')].map((td) => [td.dataset.metric, td.dataset.value === '' ? null : Number(td.dataset.value)]))])));
-    const finals = Object.fromEntries(await page.$$eval('#predict-list [data-schedule-name]', (rows) => rows.map((r) => [r.dataset.scheduleName, Number(r.dataset.finalLoss)])));
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('#answers-table tbody tr[data-schedule-name]').length === 5
+        && [...document.querySelectorAll('#predict-list [data-schedule-name]')].every((r) => r.dataset.finalLoss),
+    );
+    const read = () =>
+      page.$$eval('#answers-table tbody tr[data-schedule-name]', (trs) =>
+        Object.fromEntries(
+          trs.map((tr) => [
+            tr.dataset.scheduleName,
+            Object.fromEntries(
+              [...tr.querySelectorAll('td[data-metric]')].map((td) => [
+                td.dataset.metric,
+                td.dataset.value === '' ? null : Number(td.dataset.value),
+              ]),
+            ),
+          ]),
+        ),
+      );
+    const finals = Object.fromEntries(
+      await page.$$eval('#predict-list [data-schedule-name]', (rows) =>
+        rows.map((r) => [r.dataset.scheduleName, Number(r.dataset.finalLoss)]),
+      ),
+    );
     let t = await read();
     for (const [name, row] of Object.entries(t)) {
       assert.equal(row.final, finals[name], name);
@@ -369,8 +513,14 @@ test('answers in a table: final loss, vs the baseline, loss at a step, steps to 
       assert.ok(Math.abs(row.atStep - finals[name]) < 1e-6, `${name}: ${row.atStep} at 60,000`);
     }
     // WSD reaches the constant schedule's final loss well before the end; constant only at its end.
-    assert.ok(t['WSD 20% cosine 60K'].reach > 48000 && t['WSD 20% cosine 60K'].reach < 60000, String(t['WSD 20% cosine 60K'].reach));
-    assert.ok(Math.abs(t['constant 60K'].reach - 60000) < 1e-6, `the baseline reaches its own final loss at its end: ${t['constant 60K'].reach}`);
+    assert.ok(
+      t['WSD 20% cosine 60K'].reach > 48000 && t['WSD 20% cosine 60K'].reach < 60000,
+      String(t['WSD 20% cosine 60K'].reach),
+    );
+    assert.ok(
+      Math.abs(t['constant 60K'].reach - 60000) < 1e-6,
+      `the baseline reaches its own final loss at its end: ${t['constant 60K'].reach}`,
+    );
 
     await page.selectOption('#answer-baseline', 'WSD 20% cosine 60K');
     await page.fill('#answer-step', '30k');
@@ -381,11 +531,15 @@ test('answers in a table: final loss, vs the baseline, loss at a step, steps to 
     // Text that is neither a step nor a loss is refused with a message, and the choices stay.
     await page.fill('#answer-step', '3O000');
     await page.dispatchEvent('#answer-step', 'change');
-    await page.waitForFunction(() => /Loss at step: "3O000" is not a step/.test(document.querySelector('#message').textContent));
+    await page.waitForFunction(() =>
+      /Loss at step: "3O000" is not a step/.test(document.querySelector('#message').textContent),
+    );
     assert.equal(await page.inputValue('#answer-step'), '30k');
     await page.fill('#answer-loss', '2,9');
     await page.dispatchEvent('#answer-loss', 'change');
-    await page.waitForFunction(() => /Steps to reach loss: "2,9" is not a loss/.test(document.querySelector('#message').textContent));
+    await page.waitForFunction(() =>
+      /Steps to reach loss: "2,9" is not a loss/.test(document.querySelector('#message').textContent),
+    );
     assert.equal(await page.inputValue('#answer-loss'), '2.9');
     assert.match(await page.textContent('#answers-table thead'), /loss at 30,000.*steps to 2\.9/);
     t = await read();
@@ -396,14 +550,26 @@ test('answers in a table: final loss, vs the baseline, loss at a step, steps to 
     // table joins the predicted points linearly: off by about 1e-7 in loss and 0.02 steps here.
     const p = await fullParams(page);
     const constantAt = (s) => p.L0 + p.A * ((s + 1) * 2e-4) ** -p.alpha;
-    assert.ok(Math.abs(t['constant 60K'].atStep - constantAt(30000)) < 1e-6, `${t['constant 60K'].atStep} at 30,000, the closed form ${constantAt(30000)}`);
+    assert.ok(
+      Math.abs(t['constant 60K'].atStep - constantAt(30000)) < 1e-6,
+      `${t['constant 60K'].atStep} at 30,000, the closed form ${constantAt(30000)}`,
+    );
     const reach = ((2.9 - p.L0) / p.A) ** (-1 / p.alpha) / 2e-4 - 1;
-    assert.ok(Math.abs(t['constant 60K'].reach - reach) < 1, `reaches 2.9 at ${t['constant 60K'].reach}, the closed form ${reach}`);
+    assert.ok(
+      Math.abs(t['constant 60K'].reach - reach) < 1,
+      `reaches 2.9 at ${t['constant 60K'].reach}, the closed form ${reach}`,
+    );
 
     await page.click('[aria-label="Copy cosine 60K (min 0.1×peak) as a Hugging Face call"]');
-    await page.waitForFunction(() => /get_cosine_with_min_lr_schedule_with_warmup\(optimizer, num_warmup_steps=500, num_training_steps=60000, min_lr_rate=0\.1\)/.test(document.querySelector('#answer-code').value));
+    await page.waitForFunction(() =>
+      /get_cosine_with_min_lr_schedule_with_warmup\(optimizer, num_warmup_steps=500, num_training_steps=60000, min_lr_rate=0\.1\)/.test(
+        document.querySelector('#answer-code').value,
+      ),
+    );
     await page.click('[aria-label="Copy multi-step 80/10/10 60K as a Hugging Face call"]');
-    await page.waitForFunction(() => /LambdaLR\(optimizer, lr_lambda\)/.test(document.querySelector('#answer-code').value));
+    await page.waitForFunction(() =>
+      /LambdaLR\(optimizer, lr_lambda\)/.test(document.querySelector('#answer-code').value),
+    );
     assert.match(await page.textContent('#answer-code-title'), /transformers has no schedule like multi-step/);
     assert.deepEqual(errors, []);
   } finally {
@@ -421,7 +587,8 @@ test('the explanations are a click away from where S1, S2, λ, the warmup and th
     assert.match(await page.textContent('#explain'), /S1\(s\), the forward area|S1\(s\)/);
     assert.ok(await page.locator('#explain-metrics').isVisible());
     const laws = await page.$$eval('#explain-law-list dt', (dts) => dts.map((d) => d.textContent));
-    for (const law of ['Annealing law', 'Multi-Power Law', 'LR-weighted annealing law']) assert.ok(laws.includes(law), laws.join(', '));
+    for (const law of ['Annealing law', 'Multi-Power Law', 'LR-weighted annealing law'])
+      assert.ok(laws.includes(law), laws.join(', '));
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
@@ -436,11 +603,17 @@ test('the x axis in steps, tokens or FLOPs: the tokens per step entered once, a 
     // The Fig. 2 view runs to the 60K-step schedules predicted.
     assert.deepEqual(await axis(), { label: 'step', max: 60000 });
     await page.selectOption('#x-unit', 'tokens');
-    assert.match(await page.textContent('#x-unit-note'), /^Enter the tokens per step to count the x axis in tokens: it counts steps meanwhile\.$/);
+    assert.match(
+      await page.textContent('#x-unit-note'),
+      /^Enter the tokens per step to count the x axis in tokens: it counts steps meanwhile\.$/,
+    );
     assert.deepEqual(await axis(), { label: 'step', max: 60000 });
     await page.fill('#tokens-per-step', 'many');
     await page.dispatchEvent('#tokens-per-step', 'change');
-    assert.match(await messageText(page), /^Tokens per step: "many" is not a positive number \(such as 4000000, 4,000,000 or 4M\)\./);
+    assert.match(
+      await messageText(page),
+      /^Tokens per step: "many" is not a positive number \(such as 4000000, 4,000,000 or 4M\)\./,
+    );
     await page.fill('#tokens-per-step', '524288');
     await page.dispatchEvent('#tokens-per-step', 'change');
     await page.waitForFunction(() => document.querySelector('#chart-loss').dataset.xLabel === 'tokens');
@@ -456,7 +629,8 @@ test('the x axis in steps, tokens or FLOPs: the tokens per step entered once, a 
     assert.ok(Math.abs(flops.max - 6 * 594e6 * 524288 * 60000) < 1e-9 * flops.max, String(flops.max));
     // Every result chart counts the same way; back to steps, the tokens per step stay entered.
     await chartsDrawn(page);
-    for (const id of ['lr', 'residuals', 'terms']) assert.match(await page.getAttribute(`#chart-${id}`, 'data-x-label'), /FLOPs/, id);
+    for (const id of ['lr', 'residuals', 'terms'])
+      assert.match(await page.getAttribute(`#chart-${id}`, 'data-x-label'), /FLOPs/, id);
     await page.selectOption('#x-unit', 'steps');
     assert.deepEqual(await axis(), { label: 'step', max: 60000 });
     await page.selectOption('#x-unit', 'tokens');
@@ -475,7 +649,10 @@ test('a PNG export says it is drawing and how long it took; the schedule dialog 
     assert.equal(download.suggestedFilename(), 'annealing-law-loss.png');
     const status = await page.textContent('#status');
     // Drawn with its progress said first ("Drawing the ... chart as PNG…"), then its size and time.
-    const m = /^Exported the “Loss: observed points, fitted and predicted curves” chart as PNG \(([\d.,]+ (KB|MB|B))\) in ([\d.,]+) (ms|s)\.$/.exec(status);
+    const m =
+      /^Exported the “Loss: observed points, fitted and predicted curves” chart as PNG \(([\d.,]+ (KB|MB|B))\) in ([\d.,]+) (ms|s)\.$/.exec(
+        status,
+      );
     assert.ok(m, status);
 
     await page.click('#add-prediction');
@@ -491,7 +668,10 @@ test('a PNG export says it is drawing and how long it took; the schedule dialog 
     // A wrong value: named by its label, not a JSON path.
     await page.fill('#sf-decayFraction', '1.5');
     await page.waitForFunction(() => document.querySelector('#schedule-info').classList.contains('error'));
-    assert.equal(await page.textContent('#schedule-info'), 'Decay fraction: must be in (0, 1] (or give Decay steps), got 1.5');
+    assert.equal(
+      await page.textContent('#schedule-info'),
+      'Decay fraction: must be in (0, 1] (or give Decay steps), got 1.5',
+    );
     await page.fill('#sf-decayFraction', '0.2');
     await page.waitForFunction(() => /steps · peak/.test(document.querySelector('#schedule-info').textContent));
     assert.deepEqual(errors, []);

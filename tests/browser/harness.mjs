@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
-import { EXAMPLE_DB_NAME } from '../../site/js/workspace-db.js';
+import { EXAMPLE_DB_NAME } from '../../site/js/persistence/workspace-db.js';
 
 /** ROOT is the repository. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -20,8 +20,14 @@ export const EXAMPLES = path.join(ROOT, 'site/examples');
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
-  '--disable-background-networking', '--no-first-run', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 /**
@@ -32,12 +38,17 @@ export const CHROMIUM_ARGS = [
 export async function startServer(dir = SITE) {
   // The wasm modules, wasm_exec.js and uPlot have content-hashed names under assets/.
   for (const f of ['index.html', 'worker.js', 'sw-manifest.js', 'assets']) {
-    if (!existsSync(path.join(dir, f))) throw new Error(`${path.relative(ROOT, dir)}/${f} is missing: run make build first`);
+    if (!existsSync(path.join(dir, f)))
+      throw new Error(`${path.relative(ROOT, dir)}/${f} is missing: run make build first`);
   }
   const args = ['-addr', '127.0.0.1:0', '-dir', dir];
   const child = process.env.SERVE_BIN
     ? spawn(process.env.SERVE_BIN, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
-    : spawn('go', ['run', './scripts/serve', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    : spawn('go', ['run', './scripts/serve', ...args], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+        detached: true,
+      });
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('scripts/serve printed no URL in 120 s')), 120000);
     const lines = createInterface({ input: child.stdout });
@@ -59,7 +70,9 @@ export async function startServer(dir = SITE) {
       try {
         if (process.env.SERVE_BIN) child.kill('SIGTERM');
         else process.kill(-child.pid, 'SIGTERM');
-      } catch { /* already gone */ }
+      } catch {
+        /* already gone */
+      }
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
     },
   };
@@ -91,7 +104,8 @@ export function rendererCPU() {
         const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
         const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        const kind = tid === pid ? 'main' : /DedicatedWorker/.test(name) ? 'worker' : /ThreadPool/.test(name) ? 'pool' : 'other';
+        const kind =
+          tid === pid ? 'main' : /DedicatedWorker/.test(name) ? 'worker' : /ThreadPool/.test(name) ? 'pool' : 'other';
         out[kind] += (Number(fields[11]) + Number(fields[12])) * ticks; // utime + stime
       }
     } catch {
@@ -109,15 +123,21 @@ export function rendererCPU() {
  * this before and after.
  */
 export function machineSpeed() {
-  const run = spawnSync('go', ['test', '-run', '^$', '-bench', '^BenchmarkFitFig2$', '-benchtime', '200x', '-count', '3', './lawcore'],
-    { cwd: ROOT, encoding: 'utf8', timeout: 180000 });
-  const ns = [...(run.stdout || '').matchAll(/^BenchmarkFitFig2\S*\s+\d+\s+([\d.]+) ns\/op/gm)].map((m) => Number(m[1]));
+  const run = spawnSync(
+    'go',
+    ['test', '-run', '^$', '-bench', '^BenchmarkFitFig2$', '-benchtime', '200x', '-count', '3', './lawcore'],
+    { cwd: ROOT, encoding: 'utf8', timeout: 180000 },
+  );
+  const ns = [...(run.stdout || '').matchAll(/^BenchmarkFitFig2\S*\s+\d+\s+([\d.]+) ns\/op/gm)].map((m) =>
+    Number(m[1]),
+  );
   if (run.status !== 0 || ns.length === 0) return null;
   return ns.sort((a, b) => a - b)[Math.floor(ns.length / 2)] / 1e6;
 }
 
 /** saySpeed writes machineSpeed's figure for the speed scripts' output. */
-export const saySpeed = (when, ms) => `this machine ${when}: lawcore's Fig. 2 fit natively (BenchmarkFitFig2) ${ms === null ? 'not measured (no Go)' : `${ms.toFixed(2)} ms`}`;
+export const saySpeed = (when, ms) =>
+  `this machine ${when}: lawcore's Fig. 2 fit natively (BenchmarkFitFig2) ${ms === null ? 'not measured (no Go)' : `${ms.toFixed(2)} ms`}`;
 
 /**
  * openPage opens the calculator in a new context and collects page errors and console errors
@@ -126,11 +146,18 @@ export const saySpeed = (when, ms) => `this machine ${when}: lawcore's Fig. 2 fi
  * page.route, which some tests use to break things on purpose.
  */
 export async function openPage(browser, url, options = {}) {
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1400, height: 1000 }, serviceWorkers: 'block', ...options });
+  const context = await browser.newContext({
+    acceptDownloads: true,
+    viewport: { width: 1400, height: 1000 },
+    serviceWorkers: 'block',
+    ...options,
+  });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(`console: ${msg.text()}`); });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
+  });
   await page.goto(url);
   return { context, page, errors };
 }
@@ -141,8 +168,10 @@ export async function openPage(browser, url, options = {}) {
  * predicted 60K schedules (today one change of the store draws both; the chart is checked so
  * that a page drawing it later is not measured as faster). The speed scripts measure to it.
  */
-export const firstViewShown = () => document.querySelector('#param-L0')?.textContent === '2.628'
-  && /constant 60K/.test(document.querySelector('#chart-loss')?.dataset.series || '') && performance.now();
+export const firstViewShown = () =>
+  document.querySelector('#param-L0')?.textContent === '2.628'
+  && /constant 60K/.test(document.querySelector('#chart-loss')?.dataset.series || '')
+  && performance.now();
 
 /** KEPT_EXAMPLE_DB is the database in which the page keeps the example as fitted (workspace-db.js). */
 export const KEPT_EXAMPLE_DB = EXAMPLE_DB_NAME;
@@ -154,20 +183,26 @@ export const KEPT_EXAMPLE_DB = EXAMPLE_DB_NAME;
  * connection closes when asked (WorkspaceDB), so the deletion goes ahead, before any later open
  * of the database.
  */
-export const forgetKeptExample = (name) => new Promise((resolve) => {
-  const request = indexedDB.deleteDatabase(name);
-  request.onsuccess = request.onerror = request.onblocked = () => resolve();
-});
+export const forgetKeptExample = (name) =>
+  new Promise((resolve) => {
+    const request = indexedDB.deleteDatabase(name);
+    request.onsuccess = request.onerror = request.onblocked = () => resolve();
+  });
 
 /** exampleSaved waits until the page has kept the example as fitted, for the next visit (its mark). */
-export const exampleSaved = (page) => page.waitForFunction(() => performance.getEntriesByName('example-kept').length > 0, null, { timeout: 30000 });
+export const exampleSaved = (page) =>
+  page.waitForFunction(() => performance.getEntriesByName('example-kept').length > 0, null, { timeout: 30000 });
 
 /** waitForFit waits until the equation shows numbers, no fit is running and every chart is drawn. */
 export async function waitForFit(page, timeout = 60000) {
-  await page.waitForFunction(() => {
-    const t = document.querySelector('#param-L0')?.textContent || '';
-    return /^\d/.test(t) && !document.body.classList.contains('fitting');
-  }, null, { timeout });
+  await page.waitForFunction(
+    () => {
+      const t = document.querySelector('#param-L0')?.textContent || '';
+      return /^\d/.test(t) && !document.body.classList.contains('fitting');
+    },
+    null,
+    { timeout },
+  );
   await chartsDrawn(page);
 }
 
@@ -186,8 +221,13 @@ export async function chartsDrawn(page) {
  */
 export async function holdFullModule(context) {
   let release;
-  const held = new Promise((resolve) => { release = resolve; });
-  await context.route(/\/lawcore\.[0-9a-f]+\.wasm/, async (route) => { await held; await route.continue(); });
+  const held = new Promise((resolve) => {
+    release = resolve;
+  });
+  await context.route(/\/lawcore\.[0-9a-f]+\.wasm/, async (route) => {
+    await held;
+    await route.continue();
+  });
   return release;
 }
 
@@ -202,7 +242,11 @@ export async function setAnalysisJSON(page, view, json, shown) {
   await page.click('#analyses-panel > summary');
   await page.selectOption('#analysis-view', view);
   await page.click('#analysis-options-box > summary');
-  await page.waitForFunction((src) => new RegExp(src).test(document.querySelector('#analysis-options').value), shown.source, { timeout: 60000 });
+  await page.waitForFunction(
+    (src) => new RegExp(src).test(document.querySelector('#analysis-options').value),
+    shown.source,
+    { timeout: 60000 },
+  );
   await page.fill('#analysis-options', json);
   await page.press('#analysis-options', 'Tab');
 }
@@ -239,12 +283,18 @@ export async function saveSchedule(page, opener, { preset, name, kind, fields = 
 
 /** params reads the four fitted parameters as shown on the page. */
 export async function params(page) {
-  return page.evaluate(() => Object.fromEntries(['L0', 'A', 'C', 'alpha'].map((k) => [k, document.querySelector(`#param-${k}`).textContent.trim()])));
+  return page.evaluate(() =>
+    Object.fromEntries(
+      ['L0', 'A', 'C', 'alpha'].map((k) => [k, document.querySelector(`#param-${k}`).textContent.trim()]),
+    ),
+  );
 }
 
 /** fullParams reads the first law's parameters to full precision (their data-value). */
 export async function fullParams(page) {
-  return page.$$eval('#param-L0, #param-A, #param-C, #param-alpha', (els) => Object.fromEntries(els.map((e) => [e.dataset.param, Number(e.dataset.value)])));
+  return page.$$eval('#param-L0, #param-A, #param-C, #param-alpha', (els) =>
+    Object.fromEntries(els.map((e) => [e.dataset.param, Number(e.dataset.value)])),
+  );
 }
 
 /** curveNames are the names of the curves with data, in the list's order. */
@@ -296,7 +346,7 @@ export function millionSteps(file) {
   let m = 0;
   let prev = peak;
   for (let s = 1; s <= total; s++) {
-    const lr = s < 800_000 ? peak : peak * (1 - 0.9 * (s - 800_000) / 200_000);
+    const lr = s < 800_000 ? peak : peak * (1 - (0.9 * (s - 800_000)) / 200_000);
     m = 0.999 * m + (prev - lr);
     s1 += lr;
     s2 += m;
@@ -304,5 +354,5 @@ export function millionSteps(file) {
     const loss = 2.5 + 0.45 * s1 ** -0.5 - 0.5 * s2 + 0.002 * Math.sin(s * 7.77);
     rows.push(`${s},${lr.toExponential(6)},${loss.toFixed(6)}`);
   }
-  writeFileSync(file, rows.join('\n') + '\n');
+  writeFileSync(file, `${rows.join('\n')}\n`);
 }

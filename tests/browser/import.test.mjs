@@ -10,24 +10,41 @@ test('a W&B export with two runs asks which runs and imports both', async () => 
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
-    const head = 'Step,runA - train/loss,runA - train/loss__MIN,runA - train/loss__MAX,runB - train/loss,runB - train/loss__MIN,runB - train/loss__MAX';
-    const rows = [0, 100, 200, 300, 400].map((s, i) => [s, 5 - i * 0.4, 5 - i * 0.4, 5 - i * 0.4, 5.1 - i * 0.4, 5.1 - i * 0.4, 5.1 - i * 0.4].join(','));
-    await page.setInputFiles('#file-input', [{ name: 'wandb_export.csv', mimeType: 'text/csv', buffer: Buffer.from([head, ...rows].join('\n') + '\n') }]);
+    const head =
+      'Step,runA - train/loss,runA - train/loss__MIN,runA - train/loss__MAX,runB - train/loss,runB - train/loss__MIN,runB - train/loss__MAX';
+    const rows = [0, 100, 200, 300, 400].map((s, i) =>
+      [s, 5 - i * 0.4, 5 - i * 0.4, 5 - i * 0.4, 5.1 - i * 0.4, 5.1 - i * 0.4, 5.1 - i * 0.4].join(','),
+    );
+    await page.setInputFiles('#file-input', [
+      { name: 'wandb_export.csv', mimeType: 'text/csv', buffer: Buffer.from(`${[head, ...rows].join('\n')}\n`) },
+    ]);
 
     const dialog = page.locator('#import-dialog');
     await dialog.waitFor({ state: 'visible' });
     assert.match(await page.textContent('#import-message'), /2 runs/);
-    const options = await page.$$eval('#import-options input', (xs) => xs.map((x) => ({ type: x.type, value: x.value, checked: x.checked })));
-    assert.deepEqual(options, [{ type: 'checkbox', value: 'runA', checked: true }, { type: 'checkbox', value: 'runB', checked: true }]);
+    const options = await page.$$eval('#import-options input', (xs) =>
+      xs.map((x) => ({ type: x.type, value: x.value, checked: x.checked })),
+    );
+    assert.deepEqual(options, [
+      { type: 'checkbox', value: 'runA', checked: true },
+      { type: 'checkbox', value: 'runB', checked: true },
+    ]);
     await page.click('#import-ok');
     await dialog.waitFor({ state: 'hidden' });
 
     // The first file replaces the example (whose two curves are in the list until it does).
-    await page.waitForFunction(() => [...document.querySelectorAll('#curve-list [data-curve-name]')].map((r) => r.dataset.curveName).join() === 'runA,runB');
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('#curve-list [data-curve-name]')].map((r) => r.dataset.curveName).join()
+        === 'runA,runB',
+    );
     assert.deepEqual(await curveNames(page), ['runA', 'runB']);
     // Step 0 is dropped (the fit needs steps >= 1), with a note.
     assert.match(await page.textContent('#curve-list [data-curve-name="runA"]'), /4 points, steps 100–400/);
-    assert.match(await messageText(page), /^wandb_export\.csv: the point at step 0 \(or without a loss\) dropped from runA, runB; the fit needs steps ≥ 1\./);
+    assert.match(
+      await messageText(page),
+      /^wandb_export\.csv: the point at step 0 \(or without a loss\) dropped from runA, runB; the fit needs steps ≥ 1\./,
+    );
     assert.match(await page.textContent('#curve-list [data-curve-name="runB"]'), /needs a schedule/);
     assert.deepEqual(errors, []);
   } finally {
@@ -56,19 +73,45 @@ test('a W&B export with two runs and two loss columns asks for both; the column 
     await waitForFit(page);
     const runs = ['cosine-10k', 'wsd-10k'];
     const metrics = ['train/loss', 'val/loss'];
-    const head = ['Step', ...runs.flatMap((r) => metrics.flatMap((m) => [`${r} - ${m}`, `${r} - ${m}__MIN`, `${r} - ${m}__MAX`]))];
+    const head = [
+      'Step',
+      ...runs.flatMap((r) => metrics.flatMap((m) => [`${r} - ${m}`, `${r} - ${m}__MIN`, `${r} - ${m}__MAX`])),
+    ];
     // val/loss is logged every 200 steps, train/loss every 100.
-    const rows = [100, 200, 300, 400].map((s) => [s, ...runs.flatMap((r, k) => metrics.flatMap((m, j) => {
-      const v = j === 1 && s % 200 ? '' : (4 + k * 0.1 + j * 0.05 - s / 1000).toFixed(3);
-      return [v, v, v];
-    }))].join(','));
-    await page.setInputFiles('#file-input', [{ name: 'wandb_2metrics.csv', mimeType: 'text/csv', buffer: Buffer.from([head.join(','), ...rows].join('\n') + '\n') }]);
+    const rows = [100, 200, 300, 400].map((s) =>
+      [
+        s,
+        ...runs.flatMap((_r, k) =>
+          metrics.flatMap((_m, j) => {
+            const v = j === 1 && s % 200 ? '' : (4 + k * 0.1 + j * 0.05 - s / 1000).toFixed(3);
+            return [v, v, v];
+          }),
+        ),
+      ].join(','),
+    );
+    await page.setInputFiles('#file-input', [
+      {
+        name: 'wandb_2metrics.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(`${[head.join(','), ...rows].join('\n')}\n`),
+      },
+    ]);
 
     const dialog = page.locator('#import-dialog');
     await dialog.waitFor({ state: 'visible' });
-    assert.deepEqual(await page.$$eval('#import-options legend', (xs) => xs.map((x) => x.textContent)), ['The loss column', 'The runs (one curve each)']);
-    const options = await page.$$eval('#import-options input', (xs) => xs.map((x) => `${x.type} ${x.value} ${x.checked}`));
-    assert.deepEqual(options, ['radio train/loss true', 'radio val/loss false', 'checkbox cosine-10k true', 'checkbox wsd-10k true']);
+    assert.deepEqual(await page.$$eval('#import-options legend', (xs) => xs.map((x) => x.textContent)), [
+      'The loss column',
+      'The runs (one curve each)',
+    ]);
+    const options = await page.$$eval('#import-options input', (xs) =>
+      xs.map((x) => `${x.type} ${x.value} ${x.checked}`),
+    );
+    assert.deepEqual(options, [
+      'radio train/loss true',
+      'radio val/loss false',
+      'checkbox cosine-10k true',
+      'checkbox wsd-10k true',
+    ]);
     await page.check('#import-options input[value="val/loss"]');
     await page.uncheck('#import-options input[value="wsd-10k"]');
     await page.click('#import-ok');
@@ -76,7 +119,10 @@ test('a W&B export with two runs and two loss columns asks for both; the column 
 
     await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="cosine-10k val/loss"]'));
     assert.deepEqual(await curveNames(page), ['cosine-10k val/loss'], 'the first file replaces the example');
-    assert.match(await page.textContent('#curve-list [data-curve-name="cosine-10k val/loss"]'), /2 points, steps 200–400/);
+    assert.match(
+      await page.textContent('#curve-list [data-curve-name="cosine-10k val/loss"]'),
+      /2 points, steps 200–400/,
+    );
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
@@ -93,7 +139,10 @@ test('a file added twice: the copy gets a new name, and the page says it holds t
     await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="run"]'));
     await page.setInputFiles('#file-input', file(text));
     await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="run (2)"]'));
-    assert.match(await messageText(page), /run is already on the page with the same points: the copy added is named run \(2\) \(remove it if the file was added twice\)\./);
+    assert.match(
+      await messageText(page),
+      /run is already on the page with the same points: the copy added is named run \(2\) \(remove it if the file was added twice\)\./,
+    );
     await page.setInputFiles('#file-input', file(text.replace('3.3', '3.25')));
     await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="run (3)"]'));
     const said = await messageText(page);

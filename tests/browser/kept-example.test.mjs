@@ -19,14 +19,17 @@ function countCalls() {
 }
 
 /** shown is what the page shows of the example's answers: parameters, intervals, predictions, chart series, status. */
-const shown = (page) => page.evaluate(() => ({
-  params: ['L0', 'A', 'C', 'alpha', 'lambda'].map((k) => document.querySelector(`#param-${k}`).textContent.trim()),
-  equation: document.querySelector('#equation').textContent.replace(/\s+/g, ' '),
-  predictions: [...document.querySelectorAll('#predict-list [data-schedule-name]')].map((r) => r.textContent.replace(/\s+/g, ' ')),
-  series: document.querySelector('#chart-loss').dataset.series,
-  calls: { ...__calls },
-  status: document.querySelector('#status').textContent,
-}));
+const shown = (page) =>
+  page.evaluate(() => ({
+    params: ['L0', 'A', 'C', 'alpha', 'lambda'].map((k) => document.querySelector(`#param-${k}`).textContent.trim()),
+    equation: document.querySelector('#equation').textContent.replace(/\s+/g, ' '),
+    predictions: [...document.querySelectorAll('#predict-list [data-schedule-name]')].map((r) =>
+      r.textContent.replace(/\s+/g, ' '),
+    ),
+    series: document.querySelector('#chart-loss').dataset.series,
+    calls: { ...__calls },
+    status: document.querySelector('#status').textContent,
+  }));
 
 test('a reader who comes back sees the example as this build fitted it, without computing it again; Fit gives the same numbers', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
@@ -42,10 +45,21 @@ test('a reader who comes back sees the example as this build fitted it, without 
   await waitForFit(page);
   const again = await shown(page);
   assert.deepEqual(again.calls, {}, 'nothing is computed');
-  assert.match(again.status, /^Fitted 2 curve\(s\) on an earlier visit, by this same version of the calculator \(Fit fits them again\)\.$/);
-  assert.deepEqual({ ...again, calls: null, status: null }, { ...first, calls: null, status: null }, 'the same parameters, intervals, predictions and lines');
+  assert.match(
+    again.status,
+    /^Fitted 2 curve\(s\) on an earlier visit, by this same version of the calculator \(Fit fits them again\)\.$/,
+  );
+  assert.deepEqual(
+    { ...again, calls: null, status: null },
+    { ...first, calls: null, status: null },
+    'the same parameters, intervals, predictions and lines',
+  );
   assert.equal(again.params[0], '2.628');
-  assert.equal(await page.evaluate(() => document.querySelector('#example-note').hidden), false, 'still labelled as the example');
+  assert.equal(
+    await page.evaluate(() => document.querySelector('#example-note').hidden),
+    false,
+    'still labelled as the example',
+  );
 
   await page.click('#fit-button');
   await page.waitForFunction(() => /in [\d.]+ ms\.$/.test(document.querySelector('#status').textContent));
@@ -64,11 +78,17 @@ test('another build of the site fits the example afresh, and so does a visit aft
   await context.addInitScript(countCalls);
 
   // the same files but for index.html's build id: another build
-  await context.route((url) => url.pathname === '/' || url.pathname.endsWith('/index.html'), async (route) => {
-    const response = await route.fetch();
-    const body = (await response.text()).replace(/<meta name="build" content="[0-9a-f]+">/, '<meta name="build" content="0123456789abcdef">');
-    await route.fulfill({ response, body });
-  });
+  await context.route(
+    (url) => url.pathname === '/' || url.pathname.endsWith('/index.html'),
+    async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace(
+        /<meta name="build" content="[0-9a-f]+">/,
+        '<meta name="build" content="0123456789abcdef">',
+      );
+      await route.fulfill({ response, body });
+    },
+  );
   await page.reload();
   await waitForFit(page);
   assert.deepEqual((await shown(page)).calls, { fit: 1, predict: 1 }, 'another build fits');
@@ -81,7 +101,7 @@ test('another build of the site fits the example afresh, and so does a visit aft
   await exampleSaved(page);
   await page.reload();
   await waitForFit(page);
-  assert.deepEqual((await shown(page)).calls, {}, 'this build\'s copy');
+  assert.deepEqual((await shown(page)).calls, {}, "this build's copy");
   // a change makes the example the user's work, which "Forget my data" forgets with the copy
   await page.fill('#lambda', '0.998');
   await page.dispatchEvent('#lambda', 'change');

@@ -13,40 +13,70 @@ test('both laws on the 25M example; validation table and band', async (t) => {
   try {
     await waitForFit(page);
     await page.click('#example-mpl25');
-    await page.waitForFunction(() => document.querySelectorAll('#metrics-table tr[data-curve-name]').length === 9, null, { timeout: 120000 });
+    await page.waitForFunction(
+      () => document.querySelectorAll('#metrics-table tr[data-curve-name]').length === 9,
+      null,
+      { timeout: 120000 },
+    );
     await waitForFit(page);
     assert.equal(await page.inputValue('#warmup-steps'), '2160');
 
     await page.selectOption('#law', 'both');
     await page.click('#fit-button');
-    await page.waitForFunction(() => document.querySelectorAll('#metrics-table tr[data-curve-name]').length === 18, null, { timeout: 120000 });
+    await page.waitForFunction(
+      () => document.querySelectorAll('#metrics-table tr[data-curve-name]').length === 18,
+      null,
+      { timeout: 120000 },
+    );
     await waitForFit(page);
-    const rows = await page.$$eval('#metrics-table tr[data-curve-name]', (trs) => trs.map((tr) => ({ name: tr.dataset.curveName, law: tr.dataset.law, predE: Number(tr.querySelector('td[data-metric="PredE"]').dataset.value) })));
+    const rows = await page.$$eval('#metrics-table tr[data-curve-name]', (trs) =>
+      trs.map((tr) => ({
+        name: tr.dataset.curveName,
+        law: tr.dataset.law,
+        predE: Number(tr.querySelector('td[data-metric="PredE"]').dataset.value),
+      })),
+    );
     const names = [...new Set(rows.map((r) => r.name))];
     assert.equal(names.length, 9);
     for (const n of names) {
-      assert.deepEqual(rows.filter((r) => r.name === n).map((r) => r.law).sort(), ['annealing', 'multi-power'], n);
+      assert.deepEqual(
+        rows
+          .filter((r) => r.name === n)
+          .map((r) => r.law)
+          .sort(),
+        ['annealing', 'multi-power'],
+        n,
+      );
     }
     // each curve's mean error, under either law, below the release's mean worst-point error (0.0041)
-    for (const r of rows) assert.ok(Number.isFinite(r.predE) && r.predE <= 0.0041, `${r.name} ${r.law} PredE ${r.predE}`);
+    for (const r of rows)
+      assert.ok(Number.isFinite(r.predE) && r.predE <= 0.0041, `${r.name} ${r.law} PredE ${r.predE}`);
     // The second law's lines are on the loss chart.
     const drawn = (await page.getAttribute('#chart-loss', 'data-series')).split('|');
-    assert.ok(drawn.some((s) => /Multi-Power/.test(s)), drawn.join(', '));
+    assert.ok(
+      drawn.some((s) => /Multi-Power/.test(s)),
+      drawn.join(', '),
+    );
 
     // Validation: a held-out table for each law, and a band around the annealing law's lines.
     await page.click('#validate-button');
     await page.waitForSelector('#validate-result:not([hidden])', { timeout: 120000 });
     await page.waitForFunction(() => !document.body.classList.contains('fitting'));
-    const held = await page.$$eval('#validate-table tbody tr[data-curve-name]', (trs) => trs.map((tr) => ({
-      name: tr.dataset.curveName,
-      ann: Number(tr.querySelector('td[data-model="annealing"][data-metric="PredE"]').dataset.value),
-      mpl: Number(tr.querySelector('td[data-model="multi-power"][data-metric="PredE"]').dataset.value),
-    })));
+    const held = await page.$$eval('#validate-table tbody tr[data-curve-name]', (trs) =>
+      trs.map((tr) => ({
+        name: tr.dataset.curveName,
+        ann: Number(tr.querySelector('td[data-model="annealing"][data-metric="PredE"]').dataset.value),
+        mpl: Number(tr.querySelector('td[data-model="multi-power"][data-metric="PredE"]').dataset.value),
+      })),
+    );
     assert.equal(held.length, 3); // the three curves marked fit, each left out in turn
     for (const r of held) assert.ok(Number.isFinite(r.ann) && Number.isFinite(r.mpl), JSON.stringify(r));
     assert.match(await page.textContent('#validate-note'), /90%/);
     const drawnAfter = (await page.getAttribute('#chart-loss', 'data-series')).split('|');
-    assert.ok(drawnAfter.some((s) => /band upper/.test(s)), drawnAfter.join(', '));
+    assert.ok(
+      drawnAfter.some((s) => /band upper/.test(s)),
+      drawnAfter.join(', '),
+    );
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
     const text = await readFile(await download.path(), 'utf8');
@@ -63,14 +93,27 @@ test('both laws on the 25M example; validation table and band', async (t) => {
     await page.selectOption('#law', 'multi-power');
     await page.selectOption('#mpl-search', 'release');
     await page.click('#fit-button');
-    await page.waitForFunction(() => !document.body.classList.contains('fitting')
-      && document.querySelectorAll('#metrics-table tr[data-curve-name][data-law="multi-power"]').length === 9, null, { timeout: 120000 });
-    const release = await page.$$eval('#metrics-table tr[data-curve-name]', (trs) => trs.map((tr) => ({ role: tr.dataset.role, law: tr.dataset.law, predE: Number(tr.querySelector('td[data-metric="PredE"]').dataset.value) })));
+    await page.waitForFunction(
+      () =>
+        !document.body.classList.contains('fitting')
+        && document.querySelectorAll('#metrics-table tr[data-curve-name][data-law="multi-power"]').length === 9,
+      null,
+      { timeout: 120000 },
+    );
+    const release = await page.$$eval('#metrics-table tr[data-curve-name]', (trs) =>
+      trs.map((tr) => ({
+        role: tr.dataset.role,
+        law: tr.dataset.law,
+        predE: Number(tr.querySelector('td[data-metric="PredE"]').dataset.value),
+      })),
+    );
     const heldOut = release.filter((r) => r.role === 'validate');
     assert.equal(heldOut.length, 6);
     const mean = heldOut.reduce((a, r) => a + r.predE, 0) / heldOut.length;
-    t.diagnostic(`Multi-Power Law, release procedure, 25M: mean held-out PredE ${mean.toFixed(5)} (the release: 0.00110)`);
-    assert.ok(mean <= 0.00110, `mean held-out PredE ${mean}, the release reaches 0.00110`);
+    t.diagnostic(
+      `Multi-Power Law, release procedure, 25M: mean held-out PredE ${mean.toFixed(5)} (the release: 0.00110)`,
+    );
+    assert.ok(mean <= 0.0011, `mean held-out PredE ${mean}, the release reaches 0.00110`);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

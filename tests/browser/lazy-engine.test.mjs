@@ -17,7 +17,15 @@ test('the first view loads only the core; the first analysis loads lawcore.wasm,
     const finished = [];
     context.on('requestfinished', (r) => finished.push(r));
     // The page's requests and its worker's, names without their hash.
-    context.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(r.url().replace(/.*\//, '').replace(/\.[0-9a-f]{12}\./, '.')); });
+    context.on('request', (r) => {
+      if (r.url().endsWith('.wasm'))
+        wasm.push(
+          r
+            .url()
+            .replace(/.*\//, '')
+            .replace(/\.[0-9a-f]{12}\./, '.'),
+        );
+    });
     await page.goto(env.url);
     await waitForFit(page);
     assert.deepEqual(await params(page), { L0: '2.628', A: '0.430', C: '0.411', alpha: '0.550' });
@@ -38,15 +46,21 @@ test('the first view loads only the core; the first analysis loads lawcore.wasm,
     await page.evaluate(() => {
       const line = document.querySelector('#engine-loading');
       globalThis.loadingSeen = [];
-      new MutationObserver(() => { if (!line.hidden) globalThis.loadingSeen.push(line.textContent); })
-        .observe(line, { attributes: true, childList: true, characterData: true, subtree: true });
+      new MutationObserver(() => {
+        if (!line.hidden) globalThis.loadingSeen.push(line.textContent);
+      }).observe(line, { attributes: true, childList: true, characterData: true, subtree: true });
     });
     await page.click('#analyses-panel > summary');
     await page.waitForFunction(() => !document.querySelector('#analysis-table').hidden, null, { timeout: 60000 });
-    const values = await page.$$eval('#analysis-table td[data-value]', (tds) => tds.map((td) => Number(td.dataset.value)));
+    const values = await page.$$eval('#analysis-table td[data-value]', (tds) =>
+      tds.map((td) => Number(td.dataset.value)),
+    );
     assert.ok(values.length >= 4 && values.every(Number.isFinite), `${values.length} numbers`);
     const seen = await page.evaluate(() => globalThis.loadingSeen);
-    assert.ok(seen.some((t) => t === 'Loading the importers, analyses and other laws (lawcore.wasm)…'), `loading line: ${JSON.stringify(seen)}`);
+    assert.ok(
+      seen.some((t) => t === 'Loading the importers, analyses and other laws (lawcore.wasm)…'),
+      `loading line: ${JSON.stringify(seen)}`,
+    );
     await page.waitForFunction(() => document.querySelector('#engine-loading').hidden);
     assert.deepEqual(wasm, ['lawcore-core.wasm', 'lawcore.wasm']);
     assert.deepEqual(errors, []);

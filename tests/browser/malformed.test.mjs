@@ -1,7 +1,15 @@
 // A malformed file is refused with a message that names it and the line; nothing else is lost.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFit, messageText, curveNames, keepExample, saveSchedule } from './harness.mjs';
+import {
+  useServerAndBrowser,
+  openPage,
+  waitForFit,
+  messageText,
+  curveNames,
+  keepExample,
+  saveSchedule,
+} from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -46,12 +54,19 @@ test('steps beyond the schedule: the fit names the curve and the step, and nothi
     await waitForFit(page);
     await keepExample(page); // the files below go beside the example
     // Logged to step 30,000, given a 20,000-step schedule.
-    const text = 'step,loss\n' + [5000, 10000, 20000, 30000].map((s, i) => `${s},${(3.6 - 0.2 * i).toFixed(2)}`).join('\n') + '\n';
-    await page.setInputFiles('#file-input', [{ name: 'long-run.csv', mimeType: 'text/csv', buffer: Buffer.from(text) }]);
+    const text = `step,loss\n${[5000, 10000, 20000, 30000].map((s, i) => `${s},${(3.6 - 0.2 * i).toFixed(2)}`).join('\n')}\n`;
+    await page.setInputFiles('#file-input', [
+      { name: 'long-run.csv', mimeType: 'text/csv', buffer: Buffer.from(text) },
+    ]);
     const row = page.locator('#curve-list [data-curve-name="long-run"]');
     await row.waitFor();
-    await saveSchedule(page, row.getByRole('button', { name: /Schedule/ }), { kind: 'constant', fields: { total: '20000', peak: '2e-4' } });
-    await page.waitForFunction(() => /constant · 20,000 steps/.test(document.querySelector('#curve-list [data-curve-name="long-run"]').textContent));
+    await saveSchedule(page, row.getByRole('button', { name: /Schedule/ }), {
+      kind: 'constant',
+      fields: { total: '20000', peak: '2e-4' },
+    });
+    await page.waitForFunction(() =>
+      /constant · 20,000 steps/.test(document.querySelector('#curve-list [data-curve-name="long-run"]').textContent),
+    );
 
     await page.click('#fit-button');
     await page.waitForSelector('#message:not([hidden])');

@@ -54,17 +54,25 @@ try {
 console.log(saySpeed('before', speedBefore));
 console.log(saySpeed('after', machineSpeed()));
 console.log(`first view, cold, ${ROUNDS} loads of each build, alternated (ms from navigation):`);
-dirs.forEach((dir, i) => console.log(`  ${dir}: median ${med(times[i]).toFixed(0)}  [${times[i].map((t) => t.toFixed(0)).join(', ')}]`));
+for (const [i, dir] of dirs.entries()) {
+  console.log(`  ${dir}: median ${med(times[i]).toFixed(0)}  [${times[i].map((t) => t.toFixed(0)).join(', ')}]`);
+}
 // A difference within about twice its standard error is what this machine's noise alone gives.
 const totalCPU = (i) => cpu[i].map((c) => Object.values(c).reduce((s, x) => s + x, 0));
 for (let i = 1; i < dirs.length; i++) {
-  const cpuDiff = Object.keys(cpu[0][0]).length ? `; CPU ${sayDifference(pairedDifference(totalCPU(0), totalCPU(i)))}` : '';
-  console.log(`  ${dirs[i]} against ${dirs[0]}, paired by round (mean difference ± standard error): time ${sayDifference(pairedDifference(times[0], times[i]))}${cpuDiff}`);
+  const cpuDiff = Object.keys(cpu[0][0]).length
+    ? `; CPU ${sayDifference(pairedDifference(totalCPU(0), totalCPU(i)))}`
+    : '';
+  console.log(
+    `  ${dirs[i]} against ${dirs[0]}, paired by round (mean difference ± standard error): time ${sayDifference(pairedDifference(times[0], times[i]))}${cpuDiff}`,
+  );
 }
 if (Object.keys(cpu[0][0]).length) {
   console.log('CPU the renderer used meanwhile, ms (medians; pool: compilers and collector):');
   dirs.forEach((dir, i) => {
     const total = med(cpu[i].map((c) => c.main + c.worker + c.pool + c.other));
-    console.log(`  ${dir}: ${total.toFixed(0)} in all, ${['main', 'worker', 'pool', 'other'].map((k) => `${k} ${med(cpu[i].map((c) => c[k])).toFixed(0)}`).join(', ')}`);
+    console.log(
+      `  ${dir}: ${total.toFixed(0)} in all, ${['main', 'worker', 'pool', 'other'].map((k) => `${k} ${med(cpu[i].map((c) => c[k])).toFixed(0)}`).join(', ')}`,
+    );
   });
 }

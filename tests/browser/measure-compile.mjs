@@ -68,10 +68,21 @@ function functionNames(file) {
 /** coldLoad loads the page once in a fresh Chromium and returns its compile trace. */
 async function coldLoad(url) {
   const profile = mkdtempSync(join(tmpdir(), 'measure-compile-'));
-  const chromium = spawn(CHROMIUM, [...CHROMIUM_ARGS, `--remote-debugging-port=${PORT}`, `--user-data-dir=${profile}`,
-    '--js-flags=--trace-wasm-compilation-times', 'about:blank'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const chromium = spawn(
+    CHROMIUM,
+    [
+      ...CHROMIUM_ARGS,
+      `--remote-debugging-port=${PORT}`,
+      `--user-data-dir=${profile}`,
+      '--js-flags=--trace-wasm-compilation-times',
+      'about:blank',
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   let trace = '';
-  chromium.stdout.on('data', (d) => { trace += d; });
+  chromium.stdout.on('data', (d) => {
+    trace += d;
+  });
   try {
     let version;
     for (let i = 0; !version; i++) {
@@ -83,7 +94,10 @@ async function coldLoad(url) {
       }
     }
     const socket = new WebSocket(version.webSocketDebuggerUrl);
-    await new Promise((resolve, reject) => { socket.on('open', resolve); socket.on('error', reject); });
+    await new Promise((resolve, reject) => {
+      socket.on('open', resolve);
+      socket.on('error', reject);
+    });
     let next = 1;
     const pending = new Map();
     socket.on('message', (data) => {
@@ -91,16 +105,21 @@ async function coldLoad(url) {
       if (pending.has(m.id)) pending.get(m.id)(m.result);
       pending.delete(m.id);
     });
-    const send = (method, params = {}, sessionId) => new Promise((resolve) => {
-      pending.set(next, resolve);
-      socket.send(JSON.stringify({ id: next++, method, params, sessionId }));
-    });
+    const send = (method, params = {}, sessionId) =>
+      new Promise((resolve) => {
+        pending.set(next, resolve);
+        socket.send(JSON.stringify({ id: next++, method, params, sessionId }));
+      });
     const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
     const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
     trace = '';
     await send('Page.navigate', { url }, sessionId);
     const shown = `(${firstViewShown})()`;
-    for (let i = 0; !(await send('Runtime.evaluate', { expression: shown, returnByValue: true }, sessionId)).result?.value; i++) {
+    for (
+      let i = 0;
+      !(await send('Runtime.evaluate', { expression: shown, returnByValue: true }, sessionId)).result?.value;
+      i++
+    ) {
       if (i > 3000) throw new Error('the first view did not show within a minute');
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -130,12 +149,15 @@ try {
       t.us += us;
       if (m[2] === 'TurboFan') optimised.push({ index: Number(m[1]), bytes: Number(m[5]), us });
     }
-    const line = (t) => `${t.count} functions, ${(t.bytes / 1000).toFixed(0)} kB of wasm, ${(t.us / 1000).toFixed(0)} ms`;
+    const line = (t) =>
+      `${t.count} functions, ${(t.bytes / 1000).toFixed(0)} kB of wasm, ${(t.us / 1000).toFixed(0)} ms`;
     console.log(`load ${run}: Liftoff ${line(tiers.Liftoff)}; TurboFan ${line(tiers.TurboFan)}`);
     if (run === RUNS) {
       console.log(`the ${Math.min(TOP, optimised.length)} largest compiled by TurboFan (kB, ms, function):`);
       for (const f of optimised.sort((a, b) => b.bytes - a.bytes).slice(0, TOP)) {
-        console.log(`  ${(f.bytes / 1000).toFixed(1).padStart(5)}  ${(f.us / 1000).toFixed(1).padStart(6)}  ${names.get(f.index) || `function #${f.index}`}`);
+        console.log(
+          `  ${(f.bytes / 1000).toFixed(1).padStart(5)}  ${(f.us / 1000).toFixed(1).padStart(6)}  ${names.get(f.index) || `function #${f.index}`}`,
+        );
       }
     }
   }

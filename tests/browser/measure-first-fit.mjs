@@ -40,7 +40,8 @@ function recordFirstFit() {
           fits.add(msg.id);
           __firstFit.request = msg.request;
           __firstFit.columns = (msg.columns || []).map((c) =>
-            Object.fromEntries(Object.entries(c || {}).map(([k, v]) => [k, ArrayBuffer.isView(v) ? Array.from(v) : v])));
+            Object.fromEntries(Object.entries(c || {}).map(([k, v]) => [k, ArrayBuffer.isView(v) ? Array.from(v) : v])),
+          );
         }
         return post(msg, ...rest);
       };
@@ -57,11 +58,14 @@ try {
     try {
       for (let v = 0; v < VISITS; v++) {
         const context = await chromium.launchPersistentContext(profile, {
-          executablePath: CHROMIUM, args: CHROMIUM_ARGS, serviceWorkers: SW,
+          executablePath: CHROMIUM,
+          args: CHROMIUM_ARGS,
+          serviceWorkers: SW,
         });
         try {
           await context.addInitScript(recordFirstFit);
-          await context.addInitScript(forgetKeptExample, KEPT_EXAMPLE_DB); // each visit fits the example (none shown as kept)
+          // each visit fits the example (none shown as kept)
+          await context.addInitScript(forgetKeptExample, KEPT_EXAMPLE_DB);
           const page = context.pages()[0] || (await context.newPage());
           await page.goto(server.url, { waitUntil: 'commit' });
           await page.waitForFunction(fitted, null, { timeout: 60000 });
@@ -69,16 +73,21 @@ try {
           firsts[v].push(await page.evaluate(() => __firstFit.elapsedMs));
           await page.waitForTimeout(STAY);
           if (v === VISITS - 1) {
-            refits.push(...(await page.evaluate(async () => {
-              const out = [];
-              for (let k = 0; k < 5; k++) {
-                const cols = __firstFit.columns.map((c) =>
-                  Object.fromEntries(Object.entries(c).map(([key, v]) => [key, Array.isArray(v) ? Float64Array.from(v) : v])));
-                const r = await globalThis.lawcoreClient.call('fit', JSON.parse(__firstFit.request), cols);
-                out.push((typeof r.result === 'string' ? JSON.parse(r.result) : r.result).elapsedMs);
-              }
-              return out;
-            })));
+            refits.push(
+              ...(await page.evaluate(async () => {
+                const out = [];
+                for (let k = 0; k < 5; k++) {
+                  const cols = __firstFit.columns.map((c) =>
+                    Object.fromEntries(
+                      Object.entries(c).map(([key, v]) => [key, Array.isArray(v) ? Float64Array.from(v) : v]),
+                    ),
+                  );
+                  const r = await globalThis.lawcoreClient.call('fit', JSON.parse(__firstFit.request), cols);
+                  out.push((typeof r.result === 'string' ? JSON.parse(r.result) : r.result).elapsedMs);
+                }
+                return out;
+              })),
+            );
           }
         } finally {
           await context.close();
@@ -89,8 +98,14 @@ try {
     }
   }
   const fmt = (xs) => `median ${med(xs).toFixed(1)} ms (${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)})`;
-  console.log(`first fit of a fresh worker, ${SETS} profiles, service worker ${SW === 'allow' ? 'allowed' : 'blocked'}:`);
-  firsts.forEach((xs, v) => console.log(`  visit ${v + 1}${v === 0 ? ' (first ever)' : ''}: ${fmt(xs)}  [${xs.map((x) => x.toFixed(1)).join(', ')}]`));
+  console.log(
+    `first fit of a fresh worker, ${SETS} profiles, service worker ${SW === 'allow' ? 'allowed' : 'blocked'}:`,
+  );
+  for (const [v, xs] of firsts.entries()) {
+    console.log(
+      `  visit ${v + 1}${v === 0 ? ' (first ever)' : ''}: ${fmt(xs)}  [${xs.map((x) => x.toFixed(1)).join(', ')}]`,
+    );
+  }
   console.log(`warm refits of the same request, the last visit after ${STAY} ms: ${fmt(refits)}`);
 } finally {
   await server.stop();

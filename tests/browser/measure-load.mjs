@@ -12,7 +12,16 @@
 // after, the machine's speed (harness.mjs, machineSpeed), which its times move with. Not a test:
 // run it by hand,
 //   node tests/browser/measure-load.mjs [SITE_DIR]      (after make build; SITE_DIR: another build)
-import { startServer, launchBrowser, firstViewShown, forgetKeptExample, KEPT_EXAMPLE_DB, exampleSaved, machineSpeed, saySpeed } from './harness.mjs';
+import {
+  startServer,
+  launchBrowser,
+  firstViewShown,
+  forgetKeptExample,
+  KEPT_EXAMPLE_DB,
+  exampleSaved,
+  machineSpeed,
+  saySpeed,
+} from './harness.mjs';
 
 const RUNS = 5;
 const STAY = Number(process.env.STAY || 5000);
@@ -37,7 +46,12 @@ try {
       // A host across a network: the page's requests wait LATENCY ms each.
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: LATENCY, downloadThroughput: -1, uploadThroughput: -1 });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: LATENCY,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
     }
     const finished = [];
     // Every request of the page and of its worker, as it finished.
@@ -47,41 +61,58 @@ try {
     const handle = await page.waitForFunction(firstViewShown, null, { timeout: 60000, polling: 'raf' });
     times.push(await handle.jsonValue());
     const upTo = [...finished];
-    const sizes = await Promise.all(upTo.map(async (r) => {
-      const headers = (await r.response())?.headers() || {};
-      const s = await r.sizes();
-      // Chromium reports the body of the worker's own script as 0 bytes: its Content-Length
-      // (the server always sends one) says what was sent.
-      const body = s.responseBodySize || Number(headers['content-length'] || 0);
-      return { url: r.url().replace(server.url, '/'), ...s, responseBodySize: body, encoding: headers['content-encoding'] || '' };
-    }));
+    const sizes = await Promise.all(
+      upTo.map(async (r) => {
+        const headers = (await r.response())?.headers() || {};
+        const s = await r.sizes();
+        // Chromium reports the body of the worker's own script as 0 bytes: its Content-Length
+        // (the server always sends one) says what was sent.
+        const body = s.responseBodySize || Number(headers['content-length'] || 0);
+        return {
+          url: r.url().replace(server.url, '/'),
+          ...s,
+          responseBodySize: body,
+          encoding: headers['content-encoding'] || '',
+        };
+      }),
+    );
     sent.push(sizes.reduce((sum, s) => sum + s.responseBodySize + s.responseHeadersSize, 0));
     requests = sizes;
     await page.waitForFunction(() => performance.getEntriesByName('example-shown').length > 0);
-    breakdown.push(await page.evaluate(() => ({
-      ready: performance.getEntriesByName('lawcore-ready')[0].startTime,
-      shown: performance.getEntriesByName('example-shown')[0].startTime,
-      module: performance.getEntriesByType('resource').find((r) => r.name.endsWith('/js/main.js'))?.responseEnd,
-    })));
+    breakdown.push(
+      await page.evaluate(() => ({
+        ready: performance.getEntriesByName('lawcore-ready')[0].startTime,
+        shown: performance.getEntriesByName('example-shown')[0].startTime,
+        module: performance.getEntriesByType('resource').find((r) => r.name.endsWith('/js/main.js'))?.responseEnd,
+      })),
+    );
     // The first call the core lacks: the worker loads lawcore.wasm (download, compile, start).
-    fullLoads.push(await page.evaluate(async () => {
-      const t = performance.now();
-      await globalThis.lawcoreClient.call('analyze', { analysis: 'defaults' });
-      return performance.now() - t;
-    }));
+    fullLoads.push(
+      await page.evaluate(async () => {
+        const t = performance.now();
+        await globalThis.lawcoreClient.call('analyze', { analysis: 'defaults' });
+        return performance.now() - t;
+      }),
+    );
     await context.close();
   }
   console.log(`first view, cold (no HTTP cache, no service worker), ${RUNS} loads`);
   console.log(`  navigation to fitted Fig. 2 (ms): ${times.map((t) => t.toFixed(0)).join(', ')}`);
-  console.log(`  median: main.js loaded ${med(breakdown.map((b) => b.module)).toFixed(0)} ms, lawcore ready in its worker ${med(breakdown.map((b) => b.ready)).toFixed(0)} ms, example fitted, predicted and drawn ${med(breakdown.map((b) => b.shown)).toFixed(0)} ms`);
+  console.log(
+    `  median: main.js loaded ${med(breakdown.map((b) => b.module)).toFixed(0)} ms, lawcore ready in its worker ${med(breakdown.map((b) => b.ready)).toFixed(0)} ms, example fitted, predicted and drawn ${med(breakdown.map((b) => b.shown)).toFixed(0)} ms`,
+  );
   console.log(`  median from navigation to the fitted Fig. 2 parameters: ${med(times).toFixed(0)} ms`);
   const headers = requests.reduce((sum, r) => sum + r.responseHeadersSize, 0);
-  console.log(`  sent by the server up to then: ${requests.length} requests, ${med(sent)} bytes (${(med(sent) / 2 ** 20).toFixed(3)} MiB), median; of the last load ${headers} bytes of headers`);
+  console.log(
+    `  sent by the server up to then: ${requests.length} requests, ${med(sent)} bytes (${(med(sent) / 2 ** 20).toFixed(3)} MiB), median; of the last load ${headers} bytes of headers`,
+  );
   for (const r of [...requests].sort((a, b) => b.responseBodySize - a.responseBodySize).slice(0, 6)) {
     console.log(`    ${kB(r.responseBodySize + r.responseHeadersSize).padStart(9)}  ${r.encoding.padEnd(4)} ${r.url}`);
   }
 
-  console.log(`  then the first analysis (lawcore.wasm loaded on first use, downloaded, compiled and started), ms: ${fullLoads.map((t) => t.toFixed(0)).join(', ')}; median ${med(fullLoads).toFixed(0)}`);
+  console.log(
+    `  then the first analysis (lawcore.wasm loaded on first use, downloaded, compiled and started), ms: ${fullLoads.map((t) => t.toFixed(0)).join(', ')}; median ${med(fullLoads).toFixed(0)}`,
+  );
 
   // Repeat visits: one visit installs the service worker (after the first view), then reloads.
   const context = await browser.newContext({ serviceWorkers: 'allow' });
@@ -91,7 +122,9 @@ try {
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
     if (!navigator.serviceWorker.controller) {
-      await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+      await new Promise((resolve) =>
+        navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }),
+      );
     }
   });
   // the example as fitted, kept when the page is idle after the first view
@@ -108,7 +141,9 @@ try {
       await page.reload({ waitUntil: 'commit' });
       const handle = await page.waitForFunction(firstViewShown, null, { timeout: 60000, polling: 'raf' });
       const shown = await handle.jsonValue();
-      const fit = await page.evaluate(() => Number(/in ([\d.]+) ms/.exec(document.querySelector('#status').textContent)?.[1]));
+      const fit = await page.evaluate(() =>
+        Number(/in ([\d.]+) ms/.exec(document.querySelector('#status').textContent)?.[1]),
+      );
       out.push({ shown, fit });
     }
     return out;
@@ -121,7 +156,9 @@ try {
     const repeat = await reloads(stay, refit);
     console.log(`repeat visit, service worker warm, ${RUNS} reloads, ${label}`);
     console.log(`  navigation to fitted Fig. 2 (ms): ${repeat.map((r) => r.shown.toFixed(0)).join(', ')}`);
-    console.log(`  median: ${med(repeat.map((r) => r.shown)).toFixed(0)} ms${refit ? `; the first fit (lawcore's own time, ms): ${repeat.map((r) => r.fit).join(', ')}` : ''}`);
+    console.log(
+      `  median: ${med(repeat.map((r) => r.shown)).toFixed(0)} ms${refit ? `; the first fit (lawcore's own time, ms): ${repeat.map((r) => r.fit).join(', ')}` : ''}`,
+    );
   }
   await context.close();
 } finally {

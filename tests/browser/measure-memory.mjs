@@ -26,7 +26,7 @@ async function writeRun(file, n) {
   let s1 = 0;
   let chunk = '';
   for (let s = 1; s <= n; s++) {
-    const lr = s < 0.8 * n ? peak : peak * (1 - 0.9 * (s - 0.8 * n) / (0.2 * n));
+    const lr = s < 0.8 * n ? peak : peak * (1 - (0.9 * (s - 0.8 * n)) / (0.2 * n));
     s1 += lr;
     chunk += `${s},${lr.toExponential(5)},${(2.5 + 0.45 * s1 ** -0.5 + 0.002 * Math.sin(s * 7.77)).toFixed(6)}\n`;
     if (chunk.length > 1 << 20) {
@@ -67,8 +67,13 @@ async function measure(server, label, files, { expectRefusal = false } = {}) {
     while (sampling) {
       try {
         heapPeak = Math.max(heapPeak, (await cdp.send('Runtime.getHeapUsage')).usedSize);
-        allPeak = Math.max(allPeak, (await processes()).reduce((n, p) => n + status(p.id).rss, 0));
-      } catch { /* the page is busy or gone */ }
+        allPeak = Math.max(
+          allPeak,
+          (await processes()).reduce((n, p) => n + status(p.id).rss, 0),
+        );
+      } catch {
+        /* the page is busy or gone */
+      }
       await new Promise((r) => setTimeout(r, 250));
     }
   })();
@@ -80,27 +85,49 @@ async function measure(server, label, files, { expectRefusal = false } = {}) {
     await page.setInputFiles('#file-input', files);
     if (expectRefusal) {
       await page.waitForSelector('#message:not([hidden])', { timeout: 600000 });
-      console.log(`${label}: refused after ${((Date.now() - started) / 1000).toFixed(1)} s: ${await page.textContent('#message-text')}`);
+      console.log(
+        `${label}: refused after ${((Date.now() - started) / 1000).toFixed(1)} s: ${await page.textContent('#message-text')}`,
+      );
     } else {
-      await page.waitForFunction((n) => document.querySelectorAll('#curve-list [data-curve-name]').length === n, files.length, { timeout: 600000 });
+      await page.waitForFunction(
+        (n) => document.querySelectorAll('#curve-list [data-curve-name]').length === n,
+        files.length,
+        { timeout: 600000 },
+      );
       const loaded = Date.now();
       await page.click('#fit-button');
-      await page.waitForFunction(() => /^Fitted/.test(document.querySelector('#status').textContent) || !document.querySelector('#message').hidden, null, { timeout: 900000 });
+      await page.waitForFunction(
+        () =>
+          /^Fitted/.test(document.querySelector('#status').textContent) || !document.querySelector('#message').hidden,
+        null,
+        { timeout: 900000 },
+      );
       const fitted = Date.now();
-      if (!(await page.isHidden('#message'))) console.log(`${label}: message: ${await page.textContent('#message-text')}`);
+      if (!(await page.isHidden('#message')))
+        console.log(`${label}: message: ${await page.textContent('#message-text')}`);
       await page.waitForFunction(() => document.querySelector('#chart-loss canvas'), null, { timeout: 60000 });
       // the work is saved (a settings change afterwards would save the record alone)
-      await page.waitForFunction(() => Number(document.querySelector('#workspace-footer').dataset.savedAt) > 0, null, { timeout: 300000 });
-      console.log(`${label}: loaded in ${((loaded - started) / 1000).toFixed(1)} s, fitted and drawn in ${((fitted - loaded) / 1000).toFixed(1)} s (${await page.textContent('#status')}), saved after ${((Date.now() - fitted) / 1000).toFixed(1)} s`);
+      await page.waitForFunction(() => Number(document.querySelector('#workspace-footer').dataset.savedAt) > 0, null, {
+        timeout: 300000,
+      });
+      console.log(
+        `${label}: loaded in ${((loaded - started) / 1000).toFixed(1)} s, fitted and drawn in ${((fitted - loaded) / 1000).toFixed(1)} s (${await page.textContent('#status')}), saved after ${((Date.now() - fitted) / 1000).toFixed(1)} s`,
+      );
     }
     const worker = Number(await page.evaluate(() => document.querySelector('#engine-memory').dataset.bytes));
     await cdp.send('HeapProfiler.collectGarbage');
     const heapEnd = (await cdp.send('Runtime.getHeapUsage')).usedSize;
-    const renderers = (await processes()).filter((p) => p.type === 'renderer').map((p) => ({ pid: p.id, ...status(p.id) }));
+    const renderers = (await processes())
+      .filter((p) => p.type === 'renderer')
+      .map((p) => ({ pid: p.id, ...status(p.id) }));
     const tab = renderers.sort((a, b) => b.hwm - a.hwm)[0];
-    console.log(`${label}: worker (WebAssembly) ${mb(worker)}; page JS heap peak ${mb(heapPeak)}, after GC ${mb(heapEnd)}; tab process peak ${mb(tab.hwm)}, now ${mb(tab.rss)}; all Chromium processes peak ${mb(allPeak)}`);
+    console.log(
+      `${label}: worker (WebAssembly) ${mb(worker)}; page JS heap peak ${mb(heapPeak)}, after GC ${mb(heapEnd)}; tab process peak ${mb(tab.hwm)}, now ${mb(tab.rss)}; all Chromium processes peak ${mb(allPeak)}`,
+    );
   } catch (err) {
-    console.log(`${label}: FAILED after ${((Date.now() - started) / 1000).toFixed(1)} s: ${err.message.split('\n')[0]}`);
+    console.log(
+      `${label}: FAILED after ${((Date.now() - started) / 1000).toFixed(1)} s: ${err.message.split('\n')[0]}`,
+    );
   } finally {
     sampling = false;
     await sampler;
@@ -119,13 +146,24 @@ try {
     return f;
   };
   if (want('1M')) await measure(server, '1,000,000 rows, one file', [await file('one-million.csv', 1_000_000)]);
-  if (want('2M')) await measure(server, '2,000,000 rows, one file (importer.MaxRows)', [await file('two-million.csv', 2_000_000)]);
-  if (want('5M')) await measure(server, '5,000,000 rows, one file', [await file('five-million.csv', 5_000_000)], { expectRefusal: true });
+  if (want('2M'))
+    await measure(server, '2,000,000 rows, one file (importer.MaxRows)', [await file('two-million.csv', 2_000_000)]);
+  if (want('5M'))
+    await measure(server, '5,000,000 rows, one file', [await file('five-million.csv', 5_000_000)], {
+      expectRefusal: true,
+    });
   if (want('5M-in-3')) {
-    const files = [await file('part-a.csv', 2_000_000), await file('part-b.csv', 2_000_000), await file('part-c.csv', 1_000_000)];
+    const files = [
+      await file('part-a.csv', 2_000_000),
+      await file('part-b.csv', 2_000_000),
+      await file('part-c.csv', 1_000_000),
+    ];
     await measure(server, '5,000,000 rows in three files (2M + 2M + 1M)', files);
   }
-  for (const [c, n] of [['8M-in-4', 4], ['10M-in-5', 5]]) {
+  for (const [c, n] of [
+    ['8M-in-4', 4],
+    ['10M-in-5', 5],
+  ]) {
     if (!wanted.includes(c)) continue; // by name only: each takes minutes
     const files = [];
     for (let i = 0; i < n; i++) files.push(await file(`part-${c}-${i}.csv`, 2_000_000));

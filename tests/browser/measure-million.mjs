@@ -18,7 +18,11 @@ millionSteps(file);
 
 /** fitted waits for a finished fit, its status and its charts. */
 async function fitted(page) {
-  await page.waitForFunction(() => /^Fitted (.* to )?1 curve/.test(document.querySelector('#status').textContent), null, { timeout: 600000 });
+  await page.waitForFunction(
+    () => /^Fitted (.* to )?1 curve/.test(document.querySelector('#status').textContent),
+    null,
+    { timeout: 600000 },
+  );
   await waitForFit(page, 600000);
 }
 
@@ -33,7 +37,9 @@ try {
     await page.click('#clear-curves');
     let t = Date.now();
     await page.setInputFiles('#file-input', file);
-    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 1, null, { timeout: 600000 });
+    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 1, null, {
+      timeout: 600000,
+    });
     loads.push(Date.now() - t);
     if (await page.isChecked('#auto')) await page.uncheck('#auto');
     t = Date.now();

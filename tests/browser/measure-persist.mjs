@@ -15,13 +15,13 @@ const POINTS = 1_000_000;
 const rows = ['step,lr,loss'];
 let s1 = 0;
 for (let s = 1; s <= POINTS; s++) {
-  const lr = s < 0.8 * POINTS ? 3e-4 : 3e-4 * (1 - 0.9 * (s - 0.8 * POINTS) / (0.2 * POINTS));
+  const lr = s < 0.8 * POINTS ? 3e-4 : 3e-4 * (1 - (0.9 * (s - 0.8 * POINTS)) / (0.2 * POINTS));
   s1 += lr;
   rows.push(`${s},${lr.toExponential(5)},${(2.5 + 0.45 * s1 ** -0.5).toFixed(6)}`);
 }
 const dir = mkdtempSync(path.join(tmpdir(), 'lawcalc-persist-'));
 const file = path.join(dir, 'million.csv');
-writeFileSync(file, rows.join('\n') + '\n');
+writeFileSync(file, `${rows.join('\n')}\n`);
 
 /** saves are the durations of the page's saves so far (performance measures), in ms. */
 const saves = (page) => page.evaluate(() => performance.getEntriesByName('workspace-save').map((e) => e.duration));
@@ -40,10 +40,20 @@ try {
     got.example.push(await page.evaluate(() => performance.getEntriesByName('example-shown')[0].startTime));
     await page.click('#clear-curves');
     await page.setInputFiles('#file-input', file);
-    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="million"]'), null, { timeout: 120000 });
+    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="million"]'), null, {
+      timeout: 120000,
+    });
     await page.click('#fit-button');
-    await page.waitForFunction(() => /^Fitted/.test(document.querySelector('#status').textContent), null, { timeout: 120000 });
-    await page.waitForFunction(() => performance.getEntriesByName('workspace-save').length > 0 && !document.querySelector('#workspace-footer').dataset.saving, null, { timeout: 120000 });
+    await page.waitForFunction(() => /^Fitted/.test(document.querySelector('#status').textContent), null, {
+      timeout: 120000,
+    });
+    await page.waitForFunction(
+      () =>
+        performance.getEntriesByName('workspace-save').length > 0
+        && !document.querySelector('#workspace-footer').dataset.saving,
+      null,
+      { timeout: 120000 },
+    );
     await page.waitForTimeout(1000); // any save the fit started
     const before = await savedAt(page);
     got.first.push((await saves(page))[0]);
@@ -53,7 +63,12 @@ try {
     got.record.push((await saves(page)).at(-1));
 
     await page.reload({ waitUntil: 'commit' });
-    await page.waitForFunction(() => performance.getEntriesByName('workspace-restored').length > 0 && document.querySelector('#chart-loss canvas'), null, { timeout: 120000, polling: 'raf' });
+    await page.waitForFunction(
+      () =>
+        performance.getEntriesByName('workspace-restored').length > 0 && document.querySelector('#chart-loss canvas'),
+      null,
+      { timeout: 120000, polling: 'raf' },
+    );
     const drawnAt = await page.evaluate(() => performance.now());
     await waitForFit(page);
     const marks = await page.evaluate(() => ({
@@ -68,7 +83,9 @@ try {
     await context.close();
   }
   const f = (xs) => `${med(xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(', ')})`;
-  console.log(`a ${POINTS.toLocaleString('en')}-point workspace (its curve, the LR file's schedule and the fit), median of ${RUNS}:`);
+  console.log(
+    `a ${POINTS.toLocaleString('en')}-point workspace (its curve, the LR file's schedule and the fit), median of ${RUNS}:`,
+  );
   console.log(`  first save (its points written):       ${f(got.first)}`);
   console.log(`  save after a change of settings:      ${f(got.record)}`);
   console.log(`  reload: stored work read at           ${f(got.read)} from navigation`);

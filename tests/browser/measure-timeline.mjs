@@ -36,9 +36,13 @@ try {
     } else {
       await page.goto(server.url, { waitUntil: 'commit' });
     }
-    const shown = await (await page.waitForFunction(firstViewShown, null, { timeout: 60000, polling: 'raf' })).jsonValue();
+    const shown = await (
+      await page.waitForFunction(firstViewShown, null, { timeout: 60000, polling: 'raf' })
+    ).jsonValue();
     const onPage = await page.evaluate(() => {
-      const ends = Object.fromEntries(performance.getEntriesByType('resource').map((e) => [e.name.split('/').pop(), e.responseEnd]));
+      const ends = Object.fromEntries(
+        performance.getEntriesByType('resource').map((e) => [e.name.split('/').pop(), e.responseEnd]),
+      );
       const mark = (name) => performance.getEntriesByName(name)[0]?.startTime;
       return {
         origin: performance.timeOrigin,
@@ -58,20 +62,34 @@ try {
     }));
     const shift = inWorker.origin - onPage.origin;
     const rows = [
-      ['boot.js loaded', onPage.boot], ['main.js loaded', onPage.main], ['worker started', shift],
+      ['boot.js loaded', onPage.boot],
+      ['main.js loaded', onPage.main],
+      ['worker started', shift],
       ['core fetched', inWorker.core && inWorker.core.responseEnd + shift],
-      ...inWorker.marks.map(([name, t]) => [name.replace(/^.*lawcore-core.*instantiated$/, 'core instantiated').replace(/^core-up$/, 'Go up (core ready in the worker)'), t + shift]),
-      ['page told lawcore is ready', onPage.ready], ['stored work read', onPage.read], ['DOMContentLoaded', onPage.dcl],
+      ...inWorker.marks.map(([name, t]) => [
+        name
+          .replace(/^.*lawcore-core.*instantiated$/, 'core instantiated')
+          .replace(/^core-up$/, 'Go up (core ready in the worker)'),
+        t + shift,
+      ]),
+      ['page told lawcore is ready', onPage.ready],
+      ['stored work read', onPage.read],
+      ['DOMContentLoaded', onPage.dcl],
       ['example shown as kept', onPage.restored],
       ['fitted Fig. 2 on screen', shown],
-    ].filter(([, t]) => Number.isFinite(t)).sort((a, b) => a[1] - b[1]);
+    ]
+      .filter(([, t]) => Number.isFinite(t))
+      .sort((a, b) => a[1] - b[1]);
     console.log(`load ${run + 1}: ${rows.map(([label, t]) => `${label} ${t.toFixed(0)}`).join(' · ')}`);
     for (const [label, t] of rows) keep(label.replace(/^call \d+ /, ''), t);
     if (!repeatContext) await context.close();
   }
   if (repeatContext) await repeatContext.close();
-  console.log(`medians over ${RUNS} ${REPEAT === null ? 'cold loads' : `repeat visits after ${REPEAT} ms on the page`} (ms from navigation):`);
-  for (const [label, ts] of [...spans].sort((a, b) => med(a[1]) - med(b[1]))) console.log(`  ${med(ts).toFixed(0).padStart(5)}  ${label}`);
+  console.log(
+    `medians over ${RUNS} ${REPEAT === null ? 'cold loads' : `repeat visits after ${REPEAT} ms on the page`} (ms from navigation):`,
+  );
+  for (const [label, ts] of [...spans].sort((a, b) => med(a[1]) - med(b[1])))
+    console.log(`  ${med(ts).toFixed(0).padStart(5)}  ${label}`);
 } finally {
   await browser.close();
   await server.stop();

@@ -21,7 +21,9 @@ test('a million-row file loads and fits, four times over: the worker’s memory 
   const { context, page, errors } = await openPage(env.browser, env.url);
   // the page's fallback when lawcore does not stop within its grace period (lawclient.js)
   const replaced = [];
-  page.on('console', (msg) => { if (/worker was replaced/.test(msg.text())) replaced.push(msg.text()); });
+  page.on('console', (msg) => {
+    if (/worker was replaced/.test(msg.text())) replaced.push(msg.text());
+  });
   try {
     await waitForFit(page);
     const atStart = await memory(page);
@@ -31,21 +33,34 @@ test('a million-row file loads and fits, four times over: the worker’s memory 
       await page.click('#clear-curves');
       const started = Date.now();
       await page.setInputFiles('#file-input', file);
-      await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 1, null, { timeout: 120000 });
+      await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 1, null, {
+        timeout: 120000,
+      });
       const loaded = Date.now();
       const sub = await page.textContent('#curve-list [data-curve-name] .row-sub');
       assert.match(sub, /^1000000 points, .*LR from the file/, sub);
       // on the page emptied, the file's LR sets the warmup (at its peak from step 1: 0), said once
-      const message = await page.isHidden('#message') ? '' : await messageText(page);
-      assert.ok(message === '' || (round === 1 && /^Warmup steps set to 0: the learning rates of million are at their peak from the start\.\s*✕$/.test(message)), `a message appeared: ${message}`);
+      const message = (await page.isHidden('#message')) ? '' : await messageText(page);
+      assert.ok(
+        message === ''
+          || (round === 1
+            && /^Warmup steps set to 0: the learning rates of million are at their peak from the start\.\s*✕$/.test(
+              message,
+            )),
+        `a message appeared: ${message}`,
+      );
       // One fit of the million points is measured here: auto (the default for your own
       // curves) fits each candidate on several folds, a cost of its own.
       if (await page.isChecked('#auto')) await page.uncheck('#auto');
       await page.click('#fit-button');
-      await page.waitForFunction(() => /^Fitted 1 curve/.test(document.querySelector('#status').textContent), null, { timeout: 180000 });
+      await page.waitForFunction(() => /^Fitted 1 curve/.test(document.querySelector('#status').textContent), null, {
+        timeout: 180000,
+      });
       await waitForFit(page);
       seen.push(await memory(page));
-      t.diagnostic(`round ${round}: loaded in ${loaded - started} ms, fitted in ${Date.now() - loaded} ms, worker memory ${Math.round(seen.at(-1) / MB)} MB (at start ${Math.round(atStart / MB)} MB)`);
+      t.diagnostic(
+        `round ${round}: loaded in ${loaded - started} ms, fitted in ${Date.now() - loaded} ms, worker memory ${Math.round(seen.at(-1) / MB)} MB (at start ${Math.round(atStart / MB)} MB)`,
+      );
     }
     // The law's own parameters come back from the million points.
     assert.equal(await page.textContent('#param-L0'), '2.500');
@@ -64,13 +79,18 @@ test('a million-row file loads and fits, four times over: the worker’s memory 
     for (const after of [50, 'search']) {
       await page.click('#fit-button');
       // 'search': once the progress is past the start search (20%), whenever that comes
-      if (after === 'search') await page.waitForFunction(() => /… ([2-9]\d)%/.test(document.querySelector('#status').textContent), null, { polling: 5 });
+      if (after === 'search')
+        await page.waitForFunction(() => /… ([2-9]\d)%/.test(document.querySelector('#status').textContent), null, {
+          polling: 5,
+        });
       else await page.waitForTimeout(after);
       const cancelAt = Date.now();
       await page.click('#cancel-button');
       await page.waitForFunction(() => !document.body.classList.contains('fitting'), null, { timeout: 30000 });
       const took = Date.now() - cancelAt;
-      t.diagnostic(`cancelled ${after === 'search' ? 'during the search' : `${after} ms into the fit`}: stopped in ${took} ms`);
+      t.diagnostic(
+        `cancelled ${after === 'search' ? 'during the search' : `${after} ms into the fit`}: stopped in ${took} ms`,
+      );
       assert.deepEqual(replaced, [], `cancelled ${after} into the fit: lawcore did not stop it (${took} ms)`);
       assert.match(await page.textContent('#status'), /cancelled/);
       assert.equal(await page.textContent('#param-L0'), '2.500');
@@ -94,18 +114,26 @@ test('a 50 MB file loads as one curve', async (t) => {
     rows.push(row);
     bytes += row.length + 1;
   }
-  writeFileSync(file, rows.join('\n') + '\n');
+  writeFileSync(file, `${rows.join('\n')}\n`);
   const { context, page, errors } = await openPage(env.browser, env.url);
   try {
     await waitForFit(page);
     await keepExample(page); // the files below go beside the example
     const started = Date.now();
     await page.setInputFiles('#file-input', file);
-    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="fifty-megabytes"]'), null, { timeout: 120000 });
-    t.diagnostic(`${Math.round(bytes / MB)} MB, ${rows.length - 1} rows: listed after ${Date.now() - started} ms, worker memory ${Math.round((await memory(page)) / MB)} MB`);
+    await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="fifty-megabytes"]'), null, {
+      timeout: 120000,
+    });
+    t.diagnostic(
+      `${Math.round(bytes / MB)} MB, ${rows.length - 1} rows: listed after ${Date.now() - started} ms, worker memory ${Math.round((await memory(page)) / MB)} MB`,
+    );
     const sub = await page.textContent('#curve-list [data-curve-name="fifty-megabytes"] .row-sub');
     assert.match(sub, new RegExp(`^${rows.length - 1} points, .*LR from the file`), sub);
-    assert.deepEqual(await page.$$eval('#curve-list [data-curve-name]', (r) => r.map((x) => x.dataset.curveName)), ['cosine', 'constant', 'fifty-megabytes']);
+    assert.deepEqual(await page.$$eval('#curve-list [data-curve-name]', (r) => r.map((x) => x.dataset.curveName)), [
+      'cosine',
+      'constant',
+      'fifty-megabytes',
+    ]);
     assert.equal(await page.isHidden('#message'), true, 'a message appeared');
     assert.deepEqual(errors, []);
   } finally {
@@ -124,8 +152,14 @@ test('a file over 512 MB is refused before it is read, and nothing is lost', asy
     await waitForFit(page);
     await page.setInputFiles('#file-input', file);
     await page.waitForSelector('#message:not([hidden])');
-    assert.match(await page.textContent('#message'), /huge\.csv: the file is 600 MB, larger than 512 MB: thin the curve first/);
-    assert.deepEqual(await page.$$eval('#curve-list [data-curve-name]', (r) => r.map((x) => x.dataset.curveName)), ['cosine', 'constant']);
+    assert.match(
+      await page.textContent('#message'),
+      /huge\.csv: the file is 600 MB, larger than 512 MB: thin the curve first/,
+    );
+    assert.deepEqual(await page.$$eval('#curve-list [data-curve-name]', (r) => r.map((x) => x.dataset.curveName)), [
+      'cosine',
+      'constant',
+    ]);
     assert.ok((await memory(page)) < 64 * MB, 'the worker read the file');
     assert.deepEqual(errors, []);
   } finally {

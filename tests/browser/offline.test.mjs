@@ -8,14 +8,26 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { startServer, launchBrowser, openPage, waitForFit, params, ROOT, SITE, CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
+import {
+  startServer,
+  launchBrowser,
+  openPage,
+  waitForFit,
+  params,
+  ROOT,
+  SITE,
+  CHROMIUM,
+  CHROMIUM_ARGS,
+} from './harness.mjs';
 
 /** controlled waits until a service worker has cached the build and controls the page. */
 function controlled(page) {
   return page.evaluate(async () => {
     await navigator.serviceWorker.ready;
     if (!navigator.serviceWorker.controller) {
-      await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+      await new Promise((resolve) =>
+        navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }),
+      );
     }
   });
 }
@@ -37,7 +49,10 @@ test('with the server stopped and the browser offline, a reload still fits the e
     await page.reload();
     await waitForFit(page);
     assert.deepEqual(await params(page), { L0: '2.628', A: '0.430', C: '0.411', alpha: '0.550' });
-    assert.deepEqual(errors.filter((e) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(e)), []);
+    assert.deepEqual(
+      errors.filter((e) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(e)),
+      [],
+    );
     await context.close();
   } finally {
     await browser.close();
@@ -60,7 +75,13 @@ test('a new build replaces the old cache, and the page shows the new build', asy
     const [oldCache] = await cacheNames(page);
 
     const index = path.join(dir, 'index.html');
-    writeFileSync(index, readFileSync(index, 'utf8').replace('<footer class="page-footer">', '<footer class="page-footer" data-build="new">'));
+    writeFileSync(
+      index,
+      readFileSync(index, 'utf8').replace(
+        '<footer class="page-footer">',
+        '<footer class="page-footer" data-build="new">',
+      ),
+    );
     execFileSync(path.join(ROOT, 'scripts/sw-manifest.sh'), [dir]);
     execFileSync('go', ['run', './scripts/precompress', '-dir', dir], { cwd: ROOT });
     // The browser checks the worker's scripts on navigation, installs the new one, and that one
@@ -82,7 +103,10 @@ test('a new build replaces the old cache, and the page shows the new build', asy
     await waitForFit(page);
     assert.equal(await page.getAttribute('footer', 'data-build'), 'new');
     assert.deepEqual(await params(page), { L0: '2.628', A: '0.430', C: '0.411', alpha: '0.550' });
-    assert.deepEqual(errors.filter((e) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(e)), []);
+    assert.deepEqual(
+      errors.filter((e) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(e)),
+      [],
+    );
     await context.close();
   } finally {
     await browser.close();

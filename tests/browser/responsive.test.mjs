@@ -17,7 +17,7 @@ function bigCurve(total, every, decayStart, seed) {
   let rand = seed;
   const lines = ['step,lr,loss'];
   for (let s = 0; s <= total; s++) {
-    const lr = s < decayStart ? peak : peak * (1 - 0.9 * (s - decayStart) / (total - decayStart));
+    const lr = s < decayStart ? peak : peak * (1 - (0.9 * (s - decayStart)) / (total - decayStart));
     m = lambda * m + (s === 0 ? 0 : prev - lr);
     s1 += lr;
     s2 += m;
@@ -29,37 +29,47 @@ function bigCurve(total, every, decayStart, seed) {
       lines.push(`${s},${lr},${loss.toFixed(5)}`);
     }
   }
-  return Buffer.from(lines.join('\n') + '\n');
+  return Buffer.from(`${lines.join('\n')}\n`);
 }
 
 test('a long fit keeps the page responsive and can be cancelled', async (t) => {
   const { context, page } = await openPage(env.browser, env.url);
   const replaced = [];
-  page.on('console', (msg) => { if (/worker was replaced/.test(msg.text())) replaced.push(msg.text()); });
+  page.on('console', (msg) => {
+    if (/worker was replaced/.test(msg.text())) replaced.push(msg.text());
+  });
   try {
     await waitForFit(page);
     await keepExample(page); // the files below go beside the example
     const before = await page.textContent('#param-L0');
     const files = [0, 1, 2, 3, 4, 5].map((i) => ({
-      name: `long-run-${i}.csv`, mimeType: 'text/csv',
+      name: `long-run-${i}.csv`,
+      mimeType: 'text/csv',
       buffer: bigCurve(400000, 20, 200000 + 30000 * i, 7 + i),
     }));
     // Beside the example's two curves, whose fit stays on screen until a new one replaces it.
     await page.setInputFiles('#file-input', files);
-    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 8, null, { timeout: 60000 });
+    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 8, null, {
+      timeout: 60000,
+    });
     await page.check('#fit-lambda');
 
     // A counter in the page: it only advances while the main thread is free.
     await page.evaluate(() => {
       window.ticks = 0;
-      setInterval(() => { window.ticks++; }, 20);
+      setInterval(() => {
+        window.ticks++;
+      }, 20);
     });
     await page.click('#fit-button');
     await page.waitForFunction(() => document.body.classList.contains('fitting'));
     const t0 = await page.evaluate(() => window.ticks);
     await page.waitForTimeout(1500);
     const t1 = await page.evaluate(() => window.ticks);
-    assert.ok(await page.evaluate(() => document.body.classList.contains('fitting')), 'the fit ended too soon to test responsiveness');
+    assert.ok(
+      await page.evaluate(() => document.body.classList.contains('fitting')),
+      'the fit ended too soon to test responsiveness',
+    );
     assert.ok(t1 - t0 >= 30, `the page froze: ${t1 - t0} ticks of 20 ms in 1.5 s`);
     // The page answers the user while the fit runs: a details element opens.
     await page.click('#manual-params summary');
@@ -74,9 +84,17 @@ test('a long fit keeps the page responsive and can be cancelled', async (t) => {
 
     const cancelAt = Date.now();
     await page.click('#cancel-button');
-    await page.waitForFunction(() => /cancelled/i.test(document.querySelector('#status').textContent), null, { timeout: 10000 });
-    t.diagnostic(`cancelled in ${Date.now() - cancelAt} ms, ${replaced.length ? 'by replacing the worker' : 'by lawcore.cancel()'}`);
-    assert.deepEqual(replaced, [], 'lawcore.cancel() stops the fit itself, without the fallback of replacing the worker');
+    await page.waitForFunction(() => /cancelled/i.test(document.querySelector('#status').textContent), null, {
+      timeout: 10000,
+    });
+    t.diagnostic(
+      `cancelled in ${Date.now() - cancelAt} ms, ${replaced.length ? 'by replacing the worker' : 'by lawcore.cancel()'}`,
+    );
+    assert.deepEqual(
+      replaced,
+      [],
+      'lawcore.cancel() stops the fit itself, without the fallback of replacing the worker',
+    );
     assert.equal(await page.evaluate(() => document.body.classList.contains('fitting')), false);
     assert.equal(await page.isEnabled('#fit-button'), true);
     assert.equal(await page.textContent('#param-L0'), before, 'the previous fit stays on screen');

@@ -6,7 +6,15 @@
 // carry the fit's band, and the windows and auto are kept across a reload.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFit, curveNames, messageText, params, saveSchedule } from './harness.mjs';
+import {
+  useServerAndBrowser,
+  openPage,
+  waitForFit,
+  curveNames,
+  messageText,
+  params,
+  saveSchedule,
+} from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -23,7 +31,8 @@ function warmupRunCSV() {
   const total = 10000;
   const warmup = 800;
   const peak = 3e-4;
-  const lrAt = (s) => (s < warmup ? peak * s / warmup : peak / 2 * (1 + Math.cos(Math.PI * (s - warmup) / (total - warmup))));
+  const lrAt = (s) =>
+    s < warmup ? (peak * s) / warmup : (peak / 2) * (1 + Math.cos((Math.PI * (s - warmup)) / (total - warmup)));
   const counted = (s) => (s < warmup ? peak : lrAt(s));
   let s1 = 0;
   let s2 = 0;
@@ -36,32 +45,57 @@ function warmupRunCSV() {
     s1 += eta;
     s2 += m;
     prev = eta;
-    if (s % 50 === 0 && s > 0) rows.push(`${s},${lrAt(s)},${(TRUTH.L0 + TRUTH.A * s1 ** -TRUTH.alpha - TRUTH.C * s2 + 3 * Math.exp(-s / 200)).toFixed(6)}`);
+    if (s % 50 === 0 && s > 0)
+      rows.push(
+        `${s},${lrAt(s)},${(TRUTH.L0 + TRUTH.A * s1 ** -TRUTH.alpha - TRUTH.C * s2 + 3 * Math.exp(-s / 200)).toFixed(6)}`,
+      );
   }
-  return rows.join('\n') + '\n';
+  return `${rows.join('\n')}\n`;
 }
 
 /** addFile adds a CSV file as the user would (the file chooser). */
-const addFile = (page, name, text) => page.setInputFiles('#file-input', [{ name, mimeType: 'text/csv', buffer: Buffer.from(text) }]);
+const addFile = (page, name, text) =>
+  page.setInputFiles('#file-input', [{ name, mimeType: 'text/csv', buffer: Buffer.from(text) }]);
 
 /** fit presses Fit and waits for its answer (the status says "Fitted ..."). */
 async function fit(page) {
-  await page.evaluate(() => { document.querySelector('#status').textContent = ''; });
+  await page.evaluate(() => {
+    document.querySelector('#status').textContent = '';
+  });
   await page.click('#fit-button');
-  await page.waitForFunction(() => /^Fitted/.test(document.querySelector('#status').textContent) && !document.body.classList.contains('fitting'), null, { timeout: 60000 });
+  await page.waitForFunction(
+    () => /^Fitted/.test(document.querySelector('#status').textContent) && !document.body.classList.contains('fitting'),
+    null,
+    { timeout: 60000 },
+  );
   await waitForFit(page);
 }
 
 /** windowOf reads a curve's fit window as its row shows it: {from, set, text}. */
-const windowOf = (page, name) => page.$eval(`#curve-list [data-curve-name="${name}"] .window-input`, (i) => ({ from: Number(i.dataset.from), set: i.dataset.set === 'true', text: i.value, placeholder: i.placeholder }));
+const windowOf = (page, name) =>
+  page.$eval(`#curve-list [data-curve-name="${name}"] .window-input`, (i) => ({
+    from: Number(i.dataset.from),
+    set: i.dataset.set === 'true',
+    text: i.value,
+    placeholder: i.placeholder,
+  }));
 
 /** metric reads a curve's metric from the metrics table (its data-value: a fraction for errors). */
-const metric = (page, name, key) => page.$eval(`#metrics-table tr[data-curve-name="${name}"] td[data-metric="${key}"]`, (td) => Number(td.dataset.value));
+const metric = (page, name, key) =>
+  page.$eval(`#metrics-table tr[data-curve-name="${name}"] td[data-metric="${key}"]`, (td) => Number(td.dataset.value));
 
 /** warnings reads the warnings shown: [{kind, param, curve, from, text, button}]. */
-const warnings = (page) => page.$$eval('#fit-warnings .fit-warning', (ps) => ps.map((p) => ({
-  kind: p.dataset.kind, param: p.dataset.param, curve: p.dataset.curve, from: p.dataset.from, text: p.textContent, button: p.querySelector('button')?.textContent || '',
-})));
+const warnings = (page) =>
+  page.$$eval('#fit-warnings .fit-warning', (ps) =>
+    ps.map((p) => ({
+      kind: p.dataset.kind,
+      param: p.dataset.param,
+      curve: p.dataset.curve,
+      from: p.dataset.from,
+      text: p.textContent,
+      button: p.querySelector('button')?.textContent || '',
+    })),
+  );
 
 /** setWindow types a curve's window as the user does. */
 async function setWindow(page, name, text) {
@@ -78,7 +112,10 @@ test('a warmup-driven fit warns in words; "Fit from step 800" refits to the trut
     await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="run10k"]'));
     // The window defaults to the end of the warmup the LR column shows: 185 of 200 points.
     assert.deepEqual(await windowOf(page, 'run10k'), { from: 800, set: false, text: '', placeholder: '800' });
-    assert.match(await page.textContent('#curve-list [data-curve-name="run10k"] .row-window'), /185 of 200 points fitted \(from the end of the warmup\)/);
+    assert.match(
+      await page.textContent('#curve-list [data-curve-name="run10k"] .row-window'),
+      /185 of 200 points fitted \(from the end of the warmup\)/,
+    );
     // The paper's setting (the law the data were made with) to check the numbers against the truth.
     await page.uncheck('#auto');
 
@@ -92,31 +129,68 @@ test('a warmup-driven fit warns in words; "Fit from step 800" refits to the trut
     assert.ok(poor, JSON.stringify(await warnings(page)));
     assert.equal(poor.curve, 'run10k');
     assert.equal(poor.from, '800');
-    assert.match(poor.text, new RegExp(`^⚠ The annealing law fits curve "run10k" poorly \\(R² ${r2Whole.toFixed(3)}, worst error \\d+\\.\\d%\\); the first steps \\(the warmup, up to step 800\\) may drive it: fit from step 800\\?`));
+    assert.match(
+      poor.text,
+      new RegExp(
+        `^⚠ The annealing law fits curve "run10k" poorly \\(R² ${r2Whole.toFixed(3)}, worst error \\d+\\.\\d%\\); the first steps \\(the warmup, up to step 800\\) may drive it: fit from step 800\\?`,
+      ),
+    );
     assert.equal(poor.button, 'Fit from step 800');
     const wholeL0 = (await params(page)).L0;
     assert.ok(Math.abs(wholeL0 - TRUTH.L0) > 0.1, `whole-curve L0 ${wholeL0} is off the truth`);
 
     // One click: the window starts at 800 and the law is fitted again.
-    await page.evaluate(() => { document.querySelector('#status').textContent = ''; });
+    await page.evaluate(() => {
+      document.querySelector('#status').textContent = '';
+    });
     await page.click('#fit-warnings button.fit-from');
-    await page.waitForFunction(() => /^Fitted/.test(document.querySelector('#status').textContent) && !document.body.classList.contains('fitting'), null, { timeout: 60000 });
+    await page.waitForFunction(
+      () =>
+        /^Fitted/.test(document.querySelector('#status').textContent) && !document.body.classList.contains('fitting'),
+      null,
+      { timeout: 60000 },
+    );
     assert.deepEqual(await windowOf(page, 'run10k'), { from: 800, set: true, text: '800', placeholder: '800' });
     const r2 = await metric(page, 'run10k', 'R2');
     assert.ok(r2 >= 0.999, `R² ${r2} from step 800`);
-    assert.equal(await page.$eval('#metrics-table tr[data-curve-name="run10k"] td:nth-of-type(1)', (td) => td.textContent), '185', 'the points of the window are scored');
-    assert.deepEqual((await warnings(page)).filter((w) => w.kind !== 'held-out'), []);
+    assert.equal(
+      await page.$eval('#metrics-table tr[data-curve-name="run10k"] td:nth-of-type(1)', (td) => td.textContent),
+      '185',
+      'the points of the window are scored',
+    );
+    assert.deepEqual(
+      (await warnings(page)).filter((w) => w.kind !== 'held-out'),
+      [],
+    );
     // Its parameters near the truth, each inside its 90% interval beside it.
     const p = await params(page);
     assert.ok(Math.abs(p.L0 - TRUTH.L0) < 0.15, `L0 ${p.L0}`);
     assert.ok(Math.abs(p.alpha - TRUTH.alpha) < 0.2, `alpha ${p.alpha}`);
-    const intervals = await page.$$eval('#equation .interval', (xs) => Object.fromEntries(xs.map((x) => [x.dataset.param, { low: Number(x.dataset.low), high: Number(x.dataset.high), value: Number(x.dataset.value), text: x.textContent }])));
+    const intervals = await page.$$eval('#equation .interval', (xs) =>
+      Object.fromEntries(
+        xs.map((x) => [
+          x.dataset.param,
+          {
+            low: Number(x.dataset.low),
+            high: Number(x.dataset.high),
+            value: Number(x.dataset.value),
+            text: x.textContent,
+          },
+        ]),
+      ),
+    );
     assert.deepEqual(Object.keys(intervals).sort(), ['A', 'C', 'L0', 'alpha']);
     for (const [k, iv] of Object.entries(intervals)) {
-      assert.ok(Math.abs(iv.value - Number(p[k])) <= 5e-4 + 5e-4 * Math.abs(iv.value), `${k}: the interval is the value's (${iv.value}, shown ${p[k]})`);
+      assert.ok(
+        Math.abs(iv.value - Number(p[k])) <= 5e-4 + 5e-4 * Math.abs(iv.value),
+        `${k}: the interval is the value's (${iv.value}, shown ${p[k]})`,
+      );
       assert.ok(iv.low < iv.value && iv.value < iv.high, `${k}: ${iv.low} < ${iv.value} < ${iv.high}`);
     }
-    assert.ok(intervals.L0.low < TRUTH.L0 && TRUTH.L0 < intervals.L0.high, `L0's interval ${intervals.L0.low}..${intervals.L0.high} holds the truth ${TRUTH.L0}`);
+    assert.ok(
+      intervals.L0.low < TRUTH.L0 && TRUTH.L0 < intervals.L0.high,
+      `L0's interval ${intervals.L0.low}..${intervals.L0.high} holds the truth ${TRUTH.L0}`,
+    );
     assert.match(intervals.L0.text, /^L0 = \d\.\d{3} \(\d\.\d{3} to \d\.\d{3}\)$/);
 
     // Back to the default window (empty field): the same window, now the default.
@@ -136,10 +210,16 @@ test('a window typed wrong is refused naming the curve and the field; the curve 
     await page.waitForFunction(() => document.querySelector('#curve-list [data-curve-name="run10k"]'));
     await setWindow(page, 'run10k', '1200');
     await setWindow(page, 'run10k', 'soon');
-    assert.match(await messageText(page), /^run10k: fit from step: "soon" is not a step \(a number from 0, such as 2000, 2,000 or 2k\)\./);
+    assert.match(
+      await messageText(page),
+      /^run10k: fit from step: "soon" is not a step \(a number from 0, such as 2000, 2,000 or 2k\)\./,
+    );
     assert.deepEqual(await windowOf(page, 'run10k'), { from: 1200, set: true, text: '1200', placeholder: '800' });
     await setWindow(page, 'run10k', '20000');
-    assert.match(await messageText(page), /^run10k: fit from step: 20,000 is after the curve’s last point \(step 10,000\): no point would be left to fit\./);
+    assert.match(
+      await messageText(page),
+      /^run10k: fit from step: 20,000 is after the curve’s last point \(step 10,000\): no point would be left to fit\./,
+    );
     assert.deepEqual(await curveNames(page), ['run10k']);
     assert.deepEqual(await windowOf(page, 'run10k'), { from: 1200, set: true, text: '1200', placeholder: '800' });
     assert.deepEqual(errors, []);
@@ -154,7 +234,10 @@ test('auto for your own curves: the choice, its reason, every candidate’s held
     await waitForFit(page);
     // The example keeps the paper's setting and says so.
     assert.equal(await page.isChecked('#auto'), false);
-    assert.match(await page.textContent('#fit-settings'), /^The paper’s setting, which the paper’s Fig\. 2 example keeps \(auto is off; your own curves are fitted with auto\): λ fixed/);
+    assert.match(
+      await page.textContent('#fit-settings'),
+      /^The paper’s setting, which the paper’s Fig\. 2 example keeps \(auto is off; your own curves are fitted with auto\): λ fixed/,
+    );
     assert.ok(await page.isHidden('#auto-note'));
 
     await addFile(page, 'run10k.csv', warmupRunCSV());
@@ -165,24 +248,42 @@ test('auto for your own curves: the choice, its reason, every candidate’s held
     await fit(page);
     const fittedAt = await page.evaluate(() => Date.now());
     assert.match(await page.textContent('#status'), /^Fitted the annealing law \(picked by auto\) to 1 curve/);
-    // one curve: the annealing law alone competes, lambda held or fitted (see lawcore's note on auto), and one is picked
-    assert.match(await page.textContent('#fit-settings'), /^Picked by auto: the annealing law, λ (fixed|fitted) · warmup 800 steps counted at the (peak LR|LR as run)/);
+    // one curve: the annealing law alone competes, lambda held or fitted (see lawcore's note on
+    // auto), and one is picked
+    assert.match(
+      await page.textContent('#fit-settings'),
+      /^Picked by auto: the annealing law, λ (fixed|fitted) · warmup 800 steps counted at the (peak LR|LR as run)/,
+    );
     const note = await page.textContent('#auto-note .hint');
-    assert.match(note, /^Auto picked the annealing law, λ (0\.999|fitted), warmup (as run|at the peak)\. .* held-out error \d\.\d+% \(forecast, 2 folds\)/);
-    const candidates = await page.$$eval('#auto-note tr[data-candidate]', (trs) => trs.map((tr) => ({
-      label: tr.dataset.candidate, chosen: tr.classList.contains('chosen'),
-      heldOut: Number(tr.querySelector('[data-metric="heldOut"]').dataset.value), inSample: tr.querySelector('[data-metric="inSample"]').textContent,
-    })));
+    assert.match(
+      note,
+      /^Auto picked the annealing law, λ (0\.999|fitted), warmup (as run|at the peak)\. .* held-out error \d\.\d+% \(forecast, 2 folds\)/,
+    );
+    const candidates = await page.$$eval('#auto-note tr[data-candidate]', (trs) =>
+      trs.map((tr) => ({
+        label: tr.dataset.candidate,
+        chosen: tr.classList.contains('chosen'),
+        heldOut: Number(tr.querySelector('[data-metric="heldOut"]').dataset.value),
+        inSample: tr.querySelector('[data-metric="inSample"]').textContent,
+      })),
+    );
     assert.ok(candidates.length >= 2, JSON.stringify(candidates));
     assert.ok(candidates[0].chosen, 'the chosen candidate comes first');
-    for (const c of candidates) assert.ok(c.heldOut > 0 && c.heldOut < 0.05 && /%$/.test(c.inSample), JSON.stringify(c));
+    for (const c of candidates)
+      assert.ok(c.heldOut > 0 && c.heldOut < 0.05 && /%$/.test(c.inSample), JSON.stringify(c));
     // Best first: no candidate predicts the held-out steps better than the one chosen (ties go to the simpler).
-    for (const c of candidates.slice(1)) assert.ok(c.heldOut >= candidates[0].heldOut * 0.97, `${c.label} ${c.heldOut} vs ${candidates[0].heldOut}`);
+    for (const c of candidates.slice(1))
+      assert.ok(c.heldOut >= candidates[0].heldOut * 0.97, `${c.label} ${c.heldOut} vs ${candidates[0].heldOut}`);
     // The metrics table: held-out error beside the in-sample fit, the chosen candidate's.
-    const heldOut = await page.$eval('#metrics-table tr[data-summary="fit"] td[data-metric="heldOutPredE"]', (td) => ({ value: Number(td.dataset.value), text: td.textContent }));
+    const heldOut = await page.$eval('#metrics-table tr[data-summary="fit"] td[data-metric="heldOutPredE"]', (td) => ({
+      value: Number(td.dataset.value),
+      text: td.textContent,
+    }));
     assert.equal(heldOut.value, candidates[0].heldOut);
     assert.match(heldOut.text, /^\d+(\.\d+)?%$/);
-    const inSample = await page.$eval('#metrics-table tr[data-summary="fit"] td[data-metric="PredE"]', (td) => Number(td.dataset.value));
+    const inSample = await page.$eval('#metrics-table tr[data-summary="fit"] td[data-metric="PredE"]', (td) =>
+      Number(td.dataset.value),
+    );
     assert.ok(heldOut.value > inSample, `held-out ${heldOut.value} above in-sample ${inSample}`);
 
     // Reload: the window set, auto and its choice are back, the fit current.
@@ -207,13 +308,23 @@ test('auto for your own curves: the choice, its reason, every candidate’s held
     // A schedule to predict gets a band that one curve's forecasts alone could not set, and
     // the answers note says what sets it: the paper's ~0.2% on unseen schedules, ±0.41% at 90%.
     await saveSchedule(page, '#add-prediction', { name: 'cosine 20K', kind: 'cosine', fields: { total: '20000' } });
-    await page.waitForFunction(() => {
-      const td = document.querySelector('#answers-table td[data-metric="final"]');
-      return td && td.dataset.lower && td.dataset.upper;
-    }, null, { timeout: 30000 });
-    const final = await page.$eval('#answers-table td[data-metric="final"]', (td) => ({ value: Number(td.dataset.value), upper: Number(td.dataset.upper) }));
+    await page.waitForFunction(
+      () => {
+        const td = document.querySelector('#answers-table td[data-metric="final"]');
+        return td && td.dataset.lower && td.dataset.upper;
+      },
+      null,
+      { timeout: 30000 },
+    );
+    const final = await page.$eval('#answers-table td[data-metric="final"]', (td) => ({
+      value: Number(td.dataset.value),
+      upper: Number(td.dataset.upper),
+    }));
     assert.ok((final.upper - final.value) / final.value >= 0.0041, JSON.stringify(final));
-    assert.match(await page.textContent('#answers-note'), /With one fit curve it is at least ±0\.41%: forecasts of that curve’s own tail cannot show how far other schedules miss/);
+    assert.match(
+      await page.textContent('#answers-note'),
+      /With one fit curve it is at least ±0\.41%: forecasts of that curve’s own tail cannot show how far other schedules miss/,
+    );
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
@@ -226,34 +337,68 @@ test('the fit’s band: auto on the Fig. 2 curves puts each 60K schedule’s fin
     await waitForFit(page);
     await page.check('#auto');
     await fit(page);
-    await page.waitForFunction(() => [...document.querySelectorAll('#answers-table td[data-metric="final"]')].length === 5
-      && [...document.querySelectorAll('#answers-table td[data-metric="final"]')].every((td) => td.dataset.lower && td.dataset.upper), null, { timeout: 30000 });
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('#answers-table td[data-metric="final"]')].length === 5
+        && [...document.querySelectorAll('#answers-table td[data-metric="final"]')].every(
+          (td) => td.dataset.lower && td.dataset.upper,
+        ),
+      null,
+      { timeout: 30000 },
+    );
     assert.match(await page.textContent('#answers-table thead'), /final loss with 90% band/);
-    const rows = await page.$$eval('#answers-table tr[data-schedule-name] td[data-metric="final"]', (tds) => tds.map((td) => ({
-      name: td.closest('tr').dataset.scheduleName, final: Number(td.dataset.value), lower: Number(td.dataset.lower), upper: Number(td.dataset.upper), band: Number(td.dataset.band), text: td.textContent,
-    })));
+    const rows = await page.$$eval('#answers-table tr[data-schedule-name] td[data-metric="final"]', (tds) =>
+      tds.map((td) => ({
+        name: td.closest('tr').dataset.scheduleName,
+        final: Number(td.dataset.value),
+        lower: Number(td.dataset.lower),
+        upper: Number(td.dataset.upper),
+        band: Number(td.dataset.band),
+        text: td.textContent,
+      })),
+    );
     for (const r of rows) {
       // pred·(1 ± h): symmetric about the prediction, h between 0.05% and 20% of it.
       assert.ok(r.lower < r.final && r.final < r.upper, JSON.stringify(r));
-      assert.ok(Math.abs((r.upper - r.final) - (r.final - r.lower)) < 1e-9, JSON.stringify(r));
+      assert.ok(Math.abs(r.upper - r.final - (r.final - r.lower)) < 1e-9, JSON.stringify(r));
       const h = (r.upper - r.final) / r.final;
       assert.ok(h > 5e-4 && h < 0.2, `${r.name}: half-width ${h}`);
       assert.ok(Math.abs(r.band - (r.upper - r.lower) / 2) < 1e-12);
       assert.equal(r.text, `${r.final.toFixed(4)} ± ${r.band.toFixed(4)}`);
     }
-    assert.match(await page.textContent('#answers-note'), /90% prediction band auto calibrated on the data it held out/);
+    assert.match(
+      await page.textContent('#answers-note'),
+      /90% prediction band auto calibrated on the data it held out/,
+    );
     // Two fit curves: auto may predict with an average of laws; the page says which, with
     // each member's weight (they sum to 100%, rounded), and draws the average.
-    const weights = await page.$$eval('#auto-note tr.chosen[data-candidate]', (trs) => trs.map((tr) => Number(tr.dataset.weight)));
+    const weights = await page.$$eval('#auto-note tr.chosen[data-candidate]', (trs) =>
+      trs.map((tr) => Number(tr.dataset.weight)),
+    );
     assert.ok(weights.length >= 1 && Math.abs(weights.reduce((a, b) => a + b, 0) - 1) < 1e-9, `weights ${weights}`);
     const hint = await page.textContent('#auto-note .hint');
     const settingsLine = await page.textContent('#fit-settings');
     if (weights.length > 1) {
-      assert.match(hint, new RegExp(`^Auto predicts with the average of ${weights.length} laws\\. The average of .* predicts the held-out data best`));
-      assert.match(settingsLine, new RegExp(`^Picked by auto: the average of ${weights.length} laws, weighted by how well each predicts held-out data`));
-      assert.match(await page.textContent('#status'), new RegExp(`^Fitted an average of ${weights.length} laws \\(picked by auto\\)`));
+      assert.match(
+        hint,
+        new RegExp(
+          `^Auto predicts with the average of ${weights.length} laws\\. The average of .* predicts the held-out data best`,
+        ),
+      );
+      assert.match(
+        settingsLine,
+        new RegExp(
+          `^Picked by auto: the average of ${weights.length} laws, weighted by how well each predicts held-out data`,
+        ),
+      );
+      assert.match(
+        await page.textContent('#status'),
+        new RegExp(`^Fitted an average of ${weights.length} laws \\(picked by auto\\)`),
+      );
       // the final losses listed are the average's, and named so (they were named after its heaviest law)
-      const labels = await page.$$eval('#predict-list .final-loss .muted', (els) => els.map((e) => e.textContent.trim()));
+      const labels = await page.$$eval('#predict-list .final-loss .muted', (els) =>
+        els.map((e) => e.textContent.trim()),
+      );
       assert.ok(labels.length && labels.every((l) => l === 'final (average)'), `${labels}`);
     } else {
       assert.match(hint, /^Auto picked the /);
@@ -261,8 +406,10 @@ test('the fit’s band: auto on the Fig. 2 curves puts each 60K schedule’s fin
     // The chart draws the same band around each predicted schedule.
     const series = (await page.getAttribute('#chart-loss', 'data-series')).split('|');
     // (named after what predicts: "constant 60K (average of laws) band upper" for an average)
-    const banded = (name, side) => series.some((l) => l === `${name} band ${side}` || (l.startsWith(`${name} (`) && l.endsWith(`) band ${side}`)));
-    for (const r of rows) assert.ok(banded(r.name, 'upper') && banded(r.name, 'lower'), `${r.name}: ${series.join(' | ')}`);
+    const banded = (name, side) =>
+      series.some((l) => l === `${name} band ${side}` || (l.startsWith(`${name} (`) && l.endsWith(`) band ${side}`)));
+    for (const r of rows)
+      assert.ok(banded(r.name, 'upper') && banded(r.name, 'lower'), `${r.name}: ${series.join(' | ')}`);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -7,8 +7,13 @@ import { useServerAndBrowser, openPage, waitForFit, curveNames, keepExample } fr
 
 const env = useServerAndBrowser(before, after);
 
-const predictionNames = (page) => page.$$eval('#predict-list [data-schedule-name]', (rows) => rows.map((r) => r.dataset.scheduleName));
-const focused = (page) => page.evaluate(() => document.activeElement.getAttribute('aria-label') || document.activeElement.id || document.activeElement.tagName);
+const predictionNames = (page) =>
+  page.$$eval('#predict-list [data-schedule-name]', (rows) => rows.map((r) => r.dataset.scheduleName));
+const focused = (page) =>
+  page.evaluate(
+    () =>
+      document.activeElement.getAttribute('aria-label') || document.activeElement.id || document.activeElement.tagName,
+  );
 
 test('removals undo one after the other, the latest first, and the fit is current again', async () => {
   const { context, page, errors } = await openPage(env.browser, env.url);
@@ -67,7 +72,13 @@ test('"clear all" and loading an example over the curves are undone too', async 
   try {
     await waitForFit(page);
     await keepExample(page); // mine.csv goes beside the example
-    await page.setInputFiles('#file-input', [{ name: 'mine.csv', mimeType: 'text/csv', buffer: Buffer.from('step,lr,loss\n100,1e-4,4\n200,1e-4,3.8\n300,1e-4,3.7\n') }]);
+    await page.setInputFiles('#file-input', [
+      {
+        name: 'mine.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('step,lr,loss\n100,1e-4,4\n200,1e-4,3.8\n300,1e-4,3.7\n'),
+      },
+    ]);
     await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 3);
     await page.click('#clear-curves');
     assert.deepEqual(await curveNames(page), []);
@@ -80,7 +91,9 @@ test('"clear all" and loading an example over the curves are undone too', async 
     await page.fill('#lambda', '0.995');
     await page.dispatchEvent('#lambda', 'change');
     await page.click('#example-mpl25');
-    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 9, null, { timeout: 30000 });
+    await page.waitForFunction(() => document.querySelectorAll('#curve-list [data-curve-name]').length === 9, null, {
+      timeout: 30000,
+    });
     await waitForFit(page);
     assert.match(await page.textContent('#undo-text'), /Loaded the MultiPowerLaw 25M example/);
     await page.click('#undo-button');

@@ -39,10 +39,15 @@ test('a worker that crashes mid-session is replaced without losing the page', as
     await waitForFit(page);
     const curves = await page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName));
     // Simulate an uncaught error in the worker.
-    await page.evaluate(() => globalThis.lawcoreClient.worker.dispatchEvent(new ErrorEvent('error', { message: 'simulated crash' })));
+    await page.evaluate(() =>
+      globalThis.lawcoreClient.worker.dispatchEvent(new ErrorEvent('error', { message: 'simulated crash' })),
+    );
     await page.waitForSelector('#message:not([hidden])');
     assert.match(await messageText(page), /simulated crash.*restarted/);
-    assert.deepEqual(await page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName)), curves);
+    assert.deepEqual(
+      await page.$$eval('#curve-list [data-curve-name]', (rows) => rows.map((r) => r.dataset.curveName)),
+      curves,
+    );
     assert.equal((await params(page)).L0, '2.628');
     // The new worker fits.
     await page.fill('#lambda', '0.998');

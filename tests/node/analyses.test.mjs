@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { createStore } from '../../site/js/store.js';
+import { createStore } from '../../site/js/state/store.js';
 import { createAnalyses } from '../../site/js/controllers/analyses.js';
 
 /** slowEngine answers each analyze call when the test calls its release(i). */
@@ -13,13 +13,23 @@ function slowEngine() {
   return {
     calls,
     cancelled: 0,
-    cancel() { this.cancelled++; },
-    analyze(analysis, options, setup, points, onProgress) {
-      return new Promise((resolve) => calls.push({ options, onProgress, release: () => resolve({
-        constant: { name: 'constant', x: [1e4, 1e5], y: [2.9, 2.7] },
-        cosine: { name: 'cosine', x: [1e4, 1e5], y: [2.95, 2.66] },
-        crossover: null, note: 'the curves cross outside the range',
-      }) }));
+    cancel() {
+      this.cancelled++;
+    },
+    analyze(_analysis, options, _setup, _points, onProgress) {
+      return new Promise((resolve) =>
+        calls.push({
+          options,
+          onProgress,
+          release: () =>
+            resolve({
+              constant: { name: 'constant', x: [1e4, 1e5], y: [2.9, 2.7] },
+              cosine: { name: 'cosine', x: [1e4, 1e5], y: [2.95, 2.66] },
+              crossover: null,
+              note: 'the curves cross outside the range',
+            }),
+        }),
+      );
     },
   };
 }
@@ -121,13 +131,18 @@ test('the progress bar follows the analysis under way, not one it replaced', asy
   assert.equal(store.state.analysis.computing, false);
 });
 
-test('parameters set in the options are taken over the fit\'s, and the fit\'s ± no longer claimed', async () => {
+test("parameters set in the options are taken over the fit's, and the fit's ± no longer claimed", async () => {
   const store = createStore();
   const calls = [];
   const engine = {
-    analyze: async (analysis, options, setup) => {
+    analyze: async (_analysis, options, setup) => {
       calls.push({ options, setup });
-      return { constant: { name: 'constant', x: [1e4], y: [2.9] }, cosine: { name: 'cosine', x: [1e4], y: [2.95] }, crossover: null, note: '' };
+      return {
+        constant: { name: 'constant', x: [1e4], y: [2.9] },
+        cosine: { name: 'cosine', x: [1e4], y: [2.95] },
+        crossover: null,
+        note: '',
+      };
     },
   };
   const analyses = createAnalyses({ store, engine });
@@ -137,20 +152,41 @@ test('parameters set in the options are taken over the fit\'s, and the fit\'s ±
   analyses.setOptionsText('{"params": {"L0": 1}}');
   await tick();
   await tick();
-  assert.deepEqual(calls[0].options.params, { ...params, L0: 1 }, 'the rest of the parameters are the ones in use, not Fig. 2\'s');
+  assert.deepEqual(
+    calls[0].options.params,
+    { ...params, L0: 1 },
+    "the rest of the parameters are the ones in use, not Fig. 2's",
+  );
   assert.equal(calls[0].setup.replicates, undefined);
-  assert.match(store.state.analysis.status, /^From the parameters set in the options \(the rest: the parameters entered by hand\)/);
+  assert.match(
+    store.state.analysis.status,
+    /^From the parameters set in the options \(the rest: the parameters entered by hand\)/,
+  );
 
   analyses.setOptionsText('{"law": "multi-power"}');
   await tick();
   await tick();
-  assert.equal(calls[1].setup.params, undefined, 'another law starts from its own defaults, not the annealing law\'s parameters');
+  assert.equal(
+    calls[1].setup.params,
+    undefined,
+    "another law starts from its own defaults, not the annealing law's parameters",
+  );
 });
 
-test('options left out of the JSON view are lawcore\'s defaults, and the form shows them so', async () => {
+test("options left out of the JSON view are lawcore's defaults, and the form shows them so", async () => {
   const store = createStore();
   const calls = [];
-  const engine = { analyze: async (analysis, options) => (calls.push(options), { constant: { name: 'constant', x: [1e4], y: [2.9] }, cosine: { name: 'cosine', x: [1e4], y: [2.95] }, crossover: null, note: '' }) };
+  const engine = {
+    analyze: async (_analysis, options) => {
+      calls.push(options);
+      return {
+        constant: { name: 'constant', x: [1e4], y: [2.9] },
+        cosine: { name: 'cosine', x: [1e4], y: [2.95] },
+        crossover: null,
+        note: '',
+      };
+    },
+  };
   const analyses = createAnalyses({ store, engine });
   const defaults = { 'constant-vs-cosine': { totals: [10000, 100000], count: 20, final: 0, peak: 2e-4, warmup: 500 } };
   store.analysisChanged({ open: true, view: 'constant-vs-cosine', defaults });
@@ -163,11 +199,18 @@ test('options left out of the JSON view are lawcore\'s defaults, and the form sh
 });
 
 test('the model-size answer says when the unseen N lies past the fitted sizes: above the largest or below the smallest by over 1.5 times', async () => {
-  const { sizeExtrapolation } = await import('../../site/js/analysis-views.js');
+  const { sizeExtrapolation } = await import('../../site/js/analysis/analysis-views.js');
   const fitted = [25e6, 100e6];
-  assert.equal(sizeExtrapolation(400e6, fitted), 'Extrapolated: N = 400M is 4× the largest size fitted (100M), where the curves held out at the fitted sizes cannot check the law\'s N terms. ');
-  assert.match(sizeExtrapolation(10e6, fitted), /^Extrapolated: N = 10M is 2\.5× below the smallest size fitted \(25M\)/);
-  for (const n of [50e6, 25e6, 100e6, 140e6, 20e6]) assert.equal(sizeExtrapolation(n, fitted), '', `N = ${n}: among the fitted sizes, or within 1.5 times of them`);
+  assert.equal(
+    sizeExtrapolation(400e6, fitted),
+    "Extrapolated: N = 400M is 4× the largest size fitted (100M), where the curves held out at the fitted sizes cannot check the law's N terms. ",
+  );
+  assert.match(
+    sizeExtrapolation(10e6, fitted),
+    /^Extrapolated: N = 10M is 2\.5× below the smallest size fitted \(25M\)/,
+  );
+  for (const n of [50e6, 25e6, 100e6, 140e6, 20e6])
+    assert.equal(sizeExtrapolation(n, fitted), '', `N = ${n}: among the fitted sizes, or within 1.5 times of them`);
 });
 
 test('new parameters while the view computes compute it again: the answer under way, of the parameters before, is dropped', async () => {

@@ -1,4 +1,4 @@
-// The Analyses panel's forms (site/js/analysis-forms.js) against lawcore's own defaults: every
+// The Analyses panel's forms (site/js/analysis/analysis-forms.js) against lawcore's own defaults: every
 // field is an option lawcore has, every default shows in its field and reads back unchanged, a
 // field typed wrong is refused with its label and what is wrong, and lawcore's messages about an
 // option name the field.
@@ -8,24 +8,40 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
-  FORMS, SETUP_KEYS, fieldsOf, defaultOptions, optionsInUse, fieldText, rangeText, parseField, withField, listText,
-  optionsJSON, parseOptionsJSON, labelledError,
-} from '../../site/js/analysis-forms.js';
-import { MAX_SCHEDULE_STEPS } from '../../site/js/schema.js';
+  FORMS,
+  SETUP_KEYS,
+  fieldsOf,
+  defaultOptions,
+  optionsInUse,
+  fieldText,
+  rangeText,
+  parseField,
+  withField,
+  listText,
+  optionsJSON,
+  parseOptionsJSON,
+  labelledError,
+} from '../../site/js/analysis/analysis-forms.js';
+import { MAX_SCHEDULE_STEPS } from '../../site/js/engine/schema.js';
 
 const cli = fileURLToPath(new URL('../../scripts/lawcore.mjs', import.meta.url));
 /** DEFAULTS are lawcore's options of every analysis, as `analyze` answers {analysis: 'defaults'}. */
-const { analyses: ANALYSES, defaults: DEFAULTS } = JSON.parse(execFileSync(process.execPath, [cli, 'analyze', '--analysis', 'defaults'], { encoding: 'utf8' }));
+const { analyses: ANALYSES, defaults: DEFAULTS } = JSON.parse(
+  execFileSync(process.execPath, [cli, 'analyze', '--analysis', 'defaults'], { encoding: 'utf8' }),
+);
 
 const field = (analysis, key) => fieldsOf(analysis, DEFAULTS).find((f) => f.key === key);
-/** round10 drops float noise from numbers, however deep (0.12000000000000001 -> 0.12), as the form and the JSON view do. */
+/**
+ * round10 drops float noise from numbers, however deep (0.12000000000000001 -> 0.12), as the form
+ * and the JSON view do.
+ */
 const round10 = (v) => {
   if (Array.isArray(v)) return v.map(round10);
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, round10(x)]));
   return typeof v === 'number' ? Number(v.toPrecision(10)) : v;
 };
 
-test('every analysis of lawcore has a form, and every field is one of its options (or the setup\'s peak)', () => {
+test("every analysis of lawcore has a form, and every field is one of its options (or the setup's peak)", () => {
   assert.deepEqual(Object.keys(FORMS).sort(), [...ANALYSES].sort());
   for (const analysis of ANALYSES) {
     for (const f of fieldsOf(analysis, DEFAULTS)) {
@@ -43,18 +59,27 @@ test('every default shows in its field and reads back as lawcore gave it', () =>
     for (const f of fieldsOf(analysis, DEFAULTS)) {
       const text = fieldText(f, options[f.key]);
       assert.deepEqual(parseField(f, text), round10(options[f.key]), `${analysis}.${f.key}: "${text}"`);
-      assert.deepEqual(withField(options, f, text), { ...options, ...(options[f.key] === undefined ? {} : { [f.key]: round10(options[f.key]) }) });
+      assert.deepEqual(withField(options, f, text), {
+        ...options,
+        ...(options[f.key] === undefined ? {} : { [f.key]: round10(options[f.key]) }),
+      });
     }
   }
   // The 40 ratios of the WSD sweep read as lawcore's range.
   assert.equal(fieldText(field('wsd-ratio', 'ratios'), DEFAULTS['wsd-ratio'].ratios), '0.02..0.8 by 0.02');
-  assert.equal(fieldText(field('wsd-ratio', 'totals'), DEFAULTS['wsd-ratio'].totals), '10000, 20000, 50000, 100000, 200000');
+  assert.equal(
+    fieldText(field('wsd-ratio', 'totals'), DEFAULTS['wsd-ratio'].totals),
+    '10000, 20000, 50000, 100000, 200000',
+  );
 });
 
-test('choices come from lawcore\'s defaults; ranges and units are stated', () => {
+test("choices come from lawcore's defaults; ranges and units are stated", () => {
   assert.deepEqual(field('wsd-ratio', 'decay').choices, DEFAULTS['anneal-function'].shapes);
   assert.deepEqual(field('optimize', 'families').choices, DEFAULTS.optimize.families);
-  assert.equal(rangeText(field('wsd-ratio', 'totals')), `steps, from 1 to ${(MAX_SCHEDULE_STEPS - 1).toLocaleString('en-US')}, up to 20 values`);
+  assert.equal(
+    rangeText(field('wsd-ratio', 'totals')),
+    `steps, from 1 to ${(MAX_SCHEDULE_STEPS - 1).toLocaleString('en-US')}, up to 20 values`,
+  );
   assert.equal(rangeText(field('wsd-ratio', 'floor')), '× peak, from 0 to 1');
   assert.equal(rangeText(field('lambda', 'lambdas')), 'from 0 to 1 (1 excluded), up to 10 values');
   assert.equal(rangeText(field('wsd-ratio', 'peak')), 'learning rate, blank: the peak of your curves');
@@ -68,7 +93,11 @@ test('numbers as researchers type them: 50K, 1.5M, 5e4, ranges and lists', () =>
   assert.equal(parseField(field('decomposition', 'total'), '60k'), 60000);
   assert.equal(parseField(field('wsd-ratio', 'peak'), '3e-4'), 3e-4);
   assert.equal(parseField(field('wsd-ratio', 'peak'), '  '), undefined);
-  assert.deepEqual(parseField(field('anneal-function', 'shapes'), 'linear, cosine'), ['cosine', 'linear'], 'in lawcore\'s order');
+  assert.deepEqual(
+    parseField(field('anneal-function', 'shapes'), 'linear, cosine'),
+    ['cosine', 'linear'],
+    "in lawcore's order",
+  );
   assert.equal(listText([1, 2, 4, 8]), '1, 2, 4, 8');
   assert.equal(listText([0.1, 0.2, 0.30000000000000004, 0.4, 0.5]), '0.1..0.5 by 0.1');
 });
@@ -80,19 +109,33 @@ test('a field typed wrong is refused with its label, the value at fault and the 
     ['wsd-ratio', 'totals', '0', 'Total steps, value 1: must be from 1 to 9,999,999 (steps), got 0'],
     ['wsd-ratio', 'totals', ' , ', 'Total steps: give at least one value'],
     ['wsd-ratio', 'totals', '1..30 by 1', 'Total steps: at most 20 values, the range gives 30'],
-    ['wsd-ratio', 'ratios', '0.5..0.1 by 0.1', 'Cooldown ratios: a range is “from..to by step” with from ≤ to and step > 0, got “0.5..0.1 by 0.1”'],
+    [
+      'wsd-ratio',
+      'ratios',
+      '0.5..0.1 by 0.1',
+      'Cooldown ratios: a range is “from..to by step” with from ≤ to and step > 0, got “0.5..0.1 by 0.1”',
+    ],
     ['wsd-ratio', 'ratios', '0.2, 1.5', 'Cooldown ratios, value 2: must be from 0 to 1 (decay steps / total), got 1.5'],
     ['wsd-ratio', 'floor', '50K', 'Final LR: “50K” is not a number'],
     ['wsd-ratio', 'floor', '', 'Final LR: give a value'],
     ['wsd-ratio', 'peak', '-2e-4', 'Peak LR: must be above 0, at most 1000 (learning rate), got -0.0002'],
     ['wsd-ratio', 'peak', '3000', 'Peak LR: must be above 0, at most 1000 (learning rate), got 3000'],
-    ['wsd-ratio', 'decay', 'step', 'Decay shape: must be one of cosine, 1-sqrt, 1-square, linear, exponential, got “step”'],
+    [
+      'wsd-ratio',
+      'decay',
+      'step',
+      'Decay shape: must be one of cosine, 1-sqrt, 1-square, linear, exponential, got “step”',
+    ],
     ['lambda', 'lambdas', '0.99, 1', 'Decay factors λ, value 2: must be from 0 to 1 (1 excluded), got 1'],
     ['optimize', 'families', '', 'Schedule families: pick at least one'],
     ['optimize', 'knots', '2', 'Free-form knots: must be from 4 to 200 (knots), got 2'],
   ];
   for (const [analysis, key, text, message] of cases) {
-    assert.throws(() => withField(DEFAULTS[analysis], field(analysis, key), text), { message }, `${analysis}.${key} = "${text}"`);
+    assert.throws(
+      () => withField(DEFAULTS[analysis], field(analysis, key), text),
+      { message },
+      `${analysis}.${key} = "${text}"`,
+    );
   }
 });
 
@@ -103,14 +146,16 @@ test('the JSON view: options one a line, and what is wrong with typed JSON named
   assert.match(text, /"ratios": \[0\.02,0\.04,0\.06,0\.08,0\.1,0\.12,/, 'no float noise');
   assert.deepEqual(parseOptionsJSON(text), round10(options));
   assert.throws(() => parseOptionsJSON('{"totals": [50000,}'), /^Error: Options \(JSON\): not valid JSON: /);
-  assert.throws(() => parseOptionsJSON('[1, 2]'), { message: 'Options (JSON): give an object, {"option": value, ...}' });
+  assert.throws(() => parseOptionsJSON('[1, 2]'), {
+    message: 'Options (JSON): give an object, {"option": value, ...}',
+  });
   // The options in use: as set, else lawcore's defaults.
   const state = { options: { optimize: { total: 1000 } }, defaults: DEFAULTS };
   assert.deepEqual(optionsInUse(state, 'optimize'), { total: 1000 });
   assert.deepEqual(optionsInUse(state, 'wsd-ratio'), options);
 });
 
-test('lawcore\'s own messages about an option name its field', () => {
+test("lawcore's own messages about an option name its field", () => {
   const refuse = (...args) => {
     const r = spawnSync(process.execPath, [cli, 'analyze', ...args], { encoding: 'utf8' });
     assert.equal(r.status, 1, r.stderr);
@@ -118,9 +163,19 @@ test('lawcore\'s own messages about an option name its field', () => {
   };
   const total = refuse('--analysis', 'wsd-ratio', 'totals=50000,300');
   assert.equal(total, 'totals[1]: must be from 501 to 9999999 steps, got 300');
-  assert.deepEqual(labelledError('wsd-ratio', total), { message: 'Total steps, value 2 (totals[1]): must be from 501 to 9999999 steps, got 300', key: 'totals' });
+  assert.deepEqual(labelledError('wsd-ratio', total), {
+    message: 'Total steps, value 2 (totals[1]): must be from 501 to 9999999 steps, got 300',
+    key: 'totals',
+  });
   const decay = refuse('--analysis', 'wsd-ratio', 'decay=exponential');
-  assert.deepEqual(labelledError('wsd-ratio', decay), { message: `Final LR (floor): ${decay.replace(/^floor: /, '')}`, key: 'floor' });
+  assert.deepEqual(labelledError('wsd-ratio', decay), {
+    message: `Final LR (floor): ${decay.replace(/^floor: /, '')}`,
+    key: 'floor',
+  });
   const unknown = refuse('--analysis', 'wsd-ratio', 'bogus=1');
-  assert.deepEqual(labelledError('wsd-ratio', unknown), { message: unknown, key: '' }, 'a message naming no field stays as it is');
+  assert.deepEqual(
+    labelledError('wsd-ratio', unknown),
+    { message: unknown, key: '' },
+    'a message naming no field stays as it is',
+  );
 });

@@ -1,4 +1,4 @@
-// The analyses with the fit's uncertainty (site/js/analysis-uncertainty.js and the sentences of
+// The analyses with the fit's uncertainty (site/js/analysis/analysis-uncertainty.js and the sentences of
 // analysis-answers.js), from real answers: the Fig. 2 curves fitted through lawcore with
 // intervals, their replicates given to the analyses that compare choices; every ± and mark in
 // the table is checked against the answer's own fields, the sentence's numbers are written here
@@ -6,8 +6,8 @@
 import './schema-setup.mjs';
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { answerSentence } from '../../site/js/analysis-answers.js';
-import { uncertainTable, spanText, tiedPoints, hasSpread } from '../../site/js/analysis-uncertainty.js';
+import { answerSentence } from '../../site/js/analysis/analysis-answers.js';
+import { uncertainTable, spanText, tiedPoints, hasSpread } from '../../site/js/analysis/analysis-uncertainty.js';
 import { fig2PageFit, okJSON } from './cli-helpers.mjs';
 
 /** lawcore runs a command of the CLI on a JSON request and returns its JSON answer. */
@@ -18,7 +18,16 @@ const FIT = fig2PageFit();
 /** analyze runs an analysis on the fit, with its replicates unless without. */
 async function analyze(analysis, options = {}, { without = false } = {}) {
   const fit = FIT;
-  return lawcore('analyze', { analysis, law: 'annealing', params: fit.params, peak: 2e-4, warmup: 500, warmupConvention: 'peak', ...(without ? {} : { replicates: fit.replicates }), ...options });
+  return lawcore('analyze', {
+    analysis,
+    law: 'annealing',
+    params: fit.params,
+    peak: 2e-4,
+    warmup: 500,
+    warmupConvention: 'peak',
+    ...(without ? {} : { replicates: fit.replicates }),
+    ...options,
+  });
 }
 
 const loss3 = (x) => x.toFixed(3);
@@ -29,7 +38,10 @@ test('wsd-ratio: each optimum with its ±, the band of ratios, the sentence and 
   const r = await analyze('wsd-ratio', { totals: [10000, 50000, 200000] });
   assert.ok(hasSpread(r));
   const t = uncertainTable('wsd-ratio', r);
-  assert.deepEqual(t.rows.map((row) => [row[0], row[3], row[4]]), r.optima.map((o) => [o.total, o.final.loss, o.plusMinus]));
+  assert.deepEqual(
+    t.rows.map((row) => [row[0], row[3], row[4]]),
+    r.optima.map((o) => [o.total, o.final.loss, o.plusMinus]),
+  );
   r.optima.forEach((o, i) => {
     assert.ok(o.plusMinus > 0 && o.tied.from <= o.ratio + 1e-12 && o.tied.to >= o.ratio - 1e-12, JSON.stringify(o));
     const from = pctPlain(o.tied.from);
@@ -41,7 +53,9 @@ test('wsd-ratio: each optimum with its ±, the band of ratios, the sentence and 
   r.optima.forEach((o, i) => {
     const want = r.byRatio[i].x.filter((x) => x >= o.tied.from - 1e-12 && x <= o.tied.to + 1e-12);
     assert.deepEqual(marks[i].x, want);
-    marks[i].x.forEach((x, k) => assert.equal(marks[i].y[k], r.byRatio[i].y[r.byRatio[i].x.indexOf(x)]));
+    marks[i].x.forEach((x, k) => {
+      assert.equal(marks[i].y[k], r.byRatio[i].y[r.byRatio[i].x.indexOf(x)]);
+    });
   });
   const s = answerSentence('wsd-ratio', r, {});
   const o = r.optima[1];
@@ -71,19 +85,25 @@ test('constant-vs-cosine and anneal-function: the rows the fit cannot decide are
   const inside = c.constant.x.map((x) => x >= c.crossover.low && x <= c.crossover.high);
   assert.deepEqual(t.tied, inside);
   assert.ok(inside.some(Boolean));
-  assert.deepEqual(t.rows.map((row) => row[row.length - 1]), inside.map((x) => (x ? 'no, within the band' : 'yes')));
+  assert.deepEqual(
+    t.rows.map((row) => row[row.length - 1]),
+    inside.map((x) => (x ? 'no, within the band' : 'yes')),
+  );
   assert.ok(answerSentence('constant-vs-cosine', c, {}).endsWith(` ${c.verdict}`));
 
   const a = await analyze('anneal-function');
   const ta = uncertainTable('anneal-function', a);
-  assert.deepEqual(ta.tied, a.winners.map((w) => w.apart === false));
+  assert.deepEqual(
+    ta.tied,
+    a.winners.map((w) => w.apart === false),
+  );
   assert.deepEqual(ta.rows, a.table.rows, "lawcore's own rows, with its margin's ±");
   const best = a.winners.reduce((x, w) => (w.loss < x.loss ? w : x));
   const s = answerSentence('anneal-function', a, {});
   assert.ok(s.includes(`${sig2(best.margin)} ± ${sig2(best.marginPlusMinus)} below the next shape`), s);
 });
 
-test('without replicates: lawcore\'s table and the plain sentence', async () => {
+test("without replicates: lawcore's table and the plain sentence", async () => {
   const r = await analyze('optimize', { total: 20000, families: ['wsd', 'cosine'] }, { without: true });
   assert.ok(!hasSpread(r));
   assert.equal(uncertainTable('optimize', r), r.table);

@@ -28,7 +28,9 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 function writeRun(name) {
   const run = JSON.parse(readFileSync(join(STUDY, `${name}.json`), 'utf8'));
   const last = new Map();
-  run.val.iter.forEach((s, k) => last.set(s, run.val.val_loss[k]));
+  run.val.iter.forEach((s, k) => {
+    last.set(s, run.val.val_loss[k]);
+  });
   const steps = [...last.keys()].filter((s) => s >= 1).sort((a, b) => a - b);
   writeFile(tmp, `${name}.csv`, csv(steps, { loss: steps.map((s) => last.get(s)) }));
   const { iterations: total, wsd_fract_decay: f } = run.config;
@@ -36,11 +38,26 @@ function writeRun(name) {
   return `${name}.csv=${f === 0 ? `constant ${total}` : `wsd ${f} ${total} decay=linear`} ${common}`;
 }
 
-test('fit --auto prints the chosen law, the reason and every candidate\'s held-out error', () => {
+test("fit --auto prints the chosen law, the reason and every candidate's held-out error", () => {
   const names = ['stable-50k', 'wsd-linear-0.2-25k', 'wsd-linear-0.2-50k'];
   const schedules = names.flatMap((n) => ['--schedule', writeRun(n)]);
   // every point, the step-200 one in the warmup too, as lawcore's own test of this study fits them
-  const args = ['fit', '--auto', '--fit', 'stable-50k.csv', 'wsd-linear-0.2-25k.csv', '--validate', 'wsd-linear-0.2-50k.csv', ...schedules, '--warmup', '300', '--from', '0', '--predict', 'wsd 0.2 50000'];
+  const args = [
+    'fit',
+    '--auto',
+    '--fit',
+    'stable-50k.csv',
+    'wsd-linear-0.2-25k.csv',
+    '--validate',
+    'wsd-linear-0.2-50k.csv',
+    ...schedules,
+    '--warmup',
+    '300',
+    '--from',
+    '0',
+    '--predict',
+    'wsd 0.2 50000',
+  ];
   const r = run(args, '', { cwd: tmp });
   assert.equal(r.code, 0, r.stderr);
   const out = r.stdout;
@@ -52,7 +69,8 @@ test('fit --auto prints the chosen law, the reason and every candidate\'s held-o
   const chosen = out.split('\n').filter((l) => l.startsWith('*  '));
   const weights = chosen.map((l) => Number(/\s(\d+)%\s/.exec(l)[1]));
   assert.ok(Math.abs(weights.reduce((a, b) => a + b, 0) - 100) <= chosen.length, `weights ${weights}`);
-  if (chosen.length > 1) assert.match(chose[1], new RegExp(`^the average of ${chosen.length} laws \\(held-out \\d\\.\\d+%\\)$`));
+  if (chosen.length > 1)
+    assert.match(chose[1], new RegExp(`^the average of ${chosen.length} laws \\(held-out \\d\\.\\d+%\\)$`));
   else assert.equal(chose[1], chosen[0].slice(3).split(/\s{2,}/)[0]);
   // the heaviest is the paper's setting, as lawcore's own test of this study finds (TestAutoScenarios)
   const heaviest = chosen[weights.indexOf(Math.max(...weights))];
@@ -69,28 +87,78 @@ test('fit --auto prints the chosen law, the reason and every candidate\'s held-o
 // below the peak through the stable phase, and left that validation out: mean PredE 0.00156
 // against 0.00132 on the study's eleven held-out cooldowns
 // (docs/accuracy.md#the-cooldown-study-from-its-raw-logs).
-test('fit from the study\'s raw logs gives the fit of their exact schedules', () => {
+test("fit from the study's raw logs gives the fit of their exact schedules", () => {
   const fit = ['stable-50k', 'wsd-linear-0.2-25k'];
   const held = 'wsd-linear-0.4-50k';
   const common = ['--lambda', '0.999', '--json', '--no-columns'];
-  const raw = okJSON(['fit', '--column', 'val_loss', '--fit', ...fit.map((n) => join(STUDY, `${n}.json`)), '--validate', join(STUDY, `${held}.json`), ...common]);
+  const raw = okJSON([
+    'fit',
+    '--column',
+    'val_loss',
+    '--fit',
+    ...fit.map((n) => join(STUDY, `${n}.json`)),
+    '--validate',
+    join(STUDY, `${held}.json`),
+    ...common,
+  ]);
   const schedules = [...fit, held].flatMap((n) => ['--schedule', writeRun(n)]);
-  const exact = okJSON(['fit', '--fit', ...fit.map((n) => `${n}.csv`), '--validate', `${held}.csv`, ...schedules, '--warmup', '300', ...common], '', { cwd: tmp });
+  const exact = okJSON(
+    [
+      'fit',
+      '--fit',
+      ...fit.map((n) => `${n}.csv`),
+      '--validate',
+      `${held}.csv`,
+      ...schedules,
+      '--warmup',
+      '300',
+      ...common,
+    ],
+    '',
+    { cwd: tmp },
+  );
   for (const [name, value] of Object.entries(exact.params)) {
-    assert.ok(Math.abs(raw.params[name] - value) <= 2e-3 * Math.abs(value), `${name}: ${raw.params[name]} from the logs, ${value} from the schedules`);
+    assert.ok(
+      Math.abs(raw.params[name] - value) <= 2e-3 * Math.abs(value),
+      `${name}: ${raw.params[name]} from the logs, ${value} from the schedules`,
+    );
   }
   const predE = (r) => r.curves.find((c) => c.name.startsWith(held)).metrics.PredE;
-  assert.ok(Math.abs(predE(raw) - predE(exact)) <= 0.02 * predE(exact), `held-out PredE ${predE(raw)} from the logs, ${predE(exact)} from the schedules`);
-  assert.ok(raw.importNotes.some((n) => /the learning rate at step 20000 \(a loss before the first logged learning rate, at step 20050\) 0\.0001, continuing/.test(n)), raw.importNotes.join('\n'));
+  assert.ok(
+    Math.abs(predE(raw) - predE(exact)) <= 0.02 * predE(exact),
+    `held-out PredE ${predE(raw)} from the logs, ${predE(exact)} from the schedules`,
+  );
+  assert.ok(
+    raw.importNotes.some((n) =>
+      /the learning rate at step 20000 \(a loss before the first logged learning rate, at step 20050\) 0\.0001, continuing/.test(
+        n,
+      ),
+    ),
+    raw.importNotes.join('\n'),
+  );
 });
 
-test('fit --auto from one curve: the band is floored by the paper\'s error on unseen schedules, and says so', () => {
-  const args = ['fit', '--auto', '--fit', 'wsd-linear-0.2-25k.csv', '--schedule', writeRun('wsd-linear-0.2-25k'), '--warmup', '300', '--predict', 'wsd 0.2 50000'];
+test("fit --auto from one curve: the band is floored by the paper's error on unseen schedules, and says so", () => {
+  const args = [
+    'fit',
+    '--auto',
+    '--fit',
+    'wsd-linear-0.2-25k.csv',
+    '--schedule',
+    writeRun('wsd-linear-0.2-25k'),
+    '--warmup',
+    '300',
+    '--predict',
+    'wsd 0.2 50000',
+  ];
   const r = run(args, '', { cwd: tmp });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /held-out data: forecast, 2 folds/);
   // 0.2% mean |error| as a half-normal's 90% quantile: 0.002·sqrt(π/2)·1.6449 = 0.412%
-  assert.match(r.stdout, /the band is at least ± 0\.412%: one curve's forecasts cannot show how far other schedules miss/);
+  assert.match(
+    r.stdout,
+    /the band is at least ± 0\.412%: one curve's forecasts cannot show how far other schedules miss/,
+  );
   // the band at the last step of a run twice as long is at least that floor, relative to the loss
   const m = /^\s+wsd 0\.2 50000\s+50000\s+(\d\.\d{4}) ± (\d\.\d{4})$/m.exec(r.stdout);
   assert.ok(m, r.stdout);
@@ -98,20 +166,36 @@ test('fit --auto from one curve: the band is floored by the paper\'s error on un
 });
 
 test('fit --auto --progress reports on stderr how much is done, a line at each tenth, up to 100%, and prints the same report', () => {
-  const args = ['fit', '--auto', '--fit', 'wsd-linear-0.2-25k.csv', '--schedule', writeRun('wsd-linear-0.2-25k'), '--warmup', '300'];
+  const args = [
+    'fit',
+    '--auto',
+    '--fit',
+    'wsd-linear-0.2-25k.csv',
+    '--schedule',
+    writeRun('wsd-linear-0.2-25k'),
+    '--warmup',
+    '300',
+  ];
   const plain = run(args, '', { cwd: tmp });
   const shown = run([...args, '--progress'], '', { cwd: tmp });
   assert.equal(plain.code, 0, plain.stderr);
   assert.equal(shown.code, 0, shown.stderr);
   assert.equal(plain.stderr, '', 'nothing on stderr unless asked (not a terminal)');
-  const pcts = shown.stderr.trimEnd().split('\n').map((line) => {
-    const m = /^lawcore fit: (\d+)%$/.exec(line);
-    assert.ok(m, `a progress line: ${JSON.stringify(line)}`);
-    return Number(m[1]);
-  });
+  const pcts = shown.stderr
+    .trimEnd()
+    .split('\n')
+    .map((line) => {
+      const m = /^lawcore fit: (\d+)%$/.exec(line);
+      assert.ok(m, `a progress line: ${JSON.stringify(line)}`);
+      return Number(m[1]);
+    });
   // auto's folds and its final fit report as they go: several tenths, rising, the last one 100%
   assert.ok(pcts.length >= 3, `progress ${pcts}`);
-  assert.deepEqual(pcts, [...pcts].sort((a, b) => a - b), `progress ${pcts}`);
+  assert.deepEqual(
+    pcts,
+    [...pcts].sort((a, b) => a - b),
+    `progress ${pcts}`,
+  );
   assert.equal(new Set(pcts.map((p) => Math.floor(p / 10))).size, pcts.length, `one line a tenth: ${pcts}`);
   assert.equal(pcts.at(-1), 100);
   // the report is the same, its time aside

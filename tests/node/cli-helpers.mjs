@@ -57,7 +57,7 @@ export function writeFile(dir, name, value) {
 export function csv(steps, columns) {
   const names = Object.keys(columns);
   const rows = steps.map((s, i) => [s, ...names.map((n) => columns[n][i])].join(','));
-  return ['step', ...names].join(',') + '\n' + rows.join('\n') + '\n';
+  return `${['step', ...names].join(',')}\n${rows.join('\n')}\n`;
 }
 
 /** writeFig2 writes the paper's Fig. 2 curves as constant.csv and cosine.csv (step,loss) in dir. */
@@ -74,10 +74,24 @@ export function fig2PageFit() {
     constant: { kind: 'constant', total: fig2.total_steps, peak: fig2.eta_max, warmup: fig2.warmup },
     cosine: { kind: 'cosine', total: fig2.total_steps, peak: fig2.eta_max, final: fig2.eta_min, warmup: fig2.warmup },
   };
-  return okJSON(['fit', '--json'], JSON.stringify({
-    law: 'annealing', lambda: 0.999, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001, intervals: true,
-    curves: Object.entries(fig2.loss).map(([name, loss]) => ({ name, role: 'fit', steps: fig2.steps, loss, schedule: schedules[name] })),
-  }));
+  return okJSON(
+    ['fit', '--json'],
+    JSON.stringify({
+      law: 'annealing',
+      lambda: 0.999,
+      warmupSteps: 500,
+      warmupConvention: 'peak',
+      huberDelta: 0.001,
+      intervals: true,
+      curves: Object.entries(fig2.loss).map(([name, loss]) => ({
+        name,
+        role: 'fit',
+        steps: fig2.steps,
+        loss,
+        schedule: schedules[name],
+      })),
+    }),
+  );
 }
 
 /** PAPER is the paper's fit of Fig. 2 (lambda 0.999, warmup 500 counted at the peak). */

@@ -1,8 +1,8 @@
-// The page's side of the worker protocol (site/js/lawclient.js), against a fake worker: which
+// The page's side of the worker protocol (site/js/engine/lawclient.js), against a fake worker: which
 // calls a new worker gets when the old one is replaced.
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { LawClient } from '../../site/js/lawclient.js';
+import { LawClient } from '../../site/js/engine/lawclient.js';
 
 /** FakeWorker records what the page posts; the test answers as the worker would. */
 class FakeWorker {
@@ -13,21 +13,35 @@ class FakeWorker {
     this.terminated = false;
     FakeWorker.made.push(this);
   }
-  postMessage(msg) { this.posted.push(msg); }
-  terminate() { this.terminated = true; }
-  send(data) { this.onmessage({ data }); }
-  calls() { return this.posted.filter((m) => m.method); }
+  postMessage(msg) {
+    this.posted.push(msg);
+  }
+  terminate() {
+    this.terminated = true;
+  }
+  send(data) {
+    this.onmessage({ data });
+  }
+  calls() {
+    return this.posted.filter((m) => m.method);
+  }
 }
 
 function withFakeWorkers(t) {
   FakeWorker.made = [];
   globalThis.Worker = FakeWorker;
-  t.after(() => { delete globalThis.Worker; });
+  t.after(() => {
+    delete globalThis.Worker;
+  });
   mock.timers.enable({ apis: ['setTimeout'] });
   t.after(() => mock.timers.reset());
 }
 
-const settled = (p) => p.then((v) => ({ value: v }), (e) => ({ error: e.message }));
+const settled = (p) =>
+  p.then(
+    (v) => ({ value: v }),
+    (e) => ({ error: e.message }),
+  );
 
 test('a cancel that the worker does not honour in time rejects the calls it was for; a call made since goes to the new worker', async (t) => {
   withFakeWorkers(t);

@@ -1,14 +1,22 @@
-// The stored workspace (site/js/persist.js) under node: a page state goes into a record and its
+// The stored workspace (site/js/persistence/persist.js) under node: a page state goes into a record and its
 // arrays and comes back the same; arrays are written once; an older format migrates, a newer
 // one is left alone; what cannot be read is dropped, saying what; a save of what fits (storage
 // full) comes back as schedules to predict.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { ArrayIds, FORMAT, packWorkspace, readWorkspace, arrayRefs, describeWork, isEmptyWork } from '../../site/js/persist.js';
-import { createStore } from '../../site/js/store.js';
-import { DEFAULT_SETTINGS } from '../../site/js/settings.js';
-import { lineOf, fitCovers, predictedLine } from '../../site/js/selectors.js';
+import {
+  ArrayIds,
+  FORMAT,
+  packWorkspace,
+  readWorkspace,
+  arrayRefs,
+  describeWork,
+  isEmptyWork,
+} from '../../site/js/persistence/persist.js';
+import { createStore } from '../../site/js/state/store.js';
+import { DEFAULT_SETTINGS } from '../../site/js/state/settings.js';
+import { lineOf, fitCovers, predictedLine } from '../../site/js/state/selectors.js';
 
 const N = 1000;
 const range = (n, f) => Float64Array.from({ length: n }, (_, i) => f(i));
@@ -17,16 +25,48 @@ const range = (n, f) => Float64Array.from({ length: n }, (_, i) => f(i));
 function fitRecord(curves, settings) {
   const params = { L0: 2.6, A: 0.43, alpha: 0.55, C: 0.41, lambda: 0.999 };
   const response = {
-    law: 'annealing', params, held: ['lambda'], objective: 1.6e-5, elapsedMs: 12,
-    curves: curves.map((c) => ({ name: c.name, role: c.role, metrics: { points: c.steps.length, R2: 0.999 }, predicted: Array.from(c.loss, (y) => y * 1.001) })),
-    fitMetrics: { points: 2 * N, R2: 0.999 }, validateMetrics: null, search: { strategy: 'optimum', starts: 1, evaluations: 9 },
+    law: 'annealing',
+    params,
+    held: ['lambda'],
+    objective: 1.6e-5,
+    elapsedMs: 12,
+    curves: curves.map((c) => ({
+      name: c.name,
+      role: c.role,
+      metrics: { points: c.steps.length, R2: 0.999 },
+      predicted: Array.from(c.loss, (y) => y * 1.001),
+    })),
+    fitMetrics: { points: 2 * N, R2: 0.999 },
+    validateMetrics: null,
+    search: { strategy: 'optimum', starts: 1, evaluations: 9 },
     settings: { lambda: 0.999, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001 },
   };
-  const lines = new Map(curves.map((c) => [c.name, { steps: range(200, (i) => i * 5 + 1), lr: range(200, () => 2e-4), loss: range(200, (i) => 4 - i / 100), s1Term: range(200, () => 1), s2Term: range(200, () => 0.1) }]));
-  return { law: 'annealing', params, response, lines, settings: { ...settings }, curves: new Map(curves.map((c) => [c.name, c])) };
+  const lines = new Map(
+    curves.map((c) => [
+      c.name,
+      {
+        steps: range(200, (i) => i * 5 + 1),
+        lr: range(200, () => 2e-4),
+        loss: range(200, (i) => 4 - i / 100),
+        s1Term: range(200, () => 1),
+        s2Term: range(200, () => 0.1),
+      },
+    ]),
+  );
+  return {
+    law: 'annealing',
+    params,
+    response,
+    lines,
+    settings: { ...settings },
+    curves: new Map(curves.map((c) => [c.name, c])),
+  };
 }
 
-/** workspace is a store holding two curves (one with an LR file's schedule), a schedule to predict, a fit and its predicted lines. */
+/**
+ * workspace is a store holding two curves (one with an LR file's schedule), a schedule to predict,
+ * a fit and its predicted lines.
+ */
 function workspace() {
   const store = createStore();
   const settings = { ...DEFAULT_SETTINGS, lambda: 0.998, warmupSteps: 250 };
@@ -34,14 +74,48 @@ function workspace() {
   store.loadView({
     settings,
     curves: [
-      { name: 'cosine', role: 'fit', steps: range(N, (i) => (i + 1) * 10), loss: range(N, (i) => 4 - i / N), schedule: { kind: 'cosine', total: 10000, peak: 2e-4, final: 2e-5, warmup: 500 }, source: 'cosine.csv', file: 'cosine.csv', run: '' },
-      { name: 'wsd <b>run</b>', role: 'validate', steps: range(N, (i) => (i + 1) * 10), loss: range(N, (i) => 3.9 - i / N), lr: range(N, () => 2e-4), schedule: { kind: 'explicit', total: 10000, steps: lrSteps, lr: lrSteps.map(() => 2e-4) }, scheduleSource: 'file', lrFile: 'lr.csv', size: 25e6 },
+      {
+        name: 'cosine',
+        role: 'fit',
+        steps: range(N, (i) => (i + 1) * 10),
+        loss: range(N, (i) => 4 - i / N),
+        schedule: { kind: 'cosine', total: 10000, peak: 2e-4, final: 2e-5, warmup: 500 },
+        source: 'cosine.csv',
+        file: 'cosine.csv',
+        run: '',
+      },
+      {
+        name: 'wsd <b>run</b>',
+        role: 'validate',
+        steps: range(N, (i) => (i + 1) * 10),
+        loss: range(N, (i) => 3.9 - i / N),
+        lr: range(N, () => 2e-4),
+        schedule: { kind: 'explicit', total: 10000, steps: lrSteps, lr: lrSteps.map(() => 2e-4) },
+        scheduleSource: 'file',
+        lrFile: 'lr.csv',
+        size: 25e6,
+      },
     ],
     predictions: [{ name: 'constant 60K', schedule: { kind: 'constant', total: 60000, peak: 2e-4, warmup: 500 } }],
   });
   const fit = fitRecord(store.state.curves, settings);
-  const predicted = new Map([['constant 60K', { schedule: store.state.predictions[0].schedule, steps: range(100, (i) => i * 600 + 1), lr: range(100, () => 2e-4), loss: range(100, (i) => 3.5 - i / 1000), s1Term: range(100, () => 1), s2Term: range(100, () => 0), finalLoss: 3.401 }]]);
-  store.fitted({ annealing: fit }, { stale: false, status: '' }, [{ law: 'annealing', source: fit, byName: predicted }]);
+  const predicted = new Map([
+    [
+      'constant 60K',
+      {
+        schedule: store.state.predictions[0].schedule,
+        steps: range(100, (i) => i * 600 + 1),
+        lr: range(100, () => 2e-4),
+        loss: range(100, (i) => 3.5 - i / 1000),
+        s1Term: range(100, () => 1),
+        s2Term: range(100, () => 0),
+        finalLoss: 3.401,
+      },
+    ],
+  ]);
+  store.fitted({ annealing: fit }, { stale: false, status: '' }, [
+    { law: 'annealing', source: fit, byName: predicted },
+  ]);
   store.setSettings({ ...settings, huberDelta: 0.002 }); // a change since the fit: stale
   return store;
 }
@@ -49,7 +123,11 @@ function workspace() {
 /** stored writes state as the database would keep it: a structured clone of the record and of each array. */
 function stored(state, ids = new ArrayIds(), options) {
   const { record, arrays } = packWorkspace(state, ids, options);
-  return { record: structuredClone(record), arrays: new Map([...arrays].map(([id, get]) => [id, structuredClone(get())])), written: arrays };
+  return {
+    record: structuredClone(record),
+    arrays: new Map([...arrays].map(([id, get]) => [id, structuredClone(get())])),
+    written: arrays,
+  };
 }
 
 test('a workspace goes into a record and its arrays and comes back the same', () => {
@@ -67,7 +145,10 @@ test('a workspace goes into a record and its arrays and comes back the same', ()
   const { view } = read;
   assert.deepEqual(view.settings, state.settings);
   assert.equal(view.stale, true);
-  assert.deepEqual(view.curves.map((c) => [c.name, c.role, c.color, c.scheduleSource, c.lrFile, c.size, c.source]), state.curves.map((c) => [c.name, c.role, c.color, c.scheduleSource, c.lrFile, c.size, c.source]));
+  assert.deepEqual(
+    view.curves.map((c) => [c.name, c.role, c.color, c.scheduleSource, c.lrFile, c.size, c.source]),
+    state.curves.map((c) => [c.name, c.role, c.color, c.scheduleSource, c.lrFile, c.size, c.source]),
+  );
   for (const [i, c] of view.curves.entries()) {
     const was = state.curves[i];
     assert.ok(c.steps instanceof Float64Array && c.loss instanceof Float64Array);
@@ -77,7 +158,10 @@ test('a workspace goes into a record and its arrays and comes back the same', ()
   }
   assert.deepEqual(view.curves[1].lr, state.curves[1].lr);
   assert.ok(Array.isArray(view.curves[1].schedule.lr), 'an LR file’s schedule comes back as the plain array it was');
-  assert.deepEqual(view.predictions.map((p) => [p.name, p.color, p.schedule]), state.predictions.map((p) => [p.name, p.color, p.schedule]));
+  assert.deepEqual(
+    view.predictions.map((p) => [p.name, p.color, p.schedule]),
+    state.predictions.map((p) => [p.name, p.color, p.schedule]),
+  );
 
   // The fit: its parameters, settings, answer and lines; it covers the curves it fitted.
   const fit = view.fits.annealing;
@@ -98,7 +182,10 @@ test('a workspace goes into a record and its arrays and comes back the same', ()
   // The store takes it as it is.
   const store = createStore();
   store.restoreView(view);
-  assert.deepEqual(store.state.curves.map((c) => c.name), ['cosine', 'wsd <b>run</b>']);
+  assert.deepEqual(
+    store.state.curves.map((c) => c.name),
+    ['cosine', 'wsd <b>run</b>'],
+  );
   assert.equal(store.state.stale, true);
 });
 
@@ -109,7 +196,11 @@ test('arrays are written once: a later save writes the record alone, also after 
   store.setRole('cosine', 'validate');
   store.setSettings({ ...store.state.settings, lambda: 0.997 });
   const second = packWorkspace(store.state, ids);
-  assert.deepEqual([...second.arrays.keys()].sort(), [...first.arrays.keys()].sort(), 'the same ids: nothing new to write');
+  assert.deepEqual(
+    [...second.arrays.keys()].sort(),
+    [...first.arrays.keys()].sort(),
+    'the same ids: nothing new to write',
+  );
 
   // Read back into a fresh tab: its arrays keep their ids, so its first save writes none again.
   const tab = new ArrayIds();
@@ -129,10 +220,21 @@ test('arrays are written once: a later save writes the record alone, also after 
 
 test('a record of format 1 (points inline, settings from before the law choice) migrates', () => {
   const v1 = {
-    format: 1, savedAt: 1700000000000,
+    format: 1,
+    savedAt: 1700000000000,
     settings: { lambda: 0.999, fitLambda: false, warmupSteps: 500, warmupConvention: 'peak', huberDelta: 0.001 },
-    curves: [{ name: 'old run', role: 'fit', schedule: { kind: 'constant', total: 100, peak: 1e-4 }, steps: Float64Array.from([10, 20, 30]), loss: Float64Array.from([3.5, 3.4, 3.3]) }],
-    predictions: [{ name: 'wsd', schedule: { kind: 'wsd', total: 200, peak: 1e-4, final: 0, decay: 'linear', decayFraction: 0.2 } }],
+    curves: [
+      {
+        name: 'old run',
+        role: 'fit',
+        schedule: { kind: 'constant', total: 100, peak: 1e-4 },
+        steps: Float64Array.from([10, 20, 30]),
+        loss: Float64Array.from([3.5, 3.4, 3.3]),
+      },
+    ],
+    predictions: [
+      { name: 'wsd', schedule: { kind: 'wsd', total: 200, peak: 1e-4, final: 0, decay: 'linear', decayFraction: 0.2 } },
+    ],
   };
   const read = readWorkspace(structuredClone(v1), new Map(), new ArrayIds());
   assert.equal(read.kind, 'restored');
@@ -140,8 +242,14 @@ test('a record of format 1 (points inline, settings from before the law choice) 
   assert.equal(read.savedAt, 1700000000000);
   // Auto was not there: the settings keep it off, as the page fitted then.
   assert.deepEqual(read.view.settings, { ...DEFAULT_SETTINGS, auto: false, ...v1.settings });
-  assert.deepEqual(read.view.curves.map((c) => [c.name, c.role, Array.from(c.steps)]), [['old run', 'fit', [10, 20, 30]]]);
-  assert.deepEqual(read.view.predictions.map((p) => p.name), ['wsd']);
+  assert.deepEqual(
+    read.view.curves.map((c) => [c.name, c.role, Array.from(c.steps)]),
+    [['old run', 'fit', [10, 20, 30]]],
+  );
+  assert.deepEqual(
+    read.view.predictions.map((p) => p.name),
+    ['wsd'],
+  );
   assert.deepEqual(read.view.fits, {});
   // Saved again, it is format 2 with its points apart.
   const store = createStore();
@@ -151,7 +259,10 @@ test('a record of format 1 (points inline, settings from before the law choice) 
 });
 
 test('a record of a newer format is left alone; one that is no workspace at all is unreadable, saying what it held', () => {
-  assert.deepEqual(readWorkspace({ format: FORMAT + 1, curves: 'whatever' }, new Map(), new ArrayIds()), { kind: 'newer', format: FORMAT + 1 });
+  assert.deepEqual(readWorkspace({ format: FORMAT + 1, curves: 'whatever' }, new Map(), new ArrayIds()), {
+    kind: 'newer',
+    format: FORMAT + 1,
+  });
   for (const [record, reason] of [
     [null, /not a saved workspace/],
     ['garbage', /not a saved workspace/],
@@ -163,29 +274,85 @@ test('a record of a newer format is left alone; one that is no workspace at all 
     assert.equal(got.kind, 'unreadable', JSON.stringify(record));
     assert.match(got.reason, reason);
   }
-  const got = readWorkspace({ format: 2, curves: [{ name: 'a' }, { name: 'b' }], predictions: {} }, new Map(), new ArrayIds());
+  const got = readWorkspace(
+    { format: 2, curves: [{ name: 'a' }, { name: 'b' }], predictions: {} },
+    new Map(),
+    new ArrayIds(),
+  );
   assert.equal(got.lost, '2 curves (a, b)');
 });
 
 test('what cannot be read is dropped, named, and the rest is kept', () => {
   const state = workspace().state;
   const cases = [
-    ['a curve’s points missing', (r, a) => a.delete(r.curves[1].steps.$a), /wsd <b>run<\/b> \(curves\[1\]\.steps: its points are missing/],
-    ['a curve’s points cut short', (r, a) => a.set(r.curves[1].loss.$a, new Float64Array(10)), /curves\[1\]\.loss: holds 10 values where 1000 were saved/],
-    ['a loss not a number', (r, a) => { a.get(r.curves[1].loss.$a)[5] = NaN; }, /curves\[1\]\.loss\[5\]: not a finite number/],
-    ['steps not increasing', (r, a) => { a.get(r.curves[1].steps.$a)[7] = 1; }, /curves\[1\]\.steps\[7\]: steps must be ≥ 1 and increasing/],
-    ['an unknown role', (r) => { r.curves[1].role = 'boss'; }, /curves\[1\]\.role: must be one of fit, validate/],
-    ['a schedule of an unknown kind', (r) => { r.curves[1].schedule = { kind: 'rm -rf' }; }, /schedule\.kind: must be one of/],
-    ['a name twice', (r) => { r.curves[1].name = 'cosine'; }, /a second curve named cosine/],
-    ['an object that is no plain data', (r) => { r.curves[1].source = new Date(); }, /curves\[1\]\.source: not plain data/],
+    [
+      'a curve’s points missing',
+      (r, a) => a.delete(r.curves[1].steps.$a),
+      /wsd <b>run<\/b> \(curves\[1\]\.steps: its points are missing/,
+    ],
+    [
+      'a curve’s points cut short',
+      (r, a) => a.set(r.curves[1].loss.$a, new Float64Array(10)),
+      /curves\[1\]\.loss: holds 10 values where 1000 were saved/,
+    ],
+    [
+      'a loss not a number',
+      (r, a) => {
+        a.get(r.curves[1].loss.$a)[5] = NaN;
+      },
+      /curves\[1\]\.loss\[5\]: not a finite number/,
+    ],
+    [
+      'steps not increasing',
+      (r, a) => {
+        a.get(r.curves[1].steps.$a)[7] = 1;
+      },
+      /curves\[1\]\.steps\[7\]: steps must be ≥ 1 and increasing/,
+    ],
+    [
+      'an unknown role',
+      (r) => {
+        r.curves[1].role = 'boss';
+      },
+      /curves\[1\]\.role: must be one of fit, validate/,
+    ],
+    [
+      'a schedule of an unknown kind',
+      (r) => {
+        r.curves[1].schedule = { kind: 'rm -rf' };
+      },
+      /schedule\.kind: must be one of/,
+    ],
+    [
+      'a name twice',
+      (r) => {
+        r.curves[1].name = 'cosine';
+      },
+      /a second curve named cosine/,
+    ],
+    [
+      'an object that is no plain data',
+      (r) => {
+        r.curves[1].source = new Date();
+      },
+      /curves\[1\]\.source: not plain data/,
+    ],
   ];
   for (const [what, damage, message] of cases) {
     const { record, arrays } = stored(state);
     damage(record, arrays);
     const read = readWorkspace(record, arrays, new ArrayIds());
     assert.equal(read.kind, 'restored', what);
-    assert.deepEqual(read.view.curves.map((c) => c.name), ['cosine'], what);
-    assert.deepEqual(read.view.predictions.map((p) => p.name), ['constant 60K'], what);
+    assert.deepEqual(
+      read.view.curves.map((c) => c.name),
+      ['cosine'],
+      what,
+    );
+    assert.deepEqual(
+      read.view.predictions.map((p) => p.name),
+      ['constant 60K'],
+      what,
+    );
     assert.match(read.notes[0], /^Dropped what could not be read: /, what);
     assert.match(read.notes[0], message, what);
   }
@@ -199,17 +366,33 @@ test('what cannot be read is dropped, named, and the rest is kept', () => {
   assert.deepEqual(read.view.fits, {});
   assert.deepEqual(read.view.lines, {}, 'lines of a fit dropped are not kept');
   assert.equal(read.view.curves.length, 2);
-  assert.match(read.notes.join('\n'), /saved settings could not be read \(settings\.lambda: must be between 0 and 1\): the defaults are used/);
-  assert.match(read.notes.join('\n'), /saved fit could not be read \(fits\[0\]\.params\.L0: not a finite number\): press Fit/);
+  assert.match(
+    read.notes.join('\n'),
+    /saved settings could not be read \(settings\.lambda: must be between 0 and 1\): the defaults are used/,
+  );
+  assert.match(
+    read.notes.join('\n'),
+    /saved fit could not be read \(fits\[0\]\.params\.L0: not a finite number\): press Fit/,
+  );
 
   // An average of laws with a member that cannot predict (a weight lost): the fit is dropped, said.
   const averaged = stored(state);
-  averaged.record.fits[0].response.members = [{ law: 'annealing', warmupConvention: 'peak', params: { L0: 2.6 }, weight: 0.7 }, { law: 'annealing', params: { L0: 2.7 } }];
+  averaged.record.fits[0].response.members = [
+    { law: 'annealing', warmupConvention: 'peak', params: { L0: 2.6 }, weight: 0.7 },
+    { law: 'annealing', params: { L0: 2.7 } },
+  ];
   const readAveraged = readWorkspace(averaged.record, averaged.arrays, new ArrayIds());
   assert.deepEqual(readAveraged.view.fits, {});
-  assert.match(readAveraged.notes.join('\n'), /saved fit could not be read \(fits\[0\]\.response\.members: not a list of laws with their parameters and weights\)/);
+  assert.match(
+    readAveraged.notes.join('\n'),
+    /saved fit could not be read \(fits\[0\]\.response\.members: not a list of laws with their parameters and weights\)/,
+  );
   averaged.record.fits[0].response.members[1].weight = 0.3;
-  assert.deepEqual(readWorkspace(averaged.record, averaged.arrays, new ArrayIds()).view.fits.annealing.response.members[1].weight, 0.3, 'whole members are kept');
+  assert.deepEqual(
+    readWorkspace(averaged.record, averaged.arrays, new ArrayIds()).view.fits.annealing.response.members[1].weight,
+    0.3,
+    'whole members are kept',
+  );
 });
 
 test('a save of what fits: the settings, schedules and names; curves without points come back as schedules to predict', () => {
@@ -221,10 +404,19 @@ test('a save of what fits: the settings, schedules and names; curves without poi
   // The LR file's schedule is kept, thinned, inside the record.
   assert.ok(record.curves[1].schedule.lr.length <= 2000 && Array.isArray(record.curves[1].schedule.lr));
   const read = readWorkspace(record, arrays, new ArrayIds());
-  assert.deepEqual(read.view.curves.map((c) => c.name), ['cosine']);
+  assert.deepEqual(
+    read.view.curves.map((c) => c.name),
+    ['cosine'],
+  );
   // as a link without data does: the curves turned schedules first
-  assert.deepEqual(read.view.predictions.map((p) => p.name), ['wsd <b>run</b>', 'constant 60K']);
-  assert.match(read.notes.join('\n'), /wsd <b>run<\/b>: its 1,000 points were not kept \(the browser's storage was full\); its schedule is predicted/);
+  assert.deepEqual(
+    read.view.predictions.map((p) => p.name),
+    ['wsd <b>run</b>', 'constant 60K'],
+  );
+  assert.match(
+    read.notes.join('\n'),
+    /wsd <b>run<\/b>: its 1,000 points were not kept \(the browser's storage was full\); its schedule is predicted/,
+  );
   assert.deepEqual(read.view.settings, state.settings);
 });
 
@@ -250,7 +442,14 @@ test('an empty page is no work to keep', () => {
 test('format 3 keeps each curve’s fit window, its LR column’s steps, its schedule’s problems, the example and the band’s lines', () => {
   const store = workspace();
   const lrSteps = range(N, (i) => (i + 1) * 10);
-  store.setSchedule('wsd <b>run</b>', { schedule: store.state.curves[1].schedule, scheduleSource: 'file', lrFile: 'lr.csv', lr: range(N, (i) => (i < 50 ? 2e-4 * (i + 1) / 50 : 2e-4)), lrSteps, scheduleProblems: [{ kind: 'lr', text: 'its schedule’s LR differs' }] });
+  store.setSchedule('wsd <b>run</b>', {
+    schedule: store.state.curves[1].schedule,
+    scheduleSource: 'file',
+    lrFile: 'lr.csv',
+    lr: range(N, (i) => (i < 50 ? (2e-4 * (i + 1)) / 50 : 2e-4)),
+    lrSteps,
+    scheduleProblems: [{ kind: 'lr', text: 'its schedule’s LR differs' }],
+  });
   store.setWindow('cosine', 1200);
   const { record, arrays } = stored(store.state);
   assert.equal(record.format, 3);
@@ -265,7 +464,10 @@ test('format 3 keeps each curve’s fit window, its LR column’s steps, its sch
   const bad = structuredClone(record);
   bad.curves[0].from = 1e9;
   const dropped = readWorkspace(bad, arrays, new ArrayIds());
-  assert.deepEqual(dropped.view.curves.map((c) => c.name), ['wsd <b>run</b>']);
+  assert.deepEqual(
+    dropped.view.curves.map((c) => c.name),
+    ['wsd <b>run</b>'],
+  );
   assert.match(dropped.notes[0], /cosine \(curves\[0\]\.from: not a step of the curve\)/);
 });
 
@@ -273,16 +475,41 @@ test('an example kept as the view comes back as the example; an auto fit’s ban
   const store = createStore();
   store.loadView({
     settings: { ...DEFAULT_SETTINGS, auto: false },
-    curves: [{ name: 'cosine', role: 'fit', steps: range(N, (i) => (i + 1) * 10), loss: range(N, (i) => 4 - i / N), schedule: { kind: 'cosine', total: 10000, peak: 2e-4, final: 0, warmup: 500 } }],
+    curves: [
+      {
+        name: 'cosine',
+        role: 'fit',
+        steps: range(N, (i) => (i + 1) * 10),
+        loss: range(N, (i) => 4 - i / N),
+        schedule: { kind: 'cosine', total: 10000, peak: 2e-4, final: 0, warmup: 500 },
+      },
+    ],
     predictions: [{ name: 'constant 60K', schedule: { kind: 'constant', total: 60000, peak: 2e-4, warmup: 500 } }],
     example: { title: 'the paper’s Fig. 2 example' },
   });
   const fit = fitRecord(store.state.curves, store.state.settings);
   fit.response.band = { level: 0.9, base: 0.004, growth: 1.5, reach: { S1: 10, S2: 1, frontier: [[10, 1]] } };
-  const band = { steps: range(100, (i) => i * 600 + 1), lr: range(100, () => 2e-4), loss: range(100, () => 3), lower: range(100, () => 2.98), upper: range(100, () => 3.02), finalLoss: 3 };
-  store.fitted({ annealing: fit }, { stale: false, status: '' }, [{ law: 'annealing', source: fit, band: fit.response.band, byName: new Map([['constant 60K', { ...band, schedule: store.state.predictions[0].schedule }]]) }]);
+  const band = {
+    steps: range(100, (i) => i * 600 + 1),
+    lr: range(100, () => 2e-4),
+    loss: range(100, () => 3),
+    lower: range(100, () => 2.98),
+    upper: range(100, () => 3.02),
+    finalLoss: 3,
+  };
+  store.fitted({ annealing: fit }, { stale: false, status: '' }, [
+    {
+      law: 'annealing',
+      source: fit,
+      band: fit.response.band,
+      byName: new Map([['constant 60K', { ...band, schedule: store.state.predictions[0].schedule }]]),
+    },
+  ]);
   assert.equal(store.state.band.from, 'auto');
-  assert.ok(predictedLine(store.state, 'annealing', store.state.predictions[0]), 'the line drawn with the band is current');
+  assert.ok(
+    predictedLine(store.state, 'annealing', store.state.predictions[0]),
+    'the line drawn with the band is current',
+  );
 
   const { record, arrays } = stored(store.state);
   const { view } = readWorkspace(record, arrays, new ArrayIds());
@@ -296,7 +523,10 @@ test('an example kept as the view comes back as the example; an auto fit’s ban
   assert.deepEqual([line.lower[0], line.upper[99]], [2.98, 3.02]);
   // The user's first curves still replace the restored example.
   again.replaceExample([{ name: 'mine', steps: range(10, (i) => i + 1), loss: range(10, () => 3), schedule: null }]);
-  assert.deepEqual(again.state.curves.map((c) => c.name), ['mine']);
+  assert.deepEqual(
+    again.state.curves.map((c) => c.name),
+    ['mine'],
+  );
   assert.deepEqual(again.state.predictions, []);
 });
 
@@ -309,8 +539,22 @@ test('a validation comes back with its band and the lines drawn with it, not the
     summaries: [{ law: 'annealing', mean: { PredE: 0.004 }, band: vband, bandLevel: 0.9, bandHalfWidth: 0.012 }],
     elapsedMs: 12,
   };
-  const band = { steps: range(100, (i) => i * 600 + 1), lr: range(100, () => 2e-4), loss: range(100, () => 3), lower: range(100, () => 2.96), upper: range(100, () => 3.04), finalLoss: 3 };
-  store.validated(validation, '', [{ law: 'annealing', source: fit, band: vband, byName: new Map([['constant 60K', { ...band, schedule: store.state.predictions[0].schedule }]]) }]);
+  const band = {
+    steps: range(100, (i) => i * 600 + 1),
+    lr: range(100, () => 2e-4),
+    loss: range(100, () => 3),
+    lower: range(100, () => 2.96),
+    upper: range(100, () => 3.04),
+    finalLoss: 3,
+  };
+  store.validated(validation, '', [
+    {
+      law: 'annealing',
+      source: fit,
+      band: vband,
+      byName: new Map([['constant 60K', { ...band, schedule: store.state.predictions[0].schedule }]]),
+    },
+  ]);
   assert.equal(store.state.band.from, 'validation');
 
   const { record, arrays } = stored(store.state);
@@ -327,7 +571,10 @@ test('a validation comes back with its band and the lines drawn with it, not the
   // a stored validation that is not one is dropped, said, and the rest restored with the fit's band
   record.validation = { rows: [], summaries: [{ law: 'annealing', mean: {}, bandLevel: 2, bandHalfWidth: 0.01 }] };
   const bad = readWorkspace(record, arrays, new ArrayIds());
-  assert.match(bad.notes.join(' '), /^The saved validation could not be read \(validation\.summaries\[0\]\.band: not a band\): press Validate to run it again\.$/);
+  assert.match(
+    bad.notes.join(' '),
+    /^The saved validation could not be read \(validation\.summaries\[0\]\.band: not a band\): press Validate to run it again\.$/,
+  );
   assert.equal(bad.view.validation, null);
   assert.equal(bad.view.fits.annealing.law, 'annealing');
 });
@@ -360,22 +607,42 @@ test('how the charts count x is kept: the unit, the tokens per step and N entere
   assert.equal(again.state.chart.logX, false, 'the rest of the chart options stay the page’s');
   const bad = structuredClone(record);
   bad.chart = { xUnit: 'parsecs', tokensPerStep: -3, modelSize: 'big' };
-  assert.deepEqual(readWorkspace(bad, arrays, new ArrayIds()).view.chart, { xUnit: 'steps', tokensPerStep: null, modelSize: null });
+  assert.deepEqual(readWorkspace(bad, arrays, new ArrayIds()).view.chart, {
+    xUnit: 'steps',
+    tokensPerStep: null,
+    modelSize: null,
+  });
 });
 
 test('the Analyses panel’s choices are kept: open or not, the view, each analysis’s options, the unseen N; its answer is not', () => {
   const store = workspace();
-  store.analysisChanged({ open: true, view: 'wsd', sizeTarget: '1.3B', relative: true, result: { view: 'wsd', chart: null, table: [] }, status: 'Computed' });
+  store.analysisChanged({
+    open: true,
+    view: 'wsd',
+    sizeTarget: '1.3B',
+    relative: true,
+    result: { view: 'wsd', chart: null, table: [] },
+    status: 'Computed',
+  });
   store.setAnalysisOptions('wsd', { total: 50000, ratios: [0.1, 0.2] });
   const { record, arrays } = stored(store.state);
   const { view, notes } = readWorkspace(record, arrays, new ArrayIds());
   assert.deepEqual(notes, []);
-  assert.deepEqual(view.analysis, { open: true, view: 'wsd', options: { wsd: { total: 50000, ratios: [0.1, 0.2] } }, sizeTarget: '1.3B', relative: true });
+  assert.deepEqual(view.analysis, {
+    open: true,
+    view: 'wsd',
+    options: { wsd: { total: 50000, ratios: [0.1, 0.2] } },
+    sizeTarget: '1.3B',
+    relative: true,
+  });
   const again = createStore();
   const revision = again.state.analysis.optionsRevision;
   again.restoreView(view);
   const a = again.state.analysis;
-  assert.deepEqual([a.open, a.view, a.options, a.sizeTarget, a.relative, a.result], [true, 'wsd', { wsd: { total: 50000, ratios: [0.1, 0.2] } }, '1.3B', true, null]);
+  assert.deepEqual(
+    [a.open, a.view, a.options, a.sizeTarget, a.relative, a.result],
+    [true, 'wsd', { wsd: { total: 50000, ratios: [0.1, 0.2] } }, '1.3B', true, null],
+  );
   assert.equal(a.optionsRevision, revision + 1, 'the panel shows the options restored');
 
   // A record from before the choices were kept reads as before; choices that cannot be read are
@@ -387,6 +654,9 @@ test('the Analyses panel’s choices are kept: open or not, the view, each analy
   bad.analysis.options = { wsd: 'total 50000' };
   const read = readWorkspace(bad, arrays, new ArrayIds());
   assert.equal(read.view.analysis, null);
-  assert.match(read.notes.join(' '), /The Analyses panel's choices could not be read \(analysis\.options: not the options of each analysis\)/);
+  assert.match(
+    read.notes.join(' '),
+    /The Analyses panel's choices could not be read \(analysis\.options: not the options of each analysis\)/,
+  );
   assert.equal(read.view.curves.length, 2);
 });

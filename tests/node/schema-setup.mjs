@@ -3,7 +3,7 @@
 // the laws, kinds and limits filled (it needs build/wasm/lawcore.wasm: `make build`).
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { setSchema } from '../../site/js/schema.js';
+import { setSchema } from '../../site/js/engine/schema.js';
 
 const cli = fileURLToPath(new URL('../../scripts/lawcore.mjs', import.meta.url));
 setSchema(JSON.parse(execFileSync(process.execPath, [cli, 'schema'], { encoding: 'utf8' })));

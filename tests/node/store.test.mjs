@@ -1,14 +1,20 @@
-// The page state's actions (site/js/store.js) under node: names and colours, removals and the
+// The page state's actions (site/js/state/store.js) under node: names and colours, removals and the
 // undo stack, whether the fit is stale, views replaced and brought back, settings, and which
 // predicted lines are kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import { createStore, watch, MAX_UNDO } from '../../site/js/store.js';
-import { DEFAULT_SETTINGS } from '../../site/js/settings.js';
-import { predictedLine, missingLines, lineOf } from '../../site/js/selectors.js';
+import { createStore, watch, MAX_UNDO } from '../../site/js/state/store.js';
+import { DEFAULT_SETTINGS } from '../../site/js/state/settings.js';
+import { predictedLine, missingLines, lineOf } from '../../site/js/state/selectors.js';
 
-const curve = (name, extra = {}) => ({ name, steps: Float64Array.from([1, 2]), loss: Float64Array.from([3, 2.9]), schedule: { kind: 'constant', total: 2, peak: 1e-4 }, ...extra });
+const curve = (name, extra = {}) => ({
+  name,
+  steps: Float64Array.from([1, 2]),
+  loss: Float64Array.from([3, 2.9]),
+  schedule: { kind: 'constant', total: 2, peak: 1e-4 },
+  ...extra,
+});
 const names = (items) => items.map((c) => c.name);
 
 test('curves and schedules get unique names and distinct colours', () => {
@@ -31,7 +37,10 @@ test('removals undo one after the other, the latest first, and the fit is curren
   store.remove('b');
   assert.deepEqual(names(store.state.curves), []);
   assert.equal(store.state.stale, true);
-  assert.deepEqual(store.state.undo.map((u) => u.text), ['Removed a.', 'Removed b.']);
+  assert.deepEqual(
+    store.state.undo.map((u) => u.text),
+    ['Removed a.', 'Removed b.'],
+  );
   assert.equal(store.undo().focusLabel, 'Remove b');
   assert.deepEqual(names(store.state.curves), ['b']);
   store.undo();
@@ -52,7 +61,11 @@ test('an undo after another change leaves the fit stale', () => {
 
 test('"clear all" and a view replaced come back with Undo; the stack keeps the latest changes', () => {
   const store = createStore();
-  store.loadView({ settings: { ...DEFAULT_SETTINGS, lambda: 0.995 }, curves: [curve('a')], predictions: [{ name: 'p', schedule: { kind: 'constant', total: 9, peak: 1e-4 } }] });
+  store.loadView({
+    settings: { ...DEFAULT_SETTINGS, lambda: 0.995 },
+    curves: [curve('a')],
+    predictions: [{ name: 'p', schedule: { kind: 'constant', total: 9, peak: 1e-4 } }],
+  });
   store.clearAll();
   assert.deepEqual(names(store.state.curves), []);
   assert.deepEqual(names(store.state.predictions), [], '"clear all" clears the schedules to predict too');
@@ -63,7 +76,7 @@ test('"clear all" and a view replaced come back with Undo; the stack keeps the l
 
   const restore = store.snapshotView();
   store.loadView({ settings: { warmupSteps: 2160 }, curves: [curve('x')] });
-  assert.equal(store.state.settings.lambda, DEFAULT_SETTINGS.lambda, 'a view\'s settings start from the defaults');
+  assert.equal(store.state.settings.lambda, DEFAULT_SETTINGS.lambda, "a view's settings start from the defaults");
   assert.equal(store.state.settings.warmupSteps, 2160);
   store.offerUndo('Loaded x.', restore);
   store.undo();
@@ -77,7 +90,7 @@ test('"clear all" and a view replaced come back with Undo; the stack keeps the l
   assert.equal(store.state.undo[0].text, 'Removed c5.');
 });
 
-test('settings: only a change makes the fit stale; a role change keeps the curve\'s data', () => {
+test("settings: only a change makes the fit stale; a role change keeps the curve's data", () => {
   const store = createStore();
   store.loadView({ settings: DEFAULT_SETTINGS, curves: [curve('a')] });
   const edits = store.state.edits;
@@ -95,8 +108,16 @@ test('settings: only a change makes the fit stale; a role change keeps the curve
 
 test('predicted lines are kept only for the parameters in use and the schedules as they are', () => {
   const store = createStore();
-  store.loadView({ settings: DEFAULT_SETTINGS, curves: [curve('a')], predictions: [{ name: 'p', schedule: { kind: 'constant', total: 9, peak: 1e-4 } }] });
-  const manual = { params: { annealing: { L0: 2, A: 0.4, alpha: 0.5, C: 0.4, lambda: 0.999 } }, settings: DEFAULT_SETTINGS, from: 'hand' };
+  store.loadView({
+    settings: DEFAULT_SETTINGS,
+    curves: [curve('a')],
+    predictions: [{ name: 'p', schedule: { kind: 'constant', total: 9, peak: 1e-4 } }],
+  });
+  const manual = {
+    params: { annealing: { L0: 2, A: 0.4, alpha: 0.5, C: 0.4, lambda: 0.999 } },
+    settings: DEFAULT_SETTINGS,
+    from: 'hand',
+  };
   store.useManual(manual);
   assert.deepEqual(names(missingLines(store.state, 'annealing')), ['a', 'p']);
   assert.deepEqual(missingLines(store.state, 'multi-power'), [], 'a law without parameters draws nothing');
@@ -104,13 +125,24 @@ test('predicted lines are kept only for the parameters in use and the schedules 
   const [a] = store.state.curves;
   const [p] = store.state.predictions;
   store.showMessage('Predict: refused', 'error', 'predict');
-  store.linesPredicted([{ law: 'annealing', source: manual, byName: new Map([['a', line(a)], ['p', line(p)]]) }]);
+  store.linesPredicted([
+    {
+      law: 'annealing',
+      source: manual,
+      byName: new Map([
+        ['a', line(a)],
+        ['p', line(p)],
+      ]),
+    },
+  ]);
   assert.equal(store.state.message, null, 'a prediction that worked clears the message of one that failed');
   assert.deepEqual(missingLines(store.state, 'annealing'), []);
   assert.equal(lineOf(store.state, 'annealing', p).finalLoss, 2.9);
 
   // Lines of other parameters are dropped; a schedule changed needs a new line.
-  store.linesPredicted([{ law: 'annealing', source: { other: true }, byName: new Map([['p', { ...line(p), finalLoss: 1 }]]) }]);
+  store.linesPredicted([
+    { law: 'annealing', source: { other: true }, byName: new Map([['p', { ...line(p), finalLoss: 1 }]]) },
+  ]);
   assert.equal(predictedLine(store.state, 'annealing', p).finalLoss, 2.9);
   store.editPrediction('p', { name: 'p', schedule: { kind: 'constant', total: 19, peak: 1e-4 } });
   assert.deepEqual(names(missingLines(store.state, 'annealing')), ['p']);
@@ -118,15 +150,32 @@ test('predicted lines are kept only for the parameters in use and the schedules 
   assert.deepEqual(names(missingLines(store.state, 'annealing')), ['p'], 'a late line of the old schedule is not kept');
 });
 
-test('a fit draws its own lines and comes with the schedules\' lines; a curve whose schedule changed since is predicted', () => {
+test("a fit draws its own lines and comes with the schedules' lines; a curve whose schedule changed since is predicted", () => {
   const store = createStore();
-  store.loadView({ settings: DEFAULT_SETTINGS, curves: [curve('a')], predictions: [{ name: 'p', schedule: { kind: 'constant', total: 9, peak: 1e-4 } }] });
+  store.loadView({
+    settings: DEFAULT_SETTINGS,
+    curves: [curve('a')],
+    predictions: [{ name: 'p', schedule: { kind: 'constant', total: 9, peak: 1e-4 } }],
+  });
   const [a] = store.state.curves;
   const [p] = store.state.predictions;
-  const fit = { law: 'annealing', params: { L0: 2 }, settings: DEFAULT_SETTINGS, response: { curves: [] }, lines: new Map([['a', { steps: [1, 2], loss: [3, 2.9] }]]), curves: new Map([['a', a]]) };
+  const fit = {
+    law: 'annealing',
+    params: { L0: 2 },
+    settings: DEFAULT_SETTINGS,
+    response: { curves: [] },
+    lines: new Map([['a', { steps: [1, 2], loss: [3, 2.9] }]]),
+    curves: new Map([['a', a]]),
+  };
   const updates = [];
   store.subscribe((s) => updates.push(s));
-  store.fitted({ annealing: fit }, { stale: false, status: 'Fitted.' }, [{ law: 'annealing', source: fit, byName: new Map([['p', { schedule: p.schedule, steps: [1], loss: [3], finalLoss: 3 }]]) }]);
+  store.fitted({ annealing: fit }, { stale: false, status: 'Fitted.' }, [
+    {
+      law: 'annealing',
+      source: fit,
+      byName: new Map([['p', { schedule: p.schedule, steps: [1], loss: [3], finalLoss: 3 }]]),
+    },
+  ]);
   assert.equal(updates.length, 1, 'one update: the charts redraw once');
   assert.equal(store.state.status, 'Fitted.');
   assert.deepEqual(missingLines(store.state, 'annealing'), []);
@@ -148,8 +197,25 @@ test('watch redraws only when what it reads changes', () => {
 test('an example is replaced wholly by the first curves added, and comes back with Undo', () => {
   const store = createStore();
   const example = { title: 'the example' };
-  store.loadView({ settings: DEFAULT_SETTINGS, curves: [curve('cosine'), curve('constant')], predictions: [{ name: 'constant 60K', schedule: { kind: 'constant', total: 9, peak: 1e-4 } }], example });
-  store.fitted({ annealing: { law: 'annealing', params: { L0: 2.6 }, response: {}, lines: new Map(), settings: DEFAULT_SETTINGS, curves: new Map() } }, { stale: false, status: '' });
+  store.loadView({
+    settings: DEFAULT_SETTINGS,
+    curves: [curve('cosine'), curve('constant')],
+    predictions: [{ name: 'constant 60K', schedule: { kind: 'constant', total: 9, peak: 1e-4 } }],
+    example,
+  });
+  store.fitted(
+    {
+      annealing: {
+        law: 'annealing',
+        params: { L0: 2.6 },
+        response: {},
+        lines: new Map(),
+        settings: DEFAULT_SETTINGS,
+        curves: new Map(),
+      },
+    },
+    { stale: false, status: '' },
+  );
   assert.equal(store.state.example, example);
   assert.ok(store.state.curves.every((c) => c.fromExample) && store.state.predictions.every((p) => p.fromExample));
   store.addPrediction('mine 30K', { kind: 'constant', total: 30, peak: 1e-4 });
@@ -157,9 +223,9 @@ test('an example is replaced wholly by the first curves added, and comes back wi
   const added = store.replaceExample([curve('run')], { ...DEFAULT_SETTINGS, warmupSteps: 2160 });
   assert.deepEqual(names(added), ['run']);
   assert.deepEqual(names(store.state.curves), ['run']);
-  assert.deepEqual(names(store.state.predictions), ['mine 30K'], 'the example\'s schedules go, the user\'s stay');
+  assert.deepEqual(names(store.state.predictions), ['mine 30K'], "the example's schedules go, the user's stay");
   assert.equal(store.state.example, null);
-  assert.deepEqual(store.state.fits, {}, 'the example\'s fit goes');
+  assert.deepEqual(store.state.fits, {}, "the example's fit goes");
   assert.equal(store.state.settings.warmupSteps, 2160);
   assert.equal(store.state.undo.at(-1).text, 'Your data replaced the example.');
 

@@ -1,17 +1,31 @@
 // Running the Analyses panel's views: one of the paper's analyses (`analyze`) from the current
-// parameters, or the model-size law (`fit` with law "size", then `predict` at an unseen size), with the
-// answers kept in the store for the panel to draw. The analyses that compare choices get the
-// fit's replicates, and answer with each choice's ± and which cannot be told apart. Only the latest run's answer is kept; an
-// option typed wrong (in a field or the JSON view), or refused by lawcore, is named in the error
-// and the view's last answer stays on screen (also when the answer of the options before it
-// arrives after it).
-import { viewById, sizeOfCurve, SIZE_EXAMPLE_RUNS, sizefitView, unseenSchedules, parseModelSize } from '../analysis-views.js';
-import { fieldsOf, defaultOptions, optionsInUse, withField, parseOptionsJSON, labelledError } from '../analysis-forms.js';
-import { answerSentence } from '../analysis-answers.js';
-import { UNCERTAIN_ANALYSES, uncertainTable } from '../analysis-uncertainty.js';
-import { analysisSetup, fittedPeak } from '../selectors.js';
-import { importText } from '../import-files.js';
-import * as fmt from '../format.js';
+// parameters, or the model-size law (`fit` with law "size", then `predict` at an unseen size), with
+// the answers kept in the store for the panel to draw. The analyses that compare choices get the
+// fit's replicates, and answer with each choice's ± and which cannot be told apart. Only the latest
+// run's answer is kept; an option typed wrong (in a field or the JSON view), or refused by lawcore,
+// is named in the error and the view's last answer stays on screen (also when the answer of the
+// options before it arrives after it).
+import {
+  viewById,
+  sizeOfCurve,
+  SIZE_EXAMPLE_RUNS,
+  sizefitView,
+  unseenSchedules,
+  parseModelSize,
+} from '../analysis/analysis-views.js';
+import {
+  fieldsOf,
+  defaultOptions,
+  optionsInUse,
+  withField,
+  parseOptionsJSON,
+  labelledError,
+} from '../analysis/analysis-forms.js';
+import { answerSentence } from '../analysis/analysis-answers.js';
+import { UNCERTAIN_ANALYSES, uncertainTable } from '../analysis/analysis-uncertainty.js';
+import { analysisSetup, fittedPeak } from '../state/selectors.js';
+import { importText } from '../import/import-files.js';
+import * as fmt from '../common/format.js';
 
 /** The model-size example's settings: the release's 2160 warmup steps, counted as run. */
 const SIZE_EXAMPLE = { warmup: 2160, warmupConvention: 'actual' };
@@ -44,7 +58,8 @@ export function createAnalyses({ store, engine }) {
     const keep = !!(kept && kept.view === v.id && kept.chart);
     store.analysisChanged({
       ...(keep ? {} : { result: { view: v.id, chart: null, table: null, note: '', answer: '', crossover: null } }),
-      error: `${v.label}: ${message}${keep ? ' (The answer shown is from the last options that worked.)' : ''}`, errorField: key,
+      error: `${v.label}: ${message}${keep ? ' (The answer shown is from the last options that worked.)' : ''}`,
+      errorField: key,
     });
   }
 
@@ -53,7 +68,9 @@ export function createAnalyses({ store, engine }) {
   function loadDefaults() {
     defaults ||= engine.analysisDefaults().then(
       (d) => store.analysisChanged({ defaults: d }, { showOptions: true }),
-      () => { defaults = null; /* the options box stays at {}; asked again on the next opening */ },
+      () => {
+        defaults = null; /* the options box stays at {}; asked again on the next opening */
+      },
     );
     return defaults;
   }
@@ -72,13 +89,24 @@ export function createAnalyses({ store, engine }) {
     store.analysisChanged({ status: `Computing “${v.label}”…`, computing: true, progress: 0 });
     try {
       // the bar moves for this run only: a report of a run since replaced must not move it
-      const onProgress = (fraction) => { if (my === seq) store.analysisChanged({ progress: fraction }); };
+      const onProgress = (fraction) => {
+        if (my === seq) store.analysisChanged({ progress: fraction });
+      };
       const out = v.sizefit ? await runSizefit(example, onProgress) : await runAnalysis(v, onProgress);
       if (my !== seq) return;
       store.analysisChanged({
         computing: false,
-        result: { view: v.id, chart: out.chart, table: out.table, note: out.note || '', answer: out.answer || '', crossover: out.chart.crossover || null },
-        status: `${out.source ? `From ${out.source}` : 'Computed'}${v.holds ? ` (${v.holds})` : ''} · took ${fmt.ms(out.elapsed)}`, error: '', errorField: '',
+        result: {
+          view: v.id,
+          chart: out.chart,
+          table: out.table,
+          note: out.note || '',
+          answer: out.answer || '',
+          crossover: out.chart.crossover || null,
+        },
+        status: `${out.source ? `From ${out.source}` : 'Computed'}${v.holds ? ` (${v.holds})` : ''} · took ${fmt.ms(out.elapsed)}`,
+        error: '',
+        errorField: '',
       });
       if (refusedInput && refusedInput.view === v.id) showError(v, refusedInput.message, refusedInput.key);
     } catch (err) {
@@ -123,13 +151,24 @@ export function createAnalyses({ store, engine }) {
     const { result, refused, elapsed } = answers.get(key);
     const chart = v.chart(result);
     const peak = options.peak !== undefined ? `, peak LR ${fmt.lr(options.peak)} (set here)` : '';
-    const spread = refused ? `, no ± (the fit's replicates were refused: ${refused})`
-      : setup && setup.replicates ? `, ± from the fit's ${setup.replicates.length} jackknife refits (90%)`
-      : setup && UNCERTAIN_ANALYSES.has(v.analysis) ? ', no ± (a fit gives one: not parameters entered by hand, nor a fit with under 20 points in a curve or over 200,000 in all)' : '';
+    const spread = refused
+      ? `, no ± (the fit's replicates were refused: ${refused})`
+      : setup && setup.replicates
+        ? `, ± from the fit's ${setup.replicates.length} jackknife refits (90%)`
+        : setup && UNCERTAIN_ANALYSES.has(v.analysis)
+          ? ', no ± (a fit gives one: not parameters entered by hand, nor a fit with under 20 points in a curve or over 200,000 in all)'
+          : '';
     const source = setup && !v.ownParams ? `${setup.source}${peak}${spread}` : '';
     // parameters set in the options are not the fit's: no fitted peak to measure against
     const context = { fittedPeak: setup && !options.params ? fittedPeak(store.state) : 0 };
-    return { chart, table: uncertainTable(v.analysis, result), note: chart.note, answer: answerSentence(v.id, result, options, context), source, elapsed };
+    return {
+      chart,
+      table: uncertainTable(v.analysis, result),
+      note: chart.note,
+      answer: answerSentence(v.id, result, options, context),
+      source,
+      elapsed,
+    };
   }
 
   /** exampleCurves imports the release's runs at 25M and 100M (the curves of the page stay). */
@@ -140,7 +179,9 @@ export function createAnalyses({ store, engine }) {
         const file = `examples/mpl/csv_${size}/${name}.csv`;
         const response = await fetch(file);
         if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
-        const { curves: [c] } = await importText(engine, `${name}.csv`, await response.text());
+        const {
+          curves: [c],
+        } = await importText(engine, `${name}.csv`, await response.text());
         out.push({ ...c, name: `${size}M ${name}`, role, size: size * 1e6 });
       }
     }
@@ -160,15 +201,26 @@ export function createAnalyses({ store, engine }) {
     } else {
       curves = tagged.filter((c) => c.schedule).map((c) => ({ ...c, size: sizeOfCurve(c) }));
       if (new Set(curves.map((c) => c.size)).size < 2) {
-        throw new Error('tag curves of at least two model sizes with N (fields above), or press “MultiPowerLaw 25M + 100M example”.');
+        throw new Error(
+          'tag curves of at least two model sizes with N (fields above), or press “MultiPowerLaw 25M + 100M example”.',
+        );
       }
     }
     const lambda = Number.isFinite(setup.params?.lambda) ? setup.params.lambda : 0.999;
     const started = performance.now();
-    const { response, lines } = await engine.sizefit(curves, { lambda, warmupSteps: warmup, warmupConvention, huberDelta: 0.001, points: 400 }, onProgress);
+    const { response, lines } = await engine.sizefit(
+      curves,
+      { lambda, warmupSteps: warmup, warmupConvention, huberDelta: 0.001, points: 400 },
+      onProgress,
+    );
     const targetN = parseModelSize(store.state.analysis.sizeTarget, 'Predict at unseen N');
     const schedules = unseenSchedules(curves, targetN);
-    const predicted = await engine.predict('size', { params: response.params, settings: { warmupSteps: warmup, warmupConvention } }, schedules, 400);
+    const predicted = await engine.predict(
+      'size',
+      { params: response.params, settings: { warmupSteps: warmup, warmupConvention } },
+      schedules,
+      400,
+    );
     const out = sizefitView({ response, lines, curves, predicted, targetN, warmup, example: curves === sizeExample });
     return { ...out, elapsed: performance.now() - started };
   }
@@ -183,7 +235,10 @@ export function createAnalyses({ store, engine }) {
     // a fit running meanwhile is the user's too: only the analysis is stopped then, by dropping its answer
     if (!store.state.fitting) engine.cancel();
     const kept = store.state.analysis.result;
-    store.analysisChanged({ computing: false, status: `Cancelled.${kept && kept.chart ? ' The answer shown is from before.' : ''}` });
+    store.analysisChanged({
+      computing: false,
+      status: `Cancelled.${kept && kept.chart ? ' The answer shown is from before.' : ''}`,
+    });
   }
 
   /**
@@ -199,16 +254,20 @@ export function createAnalyses({ store, engine }) {
     run,
     cancel,
     /**
-     * refresh recomputes the view shown (after a fit or new parameters), if the panel is open
-     * and drawn, or computing: an answer under way is of the parameters before (a link's panel
-     * computed while its fit was made again kept the answer of no fit).
+     * refresh recomputes the view shown once what it is computed from changed (new parameters,
+     * another peak LR or warmup: derived.js decides), if the panel is open and drawn, or
+     * computing: an answer under way is of the inputs before (a link's panel computed while its
+     * fit was made again kept the answer of no fit).
      */
     refresh() {
       answers.clear();
       const a = store.state.analysis;
       if (a.open && ((a.result && a.result.table) || a.computing)) run();
     },
-    /** setSizeTarget sets the unseen model size the model-size view predicts at, and computes the view again if it is shown. */
+    /**
+     * setSizeTarget sets the unseen model size the model-size view predicts at, and computes the
+     * view again if it is shown.
+     */
     setSizeTarget(text) {
       store.analysisChanged({ sizeTarget: text });
       runSizeViewIfShown();
@@ -243,7 +302,10 @@ export function createAnalyses({ store, engine }) {
       store.setAnalysisOptions(v.analysis, options, { showOptions: true });
       run();
     },
-    /** setOptionsText sets the view's analysis's options from the JSON view and computes it; JSON that is wrong is named, and nothing changes. */
+    /**
+     * setOptionsText sets the view's analysis's options from the JSON view and computes it; JSON
+     * that is wrong is named, and nothing changes.
+     */
     setOptionsText(text) {
       const v = current();
       if (!v.analysis) return;

@@ -1,15 +1,15 @@
 // Exports: the parameters as JSON, predicted curves as CSV (as dense as the charts, from the
 // lines drawn, or every step, predicted again for the file), observed and fitted points as CSV, an analysis's table as
 // CSV, and any chart as PNG or SVG.
-import { predictionCSV, observedCSV, tableCSV, fitDocument, csvStart, fromStep } from '../export-files.js';
-import { download, downloadJSON } from '../download.js';
-import { chartPNG } from '../chart-png.js';
-import { chartSVG } from '../svg-export.js';
-import { LAW_NAMES } from '../schema.js';
-import { paramsOf, lineOf, lineBand } from '../selectors.js';
+import { predictionCSV, observedCSV, tableCSV, fitDocument, csvStart, fromStep } from '../export/export-files.js';
+import { download, downloadJSON } from '../export/download.js';
+import { chartPNG } from '../export/chart-png.js';
+import { chartSVG } from '../export/svg-export.js';
+import { LAW_NAMES } from '../engine/schema.js';
+import { paramsOf, lineOf, lineBand } from '../state/selectors.js';
 import { DRAWN_POINTS } from './predicting.js';
-import { scheduleSteps } from '../schedule-kinds.js';
-import * as fmt from '../format.js';
+import { scheduleSteps } from '../schedules/schedule-kinds.js';
+import * as fmt from '../common/format.js';
 
 /** MAX_CSV_ROWS bounds the predicted-curves CSV (about 80 MB): past it each curve is thinned. */
 export const MAX_CSV_ROWS = 1_000_000;
@@ -40,7 +40,9 @@ export function createExports({ store, engine, chartOf }) {
     try {
       const blob = await make(u, title);
       download(blob, `annealing-law-${id}.${kind.toLowerCase()}`);
-      store.setStatus(`Exported the ${title ? `“${title}” ` : ''}chart as ${kind} (${fmt.bytes(blob.size)}) in ${fmt.ms(performance.now() - started)}.`);
+      store.setStatus(
+        `Exported the ${title ? `“${title}” ` : ''}chart as ${kind} (${fmt.bytes(blob.size)}) in ${fmt.ms(performance.now() - started)}.`,
+      );
     } catch (err) {
       store.setStatus(`The ${kind} export failed.`);
       store.showMessage(`${kind} export: ${err.message}`);
@@ -73,19 +75,35 @@ export function createExports({ store, engine, chartOf }) {
         for (const law of laws) {
           const p = paramsOf(state, law);
           // The lines drawn, and those not drawn yet predicted as densely as the charts draw them.
-          const drawn = everyStep ? new Map() : new Map(items.map((item) => [item.name, lineOf(state, law, item)]).filter(([, line]) => line));
+          const drawn = everyStep
+            ? new Map()
+            : new Map(items.map((item) => [item.name, lineOf(state, law, item)]).filter(([, line]) => line));
           const missing = items.filter((item) => !drawn.has(item.name));
-          const predicted = missing.length ? await engine.predict(law, p, missing, everyStep ? points : DRAWN_POINTS, lineBand(state, law)) : new Map();
+          const predicted = missing.length
+            ? await engine.predict(law, p, missing, everyStep ? points : DRAWN_POINTS, lineBand(state, law))
+            : new Map();
           for (const item of items) {
             const line = drawn.get(item.name) || predicted.get(item.name);
-            if (line) curves.push({ name: item.name, law, average: Boolean(p.members), ...fromStep(line, csvStart(state, item, p.settings)) });
+            if (line)
+              curves.push({
+                name: item.name,
+                law,
+                average: Boolean(p.members),
+                ...fromStep(line, csvStart(state, item, p.settings)),
+              });
           }
         }
         const blob = predictionCSV(curves, state.band && !state.manual ? state.band : null);
         download(blob, 'annealing-law-predictions.csv');
         const written = curves.reduce((n, c) => n + c.steps.length, 0);
-        store.setStatus(`Exported ${curves.length} predicted curve(s) as CSV: ${fmt.steps(written)} rows, ${fmt.bytes(blob.size)}, from the first observed step (schedules: the end of warmup)`
-          + (!everyStep ? ', as dense as the charts.' : points ? `, each thinned to about ${fmt.steps(points)} steps: every step would be ${fmt.steps(rows)} rows, more than the ${fmt.steps(MAX_CSV_ROWS)} an export holds.` : ', every step.'));
+        store.setStatus(
+          `Exported ${curves.length} predicted curve(s) as CSV: ${fmt.steps(written)} rows, ${fmt.bytes(blob.size)}, from the first observed step (schedules: the end of warmup)`
+            + (!everyStep
+              ? ', as dense as the charts.'
+              : points
+                ? `, each thinned to about ${fmt.steps(points)} steps: every step would be ${fmt.steps(rows)} rows, more than the ${fmt.steps(MAX_CSV_ROWS)} an export holds.`
+                : ', every step.'),
+        );
       } catch (err) {
         store.showMessage(`CSV export: ${err.message}`);
       }

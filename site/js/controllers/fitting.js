@@ -2,18 +2,38 @@
 // others predicted), or each curve left out in turn. One runs at a time; an example or a link
 // that replaces the curves cancels the running one first. A fit's result is kept only if the
 // curves it fitted are still there.
-import { LAWS } from '../schema.js';
-import { lawsOf } from '../settings.js';
-import * as fmt from '../format.js';
-import { flaggedProblems } from '../curve-facts.js';
-import { bandOfFits, validationBand } from '../selectors.js';
+import { LAWS } from '../engine/schema.js';
+import { lawsOf } from '../state/settings.js';
+import * as fmt from '../common/format.js';
+import { flaggedProblems } from '../schedules/curve-facts.js';
+import { bandOfFits, validationBand } from '../state/selectors.js';
 import { warnOf } from './predicting.js';
 
 /** sameData says whether a curve still holds the data and schedule it had (its role may differ). */
 const sameData = (a, b) => a.name === b.name && a.steps === b.steps && a.loss === b.loss && a.schedule === b.schedule;
 
-/** createFitting returns {fit({keepMessage, replace}), validate(), cancel()}. */
-export function createFitting({ store, engine, predicting, analyses }) {
+/**
+ * fitStatus is the status line of a fit (records: its fit records, elapsed: ms): which laws were
+ * fitted to how many curves, how many held-out curves it predicted, and how long it took.
+ */
+function fitStatus(records, elapsed) {
+  const first = records[0].response;
+  const nVal = first.curves.length - first.curves.filter((c) => c.role === 'fit').length;
+  let laws = '';
+  if (records.length === 2) laws = 'both laws to ';
+  else if (first.members) laws = `an average of ${first.members.length} laws (picked by auto) to `;
+  else if (first.auto) laws = `the ${LAWS[first.law].label} (picked by auto) to `;
+  const heldOut = nVal ? `, predicted ${nVal} held out` : '';
+  return `Fitted ${laws}${first.curves.length - nVal} curve(s)${heldOut} in ${fmt.ms(elapsed)}.`;
+}
+
+/**
+ * createFitting returns {fit({keepMessage, replace}), validate(), cancel()}. The lines of the
+ * curves and schedules come with a fit or validation (predicting.linesFor), in the same change;
+ * what the change leaves missing (a schedule added meanwhile), and the Analyses panel's
+ * answer, are derived.js's to compute again.
+ */
+export function createFitting({ store, engine, predicting }) {
   /** running is the fit or validation under way (it never rejects), or null. */
   let running = null;
   /**
@@ -49,9 +69,19 @@ export function createFitting({ store, engine, predicting, analyses }) {
     const used = { ...settings, warmupConvention: response.settings.warmupConvention };
     if (response.auto) {
       const lambda = response.auto.chosen.lambda;
-      Object.assign(used, { fitLambda: lambda === 'fit', ...(typeof response.settings.lambda === 'number' ? { lambda: response.settings.lambda } : {}) });
+      Object.assign(used, {
+        fitLambda: lambda === 'fit',
+        ...(typeof response.settings.lambda === 'number' ? { lambda: response.settings.lambda } : {}),
+      });
     }
-    return { law: response.law, params: response.params, response, lines, settings: used, curves: new Map(curves.map((c) => [c.name, c])) };
+    return {
+      law: response.law,
+      params: response.params,
+      response,
+      lines,
+      settings: used,
+      curves: new Map(curves.map((c) => [c.name, c])),
+    };
   }
 
   async function runFit(settings) {
@@ -68,7 +98,9 @@ export function createFitting({ store, engine, predicting, analyses }) {
       for (const law of laws) {
         const label = labelOf(law);
         store.fitProgress(0, `Fitting ${label} to ${nFit} curve(s)…`);
-        const got = await engine.fit(law === 'auto' ? 'annealing' : law, curves, settings, (f) => store.fitProgress(f, `Fitting ${label}… ${Math.round(f * 100)}%`));
+        const got = await engine.fit(law === 'auto' ? 'annealing' : law, curves, settings, (f) =>
+          store.fitProgress(f, `Fitting ${label}… ${Math.round(f * 100)}%`),
+        );
         const record = fitRecord(got, curves, settings);
         fits[record.law] = record;
       }
@@ -90,17 +122,12 @@ export function createFitting({ store, engine, predicting, analyses }) {
         return;
       }
       const records = Object.values(fits);
-      const first = records[0].response;
-      const nVal = first.curves.length - first.curves.filter((c) => c.role === 'fit').length;
       const elapsed = records.reduce((t, f) => t + (f.response.elapsedMs ?? 0), 0) || performance.now() - started;
-      store.fitted(fits, {
-        stale: store.state.edits !== editsAtStart, // a role or a setting changed while it ran
-        status: `Fitted ${records.length === 2 ? 'both laws to ' : first.members ? `an average of ${first.members.length} laws (picked by auto) to ` : first.auto ? `the ${LAWS[first.law].label} (picked by auto) to ` : ''}${first.curves.length - nVal} curve(s)${nVal ? `, predicted ${nVal} held out` : ''} in ${fmt.ms(elapsed)}.`,
-      }, lines);
+      // a role or a setting changed while it ran: the fit is stale already
+      const stale = store.state.edits !== editsAtStart;
+      store.fitted(fits, { stale, status: fitStatus(records, elapsed) }, lines);
       if (refused) store.showMessage(`Predict: ${refused.message}`, 'error', 'predict');
       else warnOf(store, lines);
-      analyses.refresh();
-      await predicting.update(); // a schedule added meanwhile
     } catch (err) {
       failed(err, 'Fit', { cancelled: 'Fit cancelled; the previous results are kept.', status: 'The fit failed.' });
     }
@@ -128,16 +155,26 @@ export function createFitting({ store, engine, predicting, analyses }) {
       // A schedule that disagrees with its curve's data is flagged before fitting: one that ends
       // too soon cannot be fitted; one whose LR differs from the LR column is fitted as asked.
       const flagged = curves.flatMap((c) => flaggedProblems(c).map((p) => ({ ...p, text: `${c.name}: ${p.text}` })));
-      for (const p of flagged.filter((x) => x.kind === 'ends')) problems.push(`${p.text}: give it a schedule that runs to the end of its data (button "Schedule…").`);
+      for (const p of flagged.filter((x) => x.kind === 'ends'))
+        problems.push(`${p.text}: give it a schedule that runs to the end of its data (button "Schedule…").`);
       if (problems.length) return store.showMessage(problems);
       const differs = flagged.filter((x) => x.kind !== 'ends');
       if (differs.length) {
-        store.showMessage([...differs.map((p) => `${p.text}.`), 'The fit uses the schedules as given; the curve’s own LR column is what the run did.'], 'notice');
+        store.showMessage(
+          [
+            ...differs.map((p) => `${p.text}.`),
+            'The fit uses the schedules as given; the curve’s own LR column is what the run did.',
+          ],
+          'notice',
+        );
       }
       await exclusive(() => runFit(settings));
     },
 
-    /** validate leaves each curve marked fit out in turn, fits each law of the settings on the others and predicts it. */
+    /**
+     * validate leaves each curve marked fit out in turn, fits each law of the settings on the
+     * others and predicts it.
+     */
     async validate() {
       if (running) return;
       store.clearMessage();
@@ -145,7 +182,8 @@ export function createFitting({ store, engine, predicting, analyses }) {
       // The curves marked fit are left out in turn (the held-out curves are predicted by the fit
       // itself); every fold refits, so this keeps the cost at one fit per fitting curve.
       const curves = store.state.curves.filter((c) => c.schedule && c.role === 'fit');
-      if (curves.length < 2) return store.showMessage('Validation needs at least two curves marked "fit" (with schedules).');
+      if (curves.length < 2)
+        return store.showMessage('Validation needs at least two curves marked "fit" (with schedules).');
       await exclusive(async () => {
         store.fitStarted(`Validating: ${curves.length} fits per law, each leaving one curve out…`);
         try {
@@ -154,10 +192,11 @@ export function createFitting({ store, engine, predicting, analyses }) {
           let lines = [];
           try {
             lines = await predicting.linesFor({ ...store.state, validation: result, band: validationBand(result) });
-          } catch { /* predicted again below, saying why if it fails */ }
+          } catch {
+            /* predicted again once validated (derived.js), saying why if it fails */
+          }
           if (cancelAsked) return store.setStatus('Validation cancelled.');
           store.validated(result, `Validated ${curves.length} curve(s) in ${fmt.ms(result.elapsedMs)}.`, lines);
-          await predicting.update();
         } catch (err) {
           failed(err, 'Validate', { cancelled: 'Validation cancelled.', status: 'The validation failed.' });
         }

@@ -1,16 +1,18 @@
 // Adding curves: files (chosen, dropped or pasted), run folders (picked or dropped, in one
 // import each) and pasted text go through the engine's import; files of learning rates only
 // become the schedules of the curves they belong to. The curves added are predicted with the
-// parameters in use. The user's first curves replace the bundled example (Undo brings it back),
-// and the warmup setting becomes the warmup their learning rates show.
-import { importFiles, importFolder, importText, pairLearningRates, withinPointBudget } from '../import-files.js';
-import { warmupFromLR } from '../curve-facts.js';
+// parameters in use (derived.js: what an import changes is put in the store at once, so that
+// its lines are asked for together). The user's first curves replace the bundled example (Undo
+// brings it back), and the warmup setting becomes the warmup their learning rates show.
+import { importFiles, importFolder, importText, pairLearningRates, withinPointBudget } from '../import/import-files.js';
+import { warmupFromLR } from '../schedules/curve-facts.js';
 
 /**
  * heldPoints counts the points of the curves that stay on the page when new ones come: an
  * example's go when the user's first curves replace it.
  */
-const heldPoints = (state) => state.curves.filter((c) => !(state.example && c.fromExample)).reduce((n, c) => n + c.steps.length, 0);
+const heldPoints = (state) =>
+  state.curves.filter((c) => !(state.example && c.fromExample)).reduce((n, c) => n + c.steps.length, 0);
 
 /** sameArray says whether two arrays of numbers hold the same values. */
 function sameArray(a, b) {
@@ -20,23 +22,33 @@ function sameArray(a, b) {
   return true;
 }
 
-/** createImports returns {addFiles(files), addFolder(folder), addPasted(text, name) -> added?, reading, whenRead()}. ask(ambiguity, fileName) asks the user. */
-export function createImports({ store, engine, predicting, ask }) {
+/**
+ * createImports returns {addFiles(files), addFolder(folder), addPasted(text, name) -> added?,
+ * reading, whenRead()}. ask(ambiguity, fileName) asks the user.
+ */
+export function createImports({ store, engine, ask }) {
   /**
    * giveLearningRates pairs learning-rate curves with the new curves still without a schedule,
    * or when there are none (the learning rates came alone), with the loaded ones. It returns
-   * the new curves as paired and the notes.
+   * the new curves as paired, the schedules of loaded curves (scheduled: [{name, change}], for
+   * giveLoaded) and the notes.
    */
   async function giveLearningRates(curves, lrCurves) {
     const waiting = curves.filter((c) => !c.schedule);
     const loaded = waiting.length ? null : store.state.curves.filter((c) => !c.schedule);
     const { pairs, notes } = await pairLearningRates(engine, loaded || waiting, lrCurves);
     const out = [...curves];
+    const scheduled = [];
     for (const { index, name, change } of pairs) {
-      if (loaded) store.setSchedule(name, change);
+      if (loaded) scheduled.push({ name, change });
       else out[curves.indexOf(waiting[index])] = { ...waiting[index], ...change };
     }
-    return { curves: out, paired: pairs.length, notes };
+    return { curves: out, scheduled, paired: pairs.length, notes };
+  }
+
+  /** giveLoaded gives loaded curves the schedules giveLearningRates found for them. */
+  function giveLoaded(scheduled) {
+    for (const { name, change } of scheduled) store.setSchedule(name, change);
   }
 
   /**
@@ -53,9 +65,11 @@ export function createImports({ store, engine, predicting, ask }) {
       if (a.name === asked) return;
       const other = store.state.curves.find((c) => c.name === asked);
       const same = other && sameArray(other.steps, a.steps) && sameArray(other.loss, a.loss);
-      notes.push(same
-        ? `${asked} is already on the page with the same points: the copy added is named ${a.name} (remove it if the file was added twice).`
-        : `A ${other ? 'curve' : 'schedule'} named ${asked} is already on the page: the one added is named ${a.name}.`);
+      notes.push(
+        same
+          ? `${asked} is already on the page with the same points: the copy added is named ${a.name} (remove it if the file was added twice).`
+          : `A ${other ? 'curve' : 'schedule'} named ${asked} is already on the page: the one added is named ${a.name}.`,
+      );
     });
     return { added, notes };
   }
@@ -63,19 +77,26 @@ export function createImports({ store, engine, predicting, ask }) {
   /** placeInView is addToView without its notes on renamed curves. */
   function placeInView(curves) {
     const replacing = Boolean(store.state.example);
-    if (!curves.length || (!replacing && store.state.curves.length)) return { added: store.addCurves(curves), notes: [] };
+    if (!curves.length || (!replacing && store.state.curves.length))
+      return { added: store.addCurves(curves), notes: [] };
     const notes = [];
     let settings = store.state.settings;
     if (settings !== settingsBefore) {
       // the user set them while the files were read: for these curves, so they stand as set
-      if (replacing) notes.push(`Your data replaced ${store.state.example.title} (Undo brings it back); the settings you chose while it was read are kept.`);
+      if (replacing)
+        notes.push(
+          `Your data replaced ${store.state.example.title} (Undo brings it back); the settings you chose while it was read are kept.`,
+        );
       return { added: replacing ? store.replaceExample(curves, settings) : store.addCurves(curves), notes };
     }
     if (replacing) {
       notes.push(`Your data replaced ${store.state.example.title} (Undo brings it back).`);
       // The example's settings were its paper's; the user's own curves are fitted with auto.
       settings = { ...settings, auto: true };
-      if (!store.state.settings.auto) notes.push('Auto is on: the law and its settings are picked by how well they predict your curves’ held-out steps (the example kept its paper’s setting).');
+      if (!store.state.settings.auto)
+        notes.push(
+          'Auto is on: the law and its settings are picked by how well they predict your curves’ held-out steps (the example kept its paper’s setting).',
+        );
     }
     const fromLR = warmupFromLR(curves);
     if (fromLR && fromLR.warmup !== settings.warmupSteps) {
@@ -95,23 +116,30 @@ export function createImports({ store, engine, predicting, ask }) {
   async function addImported(got) {
     const { lrCurves, notes, errors } = got;
     let curves = got.curves;
+    let scheduled = [];
     try {
       const given = await giveLearningRates(curves, lrCurves);
       curves = given.curves;
+      scheduled = given.scheduled;
       notes.push(...given.notes);
     } catch (err) {
       errors.push(err.message);
     }
     const budget = withinPointBudget(heldPoints(store.state), curves);
     errors.push(...budget.refused);
+    giveLoaded(scheduled);
     const { added, notes: replaced } = addToView(budget.kept);
     notes.push(...replaced);
     const noLR = added.filter((c) => !c.schedule).map((c) => c.name);
     const given = lrCurves.length ? ` ${lrCurves.length} learning-rate file(s) read.` : '';
-    store.setStatus(`Added ${added.length} curve(s).${given}` + (noLR.length ? ` Without learning rates: give ${noLR.join(', ')} a schedule, or add its learning-rate file.` : ''));
+    store.setStatus(
+      `Added ${added.length} curve(s).${given}`
+        + (noLR.length
+          ? ` Without learning rates: give ${noLR.join(', ')} a schedule, or add its learning-rate file.`
+          : ''),
+    );
     if (errors.length) store.showMessage([...errors, ...notes]);
     else if (notes.length) store.showMessage(notes, 'notice');
-    if (added.length || lrCurves.length) predicting.update();
   }
 
   /** underWay counts the imports being read (a question to the user included); read settles when one ends. */
@@ -120,17 +148,19 @@ export function createImports({ store, engine, predicting, ask }) {
   /** settingsBefore are the settings when the imports under way began: others were set by the user meanwhile. */
   let settingsBefore = store.state.settings;
   /** tracked is fn counted in underWay while it runs. */
-  const tracked = (fn) => async (...args) => {
-    if (underWay === 0) settingsBefore = store.state.settings;
-    underWay++;
-    const running = fn(...args);
-    read = Promise.allSettled([read, running]);
-    try {
-      return await running;
-    } finally {
-      underWay--;
-    }
-  };
+  const tracked =
+    (fn) =>
+    async (...args) => {
+      if (underWay === 0) settingsBefore = store.state.settings;
+      underWay++;
+      const running = fn(...args);
+      read = Promise.allSettled([read, running]);
+      try {
+        return await running;
+      } finally {
+        underWay--;
+      }
+    };
 
   return {
     /** reading says whether files or text are being read (their curves are not on the page yet). */
@@ -195,14 +225,17 @@ export function createImports({ store, engine, predicting, ask }) {
         const given = await giveLearningRates(curves, lrCurves);
         notes.push(...given.notes);
         if (!curves.length && !given.paired) throw new Error(notes.join(' ') || `${fileName}: no curves`);
-        const budget = withinPointBudget(heldPoints(store.state), given.curves.map((c) => ({ ...c, name: curves.length === 1 ? fileName : `${fileName} ${c.name}` })));
+        const budget = withinPointBudget(
+          heldPoints(store.state),
+          given.curves.map((c) => ({ ...c, name: curves.length === 1 ? fileName : `${fileName} ${c.name}` })),
+        );
+        giveLoaded(given.scheduled);
         if (budget.refused.length && !budget.kept.length) throw new Error(budget.refused.join(' '));
         const { added, notes: replaced } = addToView(budget.kept);
         notes.push(...replaced);
         store.setStatus(added.length ? `Added ${added.map((c) => c.name).join(', ')}.` : 'Learning rates read.');
         if (budget.refused.length) store.showMessage([...budget.refused, ...notes]);
         else if (notes.length) store.showMessage(notes, 'notice');
-        predicting.update();
         return true;
       } catch (err) {
         store.showMessage(err.message);

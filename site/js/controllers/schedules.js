@@ -3,19 +3,26 @@
 // from the run at hand: a curve's own data (its last step, its LR column's peak and warmup),
 // else the loaded runs'. A curve's schedule is checked against its data when saved (the
 // problems stay on the curve, shown in its row and before a fit). And the builder's service:
-// what it asks lawcore (an expanded schedule, the presets, a file's learning rates).
-import { explicitSchedule, importText, fileBytes } from '../import-files.js';
-import { PRESETS } from '../schema.js';
-import { curveFacts, scheduleDefaults, scheduleProblems } from '../curve-facts.js';
+// what it asks lawcore (an expanded schedule, the presets, a file's learning rates). The lines
+// of a schedule changed or added are predicted as every missing line is (derived.js).
+import { explicitSchedule, importText, fileBytes } from '../import/import-files.js';
+import { PRESETS } from '../engine/schema.js';
+import { curveFacts, scheduleDefaults, scheduleProblems } from '../schedules/curve-facts.js';
 
 /** BUILDER_DEFAULTS: a new schedule with no run to go by (the paper's Fig. 3 runs). */
 const BUILDER_DEFAULTS = { total: 60000, peak: 2e-4 };
 
-/** createSchedules returns {editCurve(name), editPrediction(name), addPrediction(), checkCurve(curve), copyCode(name, flavour), service}. */
-export function createSchedules({ store, engine, predicting, editSchedule }) {
+/**
+ * createSchedules returns {editCurve(name), editPrediction(name), addPrediction(),
+ * checkCurve(curve), copyCode(name, flavour), service}.
+ */
+export function createSchedules({ store, engine, editSchedule }) {
   const fallback = () => ({ warmup: store.state.settings.warmupSteps });
   /** context is the run a schedule to predict starts from: the loaded runs', the settings' warmup. */
-  const context = () => ({ ...scheduleDefaults(store.state, { ...BUILDER_DEFAULTS, warmup: store.state.settings.warmupSteps }), from: store.state.curves.length ? 'the loaded curves' : '' });
+  const context = () => ({
+    ...scheduleDefaults(store.state, { ...BUILDER_DEFAULTS, warmup: store.state.settings.warmupSteps }),
+    from: store.state.curves.length ? 'the loaded curves' : '',
+  });
 
   /**
    * checkCurve lists where a curve's schedule disagrees with its data; its LR is compared with
@@ -24,8 +31,11 @@ export function createSchedules({ store, engine, predicting, editSchedule }) {
   async function checkCurve(curve) {
     let expanded = null;
     try {
-      if (curve.schedule) expanded = await engine.schedule({ warmup: store.state.settings.warmupSteps, ...curve.schedule });
-    } catch { /* the fit says why */ }
+      if (curve.schedule)
+        expanded = await engine.schedule({ warmup: store.state.settings.warmupSteps, ...curve.schedule });
+    } catch {
+      /* the fit says why */
+    }
     return scheduleProblems(curve, expanded);
   }
 
@@ -42,7 +52,7 @@ export function createSchedules({ store, engine, predicting, editSchedule }) {
       const warmup = store.state.settings.warmupSteps;
       try {
         // The code writers load on first use: the first view does not need them.
-        const { pytorchCode, pytorchScheduler, huggingFaceCode } = await import('../schedule-code.js');
+        const { pytorchCode, pytorchScheduler, huggingFaceCode } = await import('../schedules/schedule-code.js');
         let text = flavour === 'huggingface' ? huggingFaceCode(p.schedule, { warmup }) : null;
         let title = `${name} as a Hugging Face call:`;
         if (!text) {
@@ -52,8 +62,10 @@ export function createSchedules({ store, engine, predicting, editSchedule }) {
           // a LambdaLR of lawcore's formula, or PyTorch's own scheduler where the schedule is one
           const own = pytorchScheduler(p.schedule, { warmup });
           const what = own === 'LambdaLR' ? 'a PyTorch LambdaLR' : `PyTorch’s ${own}`;
-          title = flavour === 'huggingface' ? `transformers has no schedule like ${name}; here it is as ${what} instead.`
-            : `${name} as ${what}${own === 'LambdaLR' ? ' (lawcore’s formula in Python)' : ''}:`;
+          title =
+            flavour === 'huggingface'
+              ? `transformers has no schedule like ${name}; here it is as ${what} instead.`
+              : `${name} as ${what}${own === 'LambdaLR' ? ' (lawcore’s formula in Python)' : ''}:`;
         }
         let copied = true;
         try {
@@ -73,35 +85,61 @@ export function createSchedules({ store, engine, predicting, editSchedule }) {
       const facts = curveFacts(c);
       const near = context();
       const forRun = {
-        total: facts.lastStep, peak: facts.peak ?? near.peak, warmup: facts.warmup ?? near.warmup,
-        data: { total: facts.lastStep, peak: facts.peak, warmup: facts.warmup }, from: `the curve: ${facts.from}`, curve: c,
+        total: facts.lastStep,
+        peak: facts.peak ?? near.peak,
+        warmup: facts.warmup ?? near.warmup,
+        data: { total: facts.lastStep, peak: facts.peak, warmup: facts.warmup },
+        from: `the curve: ${facts.from}`,
+        curve: c,
       };
-      const guess = c.schedule || { kind: 'constant', total: facts.lastStep, peak: forRun.peak, ...(Number.isFinite(forRun.warmup) ? { warmup: forRun.warmup } : {}) };
+      const guess = c.schedule || {
+        kind: 'constant',
+        total: facts.lastStep,
+        peak: forRun.peak,
+        ...(Number.isFinite(forRun.warmup) ? { warmup: forRun.warmup } : {}),
+      };
       const got = await editSchedule({ title: `Schedule of ${c.name}`, schedule: guess, fallback: fallback(), forRun });
       if (!got) return;
       // Learning rates from a file are the curve's LR column from then on.
-      const column = got.fromFile && got.schedule.steps ? { lr: Float64Array.from(got.schedule.lr), lrSteps: Float64Array.from(got.schedule.steps) } : {};
-      const change = { schedule: got.schedule, scheduleSource: got.fromFile ? 'file' : 'builder', lrFile: got.fromFile || undefined, ...column };
+      const column =
+        got.fromFile && got.schedule.steps
+          ? { lr: Float64Array.from(got.schedule.lr), lrSteps: Float64Array.from(got.schedule.steps) }
+          : {};
+      const change = {
+        schedule: got.schedule,
+        scheduleSource: got.fromFile ? 'file' : 'builder',
+        lrFile: got.fromFile || undefined,
+        ...column,
+      };
       const scheduleProblemsFound = await checkCurve({ ...c, ...change });
       store.setSchedule(name, { ...change, scheduleProblems: scheduleProblemsFound });
-      predicting.update();
     },
     /** editPrediction changes a schedule to predict (and its name). */
     async editPrediction(name) {
       const p = store.state.predictions.find((x) => x.name === name);
       if (!p) return;
-      const got = await editSchedule({ title: `Edit ${p.name}`, name: p.name, schedule: p.schedule, fallback: fallback(), forRun: context() });
+      const got = await editSchedule({
+        title: `Edit ${p.name}`,
+        name: p.name,
+        schedule: p.schedule,
+        fallback: fallback(),
+        forRun: context(),
+      });
       if (!got) return;
       store.editPrediction(name, got);
-      predicting.update();
     },
     /** addPrediction adds a schedule to predict, starting from the last one's, else from the loaded runs. */
     async addPrediction() {
       const last = store.state.predictions[store.state.predictions.length - 1];
-      const got = await editSchedule({ title: 'Add a schedule to predict', name: '', schedule: last ? { ...last.schedule } : null, fallback: fallback(), forRun: context() });
+      const got = await editSchedule({
+        title: 'Add a schedule to predict',
+        name: '',
+        schedule: last ? { ...last.schedule } : null,
+        fallback: fallback(),
+        forRun: context(),
+      });
       if (!got) return;
       store.addPrediction(got.name, got.schedule);
-      predicting.update();
     },
     service: {
       expand: (desc) => engine.schedule(desc),
@@ -110,7 +148,10 @@ export function createSchedules({ store, engine, predicting, editSchedule }) {
         return PRESETS;
       },
       onRestart: (fn) => engine.on('restart', fn),
-      /** learningRates reads a file's learning rates as a schedule: {schedule, run} (of the first run chosen), or {skipped}. */
+      /**
+       * learningRates reads a file's learning rates as a schedule: {schedule, run} (of the first
+       * run chosen), or {skipped}.
+       */
       async learningRates(file, ask) {
         const { lrCurves, skipped } = await importText(engine, file.name, await fileBytes(file), ask, { asLR: true });
         if (skipped) return { skipped };

@@ -1,8 +1,8 @@
 // Share links: making one of the view (with the curves' data while the link stays small enough,
 // else without), and opening one (refit, or predict with its parameters). A link is checked as
 // any link opened is before it is handed out.
-import { encodeShare, decodeShare, checkShareable, MAX_FRAGMENT } from '../share.js';
-import { shareView, linkView } from '../share-view.js';
+import { encodeShare, decodeShare, checkShareable, MAX_FRAGMENT } from '../share/share.js';
+import { shareView, linkView } from '../share/share-view.js';
 
 /** createSharing returns {makeLink(base, copy), open(hash) -> opened}. */
 export function createSharing({ store, fitting, predicting }) {
@@ -26,7 +26,10 @@ export function createSharing({ store, fitting, predicting }) {
           checkShareable(withoutData);
           payload = await encodeShare(withoutData);
           note = `With the curves’ data the link would be too large (over ${MAX_FRAGMENT / 1024} KB): this link leaves the data out (the curves come back as schedules to predict).`;
-          if (payload.length > MAX_FRAGMENT) throw new Error(`the view is too large for a link even without data (${Math.round(payload.length / 1024)} KB)`);
+          if (payload.length > MAX_FRAGMENT)
+            throw new Error(
+              `the view is too large for a link even without data (${Math.round(payload.length / 1024)} KB)`,
+            );
         }
         const link = `${base}#s=${payload}`;
         try {

@@ -24,15 +24,27 @@
 // work. Each save (and "Forget my data") is announced to the other tabs (a BroadcastChannel);
 // a tab that hears of one stops saving and says so, offering to save its own work instead: the
 // work stored is then the latest tab's, and never replaced without the user asking.
-import { openWorkspaceDB, deleteWorkspaceDB, EXAMPLE_DB_NAME } from '../workspace-db.js';
-import { ArrayIds, FORMAT, packWorkspace, readWorkspace, arrayRefs, isEmptyWork, describeWork, ANALYSIS_CHOICES } from '../persist.js';
-import { DEFAULT_SETTINGS } from '../settings.js';
-import { LAW_NAMES } from '../schema.js';
-import { missingLines } from '../selectors.js';
-import { CHART_VIEW_KEYS } from '../store.js';
-import * as fmt from '../format.js';
+import { openWorkspaceDB, deleteWorkspaceDB, EXAMPLE_DB_NAME } from '../persistence/workspace-db.js';
+import {
+  ArrayIds,
+  FORMAT,
+  packWorkspace,
+  readWorkspace,
+  arrayRefs,
+  isEmptyWork,
+  describeWork,
+  ANALYSIS_CHOICES,
+} from '../persistence/persist.js';
+import { DEFAULT_SETTINGS } from '../state/settings.js';
+import { LAW_NAMES } from '../engine/schema.js';
+import { missingLines } from '../state/selectors.js';
+import { CHART_VIEW_KEYS } from '../state/store.js';
+import * as fmt from '../common/format.js';
 
-/** WORK_KEYS are the parts of the state that are the user's work: a change to one is saved (a validation is too, alone). */
+/**
+ * WORK_KEYS are the parts of the state that are the user's work: a change to one is saved (a
+ * validation is too, alone).
+ */
 const WORK_KEYS = ['curves', 'predictions', 'settings', 'fits', 'manual', 'validation'];
 /** USER_KEYS are the parts of the work only the user changes (a fit changes fits, manual, lines). */
 const USER_KEYS = ['curves', 'predictions', 'settings'];
@@ -43,7 +55,8 @@ const SAVED_KEYS = [...WORK_KEYS, 'lines', 'stale'];
  * are work too (how x is counted, entered once: CHART_VIEW_KEYS); its others (log axes, theme)
  * are not, so that a look at a link's view in the dark keeps it a look.
  */
-const changed = (a, b, keys) => keys.some((k) => a[k] !== b[k]) || CHART_VIEW_KEYS.some((k) => a.chart[k] !== b.chart[k]);
+const changed = (a, b, keys) =>
+  keys.some((k) => a[k] !== b[k]) || CHART_VIEW_KEYS.some((k) => a.chart[k] !== b.chart[k]);
 /** choicesChanged says whether the Analyses panel's choices differ (the work's: not an example's). */
 const choicesChanged = (a, b) => ANALYSIS_CHOICES.some((k) => a.analysis[k] !== b.analysis[k]);
 /** SAVE_DELAY_MS: a save waits this long after the last change. */
@@ -57,10 +70,12 @@ const when = (t) => (t ? fmt.dateTime(t) : 'an earlier visit');
 const pointsOf = (curves) => curves.reduce((n, c) => n + c.steps.length, 0);
 
 /** answered says whether a view has a fit and a line for every curve and schedule: the example as kept. */
-const answered = (view) => LAW_NAMES.some((law) => view.fits[law]) && !LAW_NAMES.some((law) => missingLines(view, law).length);
+const answered = (view) =>
+  LAW_NAMES.some((law) => view.fits[law]) && !LAW_NAMES.some((law) => missingLines(view, law).length);
 
 /** whenIdle runs fn once the page is idle (after a moment where the browser cannot say). */
-const whenIdle = (fn) => (globalThis.requestIdleCallback ? requestIdleCallback(fn, { timeout: 3000 }) : setTimeout(fn, 500));
+const whenIdle = (fn) =>
+  globalThis.requestIdleCallback ? requestIdleCallback(fn, { timeout: 3000 }) : setTimeout(fn, 500);
 
 /**
  * createWorkspace starts reading the stored work and returns {restore() -> restored?,
@@ -69,9 +84,16 @@ const whenIdle = (fn) => (globalThis.requestIdleCallback ? requestIdleCallback(f
  * (workspace-db.js's openWorkspaceDB), openExample the example's (removeExample deletes it);
  * build identifies the site's build (empty: an unbuilt site, which keeps no example).
  */
-export function createWorkspace({ store, predicting, analyses, open = openWorkspaceDB, remove = deleteWorkspaceDB, delayMs = SAVE_DELAY_MS,
+export function createWorkspace({
+  store,
+  open = openWorkspaceDB,
+  remove = deleteWorkspaceDB,
+  delayMs = SAVE_DELAY_MS,
   channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : null,
-  build = '', openExample = () => openWorkspaceDB({ name: EXAMPLE_DB_NAME }), removeExample = () => deleteWorkspaceDB({ name: EXAMPLE_DB_NAME }) }) {
+  build = '',
+  openExample = () => openWorkspaceDB({ name: EXAMPLE_DB_NAME }),
+  removeExample = () => deleteWorkspaceDB({ name: EXAMPLE_DB_NAME }),
+}) {
   const ids = new ArrayIds();
   const exampleIds = new ArrayIds();
   let db = null;
@@ -87,7 +109,8 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
   let linkShown = false;
   let lastSaved = 0;
 
-  const say = (text, kind = 'notice', actions = []) => store.setWorkspace({ line: { text: [].concat(text), kind, actions } });
+  const say = (text, kind = 'notice', actions = []) =>
+    store.setWorkspace({ line: { text: [].concat(text), kind, actions } });
 
   // Reading starts at once, while lawcore loads.
   const found = (async () => {
@@ -131,17 +154,21 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
   function unavailable(err) {
     if (err.kind === 'newer') return newer();
     off = 'unavailable';
-    const why = err.kind === 'refused' || err.kind === 'timeout'
-      ? 'This browser does not let the page keep data (private browsing, or storage turned off)'
-      : `The browser's storage failed (${err.message})`;
+    const why =
+      err.kind === 'refused' || err.kind === 'timeout'
+        ? 'This browser does not let the page keep data (private browsing, or storage turned off)'
+        : `The browser's storage failed (${err.message})`;
     say(`${why}: the page works as usual, but will not remember your work after a reload.`);
     store.setWorkspace({ kept: 'Not kept in this browser', canForget: false });
   }
 
   /** newer: a newer version of the page stored the work; it is left alone. */
   function newer(format) {
-    stopSaving(`Your saved work was written by a newer version of this page${format ? ` (format ${format}; this one reads up to ${FORMAT})` : ''}. `
-      + 'It is left as it is, and this tab will not save over it: reload to get the newer version, or press “Forget my data” to drop it.', { canForget: true });
+    stopSaving(
+      `Your saved work was written by a newer version of this page${format ? ` (format ${format}; this one reads up to ${FORMAT})` : ''}. `
+        + 'It is left as it is, and this tab will not save over it: reload to get the newer version, or press “Forget my data” to drop it.',
+      { canForget: true },
+    );
   }
 
   /** clearQuietly empties the store after what it held was dropped (a failure leaves it for the next save). */
@@ -149,7 +176,9 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
     try {
       await db.clear();
       store.setWorkspace({ canForget: false });
-    } catch { /* the next save replaces it */ }
+    } catch {
+      /* the next save replaces it */
+    }
   }
 
   let reading = null;
@@ -171,12 +200,16 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       }
       if (read.kind === 'unreadable') {
         await clearQuietly();
-        say(`Your saved work could not be read (${read.reason}), so the page starts clean. Dropped: ${read.lost}.`, 'warning');
+        say(
+          `Your saved work could not be read (${read.reason}), so the page starts clean. Dropped: ${read.lost}.`,
+          'warning',
+        );
         return null;
       }
       if (isEmptyWork(read.view)) {
         await clearQuietly();
-        if (read.notes.length) say(['Your saved work could not be read, so the page starts clean.', ...read.notes], 'warning');
+        if (read.notes.length)
+          say(['Your saved work could not be read, so the page starts clean.', ...read.notes], 'warning');
         return null;
       }
       return read;
@@ -186,7 +219,8 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
 
   /**
    * show puts read work on the page, calling shown once it is in place; false (and the page
-   * clean) when the page cannot draw it.
+   * clean) when the page cannot draw it. Lines not stored (or not read) are predicted again,
+   * and the Analyses panel computed again, as after any change (derived.js).
    */
   function show(read, shown) {
     try {
@@ -194,15 +228,19 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       shown?.();
     } catch (err) {
       store.loadView({ settings: DEFAULT_SETTINGS });
-      say(`Your saved work could not be shown (${err.message}), so the page starts clean. Dropped: ${describeWork(read.view)}.`, 'warning');
+      say(
+        `Your saved work could not be shown (${err.message}), so the page starts clean. Dropped: ${describeWork(read.view)}.`,
+        'warning',
+      );
       return false;
     }
-    predicting.update(); // lines not stored (or not read) are predicted again
-    analyses.refresh();
     return true;
   }
 
-  /** pack is the stored form of state, with the points of the curves withData says and, if results, the fits and lines. */
+  /**
+   * pack is the stored form of state, with the points of the curves withData says and, if results,
+   * the fits and lines.
+   */
   const pack = (state, savedAt, withData, results) => packWorkspace(state, ids, { savedAt, withData, results });
 
   /** announce tells the other tabs that this one saved (kind 'saved', at savedAt) or forgot the work. */
@@ -215,12 +253,20 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
     clearTimeout(timer);
     timer = null;
     if (kind === 'forgot') {
-      say('Your saved work was forgotten in another tab of this page, so this tab stores nothing more either.', 'notice', db ? ['resume'] : []);
+      say(
+        'Your saved work was forgotten in another tab of this page, so this tab stores nothing more either.',
+        'notice',
+        db ? ['resume'] : [],
+      );
       store.setWorkspace({ kept: 'Not kept in this browser (forgotten on request).', canForget: false, savedAt: 0 });
       return;
     }
-    say(`Another tab of this page saved its work at ${fmt.clock(savedAt)}, so this tab stopped saving: its changes would replace that work. `
-      + 'Reload this tab to see the other tab’s work, or keep working here and save this tab’s work instead.', 'warning', db ? ['this-tab'] : []);
+    say(
+      `Another tab of this page saved its work at ${fmt.clock(savedAt)}, so this tab stopped saving: its changes would replace that work. `
+        + 'Reload this tab to see the other tab’s work, or keep working here and save this tab’s work instead.',
+      'warning',
+      db ? ['this-tab'] : [],
+    );
     store.setWorkspace({ kept: `Not kept: another tab saved its work at ${fmt.clock(savedAt)}.` });
   }
   if (channel) channel.onmessage = (e) => otherTab(e.data || {});
@@ -229,7 +275,11 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
   function saved(savedAt) {
     lastSaved = savedAt;
     announce('saved', savedAt);
-    store.setWorkspace({ savedAt, kept: `Your work is kept in this browser: saved at ${fmt.clock(savedAt)}.`, canForget: true });
+    store.setWorkspace({
+      savedAt,
+      kept: `Your work is kept in this browser: saved at ${fmt.clock(savedAt)}.`,
+      canForget: true,
+    });
   }
 
   /**
@@ -247,8 +297,11 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       await attempt();
     } catch (err) {
       if (err.kind !== 'quota') throw err;
-      say(`The browser's storage for this page is full: this change could not be saved. A reload brings back the work saved ${lastSaved ? `at ${fmt.clock(lastSaved)}` : 'before'}. `
-        + 'Free some space (or remove curves) to keep saving; the page works as usual.', 'warning');
+      say(
+        `The browser's storage for this page is full: this change could not be saved. A reload brings back the work saved ${lastSaved ? `at ${fmt.clock(lastSaved)}` : 'before'}. `
+          + 'Free some space (or remove curves) to keep saving; the page works as usual.',
+        'warning',
+      );
       return;
     }
     for (const c of state.curves) {
@@ -264,13 +317,16 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
     const fitted = Object.keys(state.fits).length > 0 || state.manual !== null;
     saved(savedAt);
     if (!left.length && !fitted) return; // the space came back meanwhile
-    say([
-      left.length
-        ? `The browser's storage for this page is full: the settings, the schedules and the curves' names are kept, but not the points of ${left.map((c) => c.name).join(', ')} (${fmt.grouped(pointsOf(left))} points)`
-          + `${fitted ? ', nor the fit' : ''}. After a reload they come back as schedules to predict.`
-        : 'The browser\'s storage for this page is full: the curves, schedules and settings are kept, but not the fit: after a reload, press Fit again.',
-      'Free some space (or remove curves) to keep everything; the page works as usual.',
-    ], 'warning');
+    say(
+      [
+        left.length
+          ? `The browser's storage for this page is full: the settings, the schedules and the curves' names are kept, but not the points of ${left.map((c) => c.name).join(', ')} (${fmt.grouped(pointsOf(left))} points)`
+            + `${fitted ? ', nor the fit' : ''}. After a reload they come back as schedules to predict.`
+          : "The browser's storage for this page is full: the curves, schedules and settings are kept, but not the fit: after a reload, press Fit again.",
+        'Free some space (or remove curves) to keep everything; the page works as usual.',
+      ],
+      'warning',
+    );
   }
 
   /** save writes state; when storage is full, what fits. */
@@ -295,7 +351,8 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       performance.measure('workspace-save', { start: started }); // for tests/browser/measure-persist.mjs
       saved(savedAt);
       const line = store.state.workspace.line;
-      if (line && line.kind === 'warning' && /storage for this page is full|could not be saved/.test(line.text[0])) store.setWorkspace({ line: null });
+      if (line && line.kind === 'warning' && /storage for this page is full|could not be saved/.test(line.text[0]))
+        store.setWorkspace({ line: null });
       if (linkShown && kept) sayReplaced();
     } finally {
       store.setWorkspace({ saving: false });
@@ -305,13 +362,21 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
   /** sayReplaced says that the link's view, changed, replaced the saved work read at start-up. */
   function sayReplaced() {
     linkShown = false;
-    say(`Your earlier saved work (${describeWork(kept.view)}, saved ${when(kept.savedAt)}) was replaced by this view; “Back to my saved work” still brings it back in this tab.`, 'notice', ['back']);
+    say(
+      `Your earlier saved work (${describeWork(kept.view)}, saved ${when(kept.savedAt)}) was replaced by this view; “Back to my saved work” still brings it back in this tab.`,
+      'notice',
+      ['back'],
+    );
   }
 
   /** failed reports a save that failed for another reason than a full storage. */
   function failed(err) {
-    if (err.kind === 'closed') return stopSaving(`This tab no longer saves your work (${err.message}). Reload it to keep your work again.`);
-    say(`Your work could not be saved (${err.message}). The page works as usual; the next change tries again.`, 'warning');
+    if (err.kind === 'closed')
+      return stopSaving(`This tab no longer saves your work (${err.message}). Reload it to keep your work again.`);
+    say(
+      `Your work could not be saved (${err.message}). The page works as usual; the next change tries again.`,
+      'warning',
+    );
   }
 
   /**
@@ -330,14 +395,16 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       return saving;
     }
     again = false;
-    const run = save(store.state, { leaving }).catch(failed).finally(() => {
-      if (saving !== run) return; // a later save, begun while leaving, follows it
-      saving = null;
-      if (again) {
-        again = false;
-        flush();
-      }
-    });
+    const run = save(store.state, { leaving })
+      .catch(failed)
+      .finally(() => {
+        if (saving !== run) return; // a later save, begun while leaving, follows it
+        saving = null;
+        if (again) {
+          again = false;
+          flush();
+        }
+      });
     saving = run;
     return run;
   }
@@ -358,7 +425,11 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       if (begun()) {
         kept = read;
         linkShown = true;
-        say(`Your saved work (${describeWork(read.view)}, saved ${when(read.savedAt)}) was still being read when you added yours: it is kept aside, and “Back to my saved work” brings it back.`, 'notice', ['back']);
+        say(
+          `Your saved work (${describeWork(read.view)}, saved ${when(read.savedAt)}) was still being read when you added yours: it is kept aside, and “Back to my saved work” brings it back.`,
+          'notice',
+          ['back'],
+        );
         return true;
       }
       if (!show(read, shown)) {
@@ -367,7 +438,11 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       }
       kept = read;
       performance.mark('workspace-restored');
-      say([`Restored your work from ${when(read.savedAt)}: ${describeWork(read.view)}.`, ...read.notes], read.notes.length ? 'warning' : 'notice', ['start-empty']);
+      say(
+        [`Restored your work from ${when(read.savedAt)}: ${describeWork(read.view)}.`, ...read.notes],
+        read.notes.length ? 'warning' : 'notice',
+        ['start-empty'],
+      );
       return true;
     },
 
@@ -383,7 +458,10 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       if (!got || !got.record || got.record.build !== build || begun()) return false;
       const read = readWorkspace(got.record, got.arrays, exampleIds);
       got.arrays = null;
-      const example = read.kind === 'restored' && read.view.example && Object.values(examples).find((e) => e.title === read.view.example.title);
+      const example =
+        read.kind === 'restored'
+        && read.view.example
+        && Object.values(examples).find((e) => e.title === read.view.example.title);
       // all of it or none: a part dropped is computed afresh with the rest
       if (!example || read.notes.length || !answered(read.view)) return false;
       try {
@@ -393,8 +471,9 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       }
       shown?.();
       const fitted = read.view.curves.filter((c) => c.role === 'fit').length;
-      analyses.refresh();
-      store.setStatus(`Fitted ${fitted} curve(s) on an earlier visit, by this same version of the calculator (Fit fits them again).`);
+      store.setStatus(
+        `Fitted ${fitted} curve(s) on an earlier visit, by this same version of the calculator (Fit fits them again).`,
+      );
       performance.mark('example-restored');
       return true;
     },
@@ -420,7 +499,9 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
           try {
             await got.db.write(record, arrays);
             performance.mark('example-kept'); // for the tests (harness.mjs, exampleSaved)
-          } catch { /* the next visit computes it again */ }
+          } catch {
+            /* the next visit computes it again */
+          }
         });
       };
       const stop = store.subscribe(check);
@@ -439,7 +520,11 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       // the link's view may have been changed (and saved) while the stored work was read
       if (lastSaved) return sayReplaced();
       if (dirty) return void flush(); // its save says so
-      say(`You opened a shared link. Your saved work (${describeWork(read.view)}, saved ${when(read.savedAt)}) is kept: it is replaced only once you change this view.`, 'notice', ['back']);
+      say(
+        `You opened a shared link. Your saved work (${describeWork(read.view)}, saved ${when(read.savedAt)}) is kept: it is replaced only once you change this view.`,
+        'notice',
+        ['back'],
+      );
     },
 
     /**
@@ -478,7 +563,9 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
             timer = null;
             if (!example.said) {
               example.said = true; // before saying it: say sets the store, which calls this again
-              say(`Your changes to ${state.example.title} are not kept: your saved work is. “Keep it, and add my curves beside it” makes the example your work.`);
+              say(
+                `Your changes to ${state.example.title} are not kept: your saved work is. “Keep it, and add my curves beside it” makes the example your work.`,
+              );
             }
             return;
           }
@@ -526,7 +613,11 @@ export function createWorkspace({ store, predicting, analyses, open = openWorksp
       // the example kept as fitted too: its database is deleted (its connection closes when asked)
       await removeExample().catch(() => {});
       announce('forgot');
-      say('Forgotten: nothing of your work is stored in this browser, and this tab stores nothing more.', 'notice', db ? ['resume'] : []);
+      say(
+        'Forgotten: nothing of your work is stored in this browser, and this tab stores nothing more.',
+        'notice',
+        db ? ['resume'] : [],
+      );
       store.setWorkspace({ kept: 'Not kept in this browser (forgotten on request).', canForget: false, savedAt: 0 });
     },
 

@@ -2,13 +2,13 @@
 // units and ranges) and the same options as JSON (the advanced view), or the model-size fields;
 // the answer in one sentence, one chart (optionally each line less its best), one table, the
 // note and status, drawn from the store's analysis.
-import { $, h } from '../dom.js';
-import * as fmt from '../format.js';
-import { watch } from '../store.js';
-import { createChart } from '../chart-factory.js';
-import { VIEWS, viewById, sizeOfCurve, chartSpec, parseModelSize } from '../analysis-views.js';
-import { fieldsOf, optionsInUse, fieldText, rangeText, optionsJSON } from '../analysis-forms.js';
-import { analysisSetup } from '../selectors.js';
+import { $, h } from './dom.js';
+import * as fmt from '../common/format.js';
+import { watch } from '../state/store.js';
+import { createChart } from '../charts/chart-factory.js';
+import { VIEWS, viewById, sizeOfCurve, chartSpec, parseModelSize } from '../analysis/analysis-views.js';
+import { fieldsOf, optionsInUse, fieldText, rangeText, optionsJSON } from '../analysis/analysis-forms.js';
+import { analysisSetup } from '../state/selectors.js';
 
 /**
  * showAnalyses draws the panel from the store and wires its controls to on: {select(id), run(),
@@ -44,17 +44,32 @@ export function showAnalyses(store, on) {
   let revision = -1;
   /** writtenJSON is the text the JSON view was last given: one that differs, focused, is being typed. */
   let writtenJSON = '';
-  /** typedText is the text typed but not yet changed in the focused text field of the options ({option | json, value, start, end}), or null. */
+  /**
+   * typedText is the text typed but not yet changed in the focused text field of the options
+   * ({option | json, value, start, end}), or null.
+   */
   const typedText = () => {
     const el = document.activeElement;
-    if (el === $('#analysis-options')) return el.value !== writtenJSON ? { json: true, value: el.value, start: el.selectionStart, end: el.selectionEnd } : null;
-    if (!el || el.type !== 'text' || !el.dataset.option || !$('#analysis-form').contains(el) || el.value === el.defaultValue) return null;
+    if (el === $('#analysis-options'))
+      return el.value !== writtenJSON
+        ? { json: true, value: el.value, start: el.selectionStart, end: el.selectionEnd }
+        : null;
+    if (
+      !el
+      || el.type !== 'text'
+      || !el.dataset.option
+      || !$('#analysis-form').contains(el)
+      || el.value === el.defaultValue
+    )
+      return null;
     return { option: el.dataset.option, value: el.value, start: el.selectionStart, end: el.selectionEnd };
   };
   /** keepTyping puts typed text (typedText's) back in its field, focused, the caret where it was. */
   const keepTyping = (typing) => {
     if (!typing) return;
-    const el = typing.json ? $('#analysis-options') : document.querySelector(`#analysis-form input[type="text"][data-option="${typing.option}"]`);
+    const el = typing.json
+      ? $('#analysis-options')
+      : document.querySelector(`#analysis-form input[type="text"][data-option="${typing.option}"]`);
     if (!el) return;
     el.value = typing.value;
     el.focus();
@@ -88,7 +103,8 @@ export function showAnalyses(store, on) {
       keepTyping(typing);
     }
     revision = a.optionsRevision;
-    for (const input of document.querySelectorAll('#analysis-form [data-option]')) input.toggleAttribute('aria-invalid', input.dataset.option === a.errorField);
+    for (const input of document.querySelectorAll('#analysis-form [data-option]'))
+      input.toggleAttribute('aria-invalid', input.dataset.option === a.errorField);
     $('#analysis-options').toggleAttribute('aria-invalid', a.errorField === 'json');
     $('#analysis-status').textContent = a.status;
     $('#analysis-cancel').hidden = !a.computing;
@@ -125,22 +141,31 @@ export function showAnalyses(store, on) {
     const now = curves.map((c) => c.name).join('\n');
     if (now === names) return;
     names = now;
-    $('#sizefit-curves').replaceChildren(...curves.map((c) => {
-      const size = sizeOfCurve(c);
-      const input = h('input', { type: 'text', inputmode: 'decimal', value: size ? String(size) : '', placeholder: 'e.g. 25M', 'aria-label': `Model size N of ${c.name}`, dataset: { curveName: c.name } });
-      input.addEventListener('change', () => {
-        // empty: none (the curve is left out of the fit); text that is no size is refused, not taken for none
-        if (!input.value.trim()) return on.size(c.name, null);
-        try {
-          on.size(c.name, parseModelSize(input.value, `Model size N of ${c.name}`));
-        } catch (err) {
-          store.showMessage(err.message);
-          const tagged = sizeOfCurve(store.state.curves.find((x) => x.name === c.name) || {});
-          input.value = tagged ? String(tagged) : '';
-        }
-      });
-      return h('label', { class: 'field' }, h('span', { class: 'field-label', text: c.name }), input);
-    }));
+    $('#sizefit-curves').replaceChildren(
+      ...curves.map((c) => {
+        const size = sizeOfCurve(c);
+        const input = h('input', {
+          type: 'text',
+          inputmode: 'decimal',
+          value: size ? String(size) : '',
+          placeholder: 'e.g. 25M',
+          'aria-label': `Model size N of ${c.name}`,
+          dataset: { curveName: c.name },
+        });
+        input.addEventListener('change', () => {
+          // empty: none (the curve is left out of the fit); text that is no size is refused, not taken for none
+          if (!input.value.trim()) return on.size(c.name, null);
+          try {
+            on.size(c.name, parseModelSize(input.value, `Model size N of ${c.name}`));
+          } catch (err) {
+            store.showMessage(err.message);
+            const tagged = sizeOfCurve(store.state.curves.find((x) => x.name === c.name) || {});
+            input.value = tagged ? String(tagged) : '';
+          }
+        });
+        return h('label', { class: 'field' }, h('span', { class: 'field-label', text: c.name }), input);
+      }),
+    );
     $('#sizefit-none').hidden = curves.length > 0;
   });
   return () => slot.chart();
@@ -155,30 +180,64 @@ const peakPlaceholder = (peak) => `${fmt.lr(peak)} (your curves')`;
  * its text to on.field(key, text) when changed.
  */
 function renderForm(fields, options, on, pagePeak) {
-  $('#analysis-form').replaceChildren(...fields.map((f) => {
-    const id = `analysis-field-${f.key}`;
-    if (f.kind === 'choices') {
-      const picked = Array.isArray(options[f.key]) ? options[f.key] : [];
-      const boxes = f.choices.map((c) => h('label', { class: 'check' }, h('input', { type: 'checkbox', value: c, checked: picked.includes(c) }), ` ${c}`));
-      const set = h('fieldset', { class: 'field choices', dataset: { option: f.key } }, h('legend', { class: 'field-label', text: f.label }), ...boxes);
-      set.addEventListener('change', () => on.field(f.key, [...set.querySelectorAll('input:checked')].map((x) => x.value).join(',')));
-      return set;
-    }
-    const hint = h('small', { class: 'field-hint', id: `${id}-range`, text: rangeText(f) });
-    let input;
-    if (f.kind === 'choice') {
-      input = h('select', { id, dataset: { option: f.key } }, f.choices.map((c) => h('option', { value: c, text: c })));
-      input.value = options[f.key] ?? '';
-    } else {
-      const list = f.kind.endsWith('-list');
-      input = h('input', {
-        id, type: 'text', inputmode: list ? 'text' : 'decimal', spellcheck: 'false', autocomplete: 'off', value: fieldText(f, options[f.key]),
-        placeholder: f.kind === 'peak' ? peakPlaceholder(pagePeak) : '', dataset: { option: f.key }, 'aria-describedby': hint.id, class: list ? 'list-field' : '',
-      });
-    }
-    input.addEventListener('change', () => on.field(f.key, input.value));
-    return h('label', { class: `field${f.kind.endsWith('-list') ? ' wide' : ''}`, for: id }, h('span', { class: 'field-label', text: f.label }), input, hint);
-  }));
+  $('#analysis-form').replaceChildren(
+    ...fields.map((f) => {
+      const id = `analysis-field-${f.key}`;
+      if (f.kind === 'choices') {
+        const picked = Array.isArray(options[f.key]) ? options[f.key] : [];
+        const boxes = f.choices.map((c) =>
+          h(
+            'label',
+            { class: 'check' },
+            h('input', { type: 'checkbox', value: c, checked: picked.includes(c) }),
+            ` ${c}`,
+          ),
+        );
+        const set = h(
+          'fieldset',
+          { class: 'field choices', dataset: { option: f.key } },
+          h('legend', { class: 'field-label', text: f.label }),
+          ...boxes,
+        );
+        set.addEventListener('change', () =>
+          on.field(f.key, [...set.querySelectorAll('input:checked')].map((x) => x.value).join(',')),
+        );
+        return set;
+      }
+      const hint = h('small', { class: 'field-hint', id: `${id}-range`, text: rangeText(f) });
+      let input;
+      if (f.kind === 'choice') {
+        input = h(
+          'select',
+          { id, dataset: { option: f.key } },
+          f.choices.map((c) => h('option', { value: c, text: c })),
+        );
+        input.value = options[f.key] ?? '';
+      } else {
+        const list = f.kind.endsWith('-list');
+        input = h('input', {
+          id,
+          type: 'text',
+          inputmode: list ? 'text' : 'decimal',
+          spellcheck: 'false',
+          autocomplete: 'off',
+          value: fieldText(f, options[f.key]),
+          placeholder: f.kind === 'peak' ? peakPlaceholder(pagePeak) : '',
+          dataset: { option: f.key },
+          'aria-describedby': hint.id,
+          class: list ? 'list-field' : '',
+        });
+      }
+      input.addEventListener('change', () => on.field(f.key, input.value));
+      return h(
+        'label',
+        { class: `field${f.kind.endsWith('-list') ? ' wide' : ''}`, for: id },
+        h('span', { class: 'field-label', text: f.label }),
+        input,
+        hint,
+      );
+    }),
+  );
 }
 
 /** renderTable shows an analysis's table ({columns, rows, tied?: a flag per row}), or nothing. */
@@ -192,13 +251,37 @@ function renderTable(table) {
     return;
   }
   const numeric = table.columns.map((_, j) => table.rows.some((r) => typeof r[j] === 'number'));
-  t.tHead.replaceChildren(h('tr', {}, table.columns.map((c, j) => h('th', { scope: 'col', class: numeric[j] ? 'num' : '', text: c }))));
+  t.tHead.replaceChildren(
+    h(
+      'tr',
+      {},
+      table.columns.map((c, j) => h('th', { scope: 'col', class: numeric[j] ? 'num' : '', text: c })),
+    ),
+  );
   // rows within the band of the best (table.tied) are marked: they cannot be told apart from it
   const tied = (i) => !!(table.tied && table.tied[i]);
-  t.tBodies[0].replaceChildren(...table.rows.map((r, i) => h('tr', tied(i) ? { class: 'tied', dataset: { tied: 'true' }, title: 'within the band of the best: the fit cannot tell it apart' } : {}, r.map((v, j) => {
-    if (typeof v === 'number') return h('td', { class: 'num', dataset: { value: String(v) }, text: cellText(v, table.columns[j]) });
-    return h('td', { class: numeric[j] ? 'num' : '', text: v === null || v === undefined ? '–' : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v) });
-  }))));
+  t.tBodies[0].replaceChildren(
+    ...table.rows.map((r, i) =>
+      h(
+        'tr',
+        tied(i)
+          ? {
+              class: 'tied',
+              dataset: { tied: 'true' },
+              title: 'within the band of the best: the fit cannot tell it apart',
+            }
+          : {},
+        r.map((v, j) => {
+          if (typeof v === 'number')
+            return h('td', { class: 'num', dataset: { value: String(v) }, text: cellText(v, table.columns[j]) });
+          return h('td', {
+            class: numeric[j] ? 'num' : '',
+            text: v === null || v === undefined ? '–' : typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v),
+          });
+        }),
+      ),
+    ),
+  );
 }
 
 function cellText(v, column) {

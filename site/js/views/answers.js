@@ -3,11 +3,11 @@
 // the step chosen and the step at which it reaches the loss chosen (answers.js), with buttons
 // that copy it as a PyTorch scheduler or a Hugging Face call (the code copied shows below the
 // table, to read or copy by hand). The choices and the code live in the store.
-import { $, h } from '../dom.js';
-import * as fmt from '../format.js';
-import { watch } from '../store.js';
-import { answerTable, parseAnswerStep, parseAnswerLoss } from '../answers.js';
-import { lawTitle } from '../selectors.js';
+import { $, h } from './dom.js';
+import * as fmt from '../common/format.js';
+import { watch } from '../state/store.js';
+import { answerTable, parseAnswerStep, parseAnswerLoss } from '../results/answers.js';
+import { lawTitle } from '../state/selectors.js';
 
 /** signed writes a difference with its sign: +0.0123, −0.0040. */
 const signed = (x, d) => (Number.isFinite(x) ? `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(d)}` : '–');
@@ -21,7 +21,10 @@ const lossText = (x) => String(Number(x.toFixed(4)));
  */
 export function showAnswers(store, on) {
   $('#answer-baseline').addEventListener('change', (e) => on.options({ baseline: e.target.value }));
-  /** choose takes a field's text when parse reads it; else it says why, and the field goes back to the choice in use. */
+  /**
+   * choose takes a field's text when parse reads it; else it says why, and the field goes back to
+   * the choice in use.
+   */
   const choose = (key, parse) => (e) => {
     try {
       parse(e.target.value);
@@ -41,7 +44,9 @@ export function showAnswers(store, on) {
     $('#answer-code-title').textContent = code ? code.title : '';
     $('#answer-code').value = code ? code.text : '';
     const select = $('#answer-baseline');
-    select.replaceChildren(...state.predictions.map((p) => h('option', { value: p.name, text: p.name, selected: p.name === t.baseline })));
+    select.replaceChildren(
+      ...state.predictions.map((p) => h('option', { value: p.name, text: p.name, selected: p.name === t.baseline })),
+    );
     $('#answer-step').placeholder = t.defaults.atStep === null ? 'a step' : String(t.defaults.atStep);
     $('#answer-step').title = 'A step (20000, 20,000 or 20k); empty: the last step of the shortest schedule';
     $('#answer-loss').placeholder = t.defaults.reachLoss === null ? 'a loss' : lossText(t.defaults.reachLoss);
@@ -54,13 +59,40 @@ export function showAnswers(store, on) {
       return;
     }
     const many = t.laws.length > 1;
-    $('#answers-table thead').replaceChildren(h('tr', {},
-      h('th', { scope: 'col', text: 'schedule' }),
-      h('th', { scope: 'col', class: 'num', title: 'predicted loss at the schedule’s last step, ± the prediction band’s half-width there (the band of an auto fit, or of “Validate”)', text: state.band && !state.manual ? `final loss with ${Math.round(state.band.level * 100)}% band` : 'final loss' }),
-      h('th', { scope: 'col', class: 'num', title: `final loss minus the baseline’s (${t.baseline}): negative ends lower`, text: 'vs baseline' }),
-      h('th', { scope: 'col', class: 'num', title: 'predicted loss at the step chosen (– past the schedule’s end)', text: `loss at ${t.atStep === null ? '–' : fmt.steps(t.atStep)}` }),
-      h('th', { scope: 'col', class: 'num', title: 'the first step at which the predicted loss reaches the loss chosen (– if it never does)', text: `steps to ${t.reachLoss === null ? '–' : lossText(t.reachLoss)}` }),
-      h('th', { scope: 'col', text: 'copy as' })));
+    $('#answers-table thead').replaceChildren(
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col', text: 'schedule' }),
+        h('th', {
+          scope: 'col',
+          class: 'num',
+          title:
+            'predicted loss at the schedule’s last step, ± the prediction band’s half-width there (the band of an auto fit, or of “Validate”)',
+          text:
+            state.band && !state.manual ? `final loss with ${Math.round(state.band.level * 100)}% band` : 'final loss',
+        }),
+        h('th', {
+          scope: 'col',
+          class: 'num',
+          title: `final loss minus the baseline’s (${t.baseline}): negative ends lower`,
+          text: 'vs baseline',
+        }),
+        h('th', {
+          scope: 'col',
+          class: 'num',
+          title: 'predicted loss at the step chosen (– past the schedule’s end)',
+          text: `loss at ${t.atStep === null ? '–' : fmt.steps(t.atStep)}`,
+        }),
+        h('th', {
+          scope: 'col',
+          class: 'num',
+          title: 'the first step at which the predicted loss reaches the loss chosen (– if it never does)',
+          text: `steps to ${t.reachLoss === null ? '–' : lossText(t.reachLoss)}`,
+        }),
+        h('th', { scope: 'col', text: 'copy as' }),
+      ),
+    );
     const body = [];
     let coarsest = 0;
     for (const { law, rows } of t.laws) {
@@ -68,23 +100,71 @@ export function showAnswers(store, on) {
       for (const r of rows) {
         coarsest = Math.max(coarsest, r.spacing || 0);
         const value = (key, x) => ({ metric: key, value: Number.isFinite(x) ? String(x) : '' });
-        body.push(h('tr', { dataset: { scheduleName: r.name, law, baseline: String(r.name === t.baseline) } },
-          h('th', { scope: 'row' }, h('span', { class: 'swatch', style: { background: r.color } }), r.name, r.name === t.baseline ? h('span', { class: 'muted', text: ' (baseline)' }) : null),
-          h('td', {
-            class: 'num', dataset: { ...value('final', r.final), band: r.band === null ? '' : String(r.band), lower: r.lower === null ? '' : String(r.lower), upper: r.upper === null ? '' : String(r.upper) },
-            title: r.lower !== null && r.upper !== null ? `between ${r.lower.toFixed(4)} and ${r.upper.toFixed(4)}` : null,
-            text: r.final === null ? '–' : `${r.final.toFixed(4)}${r.band !== null ? ` ± ${r.band.toFixed(4)}` : ''}`,
-          }),
-          h('td', { class: 'num', dataset: value('diff', r.diff), text: r.name === t.baseline ? '' : signed(r.diff, 4) }),
-          h('td', { class: 'num', dataset: value('atStep', r.atStep), text: r.atStep === null ? '–' : r.atStep.toFixed(4) }),
-          h('td', { class: 'num', dataset: value('reach', r.reach), text: r.reach === null ? '–' : fmt.steps(r.reach) }),
-          h('td', { class: 'copy-cell' },
-            h('button', { type: 'button', class: 'small', text: 'PyTorch', title: `Copy ${r.name} as a PyTorch scheduler`, 'aria-label': `Copy ${r.name} as a PyTorch scheduler`, on: { click: () => on.code(r.name, 'pytorch') } }),
-            h('button', { type: 'button', class: 'small', text: 'HF', title: `Copy ${r.name} as a Hugging Face get_*_schedule call`, 'aria-label': `Copy ${r.name} as a Hugging Face call`, on: { click: () => on.code(r.name, 'huggingface') } }))));
+        body.push(
+          h(
+            'tr',
+            { dataset: { scheduleName: r.name, law, baseline: String(r.name === t.baseline) } },
+            h(
+              'th',
+              { scope: 'row' },
+              h('span', { class: 'swatch', style: { background: r.color } }),
+              r.name,
+              r.name === t.baseline ? h('span', { class: 'muted', text: ' (baseline)' }) : null,
+            ),
+            h('td', {
+              class: 'num',
+              dataset: {
+                ...value('final', r.final),
+                band: r.band === null ? '' : String(r.band),
+                lower: r.lower === null ? '' : String(r.lower),
+                upper: r.upper === null ? '' : String(r.upper),
+              },
+              title:
+                r.lower !== null && r.upper !== null ? `between ${r.lower.toFixed(4)} and ${r.upper.toFixed(4)}` : null,
+              text: r.final === null ? '–' : `${r.final.toFixed(4)}${r.band !== null ? ` ± ${r.band.toFixed(4)}` : ''}`,
+            }),
+            h('td', {
+              class: 'num',
+              dataset: value('diff', r.diff),
+              text: r.name === t.baseline ? '' : signed(r.diff, 4),
+            }),
+            h('td', {
+              class: 'num',
+              dataset: value('atStep', r.atStep),
+              text: r.atStep === null ? '–' : r.atStep.toFixed(4),
+            }),
+            h('td', {
+              class: 'num',
+              dataset: value('reach', r.reach),
+              text: r.reach === null ? '–' : fmt.steps(r.reach),
+            }),
+            h(
+              'td',
+              { class: 'copy-cell' },
+              h('button', {
+                type: 'button',
+                class: 'small',
+                text: 'PyTorch',
+                title: `Copy ${r.name} as a PyTorch scheduler`,
+                'aria-label': `Copy ${r.name} as a PyTorch scheduler`,
+                on: { click: () => on.code(r.name, 'pytorch') },
+              }),
+              h('button', {
+                type: 'button',
+                class: 'small',
+                text: 'HF',
+                title: `Copy ${r.name} as a Hugging Face get_*_schedule call`,
+                'aria-label': `Copy ${r.name} as a Hugging Face call`,
+                on: { click: () => on.code(r.name, 'huggingface') },
+              }),
+            ),
+          ),
+        );
       }
     }
     $('#answers-table tbody').replaceChildren(...body);
-    $('#answers-note').textContent = `Losses and steps from the predicted lines, joined linearly between their points (every ${fmt.steps(coarsest)} steps or closer); the final loss is lawcore’s, at the last step.`
+    $('#answers-note').textContent =
+      `Losses and steps from the predicted lines, joined linearly between their points (every ${fmt.steps(coarsest)} steps or closer); the final loss is lawcore’s, at the last step.`
       + (state.band && !state.manual
         ? ` ± is the ${Math.round(state.band.level * 100)}% prediction band ${state.band.from === 'auto' ? 'auto calibrated on the data it held out' : 'of the validation'}, wider the farther a schedule runs beyond the fitted data.${floorText(state.band.spec)}`
         : ' Fit with auto, or press “Validate”, for a band.');

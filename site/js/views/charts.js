@@ -1,9 +1,9 @@
 // The four result charts (learning rate, loss, residuals, the two terms), drawn from the chart
 // model whenever what it reads changes. They share the cursor and the x zoom.
-import { $ } from '../dom.js';
-import { watch } from '../store.js';
-import { resultCharts, xAxis } from '../chart-model.js';
-import { createChart } from '../chart-factory.js';
+import { $ } from './dom.js';
+import { watch } from '../state/store.js';
+import { resultCharts, xAxis } from '../charts/chart-model.js';
+import { createChart } from '../charts/chart-factory.js';
 
 /** CHART_IDS are the result charts, each drawn in #chart-<id>. */
 export const CHART_IDS = ['lr', 'loss', 'residuals', 'terms'];
@@ -21,7 +21,10 @@ export function showCharts(store) {
     $('.x-factor-n').hidden = chart.xUnit !== 'flops';
     $('#x-unit-note').textContent = axis.note;
     $('#x-unit-note').hidden = !axis.note;
-    for (const [id, key] of [['#tokens-per-step', 'tokensPerStep'], ['#model-size', 'modelSize']]) {
+    for (const [id, key] of [
+      ['#tokens-per-step', 'tokensPerStep'],
+      ['#model-size', 'modelSize'],
+    ]) {
       if (document.activeElement !== $(id)) $(id).value = Number.isFinite(chart[key]) ? String(chart[key]) : '';
     }
   });

@@ -1,19 +1,25 @@
 // "How to read this page": the laws' part is written from lawcore's schema (each law's formula
 // and what each parameter is), and a link to any part of it opens the section where it points.
-import { $, h } from '../dom.js';
-import { LAWS } from '../schema.js';
-import { lawTitle } from '../selectors.js';
+import { $, h } from './dom.js';
+import { LAWS } from '../engine/schema.js';
+import { lawTitle } from '../state/selectors.js';
 
 /** showExplain fills the laws' explanations and opens the section when a link to it is followed. */
 export function showExplain() {
-  $('#explain-law-list').replaceChildren(...Object.keys(LAWS).flatMap((law) => {
-    const { params, symbols, meanings, formula } = LAWS[law];
-    return [
-      h('dt', { text: lawTitle(law) }),
-      h('dd', {}, h('div', { class: 'formula', text: formula }),
-        params.map((k) => h('div', { text: `${symbols[k]}: ${meanings[k] || k}` }))),
-    ];
-  }));
+  $('#explain-law-list').replaceChildren(
+    ...Object.keys(LAWS).flatMap((law) => {
+      const { params, symbols, meanings, formula } = LAWS[law];
+      return [
+        h('dt', { text: lawTitle(law) }),
+        h(
+          'dd',
+          {},
+          h('div', { class: 'formula', text: formula }),
+          params.map((k) => h('div', { text: `${symbols[k]}: ${meanings[k] || k}` })),
+        ),
+      ];
+    }),
+  );
   const open = (hash) => {
     if (!/^#explain/.test(hash)) return;
     $('#explain').open = true;

@@ -1,10 +1,11 @@
 // Files, folders and text coming in outside the file inputs: dropped anywhere on the page
 // (which is marked "dragging" meanwhile), or pasted anywhere outside a form field and the
 // dialogs.
-import { $ } from '../dom.js';
-import { splitDrop, walkDirectories } from '../folder-files.js';
+import { $ } from './dom.js';
+import { splitDrop, walkDirectories } from '../import/folder-files.js';
 
-const isTyping = (target) => target instanceof HTMLElement && target.closest('input, textarea, select, [contenteditable]') !== null;
+const isTyping = (target) =>
+  target instanceof HTMLElement && target.closest('input, textarea, select, [contenteditable]') !== null;
 
 /**
  * acceptDrops calls onFiles(files) for files dropped, onFolder(promise of a folder (see

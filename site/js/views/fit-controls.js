@@ -1,7 +1,7 @@
 // The fit buttons and progress bar: while a fit or validation runs, Fit and Validate are
 // disabled, Cancel is enabled, the progress bar moves and the page is marked "fitting".
-import { $ } from '../dom.js';
-import { watch } from '../store.js';
+import { $ } from './dom.js';
+import { watch } from '../state/store.js';
 
 /** showFitting keeps the fit controls as the store's fitting says. */
 export function showFitting(store) {

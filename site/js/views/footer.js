@@ -1,7 +1,7 @@
 // The footer: lawcore's version and the worker's memory, as the engine last reported them; and
 // the status line saying what the engine is loading.
-import { $ } from '../dom.js';
-import { watch } from '../store.js';
+import { $ } from './dom.js';
+import { watch } from '../state/store.js';
 
 /** showEngine keeps the footer's version and memory, and the line saying what the engine loads, as the store says. */
 export function showEngine(store) {

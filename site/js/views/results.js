@@ -2,13 +2,13 @@
 // they come from, whether they are stale, what "auto" picked, the metrics table (fit and
 // validate curves apart, with means, one group per law; relative errors in percent) and the
 // leave-one-schedule-out table.
-import { $, h } from '../dom.js';
-import * as fmt from '../format.js';
-import { watch } from '../store.js';
-import { LAWS } from '../schema.js';
-import { lawsOf } from '../settings.js';
-import { equationLines, paramsIn } from '../equation.js';
-import { paramsOf, shownFits, lawTitle, lawsWithParams } from '../selectors.js';
+import { $, h } from './dom.js';
+import * as fmt from '../common/format.js';
+import { watch } from '../state/store.js';
+import { LAWS } from '../engine/schema.js';
+import { lawsOf } from '../state/settings.js';
+import { equationLines, paramsIn } from '../results/equation.js';
+import { paramsOf, shownFits, lawTitle, lawsWithParams } from '../state/selectors.js';
 
 /**
  * warmupsText says the warmups the curves are counted with: a schedule's own (an LR column's
@@ -35,7 +35,10 @@ export function showResults(store, on = { fitFrom: () => {} }) {
     renderWarnings(state, fits, on);
     renderAuto(fits.map((f) => f.response.auto).find(Boolean));
     const colors = new Map(state.curves.map((c) => [c.name, c.color]));
-    renderMetrics(fits.map((f) => ({ law: f.law, label: lawTitle(f.law), response: f.response })), colors);
+    renderMetrics(
+      fits.map((f) => ({ law: f.law, label: lawTitle(f.law), response: f.response })),
+      colors,
+    );
     renderValidation(state.validation, state.band, colors);
   });
 }
@@ -46,21 +49,29 @@ export function showResults(store, on = { fitFrom: () => {} }) {
  */
 function shownLaws(state) {
   const withParams = lawsWithParams(state);
-  const chosen = state.settings.auto && withParams.length ? [] : lawsOf(state.settings).filter((law) => LAWS[law] && !withParams.includes(law));
+  const chosen =
+    state.settings.auto && withParams.length
+      ? []
+      : lawsOf(state.settings).filter((law) => LAWS[law] && !withParams.includes(law));
   return [...withParams, ...chosen];
 }
 
 /** originText says where a law's parameters come from: a fit (on which curves, how), a link, or by hand. */
 function originText(state, law) {
-  if (state.manual) return state.manual.from === 'link' ? 'Parameters from a shared link.' : 'Parameters entered by hand.';
+  if (state.manual)
+    return state.manual.from === 'link' ? 'Parameters from a shared link.' : 'Parameters entered by hand.';
   const fit = state.fits[law];
   if (!fit) return '';
   const r = fit.response;
   const fitNames = r.curves.filter((c) => c.role === 'fit').map((c) => c.name);
-  return `Fitted on ${fitNames.join(', ')} · objective ${fmt.sig(r.objective, 3)}`
+  return (
+    `Fitted on ${fitNames.join(', ')} · objective ${fmt.sig(r.objective, 3)}`
     // a search of the law's own (the release's procedure) has no starts
-    + (r.search ? ` · ${r.search.starts ? `${r.search.starts} start${r.search.starts === 1 ? '' : 's'}, ` : ''}${r.search.evaluations} evaluations` : '')
-    + (Number.isFinite(r.elapsedMs) ? ` · took ${fmt.ms(r.elapsedMs)}` : '');
+    + (r.search
+      ? ` · ${r.search.starts ? `${r.search.starts} start${r.search.starts === 1 ? '' : 's'}, ` : ''}${r.search.evaluations} evaluations`
+      : '')
+    + (Number.isFinite(r.elapsedMs) ? ` · took ${fmt.ms(r.elapsedMs)}` : '')
+  );
 }
 
 /** paramText writes a parameter's value: three decimals where that reads well, else four significant digits. */
@@ -84,43 +95,70 @@ function renderEquations(state) {
     const param = (name) => {
       const x = p[name];
       return h('span', {
-        class: 'param', id: k === 0 ? `param-${name}` : null, 'data-testid': k === 0 ? `param-${name}` : null,
+        class: 'param',
+        id: k === 0 ? `param-${name}` : null,
+        'data-testid': k === 0 ? `param-${name}` : null,
         dataset: { param: name, ...(Number.isFinite(x) ? { value: String(x) } : {}) },
         title: `${symbols[name]}: ${meanings[name] || name}${Number.isFinite(x) ? ` = ${x}` : ''}`,
         text: paramText(name, x),
       });
     };
-    const draw = (parts) => parts.flatMap((part) => {
-      if (part.param) return param(part.param);
-      if (part.sup) return h('sup', {}, draw(part.sup));
-      return part.sub !== undefined ? [part.text, h('sub', { text: part.sub })] : part.text;
-    });
+    const draw = (parts) =>
+      parts.flatMap((part) => {
+        if (part.param) return param(part.param);
+        if (part.sup) return h('sup', {}, draw(part.sup));
+        return part.sub !== undefined ? [part.text, h('sub', { text: part.sub })] : part.text;
+      });
     const lines = equationLines(formula, symbols);
     const inFormula = paramsIn(lines);
     const rest = names.filter((name) => !inFormula.includes(name));
     const fit = state.manual ? null : state.fits[law];
     const intervals = fit && fit.response.intervals ? fit.response.intervals : null;
-    return h('div', { class: 'equation-block', dataset: { law } },
-      h('p', { class: 'equation-law', text: lawTitle(law) + (laws.length > 1 && k > 0 ? ' (dotted in the charts)' : '') }),
-      lines.map((line, i) => h('p', { class: i ? 'equation sub-equation' : 'equation' }, draw(line),
-        i === 0 && rest.length ? rest.map((name) => h('span', { class: 'lambda' }, `${symbols[name]} = `, param(name))) : null)),
+    return h(
+      'div',
+      { class: 'equation-block', dataset: { law } },
+      h('p', {
+        class: 'equation-law',
+        text: lawTitle(law) + (laws.length > 1 && k > 0 ? ' (dotted in the charts)' : ''),
+      }),
+      lines.map((line, i) =>
+        h(
+          'p',
+          { class: i ? 'equation sub-equation' : 'equation' },
+          draw(line),
+          i === 0 && rest.length
+            ? rest.map((name) => h('span', { class: 'lambda' }, `${symbols[name]} = `, param(name)))
+            : null,
+        ),
+      ),
       intervals ? intervalLine(names, symbols, p, intervals) : null,
-      h('p', { class: 'muted fit-origin', text: originText(state, law) }));
+      h('p', { class: 'muted fit-origin', text: originText(state, law) }),
+    );
   });
   $('#equation').replaceChildren(...blocks);
   const current = laws.map((law) => paramsOf(state, law)).find(Boolean);
   const s = current ? current.settings : null;
   const hasLambda = laws.some((law) => LAWS[law].params.includes('lambda'));
   const used = s
-    ? [hasLambda ? `λ ${s.fitLambda ? 'fitted' : 'fixed'}` : '', `${warmupsText(state.curves, s.warmupSteps)} counted at the ${s.warmupConvention === 'peak' ? 'peak LR (the paper’s convention)' : 'LR as run'}`, `Huber δ ${s.huberDelta}`].filter(Boolean).join(' · ')
+    ? [
+        hasLambda ? `λ ${s.fitLambda ? 'fitted' : 'fixed'}` : '',
+        `${warmupsText(state.curves, s.warmupSteps)} counted at the ${s.warmupConvention === 'peak' ? 'peak LR (the paper’s convention)' : 'LR as run'}`,
+        `Huber δ ${s.huberDelta}`,
+      ]
+        .filter(Boolean)
+        .join(' · ')
     : 'Load curves and fit, or enter parameters by hand.';
   const fitted = current && !state.manual ? state.fits[laws.find((law) => paramsOf(state, law))] : null;
   // Where the setting comes from: auto's choice, or the example's paper (auto off, and said).
-  const how = !fitted ? ''
-    : fitted.response.members ? `Picked by auto: the average of ${fitted.response.members.length} laws, weighted by how well each predicts held-out data (the curves drawn are the average's; the parameters above are its heaviest member's, the ${LAWS[fitted.law].label}): `
-    : fitted.response.auto ? `Picked by auto: the ${LAWS[fitted.law].label}, `
-      : state.example && !state.settings.auto ? `The paper’s setting, which ${state.example.title} keeps (auto is off; your own curves are fitted with auto): `
-        : 'As set: ';
+  const how = !fitted
+    ? ''
+    : fitted.response.members
+      ? `Picked by auto: the average of ${fitted.response.members.length} laws, weighted by how well each predicts held-out data (the curves drawn are the average's; the parameters above are its heaviest member's, the ${LAWS[fitted.law].label}): `
+      : fitted.response.auto
+        ? `Picked by auto: the ${LAWS[fitted.law].label}, `
+        : state.example && !state.settings.auto
+          ? `The paper’s setting, which ${state.example.title} keeps (auto is off; your own curves are fitted with auto): `
+          : 'As set: ';
   $('#fit-settings').textContent = how + used;
 }
 
@@ -129,15 +167,31 @@ function renderEquations(state) {
  * over blocks of points lawcore computes): "L0 = 2.628 (90%: 2.611 to 2.645)".
  */
 function intervalLine(names, symbols, params, intervals) {
-  const items = names.filter((name) => intervals[name]).map((name) => {
-    const { low, high } = intervals[name];
-    return h('span', { class: 'interval', dataset: { param: name, low: String(low), high: String(high), value: String(params[name]) } },
-      `${symbols[name]} = ${paramText(name, params[name])} (${paramText(name, low)} to ${paramText(name, high)})`);
-  });
+  const items = names
+    .filter((name) => intervals[name])
+    .map((name) => {
+      const { low, high } = intervals[name];
+      return h(
+        'span',
+        {
+          class: 'interval',
+          dataset: { param: name, low: String(low), high: String(high), value: String(params[name]) },
+        },
+        `${symbols[name]} = ${paramText(name, params[name])} (${paramText(name, low)} to ${paramText(name, high)})`,
+      );
+    });
   if (!items.length) return null;
   const joined = items.flatMap((x, i) => (i ? [' · ', x] : [x]));
-  return h('p', { class: 'muted intervals', title: 'each fitted parameter’s 90% interval: the law refitted ten times, each time without one block of consecutive points of every curve (a jackknife)' },
-    '90% intervals: ', ...joined);
+  return h(
+    'p',
+    {
+      class: 'muted intervals',
+      title:
+        'each fitted parameter’s 90% interval: the law refitted ten times, each time without one block of consecutive points of every curve (a jackknife)',
+    },
+    '90% intervals: ',
+    ...joined,
+  );
 }
 
 /**
@@ -151,20 +205,44 @@ function renderWarnings(state, fits, on) {
   const warnings = fits.flatMap((f) => (f.response.warnings || []).map((w) => ({ ...w, law: f.law })));
   box.hidden = !warnings.length;
   const fitNames = new Set(state.curves.filter((c) => c.role === 'fit').map((c) => c.name));
-  box.replaceChildren(...warnings.map((w) => {
-    // a sentence's first word up, but not a parameter's symbol (β stays β, not Β)
-    const text = /^[a-z]/.test(w.message) ? w.message.charAt(0).toUpperCase() + w.message.slice(1) : w.message;
-    // A window fixes it: the curve named, else every fit curve with points before the step.
-    const names = w.from > 0 ? (w.curve && fitNames.has(w.curve) ? [w.curve]
-      : state.curves.filter((c) => fitNames.has(c.name) && c.steps[0] < w.from && c.steps[c.steps.length - 1] > w.from).map((c) => c.name)) : [];
-    return h('p', { class: 'fit-warning', role: 'note', dataset: { kind: w.kind, param: w.param || '', curve: w.curve || '', from: w.from ? String(w.from) : '' } },
-      h('span', { text: `⚠ ${fits.length > 1 ? `${lawTitle(w.law)}: ` : ''}${text}${/[.?!]$/.test(text) ? '' : '.'}` }),
-      names.length && !state.stale ? [' ', h('button', {
-        type: 'button', class: 'small fit-from',
-        title: `Fit ${names.join(', ')} from step ${fmt.steps(w.from)} (its window), leaving the steps before out of the fit`,
-        text: `Fit from step ${fmt.steps(w.from)}`, on: { click: () => on.fitFrom(names, w.from) },
-      })] : null);
-  }));
+  box.replaceChildren(
+    ...warnings.map((w) => {
+      // a sentence's first word up, but not a parameter's symbol (β stays β, not Β)
+      const text = /^[a-z]/.test(w.message) ? w.message.charAt(0).toUpperCase() + w.message.slice(1) : w.message;
+      // A window fixes it: the curve named, else every fit curve with points before the step.
+      const names =
+        w.from > 0
+          ? w.curve && fitNames.has(w.curve)
+            ? [w.curve]
+            : state.curves
+                .filter((c) => fitNames.has(c.name) && c.steps[0] < w.from && c.steps[c.steps.length - 1] > w.from)
+                .map((c) => c.name)
+          : [];
+      return h(
+        'p',
+        {
+          class: 'fit-warning',
+          role: 'note',
+          dataset: { kind: w.kind, param: w.param || '', curve: w.curve || '', from: w.from ? String(w.from) : '' },
+        },
+        h('span', {
+          text: `⚠ ${fits.length > 1 ? `${lawTitle(w.law)}: ` : ''}${text}${/[.?!]$/.test(text) ? '' : '.'}`,
+        }),
+        names.length && !state.stale
+          ? [
+              ' ',
+              h('button', {
+                type: 'button',
+                class: 'small fit-from',
+                title: `Fit ${names.join(', ')} from step ${fmt.steps(w.from)} (its window), leaving the steps before out of the fit`,
+                text: `Fit from step ${fmt.steps(w.from)}`,
+                on: { click: () => on.fitFrom(names, w.from) },
+              }),
+            ]
+          : null,
+      );
+    }),
+  );
 }
 
 /**
@@ -177,32 +255,88 @@ function renderAuto(auto) {
   if (!auto) return note.replaceChildren();
   const pct = (x) => (Number.isFinite(x) ? `${fmt.sig(100 * x, 3)}%` : '–');
   const members = auto.candidates.filter((c) => c.weight > 0);
-  const picked = members.length > 1 ? `Auto predicts with the average of ${members.length} laws.` : `Auto picked the ${auto.chosen.label}.`;
-  const rows = auto.candidates.map((c) => h('tr', { class: c.weight > 0 ? 'chosen' : '', dataset: { candidate: c.label, weight: String(c.weight || 0) } },
-    h('th', { scope: 'row', text: c.label }),
-    h('td', { class: 'num', text: c.weight > 0 ? `${Math.round(100 * c.weight)}%` : '' }),
-    h('td', { class: 'num', dataset: { metric: 'heldOut', value: c.error ? '' : String(c.heldOut) }, text: c.error ? '–' : `${pct(c.heldOut)} ± ${pct(c.stdErr)}` }),
-    h('td', { class: 'num', dataset: { metric: 'inSample', value: c.error ? '' : String(c.inSample) }, text: c.error ? '–' : pct(c.inSample) }),
-    h('td', { class: 'num', text: String(c.free) }),
-    h('td', { text: c.error || '' })));
+  const picked =
+    members.length > 1
+      ? `Auto predicts with the average of ${members.length} laws.`
+      : `Auto picked the ${auto.chosen.label}.`;
+  const rows = auto.candidates.map((c) =>
+    h(
+      'tr',
+      { class: c.weight > 0 ? 'chosen' : '', dataset: { candidate: c.label, weight: String(c.weight || 0) } },
+      h('th', { scope: 'row', text: c.label }),
+      h('td', { class: 'num', text: c.weight > 0 ? `${Math.round(100 * c.weight)}%` : '' }),
+      h('td', {
+        class: 'num',
+        dataset: { metric: 'heldOut', value: c.error ? '' : String(c.heldOut) },
+        text: c.error ? '–' : `${pct(c.heldOut)} ± ${pct(c.stdErr)}`,
+      }),
+      h('td', {
+        class: 'num',
+        dataset: { metric: 'inSample', value: c.error ? '' : String(c.inSample) },
+        text: c.error ? '–' : pct(c.inSample),
+      }),
+      h('td', { class: 'num', text: String(c.free) }),
+      h('td', { text: c.error || '' }),
+    ),
+  );
   note.replaceChildren(
     h('p', { class: 'hint', text: `${picked} ${auto.reason.charAt(0).toUpperCase()}${auto.reason.slice(1)}` }),
-    h('details', {},
-      h('summary', { text: `Every candidate: held-out error (${auto.design}, ${auto.folds.length} folds) beside in-sample error` }),
-      h('div', { class: 'table-wrap' }, h('table', { class: 'metrics auto-table' },
-        h('thead', {}, h('tr', {},
-          h('th', { scope: 'col', text: 'candidate' }),
-          h('th', { scope: 'col', class: 'num', title: 'its share of the prediction: 100% for the one law picked, or its weight in the average', text: 'weight' }),
-          h('th', { scope: 'col', class: 'num', title: 'mean relative error of the held-out points, over the folds, ± its standard error', text: 'held-out PredE' }),
-          h('th', { scope: 'col', class: 'num', title: 'mean relative error of the same fits on the points they were fitted to', text: 'in-sample PredE' }),
-          h('th', { scope: 'col', class: 'num', title: 'parameters fitted', text: 'fitted' }),
-          h('th', { scope: 'col', text: '' }))),
-        h('tbody', {}, rows))),
-      h('p', { class: 'hint', text: `Held out: ${auto.folds.join('; ')}.` })));
+    h(
+      'details',
+      {},
+      h('summary', {
+        text: `Every candidate: held-out error (${auto.design}, ${auto.folds.length} folds) beside in-sample error`,
+      }),
+      h(
+        'div',
+        { class: 'table-wrap' },
+        h(
+          'table',
+          { class: 'metrics auto-table' },
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'col', text: 'candidate' }),
+              h('th', {
+                scope: 'col',
+                class: 'num',
+                title: 'its share of the prediction: 100% for the one law picked, or its weight in the average',
+                text: 'weight',
+              }),
+              h('th', {
+                scope: 'col',
+                class: 'num',
+                title: 'mean relative error of the held-out points, over the folds, ± its standard error',
+                text: 'held-out PredE',
+              }),
+              h('th', {
+                scope: 'col',
+                class: 'num',
+                title: 'mean relative error of the same fits on the points they were fitted to',
+                text: 'in-sample PredE',
+              }),
+              h('th', { scope: 'col', class: 'num', title: 'parameters fitted', text: 'fitted' }),
+              h('th', { scope: 'col', text: '' }),
+            ),
+          ),
+          h('tbody', {}, rows),
+        ),
+      ),
+      h('p', { class: 'hint', text: `Held out: ${auto.folds.join('; ')}.` }),
+    ),
+  );
 }
 
 const METRICS = [
-  ['R2', 'R²', 'coefficient of determination: 1 − (squared errors) / (spread of the observed loss); 1 is a perfect fit', 5],
+  [
+    'R2',
+    'R²',
+    'coefficient of determination: 1 − (squared errors) / (spread of the observed loss); 1 is a perfect fit',
+    5,
+  ],
   ['MAE', 'MAE', 'mean absolute error of the loss, in loss units', 4],
   ['RMSE', 'RMSE', 'root mean square error of the loss, in loss units', 4],
   ['PredE', 'PredE', 'mean relative error |observed − law| / observed, in percent', 3],
@@ -212,7 +346,10 @@ const METRICS = [
 /** PERCENT_METRICS are relative errors: shown as percentages (their data-value stays the fraction). */
 const PERCENT_METRICS = new Set(['PredE', 'WorstE', 'FinalErr']);
 
-/** metricText writes a metric: a relative error as a percentage (FinalErr signed), the others with digits significant digits. */
+/**
+ * metricText writes a metric: a relative error as a percentage (FinalErr signed), the others with
+ * digits significant digits.
+ */
 function metricText(key, value, digits) {
   if (!PERCENT_METRICS.has(key)) return fmt.sig(value, digits);
   const text = fmt.pct(value, digits);
@@ -237,26 +374,63 @@ function renderMetrics(fits, colors) {
     for (const [role, title, mean] of groups) {
       const rows = response.curves.filter((c) => c.role === role);
       if (!rows.length) continue;
-      body.append(h('tr', { class: 'group' }, h('th', { colspan: METRICS.length + 3, scope: 'rowgroup', text: fits.length > 1 ? `${label} · ${title}` : title })));
+      body.append(
+        h(
+          'tr',
+          { class: 'group' },
+          h('th', {
+            colspan: METRICS.length + 3,
+            scope: 'rowgroup',
+            text: fits.length > 1 ? `${label} · ${title}` : title,
+          }),
+        ),
+      );
       for (const c of rows) {
-        body.append(h('tr', { dataset: { curveName: c.name, role, law } },
-          h('th', { scope: 'row' }, h('span', { class: 'swatch', style: { background: colors.get(c.name) || 'transparent' } }), c.name),
-          h('td', { class: 'num', text: String(c.metrics?.points ?? (c.predicted ? c.predicted.length : '')) }),
-          METRICS.map(([key, , , digits]) => metricCell(key, c.metrics && c.metrics[key], digits)),
-          h('td', { class: 'num' })));
+        body.append(
+          h(
+            'tr',
+            { dataset: { curveName: c.name, role, law } },
+            h(
+              'th',
+              { scope: 'row' },
+              h('span', { class: 'swatch', style: { background: colors.get(c.name) || 'transparent' } }),
+              c.name,
+            ),
+            h('td', { class: 'num', text: String(c.metrics?.points ?? (c.predicted ? c.predicted.length : '')) }),
+            METRICS.map(([key, , , digits]) => metricCell(key, c.metrics && c.metrics[key], digits)),
+            h('td', { class: 'num' }),
+          ),
+        );
       }
       if (mean) {
         // Held-out error beside the in-sample fit: auto's held-out folds for the fitted curves,
         // and the curves marked validate, which the fit never saw.
-        const heldOut = role === 'fit' ? (response.auto?.averaged || chosenScore(response.auto)?.heldOut) : mean.PredE;
-        body.append(h('tr', { class: 'mean', dataset: { summary: role, law } },
-          h('th', { scope: 'row', text: `mean of ${rows.length}` }),
-          h('td'),
-          METRICS.map(([key, , , digits]) => metricCell(key, mean[key], digits)),
-          h('td', { class: 'num', dataset: { metric: 'heldOutPredE', value: Number.isFinite(heldOut) ? String(heldOut) : '' }, title: role === 'fit' ? (response.auto ? 'PredE of the steps auto held out of its fits (its folds), against the in-sample PredE beside' : 'fit with auto to see the error on held-out steps') : 'these curves are held out: their PredE is held-out error', text: Number.isFinite(heldOut) ? fmt.pct(heldOut, 3) : '–' })));
+        const heldOut = role === 'fit' ? response.auto?.averaged || chosenScore(response.auto)?.heldOut : mean.PredE;
+        body.append(
+          h(
+            'tr',
+            { class: 'mean', dataset: { summary: role, law } },
+            h('th', { scope: 'row', text: `mean of ${rows.length}` }),
+            h('td'),
+            METRICS.map(([key, , , digits]) => metricCell(key, mean[key], digits)),
+            h('td', {
+              class: 'num',
+              dataset: { metric: 'heldOutPredE', value: Number.isFinite(heldOut) ? String(heldOut) : '' },
+              title: heldOutTitle(role, response.auto),
+              text: Number.isFinite(heldOut) ? fmt.pct(heldOut, 3) : '–',
+            }),
+          ),
+        );
       }
     }
   }
+}
+
+/** heldOutTitle says what the held-out PredE beside the mean of the fitted (role 'fit') or the held-out curves is. */
+function heldOutTitle(role, auto) {
+  if (role !== 'fit') return 'these curves are held out: their PredE is held-out error';
+  if (auto) return 'PredE of the steps auto held out of its fits (its folds), against the in-sample PredE beside';
+  return 'fit with auto to see the error on held-out steps';
 }
 
 const lawLabel = (m) => (LAWS[m] ? LAWS[m].label : m);
@@ -266,49 +440,128 @@ function renderValidation(result, band, colors) {
   $('#validate-result').hidden = !result;
   if (!result) return;
   const laws = result.summaries.map((s) => s.law);
-  const keys = [['PredE', 'PredE', 3], ['WorstE', 'WorstE', 3], ['FinalErr', 'FinalErr', 3], ['R2', 'R²', 5]];
-  const titles = { PredE: METRICS[3][2], WorstE: METRICS[4][2], FinalErr: 'the signed relative error (law − observed) / observed at the last observed step, in percent; its mean is of absolute values', R2: METRICS[0][2] };
-  $('#validate-table thead').replaceChildren(h('tr', {},
-    h('th', { scope: 'col', text: 'held-out curve' }),
-    laws.flatMap((law) => keys.map(([key, label]) => h('th', { scope: 'col', class: 'num', title: titles[key], text: laws.length > 1 ? `${label} (${lawLabel(law)})` : label })))));
+  const keys = [
+    ['PredE', 'PredE', 3],
+    ['WorstE', 'WorstE', 3],
+    ['FinalErr', 'FinalErr', 3],
+    ['R2', 'R²', 5],
+  ];
+  const titles = {
+    PredE: METRICS[3][2],
+    WorstE: METRICS[4][2],
+    FinalErr:
+      'the signed relative error (law − observed) / observed at the last observed step, in percent; its mean is of absolute values',
+    R2: METRICS[0][2],
+  };
+  $('#validate-table thead').replaceChildren(
+    h(
+      'tr',
+      {},
+      h('th', { scope: 'col', text: 'held-out curve' }),
+      laws.flatMap((law) =>
+        keys.map(([key, label]) =>
+          h('th', {
+            scope: 'col',
+            class: 'num',
+            title: titles[key],
+            text: laws.length > 1 ? `${label} (${lawLabel(law)})` : label,
+          }),
+        ),
+      ),
+    ),
+  );
   const curves = [...new Set(result.rows.map((r) => r.curve))];
   // data-model names the law (the tests' hook).
-  const cell = (row, key, digits) => h('td', { class: 'num', dataset: { model: row.law, metric: key, value: Number.isFinite(row.metrics?.[key]) ? String(row.metrics[key]) : '' }, text: metricText(key, row.metrics?.[key], digits) });
-  const body = curves.map((name) => h('tr', { dataset: { curveName: name } },
-    h('th', { scope: 'row' }, h('span', { class: 'swatch', style: { background: colors.get(name) || 'transparent' } }), name),
-    laws.flatMap((law) => {
-      const row = result.rows.find((r) => r.curve === name && r.law === law) || { law };
-      return keys.map(([key, , digits]) => cell(row, key, digits));
-    })));
-  body.push(h('tr', { class: 'mean', dataset: { summary: 'validate' } },
-    h('th', { scope: 'row', text: `mean of ${curves.length}` }),
-    laws.flatMap((law) => {
-      const sum = result.summaries.find((x) => x.law === law);
-      // lawcore's mean of FinalErr averages the signed errors, where over- and under-predictions
-      // cancel: the mean shown is of their absolute values, from the rows.
-      const finals = result.rows.filter((r) => r.law === law && Number.isFinite(r.metrics?.FinalErr)).map((r) => Math.abs(r.metrics.FinalErr));
-      const meanAbsFinal = finals.length ? finals.reduce((a, b) => a + b, 0) / finals.length : NaN;
-      return keys.map(([key, , digits]) => (key === 'FinalErr'
-        ? h('td', { class: 'num', title: 'mean of |FinalErr|', dataset: { model: law, metric: key, value: Number.isFinite(meanAbsFinal) ? String(meanAbsFinal) : '' }, text: fmt.pct(meanAbsFinal, digits) })
-        : cell({ law, metrics: sum.mean }, key, digits)));
-    })));
+  const cell = (row, key, digits) =>
+    h('td', {
+      class: 'num',
+      dataset: {
+        model: row.law,
+        metric: key,
+        value: Number.isFinite(row.metrics?.[key]) ? String(row.metrics[key]) : '',
+      },
+      text: metricText(key, row.metrics?.[key], digits),
+    });
+  const body = curves.map((name) =>
+    h(
+      'tr',
+      { dataset: { curveName: name } },
+      h(
+        'th',
+        { scope: 'row' },
+        h('span', { class: 'swatch', style: { background: colors.get(name) || 'transparent' } }),
+        name,
+      ),
+      laws.flatMap((law) => {
+        const row = result.rows.find((r) => r.curve === name && r.law === law) || { law };
+        return keys.map(([key, , digits]) => cell(row, key, digits));
+      }),
+    ),
+  );
+  body.push(
+    h(
+      'tr',
+      { class: 'mean', dataset: { summary: 'validate' } },
+      h('th', { scope: 'row', text: `mean of ${curves.length}` }),
+      laws.flatMap((law) => {
+        const sum = result.summaries.find((x) => x.law === law);
+        // lawcore's mean of FinalErr averages the signed errors, where over- and under-predictions
+        // cancel: the mean shown is of their absolute values, from the rows.
+        const finals = result.rows
+          .filter((r) => r.law === law && Number.isFinite(r.metrics?.FinalErr))
+          .map((r) => Math.abs(r.metrics.FinalErr));
+        const meanAbsFinal = finals.length ? finals.reduce((a, b) => a + b, 0) / finals.length : NaN;
+        return keys.map(([key, , digits]) =>
+          key === 'FinalErr'
+            ? h('td', {
+                class: 'num',
+                title: 'mean of |FinalErr|',
+                dataset: { model: law, metric: key, value: Number.isFinite(meanAbsFinal) ? String(meanAbsFinal) : '' },
+                text: fmt.pct(meanAbsFinal, digits),
+              })
+            : cell({ law, metrics: sum.mean }, key, digits),
+        );
+      }),
+    ),
+  );
   $('#validate-table tbody').replaceChildren(...body);
-  $('#validate-note').textContent = result.summaries.map((x) => `${lawTitle(x.law)}: ${Math.round(x.bandLevel * 100)}% of held-out points within ±${fmt.sig(x.bandHalfWidth * 100, 3)}% of the prediction`).join(' · ')
+  $('#validate-note').textContent =
+    result.summaries
+      .map(
+        (x) =>
+          `${lawTitle(x.law)}: ${Math.round(x.bandLevel * 100)}% of held-out points within ±${fmt.sig(x.bandHalfWidth * 100, 3)}% of the prediction`,
+      )
+      .join(' · ')
     + `. Each curve marked fit is left out in turn, the ${laws.length > 1 ? 'laws' : lawLabel(laws[0])} fitted on the others and the left-out curve predicted.`
     + (band ? ` The band is drawn around the ${lawLabel(band.law)}’s curves.` : '');
 }
 
 function metricCell(key, value, digits) {
-  return h('td', { class: 'num', dataset: { metric: key, value: Number.isFinite(value) ? String(value) : '' }, text: metricText(key, value, digits) });
+  return h('td', {
+    class: 'num',
+    dataset: { metric: key, value: Number.isFinite(value) ? String(value) : '' },
+    text: metricText(key, value, digits),
+  });
 }
 
 /** renderMetricsHead builds the table head once. */
 function renderMetricsHead() {
-  $('#metrics-table thead').replaceChildren(h('tr', {},
-    h('th', { scope: 'col', text: 'curve' }),
-    h('th', { scope: 'col', class: 'num', text: 'points' }),
-    METRICS.map(([, label, title]) => h('th', { scope: 'col', class: 'num', title, text: label })),
-    h('th', { scope: 'col', class: 'num', title: 'mean relative error on data the fit did not see (auto’s held-out steps; curves marked validate), in percent: a law that fits well and predicts badly shows it here', text: 'held-out PredE' })));
+  $('#metrics-table thead').replaceChildren(
+    h(
+      'tr',
+      {},
+      h('th', { scope: 'col', text: 'curve' }),
+      h('th', { scope: 'col', class: 'num', text: 'points' }),
+      METRICS.map(([, label, title]) => h('th', { scope: 'col', class: 'num', title, text: label })),
+      h('th', {
+        scope: 'col',
+        class: 'num',
+        title:
+          'mean relative error on data the fit did not see (auto’s held-out steps; curves marked validate), in percent: a law that fits well and predicts badly shows it here',
+        text: 'held-out PredE',
+      }),
+    ),
+  );
 }
 
 /** chosenScore is the score of the candidate an auto answer picked (its held-out and in-sample errors), or null. */

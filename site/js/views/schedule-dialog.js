@@ -1,14 +1,17 @@
 // The schedule builder: a dialog that edits a schedule description field by field (or as JSON),
 // offers lawcore's presets, previews the LR curve lawcore expands, and takes the learning rates
 // of a file. What needs lawcore goes through the service it is given (controllers/schedules.js).
-import { $, h } from '../dom.js';
-import { kinds, fieldsOf, fitPreset, takesWarmupSetting } from '../schedule-kinds.js';
-import { scheduleProblems } from '../curve-facts.js';
-import * as fmt from '../format.js';
-import { createChart } from '../chart-factory.js';
+import { $, h } from './dom.js';
+import { kinds, fieldsOf, fitPreset, takesWarmupSetting } from '../schedules/schedule-kinds.js';
+import { scheduleProblems } from '../schedules/curve-facts.js';
+import * as fmt from '../common/format.js';
+import { createChart } from '../charts/chart-factory.js';
 import { askImport } from './import-dialog.js';
 
-/** service: {expand(desc) -> {result, steps, lr}, presets() -> [...], learningRates(file, ask) -> {schedule, run} or {skipped}, onRestart(fn)}. */
+/**
+ * service: {expand(desc) -> {result, steps, lr}, presets() -> [...], learningRates(file, ask) ->
+ * {schedule, run} or {skipped}, onRestart(fn)}.
+ */
 let service = null;
 let presets = [];
 let preview = null;
@@ -72,8 +75,10 @@ export function initScheduleDialog(scheduleService, ready) {
     } catch {
       return jsonProblem('The JSON is not valid yet.');
     }
-    if (!desc || typeof desc !== 'object' || Array.isArray(desc)) return jsonProblem('The JSON must be an object, such as {"kind": "cosine", ...}.');
-    if (!Object.hasOwn(kinds(), desc.kind)) return jsonProblem(`Unknown kind ${JSON.stringify(desc.kind)}: one of ${Object.keys(kinds()).join(', ')}.`);
+    if (!desc || typeof desc !== 'object' || Array.isArray(desc))
+      return jsonProblem('The JSON must be an object, such as {"kind": "cosine", ...}.');
+    if (!Object.hasOwn(kinds(), desc.kind))
+      return jsonProblem(`Unknown kind ${JSON.stringify(desc.kind)}: one of ${Object.keys(kinds()).join(', ')}.`);
     jsonError = '';
     jsonDesc = desc;
     kind.value = desc.kind;
@@ -97,10 +102,13 @@ export function initScheduleDialog(scheduleService, ready) {
       nameInput.value = p.name;
       nameInput.dataset.auto = 'true';
     }
-    $('#schedule-origin').textContent = `${p.origin ? `As in ${p.origin}; ` : ''}${run.from ? `total, peak and warmup from ${run.from}.` : 'total, peak and warmup as they were.'}`;
+    $('#schedule-origin').textContent =
+      `${p.origin ? `As in ${p.origin}; ` : ''}${run.from ? `total, peak and warmup from ${run.from}.` : 'total, peak and warmup as they were.'}`;
     changed();
   });
-  $('#schedule-name').addEventListener('input', (e) => { e.target.dataset.auto = 'false'; });
+  $('#schedule-name').addEventListener('input', (e) => {
+    e.target.dataset.auto = 'false';
+  });
   $('#schedule-form').addEventListener('submit', onSubmit);
   $('#schedule-cancel').addEventListener('click', () => $('#schedule-dialog').close('cancel'));
   ready.then(loadPresets, () => {});
@@ -116,8 +124,10 @@ async function loadPresets() {
     return;
   }
   const select = $('#schedule-preset');
-  select.replaceChildren(h('option', { value: '', text: presets.length ? 'Choose a preset…' : 'No presets' }),
-    ...presets.map((p) => h('option', { value: p.id, text: p.name, title: p.origin || '' })));
+  select.replaceChildren(
+    h('option', { value: '', text: presets.length ? 'Choose a preset…' : 'No presets' }),
+    ...presets.map((p) => h('option', { value: p.id, text: p.name, title: p.origin || '' })),
+  );
 }
 
 /**
@@ -149,7 +159,8 @@ export function editSchedule({ title, name = null, schedule = null, fallback = {
   $('#schedule-preset').value = '';
   presetWarmup = schedule && schedule.warmup === 0 ? 0 : null;
   $('#schedule-origin').textContent = run.from ? `Presets take total, peak and warmup from ${run.from}.` : '';
-  const desc = schedule || fitPreset({ kind: 'cosine', total: 60000, peak: 2e-4, final: 0, warmup: 500 }, presetRun({}));
+  const desc =
+    schedule || fitPreset({ kind: 'cosine', total: 60000, peak: 2e-4, final: 0, warmup: 500 }, presetRun({}));
   fromFile = null;
   $('#schedule-kind').value = desc.kind;
   renderFields(desc.kind);
@@ -163,10 +174,18 @@ export function editSchedule({ title, name = null, schedule = null, fallback = {
   dialog.showModal();
   schedulePreview(desc);
   return new Promise((resolve) => {
-    dialog.addEventListener('close', () => {
-      if (dialog.returnValue !== 'save') return resolve(null);
-      resolve({ name: nameInput.disabled ? null : nameInput.value.trim(), schedule: JSON.parse(dialog.dataset.result), fromFile });
-    }, { once: true });
+    dialog.addEventListener(
+      'close',
+      () => {
+        if (dialog.returnValue !== 'save') return resolve(null);
+        resolve({
+          name: nameInput.disabled ? null : nameInput.value.trim(),
+          schedule: JSON.parse(dialog.dataset.result),
+          fromFile,
+        });
+      },
+      { once: true },
+    );
   });
 }
 
@@ -176,7 +195,8 @@ async function onSubmit(event) {
   const nameInput = $('#schedule-name');
   const mine = session;
   if (!nameInput.disabled && !nameInput.value.trim()) return showInfo('Give the schedule a name.', true);
-  if (jsonError) return showInfo(`Edit as JSON: ${jsonError} Fix it, or change a field above to start again from the fields.`, true);
+  if (jsonError)
+    return showInfo(`Edit as JSON: ${jsonError} Fix it, or change a field above to start again from the fields.`, true);
   let desc = jsonDesc;
   try {
     desc ||= readFields();
@@ -213,7 +233,8 @@ async function readLRFile(file) {
     writeFields(desc);
     changed();
     fromFile = file.name;
-    $('#schedule-origin').textContent = `The learning rates of ${file.name}${run ? `, run ${run}` : ''}: ${fmt.steps(desc.steps.length)} points, steps ${fmt.steps(desc.steps[0])}–${fmt.steps(desc.total)}.`;
+    $('#schedule-origin').textContent =
+      `The learning rates of ${file.name}${run ? `, run ${run}` : ''}: ${fmt.steps(desc.steps.length)} points, steps ${fmt.steps(desc.steps[0])}–${fmt.steps(desc.total)}.`;
   } catch (err) {
     showInfo(err.message, true);
   }
@@ -234,19 +255,35 @@ function renderFields(kind) {
     let input;
     if (f.type === 'select') {
       // lawcore's default is the first of its choices: say which.
-      input = h('select', { id, name: f.key }, h('option', { value: '', text: f.options.length ? `default (${f.options[0]})` : 'default' }),
-        f.options.map((o) => h('option', { value: o, text: o })));
+      input = h(
+        'select',
+        { id, name: f.key },
+        h('option', { value: '', text: f.options.length ? `default (${f.options[0]})` : 'default' }),
+        f.options.map((o) => h('option', { value: o, text: o })),
+      );
     } else if (f.type === 'json') {
       input = h('textarea', { id, name: f.key, rows: 5, spellcheck: 'false' });
     } else {
-      input = h('input', { id, name: f.key, type: 'text', inputmode: f.type === 'list' ? 'text' : 'decimal', autocomplete: 'off', spellcheck: 'false' });
+      input = h('input', {
+        id,
+        name: f.key,
+        type: 'text',
+        inputmode: f.type === 'list' ? 'text' : 'decimal',
+        autocomplete: 'off',
+        spellcheck: 'false',
+      });
     }
     input.dataset.type = f.type;
     const wide = f.type === 'list' || f.type === 'json';
-    box.append(h('label', { class: wide ? 'field wide' : 'field', for: id },
-      h('span', { class: 'field-label', text: f.label + (f.required ? ' *' : '') }),
-      input,
-      f.hint ? h('small', { class: 'hint', text: f.hint }) : null));
+    box.append(
+      h(
+        'label',
+        { class: wide ? 'field wide' : 'field', for: id },
+        h('span', { class: 'field-label', text: f.label + (f.required ? ' *' : '') }),
+        input,
+        f.hint ? h('small', { class: 'hint', text: f.hint }) : null,
+      ),
+    );
   }
 }
 
@@ -272,12 +309,16 @@ function readFields() {
       case 'number': {
         const x = fmt.parseDecimal(raw);
         if (Number.isNaN(x)) throw new Error(`${label}: "${raw.slice(0, 40)}" is not a number.`);
-        if (el.dataset.type === 'int' && !Number.isInteger(x)) throw new Error(`${label}: ${raw.slice(0, 40)} is not a whole number.`);
+        if (el.dataset.type === 'int' && !Number.isInteger(x))
+          throw new Error(`${label}: ${raw.slice(0, 40)} is not a whole number.`);
         desc[el.name] = x;
         break;
       }
       case 'list': {
-        const xs = raw.split(/[\s,;]+/).filter(Boolean).map(fmt.parseDecimal);
+        const xs = raw
+          .split(/[\s,;]+/)
+          .filter(Boolean)
+          .map(fmt.parseDecimal);
         const bad = xs.findIndex((x) => Number.isNaN(x));
         if (bad >= 0) throw new Error(`${label}: item ${bad + 1} is not a number.`);
         desc[el.name] = xs;
@@ -351,12 +392,24 @@ async function drawPreview(desc) {
   }
   if (seq !== previewSeq) return; // the fields changed since: a newer preview or error stands
   const { result, steps, lr } = answer;
-  const info = [`${fmt.steps(result.total)} steps`, `peak ${fmt.lr(result.peak)}`, `final ${fmt.lr(result.final)}`, `warmup ${fmt.steps(result.warmup)}`];
+  const info = [
+    `${fmt.steps(result.total)} steps`,
+    `peak ${fmt.lr(result.peak)}`,
+    `final ${fmt.lr(result.final)}`,
+    `warmup ${fmt.steps(result.warmup)}`,
+  ];
   // A curve's schedule is checked against the curve's data: flagged here, before it is saved.
-  const problems = run.curve && !fromFile ? scheduleProblems({ ...run.curve, schedule: desc, scheduleSource: 'builder' }, { steps, lr }) : [];
+  const problems =
+    run.curve && !fromFile
+      ? scheduleProblems({ ...run.curve, schedule: desc, scheduleSource: 'builder' }, { steps, lr })
+      : [];
   showInfo(info.join(' · '), false, problems.length ? `Check: ${problems.map((x) => x.text).join('; ')}.` : '');
   if (!steps) return;
-  preview.update({ height: 140, yTicks: fmt.lr, lines: [{ label: 'learning rate', color: '#0072b2', width: 1.5, x: steps, y: lr }] });
+  preview.update({
+    height: 140,
+    yTicks: fmt.lr,
+    lines: [{ label: 'learning rate', color: '#0072b2', width: 1.5, x: steps, y: lr }],
+  });
 }
 
 /**
@@ -374,7 +427,12 @@ function showProblem(message, desc, submitted = false) {
   const key = m && m[1];
   const label = key && labelOf(key);
   if (label && desc && desc[key] === undefined) return showInfo(`Fill in ${label}${hintOf(key)}.`, submitted);
-  showInfo(label ? `${label}: ${m[3].replace(/ \(or give (\w+)\)/, (all, other) => (labelOf(other) ? ` (or give ${labelOf(other)})` : all))}` : message, true);
+  showInfo(
+    label
+      ? `${label}: ${m[3].replace(/ \(or give (\w+)\)/, (all, other) => (labelOf(other) ? ` (or give ${labelOf(other)})` : all))}`
+      : message,
+    true,
+  );
 }
 
 /** hintOf is a field's hint in parentheses (or ''). */

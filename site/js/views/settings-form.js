@@ -1,12 +1,21 @@
 // The fit settings form: shows the store's settings, and reads what was typed (checked by
 // settings.js, which names the field that is wrong).
-import { $ } from '../dom.js';
-import { watch } from '../store.js';
-import { parseSettings, lawChoices } from '../settings.js';
-import { LAWS } from '../schema.js';
+import { $ } from './dom.js';
+import { watch } from '../state/store.js';
+import { parseSettings, lawChoices } from '../state/settings.js';
+import { LAWS } from '../engine/schema.js';
 
 /** SETTING_FIELDS are the form's controls, each changing the settings. */
-export const SETTING_FIELDS = ['#lambda', '#fit-lambda', '#warmup-steps', '#warmup-convention', '#huber-delta', '#law', '#auto', '#mpl-search'];
+export const SETTING_FIELDS = [
+  '#lambda',
+  '#fit-lambda',
+  '#warmup-steps',
+  '#warmup-convention',
+  '#huber-delta',
+  '#law',
+  '#auto',
+  '#mpl-search',
+];
 
 /**
  * showSettings writes the store's settings into the form whenever they change. A number the
@@ -42,28 +51,33 @@ export function showSettings(store) {
 export function fillLawChoices() {
   const select = $('#law');
   const chosen = select.value;
-  select.replaceChildren(...lawChoices().map((law) => {
-    const option = document.createElement('option');
-    option.value = law;
-    option.textContent = law === 'both' ? 'annealing law and Multi-Power Law' : LAWS[law].label;
-    return option;
-  }));
+  select.replaceChildren(
+    ...lawChoices().map((law) => {
+      const option = document.createElement('option');
+      option.value = law;
+      option.textContent = law === 'both' ? 'annealing law and Multi-Power Law' : LAWS[law].label;
+      return option;
+    }),
+  );
   select.value = chosen;
 }
 
 /** readSettings reads the form; it throws an Error naming the bad field. With λ fitted, previousLambda is kept. */
 export function readSettings(previousLambda) {
   const text = (id) => ({ value: $(id).value, badInput: $(id).validity.badInput });
-  return parseSettings({
-    lambda: text('#lambda'),
-    fitLambda: $('#fit-lambda').checked,
-    warmupSteps: text('#warmup-steps'),
-    warmupConvention: $('#warmup-convention').value,
-    huberDelta: text('#huber-delta'),
-    law: $('#law').value,
-    auto: $('#auto').checked,
-    mplSearch: $('#mpl-search').value,
-  }, previousLambda);
+  return parseSettings(
+    {
+      lambda: text('#lambda'),
+      fitLambda: $('#fit-lambda').checked,
+      warmupSteps: text('#warmup-steps'),
+      warmupConvention: $('#warmup-convention').value,
+      huberDelta: text('#huber-delta'),
+      law: $('#law').value,
+      auto: $('#auto').checked,
+      mplSearch: $('#mpl-search').value,
+    },
+    previousLambda,
+  );
 }
 
 /** lockLambda disables the λ field while "fit λ too" is checked (at once, even before the form reads well). */

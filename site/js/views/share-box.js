@@ -1,6 +1,6 @@
 // The share link box: the latest link made and what it holds.
-import { $ } from '../dom.js';
-import { watch } from '../store.js';
+import { $ } from './dom.js';
+import { watch } from '../state/store.js';
 
 /** showShare keeps #share-link and #share-note as the store's share says. */
 export function showShare(store) {

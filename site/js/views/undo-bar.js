@@ -1,7 +1,7 @@
 // The undo bar: the latest change that can be undone and how many there are. After an undo the
 // focus goes to the restored row's control (or stays on Undo): never to nothing.
-import { $ } from '../dom.js';
-import { watch } from '../store.js';
+import { $ } from './dom.js';
+import { watch } from '../state/store.js';
 
 /** showUndo keeps the undo bar as the store's undo stack says; onUndo() undoes and returns the change undone. */
 export function showUndo(store, onUndo) {

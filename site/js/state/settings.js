@@ -1,0 +1,84 @@
+// The fit settings and the parameters entered by hand: their defaults, which laws a setting
+// asks for, and the checks of what was typed (pure: the forms hand in their raw text), each
+// throwing an Error that names the field.
+import { LAW_NAMES, LAWS, MAX_SCHEDULE_STEPS } from '../engine/schema.js';
+import { parseDecimal, steps } from '../common/format.js';
+
+/**
+ * DEFAULT_SETTINGS are a user's own curves': auto (the law and its settings picked by held-out
+ * error), and when auto is unticked the paper's lambda 0.999, 500 warmup steps counted at the
+ * peak LR. The examples keep their papers' settings, auto off (examples.js).
+ */
+export const DEFAULT_SETTINGS = {
+  lambda: 0.999,
+  fitLambda: false,
+  warmupSteps: 500,
+  warmupConvention: 'peak',
+  huberDelta: 0.001,
+  law: 'annealing',
+  auto: true,
+  mplSearch: 'optimum',
+};
+
+/** lawChoices are the values of the law setting: one law, or the annealing law and the Multi-Power Law side by side. */
+export const lawChoices = () => [...LAW_NAMES, 'both'];
+
+/** lawsOf is the list of laws the settings fit. */
+export function lawsOf(settings) {
+  return settings.law === 'both' ? ['annealing', 'multi-power'] : [settings.law || 'annealing'];
+}
+
+/**
+ * parseSettings checks the settings form. fields: {lambda, warmupSteps, huberDelta} as
+ * {value, badInput} (the text typed, and whether the browser found it no number), the others as
+ * read. With lambda fitted, the lambda typed is not read and previousLambda is kept.
+ */
+export function parseSettings(fields, previousLambda) {
+  const num = (field, label, ok) => {
+    const { value, badInput } = fields[field];
+    const x = parseDecimal(value);
+    // A number input holds '' when what was typed is not a number.
+    if (Number.isNaN(x))
+      throw new Error(
+        `${label}: ${value.trim() || badInput ? `"${value}" is` : 'the field is empty, or holds'} not a number.`,
+      );
+    if (!ok(x)) throw new Error(`${label}: ${x} is out of range.`);
+    return x;
+  };
+  return {
+    lambda: fields.fitLambda ? previousLambda : num('lambda', 'λ (between 0 and 1)', (x) => x > 0 && x < 1),
+    fitLambda: fields.fitLambda,
+    warmupSteps: num(
+      'warmupSteps',
+      `Warmup steps (a whole number from 0 to ${steps(MAX_SCHEDULE_STEPS)})`,
+      (x) => x >= 0 && x <= MAX_SCHEDULE_STEPS && Number.isInteger(x),
+    ),
+    warmupConvention: fields.warmupConvention,
+    huberDelta: num('huberDelta', 'Huber δ (> 0)', (x) => x > 0),
+    law: fields.law,
+    auto: fields.auto,
+    mplSearch: fields.mplSearch,
+  };
+}
+
+/**
+ * parseManualParams checks a law's parameters typed by hand (the annealing law's by default):
+ * {name: text} -> {name: number}.
+ */
+export function parseManualParams(texts, law = 'annealing') {
+  const params = {};
+  for (const k of LAWS[law].params) {
+    const raw = String(texts[k] ?? '').trim();
+    const x = parseDecimal(raw);
+    if (Number.isNaN(x)) throw new Error(`Parameter ${k}: "${raw}" is not a number.`);
+    if (k === 'lambda' ? !(x > 0 && x < 1) : x < 0)
+      throw new Error(`Parameter ${k}: ${x} is out of range (${k === 'lambda' ? 'between 0 and 1' : 'zero or more'}).`);
+    params[k] = x;
+  }
+  return params;
+}
+
+/** sameSettings says whether two settings objects hold the same values. */
+export function sameSettings(a, b) {
+  return Object.keys({ ...a, ...b }).every((k) => a[k] === b[k]);
+}
