@@ -59,21 +59,31 @@ function sh(cmd, cmdArgs, env = {}) {
 if (build) {
   // the Makefile's build of the full module (`make build`, which also builds the page)
   mkdirSync(join(root, 'build', 'wasm'), { recursive: true });
-  sh('go', ['build', '-trimpath', '-ldflags=-s -w', '-o', 'build/wasm/lawcore.wasm', './wasm'], { GOOS: 'js', GOARCH: 'wasm' });
-  copyFileSync(join(sh('go', ['env', 'GOROOT']), 'lib', 'wasm', 'wasm_exec.js'), join(root, 'build', 'wasm', 'wasm_exec.js'));
+  sh('go', ['build', '-trimpath', '-ldflags=-s -w', '-o', 'build/wasm/lawcore.wasm', './wasm'], {
+    GOOS: 'js',
+    GOARCH: 'wasm',
+  });
+  copyFileSync(
+    join(sh('go', ['env', 'GOROOT']), 'lib', 'wasm', 'wasm_exec.js'),
+    join(root, 'build', 'wasm', 'wasm_exec.js'),
+  );
 }
 
 // --- the cooldown study (testcurves.Cooldown and the scenario of TestAutoScenarios) ---
 
 const COOLDOWN_FIT = ['stable-50k', 'wsd-linear-0.2-25k'];
-const COOLDOWNS = ['25k', '50k'].flatMap((t) => ['0.1', '0.2', '0.4', '0.6', '0.8', '0.9'].map((f) => `wsd-linear-${f}-${t}`));
+const COOLDOWNS = ['25k', '50k'].flatMap((t) =>
+  ['0.1', '0.2', '0.4', '0.6', '0.8', '0.9'].map((f) => `wsd-linear-${f}-${t}`),
+);
 const COOLDOWN_HELD = COOLDOWNS.filter((n) => !COOLDOWN_FIT.includes(n));
 
 /** studyRun is a run of the study as lawcore's testcurves.Cooldown reads it: {steps, loss, schedule}. */
 function studyRun(name) {
   const run = JSON.parse(readFileSync(join(study, `${name}.json`), 'utf8'));
   const last = new Map();
-  run.val.iter.forEach((s, k) => last.set(s, run.val.val_loss[k]));
+  run.val.iter.forEach((s, k) => {
+    last.set(s, run.val.val_loss[k]);
+  });
   const steps = [...last.keys()].filter((s) => s >= 1).sort((a, b) => a - b);
   const { iterations: total, wsd_fract_decay: f } = run.config;
   const schedule = { kind: 'constant', total, peak: 1e-4, warmup: 300, warmupFrom: 1e-6 };
@@ -83,7 +93,11 @@ function studyRun(name) {
 
 function cooldownRequest() {
   const names = ['stable-50k', ...COOLDOWNS].sort();
-  const curves = names.map((name) => ({ name, role: COOLDOWN_FIT.includes(name) ? 'fit' : 'validate', ...studyRun(name) }));
+  const curves = names.map((name) => ({
+    name,
+    role: COOLDOWN_FIT.includes(name) ? 'fit' : 'validate',
+    ...studyRun(name),
+  }));
   return { curves, warmupSteps: 300, auto: true };
 }
 
@@ -95,14 +109,27 @@ function cooldownFiles() {
 // --- the release's 25M split (testcurves.MPLRequest, MPLSchedule) ---
 
 const RELEASE_FIT = ['cosine_24000', 'constant_24000', 'wsdcon_9'];
-const RELEASE_HELD = ['constant_72000', 'cosine_72000', 'wsd_20000_24000', 'wsdld_20000_24000', 'wsdcon_3', 'wsdcon_18'];
+const RELEASE_HELD = [
+  'constant_72000',
+  'cosine_72000',
+  'wsd_20000_24000',
+  'wsdld_20000_24000',
+  'wsdcon_3',
+  'wsdcon_18',
+];
 
 /** releaseSchedule is a release curve's schedule as testcurves.MPLSchedule states it. */
 function releaseSchedule(name) {
   const w = 2160;
   const peak = 3e-4;
   const final = 3e-5;
-  const wsdcon = (level) => ({ kind: 'concat', segments: [{ kind: 'constant', total: 7999, peak, warmup: w }, { kind: 'constant', total: 8001, peak: level }] });
+  const wsdcon = (level) => ({
+    kind: 'concat',
+    segments: [
+      { kind: 'constant', total: 7999, peak, warmup: w },
+      { kind: 'constant', total: 8001, peak: level },
+    ],
+  });
   return {
     constant_24000: { kind: 'constant', total: 24000, peak, warmup: w },
     constant_72000: { kind: 'constant', total: 72000, peak, warmup: w },
@@ -118,12 +145,18 @@ function releaseSchedule(name) {
 
 /** releaseCSV reads a release CSV (step,lr,loss). */
 function releaseCSV(name) {
-  const rows = readFileSync(join(release25, `${name}.csv`), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').map(Number));
+  const rows = readFileSync(join(release25, `${name}.csv`), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(',').map(Number));
   return { steps: rows.map((r) => r[0]), loss: rows.map((r) => r[2]) };
 }
 
 function releaseRequest() {
-  const curves = [...RELEASE_FIT.map((n) => [n, 'fit']), ...RELEASE_HELD.map((n) => [n, 'validate'])].map(([name, role]) => ({ name, role, ...releaseCSV(name), schedule: releaseSchedule(name) }));
+  const curves = [...RELEASE_FIT.map((n) => [n, 'fit']), ...RELEASE_HELD.map((n) => [n, 'validate'])].map(
+    ([name, role]) => ({ name, role, ...releaseCSV(name), schedule: releaseSchedule(name) }),
+  );
   return { curves, lambda: 0.999, huberDelta: 1e-3, auto: true };
 }
 
@@ -144,7 +177,10 @@ function meanSE(xs) {
 
 /** choiceOf says what an auto answer predicts with, and its band. */
 function choiceOf(a) {
-  const who = a.members?.length > 1 ? a.members.map((m) => `${Math.round(100 * m.weight)}% ${m.label}`).join(' + ') : a.auto.chosen.label;
+  const who =
+    a.members?.length > 1
+      ? a.members.map((m) => `${Math.round(100 * m.weight)}% ${m.label}`).join(' + ')
+      : a.auto.chosen.label;
   return `${who}; band ±${(100 * a.band.base).toFixed(3)}%·(1+${a.band.growth}·d)`;
 }
 
@@ -152,14 +188,28 @@ const tmp = mkdtempSync(join(tmpdir(), 'bench-auto-'));
 // a module node loads before the command, which writes the command's CPU time (user and system,
 // every thread of the process) on stderr as it exits: less moved by a busy machine than its wall time
 const cpuHook = join(tmp, 'cpu-time.mjs');
-writeFileSync(cpuHook, `import { writeSync } from 'node:fs';
+writeFileSync(
+  cpuHook,
+  `import { writeSync } from 'node:fs';
 process.on('exit', () => { const u = process.cpuUsage(); writeSync(2, '\\nbench-auto cpu ' + (u.user + u.system) / 1e6 + '\\n'); });
-`);
+`,
+);
 const cases = [
-  { name: 'cooldown study (2 fit curves, 11 validate)', target: 2, inputs: { request: cooldownRequest(), files: cooldownFiles() } },
-  { name: 'MultiPowerLaw release split 25M (3 fit, 6 validate)', target: 3, inputs: { request: releaseRequest(), files: releaseFiles() } },
+  {
+    name: 'cooldown study (2 fit curves, 11 validate)',
+    target: 2,
+    inputs: { request: cooldownRequest(), files: cooldownFiles() },
+  },
+  {
+    name: 'MultiPowerLaw release split 25M (3 fit, 6 validate)',
+    target: 3,
+    inputs: { request: releaseRequest(), files: releaseFiles() },
+  },
 ];
-const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 console.log(`auto with its band, in wasm through scripts/lawcore.mjs fit: ${runs} run(s) each, mean ± standard error`);
 console.log(`load average before: ${load()} (${cpus().length} cores)`);
 try {
@@ -180,7 +230,11 @@ try {
       let answer;
       for (let i = 0; i < runs; i++) {
         const began = performance.now();
-        const r = spawnSync(process.execPath, ['--import', cpuHook, cli, ...cmd], { cwd: root, encoding: 'utf8', maxBuffer: 256 << 20 });
+        const r = spawnSync(process.execPath, ['--import', cpuHook, cli, ...cmd], {
+          cwd: root,
+          encoding: 'utf8',
+          maxBuffer: 256 << 20,
+        });
         whole.push((performance.now() - began) / 1000);
         if (r.status !== 0) throw new Error(`${c.name}, ${how}: ${r.stderr}`);
         cpu.push(Number(/bench-auto cpu ([\d.e-]+)/.exec(r.stderr)[1]));
@@ -190,7 +244,9 @@ try {
       const f = meanSE(fit);
       const w = meanSE(whole);
       const pm = ({ mean, se }) => `${mean.toFixed(2)}${Number.isNaN(se) ? '' : ` ± ${se.toFixed(2)}`} s`;
-      console.log(`  ${how.padEnd(8)} fit ${pm(f)}, whole command ${pm(w)} (its CPU time ${pm(meanSE(cpu))})  [fits: ${fit.map((x) => x.toFixed(2)).join(' ')}]`);
+      console.log(
+        `  ${how.padEnd(8)} fit ${pm(f)}, whole command ${pm(w)} (its CPU time ${pm(meanSE(cpu))})  [fits: ${fit.map((x) => x.toFixed(2)).join(' ')}]`,
+      );
       console.log(`           ${choiceOf(answer)}`);
     }
   }

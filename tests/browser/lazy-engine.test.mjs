@@ -33,11 +33,13 @@ test('the first view loads only the core; the first analysis loads lawcore.wasm,
     // The first view's budget (docs/performance.md): at most 1.0 MB sent, bodies and headers, as
     // tests/browser/measure-load.mjs counts them. Chromium reports the worker script's body as 0
     // bytes; its Content-Length says what was sent.
-    const sizes = await Promise.all(finished.map(async (r) => {
-      const s = await r.sizes();
-      const length = Number((await r.response())?.headers()['content-length'] || 0);
-      return (s.responseBodySize || length) + s.responseHeadersSize;
-    }));
+    const sizes = await Promise.all(
+      finished.map(async (r) => {
+        const s = await r.sizes();
+        const length = Number((await r.response())?.headers()['content-length'] || 0);
+        return (s.responseBodySize || length) + s.responseHeadersSize;
+      }),
+    );
     const sent = sizes.reduce((a, b) => a + b, 0);
     assert.ok(sent <= 1_000_000, `the first view sent ${sent} bytes in ${sizes.length} requests, over its 1,000,000`);
     assert.ok(await page.isHidden('#engine-loading'));

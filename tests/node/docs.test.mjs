@@ -15,7 +15,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, normalize, relative } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -26,7 +26,16 @@ const README_MAX_BYTES = 10240;
 /** PATH_ROOTS are the top-level folders whose paths the docs name. */
 const PATH_ROOTS = ['lawcore', 'wasm', 'site', 'scripts', 'tests', 'docs', '.ci'];
 /** ROOT_FILES are the top-level files the docs name. */
-const ROOT_FILES = ['README.md', 'LICENSE', 'THIRD_PARTY_NOTICES.md', 'Makefile', 'go.mod', 'go.sum', 'package.json', 'package-lock.json'];
+const ROOT_FILES = [
+  'README.md',
+  'LICENSE',
+  'THIRD_PARTY_NOTICES.md',
+  'Makefile',
+  'go.mod',
+  'go.sum',
+  'package.json',
+  'package-lock.json',
+];
 /** SOURCE_ROOTS are where code may point into docs/. */
 const SOURCE_ROOTS = ['lawcore', 'wasm', 'site', 'scripts', 'tests', '.ci', 'Makefile'];
 const SOURCE_EXTENSIONS = /\.(go|js|mjs|cjs|sh|sed|html|css|json|webmanifest)$|^Makefile$|^run$/;
@@ -54,7 +63,10 @@ export function blocks(markdown) {
   let prevBlank = true;
   const push = (code, text, line) => {
     if (cur && cur.code === code) cur.text += `\n${text}`;
-    else out.push((cur = { code, text, line }));
+    else {
+      cur = { code, text, line };
+      out.push(cur);
+    }
   };
   markdown.split('\n').forEach((text, i) => {
     const line = i + 1;
@@ -159,7 +171,9 @@ export function repoPath(word) {
 export function codePaths(markdown) {
   const out = [];
   for (const b of blocks(markdown)) {
-    const spans = b.code ? [{ text: b.text, index: 0 }] : [...b.text.matchAll(/`([^`]+)`/g)].map((m) => ({ text: m[1], index: m.index }));
+    const spans = b.code
+      ? [{ text: b.text, index: 0 }]
+      : [...b.text.matchAll(/`([^`]+)`/g)].map((m) => ({ text: m[1], index: m.index }));
     for (const span of spans) {
       for (const m of span.text.matchAll(/\S+/g)) {
         // in a code block, a word may sit in an assignment or a quote: FOO=lawcore/x, "lawcore/x"
@@ -183,9 +197,12 @@ function anchorsOf(path) {
 function checkTarget(path, anchor) {
   if (!exists(path)) return `${path} does not exist`;
   if (anchor === null || anchor === undefined) return null;
-  if (statSync(join(ROOT, path)).isDirectory() || !path.endsWith('.md')) return `${path}#${anchor}: an anchor needs a Markdown file`;
+  if (statSync(join(ROOT, path)).isDirectory() || !path.endsWith('.md'))
+    return `${path}#${anchor}: an anchor needs a Markdown file`;
   if (anchor === '') return `${path}#: an empty anchor`;
-  return anchorsOf(path).has(anchor) ? null : `${path}#${anchor}: no such heading (anchors: ${[...anchorsOf(path)].join(', ')})`;
+  return anchorsOf(path).has(anchor)
+    ? null
+    : `${path}#${anchor}: no such heading (anchors: ${[...anchorsOf(path)].join(', ')})`;
 }
 
 test(`README.md is at most ${README_MAX_BYTES} bytes`, () => {
@@ -245,13 +262,15 @@ test('every docs/ pointer in the code names an existing doc and heading', () => 
   const problems = [];
   let pointers = 0;
   for (const file of sourceFiles()) {
-    read(file).split('\n').forEach((text, i) => {
-      for (const m of text.matchAll(/(?<![\w/.-])docs\/([\w.-]+\.md)(?:#([\w-]*))?/g)) {
-        pointers++;
-        const problem = checkTarget(`docs/${m[1]}`, m[2] === undefined ? null : m[2]);
-        if (problem) problems.push(`${file}:${i + 1}: ${m[0]}: ${problem}`);
-      }
-    });
+    read(file)
+      .split('\n')
+      .forEach((text, i) => {
+        for (const m of text.matchAll(/(?<![\w/.-])docs\/([\w.-]+\.md)(?:#([\w-]*))?/g)) {
+          pointers++;
+          const problem = checkTarget(`docs/${m[1]}`, m[2] === undefined ? null : m[2]);
+          if (problem) problems.push(`${file}:${i + 1}: ${m[0]}: ${problem}`);
+        }
+      });
   }
   assert.deepEqual(problems, []);
   assert.ok(pointers > 0, 'no docs/ pointers found in the code: is the scan looking in the right place?');
@@ -261,12 +280,17 @@ test('the code points at docs/, not at README sections', () => {
   const problems = [];
   for (const file of sourceFiles()) {
     if (file === 'tests/node/docs.test.mjs') continue; // this file names the README for itself
-    read(file).split('\n').forEach((text, i) => {
-      // the project's README; a data set's or a release's own README is named as such
-      if (/\bthe README\b|\(README\b|\bREADME[,:]|README's|README "/.test(text) && !/\b(its|their|study's|release's) README\b/.test(text)) {
-        problems.push(`${file}:${i + 1}: ${text.trim()}`);
-      }
-    });
+    read(file)
+      .split('\n')
+      .forEach((text, i) => {
+        // the project's README; a data set's or a release's own README is named as such
+        if (
+          /\bthe README\b|\(README\b|\bREADME[,:]|README's|README "/.test(text)
+          && !/\b(its|their|study's|release's) README\b/.test(text)
+        ) {
+          problems.push(`${file}:${i + 1}: ${text.trim()}`);
+        }
+      });
   }
   assert.deepEqual(problems, []);
 });
@@ -293,11 +317,31 @@ test('the checks themselves: slugs, paths and code blocks', () => {
   assert.deepEqual(repoPath('./lawcore/...'), { path: 'lawcore', anchor: null, pattern: null });
   assert.deepEqual(repoPath('scripts/bench.sh:12'), { path: 'scripts/bench.sh', anchor: null, pattern: null });
   assert.deepEqual(repoPath('docs/api.md#fit-request'), { path: 'docs/api.md', anchor: 'fit-request', pattern: null });
-  assert.deepEqual(repoPath('tests/browser/measure-*.mjs'), { path: 'tests/browser', anchor: null, pattern: 'tests/browser/measure-*.mjs' });
+  assert.deepEqual(repoPath('tests/browser/measure-*.mjs'), {
+    path: 'tests/browser',
+    anchor: null,
+    pattern: 'tests/browser/measure-*.mjs',
+  });
   assert.deepEqual(repoPath('lawcore/<name>'), { path: 'lawcore', anchor: null, pattern: 'lawcore/<name>' });
-  for (const word of ['lawcore.FitRequest', 'lawcore-core.wasm', 'build/site', 'js/main.js', '../shared/data', '/srv/x', 'https://example.com/lawcore/x', 'runs/', 'sitemap']) {
+  for (const word of [
+    'lawcore.FitRequest',
+    'lawcore-core.wasm',
+    'build/site',
+    'js/main.js',
+    '../shared/data',
+    '/srv/x',
+    'https://example.com/lawcore/x',
+    'runs/',
+    'sitemap',
+  ]) {
     assert.equal(repoPath(word), null, word);
   }
-  assert.deepEqual(codePaths('see `tests/node/x.test.mjs` and\n\n    node scripts/lawcore.mjs fit\n').map((p) => p.path), ['tests/node/x.test.mjs', 'scripts/lawcore.mjs']);
-  assert.deepEqual(markdownLinks('a [b](c.md#d) `[e](f)`').map((l) => l.target), ['c.md#d']);
+  assert.deepEqual(
+    codePaths('see `tests/node/x.test.mjs` and\n\n    node scripts/lawcore.mjs fit\n').map((p) => p.path),
+    ['tests/node/x.test.mjs', 'scripts/lawcore.mjs'],
+  );
+  assert.deepEqual(
+    markdownLinks('a [b](c.md#d) `[e](f)`').map((l) => l.target),
+    ['c.md#d'],
+  );
 });
