@@ -129,7 +129,17 @@ func (j *fitJob) warnings(theta []float64, res *FitResult) []Warning {
 		default:
 			continue
 		}
-		out = append(out, Warning{Kind: "bound", Param: p.Name, Message: what + fix, From: from})
+		remedy := fix
+		switch {
+		case remedy != "":
+		case p.Prior != nil && j.priors == PriorsNone:
+			remedy = "; fit with the weakly informative priors (priors weak), which hold it near published fits' values, or fit longer or more varied curves"
+		case p.Prior != nil:
+			remedy = "; the curves push it there against its prior: fit longer or more varied curves (a run that anneals, and one that runs longer), or hold it at a value you trust (fixed)"
+		default:
+			remedy = "; fit longer or more varied curves, or hold it at a value you trust (fixed)"
+		}
+		out = append(out, Warning{Kind: "bound", Param: p.Name, Message: what + remedy, From: from})
 	}
 	points := 0
 	for _, c := range res.Curves {

@@ -181,7 +181,7 @@ function choiceOf(a) {
     a.members?.length > 1
       ? a.members.map((m) => `${Math.round(100 * m.weight)}% ${m.label}`).join(' + ')
       : a.auto.chosen.label;
-  return `${who}; band ±${(100 * a.band.base).toFixed(3)}%·(1+${a.band.growth}·d)`;
+  return `${who}; band ±${(100 * a.band.base).toFixed(3)}% within the data, ${a.band.folds} folds`;
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'bench-auto-'));

@@ -49,6 +49,7 @@ const LOG_OPTIONS = {
   '--lambda': 'value',
   '--warmup': 'value',
   '--convention': 'value',
+  '--priors': 'value',
   '--search': 'value',
   '--fixed': 'list',
   '--huber': 'value',
@@ -209,6 +210,11 @@ function applySettings(req, opts) {
     if (!['peak', 'actual'].includes(opts.convention))
       throw new UsageError(`--convention: peak or actual, not ${JSON.stringify(opts.convention)}`);
     req.warmupConvention = opts.convention;
+  }
+  if (opts.priors !== undefined) {
+    if (!['weak', 'none'].includes(opts.priors))
+      throw new UsageError(`--priors: weak or none, not ${JSON.stringify(opts.priors)}`);
+    req.priors = opts.priors;
   }
   if (opts.search !== undefined) req.search = opts.search;
   if (opts.huber !== undefined) req.huberDelta = number(opts.huber, '--huber');

@@ -70,6 +70,8 @@ Curves come from log files (read as \`import\` reads them), or from a fit reques
   --warmup N           warmup steps (of learning-rate files, and of specs without warmup=);
                        by default the step at which the first learning-rate column peaks
   --convention peak|actual   count the warmup at the peak LR (the paper's) or as run
+  --priors weak|none   weakly informative priors on what the curves leave open (default),
+                       or the curves alone
   --search optimum|release   --fixed NAME=VALUE   --huber DELTA
   --points N           thin the lines of --json to about N steps
   --json               the raw answer (curves' fitted lines as arrays, predictions)

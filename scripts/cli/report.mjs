@@ -87,6 +87,7 @@ function settingsLine(settings, law) {
   const conv = settings.warmupConvention === 'actual' ? 'as run' : 'at the peak';
   parts.push(`warmup counted ${conv} (warmupSteps ${settings.warmupSteps})`);
   parts.push(`Huber δ ${num(settings.huberDelta)}`);
+  if (settings.priors) parts.push(settings.priors === 'none' ? 'no priors' : 'weakly informative priors');
   return `settings: ${parts.join(', ')}`;
 }
 
@@ -129,11 +130,11 @@ export function predictionsTable(predictions, band) {
     return [p.name, num(p.total), final];
   });
   const title = band ? `predicted final loss (with the ${Math.round(100 * band.level)}% band)` : 'predicted final loss';
-  // a band from one fit curve is floored by the paper's error on unseen schedules (lawcore's band.floor)
-  const floor =
-    band && band.floor > 0
-      ? `\n  the band is at least ± ${percent(band.floor)}: one curve's forecasts cannot show how far other schedules miss, so the paper's ~0.2% mean error on unseen schedules sets it`
-      : '';
+  // what the band holds: the parameters' spread, plausible laws, and the law's discrepancy,
+  // learnt from held-out folds or the paper's prior alone
+  const floor = band
+    ? `\n  the band: the parameters' spread${band.alternatives && band.alternatives.length ? ', the laws the held-out data leave plausible' : ''} and the law's own error on unseen schedules (± ${percent(band.base)} within the fitted data, ${band.folds > 0 ? `learnt from ${band.folds} held-out folds` : "the paper's ~0.2% on unseen schedules, no held-out data having measured it"})`
+    : '';
   // lawcore's word on a schedule whose loss falls to 0 or below
   const warned = predictions.filter((p) => p.warning).map((p) => `${p.name}: ${p.warning}`);
   return (

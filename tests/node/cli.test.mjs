@@ -541,10 +541,15 @@ test('fit --fit a.csv --fit b.csv of the paper Fig. 2 gives the paper parameters
     assert.ok(Number(r2) > 0.99, `${name}: R² ${r2}`);
     for (const e of [predE, worstE, finalErr]) assert.match(e, /^[-+]?\d+\.\d{3}%$/, `${name}: error ${e}`);
   }
-  assert.match(out, /predicted final loss:/);
-  const [, total, final] = rowOf(out, 'cosine 60000');
+  // a fit with intervals has a band: its replicates and the paper's error on unseen schedules
+  assert.match(out, /predicted final loss \(with the 90% band\):/);
+  assert.match(out, /no held-out data having measured it/);
+  const [, total, withBand] = rowOf(out, 'cosine 60000');
+  const [final, half] = withBand.split(' ± ');
   assert.equal(total, '60000');
   assert.match(final, /^\d\.\d{4}$/);
+  // three times the fitted steps: at least the prior's discrepancy at d = ln 3, 1.645·sqrt(0.25%² + (0.1%·ln 3)²)
+  assert.ok(Number(half) >= 0.00425 * Number(final), `± ${half} around ${final}`);
 
   // --json: the same fit, and the prediction with its arrays; it is the law's value
   const res = okJSON([...args, '--json', '--points', '100'], '', { cwd: dir });
@@ -602,7 +607,11 @@ test("fit takes a curve's schedule from its learning rates (an event file) and s
   const [, role, points, , predE] = rowOf(out, 'cosine');
   assert.deepEqual([role, points], ['validate', '20']);
   assert.ok(parseFloat(predE) < 2, `the cosine run predicted from the constant one: PredE ${predE}`);
-  assert.match(out, /^\s*wsd 0\.2 60000\s+60000\s+\d\.\d{4}$/m, 'the peak of the prediction comes from the curves');
+  assert.match(
+    out,
+    /^\s*wsd 0\.2 60000\s+60000\s+\d\.\d{4}( ± \d\.\d{4})?$/m,
+    'the peak of the prediction comes from the curves',
+  );
   const res = okJSON([...args, '--json', '--no-columns'], '', { cwd: dir });
   assert.equal(res.curves[1].role, 'validate');
   assert.equal(typeof res.validateMetrics.PredE, 'number');
@@ -723,7 +732,7 @@ test('analyze runs an analysis from --analysis and key=value options', () => {
 });
 
 test('the auto report lists every candidate and the reason (a natively computed answer)', () => {
-  const { answer } = JSON.parse(readFileSync(join(root, 'tests', 'node', 'fixtures', 'auto-cooldown.json'), 'utf8'));
+  const { answer } = JSON.parse(readFileSync(join(root, 'tests', 'node', 'fixtures', 'auto-release25.json'), 'utf8'));
   const law = okJSON(['laws', '--json']).find((l) => l.name === answer.law);
   // the band reaches predict: its lower and upper columns
   const predicted = okJSON(
@@ -732,13 +741,13 @@ test('the auto report lists every candidate and the reason (a natively computed 
       law: answer.law,
       params: answer.params,
       members: answer.members,
-      warmupSteps: 300,
+      warmupSteps: 2160,
       band: answer.band,
       points: 10,
       curves: [
         {
           name: 'wsd 0.2 50000',
-          schedule: { kind: 'wsd', total: 50000, peak: 1e-4, decayFraction: 0.2, decay: 'linear' },
+          schedule: { kind: 'wsd', total: 50000, peak: 3e-4, decayFraction: 0.2, decay: 'linear' },
         },
       ],
     }),
@@ -772,7 +781,7 @@ test('the auto report lists every candidate and the reason (a natively computed 
         line,
       );
   }
-  assert.match(out, /^wsd-linear-0\.2-50k\s+validate\s+50\s/m);
+  assert.match(out, /^constant_72000\s+validate\s+\d+\s/m);
   assert.match(
     predictionsTable([{ ...p, bandHalf: half }], answer.band),
     new RegExp(`${p.finalLoss.toFixed(4)} ± ${half.toFixed(4)}`),

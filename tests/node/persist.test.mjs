@@ -488,7 +488,18 @@ test('an example kept as the view comes back as the example; an auto fit’s ban
     example: { title: 'the paper’s Fig. 2 example' },
   });
   const fit = fitRecord(store.state.curves, store.state.settings);
-  fit.response.band = { level: 0.9, base: 0.004, growth: 1.5, reach: { S1: 10, S2: 1, frontier: [[10, 1]] } };
+  fit.response.auto = {
+    chosen: { label: 'annealing law' },
+    candidates: [],
+    reason: 'it predicts the held-out data best',
+  };
+  fit.response.band = {
+    level: 0.9,
+    base: 0.004,
+    discrepancy: [{ distance: 0, halfWidth: 0.004 }],
+    folds: 2,
+    reach: { S1: 10, S2: 1, frontier: [[10, 1]] },
+  };
   const band = {
     steps: range(100, (i) => i * 600 + 1),
     lr: range(100, () => 2e-4),

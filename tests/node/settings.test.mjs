@@ -14,6 +14,7 @@ const fields = (over = {}) => ({
   law: 'annealing',
   auto: false,
   mplSearch: 'optimum',
+  priors: 'weak',
   ...over,
 });
 
@@ -27,6 +28,7 @@ test('settings are read, or refused naming the field', () => {
     law: 'annealing',
     auto: false,
     mplSearch: 'optimum',
+    priors: 'weak',
   });
   assert.equal(
     parseSettings(fields({ fitLambda: true, lambda: { value: 'junk', badInput: true } }), 0.5).lambda,

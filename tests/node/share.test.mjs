@@ -17,6 +17,7 @@ const SETTINGS = {
   law: 'annealing',
   auto: false,
   mplSearch: 'optimum',
+  priors: 'weak',
 };
 const PARAMS = { L0: 2.6, A: 0.4, alpha: 0.5, C: 0.4, lambda: 0.999 };
 
@@ -50,7 +51,10 @@ test('a view goes into a link and comes back the same', async () => {
   assert.deepEqual(
     { ...got, curves: got.curves.map((c) => ({ ...c, steps: Array.from(c.steps), loss: Array.from(c.loss) })) },
     view,
-  );
+  ); // a link made before priors were a setting was fitted without them, and says so
+  const before = { ...view, settings: { ...SETTINGS } };
+  delete before.settings.priors;
+  assert.equal((await decodeShare(await encodeShare(before))).settings.priors, 'none');
 });
 
 test('corrupted, oversized, wrong-version and ill-typed links are refused, saying why', async () => {

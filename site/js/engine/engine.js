@@ -62,6 +62,7 @@ export function createEngine(client) {
         warmupSteps: settings.warmupSteps,
         ...(settings.auto ? {} : { warmupConvention: settings.warmupConvention }),
         huberDelta: settings.huberDelta,
+        priors: settings.priors || 'weak',
         lines: true,
         points: FIT_LINE_POINTS,
         // each parameter's 90% interval, and the jackknife's refitted parameters behind it
@@ -86,6 +87,7 @@ export function createEngine(client) {
         warmupSteps: settings.warmupSteps,
         warmupConvention: settings.warmupConvention,
         huberDelta: settings.huberDelta,
+        priors: settings.priors || 'weak',
         laws,
         level,
       };

@@ -8,7 +8,8 @@
 /**
  * LAWS are the laws lawcore fits and predicts, by name, in its order: {label (in sentences),
  * params (the names of its parameters), symbols (name -> how formulas print it), meanings
- * (name -> what it is, in words), formula,
+ * (name -> what it is, in words), priors (name -> its weakly informative prior, {median, spread,
+ * scale, source}, for the parameters that have one), formula,
  * terms (the names of s1Term and s2Term, the two parts of the loss below L0), convention (its
  * warmup convention), searches, needsSize}.
  */
@@ -49,6 +50,7 @@ export function setSchema(s) {
         params: l.params.map((p) => p.name),
         symbols: Object.fromEntries(l.params.map((p) => [p.name, p.symbol])),
         meanings: Object.fromEntries(l.params.map((p) => [p.name, p.meaning || ''])),
+        priors: Object.fromEntries(l.params.filter((p) => p.prior).map((p) => [p.name, p.prior])),
         formula: l.formula,
         terms: l.terms.map((t) => t.label),
         convention: l.convention,

@@ -10,6 +10,7 @@ export const FIG2_SETTINGS = {
   huberDelta: 0.001,
   law: 'annealing',
   auto: false,
+  priors: 'weak',
 };
 
 const PEAK = 2e-4;
@@ -110,6 +111,7 @@ export const RELEASE_SETTINGS = {
   huberDelta: 0.001,
   law: 'annealing',
   auto: false,
+  priors: 'weak',
 };
 
 /** fetchReleaseRuns returns the release's runs of one model size (25 or 100): [{name, file, text, role}]. */

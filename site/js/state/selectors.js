@@ -70,7 +70,7 @@ export function bandOfFits(fits) {
   );
   if (!fit) return null;
   const b = fit.response.band;
-  return { law: fit.law, halfWidth: b.base, level: b.level, spec: b, from: 'auto' };
+  return { law: fit.law, halfWidth: b.base, level: b.level, spec: b, from: fit.response.auto ? 'auto' : 'fit' };
 }
 
 /**

@@ -7,7 +7,9 @@ import { parseDecimal, steps } from '../common/format.js';
 /**
  * DEFAULT_SETTINGS are a user's own curves': auto (the law and its settings picked by held-out
  * error), and when auto is unticked the paper's lambda 0.999, 500 warmup steps counted at the
- * peak LR. The examples keep their papers' settings, auto off (examples.js).
+ * peak LR; weakly informative priors on the parameters one run cannot determine (lawcore's
+ * Param.prior, shown in the law panel). The examples keep their papers' settings, auto off
+ * (examples.js).
  */
 export const DEFAULT_SETTINGS = {
   lambda: 0.999,
@@ -18,6 +20,7 @@ export const DEFAULT_SETTINGS = {
   law: 'annealing',
   auto: true,
   mplSearch: 'optimum',
+  priors: 'weak',
 };
 
 /** lawChoices are the values of the law setting: one law, or the annealing law and the Multi-Power Law side by side. */
@@ -58,6 +61,7 @@ export function parseSettings(fields, previousLambda) {
     law: fields.law,
     auto: fields.auto,
     mplSearch: fields.mplSearch,
+    priors: fields.priors,
   };
 }
 

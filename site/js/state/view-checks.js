@@ -65,12 +65,15 @@ export function numbers(x, where, max = MAX_POINTS) {
  * checkSettings copies settings checked field by field (a link's, or a stored workspace's), or
  * throws saying what is wrong.
  */
+/** PRIORS are the values of settings.priors: lawcore's FitRequest.Priors. */
+const PRIORS = ['weak', 'none'];
+
 export function checkSettings(s) {
   const where = 'settings';
   if (!isObject(s)) fail(where, 'not an object');
   onlyKeys(
     s,
-    ['lambda', 'fitLambda', 'warmupSteps', 'warmupConvention', 'huberDelta', 'law', 'auto', 'mplSearch'],
+    ['lambda', 'fitLambda', 'warmupSteps', 'warmupConvention', 'huberDelta', 'law', 'auto', 'mplSearch', 'priors'],
     where,
   );
   const lambda = finite(s.lambda, 'settings.lambda');
@@ -91,6 +94,8 @@ export function checkSettings(s) {
     warmupConvention: oneOf(s.warmupConvention, WARMUP_CONVENTIONS, 'settings.warmupConvention'),
     law: oneOf(s.law, lawChoices(), 'settings.law'),
     mplSearch: s.mplSearch === undefined ? 'optimum' : oneOf(s.mplSearch, MULTI_POWER_SEARCHES, 'settings.mplSearch'),
+    // a view kept before priors were a setting was fitted without them
+    priors: s.priors === undefined ? 'none' : oneOf(s.priors, PRIORS, 'settings.priors'),
   };
 }
 

@@ -166,17 +166,24 @@ export function showAnswers(store, on) {
     $('#answers-note').textContent =
       `Losses and steps from the predicted lines, joined linearly between their points (every ${fmt.steps(coarsest)} steps or closer); the final loss is lawcore’s, at the last step.`
       + (state.band && !state.manual
-        ? ` ± is the ${Math.round(state.band.level * 100)}% prediction band ${state.band.from === 'auto' ? 'auto calibrated on the data it held out' : 'of the validation'}, wider the farther a schedule runs beyond the fitted data.${floorText(state.band.spec)}`
-        : ' Fit with auto, or press “Validate”, for a band.');
+        ? ` ${bandText(state.band)}`
+        : ' Fit with intervals, auto or “Validate” for a band.');
   });
 }
 
 /**
- * floorText says why a band from one fit curve is wider than its own forecasts would make it
- * (lawcore's band.floor): those forecasts cannot show how far another schedule is missed.
+ * bandText says what the ± is: lawcore's band, the parameters' spread, the laws the held-out
+ * data leave plausible and the law's own error on unseen schedules, learnt from held-out folds
+ * or from the paper's figures alone.
  */
-function floorText(spec) {
-  return spec && spec.floor > 0
-    ? ` With one fit curve it is at least ±${fmt.sig(spec.floor * 100, 2)}%: forecasts of that curve’s own tail cannot show how far other schedules miss, so the paper’s ~0.2% mean error on unseen schedules sets that width.`
-    : '';
+function bandText(band) {
+  const spec = band.spec || {};
+  const level = Math.round(band.level * 100);
+  const learnt =
+    spec.folds > 0
+      ? `learnt from ${spec.folds} held-out fold${spec.folds === 1 ? '' : 's'}`
+      : 'the paper’s ~0.2% on unseen schedules, no held-out data having measured it';
+  const parts = ['the spread of the parameters the fit leaves open'];
+  if (spec.alternatives && spec.alternatives.length) parts.push('of the laws the held-out data cannot rule out');
+  return `± is the ${level}% prediction band ${band.from === 'validation' ? 'of the validation' : 'of the fit'}: ${parts.join(', ')}, and the law’s own error on schedules it did not see (${learnt}), wider the farther a schedule runs beyond the fitted data.`;
 }

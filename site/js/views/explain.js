@@ -8,14 +8,18 @@ import { lawTitle } from '../state/selectors.js';
 export function showExplain() {
   $('#explain-law-list').replaceChildren(
     ...Object.keys(LAWS).flatMap((law) => {
-      const { params, symbols, meanings, formula } = LAWS[law];
+      const { params, symbols, meanings, priors = {}, formula } = LAWS[law];
       return [
         h('dt', { text: lawTitle(law) }),
         h(
           'dd',
           {},
           h('div', { class: 'formula', text: formula }),
-          params.map((k) => h('div', { text: `${symbols[k]}: ${meanings[k] || k}` })),
+          params.map((k) =>
+            h('div', {
+              text: `${symbols[k]}: ${meanings[k] || k}${priors[k] ? `. Prior: ${priors[k].source}` : ''}`,
+            }),
+          ),
         ),
       ];
     }),

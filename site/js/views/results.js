@@ -144,6 +144,7 @@ function renderEquations(state) {
         hasLambda ? `λ ${s.fitLambda ? 'fitted' : 'fixed'}` : '',
         `${warmupsText(state.curves, s.warmupSteps)} counted at the ${s.warmupConvention === 'peak' ? 'peak LR (the paper’s convention)' : 'LR as run'}`,
         `Huber δ ${s.huberDelta}`,
+        s.priors === 'none' ? 'no priors' : 'weakly informative priors',
       ]
         .filter(Boolean)
         .join(' · ')

@@ -15,6 +15,7 @@ export const SETTING_FIELDS = [
   '#law',
   '#auto',
   '#mpl-search',
+  '#priors',
 ];
 
 /**
@@ -41,6 +42,7 @@ export function showSettings(store) {
     $('#law').value = s.law || 'annealing';
     $('#auto').checked = !!s.auto;
     $('#mpl-search').value = s.mplSearch || 'optimum';
+    $('#priors').value = s.priors || 'weak';
   });
 }
 
@@ -75,6 +77,7 @@ export function readSettings(previousLambda) {
       law: $('#law').value,
       auto: $('#auto').checked,
       mplSearch: $('#mpl-search').value,
+      priors: $('#priors').value,
     },
     previousLambda,
   );
