@@ -33,6 +33,7 @@ test('exports JSON, CSV and PNG', async () => {
       law: 'annealing',
       auto: false,
       mplSearch: 'optimum',
+      priors: 'weak',
     });
     assert.match(fit.version, /^\d+\.\d+\.\d+$/);
     assert.equal(fit.version, await page.textContent('#version'));
@@ -73,7 +74,8 @@ test('exports JSON, CSV and PNG', async () => {
     const csv = await downloadOf(page, '#export-csv-every');
     assert.match(csv.name, /\.csv$/);
     const lines = csv.data.toString('utf8').trimEnd().split('\n');
-    assert.equal(lines[0], 'curve,law,step,lr,loss,s1_term,s2_term');
+    // the fit has intervals, so its predictions carry its band (lower and upper)
+    assert.equal(lines[0], 'curve,law,step,lr,loss,s1_term,s2_term,lower,upper');
     const rows = lines.slice(1).map((l) => l.split(','));
     const byCurve = new Map();
     for (const r of rows) {
@@ -99,6 +101,7 @@ test('exports JSON, CSV and PNG', async () => {
     assert.ok(Math.abs(Number(last[4]) - shown) < 1e-9, `csv ${last[4]}, page ${shown}`);
     // Loss = L0 + s1_term - s2_term.
     assert.ok(Math.abs(Number(last[4]) - (fit.params.L0 + Number(last[5]) - Number(last[6]))) < 1e-9);
+    assert.ok(Number(last[7]) < Number(last[4]) && Number(last[4]) < Number(last[8]), 'the band holds the loss');
 
     const png = await downloadOf(page, '[data-png="loss"]');
     assert.match(png.name, /\.png$/);

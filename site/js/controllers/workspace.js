@@ -37,7 +37,7 @@ import {
 } from '../persistence/persist.js';
 import { DEFAULT_SETTINGS } from '../state/settings.js';
 import { LAW_NAMES } from '../engine/schema.js';
-import { missingLines } from '../state/selectors.js';
+import { missingLines, restoredBand } from '../state/selectors.js';
 import { CHART_VIEW_KEYS } from '../state/store.js';
 import * as fmt from '../common/format.js';
 
@@ -69,9 +69,14 @@ export const CHANNEL = 'annealing-calculator-workspace';
 const when = (t) => (t ? fmt.dateTime(t) : 'an earlier visit');
 const pointsOf = (curves) => curves.reduce((n, c) => n + c.steps.length, 0);
 
-/** answered says whether a view has a fit and a line for every curve and schedule: the example as kept. */
-const answered = (view) =>
-  LAW_NAMES.some((law) => view.fits[law]) && !LAW_NAMES.some((law) => missingLines(view, law).length);
+/**
+ * answered says whether a view has a fit and a line for every curve and schedule (drawn with the
+ * band the view's fit or validation gives, as the store restores it): the example as kept.
+ */
+const answered = (view) => {
+  const shown = view.band === undefined ? { ...view, band: restoredBand(view) } : view;
+  return LAW_NAMES.some((law) => shown.fits[law]) && !LAW_NAMES.some((law) => missingLines(shown, law).length);
+};
 
 /** whenIdle runs fn once the page is idle (after a moment where the browser cannot say). */
 const whenIdle = (fn) =>

@@ -185,5 +185,5 @@ function bandText(band) {
       : 'the paper’s ~0.2% on unseen schedules, no held-out data having measured it';
   const parts = ['the spread of the parameters the fit leaves open'];
   if (spec.alternatives && spec.alternatives.length) parts.push('of the laws the held-out data cannot rule out');
-  return `± is the ${level}% prediction band ${band.from === 'validation' ? 'of the validation' : 'of the fit'}: ${parts.join(', ')}, and the law’s own error on schedules it did not see (${learnt}), wider the farther a schedule runs beyond the fitted data.`;
+  return `± is the ${level}% prediction band ${band.from === 'validation' ? 'of the validation' : 'of the fit'}. It holds ${parts.join(', ')}, and the law’s own error on schedules it did not see (${learnt}), and widens the farther a schedule runs beyond the fitted data.`;
 }
