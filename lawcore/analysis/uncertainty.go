@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/lawcalc/annealing/lawcore"
@@ -118,8 +119,25 @@ func (s Setup) bandSpread(w *work) (*spread, error) {
 	for _, r := range reps {
 		paired = paired && len(r.Sets) == k
 	}
+	band := s.Band
+	if !paired {
+		// the half-widths hold the others at their parameters too: each is given one
+		// replicate, its center, which spreads nothing
+		b := *s.Band
+		b.Replicates = slices.Clone(reps)
+		for i, r := range b.Replicates {
+			if i != h {
+				center := r.Center
+				if center == nil {
+					center = s.params(i)
+				}
+				b.Replicates[i] = lawcore.Replicates{Center: center, Sets: []lawcore.Values{center}}
+			}
+		}
+		band = &b
+	}
 	sp := &spread{t: studentsT(k), band: &lawcore.PredictRequest{Law: s.Law, Params: s.Params,
-		WarmupConvention: s.WarmupConvention, Members: s.Members, Band: s.Band}}
+		WarmupConvention: s.WarmupConvention, Members: s.Members, Band: band}}
 	for b := range k {
 		set := slices.Clone(members)
 		for i := range set {
@@ -178,7 +196,19 @@ func (sp *spread) lossHalfWidth(s schedule.Schedule, finals []float64) (float64,
 	if len(pr[0].Upper) != 1 {
 		return 0, input.Errorf("", "band", "the band has no value at the last step of %s: nothing has been trained there", s.Kind)
 	}
-	return (pr[0].Upper[0] - pr[0].Lower[0]) / 2, nil
+	hw := (pr[0].Upper[0] - pr[0].Lower[0]) / 2
+	if math.IsNaN(hw) || math.IsInf(hw, 0) {
+		return 0, input.Errorf("", "band", "its half-width at the last step of %s is not a number: its replicates or discrepancy do not hold there", s.Kind)
+	}
+	return hw, nil
+}
+
+// params are the parameters of member i (of the law, for a setup without members).
+func (s Setup) params(i int) lawcore.Values {
+	if len(s.Members) == 0 {
+		return s.Params
+	}
+	return s.Members[i].Params
 }
 
 // apart reports whether schedule a ends lower than b beyond the uncertainty of their
