@@ -15,7 +15,8 @@ type Outcome struct {
 	// Total is the schedule's last step.
 	Total int `json:"total"`
 	// S1 and S2 are the forward and annealing areas at the last step (S2 is 0 for a law
-	// without an annealing momentum).
+	// without an annealing momentum; of an average, its first member's, as lawcore.Predict
+	// gives them).
 	S1 float64 `json:"S1"`
 	S2 float64 `json:"S2"`
 	// S1Term and S2Term are the law's two terms (for the annealing law A*S1^-alpha and C*S2,

@@ -324,6 +324,8 @@ func TestMembersErrorsNameTheMember(t *testing.T) {
 	noA := fig2.Values()
 	delete(noA, "A")
 	fit := lawcore.Band{Level: 0.9, Quantile: 1.8, Replicates: []lawcore.Replicates{{Center: fig2.Values(), Sets: perturbedReplicates(fig2)}}}
+	noCenter := fit
+	noCenter.Replicates = []lawcore.Replicates{{Sets: perturbedReplicates(fig2)}}
 	badSet := fit
 	badSet.Replicates = []lawcore.Replicates{{Sets: append(perturbedReplicates(fig2)[:2:2], negativeA.Values())}}
 	cases := []struct {
@@ -341,6 +343,7 @@ func TestMembersErrorsNameTheMember(t *testing.T) {
 		{"bad convention", []lawcore.Member{annealingMember(fig2, "both", 1), good}, nil, "members[0] (annealing): warmupConvention"},
 		{"band replicates of another count", []lawcore.Member{good, good}, &fit, "band: replicates: one per member of the prediction (2, in their order), got 1"},
 		{"a bad band replicate", nil, &badSet, "band.replicates[0].sets[2]: params: A: "},
+		{"a band replicate without its center", nil, &noCenter, "band.replicates[0]: center: params: L0: missing"},
 	}
 	for _, c := range cases {
 		o := DefaultWSDRatioOptions()

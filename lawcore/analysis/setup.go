@@ -32,8 +32,9 @@ func Fig2Params() annealing.Params {
 	return annealing.Params{L0: 2.628, A: 0.430, Alpha: 0.550, C: 0.411, Lambda: 0.999}
 }
 
-// Setup is what every analysis shares: the law and its parameters, and how the schedules it
-// builds start.
+// Setup is what every analysis shares: the law and its parameters (or a weighted average of
+// laws, Members), the uncertainty of its predictions (Replicates, Band), and how the schedules
+// it builds start.
 type Setup struct {
 	// Law names the law (see lawcore.Lookup); empty is the annealing law.
 	Law string `json:"law,omitempty"`
@@ -118,7 +119,7 @@ func (s Setup) members() ([]member, error) {
 	sum := 0.0
 	for i, m := range s.Members {
 		if !(m.Weight >= 0) || math.IsInf(m.Weight, 0) {
-			return nil, input.Errorf(fmt.Sprintf("members[%d] (%s)", i, m.Law), "weight", "must be a number of 0 or more, got %g", m.Weight)
+			return nil, input.Errorf(memberWhere(i, m.Law), "weight", "must be a number of 0 or more, got %g", m.Weight)
 		}
 		sum += m.Weight
 	}
@@ -127,7 +128,7 @@ func (s Setup) members() ([]member, error) {
 	}
 	out := make([]member, len(s.Members))
 	for i, m := range s.Members {
-		where := fmt.Sprintf("members[%d] (%s)", i, m.Law)
+		where := memberWhere(i, m.Law)
 		law, theta, err := bindParams(m.Law, m.Params)
 		if err != nil {
 			return nil, input.Within(where, err)
@@ -139,6 +140,14 @@ func (s Setup) members() ([]member, error) {
 		out[i] = member{law: law, theta: theta, conv: conv, weight: m.Weight / sum, where: where}
 	}
 	return out, nil
+}
+
+// memberWhere names member i of law in messages: "members[1] (multi-power)".
+func memberWhere(i int, law string) string {
+	if law == "" {
+		return fmt.Sprintf("members[%d]", i)
+	}
+	return fmt.Sprintf("members[%d] (%s)", i, law)
 }
 
 // bindParams looks the law up and returns it with its parameter vector, checking that the

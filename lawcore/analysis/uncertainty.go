@@ -188,7 +188,7 @@ func (sp *spread) lossHalfWidth(s schedule.Schedule, finals []float64) (float64,
 		return sp.halfWidthOf(finals), nil
 	}
 	req := *sp.band
-	req.Curves = []lawcore.PredictCurve{{Name: "final loss", Schedule: &s, Steps: []float64{float64(s.Length() - 1)}}}
+	req.Curves = []lawcore.PredictCurve{{Name: fmt.Sprintf("the %s schedule's final loss", s.Kind), Schedule: &s, Steps: []float64{float64(s.Length() - 1)}}}
 	pr, err := lawcore.Predict(req)
 	if err != nil {
 		return 0, err
