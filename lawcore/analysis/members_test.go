@@ -457,3 +457,31 @@ func mustTheta(t *testing.T, p annealing.Params) []float64 {
 	}
 	return theta
 }
+
+// A request carries the members and the band as a fit's answer gives them (JSON), to every
+// analysis: the compute table, which needs no law, accepts and ignores them.
+func TestMembersAndBandInARequest(t *testing.T) {
+	fig2 := Fig2Params()
+	band := lawcore.Band{Level: lawcore.DefaultBandLevel, Quantile: studentsT(10), Discrepancy: lawcore.PriorDiscrepancy(lawcore.DefaultBandLevel),
+		Replicates: []lawcore.Replicates{{Center: fig2.Values(), Sets: perturbedReplicates(fig2)}, {Center: fig2.Values(), Sets: perturbedReplicates(fig2)}},
+		Reach: lawcore.Reach{S1: 3.9}}
+	members := []lawcore.Member{annealingMember(fig2, schedule.WarmupPeak, 0.6), annealingMember(fig2, schedule.WarmupActual, 0.4)}
+	for _, name := range []string{"wsd-ratio", "compute"} {
+		data, err := json.Marshal(map[string]any{"analysis": name, "totals": []int{20000}, "members": members, "band": band})
+		if name == "compute" {
+			data, err = json.Marshal(map[string]any{"analysis": name, "members": members, "band": band})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(context.Background(), data, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if w, ok := res.(*WSDRatioResult); ok {
+			if o := w.Optima[0]; !(o.PlusMinus > 0) || o.Tied == nil || len(w.Setup.Members) != 2 || w.Setup.Band == nil {
+				t.Errorf("%s: optimum %+v, setup %+v", name, o, w.Setup)
+			}
+		}
+	}
+}
