@@ -464,7 +464,7 @@ func TestMembersAndBandInARequest(t *testing.T) {
 	fig2 := Fig2Params()
 	band := lawcore.Band{Level: lawcore.DefaultBandLevel, Quantile: studentsT(10), Discrepancy: lawcore.PriorDiscrepancy(lawcore.DefaultBandLevel),
 		Replicates: []lawcore.Replicates{{Center: fig2.Values(), Sets: perturbedReplicates(fig2)}, {Center: fig2.Values(), Sets: perturbedReplicates(fig2)}},
-		Reach: lawcore.Reach{S1: 3.9}}
+		Reach:      lawcore.Reach{S1: 3.9}}
 	members := []lawcore.Member{annealingMember(fig2, schedule.WarmupPeak, 0.6), annealingMember(fig2, schedule.WarmupActual, 0.4)}
 	for _, name := range []string{"wsd-ratio", "compute"} {
 		data, err := json.Marshal(map[string]any{"analysis": name, "totals": []int{20000}, "members": members, "band": band})
