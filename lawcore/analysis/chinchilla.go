@@ -90,10 +90,13 @@ type ChinchillaResult struct {
 	// Fitted counts the tuples fitted; Skipped those left out because they predict a loss of 0
 	// or below at the end of a run (C*S2 outgrows L0 + A*S1^-alpha: the ranges are the paper's,
 	// for its peak LR, and a higher peak grows S2 with it).
-	Fitted  int   `json:"fitted"`
-	Skipped int   `json:"skipped"`
-	Table   Table `json:"table"`
-	Setup   Setup `json:"setup"`
+	Fitted  int `json:"fitted"`
+	Skipped int `json:"skipped"`
+	// Note says, for a setup that averages members, that the analysis took the heaviest
+	// member's lambda and warmup convention.
+	Note  string `json:"note,omitempty"`
+	Table Table  `json:"table"`
+	Setup Setup  `json:"setup"`
 }
 
 // checkRange reports a range that is not low <= high, both finite and at least min.
@@ -108,7 +111,7 @@ func checkRange(field string, r [2]float64, lo float64) error {
 func ChinchillaReduction(ctx context.Context, o ChinchillaOptions, progress func(float64)) (answer *ChinchillaResult, err error) {
 	w := newWork(ctx, progress)
 	defer settle(w, &answer, &err)
-	e, setup, _, err := o.annealing("reduction to Chinchilla", w)
+	e, setup, _, note, err := o.annealing("reduction to Chinchilla", w)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +194,7 @@ func ChinchillaReduction(ctx context.Context, o ChinchillaOptions, progress func
 		d[i] = float64(t)
 	}
 	fitter := newChinchillaFitter(d, delta)
-	res := &ChinchillaResult{Setup: o.Setup,
+	res := &ChinchillaResult{Setup: o.Setup, Note: note,
 		Table: Table{Columns: []string{"schedule", "mean R2", "std R2", "min R2", "mean Huber loss"}}}
 	sums := make([]ChinchillaSummary, len(kinds))
 	for k := range kinds {

@@ -1,10 +1,12 @@
 // Package analysis holds the paper's analyses (Sec. 5 "Takeaways", Sec. 6 "Comparison with
 // Chinchilla", Sec. 7.1 on lambda) and a schedule optimiser, as functions of a law and its
-// parameters. Each takes an options struct that embeds a [Setup] (the law, its parameters,
-// the peak LR and warmup of the schedules it builds) and returns a JSON-serialisable result
-// with its curves thinned to about Points values, a Table field holding a [Table] of the
-// numbers, and a Setup field holding the setup used. [Run] runs one by name from a JSON
-// request, its options decoded over the defaults.
+// parameters, or of a weighted average of laws (an auto fit's members, predicted as
+// lawcore.Predict predicts them). Each takes an options struct that embeds a [Setup] (the
+// law and its parameters or the members, the fit's band or replicates, the peak LR and warmup
+// of the schedules it builds) and returns a JSON-serialisable result with its curves thinned
+// to about Points values, a Table field holding a [Table] of the numbers, and a Setup field
+// holding the setup used. [Run] runs one by name from a JSON request, its options decoded
+// over the defaults.
 //
 // Every analysis takes a context and a progress function, as lawcore.Fit does. Each
 // evaluation of the law first reports the share of the analysis's stages done (the families
@@ -16,6 +18,8 @@
 // The analyses evaluate any registered law through lawcore.PredictRun; those about the
 // annealing law's own structure (lambda, the closed-form gradient of the free-form optimiser
 // and the step drop, the reduction to Chinchilla's random parameter tuples) require it and
-// say so. A sweep of a hundred 100K-step schedules takes a fraction of a second: each is
-// expanded into reused buffers and walked once.
+// say so. Of an average, lambda and the reduction take the heaviest member alone (their note
+// says so), and the optimiser's free form and step drop need every member to be the
+// annealing law. A sweep of a hundred 100K-step schedules takes a fraction of a second: each
+// is expanded into reused buffers and walked once.
 package analysis

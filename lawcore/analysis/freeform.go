@@ -22,13 +22,17 @@ import (
 // G_k = sum_i dL/deta_i * deta_i/dv_k (the linear interpolation weights), and
 // dL/dz_j = -sigmoid(z_j) * sum_{k>=j} G_k v_k.
 
-// freeForm is the free-form parameterisation of one budget.
+// freeForm is the free-form parameterisation of one budget, of the final loss of the annealing
+// law with p under conv or, when average is set, of the weighted average of its terms (the
+// gradient of an average is the average of its laws' gradients).
 type freeForm struct {
 	total, warmup int
 	peak          float64
 	conv          schedule.Convention
 	p             annealing.Params
-	knots         []int // K+1 steps, knots[0] = warmup, knots[K] = total
+	average       []annealingTerm
+	scratch       []float64 // one law's gradient, for an average
+	knots         []int     // K+1 steps, knots[0] = warmup, knots[K] = total
 	lr, grad      []float64
 	v, g          []float64 // knot values and dL/dv
 }
@@ -93,11 +97,47 @@ func (f *freeForm) setKnots(z []float64) {
 // value returns the final loss at z and, if grad is not nil, its gradient in z.
 func (f *freeForm) value(z, grad []float64) float64 {
 	f.setKnots(z)
+	if len(f.average) > 0 {
+		return f.averageValue(z, grad)
+	}
 	if grad == nil {
 		s1, s2 := schedule.FinalAreas(schedule.CountedLR(f.lr, f.warmup, f.conv), f.p.Lambda)
 		return f.p.Loss(s1, s2)
 	}
 	loss := FinalLossGradient(f.p, f.lr, f.warmup, f.conv, f.grad)
+	f.chain(z, grad)
+	return loss
+}
+
+// averageValue is value for an average of annealing laws: the knots are set.
+func (f *freeForm) averageValue(z, grad []float64) float64 {
+	loss := 0.0
+	if grad != nil {
+		clear(f.grad)
+		if len(f.scratch) != len(f.grad) {
+			f.scratch = make([]float64, len(f.grad))
+		}
+	}
+	for _, t := range f.average {
+		if grad == nil {
+			s1, s2 := schedule.FinalAreas(schedule.CountedLR(f.lr, f.warmup, t.conv), t.p.Lambda)
+			loss += t.weight * t.p.Loss(s1, s2)
+			continue
+		}
+		loss += t.weight * FinalLossGradient(t.p, f.lr, f.warmup, t.conv, f.scratch)
+		for i, g := range f.scratch {
+			f.grad[i] += t.weight * g
+		}
+	}
+	if grad != nil {
+		f.chain(z, grad)
+	}
+	return loss
+}
+
+// chain writes into grad the gradient in z of the final loss, from its gradient in each
+// step's rate (f.grad).
+func (f *freeForm) chain(z, grad []float64) {
 	for k := range f.g {
 		f.g[k] = 0
 	}
@@ -117,7 +157,6 @@ func (f *freeForm) value(z, grad []float64) float64 {
 		grad[j] = -sigmoid(z[j]) * tail
 	}
 	grad[0] = 0
-	return loss
 }
 
 // zFor returns the z whose knot values follow target (a function of the step giving a
@@ -183,8 +222,11 @@ func (f *freeForm) minimize(z0 []float64, evals *int, w *work) ([]float64, float
 
 func (z *optimizer) free() OptimizedSchedule {
 	o := z.o
-	p, _ := z.e.annealing()
-	f := newFreeForm(p, z.e.conv, o.Total, o.Warmup, o.Peak, o.Knots)
+	terms, _, _ := z.e.annealingTerms()
+	f := newFreeForm(terms[0].p, terms[0].conv, o.Total, o.Warmup, o.Peak, o.Knots)
+	if len(terms) > 1 {
+		f.average = terms
+	}
 	tail := func(frac float64) func(int) float64 {
 		return func(step int) float64 { return float64(o.Total-step) / (frac * float64(o.Total)) }
 	}

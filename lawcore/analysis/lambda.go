@@ -100,8 +100,11 @@ type LambdaResult struct {
 	DropCurves []LossCurve `json:"dropCurves"`
 	// Params are the parameters used with each lambda.
 	Params []annealing.Params `json:"params"`
-	Table  Table              `json:"table"`
-	Setup  Setup              `json:"setup"`
+	// Note says, for a setup that averages members, that the analysis took the heaviest
+	// member alone.
+	Note  string `json:"note,omitempty"`
+	Table Table  `json:"table"`
+	Setup Setup  `json:"setup"`
 }
 
 // DelaySchedule is the delay experiment's schedule: warmup, stable steps at peak, a linear
@@ -120,7 +123,7 @@ func DelaySchedule(peak float64, warmup, stable, decay, rise int, floor float64)
 func Lambda(ctx context.Context, o LambdaOptions, progress func(float64)) (answer *LambdaResult, err error) {
 	w := newWork(ctx, progress)
 	defer settle(w, &answer, &err)
-	base, setup, points, err := o.annealing("lambda", w)
+	base, setup, points, note, err := o.annealing("lambda", w)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +151,7 @@ func Lambda(ctx context.Context, o LambdaOptions, progress func(float64)) (answe
 	if err := checkFraction("dropRatio", o.DropRatio, 1/float64(o.Totals[0]), float64(o.Totals[0]-o.Warmup)/float64(o.Totals[0])); err != nil {
 		return nil, err
 	}
-	res := &LambdaResult{Setup: o.Setup,
+	res := &LambdaResult{Setup: o.Setup, Note: note,
 		Table: Table{Columns: []string{"lambda", "measure", "setting", "value"}}}
 	w.plan(len(o.Lambdas))
 	for li, lambda := range o.Lambdas {

@@ -79,8 +79,9 @@ type OptimizedSchedule struct {
 	Final Outcome `json:"final"`
 	// Evaluations is how many schedules the search evaluated.
 	Evaluations int `json:"evaluations"`
-	// With the setup's replicates: PlusMinus is the 90% half-width of Final.Loss, and
-	// TiedWithBest whether its final loss cannot be told apart from the best family's.
+	// With the setup's replicates: PlusMinus is the 90% half-width of Final.Loss (the band's,
+	// with the setup's band), and TiedWithBest whether its final loss cannot be told apart
+	// from the best family's.
 	PlusMinus    float64 `json:"plusMinus,omitempty"`
 	TiedWithBest *bool   `json:"tiedWithBest,omitempty"`
 	// Curve is the schedule's loss curve.
@@ -96,7 +97,8 @@ type OptimizeResult struct {
 	// the best.
 	Verdict string `json:"verdict,omitempty"`
 	// Skipped are the families asked for that the law cannot search (free and step-drop need
-	// the annealing law's gradient), and Note says so; the others are searched.
+	// the annealing law's gradient: every member's, for an average), and Note says so; the
+	// others are searched.
 	Skipped []string `json:"skipped,omitempty"`
 	Note    string   `json:"note,omitempty"`
 	Table   Table    `json:"table"`
@@ -122,7 +124,7 @@ func OptimizeSchedule(ctx context.Context, o OptimizeOptions, progress func(floa
 	if err := checkBudget("total", 2000*float64(o.Total)); err != nil {
 		return nil, err
 	}
-	_, annealing := e.annealing()
+	_, who, annealing := e.annealingTerms()
 	if len(o.Families) == 0 {
 		o.Families = OptimizeFamilies
 		if !annealing { // free and step-drop need the annealing law's gradient
@@ -156,7 +158,7 @@ func OptimizeSchedule(ctx context.Context, o OptimizeOptions, progress func(floa
 			if fam == FamilyFree || fam == FamilyStepDrop {
 				res.Skipped = append(res.Skipped, fam)
 				if len(res.Skipped) == len(o.Families) {
-					return nil, input.Errorf("", fmt.Sprintf("families[%d]", i), "the %s family needs the annealing law's closed-form gradient; the %s has none here (use wsd, cosine or multistep)", fam, e.law.Spec().Title)
+					return nil, input.Errorf("", fmt.Sprintf("families[%d]", i), "the %s family needs the annealing law's closed-form gradient; %s has none here (use wsd, cosine or multistep)", fam, who)
 				}
 				continue
 			}
@@ -164,7 +166,7 @@ func OptimizeSchedule(ctx context.Context, o OptimizeOptions, progress func(floa
 		}
 		o.Families = searched
 		if len(res.Skipped) > 0 {
-			res.Note = fmt.Sprintf("%s left out: the %s has no closed-form gradient to search them with", strings.Join(res.Skipped, " and "), e.law.Spec().Title)
+			res.Note = fmt.Sprintf("%s left out: %s has no closed-form gradient to search them with", strings.Join(res.Skipped, " and "), who)
 		}
 	}
 	opt := &optimizer{o: o, e: e}
@@ -220,7 +222,9 @@ func OptimizeSchedule(ctx context.Context, o OptimizeOptions, progress func(floa
 		for _, i := range order {
 			b := &res.Best[i]
 			finals := sp.finals(b.Schedule)
-			b.PlusMinus = sp.halfWidthOf(finals)
+			if b.PlusMinus, err = sp.lossHalfWidth(b.Schedule, finals); err != nil {
+				return nil, err
+			}
 			same := b.Final.Loss-top.Final.Loss <= sp.diffHalfWidth(topFinals, finals)
 			b.TiedWithBest = &same
 			if same && i != order[0] {

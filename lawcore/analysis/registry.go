@@ -65,6 +65,8 @@ type computeRequest struct {
 	Warmup           json.RawMessage `json:"warmup,omitempty"`
 	WarmupConvention json.RawMessage `json:"warmupConvention,omitempty"`
 	Points           json.RawMessage `json:"points,omitempty"`
+	Members          json.RawMessage `json:"members,omitempty"`
+	Band             json.RawMessage `json:"band,omitempty"`
 }
 
 // setup is nil: the compute table needs no law.

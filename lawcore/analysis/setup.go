@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 
@@ -31,8 +32,9 @@ func Fig2Params() annealing.Params {
 	return annealing.Params{L0: 2.628, A: 0.430, Alpha: 0.550, C: 0.411, Lambda: 0.999}
 }
 
-// Setup is what every analysis shares: the law and its parameters, and how the schedules it
-// builds start.
+// Setup is what every analysis shares: the law and its parameters (or a weighted average of
+// laws, Members), the uncertainty of its predictions (Replicates, Band), and how the schedules
+// it builds start.
 type Setup struct {
 	// Law names the law (see lawcore.Lookup); empty is the annealing law.
 	Law string `json:"law,omitempty"`
@@ -49,8 +51,21 @@ type Setup struct {
 	Points int `json:"points,omitempty"`
 	// Replicates, when given, are parameter sets the fit's uncertainty allows (a fit's
 	// Replicates); the analyses that compare choices then say which they cannot tell apart
-	// (see uncertainty.go).
+	// (see uncertainty.go). With Members they are the heaviest member's, the others held at
+	// their parameters. A Band with replicates takes their place.
 	Replicates []lawcore.Values `json:"replicates,omitempty"`
+	// Members, when given (an auto fit's), make every analysis evaluate their weighted average
+	// instead of Law and Params, as lawcore.Predict does: each member with its own law,
+	// parameters and warmup convention (its law's own when it gives none; WarmupConvention is
+	// Law's), the weights scaled to sum to one. The analyses of the annealing law's own
+	// structure (lambda, the reduction to Chinchilla) take the heaviest member alone, and say
+	// so in their note.
+	Members []lawcore.Member `json:"members,omitempty"`
+	// Band, when given (a fit's, lawcore.FitResult.Band), is the band of what the setup
+	// predicts. With its Replicates (one per member, in their order; one for Law) the analyses
+	// that compare choices take them in place of Replicates, and give a final loss's half-width
+	// as the band's at its last step (see uncertainty.go); without, it is not used.
+	Band *lawcore.Band `json:"band,omitempty"`
 }
 
 // DefaultSetup is the paper's setting: the annealing law with the Fig. 2 parameters, peak
@@ -60,24 +75,10 @@ func DefaultSetup() Setup {
 		WarmupConvention: string(schedule.WarmupPeak), Points: DefaultPoints}
 }
 
-// evaluator validates the setup and returns the evaluator of its law and parameters for the
-// call w, and the number of points to draw.
+// evaluator validates the setup and returns the evaluator of its law and parameters (or of
+// its members' average) for the call w, and the number of points to draw.
 func (s Setup) evaluator(w *work) (*evaluator, int, error) {
-	law, err := lawcore.Lookup(s.Law)
-	if err != nil {
-		return nil, 0, err
-	}
-	spec := law.Spec()
-	theta, err := spec.Theta(s.Params)
-	if err != nil {
-		return nil, 0, err
-	}
-	for _, name := range []string{"A", "alpha"} {
-		if i := spec.Index(name); i >= 0 && !(theta[i] > 0) {
-			return nil, 0, input.Errorf("params", name, "A and alpha must be positive for an analysis, got %s=%v", name, theta[i])
-		}
-	}
-	conv, err := schedule.ParseConvention(s.WarmupConvention, spec.Convention)
+	members, err := s.members()
 	if err != nil {
 		return nil, 0, err
 	}
@@ -97,21 +98,117 @@ func (s Setup) evaluator(w *work) (*evaluator, int, error) {
 	case points < 2 || points > MaxPoints:
 		return nil, 0, input.Errorf("", "points", "must be from 2 to %d, got %d", MaxPoints, points)
 	}
-	return &evaluator{law: law, theta: theta, conv: conv, w: w}, points, nil
+	return newEvaluator(members, w), points, nil
+}
+
+// members are the laws the setup predicts with: its members, their weights scaled to sum to
+// one (a bad one is an error naming it, "members[1] (multi-power)"), or else its law alone,
+// of weight 1.
+func (s Setup) members() ([]member, error) {
+	if len(s.Members) == 0 {
+		law, theta, err := bindParams(s.Law, s.Params)
+		if err != nil {
+			return nil, err
+		}
+		conv, err := schedule.ParseConvention(s.WarmupConvention, law.Spec().Convention)
+		if err != nil {
+			return nil, err
+		}
+		return []member{{law: law, theta: theta, conv: conv, weight: 1}}, nil
+	}
+	sum := 0.0
+	for i, m := range s.Members {
+		if !(m.Weight >= 0) || math.IsInf(m.Weight, 0) {
+			return nil, input.Errorf(memberWhere(i, m.Law), "weight", "must be a number of 0 or more, got %g", m.Weight)
+		}
+		sum += m.Weight
+	}
+	if !(sum > 0) {
+		return nil, input.Errorf("", "members", "the weights sum to %g: at least one must be positive", sum)
+	}
+	out := make([]member, len(s.Members))
+	for i, m := range s.Members {
+		where := memberWhere(i, m.Law)
+		law, theta, err := bindParams(m.Law, m.Params)
+		if err != nil {
+			return nil, input.Within(where, err)
+		}
+		conv, err := schedule.ParseConvention(string(m.Convention), law.Spec().Convention)
+		if err != nil {
+			return nil, input.Within(where, err)
+		}
+		out[i] = member{law: law, theta: theta, conv: conv, weight: m.Weight / sum, where: where}
+	}
+	return out, nil
+}
+
+// memberWhere names member i of law in messages: "members[1] (multi-power)".
+func memberWhere(i int, law string) string {
+	if law == "" {
+		return fmt.Sprintf("members[%d]", i)
+	}
+	return fmt.Sprintf("members[%d] (%s)", i, law)
+}
+
+// bindParams looks the law up and returns it with its parameter vector, checking that the
+// parameters an analysis divides by or raises to a power (A, alpha) are positive.
+func bindParams(name string, params lawcore.Values) (lawcore.Law, []float64, error) {
+	law, err := lawcore.Lookup(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	theta, err := bindTheta(law, params)
+	return law, theta, err
+}
+
+// bindTheta is the law's parameter vector of params, A and alpha positive.
+func bindTheta(law lawcore.Law, params lawcore.Values) ([]float64, error) {
+	spec := law.Spec()
+	theta, err := spec.Theta(params)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range []string{"A", "alpha"} {
+		if i := spec.Index(name); i >= 0 && !(theta[i] > 0) {
+			return nil, input.Errorf("params", name, "A and alpha must be positive for an analysis, got %s=%v", name, theta[i])
+		}
+	}
+	return theta, nil
 }
 
 // annealing returns the evaluator of a setup that must be of the annealing law (an analysis
-// of its lambda, or of its closed-form gradient), and the typed parameters.
-func (s Setup) annealing(analysis string, w *work) (*evaluator, annealing.Params, int, error) {
-	e, points, err := s.evaluator(w)
+// of its lambda, or of its closed-form gradient), and the typed parameters. Of an average it
+// takes the heaviest member alone, which must be the annealing law, and note says so for the
+// answer ("" for a single law).
+func (s Setup) annealing(analysis string, w *work) (e *evaluator, p annealing.Params, points int, note string, err error) {
+	e, points, err = s.evaluator(w)
 	if err != nil {
-		return nil, annealing.Params{}, 0, err
+		return nil, annealing.Params{}, 0, "", err
+	}
+	if e.members != nil {
+		h := heaviest(e.members)
+		m := e.members[h]
+		if m.law.Spec().Name != annealing.Name {
+			return nil, annealing.Params{}, 0, "", input.Errorf("", fmt.Sprintf("members[%d]", h),
+				"the %s analysis needs the annealing law, and of an average it takes the heaviest member alone: that is the %s (weight %.3g)", analysis, m.law.Spec().Title, m.weight)
+		}
+		e = newEvaluator([]member{m}, w)
+		note = fmt.Sprintf("The %s analysis is of the annealing law alone: it used the heaviest member of the average (members[%d], weight %.3g, warmup counted %s), not the average the other analyses use.",
+			analysis, h, m.weight, conventionWords(m.conv))
 	}
 	p, ok := e.annealing()
 	if !ok {
-		return nil, annealing.Params{}, 0, input.Errorf("", "law", "the %s analysis is of the annealing law; got the %s", analysis, e.law.Spec().Title)
+		return nil, annealing.Params{}, 0, "", input.Errorf("", "law", "the %s analysis is of the annealing law; got the %s", analysis, e.law.Spec().Title)
 	}
-	return e, p, points, nil
+	return e, p, points, note, nil
+}
+
+// conventionWords says how a warmup convention counts the warmup.
+func conventionWords(c schedule.Convention) string {
+	if c == schedule.WarmupActual {
+		return "as run"
+	}
+	return "at the peak"
 }
 
 // checkPositive reports a field that is not a positive finite number.

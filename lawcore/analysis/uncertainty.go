@@ -2,7 +2,10 @@ package analysis
 
 import (
 	"fmt"
+	"math"
+	"slices"
 
+	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"github.com/lawcalc/annealing/lawcore/schedule"
@@ -19,6 +22,16 @@ import (
 // choice whose loss lies within it of the best's cannot be told apart from the best. The
 // differences, not the losses, decide: the errors of two similar schedules' predictions are
 // shared, and mostly cancel.
+//
+// A fit's band (the setup's Band, with its Replicates) does the same for what the fit predicts
+// with, the weighted average of its members: replicate b of the average is each member at its
+// own replicate b (the members' replicates come from the same jackknife blocks of the same
+// curves, so they pair by index), or, when the members have different numbers of replicates,
+// the heaviest member at its replicate b and the others at their parameters. A final loss's
+// own half-width is then the band's at its last step (lawcore.Predict's, which adds to the
+// replicates' spread the alternatives' and the law's discrepancy). A difference of two
+// schedules' final losses keeps the replicates' spread alone: the alternatives and the
+// discrepancy move two similar schedules' predictions alike, and largely cancel in it.
 
 // maxReplicates bounds the setup's replicates (the jackknife takes ten).
 const maxReplicates = 50
@@ -30,17 +43,49 @@ const uncertaintyLevel = 0.9
 type spread struct {
 	evals []*evaluator
 	t     float64 // Student's t at (1+level)/2 for len(evals)-1 degrees of freedom
+	// band, when the replicates are a band's, is the prediction request of the setup with its
+	// band, whose half-width at a schedule's last step is that final loss's (nil: the
+	// replicates' spread is).
+	band *lawcore.PredictRequest
 }
 
-// spread returns the spread of the setup's replicates for the call w, nil when it has none.
+// studentsT is Student's t at (1+uncertaintyLevel)/2 for the jackknife of k replicates (k-1
+// degrees of freedom).
+func studentsT(k int) float64 {
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(k - 1)}.Quantile((1 + uncertaintyLevel) / 2)
+}
+
+// spread returns the spread of the setup's replicates (its band's when it has them) for the
+// call w, nil when it has none.
 func (s Setup) spread(w *work) (*spread, error) {
+	if s.Band != nil && len(s.Band.Replicates) > 0 {
+		return s.bandSpread(w)
+	}
 	if len(s.Replicates) == 0 {
 		return nil, nil
 	}
 	if len(s.Replicates) < 2 || len(s.Replicates) > maxReplicates {
 		return nil, input.Errorf("", "replicates", "give from 2 to %d parameter sets, got %d", maxReplicates, len(s.Replicates))
 	}
-	sp := &spread{t: distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(s.Replicates) - 1)}.Quantile((1 + uncertaintyLevel) / 2)}
+	sp := &spread{t: studentsT(len(s.Replicates))}
+	if len(s.Members) > 0 {
+		// the heaviest member's replicates, the others held at their parameters
+		members, err := s.members()
+		if err != nil {
+			return nil, err
+		}
+		h := heaviest(members)
+		for i, p := range s.Replicates {
+			theta, err := bindTheta(members[h].law, p)
+			if err != nil {
+				return nil, input.Within(fmt.Sprintf("replicates[%d]", i), err)
+			}
+			b := slices.Clone(members)
+			b[h].theta = theta
+			sp.evals = append(sp.evals, newEvaluator(b, w))
+		}
+		return sp, nil
+	}
 	for i, p := range s.Replicates {
 		r := s
 		r.Params, r.Replicates = p, nil
@@ -53,13 +98,61 @@ func (s Setup) spread(w *work) (*spread, error) {
 	return sp, nil
 }
 
-// halfWidth is the jackknife half-width of g: t * sqrt((K-1)/K * sum (g_b - mean)^2).
-func (sp *spread) halfWidth(g func(e *evaluator) float64) float64 {
-	values := make([]float64, len(sp.evals))
-	for i, e := range sp.evals {
-		values[i] = g(e)
+// bandSpread is the spread of the band's replicates: one per member (or one for the law),
+// paired by index when every member has as many, else the heaviest member's with the others
+// held at their parameters.
+func (s Setup) bandSpread(w *work) (*spread, error) {
+	members, err := s.members()
+	if err != nil {
+		return nil, err
 	}
-	return sp.halfWidthOf(values)
+	reps := s.Band.Replicates
+	if len(reps) != len(members) {
+		return nil, input.Errorf("band", "replicates", "one per member of the prediction (%d, in their order), got %d", len(members), len(reps))
+	}
+	h := heaviest(members)
+	k := len(reps[h].Sets)
+	if k < 2 || k > maxReplicates {
+		return nil, input.Errorf("band", fmt.Sprintf("replicates[%d].sets", h), "give from 2 to %d parameter sets, got %d", maxReplicates, k)
+	}
+	paired := true
+	for _, r := range reps {
+		paired = paired && len(r.Sets) == k
+	}
+	band := s.Band
+	if !paired {
+		// the half-widths hold the others at their parameters too: each is given one
+		// replicate, its center, which spreads nothing
+		b := *s.Band
+		b.Replicates = slices.Clone(reps)
+		for i, r := range b.Replicates {
+			if i != h {
+				center := r.Center
+				if center == nil {
+					center = s.params(i)
+				}
+				b.Replicates[i] = lawcore.Replicates{Center: center, Sets: []lawcore.Values{center}}
+			}
+		}
+		band = &b
+	}
+	sp := &spread{t: studentsT(k), band: &lawcore.PredictRequest{Law: s.Law, Params: s.Params,
+		WarmupConvention: s.WarmupConvention, Members: s.Members, Band: band}}
+	for b := range k {
+		set := slices.Clone(members)
+		for i := range set {
+			if i != h && !paired {
+				continue
+			}
+			theta, err := bindTheta(set[i].law, reps[i].Sets[b])
+			if err != nil {
+				return nil, input.Within(fmt.Sprintf("band.replicates[%d].sets[%d]", i, b), err)
+			}
+			set[i].theta = theta
+		}
+		sp.evals = append(sp.evals, newEvaluator(set, w))
+	}
+	return sp, nil
 }
 
 // halfWidthOf is the jackknife half-width of values, one per replicate.
@@ -77,7 +170,8 @@ func (sp *spread) finals(s schedule.Schedule) []float64 {
 }
 
 // diffHalfWidth is the half-width of the difference of two schedules' final losses, from
-// their finals under each replicate.
+// their finals under each replicate: the replicates' spread alone, a band's or not (its
+// alternatives and discrepancy largely cancel in a difference).
 func (sp *spread) diffHalfWidth(a, b []float64) float64 {
 	d := make([]float64, len(a))
 	for i := range d {
@@ -86,9 +180,35 @@ func (sp *spread) diffHalfWidth(a, b []float64) float64 {
 	return sp.halfWidthOf(d)
 }
 
-// lossHalfWidth is the half-width of a schedule's final loss.
-func (sp *spread) lossHalfWidth(s schedule.Schedule) float64 {
-	return sp.halfWidth(func(e *evaluator) float64 { return e.finalLoss(s) })
+// lossHalfWidth is the half-width of schedule s's final loss, given its finals under each
+// replicate: the band's at the last step when the replicates are a band's, else the
+// replicates' spread.
+func (sp *spread) lossHalfWidth(s schedule.Schedule, finals []float64) (float64, error) {
+	if sp.band == nil {
+		return sp.halfWidthOf(finals), nil
+	}
+	req := *sp.band
+	req.Curves = []lawcore.PredictCurve{{Name: fmt.Sprintf("the %s schedule's final loss", s.Kind), Schedule: &s, Steps: []float64{float64(s.Length() - 1)}}}
+	pr, err := lawcore.Predict(req)
+	if err != nil {
+		return 0, err
+	}
+	if len(pr[0].Upper) != 1 {
+		return 0, input.Errorf("", "band", "the band has no value at the last step of %s: nothing has been trained there", s.Kind)
+	}
+	hw := (pr[0].Upper[0] - pr[0].Lower[0]) / 2
+	if math.IsNaN(hw) || math.IsInf(hw, 0) {
+		return 0, input.Errorf("", "band", "its half-width at the last step of %s is not a number: its replicates or discrepancy do not hold there", s.Kind)
+	}
+	return hw, nil
+}
+
+// params are the parameters of member i (of the law, for a setup without members).
+func (s Setup) params(i int) lawcore.Values {
+	if len(s.Members) == 0 {
+		return s.Params
+	}
+	return s.Members[i].Params
 }
 
 // apart reports whether schedule a ends lower than b beyond the uncertainty of their

@@ -48,9 +48,9 @@ type WSDOptimum struct {
 	Ratio      float64 `json:"ratio"`
 	// Final is the law at the last step of the best schedule.
 	Final Outcome `json:"final"`
-	// With the setup's replicates: PlusMinus is the 90% half-width of Final.Loss, and Tied
-	// the range of ratios on the sweep's grid whose final loss cannot be told apart from the
-	// optimum's (the difference within its half-width).
+	// With the setup's replicates: PlusMinus is the 90% half-width of Final.Loss (the band's,
+	// with the setup's band), and Tied the range of ratios on the sweep's grid whose final
+	// loss cannot be told apart from the optimum's (the difference within its half-width).
 	PlusMinus float64    `json:"plusMinus,omitempty"`
 	Tied      *RatioSpan `json:"tied,omitempty"`
 }
@@ -134,9 +134,12 @@ func wsdSweep(e *evaluator, total int, peak float64, warmup int, shape string, f
 
 // tiedRatios sets the optimum's half-width and the span of grid ratios (byRatio) that cannot
 // be told apart from it, walking out from the optimum until a ratio is told apart on each side.
-func tiedRatios(sp *spread, opt *WSDOptimum, byRatio Series, build func(d int) schedule.Schedule) {
+func tiedRatios(sp *spread, opt *WSDOptimum, byRatio Series, build func(d int) schedule.Schedule) error {
 	best := sp.finals(build(opt.DecaySteps))
-	opt.PlusMinus = sp.halfWidthOf(best)
+	var err error
+	if opt.PlusMinus, err = sp.lossHalfWidth(build(opt.DecaySteps), best); err != nil {
+		return err
+	}
 	tied := func(i int) bool {
 		d := int(math.Round(byRatio.X[i] * float64(opt.Total)))
 		return byRatio.Y[i]-opt.Final.Loss <= sp.diffHalfWidth(best, sp.finals(build(d)))
@@ -153,6 +156,7 @@ func tiedRatios(sp *spread, opt *WSDOptimum, byRatio Series, build func(d int) s
 		span.To = math.Max(span.To, byRatio.X[i])
 	}
 	opt.Tied = &span
+	return nil
 }
 
 // checkWSDRatio validates the sweep's options shared with the lambda analysis.
@@ -208,7 +212,9 @@ func WSDRatio(ctx context.Context, o WSDRatioOptions, progress func(float64)) (a
 		}
 		row := []any{float64(total), opt.Ratio, float64(opt.DecaySteps), opt.Final.Loss, opt.Final.S1, opt.Final.S2}
 		if sp != nil {
-			tiedRatios(sp, &opt, byRatio, func(d int) schedule.Schedule { return wsdSchedule(total, o.Peak, o.Warmup, o.Decay, o.Floor, d) })
+			if err := tiedRatios(sp, &opt, byRatio, func(d int) schedule.Schedule { return wsdSchedule(total, o.Peak, o.Warmup, o.Decay, o.Floor, d) }); err != nil {
+				return nil, err
+			}
 			from, to := percent(opt.Tied.From), percent(opt.Tied.To)
 			span, within := from+"-"+to, from+"-"+to+" cooldowns are"
 			if from == to { // the fit tells every other ratio of the grid apart
