@@ -116,6 +116,14 @@ func Predict(req PredictRequest) ([]Prediction, error) {
 		if err != nil {
 			return nil, err
 		}
+		if len(laws) > 1 {
+			// the average's steps are those every member has trained (a member counting the
+			// warmup as run has not trained at step 0 of a warmup from zero; one counting it at
+			// the peak has)
+			for _, p := range laws {
+				steps, _ = trainedSteps(schedule.CountedLR(lr, warmup, p.conv), steps)
+			}
+		}
 		if total += len(steps); total > MaxPredictPoints {
 			return nil, input.Errorf("", "curves", "more than the %d predicted points in all that one prediction may return (%s brings them to %d): ask for fewer with points, or predict a few schedules at a time", MaxPredictPoints, where, total)
 		}
@@ -334,9 +342,10 @@ func replicateSpread(law Law, reps Replicates, run Run) ([]float64, error) {
 		evaluate(theta, pred)
 		addSquares(ss, pred, base)
 	}
-	k := float64(len(sets))
-	for j := range ss {
-		ss[j] = math.Sqrt((k - 1) / k * ss[j])
+	if k := float64(len(sets)); k > 0 { // no sets: no spread
+		for j := range ss {
+			ss[j] = math.Sqrt((k - 1) / k * ss[j])
+		}
 	}
 	return ss, nil
 }

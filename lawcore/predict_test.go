@@ -173,3 +173,28 @@ func TestPredictAverage(t *testing.T) {
 		t.Errorf("a NaN weight: %v", err)
 	}
 }
+
+// An average of members that count the warmup differently predicts the steps every member has
+// trained: from a warmup from zero, a member counting it as run has trained nothing at step 0,
+// one counting it at the peak has; asked for step 0 and on, the average starts at step 1.
+func TestPredictAverageOfConventionsAlignsSteps(t *testing.T) {
+	sched := &schedule.Schedule{Kind: schedule.KindCosine, Total: 1000, Peak: 3e-4, Warmup: 100}
+	p := lawcore.Values{"L0": 2.5, "A": 0.45, "alpha": 0.5, "C": 0.4, "lambda": 0.999}
+	for _, first := range []schedule.Convention{schedule.WarmupPeak, schedule.WarmupActual} {
+		second := schedule.WarmupActual
+		if first == second {
+			second = schedule.WarmupPeak
+		}
+		got, err := lawcore.Predict(lawcore.PredictRequest{Curves: []lawcore.PredictCurve{{Name: "c", Schedule: sched, Steps: []float64{0, 1, 500, 1000}}},
+			Members: []lawcore.Member{
+				{Candidate: lawcore.Candidate{Law: annealing.Name, Convention: first}, Params: p, Weight: 1},
+				{Candidate: lawcore.Candidate{Law: annealing.Name, Convention: second}, Params: p, Weight: 1},
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []float64{1, 500, 1000}; !slices.Equal(got[0].Steps, want) || len(got[0].Loss) != len(want) {
+			t.Errorf("%s first: steps %v (%d losses), want %v", first, got[0].Steps, len(got[0].Loss), want)
+		}
+	}
+}
