@@ -75,7 +75,7 @@ test('the analyses give each choice its ± from the fit, mark the choices within
 
     // WSD ratio: per total, the optimum's final loss and its ±, and the ratios within its band.
     await showView(page, 'wsd-ratio');
-    assert.match(await page.textContent('#analysis-status'), /± from the fit's 10 jackknife refits \(90%\)/);
+    assert.match(await page.textContent('#analysis-status'), /± from the fit's band \(90%\): its 10 jackknife refits/);
     let r = await expected(page, 'wsd-ratio', fit);
     assert.ok(r.verdict && r.optima.every((o) => o.plusMinus > 0 && o.tied), 'the CLI answer has the uncertainty');
     let t = await table(page);

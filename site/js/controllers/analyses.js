@@ -129,10 +129,15 @@ export function createAnalyses({ store, engine }) {
       if (options.law && options.law !== setup.law) delete setup.params;
       else options = { ...options, params: { ...setup.params, ...options.params } };
       delete setup.replicates;
+      delete setup.members;
+      delete setup.band;
       setup.source = `the parameters set in the options${setup.params ? ` (the rest: ${setup.source})` : ''}`;
     }
     // the fit's replicates go to the analyses that compare choices: they answer with each one's ±
-    if (setup && !UNCERTAIN_ANALYSES.has(v.analysis)) delete setup.replicates;
+    if (setup && !UNCERTAIN_ANALYSES.has(v.analysis)) {
+      delete setup.replicates;
+      delete setup.band;
+    }
     const key = JSON.stringify([v.analysis, options, setup]);
     if (!answers.has(key)) {
       const started = performance.now();
@@ -142,9 +147,10 @@ export function createAnalyses({ store, engine }) {
         result = await engine.analyze(v.analysis, options, setup, undefined, onProgress);
       } catch (err) {
         // replicates lawcore refuses (a stored fit's, say) cost the ±, not the answer
-        if (!setup || !setup.replicates || !/^replicates\b/.test(err.message)) throw err;
+        if (!setup || !(setup.replicates || setup.band) || !/^(replicates|band)\b/.test(err.message)) throw err;
         refused = err.message;
-        result = await engine.analyze(v.analysis, options, { ...setup, replicates: undefined }, undefined, onProgress);
+        const without = { ...setup, replicates: undefined, band: undefined };
+        result = await engine.analyze(v.analysis, options, without, undefined, onProgress);
       }
       answers.set(key, { result, refused, elapsed: performance.now() - started });
     }
@@ -153,11 +159,13 @@ export function createAnalyses({ store, engine }) {
     const peak = options.peak !== undefined ? `, peak LR ${fmt.lr(options.peak)} (set here)` : '';
     const spread = refused
       ? `, no ± (the fit's replicates were refused: ${refused})`
-      : setup && setup.replicates
-        ? `, ± from the fit's ${setup.replicates.length} jackknife refits (90%)`
-        : setup && UNCERTAIN_ANALYSES.has(v.analysis)
-          ? ', no ± (a fit gives one: not parameters entered by hand, nor a fit with under 20 points in a curve or over 200,000 in all)'
-          : '';
+      : setup && setup.band && setup.band.replicates
+        ? `, ± from the fit's band (90%): its ${setup.band.replicates[0].sets.length} jackknife refits${setup.members ? ' of each law' : ''}`
+        : setup && setup.replicates
+          ? `, ± from the fit's ${setup.replicates.length} jackknife refits (90%)`
+          : setup && UNCERTAIN_ANALYSES.has(v.analysis)
+            ? ', no ± (a fit gives one: not parameters entered by hand, nor a fit with under 20 points in a curve or over 200,000 in all)'
+            : '';
     const source = setup && !v.ownParams ? `${setup.source}${peak}${spread}` : '';
     // parameters set in the options are not the fit's: no fitted peak to measure against
     const context = { fittedPeak: setup && !options.params ? fittedPeak(store.state) : 0 };

@@ -188,7 +188,8 @@ export function createEngine(client) {
 
     /**
      * analyze runs one of the paper's analyses with options; setup ({law, params, peak, warmup,
-     * warmupConvention, replicates?}) is left out for analyses that take none (null). An option set in
+     * warmupConvention, replicates?, members?, band?}: an auto fit's average and the band its
+     * predictions carry) is left out for analyses that take none (null). An option set in
      * options (a peak LR typed in the form) wins over the setup's. With replicates (a fit's
      * jackknife parameter sets), the analyses that compare choices give each its ± and a verdict.
      * onProgress(fraction) hears how much of the analysis is done.
@@ -205,6 +206,8 @@ export function createEngine(client) {
           points,
         });
       if (setup && setup.replicates) request.replicates = setup.replicates;
+      if (setup && setup.members) request.members = setup.members;
+      if (setup && setup.band) request.band = setup.band;
       Object.assign(request, options);
       return (await call('analyze', request, undefined, onProgress)).result;
     },

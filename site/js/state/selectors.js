@@ -243,15 +243,15 @@ export function analysisInputs(state) {
 
 /**
  * setupSource says where the parameters the analyses start from come from (cur: law's paramsOf,
- * or null): by hand or fitted, of which law; an average of laws has no parameters of its own,
- * and the analyses run on its heaviest member.
+ * or null): by hand or fitted, of which law; an average of laws is analysed as the average the
+ * answers table predicts with.
  */
 function setupSource(state, law, cur) {
   if (!cur) return 'the paper’s Fig. 2 parameters (no fit yet)';
+  if (cur.members && !state.manual) return `the fitted average of ${cur.members.length} laws (as the answers table)`;
   const whose = state.manual ? 'the parameters entered by hand' : 'the fitted parameters';
-  const ofLaw = law === 'annealing' && !cur.members ? '' : ` of the ${LAWS[law].label}`;
-  const average = cur.members ? `, the heaviest of the ${cur.members.length} laws auto averages` : '';
-  return `${whose}${ofLaw}${average}`;
+  const ofLaw = law === 'annealing' ? '' : ` of the ${LAWS[law].label}`;
+  return `${whose}${ofLaw}`;
 }
 
 /**
@@ -269,5 +269,8 @@ export function analysisSetup(state) {
     warmupConvention: s.warmupConvention,
     source: setupSource(state, law, cur),
     replicates: cur && !state.manual ? fitReplicates(cur, law) : undefined,
+    // one answer per question: the average the predictions use, and their band
+    members: cur && !state.manual && cur.members ? cur.members : undefined,
+    band: cur && lineBand(state, law) ? lineBand(state, law) : undefined,
   };
 }
