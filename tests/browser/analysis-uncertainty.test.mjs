@@ -60,6 +60,8 @@ async function expected(page, analysis, fit) {
     warmupConvention: 'peak',
     points: 400,
     replicates: fit.replicates,
+    // the band the page's predictions carry: the analyses' ± is its half-width
+    band: fit.band,
     ...options,
   });
 }
