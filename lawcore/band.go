@@ -71,12 +71,10 @@ type BandNode struct {
 	HalfWidth float64 `json:"halfWidth"`
 }
 
-// Replicates are one law's jackknife replicates (FitResult.Replicates) and the parameters
-// they spread around (the fit's optimum: the law's own parameters, unless its search stopped
-// short of the optimum).
+// Replicates are one law's jackknife replicates (FitResult.Replicates): a prediction's
+// standard error is the jackknife's over their predictions, sqrt((K-1)/K · Σ (p_k - mean)²).
 type Replicates struct {
-	Center Values   `json:"center"`
-	Sets   []Values `json:"sets"`
+	Sets []Values `json:"sets"`
 }
 
 // HalfWidth is the discrepancy's relative half-width at distance d.
@@ -133,13 +131,7 @@ func PriorBand(res *FitResult) *Band {
 }
 
 // ReplicatesOf is the fit's replicates as a band takes them.
-func (res *FitResult) ReplicatesOf() Replicates {
-	center := res.ReplicateCenter
-	if center == nil {
-		center = res.Params
-	}
-	return Replicates{Center: center, Sets: res.Replicates}
-}
+func (res *FitResult) ReplicatesOf() Replicates { return Replicates{Sets: res.Replicates} }
 
 // DefaultBandLevel is the share of schedules a prediction band is meant to cover.
 const DefaultBandLevel = 0.9

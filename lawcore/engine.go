@@ -113,16 +113,10 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 		res.Warnings = append(res.Warnings, w)
 	}
 	if req.Intervals {
-		var center []float64
-		if res.Intervals, res.Replicates, center, err = job.intervals(ctx, theta, model, obj, intervalsProgress); err != nil {
+		if res.Intervals, res.Replicates, err = job.intervals(ctx, theta, model, intervalsProgress); err != nil {
 			return nil, err
 		}
-		if res.Replicates != nil {
-			if !slices.Equal(center, theta) {
-				res.ReplicateCenter = job.spec.Values(center)
-			}
-			res.Band = PriorBand(res)
-		}
+		res.Band = PriorBand(res)
 		if !job.annealed() {
 			// the jackknife refits put it where the first fit did: an interval would claim
 			// a precision that the curves cannot give

@@ -69,25 +69,16 @@ func (j *fitJob) hasIntervals() bool { return j.blocks() > 0 }
 // refitEvaluations is about how many evaluations a jackknife refit takes, for its progress.
 const refitEvaluations = 10
 
-// intervals computes the jackknife intervals of the free parameters around theta, the
-// refitted parameters they come from and the parameters those spread around (fitted is the
-// fit's model, on every point of j.fitRuns; obj its objective); nil when the curves have too
-// few points to cut (see blocks). A law's own search may stop short of the objective's
-// optimum (the Multi-Power Law's release procedure): the refits, polished to their own optima,
-// spread around the full curves' optimum, polished first from theta. progress goes from 0 to
-// 1 over the refits.
-func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, obj *Objective, progress func(float64)) (map[string]Interval, []Values, []float64, error) {
+// intervals computes the jackknife intervals of the free parameters around theta, and the
+// refitted parameters they come from (fitted is the fit's model, on every point of
+// j.fitRuns); nil when the curves have too few points to cut (see blocks). Each refit is
+// polished from theta to its points' own optimum: the replicates' spread about their mean is
+// the jackknife's, also where a law's own search stopped short of the optimum (the
+// Multi-Power Law's release procedure). progress goes from 0 to 1 over the refits.
+func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, progress func(float64)) (map[string]Interval, []Values, error) {
 	blocks := j.blocks()
 	if blocks == 0 {
-		return nil, nil, nil, nil
-	}
-	if j.strategy != SearchOptimum {
-		obj.Anchor(theta, true)
-		got, err := (&polisher{obj: obj}).polish(start{theta: theta, f: obj.Value(theta, nil)})
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		theta = got.theta
+		return nil, nil, nil
 	}
 	var estimates [][]float64
 	keep := make([]bool, len(j.logObs))
@@ -109,7 +100,7 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, o
 		} else {
 			var err error
 			if model, err = j.law.Bind(SubsetRuns(j.fitRuns, keep), BindOptions{Free: j.freeMask(), Theta: theta}); err != nil {
-				return nil, nil, nil, err
+				return nil, nil, err
 			}
 		}
 		obj := newObjective(ctx, model, j.spec, logObs, j.delta, j.free, j.base)
@@ -122,10 +113,10 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, o
 		obj.Anchor(theta, true)
 		got, err := (&polisher{obj: obj}).polish(start{theta: theta, f: obj.Value(theta, nil)})
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
 		if ctx.Err() != nil {
-			return nil, nil, nil, ctx.Err()
+			return nil, nil, ctx.Err()
 		}
 		estimates = append(estimates, got.theta)
 		progress(float64(b+1) / float64(blocks))
@@ -151,5 +142,5 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, o
 		}
 		out[p.Name] = Interval{Low: lo, High: hi}
 	}
-	return out, replicates, theta, nil
+	return out, replicates, nil
 }

@@ -310,44 +310,54 @@ func stepsAndRates(steps []int, asRun []float64) (at, lr []float64) {
 }
 
 // replicateSpread is the jackknife's standard error of the law's prediction at the trained
-// steps of run (as PredictRun predicts them), over the replicates' parameter sets around their
-// center.
+// steps of run (as PredictRun predicts them) over the replicates' parameter sets, about their
+// mean prediction (0 with fewer than two sets).
 func replicateSpread(law Law, reps Replicates, run Run) ([]float64, error) {
 	spec := law.Spec()
-	center, err := spec.Theta(reps.Center)
-	if err != nil {
-		return nil, input.Within("center", err)
-	}
 	sets := make([][]float64, len(reps.Sets))
 	for k, v := range reps.Sets {
+		var err error
 		if sets[k], err = spec.Theta(v); err != nil {
 			return nil, input.Within(fmt.Sprintf("sets[%d]", k), err)
 		}
 	}
 	run.Steps, _ = trainedSteps(run.LR, run.Steps)
-	model, err := law.Bind([]Run{run}, BindOptions{Predict: true, Theta: center})
+	if len(sets) < 2 {
+		return make([]float64, len(run.Steps)), nil
+	}
+	model, err := law.Bind([]Run{run}, BindOptions{Predict: true, Theta: sets[0]})
 	if err != nil {
 		return nil, err
 	}
 	n := model.Points()
-	base, pred, ss := make([]float64, n), make([]float64, n), make([]float64, n)
-	evaluate := func(theta, into []float64) {
+	preds := make([][]float64, len(sets))
+	mean := make([]float64, n)
+	for k, theta := range sets {
 		if a, ok := model.(Anchored); ok {
 			a.Anchor(theta, true)
 		}
-		model.Eval(theta, 0, into, nil)
+		preds[k] = make([]float64, n)
+		model.Eval(theta, 0, preds[k], nil)
+		addScaled(mean, preds[k], 1/float64(len(sets)))
 	}
-	evaluate(center, base)
-	for _, theta := range sets {
-		evaluate(theta, pred)
-		addSquares(ss, pred, base)
+	ss := make([]float64, n)
+	for _, p := range preds {
+		addSquares(ss, p, mean)
 	}
-	if k := float64(len(sets)); k > 0 { // no sets: no spread
-		for j := range ss {
-			ss[j] = math.Sqrt((k - 1) / k * ss[j])
-		}
+	k := float64(len(sets))
+	for j := range ss {
+		ss[j] = math.Sqrt((k - 1) / k * ss[j])
 	}
 	return ss, nil
+}
+
+// addScaled adds w·a[j] to each sum[j]. Not inlined: see the package doc on loops.
+//
+//go:noinline
+func addScaled(sum, a []float64, w float64) {
+	for j := range sum {
+		sum[j] += w * a[j]
+	}
 }
 
 // addSquares adds (a[j]-b[j])² to each ss[j]. Not inlined: see the package doc on loops.

@@ -34,9 +34,6 @@ type FitResult struct {
 	// Replicates are the jackknife's refitted parameters behind Intervals, one set per block
 	// left out: an analysis given them says which choices the fit cannot tell apart.
 	Replicates []Values `json:"replicates,omitempty"`
-	// ReplicateCenter, when the law's own search stopped short of the objective's optimum, is
-	// that optimum: the replicates spread around it rather than around Params.
-	ReplicateCenter Values `json:"replicateCenter,omitempty"`
 	// Warnings say what to know before trusting the fit (a parameter on its bound, a curve
 	// fitted poorly, held-out error far above in-sample error).
 	Warnings []Warning `json:"warnings,omitempty"`

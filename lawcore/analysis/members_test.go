@@ -242,10 +242,10 @@ func TestBandReplicatesDecideAsReplicates(t *testing.T) {
 	average := law
 	average.Members = []lawcore.Member{annealingMember(p, schedule.WarmupPeak, 0.7), annealingMember(p, schedule.WarmupActual, 0.3)}
 	averageBand := *band
-	averageBand.Replicates = []lawcore.Replicates{fit.ReplicatesOf(), {Center: fit.Params}}
+	averageBand.Replicates = []lawcore.Replicates{fit.ReplicatesOf(), {}}
 	// the half-widths hold the member without replicates at its parameters too
 	heldBand := *band
-	heldBand.Replicates = []lawcore.Replicates{fit.ReplicatesOf(), {Center: fit.Params, Sets: []lawcore.Values{fit.Params}}}
+	heldBand.Replicates = []lawcore.Replicates{fit.ReplicatesOf(), {Sets: []lawcore.Values{fit.Params}}}
 	for _, c := range []struct {
 		name       string
 		s          Setup
@@ -323,9 +323,7 @@ func TestMembersErrorsNameTheMember(t *testing.T) {
 	negativeA.A = -1
 	noA := fig2.Values()
 	delete(noA, "A")
-	fit := lawcore.Band{Level: 0.9, Quantile: 1.8, Replicates: []lawcore.Replicates{{Center: fig2.Values(), Sets: perturbedReplicates(fig2)}}}
-	noCenter := fit
-	noCenter.Replicates = []lawcore.Replicates{{Sets: perturbedReplicates(fig2)}}
+	fit := lawcore.Band{Level: 0.9, Quantile: 1.8, Replicates: []lawcore.Replicates{{Sets: perturbedReplicates(fig2)}}}
 	badSet := fit
 	badSet.Replicates = []lawcore.Replicates{{Sets: append(perturbedReplicates(fig2)[:2:2], negativeA.Values())}}
 	cases := []struct {
@@ -343,7 +341,6 @@ func TestMembersErrorsNameTheMember(t *testing.T) {
 		{"bad convention", []lawcore.Member{annealingMember(fig2, "both", 1), good}, nil, "members[0] (annealing): warmupConvention"},
 		{"band replicates of another count", []lawcore.Member{good, good}, &fit, "band: replicates: one per member of the prediction (2, in their order), got 1"},
 		{"a bad band replicate", nil, &badSet, "band.replicates[0].sets[2]: params: A: "},
-		{"a band replicate without its center", nil, &noCenter, "band.replicates[0]: center: params: L0: missing"},
 	}
 	for _, c := range cases {
 		o := DefaultWSDRatioOptions()
@@ -463,7 +460,7 @@ func mustTheta(t *testing.T, p annealing.Params) []float64 {
 func TestMembersAndBandInARequest(t *testing.T) {
 	fig2 := Fig2Params()
 	band := lawcore.Band{Level: lawcore.DefaultBandLevel, Quantile: studentsT(10), Discrepancy: lawcore.PriorDiscrepancy(lawcore.DefaultBandLevel),
-		Replicates: []lawcore.Replicates{{Center: fig2.Values(), Sets: perturbedReplicates(fig2)}, {Center: fig2.Values(), Sets: perturbedReplicates(fig2)}},
+		Replicates: []lawcore.Replicates{{Sets: perturbedReplicates(fig2)}, {Sets: perturbedReplicates(fig2)}},
 		Reach:      lawcore.Reach{S1: 3.9}}
 	members := []lawcore.Member{annealingMember(fig2, schedule.WarmupPeak, 0.6), annealingMember(fig2, schedule.WarmupActual, 0.4)}
 	for _, name := range []string{"wsd-ratio", "compute"} {

@@ -122,16 +122,12 @@ func (s Setup) bandSpread(w *work) (*spread, error) {
 	band := s.Band
 	if !paired {
 		// the half-widths hold the others at their parameters too: each is given one
-		// replicate, its center, which spreads nothing
+		// replicate, its parameters, which spreads nothing
 		b := *s.Band
 		b.Replicates = slices.Clone(reps)
-		for i, r := range b.Replicates {
+		for i := range b.Replicates {
 			if i != h {
-				center := r.Center
-				if center == nil {
-					center = s.params(i)
-				}
-				b.Replicates[i] = lawcore.Replicates{Center: center, Sets: []lawcore.Values{center}}
+				b.Replicates[i] = lawcore.Replicates{Sets: []lawcore.Values{s.params(i)}}
 			}
 		}
 		band = &b
