@@ -174,15 +174,11 @@ func TestAutoScenarios(t *testing.T) {
 		means = append(means, fmt.Sprintf("%.5f", sums[label]/n))
 	}
 	meanRow := "| mean | " + strings.Join(means, " | ") + fmt.Sprintf(" | %.5f |", autoSum/n)
-	// on average over the scenarios, auto predicts better than the paper's own setting, and
-	// within a tenth of the best fixed setting in hindsight (which no rule knows in advance:
-	// where the held-out data cannot tell two settings apart, auto keeps the simpler)
-	best, paper := math.Inf(1), sums[header[0]]/n
+	// on average over the scenarios, auto predicts better than any one fixed setting would
 	for _, label := range header {
-		best = math.Min(best, sums[label]/n)
-	}
-	if !(autoSum/n < paper) || !(autoSum/n <= 1.1*best) {
-		t.Errorf("auto's mean held-out PredE %.5f: want below the paper's setting's %.5f and within 10%% of the best setting's %.5f", autoSum/n, paper, best)
+		if sums[label]/n <= autoSum/n {
+			t.Errorf("auto's mean held-out PredE %.5f is no better than %s's %.5f", autoSum/n, label, sums[label]/n)
+		}
 	}
 	table := strings.Join(append(append([]string{head, sep}, rows...), meanRow), "\n")
 	t.Logf("\n%s", table)
