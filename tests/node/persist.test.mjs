@@ -5,15 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import './schema-setup.mjs';
-import {
-  ArrayIds,
-  FORMAT,
-  packWorkspace,
-  readWorkspace,
-  arrayRefs,
-  describeWork,
-  isEmptyWork,
-} from '../../site/js/persistence/persist.js';
+import { ArrayIds, FORMAT, packWorkspace, isEmptyWork } from '../../site/js/persistence/persist.js';
+import { readWorkspace, describeWork } from '../../site/js/persistence/read-workspace.js';
+import { arrayRefs } from '../../site/js/persistence/array-refs.js';
 import { createStore } from '../../site/js/state/store.js';
 import { DEFAULT_SETTINGS } from '../../site/js/state/settings.js';
 import { lineOf, fitCovers, predictedLine } from '../../site/js/state/selectors.js';

@@ -25,19 +25,11 @@
 // a tab that hears of one stops saving and says so, offering to save its own work instead: the
 // work stored is then the latest tab's, and never replaced without the user asking.
 import { openWorkspaceDB, deleteWorkspaceDB, EXAMPLE_DB_NAME } from '../persistence/workspace-db.js';
-import {
-  ArrayIds,
-  FORMAT,
-  packWorkspace,
-  readWorkspace,
-  arrayRefs,
-  isEmptyWork,
-  describeWork,
-  ANALYSIS_CHOICES,
-} from '../persistence/persist.js';
+import { ArrayIds, FORMAT, packWorkspace, isEmptyWork, ANALYSIS_CHOICES } from '../persistence/persist.js';
+import { readWorkspace, describeWork } from '../persistence/read-workspace.js';
+import { createKeptExample } from './kept-example.js';
+import { arrayRefs } from '../persistence/array-refs.js';
 import { DEFAULT_SETTINGS } from '../state/settings.js';
-import { LAW_NAMES } from '../engine/schema.js';
-import { missingLines, restoredBand } from '../state/selectors.js';
 import { CHART_VIEW_KEYS } from '../state/store.js';
 import * as fmt from '../common/format.js';
 
@@ -70,19 +62,6 @@ const when = (t) => (t ? fmt.dateTime(t) : 'an earlier visit');
 const pointsOf = (curves) => curves.reduce((n, c) => n + c.steps.length, 0);
 
 /**
- * answered says whether a view has a fit and a line for every curve and schedule (drawn with the
- * band the view's fit or validation gives, as the store restores it): the example as kept.
- */
-const answered = (view) => {
-  const shown = view.band === undefined ? { ...view, band: restoredBand(view) } : view;
-  return LAW_NAMES.some((law) => shown.fits[law]) && !LAW_NAMES.some((law) => missingLines(shown, law).length);
-};
-
-/** whenIdle runs fn once the page is idle (after a moment where the browser cannot say). */
-const whenIdle = (fn) =>
-  globalThis.requestIdleCallback ? requestIdleCallback(fn, { timeout: 3000 }) : setTimeout(fn, 500);
-
-/**
  * createWorkspace starts reading the stored work and returns {restore() -> restored?,
  * restoreFittedExample() -> restored?, saveFittedExample(shown), linkOpened(), watch(shown),
  * flush() -> promise, startEmpty(), backToSaved(), forget(), resume()}. open opens the database
@@ -100,7 +79,13 @@ export function createWorkspace({
   removeExample = () => deleteWorkspaceDB({ name: EXAMPLE_DB_NAME }),
 }) {
   const ids = new ArrayIds();
-  const exampleIds = new ArrayIds();
+  const example = createKeptExample({
+    store,
+    build,
+    open: openExample,
+    remove: removeExample,
+    changed: (a, b) => changed(a, b, USER_KEYS),
+  });
   let db = null;
   /** off says why this tab does not save (null: it does). */
   let off = null;
@@ -131,18 +116,6 @@ export function createWorkspace({
       return record === null ? { kind: 'none' } : { kind: 'found', record, arrays };
     } catch (err) {
       return { kind: 'unavailable', error: err };
-    }
-  })();
-
-  // The example as this build kept it, read at once too: {db, record, arrays} (record null when
-  // none is kept), or null when there is no storage for it (it is then computed every visit).
-  const exampleKept = (async () => {
-    if (!build) return null;
-    try {
-      const exampleDB = await openExample();
-      return { db: exampleDB, ...(await exampleDB.read(arrayRefs)) };
-    } catch {
-      return null;
     }
   })();
 
@@ -416,6 +389,10 @@ export function createWorkspace({
 
   return {
     flush,
+    /** restoreFittedExample puts back the example as this build kept it (kept-example.js). */
+    restoreFittedExample: (options) => example.restore(options),
+    /** saveFittedExample keeps the example once fitted and predicted (kept-example.js). */
+    saveFittedExample: (shown) => example.save(shown, () => off === 'forgotten'),
 
     /**
      * restore puts the stored work back on the page; it resolves to false when there is none to
@@ -449,68 +426,6 @@ export function createWorkspace({
         ['start-empty'],
       );
       return true;
-    },
-
-    /**
-     * restoreFittedExample puts back the start-up example as this build fitted and predicted it
-     * on an earlier visit (saveFittedExample): the view its fit and predictions would give, now.
-     * It resolves to false when none is kept for this build, or the user has put work of their
-     * own on the page meanwhile (begun). examples are the bundled examples ({title, about}), by which the
-     * kept view is labelled again.
-     */
-    async restoreFittedExample({ examples, begun = () => false, shown } = {}) {
-      const got = await exampleKept;
-      if (!got || !got.record || got.record.build !== build || begun()) return false;
-      const read = readWorkspace(got.record, got.arrays, exampleIds);
-      got.arrays = null;
-      const example =
-        read.kind === 'restored'
-        && read.view.example
-        && Object.values(examples).find((e) => e.title === read.view.example.title);
-      // all of it or none: a part dropped is computed afresh with the rest
-      if (!example || read.notes.length || !answered(read.view)) return false;
-      try {
-        store.restoreView({ ...read.view, example });
-      } catch {
-        return false;
-      }
-      shown?.();
-      const fitted = read.view.curves.filter((c) => c.role === 'fit').length;
-      store.setStatus(
-        `Fitted ${fitted} curve(s) on an earlier visit, by this same version of the calculator (Fit fits them again).`,
-      );
-      performance.mark('example-restored');
-      return true;
-    },
-
-    /**
-     * saveFittedExample keeps the start-up example once this build has fitted and predicted it,
-     * for restoreFittedExample on the next visit. Only the example as it was put in place (shown),
-     * unchanged, with its fit and every line, is kept, when the page is next idle; a change of it
-     * first keeps nothing.
-     */
-    saveFittedExample(shown) {
-      if (!build) return;
-      const check = () => {
-        const state = store.state;
-        if (!state.example || changed(state, shown, USER_KEYS)) return stop();
-        if (state.fitting || state.stale || !answered(state)) return;
-        stop();
-        whenIdle(async () => {
-          const got = await exampleKept;
-          if (!got || off === 'forgotten') return;
-          const { record, arrays } = packWorkspace(state, exampleIds, { results: true });
-          record.build = build;
-          try {
-            await got.db.write(record, arrays);
-            performance.mark('example-kept'); // for the tests (harness.mjs, exampleSaved)
-          } catch {
-            /* the next visit computes it again */
-          }
-        });
-      };
-      const stop = store.subscribe(check);
-      check();
     },
 
     /** linkOpened: a share link was opened at start-up; the stored work is left as it is, and said to be. */
@@ -616,7 +531,7 @@ export function createWorkspace({
       kept = null;
       linkShown = false;
       // the example kept as fitted too: its database is deleted (its connection closes when asked)
-      await removeExample().catch(() => {});
+      await example.remove();
       announce('forgot');
       say(
         'Forgotten: nothing of your work is stored in this browser, and this tab stores nothing more.',
