@@ -45,7 +45,7 @@ const INLINE = 64;
 const MAX_TEXT = 10000;
 /** LINE_FIELDS are the columns of a fitted or predicted line. */
 const LINE_FIELDS = ['steps', 'lr', 'loss', 's1Term', 's2Term', 'lower', 'upper'];
-const CURVE_TEXT = ['lrFile', 'file', 'run', 'source'];
+const CURVE_TEXT = ['lrFile', 'file', 'run', 'source', 'label'];
 /** ANALYSIS_CHOICES are the Analyses panel's parts that are the user's choices, and are kept. */
 export const ANALYSIS_CHOICES = ['open', 'view', 'options', 'sizeTarget', 'relative'];
 /** MAX_OPTIONS_TEXT bounds the analyses' options read back, as JSON. */

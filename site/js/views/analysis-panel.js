@@ -8,7 +8,7 @@ import { watch } from '../state/store.js';
 import { createChart } from '../charts/chart-factory.js';
 import { VIEWS, viewById, sizeOfCurve, chartSpec, parseModelSize } from '../analysis/analysis-views.js';
 import { fieldsOf, optionsInUse, fieldText, rangeText, optionsJSON } from '../analysis/analysis-forms.js';
-import { analysisSetup } from '../state/selectors.js';
+import { analysisSetup, analysisRuns } from '../state/selectors.js';
 
 /**
  * showAnalyses draws the panel from the store and wires its controls to on: {select(id), run(),
@@ -96,7 +96,7 @@ export function showAnalyses(store, on) {
     // text being typed in a field stays, focused, until its change sets the option.
     if (a.optionsRevision !== revision && !v.sizefit) {
       const typing = typedText();
-      const options = optionsInUse(a, v.analysis);
+      const options = optionsInUse(a, v.analysis, analysisRuns(state));
       writtenJSON = optionsJSON(options);
       $('#analysis-options').value = writtenJSON;
       renderForm(fieldsOf(v.analysis, a.defaults), options, on, analysisSetup(state).peak);
