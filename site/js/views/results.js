@@ -33,7 +33,7 @@ export function showResults(store, on = { fitFrom: () => {} }) {
     const fits = shownFits(state);
     $('#stale-note').hidden = !(fits.length && state.stale);
     renderWarnings(state, fits, on);
-    renderAuto(fits.map((f) => f.response.auto).find(Boolean));
+    renderAuto(fits.map((f) => f.response.auto).find(Boolean), labelsOf(state));
     const colors = new Map(state.curves.map((c) => [c.name, c.color]));
     const labels = labelsOf(state);
     renderMetrics(
@@ -208,13 +208,16 @@ function intervalLine(names, symbols, params, intervals) {
  */
 function renderWarnings(state, fits, on) {
   const box = $('#fit-warnings');
+  const labels = labelsOf(state);
   const warnings = fits.flatMap((f) => (f.response.warnings || []).map((w) => ({ ...w, law: f.law })));
   box.hidden = !warnings.length;
   const fitNames = new Set(state.curves.filter((c) => c.role === 'fit').map((c) => c.name));
   box.replaceChildren(
     ...warnings.map((w) => {
-      // a sentence's first word up, but not a parameter's symbol (β stays β, not Β)
-      const text = /^[a-z]/.test(w.message) ? w.message.charAt(0).toUpperCase() + w.message.slice(1) : w.message;
+      // a sentence's first word up, but not a parameter's symbol (β stays β, not Β); curves by
+      // the names the page shows (the message as lawcore wrote it on hover)
+      const message = shownNames(w.message, labels);
+      const text = /^[a-z]/.test(message) ? message.charAt(0).toUpperCase() + message.slice(1) : message;
       // A window fixes it: the curve named, else every fit curve with points before the step.
       const names =
         w.from > 0
@@ -229,6 +232,7 @@ function renderWarnings(state, fits, on) {
         {
           class: 'fit-warning',
           role: 'note',
+          title: message === w.message ? null : w.message,
           dataset: { kind: w.kind, param: w.param || '', curve: w.curve || '', from: w.from ? String(w.from) : '' },
         },
         h('span', {
@@ -252,10 +256,21 @@ function renderWarnings(state, fits, on) {
 }
 
 /**
+ * shownNames is lawcore's text with each curve named as the page shows it: its quoted full name
+ * ("ann124-0.2_..._seed1337") as its label ("ann124-0.2 0.2 25K").
+ */
+function shownNames(text, labels) {
+  let out = text;
+  for (const [name, label] of labels)
+    if (label !== name) out = out.split(JSON.stringify(name)).join(JSON.stringify(label));
+  return out;
+}
+
+/**
  * renderAuto says what an auto fit picked and why, with every candidate's held-out error beside
  * its in-sample error: a law that fits well and predicts badly shows it there.
  */
-function renderAuto(auto) {
+function renderAuto(auto, labels) {
   const note = $('#auto-note');
   note.hidden = !auto;
   if (!auto) return note.replaceChildren();
@@ -286,7 +301,10 @@ function renderAuto(auto) {
     ),
   );
   note.replaceChildren(
-    h('p', { class: 'hint', text: `${picked} ${auto.reason.charAt(0).toUpperCase()}${auto.reason.slice(1)}` }),
+    h('p', {
+      class: 'hint',
+      text: shownNames(`${picked} ${auto.reason.charAt(0).toUpperCase()}${auto.reason.slice(1)}`, labels),
+    }),
     h(
       'details',
       {},
@@ -331,7 +349,7 @@ function renderAuto(auto) {
           h('tbody', {}, rows),
         ),
       ),
-      h('p', { class: 'hint', text: `Held out: ${auto.folds.join('; ')}.` }),
+      h('p', { class: 'hint', text: `Held out: ${auto.folds.map((f) => shownNames(f, labels)).join('; ')}.` }),
     ),
   );
 }

@@ -416,6 +416,9 @@ function changed() {
         `Adds ${family.length} schedule${family.length === 1 ? '' : 's'}: ${names.length > 4 ? `${names.slice(0, 2).join('; ')}; …; ${names[names.length - 1]}` : names.join('; ')}.`;
       $('#schedule-save').textContent = `Add ${family.length}`;
       desc = family[0].schedule;
+      // a name the page wrote (a preset's) gives way to what the sweep's names start with
+      const nameInput = $('#schedule-name');
+      if (nameInput.dataset.auto === 'true') nameInput.value = sweepName(desc, field);
     } catch (err) {
       $('#sweep-info').textContent = $('#sweep-values').value.trim()
         ? err.message
