@@ -36,8 +36,8 @@ export function readableName(name) {
  * shortNames maps each of names to what distinguishes it from the others: its words less those
  * every name has (a common prefix and suffix, and the settings all the runs share), joined by
  * spaces, with a step count read as 25K. A name shown alone, one that nothing was dropped from,
- * or whose distinguishing words would say nothing or be another name's too, is itself (its
- * step words made readable).
+ * or whose distinguishing words would be another name's too, is itself (its step words made
+ * readable); and every name is, when one of them has no word of its own.
  */
 export function shortNames(names) {
   const words = names.map((n) => String(n).split(SEPARATORS).filter(Boolean));
@@ -52,8 +52,11 @@ export function shortNames(names) {
   const short = kept.map((w) => w.map(readableWord).join(' '));
   const count = new Map();
   for (const s of short) count.set(s, (count.get(s) || 0) + 1);
+  // a name with nothing of its own (another holds all its words: a file added twice) says what
+  // the others' words are relative to: every name is shown whole then
+  const relative = kept.every((k) => k.length > 0);
   names.forEach((n, i) => {
-    const shorter = kept[i].length > 0 && kept[i].length < words[i].length && count.get(short[i]) === 1;
+    const shorter = relative && kept[i].length < words[i].length && count.get(short[i]) === 1;
     out.set(n, shorter ? short[i] : readableName(n));
   });
   return out;

@@ -260,13 +260,15 @@ let runsSeen = { curves: null, runs: null };
 /**
  * analysisRuns is what the user's runs say the analyses should start from: {total (the longest
  * fit curve's nominal length), decay (the decay shape of the first fit curve that decays), floor
- * (its final LR as a fraction of the peak)}, each null when the runs do not say (no curves; no
- * curve decays). The curves marked fit count, else all of them.
+ * (its final LR as a fraction of the peak)}, each null when the runs do not say (no curves of
+ * the user's: a bundled example's keep its paper's setting; no curve decays). The user's curves
+ * marked fit count, else all of them.
  */
 export function analysisRuns(state) {
   if (runsSeen.curves === state.curves) return runsSeen.runs;
-  const fit = state.curves.filter((c) => c.role === 'fit');
-  const runs = fit.length ? fit : state.curves;
+  const mine = state.curves.filter((c) => !c.fromExample);
+  const fit = mine.filter((c) => c.role === 'fit');
+  const runs = fit.length ? fit : mine;
   const decay = runs.map(scheduleDecay).find(Boolean) || null;
   const out = {
     total: runs.length ? Math.max(...runs.map(nominalLength)) : null,
