@@ -25,7 +25,7 @@ after(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
-/** The runs the README of the study fits: the stable run and the 20% cooldown of a 25K run. */
+/** The runs the study's own notes fit: the stable run and the 20% cooldown of a 25K run. */
 const FILES = ['stable-50k.json', 'wsd-linear-0.2-25k.json'];
 const STABLE =
   'stable-124m_slimpajama_llama_norm_nlayers12_nhead12_lr0.0001_sched_wsd_warmup300_decay_linear_0.0_iter50000_bs50x2_ws2_seed0_data_seed1337';

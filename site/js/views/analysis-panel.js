@@ -8,7 +8,7 @@ import { watch } from '../state/store.js';
 import { createChart } from '../charts/chart-factory.js';
 import { VIEWS, viewById, sizeOfCurve, chartSpec, parseModelSize } from '../analysis/analysis-views.js';
 import { fieldsOf, optionsInUse, fieldText, rangeText, optionsJSON } from '../analysis/analysis-forms.js';
-import { analysisSetup, analysisRuns } from '../state/selectors.js';
+import { analysisSetup, analysisRuns, labelsOf } from '../state/selectors.js';
 
 /**
  * showAnalyses draws the panel from the store and wires its controls to on: {select(id), run(),
@@ -136,8 +136,10 @@ export function showAnalyses(store, on) {
 
   // The model-size fields: one per curve, rebuilt when the curves come or go (not when a size is typed).
   let names = null;
-  watch(store, ['curves', 'analysis'], ({ curves, analysis }) => {
+  watch(store, ['curves', 'analysis'], (state) => {
+    const { curves, analysis } = state;
     if (!viewById(analysis.view).sizefit) return;
+    const labels = labelsOf(state);
     const now = curves.map((c) => c.name).join('\n');
     if (now === names) return;
     names = now;
@@ -163,7 +165,12 @@ export function showAnalyses(store, on) {
             input.value = tagged ? String(tagged) : '';
           }
         });
-        return h('label', { class: 'field' }, h('span', { class: 'field-label', text: c.name }), input);
+        return h(
+          'label',
+          { class: 'field', title: c.name },
+          h('span', { class: 'field-label', text: labels.get(c.name) ?? c.name }),
+          input,
+        );
       }),
     );
     $('#sizefit-none').hidden = curves.length > 0;
