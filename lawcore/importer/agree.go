@@ -2,6 +2,7 @@ package importer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lawcalc/annealing/lawcore/input"
@@ -109,6 +110,7 @@ func Agree(files []FileColumns) Agreement {
 	var cols []*column
 	byName := map[string]*column{}
 	withLoss := 0
+	files = slices.Clone(files)
 	for i := range files {
 		files[i].Candidates = markSummaries(files[i].Candidates)
 		f := files[i]
@@ -183,7 +185,7 @@ func Agree(files []FileColumns) Agreement {
 				f.Name, input.Quote(ag.Column), input.Quote(own), kindWords(byName[own].validation), kindWords(best.validation)))
 		}
 	}
-	ag.Reason = agreeReason(best.opt, best.validation, best.files == withLoss, withLoss, cols, func(c *column) Option { return c.opt })
+	ag.Reason = agreeReason(best.opt, best.validation, best.files == withLoss, withLoss, ag.Columns)
 	if ag.Ask {
 		if withLoss == 1 {
 			ag.Message = fmt.Sprintf("%s has %d columns that may be the loss: choose one", files[firstWith(files)].Name, len(files[firstWith(files)].Candidates))
@@ -212,13 +214,13 @@ func firstWith(files []FileColumns) int {
 	return 0
 }
 
-// agreeReason says in a sentence why the column chosen: a validation loss, the one every file
-// has, and which candidates are summaries.
-func agreeReason[C any](chosen Option, validation, everywhere bool, files int, cols []C, opt func(C) Option) string {
+// agreeReason says in a sentence why the column chosen (of files files' columns opts): a
+// validation loss, the one every file has, and which candidates are summaries.
+func agreeReason(chosen Option, validation, everywhere bool, files int, opts []Option) string {
 	var why []string
 	competing := 0
-	for _, c := range cols {
-		if !opt(c).Summary {
+	for _, o := range opts {
+		if !o.Summary {
 			competing++
 		}
 	}
@@ -235,8 +237,7 @@ func agreeReason[C any](chosen Option, validation, everywhere bool, files int, c
 		why = append(why, "the first loss column")
 	}
 	var summaries, training []string
-	for _, c := range cols {
-		o := opt(c)
+	for _, o := range opts {
 		switch {
 		case o.Name == chosen.Name:
 		case o.Summary:

@@ -261,8 +261,6 @@ export function createAnalyses({ store, engine }) {
      */
     refresh() {
       answers.clear();
-      // the form shows the defaults anew: they start from the runs, which may have changed
-      store.analysisChanged({}, { showOptions: true });
       const a = store.state.analysis;
       if (a.open && ((a.result && a.result.table) || a.computing)) run();
     },

@@ -77,6 +77,8 @@ export function showAnalyses(store, on) {
   };
   let result;
   let relative;
+  /** shownRuns are the runs (selectors.js analysisRuns) whose defaults the form last showed. */
+  let shownRuns = null;
   watch(store, ['analysis'], (state) => {
     const a = state.analysis;
     // opened by the store (saved work or a link with the panel open: its toggle computes the view);
@@ -92,11 +94,14 @@ export function showAnalyses(store, on) {
     $('#analysis-options-box').hidden = !!v.sizefit;
     $('#analysis-form').hidden = !!v.sizefit;
     // The form and the JSON view are written only when another view's options, or options set
-    // elsewhere, are to show (lawcore's defaults arriving, say), and never over typing: the
-    // text being typed in a field stays, focused, until its change sets the option.
-    if (a.optionsRevision !== revision && !v.sizefit) {
+    // elsewhere, are to show (lawcore's defaults arriving, say; the runs the defaults start from
+    // changed), and never over typing: the text being typed in a field stays, focused, until its
+    // change sets the option.
+    const runs = analysisRuns(state);
+    if ((a.optionsRevision !== revision || runs !== shownRuns) && !v.sizefit) {
+      shownRuns = runs;
       const typing = typedText();
-      const options = optionsInUse(a, v.analysis, analysisRuns(state));
+      const options = optionsInUse(a, v.analysis, runs);
       writtenJSON = optionsJSON(options);
       $('#analysis-options').value = writtenJSON;
       renderForm(fieldsOf(v.analysis, a.defaults), options, on, analysisSetup(state).peak);

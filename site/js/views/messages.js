@@ -46,7 +46,7 @@ function curveLine(c, labels) {
 function reportOf(report, lines, labels, on) {
   const n = report.curves.length;
   const head = h(
-    'div',
+    'p',
     { class: 'report-head' },
     h('span', { text: `Added ${n} curve${n === 1 ? '' : 's'}.` }),
     h('button', {

@@ -109,7 +109,7 @@ export function initScheduleDialog(scheduleService, ready) {
   });
   $('#schedule-name').addEventListener('input', (e) => {
     e.target.dataset.auto = 'false';
-    changed();
+    if (sweepField()) showSweep(jsonDesc || safeRead());
   });
   $('#sweep-field').addEventListener('change', () => {
     // a decay fraction is a WSD schedule's: the kind follows, keeping the other fields
@@ -406,27 +406,38 @@ function changed() {
     return showInfo(err.message, true);
   }
   $('#schedule-json').value = JSON.stringify(desc, null, 1);
-  // a sweep says what it adds, and previews its first schedule
+  schedulePreview(showSweep(desc));
+}
+
+/**
+ * showSweep says what the sweep adds from desc (its names, or what is wrong with its values) and
+ * returns the schedule to preview: the sweep's first, else desc.
+ */
+function showSweep(desc) {
   const field = sweepField();
-  if (field) {
-    try {
-      const family = sweepOf(desc);
-      const names = family.map((f) => f.name);
-      $('#sweep-info').textContent =
-        `Adds ${family.length} schedule${family.length === 1 ? '' : 's'}: ${names.length > 4 ? `${names.slice(0, 2).join('; ')}; …; ${names[names.length - 1]}` : names.join('; ')}.`;
-      $('#schedule-save').textContent = `Add ${family.length}`;
-      desc = family[0].schedule;
-      // a name the page wrote (a preset's) gives way to what the sweep's names start with
-      const nameInput = $('#schedule-name');
-      if (nameInput.dataset.auto === 'true') nameInput.value = sweepName(desc, field);
-    } catch (err) {
-      $('#sweep-info').textContent = $('#sweep-values').value.trim()
-        ? err.message
-        : `Type the ${SWEEPS[field].label}s: each makes a schedule named “${sweepName(desc, field)}, …”.`;
-    }
-  } else $('#sweep-info').textContent = '';
-  if (!field || !/^Adds /.test($('#sweep-info').textContent)) $('#schedule-save').textContent = 'Save';
-  schedulePreview(desc);
+  const info = $('#sweep-info');
+  const save = $('#schedule-save');
+  save.textContent = 'Save';
+  if (!field) {
+    info.textContent = '';
+    return desc;
+  }
+  // a name the page wrote (a preset's) gives way to what the sweep's names start with
+  const nameInput = $('#schedule-name');
+  if (nameInput.dataset.auto === 'true') nameInput.value = sweepName(desc, field);
+  try {
+    const family = sweepOf(desc);
+    const names = family.map((f) => f.name);
+    const shown = names.length > 4 ? [...names.slice(0, 2), '…', names[names.length - 1]] : names;
+    info.textContent = `Adds ${family.length} schedule${family.length === 1 ? '' : 's'}: ${shown.join('; ')}.`;
+    save.textContent = `Add ${family.length}`;
+    return family[0].schedule;
+  } catch (err) {
+    info.textContent = $('#sweep-values').value.trim()
+      ? err.message
+      : `Type the ${SWEEPS[field].label}s: each makes a schedule named “${sweepName(desc, field)}, …”.`;
+    return desc;
+  }
 }
 
 /** jsonProblem reports what is wrong with the JSON editor's text, and stops a pending preview. */
