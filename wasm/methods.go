@@ -37,7 +37,7 @@ type callInput struct {
 type method func(ctx context.Context, in callInput) (any, error)
 
 // methods are the bridge's methods by name. These three are in both builds: the full
-// lawcore.wasm (methods_full.go adds schema, validate, import, pairlr, analyze and every law)
+// lawcore.wasm (methods_full.go adds schema, validate, import, agree, pairlr, analyze and every law)
 // and the small core the page starts with (-tags lawcore_core, methods_core.go: fit, predict
 // and schedule with the annealing law alone), which is all the first view needs.
 var methods = map[string]method{

@@ -24,6 +24,7 @@ func init() {
 	methods["validate"] = typed("validate", validateMethod)
 	methods["import"] = typed("import", importMethod)
 	methods["pairlr"] = typed("pairlr", pairLRMethod)
+	methods["agree"] = typed("agree", agreeMethod)
 	methods["analyze"] = func(ctx context.Context, in callInput) (any, error) {
 		return analysis.Run(ctx, in.request, in.progress)
 	}
@@ -133,6 +134,17 @@ func importMethod(_ context.Context, req *importRequest, in callInput) (*importe
 		return importer.Read(req.Name, in.files[0], req.Choice)
 	}
 	return importer.Read(req.Name, []byte(req.Text), req.Choice)
+}
+
+// agreeRequest lists the loss candidates of the files of one upload, each as its own import
+// answered (importer.FileColumns), for the column they read together.
+type agreeRequest struct {
+	Files []importer.FileColumns `json:"files"`
+}
+
+func agreeMethod(_ context.Context, req *agreeRequest, _ callInput) (*importer.Agreement, error) {
+	ag := importer.Agree(req.Files)
+	return &ag, nil
 }
 
 // pairRequest lists curves as import described them (name, file, run, hasLoss, hasLR), their

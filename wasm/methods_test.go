@@ -146,6 +146,24 @@ func TestCallImportBytes(t *testing.T) {
 	}
 }
 
+// agree settles the loss column of an upload's files from their import answers' candidates.
+func TestCallAgree(t *testing.T) {
+	req := `{"files":[
+		{"name":"a.json","candidates":[{"name":"final_val_loss","points":1},{"name":"train_loss","points":1000},{"name":"val_loss","points":250}]},
+		{"name":"b.json","chosen":"val_loss","candidates":[{"name":"final_val_loss","points":1},{"name":"val_loss","points":50}]}]}`
+	ans, err := call(context.Background(), "agree", []byte(req), nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ag := ans.result.(*importer.Agreement)
+	if ag.Column != "val_loss" || !ag.Ask || strings.Join(ag.Files, ",") != "val_loss,val_loss" || !ag.Columns[0].Summary {
+		t.Errorf("got %+v", ag)
+	}
+	if _, err := call(context.Background(), "agree", []byte(`{"files":[{"nonsense":1}]}`), nil, nil, nil); err == nil || !strings.HasPrefix(err.Error(), "agree request") {
+		t.Errorf("a bad request: %v", err)
+	}
+}
+
 // pairlr takes the curves as import described them, their steps as columns, and answers the
 // pairs by index.
 func TestCallPairLR(t *testing.T) {

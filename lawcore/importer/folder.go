@@ -3,6 +3,7 @@ package importer
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -239,6 +240,7 @@ func readFolder(where, root, nothing string, entries []entry, skipped []skip, ch
 	imp := &Result{Name: where, Curves: []*Curve{}, Notes: []string{}}
 	var done []unitRead
 	var ambiguous []unitAmbiguity
+	var columns []FileColumns // each unit's loss candidates, for the column they agree on
 	points := 0
 	for _, u := range units {
 		set, err := u.read(choice)
@@ -255,6 +257,11 @@ func readFolder(where, root, nothing string, entries []entry, skipped []skip, ch
 			skipped = append(skipped, skipOf(u.label, err))
 			continue
 		}
+		if res.Ambiguity != nil && res.Ambiguity.Columns != nil {
+			columns = append(columns, FileColumns{Name: u.label, Candidates: res.Ambiguity.Columns})
+		} else if res.Loss != nil {
+			columns = append(columns, FileColumns{Name: u.label, Chosen: res.Loss.Column, Candidates: res.Loss.Candidates})
+		}
 		if res.Ambiguity != nil {
 			ambiguous = append(ambiguous, unitAmbiguity{u.label, res.Ambiguity.Message, res.Ambiguity.Columns})
 			continue
@@ -264,10 +271,22 @@ func readFolder(where, root, nothing string, entries []entry, skipped []skip, ch
 		}
 		done = append(done, unitRead{u, set, res.Curves})
 	}
+	agreed := Agree(columns)
 	if len(ambiguous) > 0 {
 		imp.Ambiguity = folderAmbiguity(ambiguous)
+		if imp.Ambiguity.Columns != nil {
+			imp.Ambiguity.Columns = markSummaries(imp.Ambiguity.Columns)
+			imp.Ambiguity.Default, imp.Ambiguity.Reason = agreed.Column, agreed.Reason
+		}
 		imp.Notes = append(imp.Notes, skippedNotes(skipped)...)
 		return imp, nil
+	}
+	if choice.Column == "" && slices.ContainsFunc(columns, func(f FileColumns) bool { return len(f.Candidates) > 1 }) {
+		// the units read their only series beside summaries: say once why
+		imp.Notes = append(imp.Notes, agreed.Reason)
+	}
+	if choice.Column == "" {
+		imp.Notes = append(imp.Notes, agreed.Notes...)
 	}
 	nameCurves(done, mlflowNames)
 	curves, notes := pairInFolder(done)

@@ -87,7 +87,8 @@ func TestReadFiles(t *testing.T) {
 // candidate. Runs may be chosen by name.
 func TestReadFilesChoice(t *testing.T) {
 	lightning := func(val float64) []byte {
-		return []byte("epoch,step,train_loss,val_loss\n0,10,4,\n0,10,," + strconv.FormatFloat(val, 'g', -1, 64) + "\n0,20,3.5,\n")
+		v := strconv.FormatFloat(val, 'g', -1, 64)
+		return []byte("epoch,step,train_loss,val_loss\n0,10,4,\n0,10,," + v + "\n0,20,3.5,\n0,20,," + v + "\n")
 	}
 	files := []File{
 		{"logs/a/version_0/metrics.csv", lightning(4.5)},
@@ -101,9 +102,13 @@ func TestReadFilesChoice(t *testing.T) {
 	if imp.Ambiguity == nil || len(imp.Curves) != 0 {
 		t.Fatalf("got %+v", imp)
 	}
-	wantOptions(t, "columns", imp.Ambiguity.Columns, "train_loss", 4, "val_loss", 2)
+	wantOptions(t, "columns", imp.Ambiguity.Columns, "train_loss", 4, "val_loss", 4)
 	if !strings.HasPrefix(imp.Ambiguity.Message, "2 files have several columns that may be the loss (logs/a/version_0/metrics.csv, logs/b/version_0/metrics.csv)") {
 		t.Errorf("message %q", imp.Ambiguity.Message)
+	}
+	// offered first: the validation loss both files hold (c's one-point loss is no rival)
+	if imp.Ambiguity.Default != "val_loss" || !strings.Contains(imp.Ambiguity.Reason, "validation loss") {
+		t.Errorf("default %q, reason %q", imp.Ambiguity.Default, imp.Ambiguity.Reason)
 	}
 
 	imp, err = ReadFiles(files, Choice{Column: "val_loss"})

@@ -70,6 +70,9 @@ type Result struct {
 	Curves []*Curve `json:"curves" columns:"each"`
 	// Ambiguity, when set, lists the columns and runs to choose from.
 	Ambiguity *Ambiguity `json:"ambiguity,omitempty"`
+	// Loss says which column the loss was read from, why, and the file's other candidates
+	// (nil for a file of learning rates, or one whose column is open).
+	Loss *LossChoice `json:"loss,omitempty"`
 	// Notes say what the reader did that the user may want to know: values skipped, steps
 	// logged twice, learning rates interpolated, an event file's last record cut short; and,
 	// for a folder or an archive, the files skipped and why.
@@ -140,6 +143,10 @@ type Ambiguity struct {
 	Columns []Option `json:"columns,omitempty"`
 	// Runs are the runs (choose one or more), nil when settled.
 	Runs []Option `json:"runs,omitempty"`
+	// Default is the column to offer first (see [Agree]): never a summary, a validation loss
+	// where there is one; Reason says why in a sentence.
+	Default string `json:"default,omitempty"`
+	Reason  string `json:"reason,omitempty"`
 }
 
 // Option is one column or run offered by an [Ambiguity], with a summary of its values
@@ -153,6 +160,9 @@ type Option struct {
 	Points    int     `json:"points"`
 	FirstStep float64 `json:"firstStep"`
 	LastStep  float64 `json:"lastStep"`
+	// Summary marks a column that is no curve to fit: one point, or named as a run's summary
+	// (final_*, best_*, min_*).
+	Summary bool `json:"summary,omitempty"`
 }
 
 // Choice settles an [Ambiguity]: the column holding the loss and the runs to take. The

@@ -557,13 +557,13 @@ func TestReadJSONShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"name":"trainer_state.json","format":"hf-trainer-state","curves":[],"ambiguity":{"message":"trainer_state.json has 2 columns that may be the loss: choose one","columns":[{"name":"loss","kind":"train","points":6,"firstStep":10,"lastStep":60},{"name":"eval_loss","kind":"validation","points":2,"firstStep":30,"lastStep":60}]},"notes":[]}`
+	want := `{"name":"trainer_state.json","format":"hf-trainer-state","curves":[],"ambiguity":{"message":"trainer_state.json has 2 columns that may be the loss: choose one","columns":[{"name":"loss","kind":"train","points":6,"firstStep":10,"lastStep":60},{"name":"eval_loss","kind":"validation","points":2,"firstStep":30,"lastStep":60}],"default":"eval_loss","reason":"\"eval_loss\" is chosen: the validation loss, which the paper fits; \"loss\" is the training loss."},"notes":[]}`
 	if string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}
 	imp = importSample(t, "trainer_state.json", Choice{Column: "eval_loss"})
 	b, _ = json.Marshal(imp)
-	want = `{"name":"trainer_state.json","format":"hf-trainer-state","curves":[{"name":"trainer_state","file":"trainer_state.json","metric":"eval_loss","points":2,"hasLoss":true,"hasLR":true,"source":{"step":"step","loss":"eval_loss","lr":"learning_rate"}}],"notes":[]}`
+	want = `{"name":"trainer_state.json","format":"hf-trainer-state","curves":[{"name":"trainer_state","file":"trainer_state.json","metric":"eval_loss","points":2,"hasLoss":true,"hasLR":true,"source":{"step":"step","loss":"eval_loss","lr":"learning_rate"}}],"loss":{"column":"eval_loss","candidates":[{"name":"loss","kind":"train","points":6,"firstStep":10,"lastStep":60},{"name":"eval_loss","kind":"validation","points":2,"firstStep":30,"lastStep":60}]},"notes":[]}`
 	if string(b) != want {
 		t.Errorf("got  %s\nwant %s", b, want)
 	}

@@ -33,6 +33,7 @@ func (set *fileReader) resolve() (*Result, error) {
 	metric, asLR := "", ch.AsLR
 	var columnOptions []Option
 	columnMessage := ""
+	var agreed Agreement // the column of a file with several candidates, and why
 	switch {
 	case strings.TrimSpace(ch.Column) != "":
 		m, err := set.findMetric(ch.Column)
@@ -45,10 +46,18 @@ func (set *fileReader) resolve() (*Result, error) {
 	case len(lossMetrics) == 1:
 		metric = lossMetrics[0]
 	case len(lossMetrics) > 1:
-		columnMessage = fmt.Sprintf("%s has %d columns that may be the loss: choose one", set.where, len(lossMetrics))
-		for _, m := range lossMetrics {
-			columnOptions = append(columnOptions, set.columnOption(m))
+		opts := make([]Option, len(lossMetrics))
+		for i, m := range lossMetrics {
+			opts[i] = set.columnOption(m)
 		}
+		agreed = Agree([]FileColumns{{Name: set.where, Candidates: opts}})
+		if !agreed.Ask {
+			// one real series beside summaries: no question
+			metric = agreed.Column
+			break
+		}
+		columnMessage = fmt.Sprintf("%s has %d columns that may be the loss: choose one", set.where, len(lossMetrics))
+		columnOptions = agreed.Columns
 	case len(lrMetrics) > 0:
 		metric, asLR = bestLR(), true
 		if set.inFolder {
@@ -110,6 +119,9 @@ func (set *fileReader) resolve() (*Result, error) {
 		var msgs []string
 		if columnOptions != nil {
 			amb.Columns, msgs = columnOptions, append(msgs, columnMessage)
+			if agreed.Ask {
+				amb.Default, amb.Reason = agreed.Column, agreed.Reason
+			}
 		}
 		if runsOpen {
 			msgs = append(msgs, fmt.Sprintf("%s holds %d runs: choose the runs to import (one curve each)", set.where, len(runs)))
@@ -119,7 +131,13 @@ func (set *fileReader) resolve() (*Result, error) {
 		}
 		amb.Message = strings.Join(msgs, "; ")
 		imp.Ambiguity = amb
+		if columnOptions == nil && metric != "" && !asLR {
+			imp.Loss = set.lossChoice(metric, lossMetrics, agreed)
+		}
 		return imp, nil
+	}
+	if !asLR && metric != "" {
+		imp.Loss = set.lossChoice(metric, lossMetrics, agreed)
 	}
 
 	for _, run := range chosenRuns {
@@ -134,6 +152,27 @@ func (set *fileReader) resolve() (*Result, error) {
 		imp.Curves = append(imp.Curves, c)
 	}
 	return imp, nil
+}
+
+// lossChoice says which column was read as the loss (metric), why (agreed, when the file had
+// several candidates), and the file's candidates.
+func (set *fileReader) lossChoice(metric string, lossMetrics []string, agreed Agreement) *LossChoice {
+	lc := &LossChoice{Column: metric, Candidates: agreed.Columns}
+	if agreed.Column == metric {
+		lc.Reason = agreed.Reason
+	}
+	if len(lc.Candidates) == 0 {
+		names := lossMetrics
+		if !slices.Contains(names, metric) {
+			names = append([]string{metric}, names...)
+		}
+		opts := make([]Option, len(names))
+		for i, m := range names {
+			opts[i] = set.columnOption(m)
+		}
+		lc.Candidates = markSummaries(opts)
+	}
+	return lc
 }
 
 // metrics lists the columns read, in order: the candidate losses, and the learning rates.

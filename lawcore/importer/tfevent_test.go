@@ -95,9 +95,13 @@ func TestReadEventFileTags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantOptions(t, "columns", imp.Ambiguity.Columns, "train/loss", 2, "eval/loss", 1)
-	if imp.Ambiguity.Columns[1].Kind != "validation" {
-		t.Errorf("eval/loss kind %q", imp.Ambiguity.Columns[1].Kind)
+	// eval/loss, of one point, is no curve to fit: train/loss is read without a question
+	if imp.Ambiguity != nil || imp.Curves[0].Metric != "train/loss" || imp.Loss == nil {
+		t.Fatalf("got %+v", imp)
+	}
+	wantOptions(t, "columns", imp.Loss.Candidates, "train/loss", 2, "eval/loss", 1)
+	if o := imp.Loss.Candidates[1]; o.Kind != "validation" || !o.Summary {
+		t.Errorf("eval/loss %+v", o)
 	}
 	imp, err = Read("e", twoLosses, Choice{Column: "eval/loss"})
 	if err != nil {

@@ -49,9 +49,18 @@ export function importReport(result, columns, inputs) {
 export function ambiguityText(amb) {
   const parts = [amb.message];
   if (amb.columns && amb.columns.length) {
-    const rows = amb.columns.map((o) => [o.name, o.kind || '', String(o.points), stepRange(o.firstStep, o.lastStep)]);
+    const rows = amb.columns.map((o) => [
+      o.name,
+      o.summary ? 'summary' : o.kind || '',
+      String(o.points),
+      stepRange(o.firstStep, o.lastStep),
+    ]);
     parts.push(table(['column', 'kind', 'points', 'steps'], rows, { right: [2] }));
-    parts.push(`Choose the loss column with --column NAME (for example --column ${quoteArg(amb.columns[0].name)}).`);
+    // lawcore's default (never a summary; a validation loss where there is one) and why
+    if (amb.reason) parts.push(amb.reason);
+    parts.push(
+      `Choose the loss column with --column NAME (for example --column ${quoteArg(amb.default || amb.columns[0].name)}).`,
+    );
   }
   if (amb.runs && amb.runs.length) {
     const rows = amb.runs.map((o) => [o.name, String(o.points), stepRange(o.firstStep, o.lastStep)]);

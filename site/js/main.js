@@ -104,7 +104,7 @@ const exports = Object.fromEntries(
 
 // Every view shows at once, while lawcore loads (a failure to start is a message); the schema
 // they read (the laws' parameters and terms) is the build's.
-showMessages(store);
+showMessages(store, { fit: () => fitNow() });
 showWorkspace(store, {
   startEmpty: () => workspace.startEmpty(),
   back: () => workspace.backToSaved(),
@@ -152,6 +152,7 @@ function showViews() {
       if (from !== (curve.from ?? null)) store.setWindow(name, from);
       return true;
     },
+    rename: (name, label) => store.renameCurve(name, label),
     edit: (name) => schedules.editPrediction(name),
     remove: (name) => store.remove(name),
   });
@@ -198,7 +199,8 @@ for (const id of SETTING_FIELDS) {
     }
   });
 }
-on('#fit-button', 'click', async () => {
+/** fitNow fits the curves with the settings of the form (Fit, or the Fit of an import's report). */
+async function fitNow() {
   if (!commitSettings()) return;
   // Fit pressed while files are read fits them once they are in (else it fitted the example they replace)
   const waited = imports.reading;
@@ -207,7 +209,8 @@ on('#fit-button', 'click', async () => {
     await imports.whenRead();
   }
   fitting.fit({ keepMessage: waited }); // what the import said, not yet read
-});
+}
+on('#fit-button', 'click', fitNow);
 on('#validate-button', 'click', () => commitSettings() && fitting.validate());
 on('#cancel-button', 'click', () => fitting.cancel());
 on('#manual-apply', 'click', () => {

@@ -39,10 +39,11 @@ test('a W&B export with two runs asks which runs and imports both', async () => 
         === 'runA,runB',
     );
     assert.deepEqual(await curveNames(page), ['runA', 'runB']);
-    // Step 0 is dropped (the fit needs steps >= 1), with a note.
+    // Step 0 is dropped (the fit needs steps >= 1), with a note (behind the disclosure, after the
+    // line each curve added has).
     assert.match(await page.textContent('#curve-list [data-curve-name="runA"]'), /4 points, steps 100–400/);
     assert.match(
-      await messageText(page),
+      await page.textContent('#message .report-notes > div'),
       /^wandb_export\.csv: the point at step 0 \(or without a loss\) dropped from runA, runB; the fit needs steps ≥ 1\./,
     );
     assert.match(await page.textContent('#curve-list [data-curve-name="runB"]'), /needs a schedule/);
@@ -106,12 +107,14 @@ test('a W&B export with two runs and two loss columns asks for both; the column 
     const options = await page.$$eval('#import-options input', (xs) =>
       xs.map((x) => `${x.type} ${x.value} ${x.checked}`),
     );
+    // the validation loss is offered first (issue 45), and the question says why
     assert.deepEqual(options, [
-      'radio train/loss true',
-      'radio val/loss false',
+      'radio train/loss false',
+      'radio val/loss true',
       'checkbox cosine-10k true',
       'checkbox wsd-10k true',
     ]);
+    assert.match(await page.textContent('#import-reason'), /^"val\/loss" is chosen: the validation loss/);
     await page.check('#import-options input[value="val/loss"]');
     await page.uncheck('#import-options input[value="wsd-10k"]');
     await page.click('#import-ok');

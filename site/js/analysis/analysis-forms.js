@@ -148,18 +148,38 @@ export function fieldsOf(analysis, defaults) {
 
 /**
  * defaultOptions are an analysis's options as lawcore defaults them, without the setup the
- * page gives (the parameters in use, the peak of the curves, the warmup setting).
+ * page gives (the parameters in use, the peak of the curves, the warmup setting). With runs
+ * (selectors.js analysisRuns: the user's runs' total, decay shape and floor), the analyses that
+ * ask about the user's schedule start from it: the WSD ratios of the runs' length and decay, the
+ * annealing functions over the runs' length.
  */
-export function defaultOptions(defaults, analysis) {
+export function defaultOptions(defaults, analysis, runs = null) {
   const opts = { ...((defaults && defaults[analysis]) || {}) };
   for (const k of SETUP_KEYS) delete opts[k];
+  if (!runs) return opts;
+  const shapes = (defaults && defaults['anneal-function'] && defaults['anneal-function'].shapes) || [];
+  const decay = runs.decay && (!shapes.length || shapes.includes(runs.decay)) ? runs.decay : null;
+  const total = Number.isInteger(runs.total) && runs.total > 1 ? runs.total : null;
+  const floor = decay && runs.floor > 0 && runs.floor < 1 ? runs.floor : null;
+  if (analysis === 'wsd-ratio') {
+    if (total) opts.totals = [total];
+    if (decay) opts.decay = decay;
+    if (floor !== null) opts.floor = floor;
+  }
+  if (analysis === 'anneal-function') {
+    if (total) opts.total = total;
+    if (floor !== null) opts.floor = floor;
+  }
   return opts;
 }
 
-/** optionsInUse are the options an analysis runs with: as the user set them, else lawcore's defaults. */
-export function optionsInUse(analysisState, analysis) {
+/**
+ * optionsInUse are the options an analysis runs with: as the user set them, else the defaults
+ * (defaultOptions: lawcore's, from the user's runs where they say).
+ */
+export function optionsInUse(analysisState, analysis, runs = null) {
   const set = analysisState.options[analysis];
-  return set !== undefined ? set : defaultOptions(analysisState.defaults, analysis);
+  return set !== undefined ? set : defaultOptions(analysisState.defaults, analysis, runs);
 }
 
 /** round10 drops float noise (0.12000000000000001 -> 0.12). */

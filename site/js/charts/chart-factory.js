@@ -90,7 +90,19 @@ export function createChart(container, { group = null, compact = false } = {}) {
         spec.xLabel,
         spec.yLabel,
         spec.y2Label,
-        lines.map((l) => [l.label, l.color, l.dash, l.width, !!l.points, l.size, l.scale, l.group, l.role, l.band]),
+        lines.map((l) => [
+          l.label,
+          l.color,
+          l.dash,
+          l.width,
+          !!l.points,
+          l.size,
+          l.scale,
+          l.group,
+          l.groupLabel,
+          l.role,
+          l.band,
+        ]),
       ]);
       if (u && next === shape) {
         u.setData(data);
@@ -246,7 +258,7 @@ function groupedLegend(u, lines, spec) {
   lines.forEach((l, i) => {
     if (l.legend === false) return;
     const key = l.group || l.label;
-    if (!groups.has(key)) groups.set(key, { name: key, color: l.color, items: [] });
+    if (!groups.has(key)) groups.set(key, { name: key, label: l.groupLabel || key, color: l.color, items: [] });
     const g = groups.get(key);
     // A band's two edges are one entry.
     const edge = l.band && g.items.find((it) => it.l.band);
@@ -264,10 +276,10 @@ function groupedLegend(u, lines, spec) {
     li.dataset.group = g.name;
     const name = el('button', 'legend-name');
     name.type = 'button';
-    name.title = `Hide or show every line of ${g.name}`;
+    name.title = `${g.name}: hide or show every line`;
     const swatch = el('span', 'swatch');
     swatch.style.background = colorOf(g.color);
-    name.append(swatch, el('span', '', g.name));
+    name.append(swatch, el('span', '', g.label));
     li.append(name);
     const buttons = [];
     for (const { l, index, indices } of g.items) {

@@ -3,14 +3,15 @@
 // Pure: no DOM, so that node tests it.
 //
 // A chart spec: {xLabel, yLabel, height, logX, logY, xMin, empty, yTicks?, lines}; a line:
-// {label, group, role, color, dash, width?, points?, size?, band?, legend?, x, y, format}. group names
-// the curve or schedule a line belongs to (the legend has one entry per group, in its colour,
+// {label, group, groupLabel?, role, color, dash, width?, points?, size?, band?, legend?, x, y, format}.
+// group names the curve or schedule a line belongs to, groupLabel the name the page shows for it
+// (common/names.js; the full name shows on hover) (the legend has one entry per group, in its colour,
 // with each line's role: observed, fitted, band...); band ('lower' | 'upper') marks the edges
 // of a prediction band, filled between; legend: false keeps a line (the zero line) out of the
 // legend. Colours starting with "@" name the theme's colours
 // (@fg, @muted).
 import { LAWS, LAW_NAMES } from '../engine/schema.js';
-import { paramsOf, lineOf, fitCovers, shownFits, averageOf } from '../state/selectors.js';
+import { paramsOf, lineOf, fitCovers, shownFits, averageOf, labelsOf } from '../state/selectors.js';
 import { lrColumn } from '../schedules/curve-facts.js';
 import * as fmt from '../common/format.js';
 
@@ -185,7 +186,12 @@ function inUnits(spec, axis) {
 export function resultCharts(state) {
   const axis = xAxis(state.chart);
   const specs = resultChartsInSteps(state);
-  return Object.fromEntries(Object.entries(specs).map(([id, spec]) => [id, inUnits(spec, axis)]));
+  const labels = labelsOf(state);
+  const labelled = (spec) => ({
+    ...spec,
+    lines: spec.lines.map((l) => (l.group ? { ...l, groupLabel: labels.get(l.group) ?? l.group } : l)),
+  });
+  return Object.fromEntries(Object.entries(specs).map(([id, spec]) => [id, inUnits(labelled(spec), axis)]));
 }
 
 function resultChartsInSteps(state) {

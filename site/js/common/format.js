@@ -117,3 +117,21 @@ export function parseCount(text) {
   const m = /^(.*?)\s*([kmbt])?$/i.exec(t);
   return parseDecimal(m[1]) * (m[2] ? SCALE[m[2].toLowerCase()] : 1);
 }
+
+/**
+ * plainNumber writes a number read from a log as a person would type it: a learning rate of 0.002
+ * computed or logged in single precision (0.001999999979446888) is 0.002, the shortest decimal
+ * of at most seven significant digits within two parts in ten million (single precision's
+ * resolution); anything else as JavaScript writes it. For numbers from data, not typed ones.
+ */
+export function plainNumber(x) {
+  if (!Number.isFinite(x) || x === 0) return String(x);
+  for (let p = 1; p <= 7; p++) {
+    const near = Number(x.toPrecision(p));
+    if (Math.abs(near - x) <= 2e-7 * Math.abs(x)) return String(near);
+  }
+  return String(x);
+}
+
+/** plainValue is plainNumber as a number: 0.001999999979446888 as 0.002. */
+export const plainValue = (x) => Number(plainNumber(x));

@@ -23,7 +23,7 @@ import {
 } from '../analysis/analysis-forms.js';
 import { answerSentence } from '../analysis/analysis-answers.js';
 import { UNCERTAIN_ANALYSES, uncertainTable } from '../analysis/analysis-uncertainty.js';
-import { analysisSetup, fittedPeak } from '../state/selectors.js';
+import { analysisSetup, fittedPeak, analysisRuns } from '../state/selectors.js';
 import { importText } from '../import/import-files.js';
 import * as fmt from '../common/format.js';
 
@@ -120,7 +120,7 @@ export function createAnalyses({ store, engine }) {
   }
 
   async function runAnalysis(v, onProgress) {
-    let options = optionsInUse(store.state.analysis, v.analysis);
+    let options = optionsInUse(store.state.analysis, v.analysis, analysisRuns(store.state));
     const setup = v.noSetup ? null : analysisSetup(store.state);
     if (setup && (options.params || (options.law && options.law !== setup.law))) {
       // parameters set in the options (the JSON view) are not the fit's: a partial set is taken
@@ -303,7 +303,7 @@ export function createAnalyses({ store, engine }) {
       if (!field) return;
       let options;
       try {
-        options = withField(optionsInUse(store.state.analysis, v.analysis), field, text);
+        options = withField(optionsInUse(store.state.analysis, v.analysis, analysisRuns(store.state)), field, text);
       } catch (err) {
         return refuseInput(v, err.message, key);
       }
@@ -320,7 +320,10 @@ export function createAnalyses({ store, engine }) {
       let options;
       try {
         // an option left out is lawcore's default, and the form shows it so (it showed a blank field)
-        options = { ...defaultOptions(store.state.analysis.defaults, v.analysis), ...parseOptionsJSON(text) };
+        options = {
+          ...defaultOptions(store.state.analysis.defaults, v.analysis, analysisRuns(store.state)),
+          ...parseOptionsJSON(text),
+        };
       } catch (err) {
         return refuseInput(v, err.message, 'json');
       }

@@ -14,6 +14,16 @@ import { warmupFromLR } from '../schedules/curve-facts.js';
 const heldPoints = (state) =>
   state.curves.filter((c) => !(state.example && c.fromExample)).reduce((n, c) => n + c.steps.length, 0);
 
+/** reported is what an import's report says of a curve added: its points, steps and learning rates. */
+const reported = (c) => ({
+  name: c.name,
+  points: c.steps.length,
+  first: c.steps[0],
+  last: c.steps[c.steps.length - 1],
+  lr: c.scheduleSource === 'file',
+  schedule: Boolean(c.schedule),
+});
+
 /** sameArray says whether two arrays of numbers hold the same values. */
 function sameArray(a, b) {
   if (a === b) return true;
@@ -138,8 +148,10 @@ export function createImports({ store, engine, ask }) {
           ? ` Without learning rates: give ${noLR.join(', ')} a schedule, or add its learning-rate file.`
           : ''),
     );
-    if (errors.length) store.showMessage([...errors, ...notes]);
-    else if (notes.length) store.showMessage(notes, 'notice');
+    // The curves added, a line each, first; the errors below them; the notes behind a disclosure.
+    const report = added.length ? { curves: added.map(reported), shown: errors.length } : null;
+    if (errors.length) store.showMessage([...errors, ...notes], 'error', null, report);
+    else if (notes.length || report) store.showMessage(notes, 'notice', null, report);
   }
 
   /** underWay counts the imports being read (a question to the user included); read settles when one ends. */

@@ -7,7 +7,8 @@
 // of a schedule changed or added are predicted as every missing line is (derived.js).
 import { explicitSchedule, importText, fileBytes } from '../import/import-files.js';
 import { PRESETS } from '../engine/schema.js';
-import { curveFacts, scheduleDefaults, scheduleProblems } from '../schedules/curve-facts.js';
+import { curveFacts, nominalLength, scheduleDefaults, scheduleProblems } from '../schedules/curve-facts.js';
+import * as fmt from '../common/format.js';
 
 /** BUILDER_DEFAULTS: a new schedule with no run to go by (the paper's Fig. 3 runs). */
 const BUILDER_DEFAULTS = { total: 60000, peak: 2e-4 };
@@ -83,18 +84,19 @@ export function createSchedules({ store, engine, editSchedule }) {
       const c = store.state.curves.find((x) => x.name === name);
       if (!c) return;
       const facts = curveFacts(c);
+      const length = nominalLength(c);
       const near = context();
       const forRun = {
-        total: facts.lastStep,
+        total: length,
         peak: facts.peak ?? near.peak,
         warmup: facts.warmup ?? near.warmup,
-        data: { total: facts.lastStep, peak: facts.peak, warmup: facts.warmup },
-        from: `the curve: ${facts.from}`,
+        data: { total: length, peak: facts.peak, warmup: facts.warmup },
+        from: `the curve: ${facts.from}${length > facts.lastStep ? `; its run’s length ${fmt.steps(length)}` : ''}`,
         curve: c,
       };
       const guess = c.schedule || {
         kind: 'constant',
-        total: facts.lastStep,
+        total: length,
         peak: forRun.peak,
         ...(Number.isFinite(forRun.warmup) ? { warmup: forRun.warmup } : {}),
       };
@@ -128,7 +130,10 @@ export function createSchedules({ store, engine, editSchedule }) {
       if (!got) return;
       store.editPrediction(name, got);
     },
-    /** addPrediction adds a schedule to predict, starting from the last one's, else from the loaded runs. */
+    /**
+     * addPrediction adds a schedule to predict, or a sweep's family of them, starting from the
+     * last one's, else from the loaded runs.
+     */
     async addPrediction() {
       const last = store.state.predictions[store.state.predictions.length - 1];
       const got = await editSchedule({
@@ -137,9 +142,11 @@ export function createSchedules({ store, engine, editSchedule }) {
         schedule: last ? { ...last.schedule } : null,
         fallback: fallback(),
         forRun: context(),
+        sweep: true,
       });
       if (!got) return;
-      store.addPrediction(got.name, got.schedule);
+      if (got.sweep) store.addPredictions(got.sweep);
+      else store.addPrediction(got.name, got.schedule);
     },
     service: {
       expand: (desc) => engine.schedule(desc),

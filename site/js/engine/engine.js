@@ -156,6 +156,16 @@ export function createEngine(client) {
     },
 
     /**
+     * agreeColumns settles the loss column of the files of one upload: files are [{name, chosen,
+     * candidates}] (each file's loss candidates as its own import answered them); it resolves to
+     * lawcore's importer.Agreement, {column, reason, ask, message, columns, files (each file's
+     * column), notes}.
+     */
+    async agreeColumns(files) {
+      return (await call('agree', { files })).result;
+    },
+
+    /**
      * pairLearningRates asks which learning-rate curve belongs to which loss curve: curves are
      * {name, file, run, steps, lr?, isLoss}; it resolves to {pairs: [{loss, lr, keep?, reach?}]
      * (indices; keep: the loss points kept, [from, to); reach: learning rates [{step, lr}] to add,

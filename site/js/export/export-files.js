@@ -201,6 +201,8 @@ export function fitDocument(state, version, exported = new Date()) {
     // each curve's fit window: the step it is fitted from (0: every point), set by the user or the default
     schedules: state.curves.map((c) => ({
       name: c.name,
+      // the name the user gave it on the page (the full name above is the curve's own)
+      ...(c.label ? { label: c.label } : {}),
       role: c.role,
       schedule: c.schedule || null,
       window: windowOf(c, settings.warmupSteps),

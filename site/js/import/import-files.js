@@ -94,8 +94,8 @@ function picked(a, idx) {
  * resolves to a choice ({column} or {runs}) or null (skip); without ask, the question is an
  * error. It returns {result, columns, choice}, or {skipped: true} when the user declined.
  */
-async function askedImport(label, call, ask, choice) {
-  let { result, columns } = await call(choice);
+async function askedImport(label, call, ask, choice, first = null) {
+  let { result, columns } = first || (await call(choice));
   for (let asked = 0; result.ambiguity; asked++) {
     if (asked === 3 || !ask) throw new Error(result.ambiguity.message);
     const answer = await ask(result.ambiguity, label);
@@ -189,12 +189,21 @@ function curvesOfAnswer(result, columns, { label, nameOf, fileOf }) {
  * file, read by lawcore as they are). When the file holds several runs or loss columns,
  * ask(ambiguity, fileName) resolves to a choice ({column} or {runs}) or null (skip the file);
  * without ask, the question is an error. choice starts the request ({asLR: true} reads the
- * file's learning rates instead of its loss).
+ * file's learning rates instead of its loss). first is lawcore's answer to the file already
+ * read with that choice; upload says the file is one of several read together (importFiles),
+ * whose column was settled for all of them and said once.
  * It returns {curves, lrCurves, notes} (see curvesOfAnswer); skipped is set when the user
  * declined the question.
  */
-export async function importText(engine, fileName, content, ask = null, choice = {}) {
-  const asked = await askedImport(fileName, (c) => engine.importFile(fileName, content, c), ask, choice);
+export async function importText(
+  engine,
+  fileName,
+  content,
+  ask = null,
+  choice = {},
+  { first = null, upload = false } = {},
+) {
+  const asked = await askedImport(fileName, (c) => engine.importFile(fileName, content, c), ask, choice, first);
   if (asked.skipped) return { curves: [], lrCurves: [], notes: [`${fileName}: skipped.`], skipped: true };
   const { result, columns } = asked;
   const single = result.curves.length === 1;
@@ -206,9 +215,58 @@ export async function importText(engine, fileName, content, ask = null, choice =
     // A column the user chose goes into the name: one file may give a curve per column.
     const run = shared.has(info.run) ? '' : info.run;
     const base = run || (single ? curveName(fileName) : info.name || `${curveName(fileName)} ${i + 1}`);
-    return asked.choice.column && !base.endsWith(info.metric) ? `${base} ${info.metric}` : base;
+    // (an upload's column is the same for all its files: it names none of them)
+    return asked.choice.column && !upload && !base.endsWith(info.metric) ? `${base} ${info.metric}` : base;
   };
-  return curvesOfAnswer(result, columns, { label: fileName, nameOf, fileOf: () => fileName });
+  const out = curvesOfAnswer(result, columns, { label: fileName, nameOf, fileOf: () => fileName });
+  // why lawcore read this column among several, when nobody was asked
+  if (!upload && !asked.choice.column && result.loss && result.loss.reason)
+    out.notes.unshift(`${fileName}: ${result.loss.reason}`);
+  return out;
+}
+
+/**
+ * lossCandidates are a file's loss candidates as lawcore's import answered them, for
+ * agreeColumns: {name, chosen (the column read; '' when it asked), candidates}.
+ */
+export function lossCandidates(name, result) {
+  if (result.ambiguity && result.ambiguity.columns) return { name, chosen: '', candidates: result.ambiguity.columns };
+  if (result.loss) return { name, chosen: result.loss.column, candidates: result.loss.candidates || [] };
+  return { name, chosen: '', candidates: [] };
+}
+
+/**
+ * uploadColumns settles the loss column of the files of one upload (read: [{file, first}], first
+ * lawcore's answer to the file alone) together: lawcore's agree says which, and why; when two
+ * real series compete in a file, ask confirms it once for the whole upload. It returns, for each
+ * file, {column} (the column to read it with; null: as first read) or {skip: true} (the question
+ * was declined), and adds to notes what the user should know.
+ */
+export async function uploadColumns(engine, read, ask, notes) {
+  const files = read.map(({ file, first }) => lossCandidates(file.name, first.result));
+  if (files.filter((f) => f.candidates.length).length < 2) return read.map(() => ({ column: null }));
+  const agreed = await engine.agreeColumns(files);
+  let column = agreed.column;
+  if (agreed.ask) {
+    const question = {
+      message: agreed.message,
+      columns: agreed.columns,
+      default: agreed.column,
+      reason: agreed.reason,
+    };
+    if (!ask) throw new Error(agreed.message);
+    const answer = await ask(question, `${read.length} files`, { upload: true });
+    if (!answer) return files.map((f) => (f.chosen || !f.candidates.length ? { column: null } : { skip: true }));
+    column = answer.column;
+  } else if (files.some((f) => f.candidates.length > 1)) {
+    notes.push(agreed.reason);
+  }
+  if (column === agreed.column) notes.push(...agreed.notes);
+  return files.map((f, i) => {
+    if (!f.candidates.length) return { column: null };
+    const own = f.candidates.some((o) => o.name === column) ? column : agreed.files[i] || f.chosen;
+    return { column: own && own !== f.chosen ? own : null };
+  });
 }
 
 /**
@@ -329,9 +387,30 @@ export async function fileBytes(file) {
  */
 export async function importFiles(engine, files, ask) {
   const out = { curves: [], lrCurves: [], notes: [], errors: [] };
+  // Each file as lawcore reads it alone; then the upload's loss column, settled for all of them
+  // (one question at most); then each file with that column where lawcore read another.
+  const read = [];
   for (const file of files) {
     try {
-      const got = await importText(engine, file.name, await fileBytes(file), ask);
+      const bytes = await fileBytes(file);
+      read.push({ file, bytes, first: await engine.importFile(file.name, bytes, {}) });
+    } catch (err) {
+      out.errors.push(err.message);
+    }
+  }
+  const upload = read.length > 1;
+  const plan = upload ? await uploadColumns(engine, read, ask, out.notes) : read.map(() => ({ column: null }));
+  for (const [i, { file, bytes, first }] of read.entries()) {
+    if (plan[i].skip) {
+      out.notes.push(`${file.name}: skipped.`);
+      continue;
+    }
+    try {
+      const { column } = plan[i];
+      const got = await importText(engine, file.name, bytes, ask, column ? { column } : {}, {
+        first: column ? null : first,
+        upload,
+      });
       out.curves.push(...got.curves);
       out.lrCurves.push(...got.lrCurves);
       out.notes.push(...got.notes);

@@ -27,8 +27,8 @@ import { LAW_NAMES } from '../engine/schema.js';
 export const FORMAT = 3;
 /** INLINE is the most numbers an array may hold and stay in the record. */
 const INLINE = 64;
-/** CURVE_TEXT are a curve's texts that are kept: where it came from. */
-export const CURVE_TEXT = ['lrFile', 'file', 'run', 'source'];
+/** CURVE_TEXT are a curve's texts that are kept: where it came from, and the name the user gave it. */
+export const CURVE_TEXT = ['lrFile', 'file', 'run', 'source', 'label'];
 /** ANALYSIS_CHOICES are the Analyses panel's parts that are the user's choices, and are kept. */
 export const ANALYSIS_CHOICES = ['open', 'view', 'options', 'sizeTarget', 'relative'];
 

@@ -71,9 +71,84 @@ export function loggedWarmup(steps, lr) {
   return steps.length && warmup > steps[0] ? warmup : 0;
 }
 
+/** NAMED_LENGTH finds a run's length in its name: iter50000, steps_50000, total-50000. */
+const NAMED_LENGTH = /(?:^|[^a-z])(?:iter|iters|iterations|steps?|total)[_=-]?(\d{3,})(?!\d)/gi;
+
+/**
+ * nominalLength is the length a run was planned to, where its log stops short of it (a run of
+ * 50,000 steps evaluated every 200 logs its last loss at 49,800): the step count its name gives
+ * (iter50000) when its last logged step (of its loss or its LR column) falls short of it by at
+ * most one logging interval, else the roundest number that does, else its last logged step.
+ */
+export function nominalLength(curve) {
+  const n = curve.steps.length;
+  const col = lrColumn(curve);
+  const lastOf = (xs) => (xs && xs.length ? xs[xs.length - 1] : 0);
+  const last = Math.max(lastOf(curve.steps), lastOf(col && col.steps));
+  const interval = n > 1 ? curve.steps[n - 1] - curve.steps[n - 2] : 0;
+  if (!(last > 0) || !(interval > 0)) return last;
+  const within = (x) => x >= last && x - last <= interval;
+  for (const m of String(curve.name || '').matchAll(NAMED_LENGTH)) if (within(Number(m[1]))) return Number(m[1]);
+  for (let unit = 10 ** Math.floor(Math.log10(last)); unit >= 10; unit /= 10) {
+    const round = Math.ceil(last / unit) * unit;
+    if (within(round)) return round;
+  }
+  return last;
+}
+
+/** SHAPES are the decay shapes a logged decay is told apart by: the fraction of the way down at u of it. */
+const SHAPES = {
+  linear: (u) => u,
+  cosine: (u) => (1 - Math.cos(Math.PI * u)) / 2,
+  '1-sqrt': (u) => Math.sqrt(u),
+  '1-square': (u) => u * u,
+};
+
+/**
+ * loggedDecay is the decay an LR column shows after its peak: {shape (linear, cosine, 1-sqrt or
+ * 1-square: the one its points lie nearest), floor (its last LR as a fraction of the peak)}, or
+ * null when it does not fall (a constant run) or falls over too few points to tell.
+ */
+export function loggedDecay(steps, lr) {
+  let peak = 0;
+  for (const v of lr) if (v > peak) peak = v;
+  let start = -1;
+  for (let i = 0; i < lr.length; i++) if (lr[i] >= peak * (1 - PEAK_TOLERANCE)) start = i;
+  const end = lr.length - 1;
+  const final = lr[end];
+  if (!(peak > 0) || end - start < 4 || final > peak * 0.95) return null;
+  let best = null;
+  for (const [shape, down] of Object.entries(SHAPES)) {
+    let err = 0;
+    for (let i = start; i <= end; i++) {
+      const u = (steps[i] - steps[start]) / (steps[end] - steps[start]);
+      const y = (peak - lr[i]) / (peak - final);
+      err += (y - down(u)) ** 2;
+    }
+    if (!best || err < best.err) best = { shape, err };
+  }
+  return { shape: best.shape, floor: fmt.plainValue(final / peak) };
+}
+
+/**
+ * scheduleDecay is the decay of a curve's schedule: its description's (a WSD's decay shape, a
+ * cosine, a linear decay; floor: its final LR as a fraction of the peak), else the one its LR
+ * column shows (loggedDecay); null for a schedule that does not decay.
+ */
+export function scheduleDecay(curve) {
+  const s = curve.schedule;
+  const floor = s && s.peak > 0 && Number.isFinite(s.final) ? s.final / s.peak : 0;
+  if (s && s.kind === 'wsd') return { shape: s.decay || 'linear', floor };
+  if (s && (s.kind === 'cosine' || s.kind === 'linear')) return { shape: s.kind, floor };
+  const col = lrColumn(curve);
+  return col ? loggedDecay(col.steps, col.lr) : null;
+}
+
 /**
  * curveFacts is what the curve's data says of its schedule: {lastStep, peak, warmup, from},
- * peak and warmup null when it has no LR column; from says where each comes from in words.
+ * peak and warmup null when it has no LR column; from says where each comes from in words. The
+ * peak is written as a person would type it (a single-precision log's 0.001999999979446888 is
+ * 0.002).
  */
 export function curveFacts(curve) {
   const lastStep = curve.steps.length ? curve.steps[curve.steps.length - 1] : 0;
@@ -81,6 +156,7 @@ export function curveFacts(curve) {
   if (!col) return { lastStep, peak: null, warmup: null, from: `its last step ${fmt.steps(lastStep)}` };
   let peak = 0;
   for (const v of col.lr) if (v > peak) peak = v;
+  peak = fmt.plainValue(peak);
   const warmup = detectWarmup(col.steps, col.lr);
   return {
     lastStep,
@@ -92,14 +168,14 @@ export function curveFacts(curve) {
 
 /**
  * scheduleDefaults are the total, peak and warmup a new schedule starts from when no curve's
- * data gives them: the loaded curves' (the longest run, the first LR column's peak and
- * warmup), else the schedules to predict's, else fallback ({total, peak, warmup}).
+ * data gives them: the loaded curves' (the longest run's nominal length, the first LR column's
+ * peak and warmup), else the schedules to predict's, else fallback ({total, peak, warmup}).
  */
 export function scheduleDefaults(state, fallback) {
   const out = { ...fallback };
   const facts = state.curves.map(curveFacts);
   const withLR = facts.find((f) => f.peak);
-  if (facts.length) out.total = Math.max(...facts.map((f) => f.lastStep));
+  if (facts.length) out.total = Math.max(...state.curves.map(nominalLength));
   if (withLR) Object.assign(out, { peak: withLR.peak, warmup: withLR.warmup });
   else {
     const described = [...state.curves, ...state.predictions]

@@ -36,6 +36,8 @@ export function shareView(state, withData) {
       annealing || multiPower ? (state.manual ? 'manual' : 'fit') : Object.keys(state.fits || {}).length ? 'fit' : null,
     curves: state.curves.map((c) => ({
       name: c.name,
+      // the name the user gave it, shown instead (the full name stays the curve's)
+      ...(c.label ? { label: c.label } : {}),
       role: c.role,
       schedule: withData ? c.schedule || null : thinSchedule(c.schedule),
       ...(withData ? { steps: Array.from(c.steps), loss: Array.from(c.loss) } : {}),
@@ -85,6 +87,7 @@ export function linkView(link) {
     if (c.steps) {
       curves.push({
         name: c.name,
+        ...(c.label ? { label: c.label } : {}),
         role: c.role,
         steps: c.steps,
         loss: c.loss,

@@ -125,9 +125,10 @@ export async function decodeShare(payload) {
 function checkCurve(c, i) {
   const where = `curves[${i}]`;
   if (!isObject(c)) fail(where, 'not an object');
-  onlyKeys(c, ['name', 'role', 'schedule', 'steps', 'loss', 'from', 'scheduleSource'], where);
+  onlyKeys(c, ['name', 'label', 'role', 'schedule', 'steps', 'loss', 'from', 'scheduleSource'], where);
   const out = {
     name: str(c.name, `${where}.name`),
+    ...(c.label !== undefined ? { label: str(c.label, `${where}.label`) } : {}),
     role: oneOf(c.role, ROLES, `${where}.role`),
     schedule: c.schedule === null || c.schedule === undefined ? null : checkSchedule(c.schedule, `${where}.schedule`),
   };

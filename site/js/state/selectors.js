@@ -2,6 +2,31 @@
 // which predicted lines are current, and the analyses' setup. Pure functions of the state, so
 // that views, controllers and the chart model derive the same answers.
 import { LAW_NAMES, LAWS } from '../engine/schema.js';
+import { curveLabels } from '../common/names.js';
+import { nominalLength, scheduleDecay } from '../schedules/curve-facts.js';
+
+/** labelled holds the latest labelsOf answer, for the curves and schedules it was made from. */
+let labelled = { curves: null, predictions: null, labels: new Map() };
+
+/**
+ * labelsOf maps each curve's and schedule's name to the name the page shows (common/names.js:
+ * the user's label, else what distinguishes it from the other curves); the full name shows on
+ * hover.
+ */
+export function labelsOf(state) {
+  if (labelled.curves !== state.curves || labelled.predictions !== state.predictions)
+    labelled = {
+      curves: state.curves,
+      predictions: state.predictions,
+      labels: curveLabels(state.curves, state.predictions),
+    };
+  return labelled.labels;
+}
+
+/** labelOf is the name the page shows for an item's name (its own when it has none). */
+export function labelOf(state, name) {
+  return labelsOf(state).get(name) ?? name;
+}
 
 /**
  * paramsOf is the law's parameters predictions use: {params, settings, source, members?}, from the
@@ -229,16 +254,51 @@ function analysisParams(state) {
   return { law, cur: law ? paramsOf(state, law) : null };
 }
 
+/** runsSeen holds the latest analysisRuns answer, for the curves it was made from. */
+let runsSeen = { curves: null, runs: null };
+
+/**
+ * analysisRuns is what the user's runs say the analyses should start from: {total (the longest
+ * fit curve's nominal length), decay (the decay shape of the first fit curve that decays), floor
+ * (its final LR as a fraction of the peak)}, each null when the runs do not say (no curves of
+ * the user's: a bundled example's keep its paper's setting; no curve decays). The user's curves
+ * marked fit count, else all of them.
+ */
+export function analysisRuns(state) {
+  if (runsSeen.curves === state.curves) return runsSeen.runs;
+  const mine = state.curves.filter((c) => !c.fromExample);
+  const fit = mine.filter((c) => c.role === 'fit');
+  const runs = fit.length ? fit : mine;
+  const decay = runs.map(scheduleDecay).find(Boolean) || null;
+  const out = {
+    total: runs.length ? Math.max(...runs.map(nominalLength)) : null,
+    decay: decay ? decay.shape : null,
+    floor: decay ? decay.floor : null,
+  };
+  runsSeen = { curves: state.curves, runs: out };
+  return out;
+}
+
 /**
  * analysisInputs are what the analyses' answers are computed from in state, as a list to compare
  * with another state's: the record of the parameters they start from (by identity: a new fit
  * is new parameters), the peak LR they run at, the fitted peak an answer is measured against,
- * and the warmup setting.
+ * the warmup setting, and the runs' total and decay the analyses start from (analysisRuns).
  */
 export function analysisInputs(state) {
   const { cur } = analysisParams(state);
   const s = cur ? cur.settings : state.settings;
-  return [cur ? cur.source : null, analysisPeak(state), fittedPeak(state), s.warmupSteps, s.warmupConvention];
+  const runs = analysisRuns(state);
+  return [
+    cur ? cur.source : null,
+    analysisPeak(state),
+    fittedPeak(state),
+    s.warmupSteps,
+    s.warmupConvention,
+    runs.total,
+    runs.decay,
+    runs.floor,
+  ];
 }
 
 /**

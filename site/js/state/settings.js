@@ -86,3 +86,48 @@ export function parseManualParams(texts, law = 'annealing') {
 export function sameSettings(a, b) {
   return Object.keys({ ...a, ...b }).every((k) => a[k] === b[k]);
 }
+
+/** CONVENTION_WORDS name the warmup conventions as the settings form does. */
+const CONVENTION_WORDS = { peak: 'at peak LR', actual: 'as run' };
+
+/** lambdaWords says a decay factor as a candidate of auto's has it: 0.999 (fixed), or fitted (its value). */
+function lambdaWords(lambda, fitted) {
+  if (lambda === 'fit') return Number.isFinite(fitted) ? `fitted: ${Number(fitted.toPrecision(6))}` : 'fitted';
+  return Number.isFinite(lambda) ? `${lambda} (fixed)` : '';
+}
+
+/** listed joins distinct words: "a", "a and b", "a, b and c". */
+function listed(words) {
+  const u = [...new Set(words.filter(Boolean))];
+  return u.length <= 1 ? u[0] || '' : `${u.slice(0, -1).join(', ')} and ${u[u.length - 1]}`;
+}
+
+/**
+ * autoChose says what an auto fit chose for the settings it picks, as the settings form shows
+ * them in place of the fields auto does not read: {law, lambda, convention, search} (texts; ''
+ * where the choice holds none, as λ for a law without one); null for a fit auto did not make.
+ * An average of laws names its members' choices together.
+ */
+export function autoChose(fit) {
+  const r = fit && fit.response;
+  if (!r || !r.auto) return null;
+  const label = (law) => (LAWS[law] ? LAWS[law].label : law);
+  const members = r.members && r.members.length > 1 ? r.members : null;
+  const picks = members || [{ ...r.auto.chosen, params: r.params }];
+  const lambda = listed(picks.map((m) => lambdaWords(m.lambda, m.params && m.params.lambda)));
+  const convention = listed(picks.map((m) => CONVENTION_WORDS[m.warmupConvention] || m.warmupConvention));
+  const mpl = picks.filter((m) => m.law === 'multi-power');
+  const search = listed(mpl.map((m) => (m.search === 'release' ? 'release procedure' : 'objective minimum')));
+  return {
+    law: members
+      ? `an average of ${members.length} laws, led by the ${label(members[0].law)}`
+      : `the ${label(r.auto.chosen.law)}`,
+    lambda:
+      members && picks.some((m) => m.lambda === undefined) && lambda ? `${lambda} (the laws that have one)` : lambda,
+    convention:
+      members && new Set(picks.map((m) => m.warmupConvention)).size > 1
+        ? `${convention} (each law its own)`
+        : convention,
+    search: search || (mpl.length ? 'objective minimum' : ''),
+  };
+}

@@ -27,7 +27,8 @@ export const CHART_VIEW_KEYS = ['xUnit', 'tokensPerStep', 'modelSize'];
 
 /**
  * initialState is the empty page:
- *   curves       curves with data: {name, role: 'fit'|'validate', steps, loss, lr?, lrSteps? (the
+ *   curves       curves with data: {name, label? (the name shown, the user's: common/names.js),
+ *                role: 'fit'|'validate', steps, loss, lr?, lrSteps? (the
  *                LR column: lr at lrSteps), schedule, scheduleSource: 'file'|'builder', lrFile?,
  *                scheduleProblems? (curve-facts.js), from? (the step the fit window starts at, as
  *                the user set it; absent: curve-facts.js's defaultWindow), file?, run?, size?,
@@ -46,7 +47,8 @@ export const CHART_VIEW_KEYS = ['xUnit', 'tokensPerStep', 'modelSize'];
  *                'validation'}: an auto fit's, replaced by a validation's (its first law's)
  *   stale        curves or settings changed since the latest fit; edits counts those changes
  *   fitting      {progress} while a fit or validation runs, else null
- *   message      {lines, kind: 'error'|'notice', from?} or null; status: the status line
+ *   message      {lines, kind: 'error'|'notice', from?, report?} or null (report: an import's
+ *                curves, see showMessage); status: the status line
  *   undo         the changes that can be undone, the latest last: {text, restore, focusLabel}
  *   share        the latest share link and what it holds: {link, note}
  *   chart        {logX, logY, scheme, xUnit: 'steps'|'tokens'|'flops', tokensPerStep, modelSize
@@ -206,10 +208,12 @@ export function createStore(initial = initialState()) {
 
     /**
      * showMessage shows errors (or a notice); from names what raised it ('predict' is cleared by
-     * the next prediction).
+     * the next prediction). report (an import's: {curves: [{name, points, first, last, lr,
+     * schedule}], shown}) puts the curves added first, one line each, with the first `shown`
+     * lines and the rest behind a disclosure.
      */
-    showMessage(lines, kind = 'error', from = null) {
-      set({ message: { lines: Array.isArray(lines) ? lines : [lines], kind, from } });
+    showMessage(lines, kind = 'error', from = null, report = null) {
+      set({ message: { lines: Array.isArray(lines) ? lines : [lines], kind, from, ...(report ? { report } : {}) } });
     },
     clearMessage() {
       if (state.message) set({ message: null });
@@ -254,6 +258,14 @@ export function createStore(initial = initialState()) {
         ...touched(),
       });
     },
+    /**
+     * renameCurve gives a curve the name the page shows (label; '' goes back to what tells it
+     * from the others): its full name stays its own, in exports, links and lawcore's messages.
+     */
+    renameCurve(name, label) {
+      const text = String(label || '').trim();
+      set({ curves: replaceItem('curves', name, { label: text && text !== name ? text : undefined }) });
+    },
     /** setCurveSize tags a curve with its model size N (null: none), for the model-size law. */
     setCurveSize(name, size) {
       set({ curves: replaceItem('curves', name, { size }) });
@@ -263,6 +275,12 @@ export function createStore(initial = initialState()) {
       const [p] = named([{ name, schedule }], all());
       set({ predictions: [...state.predictions, p] });
       return p;
+    },
+    /** addPredictions adds schedules to predict ([{name, schedule}], a sweep's) in one change; it returns them. */
+    addPredictions(items) {
+      const added = named(items, all());
+      set({ predictions: [...state.predictions, ...added] });
+      return added;
     },
     /** editPrediction renames a schedule to predict (keeping the name unique) and changes its schedule. */
     editPrediction(name, { name: newName, schedule }) {

@@ -8,7 +8,7 @@ import { watch } from '../state/store.js';
 import { createChart } from '../charts/chart-factory.js';
 import { VIEWS, viewById, sizeOfCurve, chartSpec, parseModelSize } from '../analysis/analysis-views.js';
 import { fieldsOf, optionsInUse, fieldText, rangeText, optionsJSON } from '../analysis/analysis-forms.js';
-import { analysisSetup } from '../state/selectors.js';
+import { analysisSetup, analysisRuns, labelsOf } from '../state/selectors.js';
 
 /**
  * showAnalyses draws the panel from the store and wires its controls to on: {select(id), run(),
@@ -77,6 +77,8 @@ export function showAnalyses(store, on) {
   };
   let result;
   let relative;
+  /** shownRuns are the runs (selectors.js analysisRuns) whose defaults the form last showed. */
+  let shownRuns = null;
   watch(store, ['analysis'], (state) => {
     const a = state.analysis;
     // opened by the store (saved work or a link with the panel open: its toggle computes the view);
@@ -92,11 +94,14 @@ export function showAnalyses(store, on) {
     $('#analysis-options-box').hidden = !!v.sizefit;
     $('#analysis-form').hidden = !!v.sizefit;
     // The form and the JSON view are written only when another view's options, or options set
-    // elsewhere, are to show (lawcore's defaults arriving, say), and never over typing: the
-    // text being typed in a field stays, focused, until its change sets the option.
-    if (a.optionsRevision !== revision && !v.sizefit) {
+    // elsewhere, are to show (lawcore's defaults arriving, say; the runs the defaults start from
+    // changed), and never over typing: the text being typed in a field stays, focused, until its
+    // change sets the option.
+    const runs = analysisRuns(state);
+    if ((a.optionsRevision !== revision || runs !== shownRuns) && !v.sizefit) {
+      shownRuns = runs;
       const typing = typedText();
-      const options = optionsInUse(a, v.analysis);
+      const options = optionsInUse(a, v.analysis, runs);
       writtenJSON = optionsJSON(options);
       $('#analysis-options').value = writtenJSON;
       renderForm(fieldsOf(v.analysis, a.defaults), options, on, analysisSetup(state).peak);
@@ -136,8 +141,10 @@ export function showAnalyses(store, on) {
 
   // The model-size fields: one per curve, rebuilt when the curves come or go (not when a size is typed).
   let names = null;
-  watch(store, ['curves', 'analysis'], ({ curves, analysis }) => {
+  watch(store, ['curves', 'analysis'], (state) => {
+    const { curves, analysis } = state;
     if (!viewById(analysis.view).sizefit) return;
+    const labels = labelsOf(state);
     const now = curves.map((c) => c.name).join('\n');
     if (now === names) return;
     names = now;
@@ -163,7 +170,12 @@ export function showAnalyses(store, on) {
             input.value = tagged ? String(tagged) : '';
           }
         });
-        return h('label', { class: 'field' }, h('span', { class: 'field-label', text: c.name }), input);
+        return h(
+          'label',
+          { class: 'field', title: c.name },
+          h('span', { class: 'field-label', text: labels.get(c.name) ?? c.name }),
+          input,
+        );
       }),
     );
     $('#sizefit-none').hidden = curves.length > 0;

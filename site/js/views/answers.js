@@ -7,7 +7,7 @@ import { $, h } from './dom.js';
 import * as fmt from '../common/format.js';
 import { watch } from '../state/store.js';
 import { answerTable, parseAnswerStep, parseAnswerLoss } from '../results/answers.js';
-import { lawTitle } from '../state/selectors.js';
+import { lawTitle, labelsOf } from '../state/selectors.js';
 
 /** signed writes a difference with its sign: +0.0123, −0.0040. */
 const signed = (x, d) => (Number.isFinite(x) ? `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(x).toFixed(d)}` : '–');
@@ -43,9 +43,12 @@ export function showAnswers(store, on) {
     $('#answer-code-box').hidden = !code;
     $('#answer-code-title').textContent = code ? code.title : '';
     $('#answer-code').value = code ? code.text : '';
+    const labels = labelsOf(state);
     const select = $('#answer-baseline');
     select.replaceChildren(
-      ...state.predictions.map((p) => h('option', { value: p.name, text: p.name, selected: p.name === t.baseline })),
+      ...state.predictions.map((p) =>
+        h('option', { value: p.name, text: labels.get(p.name) ?? p.name, selected: p.name === t.baseline }),
+      ),
     );
     $('#answer-step').placeholder = t.defaults.atStep === null ? 'a step' : String(t.defaults.atStep);
     $('#answer-step').title = 'A step (20000, 20,000 or 20k); empty: the last step of the shortest schedule';
@@ -59,6 +62,15 @@ export function showAnswers(store, on) {
       return;
     }
     const many = t.laws.length > 1;
+    // each answer's column, which labels it where the table folds to a block a schedule (a phone)
+    const finalHead =
+      state.band && !state.manual ? `final loss with ${Math.round(state.band.level * 100)}% band` : 'final loss';
+    const heads = {
+      final: finalHead,
+      diff: 'vs baseline',
+      atStep: `loss at ${t.atStep === null ? '–' : fmt.steps(t.atStep)}`,
+      reach: `steps to ${t.reachLoss === null ? '–' : lossText(t.reachLoss)}`,
+    };
     $('#answers-table thead').replaceChildren(
       h(
         'tr',
@@ -69,8 +81,7 @@ export function showAnswers(store, on) {
           class: 'num',
           title:
             'predicted loss at the schedule’s last step, ± the prediction band’s half-width there (the band of an auto fit, or of “Validate”)',
-          text:
-            state.band && !state.manual ? `final loss with ${Math.round(state.band.level * 100)}% band` : 'final loss',
+          text: heads.final,
         }),
         h('th', {
           scope: 'col',
@@ -82,13 +93,13 @@ export function showAnswers(store, on) {
           scope: 'col',
           class: 'num',
           title: 'predicted loss at the step chosen (– past the schedule’s end)',
-          text: `loss at ${t.atStep === null ? '–' : fmt.steps(t.atStep)}`,
+          text: heads.atStep,
         }),
         h('th', {
           scope: 'col',
           class: 'num',
           title: 'the first step at which the predicted loss reaches the loss chosen (– if it never does)',
-          text: `steps to ${t.reachLoss === null ? '–' : lossText(t.reachLoss)}`,
+          text: heads.reach,
         }),
         h('th', { scope: 'col', text: 'copy as' }),
       ),
@@ -106,13 +117,14 @@ export function showAnswers(store, on) {
             { dataset: { scheduleName: r.name, law, baseline: String(r.name === t.baseline) } },
             h(
               'th',
-              { scope: 'row' },
+              { scope: 'row', title: r.name },
               h('span', { class: 'swatch', style: { background: r.color } }),
-              r.name,
+              labels.get(r.name) ?? r.name,
               r.name === t.baseline ? h('span', { class: 'muted', text: ' (baseline)' }) : null,
             ),
             h('td', {
               class: 'num',
+              'data-label': heads.final,
               dataset: {
                 ...value('final', r.final),
                 band: r.band === null ? '' : String(r.band),
@@ -125,16 +137,19 @@ export function showAnswers(store, on) {
             }),
             h('td', {
               class: 'num',
+              'data-label': heads.diff,
               dataset: value('diff', r.diff),
               text: r.name === t.baseline ? '' : signed(r.diff, 4),
             }),
             h('td', {
               class: 'num',
+              'data-label': heads.atStep,
               dataset: value('atStep', r.atStep),
               text: r.atStep === null ? '–' : r.atStep.toFixed(4),
             }),
             h('td', {
               class: 'num',
+              'data-label': heads.reach,
               dataset: value('reach', r.reach),
               text: r.reach === null ? '–' : fmt.steps(r.reach),
             }),

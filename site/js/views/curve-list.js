@@ -4,14 +4,16 @@ import { $, h } from './dom.js';
 import { summary } from '../schedules/schedule-kinds.js';
 import * as fmt from '../common/format.js';
 import { watch } from '../state/store.js';
-import { finalLosses, lawsWithParams, averageOf } from '../state/selectors.js';
+import { finalLosses, lawsWithParams, averageOf, labelsOf } from '../state/selectors.js';
 import { LAWS } from '../engine/schema.js';
 import { flaggedProblems, windowOf, defaultWindow, pointsInWindow } from '../schedules/curve-facts.js';
 
 /**
  * showLists draws both lists from the store. on: {role(name, role), schedule(name), window(name,
- * text) (the step its fit window starts at, as typed), edit(name), remove(name)}; after a removal
- * the focus goes to the next row's remove button, else the previous row's, else Undo.
+ * text) (the step its fit window starts at, as typed), rename(name, label) (the name shown; ''
+ * goes back to the page's), edit(name), remove(name)}; after a removal the focus goes to the next
+ * row's remove button, else the previous row's, else Undo. Each curve shows by what tells it
+ * from the others (common/names.js), its full name on hover.
  */
 export function showLists(store, on) {
   const removing = (list) => (name) => {
@@ -25,16 +27,21 @@ export function showLists(store, on) {
     role: on.role,
     schedule: on.schedule,
     window: on.window || (() => {}),
+    rename: on.rename || (() => {}),
     remove: removing('#curve-list'),
   };
   const predictionHandlers = { edit: on.edit, remove: removing('#predict-list') };
   // the settings' warmup is the default window's start for schedules that take it: the rows are
   // drawn again when it changes, not on every other setting (each row reads its curve's points)
   let drawn = null;
-  watch(store, ['curves', 'settings'], ({ curves, settings: { warmupSteps } }) => {
+  watch(store, ['curves', 'settings'], (state) => {
+    const {
+      curves,
+      settings: { warmupSteps },
+    } = state;
     if (drawn && drawn.curves === curves && drawn.warmupSteps === warmupSteps) return;
     drawn = { curves, warmupSteps };
-    renderCurves(curves, warmupSteps, curveHandlers);
+    renderCurves(curves, labelsOf(state), warmupSteps, curveHandlers);
   });
   watch(store, ['predictions', 'lines', 'fits', 'manual'], (state) => {
     const finals = lawsWithParams(state).map((law) => {
@@ -47,12 +54,64 @@ export function showLists(store, on) {
         average: Boolean(average),
       };
     });
-    renderPredictions(state.predictions, finals, predictionHandlers);
+    renderPredictions(state.predictions, labelsOf(state), finals, predictionHandlers);
   });
 }
 
-/** renderCurves draws one row per curve with data; warmupSteps is the fit's warmup setting. */
-function renderCurves(curves, warmupSteps, on) {
+/**
+ * nameCell is a row's name: the label shown (labels: name -> label), the full name on hover and
+ * to screen readers, and, with rename, a button that edits the label in place (Enter or leaving
+ * the field keeps it, Escape keeps the old one).
+ */
+function nameCell(item, labels, rename = null) {
+  const label = labels.get(item.name) ?? item.name;
+  const full = item.source ? `${item.name} (${item.source})` : item.name;
+  const text = h('span', { class: 'row-label', text: label });
+  const cell = h('div', { class: 'row-name', title: full, dataset: { label } }, text);
+  if (label !== item.name) cell.setAttribute('aria-label', item.name);
+  if (!rename) return cell;
+  const button = h('button', {
+    type: 'button',
+    class: 'icon-button rename',
+    title: `Rename ${item.name} (its full name stays in exports and links)`,
+    'aria-label': `Rename ${item.name}`,
+  });
+  button.addEventListener('click', () => {
+    const input = h('input', {
+      type: 'text',
+      class: 'rename-input',
+      autocomplete: 'off',
+      value: label,
+      'aria-label': `Name shown for ${item.name} (empty: the page's)`,
+    });
+    let done = false;
+    const finish = (keep) => {
+      if (done) return;
+      done = true;
+      if (keep && input.value.trim() !== label) rename(item.name, input.value);
+      else input.replaceWith(text);
+    };
+    input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') finish(true);
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        finish(false);
+      }
+    });
+    input.addEventListener('blur', () => finish(true));
+    text.replaceWith(input);
+    input.focus();
+    input.select();
+  });
+  cell.append(button);
+  return cell;
+}
+
+/**
+ * renderCurves draws one row per curve with data (labels: the names shown); warmupSteps is the
+ * fit's warmup setting.
+ */
+function renderCurves(curves, labels, warmupSteps, on) {
   replaceRows(
     $('#curve-list'),
     curves.map((c) => {
@@ -91,7 +150,7 @@ function renderCurves(curves, warmupSteps, on) {
           dataset: { curveName: c.name, role: c.role, scheduleProblems: problems.join('; ') },
         },
         h('span', { class: 'swatch', style: { background: c.color }, 'aria-hidden': 'true' }),
-        h('div', { class: 'row-name', text: c.name, title: c.source ? `${c.name} (${c.source})` : c.name }),
+        nameCell(c, labels, on.rename),
         role,
         h('button', {
           type: 'button',
@@ -139,12 +198,12 @@ function renderCurves(curves, warmupSteps, on) {
 }
 
 /**
- * renderPredictions draws one row per schedule to predict, with its predicted final loss under
+ * renderPredictions draws one row per schedule to predict (labels: the names shown), with its predicted final loss under
  * each law that has one: finals is [{law, byName: Map name -> final loss, short, long, average}]
  * (short and long name what predicts: the law, or auto's average of laws in its place), the
  * first law's shown first. on: {edit(name), remove(name)}.
  */
-function renderPredictions(predictions, finals, on) {
+function renderPredictions(predictions, labels, finals, on) {
   replaceRows(
     $('#predict-list'),
     predictions.map((p) => {
@@ -181,7 +240,7 @@ function renderPredictions(predictions, finals, on) {
           },
         },
         h('span', { class: 'swatch', style: { background: p.color }, 'aria-hidden': 'true' }),
-        h('div', { class: 'row-name', text: p.name, title: p.name }),
+        nameCell(p, labels),
         h(
           'div',
           {

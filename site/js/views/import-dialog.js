@@ -2,22 +2,27 @@
 // (checkboxes) to take; a file may leave both open. askImport resolves to lawcore's `choice`
 // ({column?, runs?}) or null when cancelled.
 import { $, h } from './dom.js';
+import { grouped, steps } from '../common/format.js';
 
 // lawcore counts only the columns it read: one offered by its name alone has no count yet
 const describe = (o) =>
   (o.points > 1
-    ? `${o.points} points, steps ${o.firstStep}–${o.lastStep}`
+    ? `${grouped(o.points)} points, steps ${steps(o.firstStep)}–${steps(o.lastStep)}`
     : o.points === 1
-      ? `1 point, step ${o.firstStep}`
-      : 'read once chosen') + (o.kind ? `, ${o.kind}` : '');
+      ? `1 point, step ${steps(o.firstStep)}`
+      : 'read once chosen') + (o.summary ? ', a summary (no curve to fit)' : o.kind ? `, ${o.kind}` : '');
 
-/** optionGroup is a fieldset of radio buttons (one choice) or checkboxes (all checked at first). */
-function optionGroup(legend, name, options, multiple) {
+/**
+ * optionGroup is a fieldset of radio buttons (one choice: checked, the one named first, else
+ * the first) or checkboxes (all checked at first).
+ */
+function optionGroup(legend, name, options, multiple, first = '') {
+  const checked = multiple ? null : options.some((o) => o.name === first) ? first : options[0].name;
   return h(
     'fieldset',
     { class: 'import-options' },
     h('legend', { text: legend }),
-    options.map((o, i) =>
+    options.map((o) =>
       h(
         'label',
         { class: 'check import-option' },
@@ -25,7 +30,7 @@ function optionGroup(legend, name, options, multiple) {
           type: multiple ? 'checkbox' : 'radio',
           name,
           value: o.name,
-          checked: multiple || i === 0,
+          checked: multiple || o.name === checked,
           dataset: { testid: 'import-option' },
         }),
         h('span', { text: o.name }),
@@ -36,17 +41,22 @@ function optionGroup(legend, name, options, multiple) {
 }
 
 /**
- * askImport asks which column and runs of fileName to import (ambiguity: the import's question); it
+ * askImport asks which column and runs of fileName to import (ambiguity: the import's question,
+ * with the column lawcore offers first, default, and why, reason); upload: the question is about
+ * the loss column of several files read together (fileName names them), asked once for all. It
  * resolves to the choice, or null.
  */
-export function askImport(ambiguity, fileName) {
+export function askImport(ambiguity, fileName, { upload = false } = {}) {
   const dialog = $('#import-dialog');
   $('#import-dialog-title').textContent = `Import ${fileName}`;
   $('#import-message').textContent = ambiguity.message || 'Choose what to import.';
+  $('#import-reason').textContent = ambiguity.reason || '';
+  $('#import-reason').hidden = !ambiguity.reason;
+  $('#import-cancel').textContent = upload ? 'Skip these files' : 'Skip this file';
   const columns = ambiguity.columns && ambiguity.columns.length ? ambiguity.columns : null;
   const runs = ambiguity.runs && ambiguity.runs.length ? ambiguity.runs : null;
   $('#import-options').replaceChildren(
-    columns ? optionGroup('The loss column', 'import-column', columns, false) : '',
+    columns ? optionGroup('The loss column', 'import-column', columns, false, ambiguity.default) : '',
     runs ? optionGroup('The runs (one curve each)', 'import-run', runs, true) : '',
   );
   const picked = (name) =>

@@ -8,7 +8,7 @@ import { watch } from '../state/store.js';
 import { LAWS } from '../engine/schema.js';
 import { lawsOf } from '../state/settings.js';
 import { equationLines, paramsIn } from '../results/equation.js';
-import { paramsOf, shownFits, lawTitle, lawsWithParams } from '../state/selectors.js';
+import { paramsOf, shownFits, lawTitle, lawsWithParams, labelsOf } from '../state/selectors.js';
 
 /**
  * warmupsText says the warmups the curves are counted with: a schedule's own (an LR column's
@@ -33,13 +33,15 @@ export function showResults(store, on = { fitFrom: () => {} }) {
     const fits = shownFits(state);
     $('#stale-note').hidden = !(fits.length && state.stale);
     renderWarnings(state, fits, on);
-    renderAuto(fits.map((f) => f.response.auto).find(Boolean));
+    renderAuto(fits.map((f) => f.response.auto).find(Boolean), labelsOf(state));
     const colors = new Map(state.curves.map((c) => [c.name, c.color]));
+    const labels = labelsOf(state);
     renderMetrics(
       fits.map((f) => ({ law: f.law, label: lawTitle(f.law), response: f.response })),
       colors,
+      labels,
     );
-    renderValidation(state.validation, state.band, colors);
+    renderValidation(state.validation, state.band, colors, labels);
   });
 }
 
@@ -63,7 +65,8 @@ function originText(state, law) {
   const fit = state.fits[law];
   if (!fit) return '';
   const r = fit.response;
-  const fitNames = r.curves.filter((c) => c.role === 'fit').map((c) => c.name);
+  const labels = labelsOf(state);
+  const fitNames = r.curves.filter((c) => c.role === 'fit').map((c) => labels.get(c.name) ?? c.name);
   return (
     `Fitted on ${fitNames.join(', ')} · objective ${fmt.sig(r.objective, 3)}`
     // a search of the law's own (the release's procedure) has no starts
@@ -148,7 +151,9 @@ function renderEquations(state) {
       ]
         .filter(Boolean)
         .join(' · ')
-    : 'Load curves and fit, or enter parameters by hand.';
+    : state.curves.length
+      ? `${state.curves.length} curve${state.curves.length === 1 ? '' : 's'} loaded: press Fit${state.settings.auto ? ' (auto picks the law and its settings)' : ''}.`
+      : 'Load curves and fit, or enter parameters by hand.';
   const fitted = current && !state.manual ? state.fits[laws.find((law) => paramsOf(state, law))] : null;
   // Where the setting comes from: auto's choice, or the example's paper (auto off, and said).
   const how = !fitted
@@ -203,13 +208,16 @@ function intervalLine(names, symbols, params, intervals) {
  */
 function renderWarnings(state, fits, on) {
   const box = $('#fit-warnings');
+  const labels = labelsOf(state);
   const warnings = fits.flatMap((f) => (f.response.warnings || []).map((w) => ({ ...w, law: f.law })));
   box.hidden = !warnings.length;
   const fitNames = new Set(state.curves.filter((c) => c.role === 'fit').map((c) => c.name));
   box.replaceChildren(
     ...warnings.map((w) => {
-      // a sentence's first word up, but not a parameter's symbol (β stays β, not Β)
-      const text = /^[a-z]/.test(w.message) ? w.message.charAt(0).toUpperCase() + w.message.slice(1) : w.message;
+      // a sentence's first word up, but not a parameter's symbol (β stays β, not Β); curves by
+      // the names the page shows (the message as lawcore wrote it on hover)
+      const message = shownNames(w.message, labels);
+      const text = /^[a-z]/.test(message) ? message.charAt(0).toUpperCase() + message.slice(1) : message;
       // A window fixes it: the curve named, else every fit curve with points before the step.
       const names =
         w.from > 0
@@ -224,6 +232,7 @@ function renderWarnings(state, fits, on) {
         {
           class: 'fit-warning',
           role: 'note',
+          title: message === w.message ? null : w.message,
           dataset: { kind: w.kind, param: w.param || '', curve: w.curve || '', from: w.from ? String(w.from) : '' },
         },
         h('span', {
@@ -247,10 +256,21 @@ function renderWarnings(state, fits, on) {
 }
 
 /**
+ * shownNames is lawcore's text with each curve named as the page shows it: its quoted full name
+ * ("ann124-0.2_..._seed1337") as its label ("ann124-0.2 0.2 25K").
+ */
+function shownNames(text, labels) {
+  let out = text;
+  for (const [name, label] of labels)
+    if (label !== name) out = out.split(JSON.stringify(name)).join(JSON.stringify(label));
+  return out;
+}
+
+/**
  * renderAuto says what an auto fit picked and why, with every candidate's held-out error beside
  * its in-sample error: a law that fits well and predicts badly shows it there.
  */
-function renderAuto(auto) {
+function renderAuto(auto, labels) {
   const note = $('#auto-note');
   note.hidden = !auto;
   if (!auto) return note.replaceChildren();
@@ -281,7 +301,10 @@ function renderAuto(auto) {
     ),
   );
   note.replaceChildren(
-    h('p', { class: 'hint', text: `${picked} ${auto.reason.charAt(0).toUpperCase()}${auto.reason.slice(1)}` }),
+    h('p', {
+      class: 'hint',
+      text: shownNames(`${picked} ${auto.reason.charAt(0).toUpperCase()}${auto.reason.slice(1)}`, labels),
+    }),
     h(
       'details',
       {},
@@ -326,7 +349,7 @@ function renderAuto(auto) {
           h('tbody', {}, rows),
         ),
       ),
-      h('p', { class: 'hint', text: `Held out: ${auto.folds.join('; ')}.` }),
+      h('p', { class: 'hint', text: `Held out: ${auto.folds.map((f) => shownNames(f, labels)).join('; ')}.` }),
     ),
   );
 }
@@ -361,7 +384,7 @@ function metricText(key, value, digits) {
  * renderMetrics fills #metrics-table from fit responses: fits is [{law, label, response}], one per
  * law fitted (a row group per law and role when there are two).
  */
-function renderMetrics(fits, colors) {
+function renderMetrics(fits, colors, labels) {
   const body = $('#metrics-table tbody');
   body.replaceChildren();
   const any = fits.length > 0;
@@ -391,12 +414,7 @@ function renderMetrics(fits, colors) {
           h(
             'tr',
             { dataset: { curveName: c.name, role, law } },
-            h(
-              'th',
-              { scope: 'row' },
-              h('span', { class: 'swatch', style: { background: colors.get(c.name) || 'transparent' } }),
-              c.name,
-            ),
+            nameHeader(c.name, colors, labels),
             h('td', { class: 'num', text: String(c.metrics?.points ?? (c.predicted ? c.predicted.length : '')) }),
             METRICS.map(([key, , , digits]) => metricCell(key, c.metrics && c.metrics[key], digits)),
             h('td', { class: 'num' }),
@@ -437,7 +455,7 @@ function heldOutTitle(role, auto) {
 const lawLabel = (m) => (LAWS[m] ? LAWS[m].label : m);
 
 /** renderValidation fills #validate-table from a validation (engine.validate): held-out errors per curve and law. */
-function renderValidation(result, band, colors) {
+function renderValidation(result, band, colors, labels) {
   $('#validate-result').hidden = !result;
   if (!result) return;
   const laws = result.summaries.map((s) => s.law);
@@ -487,12 +505,7 @@ function renderValidation(result, band, colors) {
     h(
       'tr',
       { dataset: { curveName: name } },
-      h(
-        'th',
-        { scope: 'row' },
-        h('span', { class: 'swatch', style: { background: colors.get(name) || 'transparent' } }),
-        name,
-      ),
+      nameHeader(name, colors, labels),
       laws.flatMap((law) => {
         const row = result.rows.find((r) => r.curve === name && r.law === law) || { law };
         return keys.map(([key, , digits]) => cell(row, key, digits));
@@ -535,6 +548,16 @@ function renderValidation(result, band, colors) {
       .join(' · ')
     + `. Each curve marked fit is left out in turn, the ${laws.length > 1 ? 'laws' : lawLabel(laws[0])} fitted on the others and the left-out curve predicted.`
     + (band ? ` The band is drawn around the ${lawLabel(band.law)}’s curves.` : '');
+}
+
+/** nameHeader is a table row's header: the curve's swatch and the name shown, its full name on hover. */
+function nameHeader(name, colors, labels) {
+  return h(
+    'th',
+    { scope: 'row', class: 'name-cell', title: name },
+    h('span', { class: 'swatch', style: { background: colors.get(name) || 'transparent' } }),
+    labels.get(name) ?? name,
+  );
 }
 
 function metricCell(key, value, digits) {

@@ -7,6 +7,7 @@ import { scheduleProblems } from '../schedules/curve-facts.js';
 import * as fmt from '../common/format.js';
 import { createChart } from '../charts/chart-factory.js';
 import { askImport } from './import-dialog.js';
+import { SWEEPS, sweepValues, sweepSchedules, sweepName } from '../schedules/sweep.js';
 
 /**
  * service: {expand(desc) -> {result, steps, lr}, presets() -> [...], learningRates(file, ask) ->
@@ -108,7 +109,21 @@ export function initScheduleDialog(scheduleService, ready) {
   });
   $('#schedule-name').addEventListener('input', (e) => {
     e.target.dataset.auto = 'false';
+    if (sweepField()) showSweep(jsonDesc || safeRead());
   });
+  $('#sweep-field').addEventListener('change', () => {
+    // a decay fraction is a WSD schedule's: the kind follows, keeping the other fields
+    const wanted = SWEEPS[$('#sweep-field').value]?.kind;
+    if (wanted && kind.value !== wanted) {
+      fromFile = null;
+      const desc = safeRead();
+      kind.value = wanted;
+      renderFields(wanted);
+      writeFields({ ...desc, kind: wanted });
+    }
+    changed();
+  });
+  $('#sweep-values').addEventListener('input', changed);
   $('#schedule-form').addEventListener('submit', onSubmit);
   $('#schedule-cancel').addEventListener('click', () => $('#schedule-dialog').close('cancel'));
   ready.then(loadPresets, () => {});
@@ -144,9 +159,10 @@ function presetRun(desc) {
  * editSchedule opens the builder. It resolves to {name, schedule} when saved, or null.
  * name: null hides the name field. fallback: fields the fit fills in (warmup), for the preview.
  * forRun: {total, peak, warmup, data, from, curve}: the run the schedule is for (see run); the
- * schedule starts from it when there is none yet.
+ * schedule starts from it when there is none yet. sweep: the builder may add a family of
+ * schedules (sweep.js), and then resolves to {name, schedule, sweep: [{name, schedule}]}.
  */
-export function editSchedule({ title, name = null, schedule = null, fallback = {}, forRun = {} }) {
+export function editSchedule({ title, name = null, schedule = null, fallback = {}, forRun = {}, sweep = false }) {
   const dialog = $('#schedule-dialog');
   defaults = fallback;
   run = { curve: null, ...forRun, data: forRun.data || {} };
@@ -157,6 +173,11 @@ export function editSchedule({ title, name = null, schedule = null, fallback = {
   nameInput.value = name || '';
   nameInput.dataset.auto = String(!name);
   $('#schedule-preset').value = '';
+  $('#schedule-sweep').hidden = !sweep;
+  $('#sweep-field').value = '';
+  $('#sweep-values').value = '';
+  $('#sweep-info').textContent = '';
+  $('#schedule-save').textContent = 'Save';
   presetWarmup = schedule && schedule.warmup === 0 ? 0 : null;
   $('#schedule-origin').textContent = run.from ? `Presets take total, peak and warmup from ${run.from}.` : '';
   const desc =
@@ -178,9 +199,11 @@ export function editSchedule({ title, name = null, schedule = null, fallback = {
       'close',
       () => {
         if (dialog.returnValue !== 'save') return resolve(null);
+        const result = JSON.parse(dialog.dataset.result);
         resolve({
           name: nameInput.disabled ? null : nameInput.value.trim(),
-          schedule: JSON.parse(dialog.dataset.result),
+          schedule: result.schedule,
+          ...(result.sweep ? { sweep: result.sweep } : {}),
           fromFile,
         });
       },
@@ -194,24 +217,43 @@ async function onSubmit(event) {
   const dialog = $('#schedule-dialog');
   const nameInput = $('#schedule-name');
   const mine = session;
-  if (!nameInput.disabled && !nameInput.value.trim()) return showInfo('Give the schedule a name.', true);
+  const sweeping = sweepField();
+  if (!sweeping && !nameInput.disabled && !nameInput.value.trim()) return showInfo('Give the schedule a name.', true);
   if (jsonError)
     return showInfo(`Edit as JSON: ${jsonError} Fix it, or change a field above to start again from the fields.`, true);
   let desc = jsonDesc;
+  let family = null;
   try {
     desc ||= readFields();
+    if (sweeping) family = sweepOf(desc);
   } catch (err) {
     return showInfo(err.message, true);
   }
-  try {
-    await service.expand(withFallback(desc));
-  } catch (err) {
-    if (mine === session) showProblem(err.message, desc, true);
-    return;
+  // every schedule of a sweep is checked, as one schedule is
+  for (const one of family || [{ schedule: desc }]) {
+    try {
+      await service.expand(withFallback(one.schedule));
+    } catch (err) {
+      if (mine === session) showProblem(`${family ? `${one.name}: ` : ''}${err.message}`, one.schedule, true);
+      return;
+    }
   }
   if (mine !== session || !dialog.open) return; // cancelled, or reopened, while lawcore checked it
-  dialog.dataset.result = JSON.stringify(desc);
+  dialog.dataset.result = JSON.stringify(family ? { schedule: family[0].schedule, sweep: family } : { schedule: desc });
   dialog.close('save');
+}
+
+/** sweepField is the field the sweep varies ('' for none: one schedule). */
+function sweepField() {
+  return $('#schedule-sweep').hidden ? '' : $('#sweep-field').value;
+}
+
+/** sweepOf is the family of schedules the sweep adds from desc; it throws saying what is wrong. */
+function sweepOf(desc) {
+  const field = sweepField();
+  const values = sweepValues(field, $('#sweep-values').value);
+  const named = $('#schedule-name').dataset.auto === 'true' ? '' : $('#schedule-name').value;
+  return sweepSchedules(desc, named, field, values);
 }
 
 /**
@@ -364,7 +406,38 @@ function changed() {
     return showInfo(err.message, true);
   }
   $('#schedule-json').value = JSON.stringify(desc, null, 1);
-  schedulePreview(desc);
+  schedulePreview(showSweep(desc));
+}
+
+/**
+ * showSweep says what the sweep adds from desc (its names, or what is wrong with its values) and
+ * returns the schedule to preview: the sweep's first, else desc.
+ */
+function showSweep(desc) {
+  const field = sweepField();
+  const info = $('#sweep-info');
+  const save = $('#schedule-save');
+  save.textContent = 'Save';
+  if (!field) {
+    info.textContent = '';
+    return desc;
+  }
+  // a name the page wrote (a preset's) gives way to what the sweep's names start with
+  const nameInput = $('#schedule-name');
+  if (nameInput.dataset.auto === 'true') nameInput.value = sweepName(desc, field);
+  try {
+    const family = sweepOf(desc);
+    const names = family.map((f) => f.name);
+    const shown = names.length > 4 ? [...names.slice(0, 2), '…', names[names.length - 1]] : names;
+    info.textContent = `Adds ${family.length} schedule${family.length === 1 ? '' : 's'}: ${shown.join('; ')}.`;
+    save.textContent = `Add ${family.length}`;
+    return family[0].schedule;
+  } catch (err) {
+    info.textContent = $('#sweep-values').value.trim()
+      ? err.message
+      : `Type the ${SWEEPS[field].label}s: each makes a schedule named “${sweepName(desc, field)}, …”.`;
+    return desc;
+  }
 }
 
 /** jsonProblem reports what is wrong with the JSON editor's text, and stops a pending preview. */

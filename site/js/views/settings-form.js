@@ -2,7 +2,7 @@
 // settings.js, which names the field that is wrong).
 import { $ } from './dom.js';
 import { watch } from '../state/store.js';
-import { parseSettings, lawChoices } from '../state/settings.js';
+import { parseSettings, lawChoices, autoChose } from '../state/settings.js';
 import { LAWS } from '../engine/schema.js';
 
 /** SETTING_FIELDS are the form's controls, each changing the settings. */
@@ -23,6 +23,10 @@ export const SETTING_FIELDS = [
  * user is typing is left as typed (the field has the focus and differs from what was last
  * shown: its change event has not come yet): settings that change meanwhile, as when a file
  * chosen over the example lands, must not wipe it; its change event then sets it.
+ *
+ * After an auto fit, while auto is on, the fields auto chooses (the law, λ, the warmup convention,
+ * the Multi-Power Law's search) say "auto chose ..." in place of the settings it did not read;
+ * they come back as set when auto is unticked.
  */
 export function showSettings(store) {
   const shown = new Map(); // a number field -> the text last written into it
@@ -44,6 +48,35 @@ export function showSettings(store) {
     $('#mpl-search').value = s.mplSearch || 'optimum';
     $('#priors').value = s.priors || 'weak';
   });
+  watch(store, ['settings', 'fits', 'manual'], showAutoChoice);
+}
+
+/** AUTO_FIELDS: each setting auto chooses, the controls it replaces, and its output. */
+const AUTO_FIELDS = [
+  ['law', ['#law'], '#law-auto'],
+  ['lambda', ['#lambda', '#fit-lambda-field'], '#lambda-auto'],
+  ['convention', ['#warmup-convention'], '#warmup-convention-auto'],
+  ['search', ['#mpl-search'], '#mpl-search-auto'],
+];
+
+/**
+ * showAutoChoice shows, with auto on, what the auto fit in use chose in place of the fields it
+ * chose them for (a field whose setting the choice does not use says so); the fields as set
+ * otherwise.
+ */
+function showAutoChoice(state) {
+  const fit = state.settings.auto && !state.manual ? Object.values(state.fits).find((f) => f.response?.auto) : null;
+  const chose = autoChose(fit);
+  for (const [key, controls, output] of AUTO_FIELDS) {
+    let text = '';
+    if (chose)
+      text = chose[key]
+        ? `auto chose ${chose[key]}`
+        : `not used: auto chose ${chose.law}${key === 'lambda' ? ', which has no λ' : ''}`;
+    $(output).textContent = text;
+    $(output).hidden = !chose;
+    for (const c of controls) $(c).hidden = !!chose;
+  }
 }
 
 /**
