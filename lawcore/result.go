@@ -111,7 +111,8 @@ type CandidateScore struct {
 // AutoChoice reports what an "auto" fit compared, what it picked and why.
 type AutoChoice struct {
 	// Chosen is the candidate picked (when auto averages, the heaviest member); Candidates
-	// are all of them, scored, best first.
+	// are all of them, scored: what predicts first (heaviest first), then the others by
+	// held-out error, then those that could not be scored.
 	Chosen     Candidate        `json:"chosen"`
 	Candidates []CandidateScore `json:"candidates"`
 	// Design says how the held-out data were made: "leave one curve out and forecast", or

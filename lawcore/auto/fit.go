@@ -164,12 +164,17 @@ func memberBand(res *lawcore.FitResult, fits []*lawcore.FitResult, discrepancy [
 	return band
 }
 
-// ranked are the scores, scored candidates first, best first; those that could not be scored
-// last.
+// ranked are the scores in the order a reader takes them: what predicts first (the one chosen,
+// or the average's members, heaviest first), then the other scored candidates, best held-out
+// error first (one that predicts better but lost on the tie rule shows there), then those that
+// could not be scored.
 func ranked(scores []lawcore.CandidateScore) []lawcore.CandidateScore {
 	out := slices.Clone(scores)
 	order.Stable(out, func(a, b int) bool {
 		x, y := out[a], out[b]
+		if x.Weight != y.Weight {
+			return x.Weight > y.Weight
+		}
 		if (x.Error == "") != (y.Error == "") {
 			return x.Error == ""
 		}

@@ -1,6 +1,7 @@
 package auto_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -318,9 +319,17 @@ func TestAutoAnswer(t *testing.T) {
 		if c.Error == "" && len(c.Folds) != len(a.Folds)-len(a.LeftOut) {
 			t.Errorf("%s: %d fold errors, want %d (%d folds, %d left out)", c.Label, len(c.Folds), len(a.Folds)-len(a.LeftOut), len(a.Folds), len(a.LeftOut))
 		}
-		if i > 0 && c.Error == "" && a.Candidates[i-1].Error == "" && c.HeldOut < a.Candidates[i-1].HeldOut {
-			t.Errorf("candidates not sorted best first at %d", i)
+		// what predicts first, heaviest first; then the rest, scored ones best first
+		if i > 0 {
+			prev := a.Candidates[i-1]
+			if c.Weight > prev.Weight || c.Weight == 0 && prev.Weight == 0 && c.Error == "" && prev.Error == "" && c.HeldOut < prev.HeldOut {
+				t.Errorf("candidates out of order at %d: %s (weight %g, held-out %.5f) after %s (weight %g, held-out %.5f)",
+					i, c.Label, c.Weight, c.HeldOut, prev.Label, prev.Weight, prev.HeldOut)
+			}
 		}
+	}
+	if a.Candidates[0].Label != a.Chosen.Label {
+		t.Errorf("the first candidate %s is not the chosen %s", a.Candidates[0].Label, a.Chosen.Label)
 	}
 	if res.Law != a.Chosen.Law {
 		t.Errorf("the answer's law %q is not the chosen %q", res.Law, a.Chosen.Law)
@@ -330,7 +339,7 @@ func TestAutoAnswer(t *testing.T) {
 	// parameters that the held-out data do not disfavour strongly beside it (a ratio of
 	// evidence under 20), or whose fold errors exceed the best's by at most one standard error
 	// of the paired differences (or by 3% of the best's).
-	best := a.Candidates[0]
+	best := slices.MinFunc(scored(a.Candidates), func(x, y lawcore.CandidateScore) int { return cmp.Compare(x.HeldOut, y.HeldOut) })
 	chosen := a.Candidates[slices.IndexFunc(a.Candidates, func(c lawcore.CandidateScore) bool { return c.Label == a.Chosen.Label })]
 	switch {
 	case a.Averaged > 0:
@@ -373,4 +382,9 @@ func TestAutoAnswer(t *testing.T) {
 		t.Errorf("band %+v: want %d sets of replicates and %d folds, wider farther", b, max(1, len(res.Members)), len(a.Folds)-len(a.LeftOut))
 	}
 	t.Logf("chosen: %s — %s; intervals %v", a.Chosen.Label, a.Reason, res.Intervals)
+}
+
+// scored are the candidates that could be scored on held-out data.
+func scored(cands []lawcore.CandidateScore) []lawcore.CandidateScore {
+	return slices.DeleteFunc(slices.Clone(cands), func(c lawcore.CandidateScore) bool { return c.Error != "" })
 }

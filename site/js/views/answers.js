@@ -194,10 +194,10 @@ export function showAnswers(store, on) {
 function bandText(band) {
   const spec = band.spec || {};
   const level = Math.round(band.level * 100);
-  const learnt =
-    spec.folds > 0
-      ? `learnt from ${spec.folds} held-out fold${spec.folds === 1 ? '' : 's'}`
-      : 'the paper’s ~0.2% on unseen schedules, no held-out data having measured it';
+  let learnt = 'the paper’s ~0.2% on unseen schedules, no held-out data having measured it';
+  if (spec.folds > 0 && spec.design === 'forecast')
+    learnt = `the paper’s ~0.2% on unseen schedules, which forecasts of the one fit curve’s own tail can adjust a little: they cannot show how far other schedules miss`;
+  else if (spec.folds > 0) learnt = `learnt from ${spec.folds} held-out fold${spec.folds === 1 ? '' : 's'}`;
   const parts = ['the spread of the parameters the fit leaves open'];
   if (spec.alternatives && spec.alternatives.length) parts.push('of the laws the held-out data cannot rule out');
   return `± is the ${level}% prediction band ${band.from === 'validation' ? 'of the validation' : 'of the fit'}. It holds ${parts.join(', ')}, and the law’s own error on schedules it did not see (${learnt}), and widens the farther a schedule runs beyond the fitted data.`;
