@@ -114,7 +114,7 @@ test('the Paper view: every claim with lawcore’s verdict; a claim opens its vi
     await settled(page, 'lambda');
     assert.match(
       await page.textContent('#analysis-status'),
-      /refitted for each λ to the fit’s curves, as the paper does/,
+      /refitted for each λ to the 2 fit curves, as the paper does/,
     );
     assert.match(await page.textContent('#analysis-answer'), /4\.4% with λ = 0\.99/);
     assert.match(await page.textContent('#analysis-answer'), /18\.9% with λ = 0\.999/);
@@ -146,7 +146,7 @@ test('the λ view refits the page’s fit for each λ: the Fig. 2 fit gives λ 0
     await settled(page, 'lambda');
     assert.match(
       await page.textContent('#analysis-status'),
-      /From the fitted parameters .*refitted for each λ to the fit’s curves/,
+      /From the fitted parameters .*refitted for each λ to the 2 fit curves/,
     );
     assert.match(await page.textContent('#analysis-answer'), /4\.4% with λ = 0\.99 .* and 18\.9% with λ = 0\.999/);
     assert.match(

@@ -53,12 +53,18 @@ const ratioSweep = (r, xLabel, note) => ({
 
 /**
  * lambdaHolds says where the λ views' parameters come from: refitted for each λ to the fit's
- * curves (as the paper does), or held when there are none to refit (parameters entered by hand).
+ * curves (as the paper does), given per λ in the options, or held when there are no curves to
+ * refit (parameters entered by hand).
  */
-const lambdaHolds = (r) =>
-  r && !r.held
-    ? 'L0, A, α and C refitted for each λ to the fit’s curves, as the paper does'
+const lambdaHolds = (r) => {
+  if (r && r.refits && r.refits.length) {
+    const n = r.refits[0].curves;
+    return `L0, A, α and C refitted for each λ to the ${n} fit curve${n === 1 ? '' : 's'}, as the paper does`;
+  }
+  return r && !r.held
+    ? 'L0, A, α and C as given for each λ'
     : 'L0, A, α and C held at the current parameters (no fit curves to refit them to); λ varies';
+};
 
 /**
  * VIEWS: id, label, the analysis it runs, and chart(result) -> {xLabel, yLabel, logX, lines,
