@@ -458,6 +458,9 @@ func TestSizeDrop(t *testing.T) {
 		e := annealingEvaluator(at, schedule.WarmupPeak)
 		c, _ := e.final(schedule.Schedule{Kind: schedule.KindConstant, Total: pt.Total, Peak: o.Peak, Warmup: o.Warmup})
 		w, _ := e.final(wsdSchedule(pt.Total, o.Peak, o.Warmup, "cosine", 0, int(math.Round(0.1*float64(pt.Total)))))
+		if !(pt.AnnealTerm > 0) || !closeRel(pt.AnnealTerm, at.C*(w.S2-c.S2), 1e-9) {
+			t.Errorf("%d steps, N %g: annealing term %.9f, directly %.9f", pt.Total, pt.Size, pt.AnnealTerm, at.C*(w.S2-c.S2))
+		}
 		if !closeRel(pt.Drop, c.Loss-w.Loss, 1e-9) {
 			t.Errorf("%d steps, N %g: drop %.9f, directly %.9f", pt.Total, pt.Size, pt.Drop, c.Loss-w.Loss)
 		}
@@ -471,6 +474,18 @@ func TestSizeDrop(t *testing.T) {
 	}
 	if last := res.Points[len(res.Points)-1]; !last.Unseen || last.Size != 400e6 {
 		t.Errorf("the last point %+v, want the unseen 400M", last)
+	}
+	// with the warmup counted as run, the constant run has an annealing area too (negative):
+	// the part of the drop that grows with N is the difference of the two, still positive
+	o.WarmupConvention, o.Warmup = string(schedule.WarmupActual), 2160
+	actual, err := SizeDrop(context.Background(), o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pt := range actual.Points {
+		if !(pt.AnnealTerm > 0) || !(pt.Drop > 0) {
+			t.Errorf("warmup as run, %d steps, N %g: drop %.5f, annealing term %.5f", pt.Total, pt.Size, pt.Drop, pt.AnnealTerm)
+		}
 	}
 	o.Law = "annealing"
 	if _, err := SizeDrop(context.Background(), o, nil); err == nil || !strings.Contains(err.Error(), "model-size law") {

@@ -58,8 +58,9 @@ type SizeDropPoint struct {
 	Constant float64 `json:"constant"`
 	WSD      float64 `json:"wsd"`
 	Drop     float64 `json:"drop"`
-	// AnnealTerm is the WSD run's annealing term C*S2*N^gamma, the part of the drop that
-	// grows with N.
+	// AnnealTerm is C*N^gamma*(S2w - S2c), the part of the drop that grows with N: the WSD
+	// run's annealing term less the constant run's (which a warmup counted as run makes
+	// nonzero).
 	AnnealTerm float64 `json:"annealTerm"`
 }
 
@@ -134,7 +135,7 @@ func SizeDrop(ctx context.Context, o SizeDropOptions, progress func(float64)) (a
 	}
 	grid := numeric.Logspace(lo/2, hi*2, o.Count)
 	res := &SizeDropResult{Gamma: p.Gamma, Setup: o.Setup,
-		Table: Table{Columns: []string{"total steps", "N", "size", "constant", "WSD", "drop", "C·S2·N^γ"}}}
+		Table: Table{Columns: []string{"total steps", "N", "size", "constant", "WSD", "drop", "C·N^γ·ΔS2"}}}
 	w.plan(len(o.Totals))
 	for i, total := range o.Totals {
 		decay := max(1, int(math.Round(o.Ratio*float64(total))))
@@ -152,7 +153,7 @@ func SizeDrop(ctx context.Context, o SizeDropOptions, progress func(float64)) (a
 		at := func(n float64, unseen bool) SizeDropPoint {
 			lc, lw := p.Loss(c.S1, c.S2, n), p.Loss(wsd.S1, wsd.S2, n)
 			return SizeDropPoint{Total: total, Size: n, Unseen: unseen, Constant: lc, WSD: lw, Drop: lc - lw,
-				AnnealTerm: p.C * wsd.S2 * math.Pow(n, p.Gamma)}
+				AnnealTerm: p.C * (wsd.S2 - c.S2) * math.Pow(n, p.Gamma)}
 		}
 		s := Series{Name: kText(total) + " steps", X: grid, Y: make([]float64, len(grid))}
 		for k, n := range grid {

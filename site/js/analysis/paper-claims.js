@@ -4,12 +4,15 @@
 // judges a claim: the statuses, verdicts and numbers are lawcore's; this module groups, counts
 // and names them. Pure: no DOM, no engine.
 
-/** STATUS_TEXT is each status as the list shows it. */
-export const STATUS_TEXT = {
-  reproduced: 'reproduced',
-  differs: 'the law says otherwise',
-  'not checked': 'not checked here',
-};
+/**
+ * verdictParts splits lawcore's verdict into its lead ("reproduced:", "the law says", "not
+ * checked here:"), which the list sets in bold, and the rest, the space between them kept with
+ * the rest: lead + rest is the verdict.
+ */
+export function verdictParts(verdict) {
+  const m = /^(reproduced:|the law says|not checked here:)/.exec(verdict);
+  return m ? { lead: m[1], rest: verdict.slice(m[1].length) } : { lead: '', rest: verdict };
+}
 
 /** claimSections groups the claims, in the paper's order, by section: [{section, topic, claims}]. */
 export function claimSections(claims) {
@@ -29,7 +32,7 @@ export function claimSections(claims) {
 export function paperAnswer(r) {
   const differ = r.claims.filter((c) => c.status === 'differs');
   const unchecked = r.claims.filter((c) => c.status === 'not checked');
-  const list = (cs) => cs.map((c) => `§${c.section} ${c.topic.toLowerCase()}`).join('; ');
+  const list = (cs) => cs.map((c) => `§${c.section} ${c.topic}`).join('; ');
   let s = `Under the paper's own Fig. 2 parameters, the law reproduces ${r.reproduced} of the ${r.checked} claims checked`;
   if (differ.length) s += `; on ${differ.length} it says otherwise (${list(differ)})`;
   if (unchecked.length)

@@ -10,6 +10,8 @@ import { sizeName, sizeExtrapolation } from './analysis-views.js';
 
 /** MAX_TOTALS bounds the run lengths the view draws a line for. */
 const MAX_TOTALS = 3;
+/** SAME_RUN: run lengths within this ratio of each other are drawn as one, the longest. */
+const SAME_RUN = 1.02;
 
 /** runLength is the last step of a curve's schedule (of its data when the schedule does not say). */
 function runLength(c) {
@@ -23,14 +25,20 @@ function runLength(c) {
 /**
  * sizeDropOptions are the `size-drop` analysis's options for a model-size fit (response) of
  * curves: its parameters, the curves' highest peak LR, the warmup the fit counted, the sizes it
- * fitted, the unseen size target, and up to MAX_TOTALS of the curves' run lengths (the longest).
+ * fitted, the unseen size target, and up to MAX_TOTALS of the curves' run lengths (the longest;
+ * lengths within 2% of each other taken as one).
  */
 export function sizeDropOptions({ response, curves, warmup, warmupConvention, target }) {
   const fitted = response.curves.filter((c) => c.role === 'fit').map((c) => c.size);
   const sizes = [...new Set(fitted)].sort((a, b) => a - b);
-  const totals = [...new Set(curves.map((c) => Math.round(runLength(c))).filter((t) => t > warmup + 1))]
-    .sort((a, b) => a - b)
-    .slice(-MAX_TOTALS);
+  // runs of one schedule logged at several sizes may end a few steps apart: one line for them
+  const totals = [];
+  for (const t of [...new Set(curves.map((c) => Math.round(runLength(c))))].sort((a, b) => a - b)) {
+    if (!(t > warmup + 1)) continue;
+    if (totals.length && t <= SAME_RUN * totals[totals.length - 1]) totals[totals.length - 1] = t;
+    else totals.push(t);
+  }
+  totals.splice(0, Math.max(0, totals.length - MAX_TOTALS));
   const peak = Math.max(...curves.map((c) => schedulePeak(c.schedule)).filter(Number.isFinite));
   return {
     law: 'size',
@@ -94,6 +102,7 @@ export function sizeDropView(r, options, { example }) {
       xLabel: 'model size N (non-embedding parameters)',
       yLabel: 'annealing drop (constant − WSD final loss)',
       logX: true,
+      xTicks: sizeName,
       lines,
       note: `The paper’s Fig. 4a measure: the final loss of a constant run minus that of a WSD run of the same length with a ${fmt.pct(options.ratio ?? 0.1, 2)} cosine annealing, one line per run length (${totals.join(', ')}). Black: the sizes fitted; red: the unseen N.`,
     },

@@ -3,7 +3,7 @@
 // shown). Each claim's button reports on.open(id); the verdict's button on.back().
 import { $, h } from './dom.js';
 import { watch } from '../state/store.js';
-import { claimSections, claimBanner, STATUS_TEXT } from '../analysis/paper-claims.js';
+import { claimSections, claimBanner, verdictParts } from '../analysis/paper-claims.js';
 import { VIEWS } from '../analysis/analysis-views.js';
 
 /** viewLabel names the view a claim opens, for its button. */
@@ -57,8 +57,8 @@ function renderClaims(claims, on) {
           h(
             'p',
             { class: 'claim-verdict' },
-            h('span', { class: 'claim-status', text: `${STATUS_TEXT[c.status] || c.status}. ` }),
-            c.verdict,
+            h('span', { class: 'claim-status', text: verdictParts(c.verdict).lead }),
+            verdictParts(c.verdict).rest,
           ),
           open,
         );
