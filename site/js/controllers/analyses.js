@@ -3,11 +3,11 @@
 // `analyze` "size-drop" for the annealing drop against N), with the answers kept in the store for
 // the panel to draw. The Paper view (`analyze` "paper") lists the paper's claims; opening a claim
 // shows its view under the paper's setting, with the claim's verdict above it (analysis.claim).
-// The λ views refit the law for each λ to the curves of the fit in use. The analyses that compare choices get the
-// fit's replicates, and answer with each choice's ± and which cannot be told apart. Only the latest
-// run's answer is kept; an option typed wrong (in a field or the JSON view), or refused by lawcore,
-// is named in the error and the view's last answer stays on screen (also when the answer of the
-// options before it arrives after it).
+// The λ views refit the law for each λ to the curves of the fit in use. The analyses that compare
+// choices get the fit's replicates, and answer with each choice's ± and which cannot be told
+// apart. Only the latest run's answer is kept; an option typed wrong (in a field or the JSON
+// view), or refused by lawcore, is named in the error and the view's last answer stays on screen
+// (also when the answer of the options before it arrives after it).
 import {
   VIEWS,
   viewById,
@@ -44,7 +44,10 @@ const SIZE_EXAMPLE = { warmup: 2160, warmupConvention: 'actual' };
 export function createAnalyses({ store, engine }) {
   /** answers caches analyze's answers by request, until the parameters change. */
   const answers = new Map();
-  /** lasting caches the answers of views that take no setup (the paper's claims): they do not change with the parameters. */
+  /**
+   * lasting caches the answers of views that take no setup (the paper's claims): they do not
+   * change with the parameters.
+   */
   const lasting = new Map();
   /** sizeFit is the latest model-size fit: {curves, lambda, warmup, warmupConvention, value}. */
   let sizeFit = null;
