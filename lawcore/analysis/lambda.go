@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
@@ -23,9 +24,11 @@ import (
 // start of its decay to the step where the predicted loss falls fastest (largest L(s-1) -
 // L(s)), beside the step where the learning rate itself falls fastest.
 //
-// The paper fits the law again for each lambda. Give ParamsByLambda to do the same; without
-// it the setup's parameters are used with each lambda in turn, which shows the effect of
-// lambda alone.
+// The paper fits the law again for each lambda. Give Fit (the curves the setup was fitted to)
+// to do the same: the annealing law is refitted to its curves with each lambda held, and the
+// sweep and delays use each refit's parameters. ParamsByLambda gives the parameters of each
+// lambda directly. With neither, the setup's L0, A, C and alpha are held while lambda varies,
+// which shows the effect of lambda alone; the answer's Held and Note say so.
 
 // LambdaOptions asks for the ratio sweep and the delays under several lambdas.
 type LambdaOptions struct {
@@ -35,6 +38,11 @@ type LambdaOptions struct {
 	// ParamsByLambda, if given, are the parameters to use with each lambda, in order (their
 	// own Lambda field is ignored).
 	ParamsByLambda []annealing.Params `json:"paramsByLambda,omitempty"`
+	// Fit, if given, is the fit whose curves the annealing law is refitted to for each lambda,
+	// as the paper does: its curves of role "fit", warmup, warmup convention, Huber delta and
+	// priors. Its law and lambda are replaced (the annealing law, each lambda held); its
+	// validated curves are left out. Give Fit or ParamsByLambda, not both.
+	Fit *lawcore.FitRequest `json:"fit,omitempty"`
 	// Totals, Ratios, Decay and Floor are the WSD ratio sweep's (see WSDRatioOptions;
 	// defaults 50000, 0.02 to 0.8 by 0.02, cosine, 0).
 	Totals []int     `json:"totals"`
@@ -100,11 +108,27 @@ type LambdaResult struct {
 	DropCurves []LossCurve `json:"dropCurves"`
 	// Params are the parameters used with each lambda.
 	Params []annealing.Params `json:"params"`
-	// Note says, for a setup that averages members, that the analysis took the heaviest
-	// member alone.
+	// Refits, when the options gave Fit, are the refits behind Params, one per lambda.
+	Refits []LambdaRefit `json:"refits,omitempty"`
+	// Held is true when the setup's L0, A, C and alpha were held for every lambda (neither Fit
+	// nor ParamsByLambda given).
+	Held bool `json:"held"`
+	// Note says where each lambda's parameters come from (refitted, given or held) and, for a
+	// setup that averages members, that the analysis took the heaviest member alone.
 	Note  string `json:"note,omitempty"`
 	Table Table  `json:"table"`
 	Setup Setup  `json:"setup"`
+}
+
+// LambdaRefit is the annealing law refitted with one lambda held.
+type LambdaRefit struct {
+	Lambda float64 `json:"lambda"`
+	// Objective is the fit's summed Huber loss; R2 its fit curves' R^2 (nil when undefined).
+	Objective float64  `json:"objective"`
+	R2        *float64 `json:"R2"`
+	// Curves and Points count the curves and points fitted.
+	Curves int `json:"curves"`
+	Points int `json:"points"`
 }
 
 // DelaySchedule is the delay experiment's schedule: warmup, stable steps at peak, a linear
@@ -133,6 +157,15 @@ func Lambda(ctx context.Context, o LambdaOptions, progress func(float64)) (answe
 	if len(o.ParamsByLambda) > 0 && len(o.ParamsByLambda) != len(o.Lambdas) {
 		return nil, input.Errorf("", "paramsByLambda", "needs one entry per lambda (%d), got %d", len(o.Lambdas), len(o.ParamsByLambda))
 	}
+	if len(o.ParamsByLambda) > 0 && o.Fit != nil {
+		return nil, input.Errorf("", "fit", "give the curves to refit (fit) or the parameters of each lambda (paramsByLambda), not both")
+	}
+	var refit *lawcore.FitRequest
+	if o.Fit != nil {
+		if refit, err = refitRequest(*o.Fit); err != nil {
+			return nil, err
+		}
+	}
 	if o.Decay == "" {
 		o.Decay = "cosine"
 	}
@@ -151,13 +184,29 @@ func Lambda(ctx context.Context, o LambdaOptions, progress func(float64)) (answe
 	if err := checkFraction("dropRatio", o.DropRatio, 1/float64(o.Totals[0]), float64(o.Totals[0]-o.Warmup)/float64(o.Totals[0])); err != nil {
 		return nil, err
 	}
-	res := &LambdaResult{Setup: o.Setup, Note: note,
+	res := &LambdaResult{Setup: o.Setup, Held: refit == nil && len(o.ParamsByLambda) == 0,
 		Table: Table{Columns: []string{"lambda", "measure", "setting", "value"}}}
+	res.Note = lambdaSource(refit, len(o.ParamsByLambda) > 0, note)
 	w.plan(len(o.Lambdas))
 	for li, lambda := range o.Lambdas {
 		p := setup
-		if len(o.ParamsByLambda) > 0 {
+		switch {
+		case len(o.ParamsByLambda) > 0:
 			p = o.ParamsByLambda[li]
+		case refit != nil:
+			r, err := refitLambda(w, *refit, lambda)
+			if err != nil {
+				return nil, err
+			}
+			res.Refits = append(res.Refits, r.LambdaRefit)
+			p = r.params
+			setting := fmt.Sprintf("refitted to %d curves", r.Curves)
+			for _, v := range []struct {
+				name  string
+				value float64
+			}{{"L0", p.L0}, {"A", p.A}, {"C", p.C}, {"alpha", p.Alpha}} {
+				res.Table.addRow(lambda, v.name, setting, v.value)
+			}
 		}
 		p.Lambda = lambda
 		if err := p.Validate(); err != nil {
@@ -225,6 +274,69 @@ func Lambda(ctx context.Context, o LambdaOptions, progress func(float64)) (answe
 		w.stageDone()
 	}
 	return res, nil
+}
+
+// refitRequest checks the fit to refit for each lambda and returns it for the annealing law,
+// with its fit curves alone, no lines, intervals or auto.
+func refitRequest(f lawcore.FitRequest) (*lawcore.FitRequest, error) {
+	if f.Law != "" && f.Law != annealing.Name {
+		return nil, input.Errorf("fit", "law", "the lambda analysis refits the annealing law; leave law out (got %q)", f.Law)
+	}
+	var curves []lawcore.Curve
+	for _, c := range f.Curves {
+		if c.Role == "" || c.Role == lawcore.RoleFit {
+			curves = append(curves, c)
+		}
+	}
+	if len(curves) == 0 {
+		return nil, input.Errorf("fit", "curves", "no curve of role \"fit\" to refit the parameters to")
+	}
+	f.Curves, f.Law, f.Auto, f.Lines, f.Intervals, f.Points, f.Fixed = curves, annealing.Name, false, false, false, 0, nil
+	return &f, nil
+}
+
+// refitted is one lambda's refit and its parameters.
+type refitted struct {
+	LambdaRefit
+	params annealing.Params
+}
+
+// refitLambda fits the annealing law to the request's curves with lambda held, reporting its
+// progress within the stage under way.
+func refitLambda(w *work, req lawcore.FitRequest, lambda float64) (refitted, error) {
+	if err := w.check(); err != nil {
+		return refitted{}, err
+	}
+	req.Lambda = lawcore.FixedLambda(lambda)
+	res, err := lawcore.Fit(w.ctx, req, func(f float64) { w.within(f / 2) })
+	if err != nil {
+		return refitted{}, input.Within("fit", err)
+	}
+	p, err := annealing.ParamsOf(res.Params)
+	if err != nil {
+		return refitted{}, input.Within("fit", err)
+	}
+	return refitted{LambdaRefit: LambdaRefit{Lambda: lambda, Objective: res.Objective, R2: res.FitMetrics.R2,
+		Curves: len(req.Curves), Points: res.FitMetrics.Points}, params: p}, nil
+}
+
+// lambdaSource says where each lambda's parameters come from, after the note of a setup that
+// averages members (memberNote, "" for a single law).
+func lambdaSource(refit *lawcore.FitRequest, given bool, memberNote string) string {
+	var s string
+	switch {
+	case refit != nil:
+		n := len(refit.Curves)
+		s = fmt.Sprintf("L0, A, C and alpha are refitted for each lambda to the %d fit curve%s, as the paper does.", n, map[bool]string{true: "", false: "s"}[n == 1])
+	case given:
+		s = "L0, A, C and alpha are the ones given for each lambda (paramsByLambda)."
+	default:
+		s = "L0, A, C and alpha are held at the setup's for every lambda (no fit curves given to refit them to, as the paper does): the answer shows the effect of lambda alone."
+	}
+	if memberNote != "" {
+		return memberNote + " " + s
+	}
+	return s
 }
 
 // sortedSteps returns the steps in increasing order without repeats.

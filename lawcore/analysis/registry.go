@@ -55,10 +55,9 @@ func newRunner[O any, PO interface {
 // setup gives the runner access to an options struct's Setup.
 func (s *Setup) setup() *Setup { return s }
 
-// computeRequest accepts (and ignores) a setup beside the compute table's options, so that a
-// page may send the same setup with every analysis.
-type computeRequest struct {
-	ComputeOptions
+// ignoredSetup accepts (and ignores) a setup beside the options of an analysis that takes
+// none, so that a page may send the same setup with every analysis.
+type ignoredSetup struct {
 	Law              json.RawMessage `json:"law,omitempty"`
 	Params           json.RawMessage `json:"params,omitempty"`
 	Peak             json.RawMessage `json:"peak,omitempty"`
@@ -67,10 +66,27 @@ type computeRequest struct {
 	Points           json.RawMessage `json:"points,omitempty"`
 	Members          json.RawMessage `json:"members,omitempty"`
 	Band             json.RawMessage `json:"band,omitempty"`
+	Replicates       json.RawMessage `json:"replicates,omitempty"`
+}
+
+// computeRequest is the compute table's options beside an ignored setup.
+type computeRequest struct {
+	ComputeOptions
+	ignoredSetup
 }
 
 // setup is nil: the compute table needs no law.
 func (*computeRequest) setup() *Setup { return nil }
+
+// paperRequest is the paper analysis's options beside an ignored setup: its claims are checked
+// under the paper's setting alone.
+type paperRequest struct {
+	PaperOptions
+	ignoredSetup
+}
+
+// setup is nil: the paper's claims take the paper's setting.
+func (*paperRequest) setup() *Setup { return nil }
 
 // analyses are the analyses by name.
 var analyses = map[string]runner{
@@ -82,7 +98,12 @@ var analyses = map[string]runner{
 	"rewarmup":           newRunner(DefaultRewarmupOptions, Rewarmup),
 	"lambda":             newRunner(DefaultLambdaOptions, Lambda),
 	"optimize":           newRunner(DefaultOptimizeOptions, OptimizeSchedule),
+	"size-drop":          newRunner(DefaultSizeDropOptions, SizeDrop),
 	"chinchilla":         newRunner(DefaultChinchillaOptions, ChinchillaReduction),
+	"paper": newRunner(func() paperRequest { return paperRequest{PaperOptions: DefaultPaperOptions()} },
+		func(ctx context.Context, o paperRequest, progress func(float64)) (*PaperResult, error) {
+			return Paper(ctx, o.PaperOptions, progress)
+		}),
 	"compute": newRunner(func() computeRequest { return computeRequest{ComputeOptions: DefaultComputeOptions()} },
 		func(_ context.Context, o computeRequest, _ func(float64)) (*ComputeResult, error) {
 			return ComputeToFit(o.ComputeOptions) // arithmetic, no law: nothing to cancel

@@ -18,6 +18,9 @@ type work struct {
 	// typical is how many evaluations a stage of a search usually takes (0: not a search);
 	// evals counts those of the stage under way.
 	typical, evals int
+	// part is the share of the stage under way that work reporting its own progress within
+	// it (within) has reached: it never goes back within a stage.
+	part float64
 }
 
 // newWork starts a call; a nil progress reports nothing.
@@ -33,7 +36,7 @@ func newWork(ctx context.Context, progress func(float64)) *work {
 
 // plan says how many stages the analysis has: progress is the share of them ended.
 func (w *work) plan(stages int) {
-	w.stages, w.done, w.typical, w.evals = stages, 0, 0, 0
+	w.stages, w.done, w.typical, w.evals, w.part = stages, 0, 0, 0, 0
 }
 
 // planSearch says how many stages the analysis has, each a search of no known length that
@@ -48,7 +51,7 @@ func (w *work) planSearch(stages, typical int) {
 // stageDone ends a stage.
 func (w *work) stageDone() {
 	w.done = min(w.done+1, w.stages)
-	w.evals = 0
+	w.evals, w.part = 0, 0
 	w.report()
 }
 
@@ -60,11 +63,25 @@ func (w *work) report() {
 		share := float64(w.done)
 		if w.typical > 0 && w.done < w.stages {
 			share += float64(w.evals) / float64(w.evals+w.typical)
+		} else if w.done < w.stages {
+			share += w.part
 		}
 		w.progress(share / float64(w.stages))
 	default:
 		w.progress(0)
 	}
+}
+
+// within reports progress f (0 to 1) through the stage under way, for work inside a stage that
+// reports its own progress (a fit, or another analysis): it is also where a cancel arrives.
+// Several such pieces of work in one stage each start again at 0; the share reported never
+// goes back, and stays short of the stage's end, which only stageDone reaches.
+func (w *work) within(f float64) {
+	if w.stages == 0 {
+		return
+	}
+	w.part = max(w.part, min(max(f, 0), 1)*0.99)
+	w.report()
 }
 
 // check is called before each evaluation: it reports progress (so that a cancel can arrive)

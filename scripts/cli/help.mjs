@@ -133,10 +133,13 @@ Runs an analysis from given parameters (docs/api.md#analyses) and prints its set
 commas (totals=50000,100000), words (decay=linear), and fields of objects with dots
 (params.alpha=0.5). Options left out take the paper's setting with its Fig. 2 parameters.
 Analyses: decomposition, cosine-cycle, constant-vs-cosine, wsd-ratio, anneal-function, rewarmup,
-lambda, optimize, chinchilla, compute; "--analysis defaults" lists every option.
+lambda, optimize, chinchilla, compute, size-drop (the model-size law's annealing drop against N),
+and paper (each of the paper's claims with the law's verdict under its Fig. 2 parameters);
+"--analysis defaults" lists every option.
 
 Example:
-  ${CMD} analyze --analysis wsd-ratio totals=50000,100000 decay=linear`,
+  ${CMD} analyze --analysis wsd-ratio totals=50000,100000 decay=linear
+  ${CMD} analyze --analysis paper`,
   },
   laws: {
     summary: 'list the laws with their parameters and formulas',

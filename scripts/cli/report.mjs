@@ -267,9 +267,17 @@ export function analysisReport(name, res) {
     lowest < 0
       ? `warning: a predicted loss is below zero (${num(lowest)}): these parameters at this peak LR are far outside what the law was fitted on, so the answer means little`
       : '';
+  // the paper's claims: each with lawcore's verdict, before the table of their numbers
+  const claims = Array.isArray(res.claims)
+    ? [
+        `claims: ${res.reproduced} of the ${res.checked} checked reproduced under the paper's Fig. 2 parameters`,
+        ...res.claims.map((c) => `§${c.section} ${c.id} (${c.source}): ${c.verdict}`),
+      ].join('\n')
+    : '';
   return section(
     `analysis: ${name}`,
     setup,
+    claims,
     tab,
     res.note ? `note: ${res.note}` : '',
     warning,

@@ -36,6 +36,7 @@ import { parseWindow } from './schedules/curve-facts.js';
 import { parseCount } from './common/format.js';
 import { showCharts } from './views/charts.js';
 import { showAnalyses } from './views/analysis-panel.js';
+import { showPaperClaims } from './views/paper-panel.js';
 import { showUndo } from './views/undo-bar.js';
 import { showExampleNote } from './views/example-note.js';
 import { showLawNotes, showExportSize } from './views/law-notes.js';
@@ -171,7 +172,20 @@ function showViews() {
     target: (text) => analyses.setSizeTarget(text),
     exportTable: () => exports.analysisTable(),
   });
+  showPaperClaims(store, { open: openClaim, back: () => analyses.select('paper') });
   showUndo(store, () => store.undo());
+}
+
+/**
+ * openClaim shows the view of one of the paper's claims (analyses.openClaim); the claim about the
+ * page's own fit shows the Fig. 2 example's fit (loaded, with Undo, when another view is on the
+ * page) and its loss chart.
+ */
+async function openClaim(id) {
+  if (analyses.openClaim(id) !== 'fit') return;
+  if (!(store.state.example && store.state.example.title === EXAMPLES.fig2.title))
+    await examples.load('the Fig. 2 example', 'fig2');
+  $('#chart-loss').scrollIntoView({ behavior: 'smooth', block: 'center' });
 }
 
 // ---- controls -------------------------------------------------------------------------------

@@ -127,6 +127,10 @@ export const FORMS = {
     ratios('ratios', 'WSD cooldown ratios', 20),
     steps('lawSteps', 'This law’s run', { min: 0, hint: '0: n·K/2' }),
   ],
+  paper: [{ key: 'tuples', label: 'Random parameter sets (§6.1)', unit: 'sets', kind: 'int', min: 1, max: 20000 }],
+  'size-drop': [
+    { key: 'ratio', label: 'WSD annealing ratio', unit: 'decay steps / total', kind: 'number', min: 1e-6, max: 1 },
+  ],
 };
 
 const limit = (v) => (typeof v === 'function' ? v() : v);

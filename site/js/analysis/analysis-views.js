@@ -7,6 +7,7 @@ import { PALETTE } from '../common/theme.js';
 import * as fmt from '../common/format.js';
 import { argmin } from './analysis-answers.js';
 import { tiedPoints } from './analysis-uncertainty.js';
+import { paperAnswer } from './paper-claims.js';
 
 const curveLines = (curves, field = 'loss', dash = null) =>
   curves.map((c, i) => ({ label: c.name, x: c.steps, y: c[field], color: PALETTE[i % PALETTE.length], dash }));
@@ -51,12 +52,41 @@ const ratioSweep = (r, xLabel, note) => ({
 });
 
 /**
+ * lambdaHolds says where the λ views' parameters come from: refitted for each λ to the fit's
+ * curves (as the paper does), given per λ in the options, or held when there are no curves to
+ * refit (parameters entered by hand).
+ */
+const lambdaHolds = (r) => {
+  if (r && r.refits && r.refits.length) {
+    const n = r.refits[0].curves;
+    return `L0, A, α and C refitted for each λ to the ${n} fit curve${n === 1 ? '' : 's'}, as the paper does`;
+  }
+  return r && !r.held
+    ? 'L0, A, α and C as given for each λ'
+    : 'L0, A, α and C held at the current parameters (no fit curves to refit them to); λ varies';
+};
+
+/**
  * VIEWS: id, label, the analysis it runs, and chart(result) -> {xLabel, yLabel, logX, lines,
- * note, relative (the y axis can show each line relative to its best)}; holds says which
- * parameters it holds fixed or varies, where that is not simply "all of the current parameters"
- * (ownParams: it uses none of them). Several views share one analysis (and its cached answer).
+ * note, relative (the y axis can show each line relative to its best)}, or null for a view
+ * drawn otherwise (the Paper view's list of claims: claims); holds says which parameters it
+ * holds fixed or varies, where that is not simply "all of the current parameters" (ownParams:
+ * it uses none of them; a function of the answer when the answer decides); answer(result), when
+ * given, states the answer in place of analysis-answers.js's sentence; refits: the analysis
+ * takes the fit's curves to refit (the λ views). Several views share one analysis (and its
+ * cached answer).
  */
 export const VIEWS = [
+  {
+    id: 'paper',
+    analysis: 'paper',
+    label: 'The paper, claim by claim (under its Fig. 2 parameters)',
+    noSetup: true,
+    claims: true,
+    holds: 'the paper’s Fig. 2 parameters, not yours',
+    answer: paperAnswer,
+    chart: () => null,
+  },
   {
     id: 'decomposition',
     analysis: 'decomposition',
@@ -175,24 +205,26 @@ export const VIEWS = [
     id: 'lambda',
     analysis: 'lambda',
     label: 'λ comparison: WSD ratio sweep per λ',
-    holds: 'L0, A, α and C held at the current parameters; λ varies',
+    holds: lambdaHolds,
+    refits: true,
     chart: (r) =>
       ratioSweep(
         r,
         'annealing ratio',
-        'A smaller λ forgets the annealing momentum faster: a shorter best decay and a shorter delay (table).',
+        `A smaller λ forgets the annealing momentum faster: a shorter best decay and a shorter delay (table). ${r.note || ''}`.trim(),
       ),
   },
   {
     id: 'lambda-delay',
     analysis: 'lambda',
     label: 'λ: delay of the loss after the LR turns',
-    holds: 'L0, A, α and C held at the current parameters; λ varies',
+    holds: lambdaHolds,
+    refits: true,
     chart: (r) => ({
       xLabel: 'step',
       yLabel: 'loss',
       lines: curveLines(r.delayCurves).map((l) => ({ ...l, from: 15000, to: 32000 })),
-      note: 'The LR falls, then rises again: the loss keeps falling for a while (the delay, in the table).',
+      note: `The LR falls, then rises again: the loss keeps falling for a while (the delay, in the table). ${r.note || ''}`.trim(),
     }),
   },
   {
@@ -257,6 +289,13 @@ export const VIEWS = [
     }),
   },
   { id: 'sizefit', label: 'Model-size law (curves tagged with N; predict an unseen N)', sizefit: true },
+  {
+    id: 'size-drop',
+    analysis: 'size-drop',
+    label: 'Model size: the annealing drop against N (curves tagged with N; an unseen N)',
+    sizefit: true,
+    sizeDrop: true,
+  },
 ];
 
 /** viewById is the view with id, else the first. */

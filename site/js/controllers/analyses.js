@@ -1,11 +1,15 @@
 // Running the Analyses panel's views: one of the paper's analyses (`analyze`) from the current
-// parameters, or the model-size law (`fit` with law "size", then `predict` at an unseen size), with
-// the answers kept in the store for the panel to draw. The analyses that compare choices get the
-// fit's replicates, and answer with each choice's ± and which cannot be told apart. Only the latest
-// run's answer is kept; an option typed wrong (in a field or the JSON view), or refused by lawcore,
-// is named in the error and the view's last answer stays on screen (also when the answer of the
-// options before it arrives after it).
+// parameters, or the model-size law (`fit` with law "size", then `predict` at an unseen size, or
+// `analyze` "size-drop" for the annealing drop against N), with the answers kept in the store for
+// the panel to draw. The Paper view (`analyze` "paper") lists the paper's claims; opening a claim
+// shows its view under the paper's setting, with the claim's verdict above it (analysis.claim).
+// The λ views refit the law for each λ to the curves of the fit in use. The analyses that compare
+// choices get the fit's replicates, and answer with each choice's ± and which cannot be told
+// apart. Only the latest run's answer is kept; an option typed wrong (in a field or the JSON
+// view), or refused by lawcore, is named in the error and the view's last answer stays on screen
+// (also when the answer of the options before it arrives after it).
 import {
+  VIEWS,
   viewById,
   sizeOfCurve,
   SIZE_EXAMPLE_RUNS,
@@ -13,6 +17,8 @@ import {
   unseenSchedules,
   parseModelSize,
 } from '../analysis/analysis-views.js';
+import { sizeDropOptions, sizeDropView } from '../analysis/size-drop.js';
+import { claimOf, claimView } from '../analysis/paper-claims.js';
 import {
   fieldsOf,
   defaultOptions,
@@ -23,7 +29,7 @@ import {
 } from '../analysis/analysis-forms.js';
 import { answerSentence } from '../analysis/analysis-answers.js';
 import { UNCERTAIN_ANALYSES, uncertainTable } from '../analysis/analysis-uncertainty.js';
-import { analysisSetup, fittedPeak, analysisRuns } from '../state/selectors.js';
+import { analysisSetup, analysisFitCurves, fittedPeak, analysisRuns } from '../state/selectors.js';
 import { importText } from '../import/import-files.js';
 import * as fmt from '../common/format.js';
 
@@ -33,11 +39,18 @@ const SIZE_EXAMPLE = { warmup: 2160, warmupConvention: 'actual' };
 /**
  * createAnalyses returns {run({example}), cancel(), refresh(), select(id), setField(key, text),
  * setOptionsText(text), resetOptions(), toggled(open), loadDefaults(), setSizeTarget(text),
- * setCurveSize(name, size)}.
+ * setCurveSize(name, size), openClaim(id)}.
  */
 export function createAnalyses({ store, engine }) {
   /** answers caches analyze's answers by request, until the parameters change. */
   const answers = new Map();
+  /**
+   * lasting caches the answers of views that take no setup (the paper's claims): they do not
+   * change with the parameters.
+   */
+  const lasting = new Map();
+  /** sizeFit is the latest model-size fit: {curves, lambda, warmup, warmupConvention, value}. */
+  let sizeFit = null;
   let seq = 0;
   /**
    * refusedInput is the option typed wrong since the latest run started ({view, message, key}):
@@ -55,9 +68,11 @@ export function createAnalyses({ store, engine }) {
    */
   function showError(v, message, key = '') {
     const kept = store.state.analysis.result;
-    const keep = !!(kept && kept.view === v.id && kept.chart);
+    const keep = !!(kept && kept.view === v.id && (kept.chart || kept.claims));
     store.analysisChanged({
-      ...(keep ? {} : { result: { view: v.id, chart: null, table: null, note: '', answer: '', crossover: null } }),
+      ...(keep
+        ? {}
+        : { result: { view: v.id, chart: null, table: null, note: '', answer: '', crossover: null, claims: null } }),
       error: `${v.label}: ${message}${keep ? ' (The answer shown is from the last options that worked.)' : ''}`,
       errorField: key,
     });
@@ -92,8 +107,9 @@ export function createAnalyses({ store, engine }) {
       const onProgress = (fraction) => {
         if (my === seq) store.analysisChanged({ progress: fraction });
       };
-      const out = v.sizefit ? await runSizefit(example, onProgress) : await runAnalysis(v, onProgress);
+      const out = v.sizefit ? await runSizefit(v, example, onProgress) : await runAnalysis(v, onProgress);
       if (my !== seq) return;
+      const holds = typeof v.holds === 'function' ? v.holds(out.result) : v.holds;
       store.analysisChanged({
         computing: false,
         result: {
@@ -102,9 +118,10 @@ export function createAnalyses({ store, engine }) {
           table: out.table,
           note: out.note || '',
           answer: out.answer || '',
-          crossover: out.chart.crossover || null,
+          crossover: (out.chart && out.chart.crossover) || null,
+          claims: v.claims ? out.result.claims : null,
         },
-        status: `${out.source ? `From ${out.source}` : 'Computed'}${v.holds ? ` (${v.holds})` : ''} · took ${fmt.ms(out.elapsed)}`,
+        status: `${out.source ? `From ${out.source}` : 'Computed'}${holds ? ` (${holds})` : ''} · took ${fmt.ms(out.elapsed)}`,
         error: '',
         errorField: '',
       });
@@ -133,13 +150,23 @@ export function createAnalyses({ store, engine }) {
       delete setup.band;
       setup.source = `the parameters set in the options${setup.params ? ` (the rest: ${setup.source})` : ''}`;
     }
+    // a view opened from one of the paper's claims runs under the paper's setting, which its options hold
+    const claim = store.state.analysis.claim;
+    if (setup && claim && claim.view === v.id && options.params)
+      setup.source = `the paper’s Fig. 2 parameters, as its §${claim.section} claim`;
     // the fit's replicates go to the analyses that compare choices: they answer with each one's ±
     if (setup && !UNCERTAIN_ANALYSES.has(v.analysis)) {
       delete setup.replicates;
       delete setup.band;
     }
-    const key = JSON.stringify([v.analysis, options, setup]);
-    if (!answers.has(key)) {
+    // the λ views refit the law for each λ to the fit's curves (not to parameters set in the options)
+    if (setup && v.refits && !options.fit && !options.params) {
+      const fit = analysisFitCurves(store.state);
+      if (fit) setup.fit = fit;
+    }
+    const key = JSON.stringify([v.analysis, options, { ...setup, fit: setup && setup.fit && setup.fit.curves.length }]);
+    const cache = setup ? answers : lasting;
+    if (!cache.has(key)) {
       const started = performance.now();
       let result;
       let refused = '';
@@ -152,9 +179,9 @@ export function createAnalyses({ store, engine }) {
         const without = { ...setup, replicates: undefined, band: undefined };
         result = await engine.analyze(v.analysis, options, without, undefined, onProgress);
       }
-      answers.set(key, { result, refused, elapsed: performance.now() - started });
+      cache.set(key, { result, refused, elapsed: performance.now() - started });
     }
-    const { result, refused, elapsed } = answers.get(key);
+    const { result, refused, elapsed } = cache.get(key);
     const chart = v.chart(result);
     const peak = options.peak !== undefined ? `, peak LR ${fmt.lr(options.peak)} (set here)` : '';
     const spread = refused
@@ -172,10 +199,11 @@ export function createAnalyses({ store, engine }) {
     return {
       chart,
       table: uncertainTable(v.analysis, result),
-      note: chart.note,
-      answer: answerSentence(v.id, result, options, context),
+      note: chart ? chart.note : '',
+      answer: v.answer ? v.answer(result) : answerSentence(v.id, result, options, context),
       source,
       elapsed,
+      result,
     };
   }
 
@@ -196,7 +224,13 @@ export function createAnalyses({ store, engine }) {
     return out;
   }
 
-  async function runSizefit(example, onProgress) {
+  /**
+   * fitSizes fits the model-size law to the curves tagged with N (two sizes at least), or to the
+   * release's example (example, or when the page has no tagged curves and the example was
+   * loaded): {response, lines, curves, warmup, warmupConvention, example}. The latest fit is
+   * kept for the next view or unseen N of the same curves and settings.
+   */
+  async function fitSizes(example, onProgress) {
     const state = store.state;
     const setup = analysisSetup(state);
     let curves;
@@ -215,13 +249,57 @@ export function createAnalyses({ store, engine }) {
       }
     }
     const lambda = Number.isFinite(setup.params?.lambda) ? setup.params.lambda : 0.999;
-    const started = performance.now();
+    const same = (a, b) =>
+      a.name === b.name
+      && a.size === b.size
+      && a.role === b.role
+      && a.steps === b.steps
+      && a.loss === b.loss
+      && a.schedule === b.schedule;
+    const f = sizeFit;
+    if (
+      f
+      && f.lambda === lambda
+      && f.warmup === warmup
+      && f.warmupConvention === warmupConvention
+      && f.curves.length === curves.length
+      && f.curves.every((c, i) => same(c, curves[i]))
+    )
+      return f.value;
     const { response, lines } = await engine.sizefit(
       curves,
       { lambda, warmupSteps: warmup, warmupConvention, huberDelta: 0.001, points: 400 },
       onProgress,
     );
+    const value = { response, lines, curves, warmup, warmupConvention, example: curves === sizeExample };
+    sizeFit = { curves, lambda, warmup, warmupConvention, value };
+    return value;
+  }
+
+  /**
+   * runSizefit computes a model-size view (v): the fit and its prediction at the unseen N, or the
+   * annealing drop against N (v.sizeDrop).
+   */
+  async function runSizefit(v, example, onProgress) {
+    const started = performance.now();
+    const {
+      response,
+      lines,
+      curves,
+      warmup,
+      warmupConvention,
+      example: isExample,
+    } = await fitSizes(example, onProgress);
     const targetN = parseModelSize(store.state.analysis.sizeTarget, 'Predict at unseen N');
+    if (v.sizeDrop) {
+      const { ratio } = optionsInUse(store.state.analysis, 'size-drop');
+      const options = {
+        ...sizeDropOptions({ response, curves, warmup, warmupConvention, target: targetN }),
+        ...(Number.isFinite(ratio) ? { ratio } : {}),
+      };
+      const result = await engine.analyze('size-drop', options, null, undefined, onProgress);
+      return { ...sizeDropView(result, options, { example: isExample }), elapsed: performance.now() - started };
+    }
     const schedules = unseenSchedules(curves, targetN);
     const predicted = await engine.predict(
       'size',
@@ -229,7 +307,7 @@ export function createAnalyses({ store, engine }) {
       schedules,
       400,
     );
-    const out = sizefitView({ response, lines, curves, predicted, targetN, warmup, example: curves === sizeExample });
+    const out = sizefitView({ response, lines, curves, predicted, targetN, warmup, example: isExample });
     return { ...out, elapsed: performance.now() - started };
   }
 
@@ -288,10 +366,41 @@ export function createAnalyses({ store, engine }) {
       store.setCurveSize(name, size);
       runSizeViewIfShown();
     },
-    /** select shows another view and computes it. */
+    /**
+     * select shows another view and computes it; a view borrowed by a claim (openClaim) gets its
+     * options back.
+     */
     select(id) {
-      store.analysisChanged({ view: id }, { showOptions: true });
+      const claim = store.state.analysis.claim;
+      if (claim && claim.analysis) store.setAnalysisOptions(claim.analysis, claim.previous);
+      store.analysisChanged({ view: id, claim: null }, { showOptions: true });
       run();
+    },
+    /**
+     * openClaim shows the view of one of the paper's claims (id, in the Paper view's answer)
+     * under the paper's setting: its analysis's options set to the claim's (the Fig. 2
+     * parameters, peak and warmup among them), with the claim's verdict above the answer; the
+     * model-size claim shows the model-size view, on the release's example unless the page has
+     * curves of two sizes. It returns the view shown, 'fit' for the claim about the page's own
+     * fit (which main.js shows), or null when there is no such claim.
+     */
+    openClaim(id) {
+      const claim = claimOf(store.state.analysis.result, id);
+      if (!claim) return null;
+      const view = claimView(claim, VIEWS);
+      if (!view || view === 'fit') return view;
+      const { section, source, verdict, status } = claim;
+      const shown = { id, section, source, verdict, status, view };
+      if (claim.analysis && claim.options) {
+        // the view is borrowed: its options come back when another view is chosen (select)
+        Object.assign(shown, { analysis: claim.analysis, previous: store.state.analysis.options[claim.analysis] });
+        const defaults = defaultOptions(store.state.analysis.defaults, claim.analysis);
+        store.setAnalysisOptions(claim.analysis, { ...defaults, ...claim.options });
+      }
+      store.analysisChanged({ view, claim: shown }, { showOptions: true });
+      const sized = new Set(store.state.curves.map(sizeOfCurve).filter(Boolean));
+      run({ example: viewById(view).sizefit && sized.size < 2 });
+      return view;
     },
     /**
      * setField sets one option of the view's analysis from its field's text and computes the
@@ -308,6 +417,7 @@ export function createAnalyses({ store, engine }) {
         return refuseInput(v, err.message, key);
       }
       store.setAnalysisOptions(v.analysis, options, { showOptions: true });
+      store.analysisChanged({ claim: null });
       run();
     },
     /**
@@ -328,12 +438,14 @@ export function createAnalyses({ store, engine }) {
         return refuseInput(v, err.message, 'json');
       }
       store.setAnalysisOptions(v.analysis, options, { showOptions: true });
+      store.analysisChanged({ claim: null });
       run();
     },
     /** resetOptions puts the view's analysis back to lawcore's defaults and computes it. */
     resetOptions() {
       const v = current();
       if (v.analysis) store.setAnalysisOptions(v.analysis, undefined, { showOptions: true });
+      store.analysisChanged({ claim: null });
       run();
     },
     /** toggled: the panel opened or closed; it computes on the first opening. */
@@ -341,9 +453,11 @@ export function createAnalyses({ store, engine }) {
       store.analysisChanged({ open });
       if (!open) return;
       // The analyses are in lawcore.wasm, which the page loads only now (the first view runs on
-      // the small core): their defaults first, for the options box.
+      // the small core): their defaults first, for the options box. A view chosen (or its
+      // example asked for) while they load has started its own run, which this must not replace.
+      const started = seq;
       await loadDefaults();
-      if (!(store.state.analysis.result && store.state.analysis.result.table)) run();
+      if (seq === started && !(store.state.analysis.result && store.state.analysis.result.table)) run();
     },
     loadDefaults,
   };

@@ -22,6 +22,33 @@ const curveRequest = (c, warmupSteps) => {
   return { name: c.name, role: c.role, schedule: scheduleForRequest(c.schedule), ...(from > 0 ? { from } : {}) };
 };
 
+/** plain is a typed array (or array) as a JSON array. */
+const plain = (a) => (a ? Array.from(a) : a);
+
+/**
+ * refitRequest is the fit an analysis refits (the λ analysis, for each λ) as JSON: its curves
+ * with their points and schedules inline (analyze takes no columns), and the fit's settings.
+ */
+function refitRequest({ curves, settings }) {
+  return {
+    curves: curves.map((c) => {
+      const s = c.schedule;
+      const schedule = s && (s.lr || s.steps) ? { ...s, lr: plain(s.lr), steps: plain(s.steps) } : s;
+      return {
+        ...curveRequest(c, settings.warmupSteps),
+        role: 'fit',
+        steps: plain(c.steps),
+        loss: plain(c.loss),
+        schedule,
+      };
+    }),
+    warmupSteps: settings.warmupSteps,
+    ...(settings.warmupConvention ? { warmupConvention: settings.warmupConvention } : {}),
+    huberDelta: settings.huberDelta,
+    priors: settings.priors || 'weak',
+  };
+}
+
 /** lineOf is a line of the answer's columns in the page's shape. */
 const lineOf = (col = {}) => ({ steps: col.steps, lr: col.lr, loss: col.loss, s1Term: col.s1Term, s2Term: col.s2Term });
 
@@ -198,8 +225,9 @@ export function createEngine(client) {
 
     /**
      * analyze runs one of the paper's analyses with options; setup ({law, params, peak, warmup,
-     * warmupConvention, replicates?, members?, band?}: an auto fit's average and the band its
-     * predictions carry) is left out for analyses that take none (null). An option set in
+     * warmupConvention, replicates?, members?, band?, fit?}: an auto fit's average and the band
+     * its predictions carry; fit: {curves, settings}, the curves the λ analysis refits) is left
+     * out for analyses that take none (null). An option set in
      * options (a peak LR typed in the form) wins over the setup's. With replicates (a fit's
      * jackknife parameter sets), the analyses that compare choices give each its ± and a verdict.
      * onProgress(fraction) hears how much of the analysis is done.
@@ -218,6 +246,7 @@ export function createEngine(client) {
       if (setup && setup.replicates) request.replicates = setup.replicates;
       if (setup && setup.members) request.members = setup.members;
       if (setup && setup.band) request.band = setup.band;
+      if (setup && setup.fit) request.fit = refitRequest(setup.fit);
       Object.assign(request, options);
       return (await call('analyze', request, undefined, onProgress)).result;
     },

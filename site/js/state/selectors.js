@@ -280,6 +280,19 @@ export function analysisRuns(state) {
 }
 
 /**
+ * analysisFitCurves are the curves the parameters the analyses start from were fitted to (those
+ * of role fit with a schedule, as fitted) and that fit's settings, {curves, settings}: the λ
+ * analysis refits the law to them for each λ, as the paper does. null for parameters entered by
+ * hand (or from a link) and before any fit.
+ */
+export function analysisFitCurves(state) {
+  const { cur } = analysisParams(state);
+  if (!cur || state.manual || !cur.source || !(cur.source.curves instanceof Map)) return null;
+  const curves = [...cur.source.curves.values()].filter((c) => c.role === 'fit' && c.schedule);
+  return curves.length ? { curves, settings: cur.settings } : null;
+}
+
+/**
  * analysisInputs are what the analyses' answers are computed from in state, as a list to compare
  * with another state's: the record of the parameters they start from (by identity: a new fit
  * is new parameters), the peak LR they run at, the fitted peak an answer is measured against,

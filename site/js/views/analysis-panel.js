@@ -92,13 +92,14 @@ export function showAnalyses(store, on) {
     if (document.activeElement !== $('#sizefit-target')) $('#sizefit-target').value = a.sizeTarget;
     $('#sizefit-options').hidden = !v.sizefit;
     $('#analysis-options-box').hidden = !!v.sizefit;
-    $('#analysis-form').hidden = !!v.sizefit;
+    // the model-size views take their curves from the fields above; the drop view has a form too
+    $('#analysis-form').hidden = !!v.sizefit && !v.sizeDrop;
     // The form and the JSON view are written only when another view's options, or options set
     // elsewhere, are to show (lawcore's defaults arriving, say; the runs the defaults start from
     // changed), and never over typing: the text being typed in a field stays, focused, until its
     // change sets the option.
     const runs = analysisRuns(state);
-    if ((a.optionsRevision !== revision || runs !== shownRuns) && !v.sizefit) {
+    if ((a.optionsRevision !== revision || runs !== shownRuns) && (!v.sizefit || v.sizeDrop)) {
       shownRuns = runs;
       const typing = typedText();
       const options = optionsInUse(a, v.analysis, runs);
