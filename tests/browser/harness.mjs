@@ -73,7 +73,10 @@ export async function startServer(dir = SITE) {
       } catch {
         /* already gone */
       }
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      // The timer is cleared once the server is gone: left pending, it kept node alive 5 s more.
+      let timer;
+      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 5000)))]);
+      clearTimeout(timer);
     },
   };
 }
@@ -310,17 +313,40 @@ export async function messageText(page) {
   });
 }
 
-/** useServerAndBrowser registers before/after hooks and returns a getter for {url, browser}. */
+/** shared is the server and browser the files in this process share, with the count of their users. */
+const shared = { users: 0, started: null };
+
+/**
+ * useServerAndBrowser registers before/after hooks and returns {url, browser} (filled by the
+ * before hook). Every file of a process shares one server of build/site and one Chromium, each
+ * test in a context of its own (openPage): the first before hook starts them, the last after
+ * hook stops them. A file run alone (`node --test tests/browser/x.test.mjs`) has them to itself;
+ * tests/browser/suite.mjs runs every file in one process, holding them from the first file to
+ * the last.
+ */
 export function useServerAndBrowser(before, after) {
   const env = {};
   before(async () => {
-    env.server = await startServer();
-    env.url = env.server.url;
-    env.browser = await launchBrowser();
+    shared.users++;
+    shared.started ??= (async () => {
+      const server = await startServer();
+      try {
+        return { server, browser: await launchBrowser() };
+      } catch (err) {
+        await server.stop();
+        throw err;
+      }
+    })();
+    const { server, browser } = await shared.started;
+    Object.assign(env, { server, url: server.url, browser });
   });
   after(async () => {
-    if (env.browser) await env.browser.close();
-    if (env.server) await env.server.stop();
+    if (--shared.users > 0 || !shared.started) return;
+    const started = shared.started;
+    shared.started = null;
+    const { server, browser } = await started.catch(() => ({}));
+    if (browser) await browser.close();
+    if (server) await server.stop();
   });
   return env;
 }
