@@ -12,7 +12,7 @@
 // those files. A file's tests have TEST_TIMEOUT ms (default 20 minutes) between them, and each
 // as long.
 import { describe, before, after } from 'node:test';
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { useServerAndBrowser } from './harness.mjs';
@@ -32,7 +32,9 @@ const files = (process.env.BROWSER_TESTS || '')
   .filter(Boolean)
   .map((f) => path.basename(f));
 if (files.length === 0) files.push(...readdirSync(dir).filter((f) => f.endsWith('.test.mjs')));
-files.sort();
+// The largest files first (their size stands for their time): the last to start are short, and
+// the two lanes end close together.
+files.sort((a, b) => statSync(path.join(dir, b)).size - statSync(path.join(dir, a)).size || a.localeCompare(b));
 
 const concurrency = Number(process.env.BROWSER_CONCURRENCY || 2);
 const timeout = Number(process.env.TEST_TIMEOUT || 1_200_000);
