@@ -6,23 +6,22 @@
 // or none.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import './schema-setup.mjs';
 import { PRESETS } from '../../site/js/engine/schema.js';
 import { fitPreset } from '../../site/js/schedules/schedule-kinds.js';
 import { pytorchCode, pytorchScheduler, huggingFaceCode } from '../../site/js/schedules/schedule-code.js';
+import { mergeColumns, startLawcore } from '../../scripts/cli/bridge.mjs';
 
-const cli = fileURLToPath(new URL('../../scripts/lawcore.mjs', import.meta.url));
-/** expand is lawcore's LR at every step of a description. */
-const expand = (s) =>
-  JSON.parse(
-    execFileSync(process.execPath, [cli, 'schedule'], {
-      input: JSON.stringify(s),
-      encoding: 'utf8',
-      maxBuffer: 1 << 28,
-    }),
-  );
+/**
+ * expand is lawcore's LR at every step of a description: its `schedule` answer as the command
+ * line prints it (`node scripts/lawcore.mjs schedule`), from one lawcore in this process.
+ */
+const lawcore = await startLawcore();
+const expand = async (s) => {
+  const { result, columns } = await lawcore.call('schedule', s);
+  return mergeColumns('schedule', result, columns);
+};
 const hasPython = spawnSync('python3', ['-c', 'import math, bisect'], { encoding: 'utf8' }).status === 0;
 
 /**
@@ -162,10 +161,10 @@ const cases = [
   ],
 ];
 
-test("the PyTorch scheduler gives lawcore's learning rate at every step of every preset", () => {
+test("the PyTorch scheduler gives lawcore's learning rate at every step of every preset", async () => {
   assert.ok(hasPython, 'python3 runs the code written here: scripts/install-deps.sh installs it');
   for (const [name, s] of cases) {
-    const want = expand(s);
+    const want = await expand(s);
     const code = pytorchCode(s, { name, expanded: want });
     assert.match(code, /scheduler = (LambdaLR\(optimizer, lr_lambda\)|CyclicLR\(|MultiStepLR\()/, name);
     const peak = Number(/lr=([^ ]+) \(the peak\)/.exec(code)[1]);

@@ -1,9 +1,9 @@
-// Hands the page's schema module lawcore's own `schema` answer, as the page does at start-up:
-// a test imports this module before any module of the page, so that their top-level code sees
-// the laws, kinds and limits filled (it needs build/wasm/lawcore.wasm: `make build`).
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+// Hands the page's schema module lawcore's schema as the page has it at start-up: the full
+// bridge's `schema` answer, written to wasm/schema.json by a Go test (TestCoreSchemaFile, which
+// fails when the file is not lawcore's answer) and bundled into the page (site/js/main.js). A
+// test imports this module before any module of the page, so that their top-level code sees the
+// laws, kinds and limits filled.
+import { readFileSync } from 'node:fs';
 import { setSchema } from '../../site/js/engine/schema.js';
 
-const cli = fileURLToPath(new URL('../../scripts/lawcore.mjs', import.meta.url));
-setSchema(JSON.parse(execFileSync(process.execPath, [cli, 'schema'], { encoding: 'utf8' })));
+setSchema(JSON.parse(readFileSync(new URL('../../wasm/schema.json', import.meta.url), 'utf8')));
