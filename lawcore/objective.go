@@ -2,6 +2,7 @@ package lawcore
 
 import (
 	"context"
+	"fmt"
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
@@ -22,6 +23,7 @@ type Objective struct {
 	base []float64
 
 	pred, jac []float64 // chunk buffers
+	sums      []float64 // an evaluation's gradient and Hessian over the free parameters
 
 	// prior, when set, adds the free parameters' priors (see Prior) to the objective.
 	prior *penalty
@@ -36,10 +38,16 @@ type Objective struct {
 // evalChunk is how many points an Objective evaluates at a time.
 const evalChunk = 1024
 
+// maxFree is the most free parameters an objective takes (the model-size law has 8).
+const maxFree = 12
+
 func newObjective(ctx context.Context, model Model, spec *Spec, logObs []float64, delta float64, free []int, base []float64) *Objective {
 	d := len(spec.Params)
+	if len(free) > maxFree {
+		panic(fmt.Sprintf("lawcore: a law of %d parameters; the objective takes at most %d", len(free), maxFree))
+	}
 	return &Objective{model: model, spec: spec, logObs: logObs, delta: delta, free: free, base: base, ctx: ctx,
-		pred: make([]float64, evalChunk), jac: make([]float64, evalChunk*d)}
+		pred: make([]float64, evalChunk), jac: make([]float64, evalChunk*d), sums: make([]float64, len(free)*(len(free)+3)/2)}
 }
 
 // thinned returns the objective over every every-th point (the same law, context and tick):
@@ -120,37 +128,41 @@ func (o *Objective) evaluate(theta, grad []float64, h [][]float64) float64 {
 		return 0 // a flat function ends an optimiser's run at once; the caller reports the cancel
 	}
 	d := len(theta)
+	// the gradient and the Hessian's lower triangle over the free parameters, summed point by
+	// point in the points' order: the same sums, to the last bit, as adding into grad and h
+	nf := len(o.free)
+	sums := o.sums[:nf+nf*(nf+1)/2]
+	clear(sums)
+	g, tri := sums[:nf], sums[nf:]
 	f := 0.0
 	for from := 0; from < len(o.logObs); from += evalChunk {
 		m := min(evalChunk, len(o.logObs)-from)
 		pred := o.pred[:m]
-		var jac []float64
-		if grad != nil {
-			jac = o.jac[:m*d]
+		logObs := o.logObs[from : from+m]
+		if grad == nil {
+			o.model.Eval(theta, from, pred, nil)
+			f = huberLosses(logObs, pred, o.delta, f)
+			continue
 		}
+		jac := o.jac[:m*d]
 		o.model.Eval(theta, from, pred, jac)
-		for i, p := range pred {
-			logPred, dlog := numeric.SafeLog(p)
-			r := o.logObs[from+i] - logPred
-			f += numeric.Huber(r, o.delta)
-			if grad == nil {
-				continue
-			}
-			// d f / d theta = huber'(r) * d r / d theta, d r / d theta = -dlog * d pred / d theta
-			g := -numeric.HuberSlope(r, o.delta) * dlog
-			row := jac[i*d : i*d+d]
-			for _, a := range o.free {
-				grad[a] += g * row[a]
-			}
-			if h == nil {
-				continue
-			}
-			w := dlog * dlog * math.Min(1, o.delta/math.Abs(r))
-			for ia, a := range o.free {
-				wa := w * row[a]
-				for _, b := range o.free[:ia+1] {
-					h[a][b] += wa * row[b]
-				}
+		if h == nil {
+			f = huberGradient(logObs, pred, jac, o.free, d, o.delta, f, g)
+		} else {
+			f = huberGaussNewton(logObs, pred, jac, o.free, d, o.delta, f, g, tri)
+		}
+	}
+	if grad != nil {
+		for ia, a := range o.free {
+			grad[a] = g[ia]
+		}
+	}
+	if h != nil {
+		k := 0
+		for ia, a := range o.free {
+			for _, b := range o.free[:ia+1] {
+				h[a][b] = tri[k]
+				k++
 			}
 		}
 	}
@@ -166,6 +178,82 @@ func (o *Objective) evaluate(theta, grad []float64, h [][]float64) float64 {
 		return math.Inf(1)
 	}
 	return f
+}
+
+// huberLosses adds each point's Huber loss of its log residual to f. The three loops over a
+// chunk's points (huberLosses, huberGradient, huberGaussNewton) are functions of their own:
+// see the package doc on loops.
+//
+//go:noinline
+func huberLosses(logObs, pred []float64, delta, f float64) float64 {
+	for i, p := range pred {
+		logPred, _ := numeric.SafeLog(p)
+		f += numeric.Huber(logObs[i]-logPred, delta)
+	}
+	return f
+}
+
+// huberGradient adds each point's Huber loss to f and its gradient over the free parameters to g:
+// huber'(r) * d r / d theta, with d r / d theta = -dlog * d pred / d theta.
+//
+//go:noinline
+func huberGradient(logObs, pred, jac []float64, free []int, d int, delta, f float64, g []float64) float64 {
+	g = g[:len(free)]
+	for i, p := range pred {
+		logPred, dlog := numeric.SafeLog(p)
+		r := logObs[i] - logPred
+		f += numeric.Huber(r, delta)
+		gi := -numeric.HuberSlope(r, delta) * dlog
+		row := jac[i*d : i*d+d]
+		for ia, a := range free {
+			g[ia] += gi * row[a]
+		}
+	}
+	return f
+}
+
+// huberGaussNewton is huberGradient that also adds each point's w J J' to the lower triangle
+// tri (row by row) of the Gauss-Newton Hessian over the free parameters: J the gradient of the
+// log residual, w = min(1, delta/|r|) the weight that makes the Huber loss a weighted least
+// squares.
+//
+//go:noinline
+func huberGaussNewton(logObs, pred, jac []float64, free []int, d int, delta, f float64, g, tri []float64) float64 {
+	var buf [maxFree]float64
+	x := buf[:len(free)]
+	g = g[:len(x)]
+	tri = tri[:len(x)*(len(x)+1)/2]
+	for i, p := range pred {
+		logPred, dlog := numeric.SafeLog(p)
+		r := logObs[i] - logPred
+		f += numeric.Huber(r, delta)
+		gi := -numeric.HuberSlope(r, delta) * dlog
+		row := jac[i*d : i*d+d]
+		for ia, a := range free {
+			x[ia] = row[a]
+		}
+		for ia, xa := range x {
+			g[ia] += gi * xa
+		}
+		w := dlog * dlog * minOne(delta/math.Abs(r))
+		k := 0
+		for ia, xa := range x {
+			wa := w * xa
+			for _, xb := range x[:ia+1] {
+				tri[k] += wa * xb
+				k++
+			}
+		}
+	}
+	return f
+}
+
+// minOne is math.Min(1, x) for x >= 0 or NaN, without its call in wasm.
+func minOne(x float64) float64 {
+	if x >= 1 {
+		return 1
+	}
+	return x
 }
 
 // The optimiser works in coordinates x, one per free parameter, in which the parameters'

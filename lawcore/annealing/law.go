@@ -1,7 +1,6 @@
 package annealing
 
 import (
-	"math"
 
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
@@ -99,7 +98,7 @@ func (m *annealingModel) Eval(theta []float64, from int, pred, jac []float64) {
 	d := len(theta)
 	for i := range pred {
 		k := from + i
-		u := math.Exp(-alpha * t.LogS1[k])
+		u := numeric.MathExp(-alpha * t.LogS1[k])
 		pred[i] = l0 + a*u - c*t.S2[k]
 		if jac == nil {
 			continue
