@@ -146,9 +146,12 @@ func (o *Objective) evaluate(theta, grad []float64, h [][]float64) float64 {
 		}
 		jac := o.jac[:m*d]
 		o.model.Eval(theta, from, pred, jac)
-		if h == nil {
+		switch {
+		case h == nil:
 			f = huberGradient(logObs, pred, jac, o.free, d, o.delta, f, g)
-		} else {
+		case nf == 4:
+			f = huberGaussNewton4(logObs, pred, jac, (*[4]int)(o.free), d, o.delta, f, (*[4]float64)(g), (*[10]float64)(tri))
+		default:
 			f = huberGaussNewton(logObs, pred, jac, o.free, d, o.delta, f, g, tri)
 		}
 	}
@@ -245,6 +248,53 @@ func huberGaussNewton(logObs, pred, jac []float64, free []int, d int, delta, f f
 			}
 		}
 	}
+	return f
+}
+
+// huberGaussNewton4 is huberGaussNewton for four free parameters (the annealing law's, lambda
+// held: the page's first fit and most fits), its sums in local variables: the same operations
+// in the same order.
+//
+//go:noinline
+func huberGaussNewton4(logObs, pred, jac []float64, free *[4]int, d int, delta, f float64, g *[4]float64, tri *[10]float64) float64 {
+	a0, a1, a2, a3 := free[0], free[1], free[2], free[3]
+	g0, g1, g2, g3 := g[0], g[1], g[2], g[3]
+	h00, h10, h11, h20, h21, h22, h30, h31, h32, h33 := tri[0], tri[1], tri[2], tri[3], tri[4], tri[5], tri[6], tri[7], tri[8], tri[9]
+	logObs = logObs[:len(pred)]
+	for i, p := range pred {
+		var logPred, dlog float64
+		if p >= numeric.MinPredicted {
+			logPred, dlog = numeric.MathLog(p), 1/p
+		} else {
+			logPred, dlog = numeric.SafeLog(p)
+		}
+		r := logObs[i] - logPred
+		f += numeric.Huber(r, delta)
+		gi := -numeric.HuberSlope(r, delta) * dlog
+		row := jac[i*d : i*d+d]
+		x0, x1, x2, x3 := row[a0], row[a1], row[a2], row[a3]
+		g0 += gi * x0
+		g1 += gi * x1
+		g2 += gi * x2
+		g3 += gi * x3
+		w := dlog * dlog * minOne(delta/math.Abs(r))
+		wa := w * x0
+		h00 += wa * x0
+		wa = w * x1
+		h10 += wa * x0
+		h11 += wa * x1
+		wa = w * x2
+		h20 += wa * x0
+		h21 += wa * x1
+		h22 += wa * x2
+		wa = w * x3
+		h30 += wa * x0
+		h31 += wa * x1
+		h32 += wa * x2
+		h33 += wa * x3
+	}
+	g[0], g[1], g[2], g[3] = g0, g1, g2, g3
+	tri[0], tri[1], tri[2], tri[3], tri[4], tri[5], tri[6], tri[7], tri[8], tri[9] = h00, h10, h11, h20, h21, h22, h30, h31, h32, h33
 	return f
 }
 

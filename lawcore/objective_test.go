@@ -63,3 +63,34 @@ func TestThinnedObjectiveKeepsEveryNthPoint(t *testing.T) {
 		t.Errorf("mean loss per point: full %v, thinned %v", a, b)
 	}
 }
+
+// The Gauss-Newton sums over four free parameters have a loop of their own (huberGaussNewton4):
+// the same numbers, to the last bit, as the loop for any number, on residuals inside and
+// outside delta, with free parameters in any order, and with predictions below MinPredicted
+// (apart: their weights swamp the others).
+func TestGaussNewtonLoopsAgree(t *testing.T) {
+	const n, d = 3000, 6
+	for _, below := range []bool{false, true} {
+		logObs, pred, jac := make([]float64, n), make([]float64, n), make([]float64, n*d)
+		for i := range n {
+			x := float64(i)
+			pred[i] = 2 + math.Sin(x*0.37)
+			if below && i%97 == 0 {
+				pred[i] = -1e-3 * x // SafeLog's tangent line
+			}
+			logObs[i] = math.Log(2+math.Sin(x*0.37)) + 0.01*math.Sin(x*1.91)*math.Pow(10, float64(i%5)-4)
+			for j := range d {
+				jac[i*d+j] = math.Cos(x*float64(j+1)*0.13) * math.Pow(3, float64(j))
+			}
+		}
+		for _, free := range [][]int{{0, 1, 2, 3}, {3, 1, 5, 0}, {1, 2, 4, 5}} {
+			var g4, g [4]float64
+			var tri4, tri [10]float64
+			f4 := huberGaussNewton4(logObs, pred, jac, (*[4]int)(free), d, 1e-3, 0.5, &g4, &tri4)
+			f := huberGaussNewton(logObs, pred, jac, free, d, 1e-3, 0.5, g[:], tri[:])
+			if math.Float64bits(f4) != math.Float64bits(f) || g4 != g || tri4 != tri {
+				t.Errorf("below MinPredicted %v, free %v: the four-parameter loop gives %v %v %v, the general one %v %v %v", below, free, f4, g4, tri4, f, g, tri)
+			}
+		}
+	}
+}
