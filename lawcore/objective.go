@@ -23,6 +23,7 @@ type Objective struct {
 	base []float64
 
 	pred, jac []float64 // chunk buffers
+	logPred   []float64 // the log of each of pred >= MinPredicted (see SafeLog)
 	sums      []float64 // an evaluation's gradient and Hessian over the free parameters
 
 	// prior, when set, adds the free parameters' priors (see Prior) to the objective.
@@ -47,7 +48,7 @@ func newObjective(ctx context.Context, model Model, spec *Spec, logObs []float64
 		panic(fmt.Sprintf("lawcore: a law of %d parameters; the objective takes at most %d", len(free), maxFree))
 	}
 	return &Objective{model: model, spec: spec, logObs: logObs, delta: delta, free: free, base: base, ctx: ctx,
-		pred: make([]float64, evalChunk), jac: make([]float64, evalChunk*d), sums: make([]float64, len(free)*(len(free)+3)/2)}
+		pred: make([]float64, evalChunk), logPred: make([]float64, evalChunk), jac: make([]float64, evalChunk*d), sums: make([]float64, len(free)*(len(free)+3)/2)}
 }
 
 // thinned returns the objective over every every-th point (the same law, context and tick):
@@ -137,22 +138,23 @@ func (o *Objective) evaluate(theta, grad []float64, h [][]float64) float64 {
 	f := 0.0
 	for from := 0; from < len(o.logObs); from += evalChunk {
 		m := min(evalChunk, len(o.logObs)-from)
-		pred := o.pred[:m]
+		pred, logPred := o.pred[:m], o.logPred[:m]
 		logObs := o.logObs[from : from+m]
-		if grad == nil {
-			o.model.Eval(theta, from, pred, nil)
-			f = huberLosses(logObs, pred, o.delta, f)
-			continue
+		var jac []float64
+		if grad != nil {
+			jac = o.jac[:m*d]
 		}
-		jac := o.jac[:m*d]
 		o.model.Eval(theta, from, pred, jac)
+		numeric.MathLogTo(logPred, pred)
 		switch {
+		case grad == nil:
+			f = huberLosses(logObs, pred, logPred, o.delta, f)
 		case h == nil:
-			f = huberGradient(logObs, pred, jac, o.free, d, o.delta, f, g)
+			f = huberGradient(logObs, pred, logPred, jac, o.free, d, o.delta, f, g)
 		case nf == 4:
-			f = huberGaussNewton4(logObs, pred, jac, (*[4]int)(o.free), d, o.delta, f, (*[4]float64)(g), (*[10]float64)(tri))
+			f = huberGaussNewton4(logObs, pred, logPred, jac, (*[4]int)(o.free), d, o.delta, f, (*[4]float64)(g), (*[10]float64)(tri))
 		default:
-			f = huberGaussNewton(logObs, pred, jac, o.free, d, o.delta, f, g, tri)
+			f = huberGaussNewton(logObs, pred, logPred, jac, o.free, d, o.delta, f, g, tri)
 		}
 	}
 	if grad != nil {
@@ -188,22 +190,32 @@ func (o *Objective) evaluate(theta, grad []float64, h [][]float64) float64 {
 // see the package doc on loops.
 //
 //go:noinline
-func huberLosses(logObs, pred []float64, delta, f float64) float64 {
+func huberLosses(logObs, pred, logPreds []float64, delta, f float64) float64 {
+	logObs, logPreds = logObs[:len(pred)], logPreds[:len(pred)]
 	for i, p := range pred {
-		logPred, _ := numeric.SafeLog(p)
+		logPred, _ := safeLog(p, logPreds[i])
 		f += numeric.Huber(logObs[i]-logPred, delta)
 	}
 	return f
+}
+
+// safeLog is numeric.SafeLog(p) given math.Log(p) (logP, any number when p < MinPredicted).
+func safeLog(p, logP float64) (float64, float64) {
+	if p >= numeric.MinPredicted {
+		return logP, 1 / p
+	}
+	return numeric.SafeLog(p)
 }
 
 // huberGradient adds each point's Huber loss to f and its gradient over the free parameters to g:
 // huber'(r) * d r / d theta, with d r / d theta = -dlog * d pred / d theta.
 //
 //go:noinline
-func huberGradient(logObs, pred, jac []float64, free []int, d int, delta, f float64, g []float64) float64 {
+func huberGradient(logObs, pred, logPreds, jac []float64, free []int, d int, delta, f float64, g []float64) float64 {
 	g = g[:len(free)]
+	logObs, logPreds = logObs[:len(pred)], logPreds[:len(pred)]
 	for i, p := range pred {
-		logPred, dlog := numeric.SafeLog(p)
+		logPred, dlog := safeLog(p, logPreds[i])
 		r := logObs[i] - logPred
 		f += numeric.Huber(r, delta)
 		gi := -numeric.HuberSlope(r, delta) * dlog
@@ -221,13 +233,14 @@ func huberGradient(logObs, pred, jac []float64, free []int, d int, delta, f floa
 // squares.
 //
 //go:noinline
-func huberGaussNewton(logObs, pred, jac []float64, free []int, d int, delta, f float64, g, tri []float64) float64 {
+func huberGaussNewton(logObs, pred, logPreds, jac []float64, free []int, d int, delta, f float64, g, tri []float64) float64 {
 	var buf [maxFree]float64
 	x := buf[:len(free)]
 	g = g[:len(x)]
 	tri = tri[:len(x)*(len(x)+1)/2]
+	logObs, logPreds = logObs[:len(pred)], logPreds[:len(pred)]
 	for i, p := range pred {
-		logPred, dlog := numeric.SafeLog(p)
+		logPred, dlog := safeLog(p, logPreds[i])
 		r := logObs[i] - logPred
 		f += numeric.Huber(r, delta)
 		gi := -numeric.HuberSlope(r, delta) * dlog
@@ -256,16 +269,14 @@ func huberGaussNewton(logObs, pred, jac []float64, free []int, d int, delta, f f
 // in the same order.
 //
 //go:noinline
-func huberGaussNewton4(logObs, pred, jac []float64, free *[4]int, d int, delta, f float64, g *[4]float64, tri *[10]float64) float64 {
+func huberGaussNewton4(logObs, pred, logPreds, jac []float64, free *[4]int, d int, delta, f float64, g *[4]float64, tri *[10]float64) float64 {
 	a0, a1, a2, a3 := free[0], free[1], free[2], free[3]
 	g0, g1, g2, g3 := g[0], g[1], g[2], g[3]
 	h00, h10, h11, h20, h21, h22, h30, h31, h32, h33 := tri[0], tri[1], tri[2], tri[3], tri[4], tri[5], tri[6], tri[7], tri[8], tri[9]
-	logObs = logObs[:len(pred)]
+	logObs, logPreds = logObs[:len(pred)], logPreds[:len(pred)]
 	for i, p := range pred {
-		var logPred, dlog float64
-		if p >= numeric.MinPredicted {
-			logPred, dlog = numeric.MathLog(p), 1/p
-		} else {
+		logPred, dlog := logPreds[i], 1/p
+		if !(p >= numeric.MinPredicted) {
 			logPred, dlog = numeric.SafeLog(p)
 		}
 		r := logObs[i] - logPred

@@ -95,9 +95,13 @@ func (m *annealingModel) Eval(theta []float64, from int, pred, jac []float64) {
 	t := m.areas.At(theta[annLambda])
 	l0, a, alpha, c := theta[annL0], theta[annA], theta[annAlpha], theta[annC]
 	d := len(theta)
+	// u = S1^-alpha at each point, first held in pred
 	for i := range pred {
+		pred[i] = -alpha * t.LogS1[from+i]
+	}
+	numeric.MathExpTo(pred, pred)
+	for i, u := range pred {
 		k := from + i
-		u := numeric.MathExp(-alpha * t.LogS1[k])
 		pred[i] = l0 + a*u - c*t.S2[k]
 		if jac == nil {
 			continue

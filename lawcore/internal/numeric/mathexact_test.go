@@ -11,8 +11,10 @@ import (
 // each, every power of two's neighbourhood the ranges meet, and the special values.
 func TestMathLogExpAreMaths(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
+	var src []float64
 	same := func(what string, x, got, want float64) {
 		t.Helper()
+		src = append(src, x)
 		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
 			t.Fatalf("%s(%v) = %v, math's %v", what, x, got, want)
 		}
@@ -48,5 +50,13 @@ func TestMathLogExpAreMaths(t *testing.T) {
 		same("MathLog", l, MathLog(l), math.Log(l))
 		e := -10 * rng.Float64()
 		same("MathExp", e, MathExp(e), math.Exp(e))
+	}
+	// the same numbers through MathLogTo and MathExpTo, in place as well
+	logs, exps := make([]float64, len(src)), append([]float64(nil), src...)
+	MathLogTo(logs, src)
+	MathExpTo(exps, exps)
+	for i, x := range src {
+		same("MathLogTo", x, logs[i], math.Log(x))
+		same("MathExpTo", x, exps[i], math.Exp(x))
 	}
 }

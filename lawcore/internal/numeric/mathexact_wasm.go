@@ -37,6 +37,43 @@ func MathLog(x float64) float64 {
 	if !(x >= 0x1p-1022 && x <= math.MaxFloat64) {
 		return math.Log(x) // zero, subnormal, negative, infinite, NaN
 	}
+	return logNormal(x)
+}
+
+// MathLogTo sets dst[i] to math.Log(src[i]) for each i of src (dst may be src): MathLog's
+// operations written out in the loop, twice as fast as a call for each.
+//
+//go:noinline
+func MathLogTo(dst, src []float64) {
+	dst = dst[:len(src)]
+	for i, x := range src {
+		if !(x >= 0x1p-1022 && x <= math.MaxFloat64) {
+			dst[i] = math.Log(x)
+			continue
+		}
+		// logNormal(x)
+		b := math.Float64bits(x)
+		ki := int(b>>52&0x7ff) - 1022
+		f1 := math.Float64frombits(b&^(0x7ff<<52) | 1022<<52)
+		if f1 < math.Sqrt2/2 {
+			f1 *= 2
+			ki--
+		}
+		f := f1 - 1
+		k := float64(ki)
+		s := f / (2 + f)
+		s2 := s * s
+		s4 := s2 * s2
+		t1 := s2 * (logL1 + s4*(logL3+s4*(logL5+s4*logL7)))
+		t2 := s4 * (logL2 + s4*(logL4+s4*logL6))
+		R := t1 + t2
+		hfsq := 0.5 * f * f
+		dst[i] = k*ln2Hi - ((hfsq - (s*(hfsq+R) + k*ln2Lo)) - f)
+	}
+}
+
+// logNormal is math's log of a normal, finite, positive x.
+func logNormal(x float64) float64 {
 	// Frexp: x = f1 * 2^ki, f1 in [0.5, 1)
 	b := math.Float64bits(x)
 	ki := int(b>>52&0x7ff) - 1022
@@ -62,6 +99,43 @@ func MathExp(x float64) float64 {
 	if !(x > -700 && x < 700) || (-nearZero < x && x < nearZero) {
 		return math.Exp(x) // far from 0 (overflow, underflow, subnormal), NaN, or 1+x
 	}
+	return expModerate(x)
+}
+
+// MathExpTo sets dst[i] to math.Exp(src[i]) for each i of src (dst may be src): MathExp's
+// operations written out in the loop, twice as fast as a call for each.
+//
+//go:noinline
+func MathExpTo(dst, src []float64) {
+	dst = dst[:len(src)]
+	for i, x := range src {
+		if !(x > -700 && x < 700) || (-nearZero < x && x < nearZero) {
+			dst[i] = math.Exp(x)
+			continue
+		}
+		// expModerate(x)
+		var k int
+		if x < 0 {
+			k = int(log2e*x - 0.5)
+		} else {
+			k = int(log2e*x + 0.5)
+		}
+		hi := x - float64(k)*ln2Hi
+		lo := float64(k) * ln2Lo
+		r := hi - lo
+		t := r * r
+		c := r - t*(expP1+t*(expP2+t*(expP3+t*(expP4+t*expP5))))
+		y := 1 - ((lo - (r*c)/(2-c)) - hi)
+		b := math.Float64bits(y)
+		e := int(b>>52&0x7ff) - 1023 + k
+		b &^= 0x7ff << 52
+		b |= uint64(e+1023) << 52
+		dst[i] = math.Float64frombits(b)
+	}
+}
+
+// expModerate is math's exp of an x in (-700, 700), not within 2^-28 of 0.
+func expModerate(x float64) float64 {
 	var k int
 	if x < 0 {
 		k = int(log2e*x - 0.5)
