@@ -393,7 +393,7 @@ func huberSum(observed, predicted []float64, delta float64) float64 {
 	f := 0.0
 	for k, obs := range observed {
 		logPred, _ := numeric.SafeLog(predicted[k])
-		f += numeric.Huber(math.Log(obs)-logPred, delta)
+		f += numeric.Huber(numeric.MathLog(obs)-logPred, delta)
 	}
 	return f
 }

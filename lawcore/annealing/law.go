@@ -93,27 +93,56 @@ func (m *annealingModel) Subset(keep []bool) lawcore.Model {
 
 func (m *annealingModel) Eval(theta []float64, from int, pred, jac []float64) {
 	t := m.areas.At(theta[annLambda])
-	l0, a, alpha, c := theta[annL0], theta[annA], theta[annAlpha], theta[annC]
-	d := len(theta)
+	n := len(pred)
+	logS1, s2 := t.LogS1[from:from+n], t.S2[from:from+n]
+	var ds2 []float64
+	if t.DS2 != nil {
+		ds2 = t.DS2[from : from+n]
+	}
 	// u = S1^-alpha at each point, first held in pred
-	for i := range pred {
-		pred[i] = -alpha * t.LogS1[from+i]
+	alpha := theta[annAlpha]
+	for i, l := range logS1 {
+		pred[i] = -alpha * l
 	}
 	numeric.MathExpTo(pred, pred)
+	if jac == nil {
+		predictions(theta, pred, s2)
+		return
+	}
+	predictionsAndRows(theta, pred, jac, logS1, s2, ds2)
+}
+
+// predictions turns each u = S1^-alpha of pred into the law's loss. Its loop and
+// predictionsAndRows' are functions of their own: see lawcore's package doc on loops.
+//
+//go:noinline
+func predictions(theta, pred, s2 []float64) {
+	l0, a, c := theta[annL0], theta[annA], theta[annC]
+	s2 = s2[:len(pred)]
 	for i, u := range pred {
-		k := from + i
-		pred[i] = l0 + a*u - c*t.S2[k]
-		if jac == nil {
-			continue
-		}
+		pred[i] = l0 + a*u - c*s2[i]
+	}
+}
+
+// predictionsAndRows is predictions that also writes each point's derivatives, a row of jac
+// (ds2 nil: lambda held, its derivative 0).
+//
+//go:noinline
+func predictionsAndRows(theta, pred, jac, logS1, s2, ds2 []float64) {
+	l0, a, c := theta[annL0], theta[annA], theta[annC]
+	d := len(theta)
+	jac = jac[:len(pred)*d]
+	logS1, s2 = logS1[:len(pred)], s2[:len(pred)]
+	for i, u := range pred {
+		pred[i] = l0 + a*u - c*s2[i]
 		row := jac[i*d : i*d+d]
 		row[annL0] = 1
 		row[annA] = u
-		row[annAlpha] = -a * u * t.LogS1[k]
-		row[annC] = -t.S2[k]
+		row[annAlpha] = -a * u * logS1[i]
+		row[annC] = -s2[i]
 		row[annLambda] = 0
-		if t.DS2 != nil {
-			row[annLambda] = -c * t.DS2[k]
+		if ds2 != nil {
+			row[annLambda] = -c * ds2[i]
 		}
 	}
 }
