@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
@@ -24,6 +25,9 @@ type Objective struct {
 
 	pred, jac []float64 // chunk buffers
 	logPred   []float64 // the log of each of pred >= MinPredicted (see SafeLog)
+	gis, ws   []float64 // each point's factor of the gradient and weight in the Hessian
+	// firstFour: the free parameters are the first four (gaussNewtonFirstFour)
+	firstFour bool
 	sums      []float64 // an evaluation's gradient and Hessian over the free parameters
 
 	// prior, when set, adds the free parameters' priors (see Prior) to the objective.
@@ -48,7 +52,9 @@ func newObjective(ctx context.Context, model Model, spec *Spec, logObs []float64
 		panic(fmt.Sprintf("lawcore: a law of %d parameters; the objective takes at most %d", len(free), maxFree))
 	}
 	return &Objective{model: model, spec: spec, logObs: logObs, delta: delta, free: free, base: base, ctx: ctx,
-		pred: make([]float64, evalChunk), logPred: make([]float64, evalChunk), jac: make([]float64, evalChunk*d), sums: make([]float64, len(free)*(len(free)+3)/2)}
+		pred: make([]float64, evalChunk), logPred: make([]float64, evalChunk), jac: make([]float64, evalChunk*d),
+		gis: make([]float64, evalChunk), ws: make([]float64, evalChunk), sums: make([]float64, len(free)*(len(free)+3)/2),
+		firstFour: slices.Equal(free, []int{0, 1, 2, 3})}
 }
 
 // thinned returns the objective over every every-th point (the same law, context and tick):
@@ -151,10 +157,15 @@ func (o *Objective) evaluate(theta, grad []float64, h [][]float64) float64 {
 			f = huberLosses(logObs, pred, logPred, o.delta, f)
 		case h == nil:
 			f = huberGradient(logObs, pred, logPred, jac, o.free, d, o.delta, f, g)
-		case nf == 4:
-			f = huberGaussNewton4(logObs, pred, logPred, jac, (*[4]int)(o.free), d, o.delta, f, (*[4]float64)(g), (*[10]float64)(tri))
 		default:
-			f = huberGaussNewton(logObs, pred, logPred, jac, o.free, d, o.delta, f, g, tri)
+			// each point's gradient factor and weight, then the sums over the points
+			gis, ws := o.gis[:m], o.ws[:m]
+			f = huberWeights(logObs, pred, logPred, o.delta, f, gis, ws)
+			if o.firstFour {
+				gaussNewtonFirstFour(jac, gis, ws, d, (*[4]float64)(g), (*[10]float64)(tri))
+			} else {
+				gaussNewtonSums(jac, gis, ws, o.free, d, g, tri)
+			}
 		}
 	}
 	if grad != nil {
@@ -185,8 +196,8 @@ func (o *Objective) evaluate(theta, grad []float64, h [][]float64) float64 {
 	return f
 }
 
-// huberLosses adds each point's Huber loss of its log residual to f. The three loops over a
-// chunk's points (huberLosses, huberGradient, huberGaussNewton) are functions of their own:
+// huberLosses adds each point's Huber loss of its log residual to f. The loops over a chunk's
+// points (huberLosses, huberGradient, huberWeights and the sums) are functions of their own:
 // see the package doc on loops.
 //
 //go:noinline
@@ -227,23 +238,37 @@ func huberGradient(logObs, pred, logPreds, jac []float64, free []int, d int, del
 	return f
 }
 
-// huberGaussNewton is huberGradient that also adds each point's w J J' to the lower triangle
-// tri (row by row) of the Gauss-Newton Hessian over the free parameters: J the gradient of the
-// log residual, w = min(1, delta/|r|) the weight that makes the Huber loss a weighted least
-// squares.
+// huberWeights adds each point's Huber loss to f and sets its factor of the gradient, gis
+// (d f / d pred_i = huber'(r) * d r / d pred_i, with d r / d pred_i = -dlog), and its weight
+// in the Gauss-Newton Hessian, ws: dlog^2 min(1, delta/|r|), the weight that makes the Huber
+// loss a weighted least squares. A loop apart from the sums (gaussNewtonSums): fewer values
+// live at once, which in wasm keeps them out of memory.
 //
 //go:noinline
-func huberGaussNewton(logObs, pred, logPreds, jac []float64, free []int, d int, delta, f float64, g, tri []float64) float64 {
-	var buf [maxFree]float64
-	x := buf[:len(free)]
-	g = g[:len(x)]
-	tri = tri[:len(x)*(len(x)+1)/2]
-	logObs, logPreds = logObs[:len(pred)], logPreds[:len(pred)]
+func huberWeights(logObs, pred, logPreds []float64, delta, f float64, gis, ws []float64) float64 {
+	logObs, logPreds, gis, ws = logObs[:len(pred)], logPreds[:len(pred)], gis[:len(pred)], ws[:len(pred)]
 	for i, p := range pred {
 		logPred, dlog := safeLog(p, logPreds[i])
 		r := logObs[i] - logPred
 		f += numeric.Huber(r, delta)
-		gi := -numeric.HuberSlope(r, delta) * dlog
+		gis[i] = -numeric.HuberSlope(r, delta) * dlog
+		ws[i] = dlog * dlog * minOne(delta/math.Abs(r))
+	}
+	return f
+}
+
+// gaussNewtonSums adds each point's gradient, gis[i] J, to g and w J J' to the lower triangle
+// tri (row by row) of the Gauss-Newton Hessian over the free parameters, J the point's row of
+// jac (d pred / d theta).
+//
+//go:noinline
+func gaussNewtonSums(jac, gis, ws []float64, free []int, d int, g, tri []float64) {
+	var buf [maxFree]float64
+	x := buf[:len(free)]
+	g = g[:len(x)]
+	tri = tri[:len(x)*(len(x)+1)/2]
+	ws = ws[:len(gis)]
+	for i, gi := range gis {
 		row := jac[i*d : i*d+d]
 		for ia, a := range free {
 			x[ia] = row[a]
@@ -251,7 +276,7 @@ func huberGaussNewton(logObs, pred, logPreds, jac []float64, free []int, d int, 
 		for ia, xa := range x {
 			g[ia] += gi * xa
 		}
-		w := dlog * dlog * minOne(delta/math.Abs(r))
+		w := ws[i]
 		k := 0
 		for ia, xa := range x {
 			wa := w * xa
@@ -261,34 +286,25 @@ func huberGaussNewton(logObs, pred, logPreds, jac []float64, free []int, d int, 
 			}
 		}
 	}
-	return f
 }
 
-// huberGaussNewton4 is huberGaussNewton for four free parameters (the annealing law's, lambda
-// held: the page's first fit and most fits), its sums in local variables: the same operations
-// in the same order.
+// gaussNewtonFirstFour is gaussNewtonSums when the free parameters are the first four (the
+// annealing law's with lambda held: the page's fits, most fits), its sums in local variables:
+// the same operations in the same order.
 //
 //go:noinline
-func huberGaussNewton4(logObs, pred, logPreds, jac []float64, free *[4]int, d int, delta, f float64, g *[4]float64, tri *[10]float64) float64 {
-	a0, a1, a2, a3 := free[0], free[1], free[2], free[3]
+func gaussNewtonFirstFour(jac, gis, ws []float64, d int, g *[4]float64, tri *[10]float64) {
 	g0, g1, g2, g3 := g[0], g[1], g[2], g[3]
 	h00, h10, h11, h20, h21, h22, h30, h31, h32, h33 := tri[0], tri[1], tri[2], tri[3], tri[4], tri[5], tri[6], tri[7], tri[8], tri[9]
-	logObs, logPreds = logObs[:len(pred)], logPreds[:len(pred)]
-	for i, p := range pred {
-		logPred, dlog := logPreds[i], 1/p
-		if !(p >= numeric.MinPredicted) {
-			logPred, dlog = numeric.SafeLog(p)
-		}
-		r := logObs[i] - logPred
-		f += numeric.Huber(r, delta)
-		gi := -numeric.HuberSlope(r, delta) * dlog
-		row := jac[i*d : i*d+d]
-		x0, x1, x2, x3 := row[a0], row[a1], row[a2], row[a3]
+	ws = ws[:len(gis)]
+	for i, gi := range gis {
+		row := jac[i*d : i*d+4]
+		x0, x1, x2, x3 := row[0], row[1], row[2], row[3]
 		g0 += gi * x0
 		g1 += gi * x1
 		g2 += gi * x2
 		g3 += gi * x3
-		w := dlog * dlog * minOne(delta/math.Abs(r))
+		w := ws[i]
 		wa := w * x0
 		h00 += wa * x0
 		wa = w * x1
@@ -306,7 +322,6 @@ func huberGaussNewton4(logObs, pred, logPreds, jac []float64, free *[4]int, d in
 	}
 	g[0], g[1], g[2], g[3] = g0, g1, g2, g3
 	tri[0], tri[1], tri[2], tri[3], tri[4], tri[5], tri[6], tri[7], tri[8], tri[9] = h00, h10, h11, h20, h21, h22, h30, h31, h32, h33
-	return f
 }
 
 // minOne is math.Min(1, x) for x >= 0 or NaN, without its call in wasm.
