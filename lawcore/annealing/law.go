@@ -99,12 +99,8 @@ func (m *annealingModel) Eval(theta []float64, from int, pred, jac []float64) {
 	if t.DS2 != nil {
 		ds2 = t.DS2[from : from+n]
 	}
-	// u = S1^-alpha at each point, first held in pred
-	alpha := theta[annAlpha]
-	for i, l := range logS1 {
-		pred[i] = -alpha * l
-	}
-	numeric.MathExpTo(pred, pred)
+	// u = S1^-alpha = exp(-alpha ln S1) at each point, first held in pred
+	numeric.MathExpTo(pred, logS1, -theta[annAlpha])
 	if jac == nil {
 		predictions(theta, pred, s2)
 		return

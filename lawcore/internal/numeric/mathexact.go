@@ -21,10 +21,10 @@ func MathLogTo(dst, src []float64) {
 	}
 }
 
-// MathExpTo sets dst[i] to math.Exp(src[i]) for each i of src (dst may be src).
-func MathExpTo(dst, src []float64) {
+// MathExpTo sets dst[i] to math.Exp(scale*src[i]) for each i of src (dst may be src).
+func MathExpTo(dst, src []float64, scale float64) {
 	dst = dst[:len(src)]
 	for i, x := range src {
-		dst[i] = math.Exp(x)
+		dst[i] = math.Exp(scale * x)
 	}
 }

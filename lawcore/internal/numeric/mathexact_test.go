@@ -52,11 +52,13 @@ func TestMathLogExpAreMaths(t *testing.T) {
 		same("MathExp", e, MathExp(e), math.Exp(e))
 	}
 	// the same numbers through MathLogTo and MathExpTo, in place as well
-	logs, exps := make([]float64, len(src)), append([]float64(nil), src...)
+	logs, exps, scaled := make([]float64, len(src)), append([]float64(nil), src...), make([]float64, len(src))
 	MathLogTo(logs, src)
-	MathExpTo(exps, exps)
+	MathExpTo(exps, exps, 1)
+	MathExpTo(scaled, src, -0.37)
 	for i, x := range src {
 		same("MathLogTo", x, logs[i], math.Log(x))
 		same("MathExpTo", x, exps[i], math.Exp(x))
+		same("MathExpTo scaled", x, scaled[i], math.Exp(-0.37*x))
 	}
 }

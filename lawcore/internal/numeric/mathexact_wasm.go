@@ -102,13 +102,14 @@ func MathExp(x float64) float64 {
 	return expModerate(x)
 }
 
-// MathExpTo sets dst[i] to math.Exp(src[i]) for each i of src (dst may be src): MathExp's
-// operations written out in the loop, twice as fast as a call for each.
+// MathExpTo sets dst[i] to math.Exp(scale*src[i]) for each i of src (dst may be src):
+// MathExp's operations written out in the loop, twice as fast as a call for each.
 //
 //go:noinline
-func MathExpTo(dst, src []float64) {
+func MathExpTo(dst, src []float64, scale float64) {
 	dst = dst[:len(src)]
 	for i, x := range src {
+		x *= scale
 		if !(x > -700 && x < 700) || (-nearZero < x && x < nearZero) {
 			dst[i] = math.Exp(x)
 			continue
