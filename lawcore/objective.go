@@ -2,7 +2,6 @@ package lawcore
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 
@@ -47,14 +46,16 @@ const evalChunk = 1024
 const maxFree = 12
 
 func newObjective(ctx context.Context, model Model, spec *Spec, logObs []float64, delta float64, free []int, base []float64) *Objective {
-	d := len(spec.Params)
-	if len(free) > maxFree {
-		panic(fmt.Sprintf("lawcore: a law of %d parameters; the objective takes at most %d", len(free), maxFree))
+	d, nf := len(spec.Params), len(free)
+	if nf > maxFree {
+		panic("lawcore: more free parameters than an objective takes (maxFree)")
 	}
+	// the buffers in one allocation: pred, logPred, gis, ws, jac, sums
+	buf := make([]float64, evalChunk*(4+d)+nf*(nf+3)/2)
+	chunk := func(k int) []float64 { return buf[k*evalChunk : (k+1)*evalChunk : (k+1)*evalChunk] }
 	return &Objective{model: model, spec: spec, logObs: logObs, delta: delta, free: free, base: base, ctx: ctx,
-		pred: make([]float64, evalChunk), logPred: make([]float64, evalChunk), jac: make([]float64, evalChunk*d),
-		gis: make([]float64, evalChunk), ws: make([]float64, evalChunk), sums: make([]float64, len(free)*(len(free)+3)/2),
-		firstFour: slices.Equal(free, []int{0, 1, 2, 3})}
+		pred: chunk(0), logPred: chunk(1), gis: chunk(2), ws: chunk(3), jac: buf[4*evalChunk : (4+d)*evalChunk : (4+d)*evalChunk],
+		sums: buf[(4+d)*evalChunk:], firstFour: slices.Equal(free, []int{0, 1, 2, 3})}
 }
 
 // thinned returns the objective over every every-th point (the same law, context and tick):
@@ -152,20 +153,16 @@ func (o *Objective) evaluate(theta, grad []float64, h [][]float64) float64 {
 		}
 		o.model.Eval(theta, from, pred, jac)
 		numeric.MathLogTo(logPred, pred)
+		// each point's loss, gradient factor and weight, then the sums over the points (the
+		// Hessian's also when only the gradient is asked for: L-BFGS's few evaluations)
+		gis, ws := o.gis[:m], o.ws[:m]
+		f = huberWeights(logObs, pred, logPred, o.delta, f, gis, ws)
 		switch {
 		case grad == nil:
-			f = huberLosses(logObs, pred, logPred, o.delta, f)
-		case h == nil:
-			f = huberGradient(logObs, pred, logPred, jac, o.free, d, o.delta, f, g)
+		case o.firstFour:
+			gaussNewtonFirstFour(jac, gis, ws, d, (*[4]float64)(g), (*[10]float64)(tri))
 		default:
-			// each point's gradient factor and weight, then the sums over the points
-			gis, ws := o.gis[:m], o.ws[:m]
-			f = huberWeights(logObs, pred, logPred, o.delta, f, gis, ws)
-			if o.firstFour {
-				gaussNewtonFirstFour(jac, gis, ws, d, (*[4]float64)(g), (*[10]float64)(tri))
-			} else {
-				gaussNewtonSums(jac, gis, ws, o.free, d, g, tri)
-			}
+			gaussNewtonSums(jac, gis, ws, o.free, d, g, tri)
 		}
 	}
 	if grad != nil {
@@ -196,20 +193,6 @@ func (o *Objective) evaluate(theta, grad []float64, h [][]float64) float64 {
 	return f
 }
 
-// huberLosses adds each point's Huber loss of its log residual to f. The loops over a chunk's
-// points (huberLosses, huberGradient, huberWeights and the sums) are functions of their own:
-// see the package doc on loops.
-//
-//go:noinline
-func huberLosses(logObs, pred, logPreds []float64, delta, f float64) float64 {
-	logObs, logPreds = logObs[:len(pred)], logPreds[:len(pred)]
-	for i, p := range pred {
-		logPred, _ := safeLog(p, logPreds[i])
-		f += numeric.Huber(logObs[i]-logPred, delta)
-	}
-	return f
-}
-
 // safeLog is numeric.SafeLog(p) given math.Log(p) (logP, any number when p < MinPredicted).
 func safeLog(p, logP float64) (float64, float64) {
 	if p >= numeric.MinPredicted {
@@ -218,31 +201,12 @@ func safeLog(p, logP float64) (float64, float64) {
 	return numeric.SafeLog(p)
 }
 
-// huberGradient adds each point's Huber loss to f and its gradient over the free parameters to g:
-// huber'(r) * d r / d theta, with d r / d theta = -dlog * d pred / d theta.
-//
-//go:noinline
-func huberGradient(logObs, pred, logPreds, jac []float64, free []int, d int, delta, f float64, g []float64) float64 {
-	g = g[:len(free)]
-	logObs, logPreds = logObs[:len(pred)], logPreds[:len(pred)]
-	for i, p := range pred {
-		logPred, dlog := safeLog(p, logPreds[i])
-		r := logObs[i] - logPred
-		f += numeric.Huber(r, delta)
-		gi := -numeric.HuberSlope(r, delta) * dlog
-		row := jac[i*d : i*d+d]
-		for ia, a := range free {
-			g[ia] += gi * row[a]
-		}
-	}
-	return f
-}
-
 // huberWeights adds each point's Huber loss to f and sets its factor of the gradient, gis
 // (d f / d pred_i = huber'(r) * d r / d pred_i, with d r / d pred_i = -dlog), and its weight
 // in the Gauss-Newton Hessian, ws: dlog^2 min(1, delta/|r|), the weight that makes the Huber
 // loss a weighted least squares. A loop apart from the sums (gaussNewtonSums): fewer values
-// live at once, which in wasm keeps them out of memory.
+// live at once, which in wasm keeps them out of memory. The loops over a chunk's points are
+// functions of their own: see the package doc on loops.
 //
 //go:noinline
 func huberWeights(logObs, pred, logPreds []float64, delta, f float64, gis, ws []float64) float64 {

@@ -101,36 +101,23 @@ func (m *annealingModel) Eval(theta []float64, from int, pred, jac []float64) {
 	}
 	// u = S1^-alpha = exp(-alpha ln S1) at each point, first held in pred
 	numeric.MathExpTo(pred, logS1, -theta[annAlpha])
-	if jac == nil {
-		predictions(theta, pred, s2)
-		return
-	}
 	predictionsAndRows(theta, pred, jac, logS1, s2, ds2)
 }
 
-// predictions turns each u = S1^-alpha of pred into the law's loss. Its loop and
-// predictionsAndRows' are functions of their own: see lawcore's package doc on loops.
-//
-//go:noinline
-func predictions(theta, pred, s2 []float64) {
-	l0, a, c := theta[annL0], theta[annA], theta[annC]
-	s2 = s2[:len(pred)]
-	for i, u := range pred {
-		pred[i] = l0 + a*u - c*s2[i]
-	}
-}
-
-// predictionsAndRows is predictions that also writes each point's derivatives, a row of jac
-// (ds2 nil: lambda held, its derivative 0).
+// predictionsAndRows turns each u = S1^-alpha of pred into the law's loss and, unless jac is
+// nil, writes the point's derivatives, its row of jac (ds2 nil: lambda held, its derivative 0).
+// A loop of its own: see lawcore's package doc on loops.
 //
 //go:noinline
 func predictionsAndRows(theta, pred, jac, logS1, s2, ds2 []float64) {
 	l0, a, c := theta[annL0], theta[annA], theta[annC]
 	d := len(theta)
-	jac = jac[:len(pred)*d]
 	logS1, s2 = logS1[:len(pred)], s2[:len(pred)]
 	for i, u := range pred {
 		pred[i] = l0 + a*u - c*s2[i]
+		if jac == nil {
+			continue
+		}
 		row := jac[i*d : i*d+d]
 		row[annL0] = 1
 		row[annA] = u
