@@ -160,6 +160,10 @@ func NewReach(s1, s2 []float64) Reach {
 		r.S1, r.S2 = 0, 0
 	}
 	// the frontier: by S1 descending, each point whose S2 exceeds every point's before it
+	if f, ok := frontierOfRuns(s1, s2, maxFrontierRuns); ok {
+		r.Frontier = f
+		return r
+	}
 	order.Sort(idx, func(a, b int) bool { return s1[idx[a]] > s1[idx[b]] })
 	top := math.Inf(-1)
 	for _, i := range idx {
@@ -169,6 +173,61 @@ func NewReach(s1, s2 []float64) Reach {
 		}
 	}
 	return r
+}
+
+// maxFrontierRuns is the most runs of increasing S1 that frontierOfRuns merges.
+const maxFrontierRuns = 64
+
+// frontierOfRuns is NewReach's frontier without sorting the points, when they come as at most
+// most runs of non-decreasing S1 (each curve's points, in the order of its steps): merged from
+// the runs' ends, S1 descending. Sorting leaves points of equal S1 in an order of its own, and
+// the frontier can depend on it only when two of them exceed every S2 before them with
+// different S2s: then, or with NaNs, zeros or more runs than most, it reports false (sort).
+// On three curves of 34,000 points a fit's sort took a tenth of its time in wasm.
+func frontierOfRuns(s1, s2 []float64, most int) ([][2]float64, bool) {
+	var starts, ends []int // each run's first and last point
+	for i := range s1 {
+		if !(s1[i] > 0) || math.IsNaN(s2[i]) {
+			return nil, false
+		}
+		if i == 0 || s1[i] < s1[i-1] {
+			if len(starts) == most {
+				return nil, false
+			}
+			starts, ends = append(starts, i), append(ends, i)
+		}
+		ends[len(ends)-1] = i
+	}
+	var out [][2]float64
+	top := math.Inf(-1)
+	for {
+		// the largest S1 at the runs' ends, and every point that has it
+		best := -1
+		for k, e := range ends {
+			if e >= starts[k] && (best < 0 || s1[e] > s1[ends[best]]) {
+				best = k
+			}
+		}
+		if best < 0 {
+			return out, true
+		}
+		v := s1[ends[best]]
+		above, seen := 0.0, false
+		for k := range ends {
+			for ; ends[k] >= starts[k] && s1[ends[k]] == v; ends[k]-- {
+				if x := s2[ends[k]]; x > top {
+					if seen && math.Float64bits(x) != math.Float64bits(above) {
+						return nil, false // the order of equal S1s would decide
+					}
+					above, seen = x, true
+				}
+			}
+		}
+		if seen {
+			out = append(out, [2]float64{v, above})
+			top = above
+		}
+	}
 }
 
 // Distance is how far the areas s1, s2 go beyond the reach (0 within it): the e-folds of

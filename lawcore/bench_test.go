@@ -35,17 +35,36 @@ func BenchmarkFitFig2AsThePage(b *testing.B) {
 	}
 }
 
-// BenchmarkFitThreeCurves30K fits three curves of 30,000 per-step points each.
-func BenchmarkFitThreeCurves30K(b *testing.B) {
-	req := testcurves.Synthetic(annealing.Params{L0: 2.4, A: 0.5, Alpha: 0.45, C: 0.35, Lambda: 0.999}, 2e-4, 1, schedule.WarmupPeak)
+// BenchmarkFitNoisyPerStep fits three runs logged at every step, 33,840 points each, with the
+// noise of a training loss (testcurves.NoisyPerStep): the fit alone, as the page asks for it
+// but without intervals.
+func BenchmarkFitNoisyPerStep(b *testing.B) {
+	benchmarkFit(b, testcurves.NoisyPerStep(1))
+}
+
+// BenchmarkFitNoisyPerStepIntervals is the same fit with each parameter's interval (the
+// jackknife's ten refits), as the page and the CLI ask for it.
+func BenchmarkFitNoisyPerStepIntervals(b *testing.B) {
+	req := testcurves.NoisyPerStep(1)
+	req.Intervals = true
+	benchmarkFit(b, req)
+}
+
+// benchmarkFit fits req, reporting the search's evaluations and, natively, the process's CPU
+// time per fit (cpu-ns/op: on the shared development machine it moves less than the wall time).
+func benchmarkFit(b *testing.B, req lawcore.FitRequest) {
 	b.ReportAllocs()
 	evaluations := 0
+	cpu0, cpuOK := processCPU()
 	for b.Loop() {
 		res, err := lawcore.Fit(context.Background(), req, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
 		evaluations = res.Search.Evaluations
+	}
+	if cpu1, ok := processCPU(); ok && cpuOK {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
 	}
 	b.ReportMetric(float64(evaluations), "evaluations")
 }

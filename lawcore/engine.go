@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lawcalc/annealing/lawcore/input"
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
@@ -179,7 +180,7 @@ func (r FitRequest) job() (*fitJob, error) {
 		run.Steps = index
 		j.fitRuns = append(j.fitRuns, run)
 		for _, l := range loss {
-			j.logObs = append(j.logObs, math.Log(l))
+			j.logObs = append(j.logObs, numeric.MathLog(l))
 		}
 	}
 	if h, ok := law.(Holder); ok {

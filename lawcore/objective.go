@@ -3,6 +3,7 @@ package lawcore
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
@@ -22,6 +23,11 @@ type Objective struct {
 	base []float64
 
 	pred, jac []float64 // chunk buffers
+	logPred   []float64 // the log of each of pred >= MinPredicted (see SafeLog)
+	gis, ws   []float64 // each point's factor of the gradient and weight in the Hessian
+	// firstFour: the free parameters are the first four (gaussNewtonFirstFour)
+	firstFour bool
+	sums      []float64 // an evaluation's gradient and Hessian over the free parameters
 
 	// prior, when set, adds the free parameters' priors (see Prior) to the objective.
 	prior *penalty
@@ -36,10 +42,20 @@ type Objective struct {
 // evalChunk is how many points an Objective evaluates at a time.
 const evalChunk = 1024
 
+// maxFree is the most free parameters an objective takes (the model-size law has 8).
+const maxFree = 12
+
 func newObjective(ctx context.Context, model Model, spec *Spec, logObs []float64, delta float64, free []int, base []float64) *Objective {
-	d := len(spec.Params)
+	d, nf := len(spec.Params), len(free)
+	if nf > maxFree {
+		panic("lawcore: more free parameters than an objective takes (maxFree)")
+	}
+	// the buffers in one allocation: pred, logPred, gis, ws, jac, sums
+	buf := make([]float64, evalChunk*(4+d)+nf*(nf+3)/2)
+	chunk := func(k int) []float64 { return buf[k*evalChunk : (k+1)*evalChunk : (k+1)*evalChunk] }
 	return &Objective{model: model, spec: spec, logObs: logObs, delta: delta, free: free, base: base, ctx: ctx,
-		pred: make([]float64, evalChunk), jac: make([]float64, evalChunk*d)}
+		pred: chunk(0), logPred: chunk(1), gis: chunk(2), ws: chunk(3), jac: buf[4*evalChunk : (4+d)*evalChunk : (4+d)*evalChunk],
+		sums: buf[(4+d)*evalChunk:], firstFour: slices.Equal(free, []int{0, 1, 2, 3})}
 }
 
 // thinned returns the objective over every every-th point (the same law, context and tick):
@@ -120,37 +136,46 @@ func (o *Objective) evaluate(theta, grad []float64, h [][]float64) float64 {
 		return 0 // a flat function ends an optimiser's run at once; the caller reports the cancel
 	}
 	d := len(theta)
+	// the gradient and the Hessian's lower triangle over the free parameters, summed point by
+	// point in the points' order: the same sums, to the last bit, as adding into grad and h
+	nf := len(o.free)
+	sums := o.sums[:nf+nf*(nf+1)/2]
+	clear(sums)
+	g, tri := sums[:nf], sums[nf:]
 	f := 0.0
 	for from := 0; from < len(o.logObs); from += evalChunk {
 		m := min(evalChunk, len(o.logObs)-from)
-		pred := o.pred[:m]
+		pred, logPred := o.pred[:m], o.logPred[:m]
+		logObs := o.logObs[from : from+m]
 		var jac []float64
 		if grad != nil {
 			jac = o.jac[:m*d]
 		}
 		o.model.Eval(theta, from, pred, jac)
-		for i, p := range pred {
-			logPred, dlog := numeric.SafeLog(p)
-			r := o.logObs[from+i] - logPred
-			f += numeric.Huber(r, o.delta)
-			if grad == nil {
-				continue
-			}
-			// d f / d theta = huber'(r) * d r / d theta, d r / d theta = -dlog * d pred / d theta
-			g := -numeric.HuberSlope(r, o.delta) * dlog
-			row := jac[i*d : i*d+d]
-			for _, a := range o.free {
-				grad[a] += g * row[a]
-			}
-			if h == nil {
-				continue
-			}
-			w := dlog * dlog * math.Min(1, o.delta/math.Abs(r))
-			for ia, a := range o.free {
-				wa := w * row[a]
-				for _, b := range o.free[:ia+1] {
-					h[a][b] += wa * row[b]
-				}
+		numeric.MathLogTo(logPred, pred)
+		// each point's loss, gradient factor and weight, then the sums over the points (the
+		// Hessian's also when only the gradient is asked for: L-BFGS's few evaluations)
+		gis, ws := o.gis[:m], o.ws[:m]
+		f = huberWeights(logObs, pred, logPred, o.delta, f, gis, ws)
+		switch {
+		case grad == nil:
+		case o.firstFour:
+			gaussNewtonFirstFour(jac, gis, ws, d, (*[4]float64)(g), (*[10]float64)(tri))
+		default:
+			gaussNewtonSums(jac, gis, ws, o.free, d, g, tri)
+		}
+	}
+	if grad != nil {
+		for ia, a := range o.free {
+			grad[a] = g[ia]
+		}
+	}
+	if h != nil {
+		k := 0
+		for ia, a := range o.free {
+			for _, b := range o.free[:ia+1] {
+				h[a][b] = tri[k]
+				k++
 			}
 		}
 	}
@@ -166,6 +191,109 @@ func (o *Objective) evaluate(theta, grad []float64, h [][]float64) float64 {
 		return math.Inf(1)
 	}
 	return f
+}
+
+// safeLog is numeric.SafeLog(p) given math.Log(p) (logP, any number when p < MinPredicted).
+func safeLog(p, logP float64) (float64, float64) {
+	if p >= numeric.MinPredicted {
+		return logP, 1 / p
+	}
+	return numeric.SafeLog(p)
+}
+
+// huberWeights adds each point's Huber loss to f and sets its factor of the gradient, gis
+// (d f / d pred_i = huber'(r) * d r / d pred_i, with d r / d pred_i = -dlog), and its weight
+// in the Gauss-Newton Hessian, ws: dlog^2 min(1, delta/|r|), the weight that makes the Huber
+// loss a weighted least squares. A loop apart from the sums (gaussNewtonSums): fewer values
+// live at once, which in wasm keeps them out of memory. The loops over a chunk's points are
+// functions of their own: see the package doc on loops.
+//
+//go:noinline
+func huberWeights(logObs, pred, logPreds []float64, delta, f float64, gis, ws []float64) float64 {
+	logObs, logPreds, gis, ws = logObs[:len(pred)], logPreds[:len(pred)], gis[:len(pred)], ws[:len(pred)]
+	for i, p := range pred {
+		logPred, dlog := safeLog(p, logPreds[i])
+		r := logObs[i] - logPred
+		f += numeric.Huber(r, delta)
+		gis[i] = -numeric.HuberSlope(r, delta) * dlog
+		ws[i] = dlog * dlog * minOne(delta/math.Abs(r))
+	}
+	return f
+}
+
+// gaussNewtonSums adds each point's gradient, gis[i] J, to g and w J J' to the lower triangle
+// tri (row by row) of the Gauss-Newton Hessian over the free parameters, J the point's row of
+// jac (d pred / d theta).
+//
+//go:noinline
+func gaussNewtonSums(jac, gis, ws []float64, free []int, d int, g, tri []float64) {
+	var buf [maxFree]float64
+	x := buf[:len(free)]
+	g = g[:len(x)]
+	tri = tri[:len(x)*(len(x)+1)/2]
+	ws = ws[:len(gis)]
+	for i, gi := range gis {
+		row := jac[i*d : i*d+d]
+		for ia, a := range free {
+			x[ia] = row[a]
+		}
+		for ia, xa := range x {
+			g[ia] += gi * xa
+		}
+		w := ws[i]
+		k := 0
+		for ia, xa := range x {
+			wa := w * xa
+			for _, xb := range x[:ia+1] {
+				tri[k] += wa * xb
+				k++
+			}
+		}
+	}
+}
+
+// gaussNewtonFirstFour is gaussNewtonSums when the free parameters are the first four (the
+// annealing law's with lambda held: the page's fits, most fits), its sums in local variables:
+// the same operations in the same order.
+//
+//go:noinline
+func gaussNewtonFirstFour(jac, gis, ws []float64, d int, g *[4]float64, tri *[10]float64) {
+	g0, g1, g2, g3 := g[0], g[1], g[2], g[3]
+	h00, h10, h11, h20, h21, h22, h30, h31, h32, h33 := tri[0], tri[1], tri[2], tri[3], tri[4], tri[5], tri[6], tri[7], tri[8], tri[9]
+	ws = ws[:len(gis)]
+	for i, gi := range gis {
+		row := jac[i*d : i*d+4]
+		x0, x1, x2, x3 := row[0], row[1], row[2], row[3]
+		g0 += gi * x0
+		g1 += gi * x1
+		g2 += gi * x2
+		g3 += gi * x3
+		w := ws[i]
+		wa := w * x0
+		h00 += wa * x0
+		wa = w * x1
+		h10 += wa * x0
+		h11 += wa * x1
+		wa = w * x2
+		h20 += wa * x0
+		h21 += wa * x1
+		h22 += wa * x2
+		wa = w * x3
+		h30 += wa * x0
+		h31 += wa * x1
+		h32 += wa * x2
+		h33 += wa * x3
+	}
+	g[0], g[1], g[2], g[3] = g0, g1, g2, g3
+	tri[0], tri[1], tri[2], tri[3], tri[4], tri[5], tri[6], tri[7], tri[8], tri[9] = h00, h10, h11, h20, h21, h22, h30, h31, h32, h33
+}
+
+// minOne is math.Min(1, x) for x >= 0 or NaN, without its call in wasm.
+func minOne(x float64) float64 {
+	if x >= 1 {
+		return 1
+	}
+	return x
 }
 
 // The optimiser works in coordinates x, one per free parameter, in which the parameters'
@@ -244,7 +372,7 @@ func huberSum(observed, predicted []float64, delta float64) float64 {
 	f := 0.0
 	for k, obs := range observed {
 		logPred, _ := numeric.SafeLog(predicted[k])
-		f += numeric.Huber(math.Log(obs)-logPred, delta)
+		f += numeric.Huber(numeric.MathLog(obs)-logPred, delta)
 	}
 	return f
 }

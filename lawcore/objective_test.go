@@ -3,7 +3,10 @@ package lawcore
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
+
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 )
 
 // stepPower is a law for the engine's own tests, L(s) = L0 + A*s^(-alpha) in the step s: it
@@ -61,5 +64,72 @@ func TestThinnedObjectiveKeepsEveryNthPoint(t *testing.T) {
 	perPoint := func(o *Objective) float64 { return o.Value(vec, nil) / float64(o.Points()) }
 	if a, b := perPoint(full), perPoint(thin); !(math.Abs(a-b) <= 0.01*a) {
 		t.Errorf("mean loss per point: full %v, thinned %v", a, b)
+	}
+}
+
+// gaussNewtonByPoint is the objective's sums as it once took them, point by point in one
+// loop through numeric.SafeLog and math.Min: the reference that its loops keep to the last bit.
+func gaussNewtonByPoint(logObs, pred, jac []float64, free []int, d int, delta float64) (f float64, g, tri []float64) {
+	g, tri = make([]float64, len(free)), make([]float64, len(free)*(len(free)+1)/2)
+	for i, p := range pred {
+		logPred, dlog := numeric.SafeLog(p)
+		r := logObs[i] - logPred
+		f += numeric.Huber(r, delta)
+		gi := -numeric.HuberSlope(r, delta) * dlog
+		row := jac[i*d : i*d+d]
+		for ia, a := range free {
+			g[ia] += gi * row[a]
+		}
+		w := dlog * dlog * math.Min(1, delta/math.Abs(r))
+		k := 0
+		for ia, a := range free {
+			wa := w * row[a]
+			for _, b := range free[:ia+1] {
+				tri[k] += wa * row[b]
+				k++
+			}
+		}
+	}
+	return f, g, tri
+}
+
+// The objective's loops (huberWeights, then gaussNewtonSums or, for the first four parameters,
+// gaussNewtonFirstFour) give the sums of the loop by point to the last bit: on residuals inside
+// and outside delta, with free parameters in any order, and with predictions below
+// MinPredicted (apart: their weights swamp the others').
+func TestGaussNewtonLoopsAgree(t *testing.T) {
+	const n, d = 3000, 6
+	for _, below := range []bool{false, true} {
+		logObs, pred, jac := make([]float64, n), make([]float64, n), make([]float64, n*d)
+		for i := range n {
+			x := float64(i)
+			pred[i] = 2 + math.Sin(x*0.37)
+			if below && i%97 == 0 {
+				pred[i] = -1e-3 * x // SafeLog's tangent line
+			}
+			logObs[i] = math.Log(2+math.Sin(x*0.37)) + 0.01*math.Sin(x*1.91)*math.Pow(10, float64(i%5)-4)
+			for j := range d {
+				jac[i*d+j] = math.Cos(x*float64(j+1)*0.13) * math.Pow(3, float64(j))
+			}
+		}
+		logPred, gis, ws := make([]float64, n), make([]float64, n), make([]float64, n)
+		numeric.MathLogTo(logPred, pred)
+		for _, free := range [][]int{{0, 1, 2, 3}, {3, 1, 5, 0}, {1, 2, 4, 5}, {0, 1, 2, 3, 4}, {2}} {
+			wantF, wantG, wantTri := gaussNewtonByPoint(logObs, pred, jac, free, d, 1e-3)
+			f := huberWeights(logObs, pred, logPred, 1e-3, 0, gis, ws)
+			g, tri := make([]float64, len(free)), make([]float64, len(wantTri))
+			gaussNewtonSums(jac, gis, ws, free, d, g, tri)
+			if math.Float64bits(f) != math.Float64bits(wantF) || !slices.Equal(g, wantG) || !slices.Equal(tri, wantTri) {
+				t.Errorf("below MinPredicted %v, free %v: %v %v %v, by point %v %v %v", below, free, f, g, tri, wantF, wantG, wantTri)
+			}
+			if len(free) == 4 && free[0] == 0 && free[3] == 3 {
+				var g4 [4]float64
+				var tri4 [10]float64
+				gaussNewtonFirstFour(jac, gis, ws, d, &g4, &tri4)
+				if !slices.Equal(g4[:], wantG) || !slices.Equal(tri4[:], wantTri) {
+					t.Errorf("below MinPredicted %v: the first four %v %v, by point %v %v", below, g4, tri4, wantG, wantTri)
+				}
+			}
+		}
 	}
 }

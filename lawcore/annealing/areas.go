@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
 
@@ -99,7 +100,7 @@ func (t *AreaTable) At(lambda float64) *AreaTable {
 			}
 			if flat%t.every == 0 {
 				if !t.haveS1 {
-					t.LogS1[k] = math.Log(w.S1)
+					t.LogS1[k] = numeric.MathLog(w.S1)
 				}
 				t.S2[k] = w.S2
 				if t.withDerivative {

@@ -1,8 +1,6 @@
 package annealing
 
 import (
-	"math"
-
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"github.com/lawcalc/annealing/lawcore/schedule"
@@ -95,23 +93,39 @@ func (m *annealingModel) Subset(keep []bool) lawcore.Model {
 
 func (m *annealingModel) Eval(theta []float64, from int, pred, jac []float64) {
 	t := m.areas.At(theta[annLambda])
-	l0, a, alpha, c := theta[annL0], theta[annA], theta[annAlpha], theta[annC]
+	n := len(pred)
+	logS1, s2 := t.LogS1[from:from+n], t.S2[from:from+n]
+	var ds2 []float64
+	if t.DS2 != nil {
+		ds2 = t.DS2[from : from+n]
+	}
+	// u = S1^-alpha = exp(-alpha ln S1) at each point, first held in pred
+	numeric.MathExpTo(pred, logS1, -theta[annAlpha])
+	predictionsAndRows(theta, pred, jac, logS1, s2, ds2)
+}
+
+// predictionsAndRows turns each u = S1^-alpha of pred into the law's loss and, unless jac is
+// nil, writes the point's derivatives, its row of jac (ds2 nil: lambda held, its derivative 0).
+// A loop of its own: see lawcore's package doc on loops.
+//
+//go:noinline
+func predictionsAndRows(theta, pred, jac, logS1, s2, ds2 []float64) {
+	l0, a, c := theta[annL0], theta[annA], theta[annC]
 	d := len(theta)
-	for i := range pred {
-		k := from + i
-		u := math.Exp(-alpha * t.LogS1[k])
-		pred[i] = l0 + a*u - c*t.S2[k]
+	logS1, s2 = logS1[:len(pred)], s2[:len(pred)]
+	for i, u := range pred {
+		pred[i] = l0 + a*u - c*s2[i]
 		if jac == nil {
 			continue
 		}
 		row := jac[i*d : i*d+d]
 		row[annL0] = 1
 		row[annA] = u
-		row[annAlpha] = -a * u * t.LogS1[k]
-		row[annC] = -t.S2[k]
+		row[annAlpha] = -a * u * logS1[i]
+		row[annC] = -s2[i]
 		row[annLambda] = 0
-		if t.DS2 != nil {
-			row[annLambda] = -c * t.DS2[k]
+		if ds2 != nil {
+			row[annLambda] = -c * ds2[i]
 		}
 	}
 }

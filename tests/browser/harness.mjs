@@ -108,10 +108,12 @@ export function launchBrowser() {
  * main (the page's), worker (its Web Workers), pool (V8's and Blink's background threads: wasm
  * and JavaScript compilers, the garbage collector) and other; read from /proc (Linux), {} elsewhere.
  * On a machine whose cores are all busy during a load, less of it is what makes a load faster.
+ * Its `threads` (not enumerable) hold each thread's own, for rendererCPUSince.
  */
 export function rendererCPU() {
   const out = { main: 0, worker: 0, pool: 0, other: 0 };
   if (!existsSync('/proc/self/task')) return {};
+  const threads = new Map(); // pid/tid -> {kind, ms}
   const ticks = 1000 / 100; // ms per clock tick (USER_HZ, 100 on Linux)
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
@@ -122,13 +124,40 @@ export function rendererCPU() {
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         const kind =
           tid === pid ? 'main' : /DedicatedWorker/.test(name) ? 'worker' : /ThreadPool/.test(name) ? 'pool' : 'other';
-        out[kind] += (Number(fields[11]) + Number(fields[12])) * ticks; // utime + stime
+        const ms = (Number(fields[11]) + Number(fields[12])) * ticks; // utime + stime
+        out[kind] += ms;
+        threads.set(`${pid}/${tid}`, { kind, ms });
       }
     } catch {
       // a process that ended meanwhile
     }
   }
+  return Object.defineProperty(out, 'threads', { value: threads });
+}
+
+/**
+ * rendererCPUSince is the CPU (ms, by thread as rendererCPU gives it) the renderers have used
+ * since before, an earlier rendererCPU: counted thread by thread, so that a renderer that ended
+ * meanwhile (a closed context's) takes nothing off. {} where /proc is not.
+ */
+export function rendererCPUSince(before) {
+  const now = rendererCPU();
+  if (!now.threads) return {};
+  const out = { main: 0, worker: 0, pool: 0, other: 0 };
+  for (const [id, { kind, ms }] of now.threads) out[kind] += ms - (before.threads?.get(id)?.ms || 0);
   return out;
+}
+
+/**
+ * sayCPU writes the medians of CPU readings (rendererCPUSince's, one per view) in all and by
+ * thread, in ms; '' where /proc is not.
+ */
+export function sayCPU(readings) {
+  if (!readings.length || !Object.keys(readings[0]).length) return '';
+  const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const kinds = ['main', 'worker', 'pool', 'other'];
+  const total = med(readings.map((c) => kinds.reduce((s, k) => s + c[k], 0)));
+  return `${total.toFixed(0)} in all, ${kinds.map((k) => `${k} ${med(readings.map((c) => c[k])).toFixed(0)}`).join(', ')}`;
 }
 
 /**

@@ -6,7 +6,16 @@
 // cold load faster), and the machine's speed before and after (harness.mjs, machineSpeed). Not a
 // test: run it by hand with the builds' site folders,
 //   node tests/browser/measure-ab.mjs build/site /tmp/other-build/site      (ROUNDS=12 by default)
-import { startServer, launchBrowser, firstViewShown, rendererCPU, machineSpeed, saySpeed } from './harness.mjs';
+import {
+  startServer,
+  launchBrowser,
+  firstViewShown,
+  rendererCPU,
+  rendererCPUSince,
+  sayCPU,
+  machineSpeed,
+  saySpeed,
+} from './harness.mjs';
 
 const dirs = process.argv.slice(2);
 if (dirs.length < 2) {
@@ -41,9 +50,8 @@ try {
       const before = rendererCPU();
       await page.goto(servers[i].url, { waitUntil: 'commit' });
       const handle = await page.waitForFunction(firstViewShown, null, { timeout: 60000, polling: 'raf' });
-      const after = rendererCPU();
+      cpu[i].push(rendererCPUSince(before));
       times[i].push(await handle.jsonValue());
-      cpu[i].push(Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - (before[k] || 0)])));
       await context.close();
     }
   }
@@ -69,10 +77,5 @@ for (let i = 1; i < dirs.length; i++) {
 }
 if (Object.keys(cpu[0][0]).length) {
   console.log('CPU the renderer used meanwhile, ms (medians; pool: compilers and collector):');
-  dirs.forEach((dir, i) => {
-    const total = med(cpu[i].map((c) => c.main + c.worker + c.pool + c.other));
-    console.log(
-      `  ${dir}: ${total.toFixed(0)} in all, ${['main', 'worker', 'pool', 'other'].map((k) => `${k} ${med(cpu[i].map((c) => c[k])).toFixed(0)}`).join(', ')}`,
-    );
-  });
+  for (const [i, dir] of dirs.entries()) console.log(`  ${dir}: ${sayCPU(cpu[i])}`);
 }

@@ -8,9 +8,12 @@
 // before each reload, so that the example is fitted again: 5 reloaded as soon as the first view
 // is on screen, and 5 after STAY ms on the page each (5000 by default), as a reader who used the
 // page comes back: the worker's warm-up has then run, and V8's code cache (kept with the service
-// worker's copy of the core from the second visit on) starts the next worker warm. Before and
-// after, the machine's speed (harness.mjs, machineSpeed), which its times move with. Not a test:
-// run it by hand,
+// worker's copy of the core from the second visit on) starts the next worker warm. Beside each
+// view's time, the CPU Chromium's renderers used for it, by thread (harness.mjs, rendererCPUSince):
+// on this machine's two cores, shared with other work, a load waits for a core as long as it
+// computes, and a regression shows in the CPU through the noise of the time. Before and after,
+// the machine's speed (harness.mjs, machineSpeed), which its times move with. Not a test: run it
+// by hand,
 //   node tests/browser/measure-load.mjs [SITE_DIR]      (after make build; SITE_DIR: another build)
 import {
   startServer,
@@ -21,6 +24,9 @@ import {
   exampleSaved,
   machineSpeed,
   saySpeed,
+  rendererCPU,
+  rendererCPUSince,
+  sayCPU,
 } from './harness.mjs';
 
 const RUNS = 5;
@@ -29,12 +35,18 @@ const STAY = Number(process.env.STAY || 5000);
 const LATENCY = Number(process.env.LATENCY || 0);
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kB = (n) => `${(n / 1000).toFixed(1)} kB`;
+/** cpuLine is the renderers' CPU of each view, in all, and their medians by thread. */
+const cpuLine = (cpu) =>
+  cpu.length && Object.keys(cpu[0]).length
+    ? `  renderer CPU per view (ms): ${cpu.map((c) => (c.main + c.worker + c.pool + c.other).toFixed(0)).join(', ')}; median ${sayCPU(cpu)}`
+    : '  renderer CPU: not measured (no /proc)';
 
 console.log(saySpeed('before', machineSpeed()));
 const server = await startServer(process.argv[2]); // a build other than build/site, when given
 const browser = await launchBrowser();
 try {
   const times = [];
+  const cpu = [];
   const breakdown = [];
   const sent = [];
   const fullLoads = [];
@@ -56,9 +68,11 @@ try {
     const finished = [];
     // Every request of the page and of its worker, as it finished.
     context.on('requestfinished', (r) => finished.push(r));
+    const before = rendererCPU();
     await page.goto(server.url, { waitUntil: 'commit' });
     // performance.now() counts from the navigation's start.
     const handle = await page.waitForFunction(firstViewShown, null, { timeout: 60000, polling: 'raf' });
+    cpu.push(rendererCPUSince(before));
     times.push(await handle.jsonValue());
     const upTo = [...finished];
     const sizes = await Promise.all(
@@ -102,6 +116,7 @@ try {
     `  median: main.js loaded ${med(breakdown.map((b) => b.module)).toFixed(0)} ms, lawcore ready in its worker ${med(breakdown.map((b) => b.ready)).toFixed(0)} ms, example fitted, predicted and drawn ${med(breakdown.map((b) => b.shown)).toFixed(0)} ms`,
   );
   console.log(`  median from navigation to the fitted Fig. 2 parameters: ${med(times).toFixed(0)} ms`);
+  console.log(cpuLine(cpu));
   const headers = requests.reduce((sum, r) => sum + r.responseHeadersSize, 0);
   console.log(
     `  sent by the server up to then: ${requests.length} requests, ${med(sent)} bytes (${(med(sent) / 2 ** 20).toFixed(3)} MiB), median; of the last load ${headers} bytes of headers`,
@@ -131,20 +146,23 @@ try {
   await exampleSaved(page);
   /**
    * reloads reloads the page RUNS times, stay ms after each first view, the kept example deleted
-   * first if refit: [{shown, fit}] (fit: lawcore's own time for the first fit, NaN for none).
+   * first if refit: [{shown, fit, cpu}] (fit: lawcore's own time for the first fit, NaN for none;
+   * cpu: the renderers', from the reload to the first view).
    */
   const reloads = async (stay, refit) => {
     const out = [];
     for (let i = 0; i < RUNS; i++) {
       await page.waitForTimeout(stay);
       if (refit) await page.evaluate(forgetKeptExample, KEPT_EXAMPLE_DB);
+      const before = rendererCPU();
       await page.reload({ waitUntil: 'commit' });
       const handle = await page.waitForFunction(firstViewShown, null, { timeout: 60000, polling: 'raf' });
+      const used = rendererCPUSince(before);
       const shown = await handle.jsonValue();
       const fit = await page.evaluate(() =>
         Number(/in ([\d.]+) ms/.exec(document.querySelector('#status').textContent)?.[1]),
       );
-      out.push({ shown, fit });
+      out.push({ shown, fit, cpu: used });
     }
     return out;
   };
@@ -159,6 +177,7 @@ try {
     console.log(
       `  median: ${med(repeat.map((r) => r.shown)).toFixed(0)} ms${refit ? `; the first fit (lawcore's own time, ms): ${repeat.map((r) => r.fit).join(', ')}` : ''}`,
     );
+    console.log(cpuLine(repeat.map((r) => r.cpu)));
   }
   await context.close();
 } finally {

@@ -30,7 +30,7 @@ const MinPredicted = 1e-9
 // derivative.
 func SafeLog(x float64) (float64, float64) {
 	if x >= MinPredicted {
-		return math.Log(x), 1 / x
+		return MathLog(x), 1 / x
 	}
 	return math.Log(MinPredicted) + (x-MinPredicted)/MinPredicted, 1 / MinPredicted
 }

@@ -1,7 +1,8 @@
 // Package testcurves reads the real curves the tests of lawcore and its laws share: the
 // paper's Fig. 2 and the MultiPowerLaw release's 25M and 100M curves (site/examples), with
-// their schedules and the release's split; and draws runs from the law (Synthetic). Only
-// tests import it.
+// their schedules and the release's split; the cooldown study's runs; and draws runs from the
+// law: nearly noise-free (Synthetic), or logged at every step with the noise a training loss
+// has (NoisyPerStep). Only tests import it.
 package testcurves
 
 import (
