@@ -16,8 +16,8 @@ import (
 // peak), section by section. Each claim states what the paper says, runs the analysis that
 // shows it, and says from the analysis's numbers whether the law reproduces it ("reproduced:
 // ...") or says otherwise ("the law says ..."). The rule each check applies is in its
-// function in paper_claims.go; paper_test.go asserts every verdict against the numbers, so that a change
-// to the engine that flips one fails a test. Each claim also names the page's view that
+// function in paper_claims.go; paper_test.go asserts every verdict against the numbers, so
+// that a change to the engine that flips one fails a test. Each claim also names the page's view that
 // draws it and the options that open that view under the paper's setting.
 //
 // Section numbers are those this project uses throughout (Takeaways Sec. 5, Comparison with
