@@ -28,10 +28,14 @@ import {
   labelledError,
 } from '../analysis/analysis-forms.js';
 import { answerSentence } from '../analysis/analysis-answers.js';
+import { previewOf } from '../analysis/analysis-preview.js';
 import { UNCERTAIN_ANALYSES, uncertainTable } from '../analysis/analysis-uncertainty.js';
 import { analysisSetup, analysisFitCurves, fittedPeak, analysisRuns } from '../state/selectors.js';
 import { importText } from '../import/import-files.js';
 import * as fmt from '../common/format.js';
+
+/** PREVIEW_SHARE is the share of the progress bar a first answer takes (analysis-preview.js). */
+const PREVIEW_SHARE = 0.15;
 
 /** The model-size example's settings: the release's 2160 warmup steps, counted as run. */
 const SIZE_EXAMPLE = { warmup: 2160, warmupConvention: 'actual' };
@@ -69,9 +73,19 @@ export function createAnalyses({ store, engine }) {
   function showError(v, message, key = '') {
     const kept = store.state.analysis.result;
     const keep = !!(kept && kept.view === v.id && (kept.chart || kept.claims));
+    // a first answer kept (its refinement failed) says it is the coarse one
+    const first = keep && kept.refining;
     store.analysisChanged({
       ...(keep
-        ? {}
+        ? first
+          ? {
+              result: {
+                ...kept,
+                refining: '',
+                answer: `First answer, not refined (without ${kept.refining}): ${kept.firstAnswer}`,
+              },
+            }
+          : {}
         : { result: { view: v.id, chart: null, table: null, note: '', answer: '', crossover: null, claims: null } }),
       error: `${v.label}: ${message}${keep ? ' (The answer shown is from the last options that worked.)' : ''}`,
       errorField: key,
@@ -107,20 +121,25 @@ export function createAnalyses({ store, engine }) {
       const onProgress = (fraction) => {
         if (my === seq) store.analysisChanged({ progress: fraction });
       };
-      const out = v.sizefit ? await runSizefit(v, example, onProgress) : await runAnalysis(v, onProgress);
+      // a coarser first answer (analysis-preview.js), drawn marked as refining while the answer computes
+      const onFirst = (out) => {
+        if (my !== seq) return false;
+        store.analysisChanged({
+          result: { ...shownResult(v, out), refining: out.refining, firstAnswer: out.firstAnswer },
+          status: `Computing “${v.label}”: a first answer drawn in ${fmt.ms(out.elapsed)}, without ${out.refining}; refining…`,
+          error: '',
+          errorField: '',
+        });
+        return true;
+      };
+      const out = v.sizefit
+        ? await runSizefit(v, example, onProgress)
+        : await runAnalysis(v, onProgress, onFirst, () => my === seq);
       if (my !== seq) return;
       const holds = typeof v.holds === 'function' ? v.holds(out.result) : v.holds;
       store.analysisChanged({
         computing: false,
-        result: {
-          view: v.id,
-          chart: out.chart,
-          table: out.table,
-          note: out.note || '',
-          answer: out.answer || '',
-          crossover: (out.chart && out.chart.crossover) || null,
-          claims: v.claims ? out.result.claims : null,
-        },
+        result: shownResult(v, out),
         status: `${out.source ? `From ${out.source}` : 'Computed'}${holds ? ` (${holds})` : ''} · took ${fmt.ms(out.elapsed)}`,
         error: '',
         errorField: '',
@@ -136,7 +155,24 @@ export function createAnalyses({ store, engine }) {
     }
   }
 
-  async function runAnalysis(v, onProgress) {
+  /** shownResult is the store's result of a view's answer (out: runAnalysis's or runSizefit's). */
+  const shownResult = (v, out) => ({
+    view: v.id,
+    chart: out.chart,
+    table: out.table,
+    note: out.note || '',
+    answer: out.answer || '',
+    crossover: (out.chart && out.chart.crossover) || null,
+    claims: v.claims ? out.result.claims : null,
+  });
+
+  /**
+   * runAnalysis computes an analysis's view. When the answer can take seconds, a coarser first
+   * answer (analysis-preview.js) goes to onFirst(out, with refining: what it leaves out) as soon
+   * as it is computed, its progress the bar's first PREVIEW_SHARE; live() says whether the run is
+   * still the latest (a run replaced or cancelled after its first answer asks for no more).
+   */
+  async function runAnalysis(v, onProgress, onFirst = null, live = () => true) {
     let options = optionsInUse(store.state.analysis, v.analysis, analysisRuns(store.state));
     const setup = v.noSetup ? null : analysisSetup(store.state);
     if (setup && (options.params || (options.law && options.law !== setup.law))) {
@@ -168,20 +204,49 @@ export function createAnalyses({ store, engine }) {
     const cache = setup ? answers : lasting;
     if (!cache.has(key)) {
       const started = performance.now();
+      const first = onFirst && previewOf(v.analysis, options, setup);
+      let progress = onProgress;
+      if (first) {
+        try {
+          const early = await engine.analyze(v.analysis, first.options, first.setup, undefined, (f) =>
+            onProgress(f * PREVIEW_SHARE),
+          );
+          const out = present(v, early, '', first.options, first.setup, performance.now() - started);
+          onFirst({
+            ...out,
+            refining: first.what,
+            firstAnswer: out.answer,
+            answer: `First answer, refining: ${out.answer}`,
+          });
+        } catch (err) {
+          // a first answer that fails leaves the answer itself to say what is wrong
+          if (!live()) throw err;
+        }
+        if (!live()) throw new Error('replaced');
+        progress = (f) => onProgress(PREVIEW_SHARE + (1 - PREVIEW_SHARE) * f);
+      }
       let result;
       let refused = '';
       try {
-        result = await engine.analyze(v.analysis, options, setup, undefined, onProgress);
+        result = await engine.analyze(v.analysis, options, setup, undefined, progress);
       } catch (err) {
         // replicates lawcore refuses (a stored fit's, say) cost the ±, not the answer
         if (!setup || !(setup.replicates || setup.band) || !/^(replicates|band)\b/.test(err.message)) throw err;
         refused = err.message;
         const without = { ...setup, replicates: undefined, band: undefined };
-        result = await engine.analyze(v.analysis, options, without, undefined, onProgress);
+        result = await engine.analyze(v.analysis, options, without, undefined, progress);
       }
       cache.set(key, { result, refused, elapsed: performance.now() - started });
     }
     const { result, refused, elapsed } = cache.get(key);
+    return present(v, result, refused, options, setup, elapsed);
+  }
+
+  /**
+   * present turns an analysis's answer into the view's chart, table, note, answer sentence and
+   * source (refused: the fit's replicates lawcore refused).
+   */
+  function present(v, result, refused, options, setup, elapsed) {
     const chart = v.chart(result);
     const peak = options.peak !== undefined ? `, peak LR ${fmt.lr(options.peak)} (set here)` : '';
     const spread = refused
@@ -321,6 +386,16 @@ export function createAnalyses({ store, engine }) {
     // a fit running meanwhile is the user's too: only the analysis is stopped then, by dropping its answer
     if (!store.state.fitting) engine.cancel();
     const kept = store.state.analysis.result;
+    if (kept && kept.refining) {
+      // the first answer stays, said to be the coarse one it is
+      const answer = `First answer, not refined (cancelled; without ${kept.refining}): ${kept.firstAnswer}`;
+      store.analysisChanged({
+        computing: false,
+        result: { ...kept, refining: '', answer },
+        status: `Cancelled. The answer shown is the first one, without ${kept.refining}.`,
+      });
+      return;
+    }
     store.analysisChanged({
       computing: false,
       status: `Cancelled.${kept && kept.chart ? ' The answer shown is from before.' : ''}`,
