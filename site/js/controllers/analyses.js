@@ -62,6 +62,16 @@ export function createAnalyses({ store, engine }) {
    */
   let refusedInput = null;
   let sizeExample = null;
+  /**
+   * beforeFirst is the answer shown before a run drew its first, coarser answer: a cancel, or an
+   * error, puts it back (the first answer is only shown while the answer computes).
+   */
+  let beforeFirst = null;
+  /** shownBefore is the answer shown, or the one before a first answer that is still refining. */
+  const shownBefore = () => {
+    const r = store.state.analysis.result;
+    return r && r.refining ? beforeFirst : r;
+  };
 
   const current = () => viewById(store.state.analysis.view);
 
@@ -71,21 +81,11 @@ export function createAnalyses({ store, engine }) {
    * answer is cleared.
    */
   function showError(v, message, key = '') {
-    const kept = store.state.analysis.result;
+    const kept = shownBefore();
     const keep = !!(kept && kept.view === v.id && (kept.chart || kept.claims));
-    // a first answer kept (its refinement failed) says it is the coarse one
-    const first = keep && kept.refining;
     store.analysisChanged({
       ...(keep
-        ? first
-          ? {
-              result: {
-                ...kept,
-                refining: '',
-                answer: `First answer, not refined (without ${kept.refining}): ${kept.firstAnswer}`,
-              },
-            }
-          : {}
+        ? { result: kept }
         : { result: { view: v.id, chart: null, table: null, note: '', answer: '', crossover: null, claims: null } }),
       error: `${v.label}: ${message}${keep ? ' (The answer shown is from the last options that worked.)' : ''}`,
       errorField: key,
@@ -124,8 +124,10 @@ export function createAnalyses({ store, engine }) {
       // a coarser first answer (analysis-preview.js), drawn marked as refining while the answer computes
       const onFirst = (out) => {
         if (my !== seq) return false;
+        if (!(store.state.analysis.result && store.state.analysis.result.refining))
+          beforeFirst = store.state.analysis.result;
         store.analysisChanged({
-          result: { ...shownResult(v, out), refining: out.refining, firstAnswer: out.firstAnswer },
+          result: { ...shownResult(v, out), refining: out.refining },
           status: `Computing “${v.label}”: a first answer drawn in ${fmt.ms(out.elapsed)}, without ${out.refining}; refining…`,
           error: '',
           errorField: '',
@@ -212,12 +214,7 @@ export function createAnalyses({ store, engine }) {
             onProgress(f * PREVIEW_SHARE),
           );
           const out = present(v, early, '', first.options, first.setup, performance.now() - started);
-          onFirst({
-            ...out,
-            refining: first.what,
-            firstAnswer: out.answer,
-            answer: `First answer, refining: ${out.answer}`,
-          });
+          onFirst({ ...out, refining: first.what, answer: `First answer, refining: ${out.answer}` });
         } catch (err) {
           // a first answer that fails leaves the answer itself to say what is wrong
           if (!live()) throw err;
@@ -385,19 +382,10 @@ export function createAnalyses({ store, engine }) {
     seq++;
     // a fit running meanwhile is the user's too: only the analysis is stopped then, by dropping its answer
     if (!store.state.fitting) engine.cancel();
-    const kept = store.state.analysis.result;
-    if (kept && kept.refining) {
-      // the first answer stays, said to be the coarse one it is
-      const answer = `First answer, not refined (cancelled; without ${kept.refining}): ${kept.firstAnswer}`;
-      store.analysisChanged({
-        computing: false,
-        result: { ...kept, refining: '', answer },
-        status: `Cancelled. The answer shown is the first one, without ${kept.refining}.`,
-      });
-      return;
-    }
+    const kept = shownBefore();
     store.analysisChanged({
       computing: false,
+      result: kept,
       status: `Cancelled.${kept && kept.chart ? ' The answer shown is from before.' : ''}`,
     });
   }
