@@ -28,10 +28,14 @@ import {
   labelledError,
 } from '../analysis/analysis-forms.js';
 import { answerSentence } from '../analysis/analysis-answers.js';
+import { previewOf } from '../analysis/analysis-preview.js';
 import { UNCERTAIN_ANALYSES, uncertainTable } from '../analysis/analysis-uncertainty.js';
 import { analysisSetup, analysisFitCurves, fittedPeak, analysisRuns } from '../state/selectors.js';
 import { importText } from '../import/import-files.js';
 import * as fmt from '../common/format.js';
+
+/** PREVIEW_SHARE is the share of the progress bar a first answer takes (analysis-preview.js). */
+const PREVIEW_SHARE = 0.15;
 
 /** The model-size example's settings: the release's 2160 warmup steps, counted as run. */
 const SIZE_EXAMPLE = { warmup: 2160, warmupConvention: 'actual' };
@@ -58,6 +62,16 @@ export function createAnalyses({ store, engine }) {
    */
   let refusedInput = null;
   let sizeExample = null;
+  /**
+   * beforeFirst is the answer shown before a run drew its first, coarser answer: a cancel, or an
+   * error, puts it back (the first answer is only shown while the answer computes).
+   */
+  let beforeFirst = null;
+  /** shownBefore is the answer shown, or the one before a first answer that is still refining. */
+  const shownBefore = () => {
+    const r = store.state.analysis.result;
+    return r && r.refining ? beforeFirst : r;
+  };
 
   const current = () => viewById(store.state.analysis.view);
 
@@ -67,11 +81,11 @@ export function createAnalyses({ store, engine }) {
    * answer is cleared.
    */
   function showError(v, message, key = '') {
-    const kept = store.state.analysis.result;
+    const kept = shownBefore();
     const keep = !!(kept && kept.view === v.id && (kept.chart || kept.claims));
     store.analysisChanged({
       ...(keep
-        ? {}
+        ? { result: kept }
         : { result: { view: v.id, chart: null, table: null, note: '', answer: '', crossover: null, claims: null } }),
       error: `${v.label}: ${message}${keep ? ' (The answer shown is from the last options that worked.)' : ''}`,
       errorField: key,
@@ -107,20 +121,27 @@ export function createAnalyses({ store, engine }) {
       const onProgress = (fraction) => {
         if (my === seq) store.analysisChanged({ progress: fraction });
       };
-      const out = v.sizefit ? await runSizefit(v, example, onProgress) : await runAnalysis(v, onProgress);
+      // a coarser first answer (analysis-preview.js), drawn marked as refining while the answer computes
+      const onFirst = (out) => {
+        if (my !== seq) return false;
+        if (!(store.state.analysis.result && store.state.analysis.result.refining))
+          beforeFirst = store.state.analysis.result;
+        store.analysisChanged({
+          result: { ...shownResult(v, out), refining: out.refining },
+          status: `Computing “${v.label}”: a first answer drawn in ${fmt.ms(out.elapsed)}, without ${out.refining}; refining…`,
+          error: '',
+          errorField: '',
+        });
+        return true;
+      };
+      const out = v.sizefit
+        ? await runSizefit(v, example, onProgress)
+        : await runAnalysis(v, onProgress, onFirst, () => my === seq);
       if (my !== seq) return;
       const holds = typeof v.holds === 'function' ? v.holds(out.result) : v.holds;
       store.analysisChanged({
         computing: false,
-        result: {
-          view: v.id,
-          chart: out.chart,
-          table: out.table,
-          note: out.note || '',
-          answer: out.answer || '',
-          crossover: (out.chart && out.chart.crossover) || null,
-          claims: v.claims ? out.result.claims : null,
-        },
+        result: shownResult(v, out),
         status: `${out.source ? `From ${out.source}` : 'Computed'}${holds ? ` (${holds})` : ''} · took ${fmt.ms(out.elapsed)}`,
         error: '',
         errorField: '',
@@ -136,7 +157,24 @@ export function createAnalyses({ store, engine }) {
     }
   }
 
-  async function runAnalysis(v, onProgress) {
+  /** shownResult is the store's result of a view's answer (out: runAnalysis's or runSizefit's). */
+  const shownResult = (v, out) => ({
+    view: v.id,
+    chart: out.chart,
+    table: out.table,
+    note: out.note || '',
+    answer: out.answer || '',
+    crossover: (out.chart && out.chart.crossover) || null,
+    claims: v.claims ? out.result.claims : null,
+  });
+
+  /**
+   * runAnalysis computes an analysis's view. When the answer can take seconds, a coarser first
+   * answer (analysis-preview.js) goes to onFirst(out, with refining: what it leaves out) as soon
+   * as it is computed, its progress the bar's first PREVIEW_SHARE; live() says whether the run is
+   * still the latest (a run replaced or cancelled after its first answer asks for no more).
+   */
+  async function runAnalysis(v, onProgress, onFirst = null, live = () => true) {
     let options = optionsInUse(store.state.analysis, v.analysis, analysisRuns(store.state));
     const setup = v.noSetup ? null : analysisSetup(store.state);
     if (setup && (options.params || (options.law && options.law !== setup.law))) {
@@ -168,20 +206,44 @@ export function createAnalyses({ store, engine }) {
     const cache = setup ? answers : lasting;
     if (!cache.has(key)) {
       const started = performance.now();
+      const first = onFirst && previewOf(v.analysis, options, setup);
+      let progress = onProgress;
+      if (first) {
+        try {
+          const early = await engine.analyze(v.analysis, first.options, first.setup, undefined, (f) =>
+            onProgress(f * PREVIEW_SHARE),
+          );
+          const out = present(v, early, '', first.options, first.setup, performance.now() - started);
+          onFirst({ ...out, refining: first.what, answer: `First answer, refining: ${out.answer}` });
+        } catch (err) {
+          // a first answer that fails leaves the answer itself to say what is wrong
+          if (!live()) throw err;
+        }
+        if (!live()) throw new Error('replaced');
+        progress = (f) => onProgress(PREVIEW_SHARE + (1 - PREVIEW_SHARE) * f);
+      }
       let result;
       let refused = '';
       try {
-        result = await engine.analyze(v.analysis, options, setup, undefined, onProgress);
+        result = await engine.analyze(v.analysis, options, setup, undefined, progress);
       } catch (err) {
         // replicates lawcore refuses (a stored fit's, say) cost the ±, not the answer
         if (!setup || !(setup.replicates || setup.band) || !/^(replicates|band)\b/.test(err.message)) throw err;
         refused = err.message;
         const without = { ...setup, replicates: undefined, band: undefined };
-        result = await engine.analyze(v.analysis, options, without, undefined, onProgress);
+        result = await engine.analyze(v.analysis, options, without, undefined, progress);
       }
       cache.set(key, { result, refused, elapsed: performance.now() - started });
     }
     const { result, refused, elapsed } = cache.get(key);
+    return present(v, result, refused, options, setup, elapsed);
+  }
+
+  /**
+   * present turns an analysis's answer into the view's chart, table, note, answer sentence and
+   * source (refused: the fit's replicates lawcore refused).
+   */
+  function present(v, result, refused, options, setup, elapsed) {
     const chart = v.chart(result);
     const peak = options.peak !== undefined ? `, peak LR ${fmt.lr(options.peak)} (set here)` : '';
     const spread = refused
@@ -320,9 +382,10 @@ export function createAnalyses({ store, engine }) {
     seq++;
     // a fit running meanwhile is the user's too: only the analysis is stopped then, by dropping its answer
     if (!store.state.fitting) engine.cancel();
-    const kept = store.state.analysis.result;
+    const kept = shownBefore();
     store.analysisChanged({
       computing: false,
+      result: kept,
       status: `Cancelled.${kept && kept.chart ? ' The answer shown is from before.' : ''}`,
     });
   }

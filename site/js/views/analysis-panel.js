@@ -132,6 +132,8 @@ export function showAnalyses(store, on) {
       $('#analysis-result').dataset.view = result ? result.view : '';
       $('#analysis-result').dataset.relative = String(canRelative && relative);
       $('#analysis-result').dataset.crossover = result && result.crossover ? String(result.crossover.total) : '';
+      // a first, coarser answer shown while the answer computes (controllers/analyses.js)
+      $('#analysis-result').dataset.refining = String(!!(result && result.refining));
     }
   });
   // The peak field's placeholder is the peak the page gives: the curves' own.
