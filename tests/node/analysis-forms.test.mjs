@@ -7,6 +7,9 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   FORMS,
   SETUP_KEYS,
@@ -178,4 +181,22 @@ test("lawcore's own messages about an option name its field", () => {
     { message: unknown, key: '' },
     'a message naming no field stays as it is',
   );
+});
+
+test('the constant-vs-cosine defaults start past a warmup longer than their shortest total (the Multi-Power release has 2,160 steps)', () => {
+  // lawcore refuses a total within the warmup; the page's defaults must never ask for one
+  const warmup = 2160;
+  const options = defaultOptions(DEFAULTS, 'constant-vs-cosine', null, warmup);
+  assert.equal(options.minTotal, 5000, 'the next thousand above twice the warmup');
+  assert.equal(
+    defaultOptions(DEFAULTS, 'constant-vs-cosine', null, 500).minTotal,
+    DEFAULTS['constant-vs-cosine'].minTotal,
+    "the paper's own shortest total where its warmup allows it",
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'cvc-'));
+  const file = join(dir, 'request.json');
+  writeFileSync(file, JSON.stringify({ analysis: 'constant-vs-cosine', ...options, warmup }));
+  const r = spawnSync(process.execPath, [cli, 'analyze', file], { encoding: 'utf8' });
+  rmSync(dir, { recursive: true });
+  assert.equal(r.status, 0, r.stderr);
 });

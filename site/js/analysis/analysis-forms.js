@@ -155,11 +155,16 @@ export function fieldsOf(analysis, defaults) {
  * page gives (the parameters in use, the peak of the curves, the warmup setting). With runs
  * (selectors.js analysisRuns: the user's runs' total, decay shape and floor), the analyses that
  * ask about the user's schedule start from it: the WSD ratios of the runs' length and decay, the
- * annealing functions over the runs' length.
+ * annealing functions over the runs' length. warmup is the setup's: no default total is within it.
  */
-export function defaultOptions(defaults, analysis, runs = null) {
+export function defaultOptions(defaults, analysis, runs = null, warmup = 0) {
   const opts = { ...((defaults && defaults[analysis]) || {}) };
   for (const k of SETUP_KEYS) delete opts[k];
+  // a run must be longer than its warmup: past a long warmup (the Multi-Power release's 2,160
+  // steps), the shortest total starts at the next thousand above twice the warmup
+  if (analysis === 'constant-vs-cosine' && opts.minTotal <= warmup) {
+    opts.minTotal = Math.min(Math.ceil((2 * warmup + 1) / 1000) * 1000, Math.floor(opts.maxTotal / 2));
+  }
   if (!runs) return opts;
   const shapes = (defaults && defaults['anneal-function'] && defaults['anneal-function'].shapes) || [];
   const decay = runs.decay && (!shapes.length || shapes.includes(runs.decay)) ? runs.decay : null;
@@ -181,9 +186,9 @@ export function defaultOptions(defaults, analysis, runs = null) {
  * optionsInUse are the options an analysis runs with: as the user set them, else the defaults
  * (defaultOptions: lawcore's, from the user's runs where they say).
  */
-export function optionsInUse(analysisState, analysis, runs = null) {
+export function optionsInUse(analysisState, analysis, runs = null, warmup = 0) {
   const set = analysisState.options[analysis];
-  return set !== undefined ? set : defaultOptions(analysisState.defaults, analysis, runs);
+  return set !== undefined ? set : defaultOptions(analysisState.defaults, analysis, runs, warmup);
 }
 
 /** round10 drops float noise (0.12000000000000001 -> 0.12). */

@@ -175,7 +175,12 @@ export function createAnalyses({ store, engine }) {
    * still the latest (a run replaced or cancelled after its first answer asks for no more).
    */
   async function runAnalysis(v, onProgress, onFirst = null, live = () => true) {
-    let options = optionsInUse(store.state.analysis, v.analysis, analysisRuns(store.state));
+    let options = optionsInUse(
+      store.state.analysis,
+      v.analysis,
+      analysisRuns(store.state),
+      analysisSetup(store.state).warmup,
+    );
     const setup = v.noSetup ? null : analysisSetup(store.state);
     if (setup && (options.params || (options.law && options.law !== setup.law))) {
       // parameters set in the options (the JSON view) are not the fit's: a partial set is taken
@@ -475,7 +480,11 @@ export function createAnalyses({ store, engine }) {
       if (!field) return;
       let options;
       try {
-        options = withField(optionsInUse(store.state.analysis, v.analysis, analysisRuns(store.state)), field, text);
+        options = withField(
+          optionsInUse(store.state.analysis, v.analysis, analysisRuns(store.state), analysisSetup(store.state).warmup),
+          field,
+          text,
+        );
       } catch (err) {
         return refuseInput(v, err.message, key);
       }
@@ -494,7 +503,12 @@ export function createAnalyses({ store, engine }) {
       try {
         // an option left out is lawcore's default, and the form shows it so (it showed a blank field)
         options = {
-          ...defaultOptions(store.state.analysis.defaults, v.analysis, analysisRuns(store.state)),
+          ...defaultOptions(
+            store.state.analysis.defaults,
+            v.analysis,
+            analysisRuns(store.state),
+            analysisSetup(store.state).warmup,
+          ),
           ...parseOptionsJSON(text),
         };
       } catch (err) {

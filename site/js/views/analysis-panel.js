@@ -102,7 +102,7 @@ export function showAnalyses(store, on) {
     if ((a.optionsRevision !== revision || runs !== shownRuns) && (!v.sizefit || v.sizeDrop)) {
       shownRuns = runs;
       const typing = typedText();
-      const options = optionsInUse(a, v.analysis, runs);
+      const options = optionsInUse(a, v.analysis, runs, analysisSetup(state).warmup);
       writtenJSON = optionsJSON(options);
       $('#analysis-options').value = writtenJSON;
       renderForm(fieldsOf(v.analysis, a.defaults), options, on, analysisSetup(state).peak);
