@@ -82,6 +82,9 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, p
 	}
 	var estimates [][]float64
 	keep := make([]bool, len(j.logObs))
+	// the refits share the curves' noise, and so the Gauss-Newton Hessian's overstatement of
+	// the curvature: each starts from the factor the one before ended with (see polisher.scaled)
+	curvature := 0.0
 	for b := 0; b < blocks; b++ {
 		var logObs []float64
 		at := 0
@@ -110,8 +113,11 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, p
 			evaluations++
 			progress((float64(b) + math.Min(0.95, float64(evaluations)/refitEvaluations)) / float64(blocks))
 		}
-		obj.Anchor(theta, true)
-		got, err := (&polisher{obj: obj}).polish(start{theta: theta, f: obj.Value(theta, nil)})
+		// the start's objective is left unevaluated (+Inf): a descent only ever returns a point
+		// no worse than where it starts, theta
+		pl := &polisher{obj: obj, scaled: true, curvature: curvature}
+		got, err := pl.polish(start{theta: theta, f: math.Inf(1)})
+		curvature = pl.curvature
 		if err != nil {
 			return nil, nil, err
 		}
