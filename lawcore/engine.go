@@ -82,18 +82,7 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 		searchProgress = func(f float64) { progress(searchShare * f) }
 		intervalsProgress = func(f float64) { progress(searchShare + (1-searchShare)*f) }
 	}
-	var theta []float64
-	var search Search
-	if job.strategy == SearchOptimum {
-		starts := maxStarts
-		if req.Effort.Starts > 0 {
-			starts = req.Effort.Starts
-		}
-		theta, search, err = optimum(obj, searchProgress, starts, req.Effort.ThinnedOnly)
-	} else {
-		theta, err = job.law.(Searcher).Search(ctx, job.strategy, obj, searchProgress)
-		search = Search{Strategy: job.strategy, Evaluations: obj.evaluations}
-	}
+	theta, search, err := job.search(ctx, req.Effort, obj, searchProgress)
 	if err != nil {
 		return nil, err
 	}
@@ -135,6 +124,19 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 	progress(1)
 	res.ElapsedMs = float64(time.Since(began).Microseconds()) / 1000
 	return res, nil
+}
+
+// search minimises obj, the job's objective, by the job's strategy with the request's effort.
+func (j *fitJob) search(ctx context.Context, effort Effort, obj *Objective, progress func(float64)) ([]float64, Search, error) {
+	if j.strategy != SearchOptimum {
+		theta, err := j.law.(Searcher).Search(ctx, j.strategy, obj, progress)
+		return theta, Search{Strategy: j.strategy, Evaluations: obj.evaluations}, err
+	}
+	starts := maxStarts
+	if effort.Starts > 0 {
+		starts = effort.Starts
+	}
+	return optimum(obj, progress, starts, effort.ThinnedOnly)
 }
 
 // job checks the request and prepares its curves for its law.

@@ -34,7 +34,20 @@ const (
 type polisher struct {
 	obj   *Objective
 	found []start
+	// scaled makes Levenberg-Marquardt model the objective's curvature as the Gauss-Newton
+	// Hessian times a factor, curvature, set after every step it takes by the secant condition
+	// along the step (Oren and Luenberger's self-scaling): with a Huber loss whose residuals
+	// mostly lie beyond delta, the reweighted Hessian overstates the curvature several times
+	// over, and unscaled steps fall short by the same factor, converging linearly. The factor
+	// stays within [minCurvature, 1], 1 being the unscaled model; curvature is where the next
+	// run starts from (0: at 1). The fit's own search leaves it unset.
+	scaled    bool
+	curvature float64
 }
+
+// minCurvature is the smallest factor a scaled polisher puts on the Gauss-Newton Hessian:
+// steps at most 20 times the Gauss-Newton step's length.
+const minCurvature = 0.05
 
 // polish improves the start s; it returns s itself if nothing better is found, and the
 // context's error when the fit was cancelled.
@@ -116,11 +129,27 @@ func (pl *polisher) levenbergMarquardt(s start) (x []float64, f float64, converg
 	f = o.inX(x, g, h, gt, ht)
 	lambda, nu := 1e-3, 2.0
 	xn, step := make([]float64, n), make([]float64, n)
+	// the steps are solved and promised with model: h itself, or when scaled (see
+	// polisher.scaled) h times curvature, in a matrix of its own
+	var scaled [][]float64
+	curvature := 1.0
+	if pl.scaled {
+		scaled = numeric.Square(n)
+		if pl.curvature > 0 {
+			curvature = pl.curvature
+		}
+		defer func() { pl.curvature = curvature }()
+	}
 	for it := 0; it < lmMaxIterations && !o.cancelled; it++ {
 		if lambda > 1e12 {
 			return x, f, false
 		}
-		if !numeric.DampedStep(h, g, lambda, step) {
+		model := h
+		if pl.scaled {
+			scaleMatrix(scaled, h, curvature)
+			model = scaled
+		}
+		if !numeric.DampedStep(model, g, lambda, step) {
 			lambda, nu = lambda*nu, nu*2
 			continue
 		}
@@ -130,7 +159,7 @@ func (pl *polisher) levenbergMarquardt(s start) (x []float64, f float64, converg
 			lambda, nu = lambda*nu, nu*2
 			continue
 		}
-		predicted := promisedDecrease(h, g, step)
+		predicted := promisedDecrease(model, g, step)
 		fn := o.inX(xn, gn, hn, gt, ht)
 		if !(fn < f) {
 			lambda, nu = lambda*nu, nu*2
@@ -138,6 +167,9 @@ func (pl *polisher) levenbergMarquardt(s start) (x []float64, f float64, converg
 		}
 		decrease := f - fn
 		rho := decrease / predicted
+		if pl.scaled {
+			curvature = secantCurvature(h, g, gn, step, curvature)
+		}
 		lambda *= math.Max(1.0/3, 1-math.Pow(2*rho-1, 3))
 		nu = 2
 		copy(x, xn)
@@ -193,6 +225,32 @@ func promisedDecrease(h [][]float64, g, step []float64) float64 {
 		predicted -= step[i] * (g[i] + 0.5*hd)
 	}
 	return predicted
+}
+
+// scaleMatrix writes c times h into dst.
+func scaleMatrix(dst, h [][]float64, c float64) {
+	for i, row := range h {
+		for j, v := range row {
+			dst[i][j] = c * v
+		}
+	}
+}
+
+// secantCurvature is the factor on h that meets the secant condition along step, from a point
+// of gradient g to one of gradient gn: (gn-g)'step / step'h step, within [minCurvature, 1];
+// c, the factor so far, when the two gradients show no positive curvature along the step.
+func secantCurvature(h [][]float64, g, gn, step []float64, c float64) float64 {
+	ys, shs := 0.0, 0.0
+	for i, si := range step {
+		ys += (gn[i] - g[i]) * si
+		for j, sj := range step {
+			shs += si * h[i][j] * sj
+		}
+	}
+	if !(ys > 0 && shs > 0) {
+		return c
+	}
+	return math.Max(minCurvature, math.Min(1, ys/shs))
 }
 
 // nearFound returns the optimum found earlier that x is on its way to, if any.
