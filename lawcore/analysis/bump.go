@@ -33,11 +33,12 @@ import (
 // by its own loss predicted at every step. A setup without a Multi-Power member, a short
 // run, or a prediction that is not finite takes the dense search.
 
-// bumpGrid is about how many steps the search predicts first; bumpDense is the gap below
-// which it predicts every step of a gap it keeps.
+// bumpGrid is about how many steps the search predicts first; bumpDense is the gap up to
+// which it predicts every step of a gap it keeps, a longer one being split in bumpSplit.
 const (
 	bumpGrid  = 256
 	bumpDense = 32
+	bumpSplit = 8
 )
 
 // bumpSlack is the relative margin the bound adds for rounding (the sums' rounding errors are
@@ -126,9 +127,16 @@ func (e *evaluator) highestAfter(lr []float64, warmup, from int) (startLoss floa
 				every = append(every, g)
 				continue
 			}
-			m := (g.a + g.b) / 2
-			mids = append(mids, m)
-			next = append(next, gap{g.a, m}, gap{m, g.b})
+			// split in bumpSplit gaps: fewer rounds of predictions, each preparing the schedule
+			a := g.a
+			for k := 1; k <= bumpSplit; k++ {
+				m := g.a + (g.b-g.a)*k/bumpSplit
+				if k < bumpSplit {
+					mids = append(mids, m)
+				}
+				next = append(next, gap{a, m})
+				a = m
+			}
 		}
 		if len(mids) > 0 {
 			if ok, err = predictAt(mids, true); err != nil {
