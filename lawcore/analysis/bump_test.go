@@ -1,7 +1,10 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
+	"math"
+	"slices"
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore/annealing"
@@ -130,3 +133,53 @@ func BenchmarkHighestAfter(b *testing.B) {
 	}
 }
 
+// BenchmarkRewarmupMultiPower is the re-warmup view's default answer (ten 100,000-step runs)
+// under the Multi-Power Law with the release's parameters.
+func BenchmarkRewarmupMultiPower(b *testing.B) {
+	o := DefaultRewarmupOptions()
+	o.Law, o.Params, o.WarmupConvention = multipower.Name, multipower.Law.Spec().Values(multipower.Law.Spec().Defaults()), ""
+	for b.Loop() {
+		if _, err := Rewarmup(context.Background(), o, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The replicates' finals computed with one binding of the Multi-Power Law are each
+// replicate's own final loss bit for bit: for the law alone and in an average, on WSD,
+// cosine and re-warmup schedules (and +Inf on one that does not validate).
+func TestSharedFinalsAreEachReplicates(t *testing.T) {
+	laws := bumpLaws(t)
+	mpl, avg := laws["multi-power release"], laws["average with mpl first"]
+	var alone, averaged spread
+	for i := range 10 {
+		theta := append([]float64(nil), mpl.theta...)
+		for j := range theta {
+			theta[j] *= 1 + 0.02*math.Sin(float64(3*i+j))
+		}
+		alone.evals = append(alone.evals, &evaluator{law: mpl.law, theta: theta, conv: mpl.conv})
+		members := slices.Clone(avg.members)
+		members[1].theta = theta
+		averaged.evals = append(averaged.evals, newEvaluator(members, nil))
+	}
+	schedules := []schedule.Schedule{
+		wsdSchedule(20000, DefaultPeak, DefaultWarmup, "cosine", 0, 4000),
+		wsdSchedule(100000, DefaultPeak, 2160, "linear", 0.1, 30000),
+		{Kind: schedule.KindCosine, Total: 30000, Peak: DefaultPeak, Warmup: 500},
+		RewarmupSchedule(DefaultPeak, DefaultWarmup, 5000, 2*DefaultPeak, 1000, 8000),
+		{Kind: schedule.KindCosine, Total: 10, Peak: DefaultPeak, Warmup: 50},
+	}
+	for name, sp := range map[string]*spread{"alone": &alone, "average": &averaged} {
+		for i, s := range schedules {
+			shared, ok := sp.sharedFinals(s)
+			if !ok {
+				t.Fatalf("%s: no shared finals", name)
+			}
+			for r, e := range sp.evals {
+				if want := e.finalLoss(s); shared[r] != want && !(math.IsNaN(want) && math.IsNaN(shared[r])) {
+					t.Errorf("%s, schedule %d, replicate %d: %v, its own %v", name, i, r, shared[r], want)
+				}
+			}
+		}
+	}
+}
