@@ -121,11 +121,10 @@ func Rewarmup(ctx context.Context, o RewarmupOptions, progress func(float64)) (a
 			return RewarmupRun{}, LossCurve{}, err
 		}
 		r := RewarmupRun{Name: fmt.Sprintf("peak %g x, %d re-warmup steps", frac, steps), Peak: newPeak, RewarmupSteps: steps}
-		dense, err := e.dense(lr, warmup)
+		r.StartLoss, r.BumpStep, r.BumpLoss, err = e.highestAfter(lr, warmup, o.FirstTotal)
 		if err != nil {
 			return RewarmupRun{}, LossCurve{}, err
 		}
-		r.StartLoss, r.BumpStep, r.BumpLoss = highestLossAfter(dense, o.FirstTotal)
 		c, err := e.traceLR(r.Name, lr, warmup, points, sortedSteps(o.FirstTotal, r.BumpStep)...)
 		if err != nil {
 			return RewarmupRun{}, LossCurve{}, err

@@ -8,6 +8,7 @@ import (
 	"github.com/lawcalc/annealing/lawcore"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/numeric"
+	"github.com/lawcalc/annealing/lawcore/multipower"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -158,6 +159,9 @@ func (sp *spread) halfWidthOf(values []float64) float64 {
 
 // finals are a schedule's final losses under each replicate.
 func (sp *spread) finals(s schedule.Schedule) []float64 {
+	if out, ok := sp.sharedFinals(s); ok {
+		return out
+	}
 	out := make([]float64, len(sp.evals))
 	for i, e := range sp.evals {
 		out[i] = e.finalLoss(s)
@@ -213,4 +217,100 @@ func (s Setup) params(i int) lawcore.Values {
 func (sp *spread) apart(a, b schedule.Schedule, gap float64) (bool, float64) {
 	hw := sp.diffHalfWidth(sp.finals(a), sp.finals(b))
 	return gap > hw, hw
+}
+
+// sharedFinals are finals computed with the schedule expanded once and, for a Multi-Power
+// member, bound once for every replicate (its binding, the schedule's prefix sums and change
+// tree, costs O(steps) and does not depend on the parameters; one step's loss costs far less),
+// each replicate's loss at the last step computed as evaluator.final computes it, bit for bit.
+// ok is false (finals evaluates each replicate on its own) unless every replicate has the same
+// members' laws and conventions and one of them is the Multi-Power Law.
+func (sp *spread) sharedFinals(s schedule.Schedule) (out []float64, ok bool) {
+	sets := make([][]member, len(sp.evals))
+	anyMPL := false
+	for r, e := range sp.evals {
+		sets[r] = e.members
+		if e.members == nil {
+			sets[r] = []member{{law: e.law, theta: e.theta, conv: e.conv, weight: 1}}
+		}
+		if len(sets[r]) != len(sets[0]) {
+			return nil, false
+		}
+		for i, m := range sets[r] {
+			if m.law != sets[0][i].law || m.conv != sets[0][i].conv {
+				return nil, false
+			}
+			anyMPL = anyMPL || m.law.Spec().Name == multipower.Name
+		}
+	}
+	if !anyMPL {
+		return nil, false
+	}
+	out = make([]float64, len(sp.evals))
+	for r := range out {
+		out[r] = math.Inf(1)
+	}
+	e := sp.evals[0]
+	if err := e.w.check(); err != nil {
+		return out, true
+	}
+	lr, warmup, err := e.expand(&s)
+	if err != nil {
+		return out, true
+	}
+	last := len(lr) - 1
+	finals := make([]float64, len(sp.evals))
+	trained, failed := make([]bool, len(sp.evals)), make([]bool, len(sp.evals))
+	for i, m0 := range sets[0] {
+		counted := e.runAs(m0.conv, "", lr, warmup, nil).LR
+		s1 := 0.0
+		for _, eta := range counted {
+			s1 += eta
+		}
+		// the member's final loss under each replicate, as lawcore.PredictRun gives it
+		losses := make([]float64, len(sp.evals))
+		if s1 > 0 {
+			if m0.law.Spec().Name == multipower.Name {
+				model, err := m0.law.Bind([]lawcore.Run{{LR: counted, Steps: []int{last}}}, lawcore.BindOptions{Predict: true, Theta: m0.theta})
+				if err != nil {
+					return out, true
+				}
+				for r, set := range sets {
+					theta := set[i].theta
+					pred, jac := make([]float64, 1), make([]float64, len(theta))
+					model.Eval(theta, 0, pred, jac)
+					losses[r] = pred[0]
+				}
+			} else {
+				for r, set := range sets {
+					pr, err := lawcore.PredictRun(set[i].law, set[i].theta, lawcore.Run{LR: counted, Steps: []int{last}}, lr)
+					if err != nil {
+						failed[r] = true
+					}
+					losses[r] = pr.FinalLoss
+				}
+			}
+		}
+		for r, set := range sets {
+			// as evaluator.predict sums an average
+			switch w := set[i].weight; {
+			case i == 0:
+				finals[r] = losses[r]
+				if w != 1 {
+					finals[r] *= w
+				}
+			default:
+				finals[r] += w * losses[r]
+			}
+			if i == 0 {
+				trained[r] = s1 > 0
+			}
+		}
+	}
+	for r := range out {
+		if trained[r] && !failed[r] {
+			out[r] = finals[r]
+		}
+	}
+	return out, true
 }
