@@ -444,16 +444,27 @@ func predictSteps(where string, given []float64, last, points int) ([]int, error
 }
 
 // FitLines predicts every curve of a fit request with the fit's result, at every step (or
-// about req.Points steps, or the law's LinePoints when the request gives none): the lines a
-// page draws through the observed points.
+// about req.Points steps, or, when the request gives none, the fewest LinePoints of the laws
+// it evaluates: the result's law and its members): the lines a page draws through the observed
+// points.
 func FitLines(req FitRequest, res *FitResult) ([]Prediction, error) {
-	law, err := Lookup(res.Law)
-	if err != nil {
-		return nil, err
-	}
 	points := req.Points
 	if points == 0 {
-		points = law.Spec().LinePoints
+		// an average costs what its costliest member does at every step, whichever member
+		// comes first
+		laws := []string{res.Law}
+		for _, m := range res.Members {
+			laws = append(laws, m.Law)
+		}
+		for _, name := range laws {
+			law, err := Lookup(name)
+			if err != nil {
+				return nil, err
+			}
+			if p := law.Spec().LinePoints; p > 0 && (points == 0 || p < points) {
+				points = p
+			}
+		}
 	}
 	pr := PredictRequest{Law: res.Law, Params: res.Params, WarmupSteps: req.WarmupSteps,
 		WarmupConvention: string(res.Settings.WarmupConvention), Points: points, Members: res.Members}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
+	"github.com/lawcalc/annealing/lawcore/annealing"
 	"github.com/lawcalc/annealing/lawcore/input"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 	"github.com/lawcalc/annealing/lawcore/schedule"
@@ -464,6 +465,23 @@ func TestFitLines(t *testing.T) {
 	req.Points = 0
 	if dflt, err := lawcore.FitLines(req, res); err != nil || len(dflt[0].Steps) > spec.LinePoints+1 {
 		t.Errorf("default points: %d steps, %v", len(dflt[0].Steps), err)
+	}
+	// an average led by a law that draws every step is thinned to this law's LinePoints too,
+	// as when this law leads it
+	ann := lawcore.Values{"L0": 3, "A": 0.5, "alpha": 0.5, "C": 0.4, "lambda": 0.999}
+	for _, lead := range []string{annealing.Name, Name} {
+		members := []lawcore.Member{
+			{Candidate: lawcore.Candidate{Law: annealing.Name, Convention: schedule.WarmupActual}, Params: ann, Weight: 0.5},
+			{Candidate: lawcore.Candidate{Law: Name, Convention: schedule.WarmupActual}, Params: truth.Values(), Weight: 0.5},
+		}
+		if lead == Name {
+			members[0], members[1] = members[1], members[0]
+		}
+		avg := &lawcore.FitResult{Law: lead, Params: members[0].Params, Members: members,
+			Settings: lawcore.FitSettings{WarmupConvention: schedule.WarmupActual}}
+		if lines, err := lawcore.FitLines(req, avg); err != nil || len(lines[0].Steps) > spec.LinePoints+1 {
+			t.Errorf("average led by %s: %d steps, %v", lead, len(lines[0].Steps), err)
+		}
 	}
 }
 
