@@ -24,10 +24,11 @@ UPLOT     := node_modules/uplot
 ESBUILD   := node_modules/.bin/esbuild
 BIOME     := node_modules/.bin/biome
 # The core is built without inlining but where its fits and predictions spend their time
-# (lawcore, gonum's optimizer and vector loops, math, slices, sort): inlining everywhere makes
-# the first view's download larger, none at all makes predictions slower
-# (docs/performance.md#the-cores-inlining).
-CORE_GCFLAGS := -gcflags=all=-l -gcflags=github.com/lawcalc/annealing/...= -gcflags=gonum.org/v1/gonum/floats/...= -gcflags=gonum.org/v1/gonum/optimize= -gcflags=gonum.org/v1/gonum/internal/asm/...= -gcflags=math= -gcflags=math/bits= -gcflags=slices= -gcflags=sort=
+# (lawcore's engine, the annealing law, its numerics, gonum's optimizer and vector loops, math,
+# slices, sort): inlining everywhere makes the first view's download larger, none at all makes
+# predictions slower (docs/performance.md#the-cores-inlining).
+LAWCORE_MODULE := github.com/lawcalc/annealing/lawcore
+CORE_GCFLAGS := -gcflags=all=-l -gcflags=$(LAWCORE_MODULE)= -gcflags=$(LAWCORE_MODULE)/annealing= -gcflags=$(LAWCORE_MODULE)/internal/numeric= -gcflags=gonum.org/v1/gonum/floats/...= -gcflags=gonum.org/v1/gonum/optimize= -gcflags=gonum.org/v1/gonum/internal/asm/...= -gcflags=math= -gcflags=math/bits= -gcflags=slices= -gcflags=sort=
 
 NODE_TESTS    := $(wildcard tests/node/*.test.mjs)
 BROWSER_TESTS := $(wildcard tests/browser/*.test.mjs)
