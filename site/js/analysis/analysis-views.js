@@ -66,6 +66,21 @@ const lambdaHolds = (r) => {
     : 'L0, A, α and C held at the current parameters (no fit curves to refit them to); λ varies';
 };
 
+/** rewarmupView is one of the re-warmup answer's two charts: its runs by peak or by length. */
+function rewarmupView(id, what, curves, how) {
+  return {
+    id,
+    analysis: 'rewarmup',
+    label: `Continual pre-training: re-warmup ${what}`,
+    chart: (r) => ({
+      xLabel: 'step',
+      yLabel: 'loss',
+      lines: curveLines(r[curves]).map((l) => ({ ...l, from: r.switchStep * 0.8 })),
+      note: `A second run starts at step ${fmt.steps(r.switchStep)}: re-warmup ${how}, then cosine to 0.`,
+    }),
+  };
+}
+
 /**
  * VIEWS: id, label, the analysis it runs, and chart(result) -> {xLabel, yLabel, logX, lines,
  * note, relative (the y axis can show each line relative to its best)}, or null for a view
@@ -179,28 +194,8 @@ export const VIEWS = [
       note: `Lowest final loss per ratio: ${r.winners.map((w) => `${+w.ratio.toFixed(3)} ${w.shape}`).join(', ')}.`,
     }),
   },
-  {
-    id: 'rewarmup-peak',
-    analysis: 'rewarmup',
-    label: 'Continual pre-training: re-warmup peak',
-    chart: (r) => ({
-      xLabel: 'step',
-      yLabel: 'loss',
-      lines: curveLines(r.byPeakCurves).map((l) => ({ ...l, from: r.switchStep * 0.8 })),
-      note: `A second run starts at step ${fmt.steps(r.switchStep)}: re-warmup to each peak, then cosine to 0.`,
-    }),
-  },
-  {
-    id: 'rewarmup-length',
-    analysis: 'rewarmup',
-    label: 'Continual pre-training: re-warmup length',
-    chart: (r) => ({
-      xLabel: 'step',
-      yLabel: 'loss',
-      lines: curveLines(r.byLengthCurves).map((l) => ({ ...l, from: r.switchStep * 0.8 })),
-      note: `A second run starts at step ${fmt.steps(r.switchStep)}: re-warmup over each length, then cosine to 0.`,
-    }),
-  },
+  rewarmupView('rewarmup-peak', 'peak', 'byPeakCurves', 'to each peak'),
+  rewarmupView('rewarmup-length', 'length', 'byLengthCurves', 'over each length'),
   {
     id: 'lambda',
     analysis: 'lambda',

@@ -65,17 +65,15 @@ export const CHART_VIEW_KEYS = ['xUnit', 'tokensPerStep', 'modelSize'];
  *                {line: {text, kind: 'notice'|'warning', actions} or null, kept (the footer's
  *                text), saving, savedAt, canForget}
  */
+/** noFit is the part of the state a fit sets, as it is before any fit (new objects each time). */
+const noFit = () => ({ fits: {}, manual: null, lines: {}, validation: null, band: null, stale: false });
+
 export function initialState() {
   return {
     curves: [],
     predictions: [],
     settings: { ...DEFAULT_SETTINGS },
-    fits: {},
-    manual: null,
-    lines: {},
-    validation: null,
-    band: null,
-    stale: false,
+    ...noFit(),
     edits: 0,
     example: null,
     fitting: null,
@@ -319,12 +317,7 @@ export function createStore(initial = initialState()) {
         predictions: [],
         example: null,
         settings,
-        fits: {},
-        manual: null,
-        lines: {},
-        validation: null,
-        band: null,
-        stale: false,
+        ...noFit(),
         edits: state.edits + 1,
       });
       actions.offerUndo(`Cleared ${curves.length} curve(s) and ${predictions.length} schedule(s) to predict.`, restore);
@@ -352,11 +345,7 @@ export function createStore(initial = initialState()) {
         curves: [...kept, ...added],
         predictions: keptPredictions,
         example: null,
-        fits: {},
-        manual: null,
-        lines: {},
-        validation: null,
-        band: null,
+        ...noFit(),
         stale: true,
         edits: state.edits + 1,
       });
@@ -381,12 +370,7 @@ export function createStore(initial = initialState()) {
         settings: { ...DEFAULT_SETTINGS, ...settings },
         curves: added,
         predictions: named(predictions.map(mark), added),
-        fits: {},
-        manual: null,
-        lines: {},
-        validation: null,
-        band: null,
-        stale: false,
+        ...noFit(),
         edits: state.edits + 1,
         example,
         chart: chart ? { ...state.chart, ...chart } : state.chart,
