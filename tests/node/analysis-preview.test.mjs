@@ -39,9 +39,10 @@ test('the fit’s band: the first answer is without it, the options and setup gi
 test('a slow law: a thinner grid of the user’s own ratios, cycles or totals', () => {
   const ratios = Array.from({ length: 40 }, (_, i) => (i + 1) / 50);
   const mpl = { law: 'multi-power', params: {} };
-  const wsd = previewOf('wsd-ratio', { ratios }, mpl);
-  assert.deepEqual(wsd.options.ratios, every(ratios, 4));
-  assert.equal(wsd.options.ratios.length, 11);
+  const wsd = previewOf('wsd-ratio', { ratios, totals: [10000, 20000, 50000, 100000, 200000] }, mpl);
+  assert.deepEqual(wsd.options.ratios, [0.02, 0.18, 0.34, 0.5, 0.66, 0.8]);
+  assert.deepEqual(wsd.options.totals, [10000, 50000, 200000], 'the shortest and the longest total stay');
+  assert.deepEqual(previewOf('wsd-ratio', { ratios, totals: [50000] }, mpl).options.totals, [50000]);
   const cycles = [0.5, 0.625, 0.75, 0.875, 1, 1.125, 1.25];
   assert.deepEqual(previewOf('cosine-cycle', { cycles }, { members: [{}, {}] }).options.cycles, [0.5, 0.75, 1, 1.25]);
   assert.equal(previewOf('constant-vs-cosine', { count: 40 }, mpl).options.count, 20);

@@ -3,7 +3,7 @@
 // first asks lawcore for a coarser answer that it draws at once, marked as refining, then for
 // the answer itself, which replaces it. The first answer is the same analysis with less to
 // compute: without the fit's ± (the band's refits evaluate every choice again under each
-// refit), on every other or fourth point of a grid the user's options give, on the families or
+// refit), on every other or eighth point of a grid the user's options give, on the families or
 // claims that draw first. The answer that stays is always the one of the options as given:
 // the first is only shown while it computes. Pure: no DOM, no engine.
 
@@ -81,8 +81,13 @@ export function previewOf(analysis, options, setup) {
     case 'wsd-ratio':
     case 'anneal-function':
       if (slow && Array.isArray(options.ratios) && options.ratios.length > 8) {
-        o = { ...options, ratios: every(options.ratios, analysis === 'wsd-ratio' ? 4 : 2) };
+        o = { ...options, ratios: every(options.ratios, analysis === 'wsd-ratio' ? 8 : 2) };
         leaves.push('the ratios between');
+      }
+      // each total is a sweep of its own, the longest the costliest: every other one first
+      if (slow && analysis === 'wsd-ratio' && Array.isArray(options.totals) && options.totals.length > 3) {
+        o = { ...o, totals: every(options.totals, 2) };
+        leaves.push('every other total');
       }
       break;
     case 'constant-vs-cosine':
