@@ -56,3 +56,13 @@ test('the optimiser draws one family first; the paper its quick claims', () => {
   assert.deepEqual(paper.options, { tuples: 1000, claims: PAPER_FIRST });
   assert.deepEqual(previewOf('paper', { claims: ['fit', 'chinchilla'] }, null).options.claims, ['fit']);
 });
+
+test('re-warmup under a slow law: the first answer draws the view’s own comparison on three runs', () => {
+  const options = { peaks: [0.25, 0.5, 1, 1.5, 2], lengths: [100, 500, 1000, 2000, 5000] };
+  const mpl = { law: 'multi-power', params: {} };
+  const byPeak = previewOf('rewarmup', options, mpl, 'rewarmup-peak');
+  assert.deepEqual(byPeak.options, { peaks: [0.25, 1, 2], lengths: [] });
+  const byLength = previewOf('rewarmup', options, mpl, 'rewarmup-length');
+  assert.deepEqual(byLength.options, { peaks: [0.25], lengths: [100, 5000] });
+  assert.equal(previewOf('rewarmup', options, annealing, 'rewarmup-peak'), null, 'the annealing law answers at once');
+});

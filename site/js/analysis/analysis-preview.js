@@ -3,8 +3,8 @@
 // first asks lawcore for a coarser answer that it draws at once, marked as refining, then for
 // the answer itself, which replaces it. The first answer is the same analysis with less to
 // compute: without the fit's ± (the band's refits evaluate every choice again under each
-// refit), on every other or eighth point of a grid the user's options give, on the families or
-// claims that draw first. The answer that stays is always the one of the options as given:
+// refit), on every other or eighth point of a grid the user's options give, on the families,
+// claims or runs that draw first. The answer that stays is always the one of the options as given:
 // the first is only shown while it computes. Pure: no DOM, no engine.
 
 /**
@@ -52,9 +52,10 @@ const slowSetup = (setup) => !!(setup && ((setup.law && setup.law !== 'annealing
 /**
  * previewOf is the first answer's request of an analysis ({options, setup, what}: what says in
  * a few words what it leaves out), or null when the analysis computes its answer quickly
- * enough to be drawn at once. options and setup are the answer's own (not changed).
+ * enough to be drawn at once. options and setup are the answer's own (not changed); view is the
+ * view shown (its id), for an analysis whose views draw different parts of its answer.
  */
-export function previewOf(analysis, options, setup) {
+export function previewOf(analysis, options, setup, view = null) {
   const spread = !!(setup && (setup.band || setup.replicates));
   const slow = slowSetup(setup);
   const noSpread = spread ? { ...setup, band: undefined, replicates: undefined } : setup;
@@ -94,6 +95,18 @@ export function previewOf(analysis, options, setup) {
       if (slow && options.count > 10) {
         o = { ...options, count: Math.ceil(options.count / 2) };
         leaves.push('half of the totals');
+      }
+      break;
+    case 'rewarmup':
+      // ten runs of 100,000 steps: the first answer draws the view's own comparison, on fewer runs
+      if (slow && Array.isArray(options.peaks) && Array.isArray(options.lengths) && options.peaks.length) {
+        if (view === 'rewarmup-length') {
+          o = { ...options, peaks: options.peaks.slice(0, 1), lengths: every(options.lengths, 4) };
+          leaves.push('the other peaks, the lengths between');
+        } else {
+          o = { ...options, peaks: every(options.peaks, 2), lengths: [] };
+          leaves.push('the lengths, every other peak');
+        }
       }
       break;
     case 'cosine-cycle':

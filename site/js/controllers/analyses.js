@@ -211,7 +211,7 @@ export function createAnalyses({ store, engine }) {
     const cache = setup ? answers : lasting;
     if (!cache.has(key)) {
       const started = performance.now();
-      const first = onFirst && previewOf(v.analysis, options, setup);
+      const first = onFirst && previewOf(v.analysis, options, setup, v.id);
       let progress = onProgress;
       if (first) {
         try {
