@@ -29,28 +29,7 @@ func CooldownCosine(tb testing.TB, name string) lawcore.Curve {
 	if name != "cosine-to-0.1-25k" && name != "cosine-to-0.1-50k" {
 		tb.Fatalf("CooldownCosine reads the cosine runs to 0.1 of the peak, not %q", name)
 	}
-	_, file, _, _ := runtime.Caller(0)
-	data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "testdata", "lrsched-124m-lr1e-4", name+".json"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var run struct {
-		Config struct {
-			Iterations int `json:"iterations"`
-			Warmup     int `json:"warmup_steps"`
-		} `json:"config"`
-		Val struct {
-			Iter []float64 `json:"iter"`
-			Loss []float64 `json:"val_loss"`
-		} `json:"val"`
-		Train struct {
-			Iter []int     `json:"iter"`
-			LR   []float64 `json:"train_lr"`
-		} `json:"train"`
-	}
-	if err := json.Unmarshal(data, &run); err != nil {
-		tb.Fatal(name, err)
-	}
+	run := readStudyRun(tb, name)
 	total := run.Config.Iterations
 	s := schedule.Schedule{Kind: schedule.KindOneCycle, Total: total - 1, Peak: cooldownPeak,
 		PctStart: float64(run.Config.Warmup) / float64(total), DivFactor: 100, FinalDivFactor: 0.1}
@@ -64,18 +43,58 @@ func CooldownCosine(tb testing.TB, name string) lawcore.Curve {
 		}
 	}
 	c := lawcore.Curve{Name: name, LR: lr}
+	c.Steps, c.Loss = run.valLoss()
+	return c
+}
+
+// studyRun is what the tests read of one of the cooldown study's JSON logs
+// (testdata/lrsched-124m-lr1e-4).
+type studyRun struct {
+	Config struct {
+		Iterations int     `json:"iterations"`
+		Warmup     int     `json:"warmup_steps"`
+		Fraction   float64 `json:"wsd_fract_decay"`
+	} `json:"config"`
+	Val struct {
+		Iter []float64 `json:"iter"`
+		Loss []float64 `json:"val_loss"`
+	} `json:"val"`
+	Train struct {
+		Iter []int     `json:"iter"`
+		LR   []float64 `json:"train_lr"`
+	} `json:"train"`
+}
+
+// readStudyRun reads the study's run by file name without extension.
+func readStudyRun(tb testing.TB, name string) studyRun {
+	tb.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "testdata", "lrsched-124m-lr1e-4", name+".json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var run studyRun
+	if err := json.Unmarshal(data, &run); err != nil {
+		tb.Fatal(name, err)
+	}
+	return run
+}
+
+// valLoss is the run's validation loss by step from step 1 (nothing is trained at 0), the last
+// value of each step its restarted jobs logged twice.
+func (r studyRun) valLoss() (steps, loss []float64) {
 	last := map[float64]float64{}
-	for k, st := range run.Val.Iter {
-		last[st] = run.Val.Loss[k]
+	for k, st := range r.Val.Iter {
+		last[st] = r.Val.Loss[k]
 	}
 	for st := range last {
 		if st >= 1 {
-			c.Steps = append(c.Steps, st)
+			steps = append(steps, st)
 		}
 	}
-	sort.Float64s(c.Steps)
-	for _, st := range c.Steps {
-		c.Loss = append(c.Loss, last[st])
+	sort.Float64s(steps)
+	for _, st := range steps {
+		loss = append(loss, last[st])
 	}
-	return c
+	return steps, loss
 }

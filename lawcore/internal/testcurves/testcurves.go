@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strconv"
 	"testing"
 
@@ -225,8 +224,6 @@ func CooldownSchedule(total int, f float64) schedule.Schedule {
 // cooldown (before it the run is the stable run); step 0 is left out (nothing trained).
 func Cooldown(tb testing.TB) map[string]CooldownRun {
 	tb.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "testdata", "lrsched-124m-lr1e-4")
 	out := map[string]CooldownRun{}
 	names := []string{"stable-50k"}
 	for _, t := range []string{"25k", "50k"} {
@@ -235,39 +232,10 @@ func Cooldown(tb testing.TB) map[string]CooldownRun {
 		}
 	}
 	for _, name := range names {
-		data, err := os.ReadFile(filepath.Join(dir, name+".json"))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		var run struct {
-			Config struct {
-				Iterations int     `json:"iterations"`
-				Fraction   float64 `json:"wsd_fract_decay"`
-			} `json:"config"`
-			Val struct {
-				Iter []float64 `json:"iter"`
-				Loss []float64 `json:"val_loss"`
-			} `json:"val"`
-		}
-		if err := json.Unmarshal(data, &run); err != nil {
-			tb.Fatal(name, err)
-		}
+		run := readStudyRun(tb, name)
 		s := CooldownSchedule(run.Config.Iterations, run.Config.Fraction)
 		c := lawcore.Curve{Name: name, Schedule: &s}
-		// restarted jobs logged some steps twice: the last value of each step stands
-		last := map[float64]float64{}
-		for k, st := range run.Val.Iter {
-			last[st] = run.Val.Loss[k]
-		}
-		for st := range last {
-			if st >= 1 {
-				c.Steps = append(c.Steps, st)
-			}
-		}
-		sort.Float64s(c.Steps)
-		for _, st := range c.Steps {
-			c.Loss = append(c.Loss, last[st])
-		}
+		c.Steps, c.Loss = run.valLoss()
 		out[name] = CooldownRun{Curve: c, Total: run.Config.Iterations, Fraction: run.Config.Fraction}
 	}
 	return out
