@@ -62,6 +62,7 @@ type studyRun struct {
 	Train struct {
 		Iter []int     `json:"iter"`
 		LR   []float64 `json:"train_lr"`
+		Loss []float64 `json:"train_loss"`
 	} `json:"train"`
 }
 

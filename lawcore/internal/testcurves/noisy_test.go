@@ -2,12 +2,8 @@ package testcurves
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
-	"runtime"
 	"testing"
 
 	"github.com/lawcalc/annealing/lawcore"
@@ -19,23 +15,7 @@ import (
 // at the peak, no priors), by step.
 func studyTrainResiduals(t *testing.T, name string) (steps, resid []float64) {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	data, err := os.ReadFile(filepath.Join(filepath.Dir(file), "testdata", "lrsched-124m-lr1e-4", name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var run struct {
-		Config struct {
-			Iterations int `json:"iterations"`
-		} `json:"config"`
-		Train struct {
-			Iter []float64 `json:"iter"`
-			Loss []float64 `json:"train_loss"`
-		} `json:"train"`
-	}
-	if err := json.Unmarshal(data, &run); err != nil {
-		t.Fatal(err)
-	}
+	run := readStudyRun(t, name)
 	var lr []float64
 	if name == "stable-50k" {
 		s := CooldownSchedule(run.Config.Iterations, 0)
@@ -45,8 +25,8 @@ func studyTrainResiduals(t *testing.T, name string) (steps, resid []float64) {
 	}
 	c := lawcore.Curve{Name: name, LR: lr}
 	for k, st := range run.Train.Iter {
-		if st >= 2000 && int(st) < len(lr) {
-			c.Steps, c.Loss = append(c.Steps, st), append(c.Loss, run.Train.Loss[k])
+		if st >= 2000 && st < len(lr) {
+			c.Steps, c.Loss = append(c.Steps, float64(st)), append(c.Loss, run.Train.Loss[k])
 		}
 	}
 	req := lawcore.FitRequest{Curves: []lawcore.Curve{c}, Lambda: lawcore.FixedLambda(0.999), WarmupSteps: cooldownWarmup,
