@@ -49,16 +49,19 @@ const bumpSlack = 1e-9
 // the steps that can hold the highest loss where the evaluator's law allows a bound (see
 // above).
 func (e *evaluator) highestAfter(lr []float64, warmup, from int) (startLoss float64, step int, loss float64, err error) {
-	known := map[int]float64{}
-	bounds := e.riseBounds(lr, warmup, known)
-	last := len(lr) - 1
-	if bounds == nil || last-from <= 4*bumpGrid {
+	denseSearch := func() (float64, int, float64, error) {
 		dense, err := e.dense(lr, warmup)
 		if err != nil {
 			return 0, 0, 0, err
 		}
-		startLoss, step, loss = highestLossAfter(dense, from)
+		startLoss, step, loss := highestLossAfter(dense, from)
 		return startLoss, step, loss, nil
+	}
+	known := map[int]float64{}
+	bounds := e.riseBounds(lr, warmup, known)
+	last := len(lr) - 1
+	if bounds == nil || last-from <= 4*bumpGrid {
+		return denseSearch()
 	}
 	// predictAt predicts the steps (increasing, not yet known), and the members' bounds there
 	// when bounded; false when a loss is not finite
@@ -160,12 +163,7 @@ func (e *evaluator) highestAfter(lr []float64, warmup, from int) (startLoss floa
 		}
 	}
 	if !ok {
-		dense, err := e.dense(lr, warmup)
-		if err != nil {
-			return 0, 0, 0, err
-		}
-		startLoss, step, loss = highestLossAfter(dense, from)
-		return startLoss, step, loss, nil
+		return denseSearch()
 	}
 	loss, step = math.Inf(-1), from
 	for st := from; st <= last; st++ {
