@@ -175,13 +175,9 @@ export function createAnalyses({ store, engine }) {
    * still the latest (a run replaced or cancelled after its first answer asks for no more).
    */
   async function runAnalysis(v, onProgress, onFirst = null, live = () => true) {
-    let options = optionsInUse(
-      store.state.analysis,
-      v.analysis,
-      analysisRuns(store.state),
-      analysisSetup(store.state).warmup,
-    );
-    const setup = v.noSetup ? null : analysisSetup(store.state);
+    const pageSetup = analysisSetup(store.state);
+    let options = optionsInUse(store.state.analysis, v.analysis, analysisRuns(store.state), pageSetup.warmup);
+    const setup = v.noSetup ? null : pageSetup;
     if (setup && (options.params || (options.law && options.law !== setup.law))) {
       // parameters set in the options (the JSON view) are not the fit's: a partial set is taken
       // over the current parameters of the same law, another law starts from its own defaults;
