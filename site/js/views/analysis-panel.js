@@ -77,8 +77,12 @@ export function showAnalyses(store, on) {
   };
   let result;
   let relative;
-  /** shownRuns are the runs (selectors.js analysisRuns) whose defaults the form last showed. */
+  /**
+   * shownRuns are the runs (selectors.js analysisRuns), and shownWarmup the warmup, whose
+   * defaults the form last showed.
+   */
   let shownRuns = null;
+  let shownWarmup = null;
   watch(store, ['analysis'], (state) => {
     const a = state.analysis;
     // opened by the store (saved work or a link with the panel open: its toggle computes the view);
@@ -95,17 +99,20 @@ export function showAnalyses(store, on) {
     // the model-size views take their curves from the fields above; the drop view has a form too
     $('#analysis-form').hidden = !!v.sizefit && !v.sizeDrop;
     // The form and the JSON view are written only when another view's options, or options set
-    // elsewhere, are to show (lawcore's defaults arriving, say; the runs the defaults start from
-    // changed), and never over typing: the text being typed in a field stays, focused, until its
-    // change sets the option.
+    // elsewhere, are to show (lawcore's defaults arriving, say; the runs or the warmup the
+    // defaults start from changed), and never over typing: the text being typed in a field
+    // stays, focused, until its change sets the option.
     const runs = analysisRuns(state);
-    if ((a.optionsRevision !== revision || runs !== shownRuns) && (!v.sizefit || v.sizeDrop)) {
+    const { warmup, peak } = analysisSetup(state);
+    const changed = a.optionsRevision !== revision || runs !== shownRuns || warmup !== shownWarmup;
+    if (changed && (!v.sizefit || v.sizeDrop)) {
       shownRuns = runs;
+      shownWarmup = warmup;
       const typing = typedText();
-      const options = optionsInUse(a, v.analysis, runs, analysisSetup(state).warmup);
+      const options = optionsInUse(a, v.analysis, runs, warmup);
       writtenJSON = optionsJSON(options);
       $('#analysis-options').value = writtenJSON;
-      renderForm(fieldsOf(v.analysis, a.defaults), options, on, analysisSetup(state).peak);
+      renderForm(fieldsOf(v.analysis, a.defaults), options, on, peak);
       keepTyping(typing);
     }
     revision = a.optionsRevision;
