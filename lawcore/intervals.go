@@ -72,9 +72,10 @@ const refitEvaluations = 6
 // intervals computes the jackknife intervals of the free parameters around theta, and the
 // refitted parameters they come from (fitted is the fit's model, on every point of
 // j.fitRuns); nil when the curves have too few points to cut (see blocks). Each refit is
-// polished from theta to its points' own optimum: the replicates' spread about their mean is
-// the jackknife's, also where a law's own search stopped short of the optimum (the
-// Multi-Power Law's release procedure). progress goes from 0 to 1 over the refits.
+// polished to its points' own optimum, from theta, or, where a law's own search stops short
+// of the optimum (the Multi-Power Law's release procedure), from every point's optimum: the
+// replicates' spread about their mean is the jackknife's either way. progress goes from 0 to
+// 1 over the refits.
 //
 // The refits polish with the Gauss-Newton Hessian self-scaled (see polisher.scaled), to the
 // fit's own convergence test: on per-step training losses, whose residuals lie mostly beyond
@@ -85,11 +86,25 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, p
 	// the refits share the curves' noise, and so the Gauss-Newton Hessian's overstatement of
 	// the curvature: each starts from the factor the one before ended with
 	curvature := 0.0
+	from := theta
+	if j.strategy != SearchOptimum {
+		// a law's own search may stop short of the optimum (the release's procedure does, by
+		// design): the refits start from every point's optimum, polished once, which each is
+		// a block away from, rather than each making the whole way from theta on its own
+		obj := newObjective(ctx, fitted, j.spec, j.logObs, j.delta, j.free, j.base)
+		obj.prior = j.prior
+		pl := &polisher{obj: obj, scaled: true}
+		got, err := pl.polish(start{theta: theta, f: math.Inf(1)})
+		if err != nil {
+			return nil, nil, err
+		}
+		from, curvature = got.theta, pl.curvature
+	}
 	return j.jackknife(ctx, theta, fitted, progress, func(obj *Objective) ([]float64, error) {
 		// the start's objective is left unevaluated (+Inf): a descent only ever returns a
-		// point no worse than where it starts, theta
+		// point no worse than where it starts
 		pl := &polisher{obj: obj, scaled: true, curvature: curvature}
-		got, err := pl.polish(start{theta: theta, f: math.Inf(1)})
+		got, err := pl.polish(start{theta: from, f: math.Inf(1)})
 		curvature = pl.curvature
 		return got.theta, err
 	})
