@@ -89,8 +89,8 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, p
 	from := theta
 	if j.strategy != SearchOptimum {
 		// a law's own search may stop short of the optimum (the release's procedure does, by
-		// design): the refits start from every point's optimum, polished once, which each is
-		// a block away from, rather than each making the whole way from theta on its own
+		// design): polished once to every point's optimum, that is where the refits start,
+		// each a block's worth from its own, rather than each making the whole way from theta
 		obj := newObjective(ctx, fitted, j.spec, j.logObs, j.delta, j.free, j.base)
 		obj.prior = j.prior
 		pl := &polisher{obj: obj, scaled: true}
