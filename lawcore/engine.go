@@ -73,8 +73,7 @@ func Fit(ctx context.Context, req FitRequest, progress func(fraction float64)) (
 	if err != nil {
 		return nil, err
 	}
-	obj := newObjective(ctx, model, job.spec, job.logObs, job.delta, job.free, job.base)
-	obj.prior = job.prior
+	obj := job.objective(ctx, model, job.logObs)
 	// the jackknife's ten refits take the last part of the progress (on dense curves they take
 	// seconds, and a cancel gets in only when progress is reported)
 	searchProgress, intervalsProgress := progress, progress
@@ -137,6 +136,14 @@ func (j *fitJob) search(ctx context.Context, effort Effort, obj *Objective, prog
 		starts = effort.Starts
 	}
 	return optimum(obj, progress, starts, effort.ThinnedOnly)
+}
+
+// objective is the job's objective (its Huber delta, free parameters, held values and priors)
+// on model's points, whose log losses are logObs.
+func (j *fitJob) objective(ctx context.Context, model Model, logObs []float64) *Objective {
+	obj := newObjective(ctx, model, j.spec, logObs, j.delta, j.free, j.base)
+	obj.prior = j.prior
+	return obj
 }
 
 // job checks the request and prepares its curves for its law.

@@ -91,9 +91,7 @@ func (j *fitJob) intervals(ctx context.Context, theta []float64, fitted Model, p
 		// a law's own search may stop short of the optimum (the release's procedure does, by
 		// design): polished once to every point's optimum, that is where the refits start,
 		// each a block's worth from its own, rather than each making the whole way from theta
-		obj := newObjective(ctx, fitted, j.spec, j.logObs, j.delta, j.free, j.base)
-		obj.prior = j.prior
-		pl := &polisher{obj: obj, scaled: true}
+		pl := &polisher{obj: j.objective(ctx, fitted, j.logObs), scaled: true}
 		got, err := pl.polish(start{theta: theta, f: math.Inf(1)})
 		if err != nil {
 			return nil, nil, err
@@ -140,8 +138,7 @@ func (j *fitJob) jackknife(ctx context.Context, theta []float64, fitted Model, p
 				return nil, nil, err
 			}
 		}
-		obj := newObjective(ctx, model, j.spec, logObs, j.delta, j.free, j.base)
-		obj.prior = j.prior
+		obj := j.objective(ctx, model, logObs)
 		evaluations := 0
 		obj.tick = func() {
 			evaluations++
