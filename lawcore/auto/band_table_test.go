@@ -502,9 +502,9 @@ func calibratedRatioChance(n int, ratio float64) float64 {
 	for range draws {
 		score, absErr := 0.0, 0.0
 		for range n {
-			e := math.Abs(r.NormFloat64())
-			score += 2*z + 2/(1-bandLevel)*math.Max(0, e-z)
-			absErr += e
+			f := finalMeasure{obs: r.NormFloat64(), lower: -z, upper: z} // predicted 0, σ 1
+			score += f.intervalScore()
+			absErr += f.absErr()
 		}
 		if score <= ratio*absErr {
 			met++
