@@ -334,7 +334,7 @@ func replicateSpread(law Law, reps Replicates, run Run) ([]float64, error) {
 	mean := make([]float64, n)
 	for k, theta := range sets {
 		if a, ok := model.(Anchored); ok {
-			a.Anchor(theta, true)
+			a.Anchor(theta, k == 0) // one approximation for every replicate, near one another
 		}
 		preds[k] = make([]float64, n)
 		model.Eval(theta, 0, preds[k], nil)

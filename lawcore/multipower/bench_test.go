@@ -96,3 +96,21 @@ func BenchmarkFitRelease(b *testing.B) {
 	}
 	b.ReportMetric(float64(evaluations), "evaluations")
 }
+
+// BenchmarkPredictBand predicts a 72,000-step cosine schedule at 2,000 steps, as the page
+// draws it, with a band over six replicates: their loss drops on one grouping.
+func BenchmarkPredictBand(b *testing.B) {
+	lr, err := schedule.Schedule{Kind: schedule.KindCosine, Total: 72000, Peak: 3e-4, Final: 3e-5, Warmup: 2160}.LR()
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := lawcore.PredictRequest{Law: Name, Params: truth.Values(), Points: 2000,
+		Curves: []lawcore.PredictCurve{{Name: "cosine", LR: lr}},
+		Band:   &lawcore.Band{Level: 0.9, Quantile: 1, Replicates: []lawcore.Replicates{{Sets: bandReplicates()}}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := lawcore.Predict(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -111,7 +111,9 @@ func (law) Bind(runs []lawcore.Run, opts lawcore.BindOptions) (lawcore.Model, er
 // model is the Multi-Power Law at the steps of some runs. While fitting, it keeps one
 // grouping of the loss-drop sum (frozen) chosen at an anchor point, and the loss drops of
 // every point for the last parameters it saw; in predictions it groups each chunk of steps
-// for the exact parameters, to Tolerance.
+// for the exact parameters, to Tolerance, unless it was anchored: then, as in a fit, one
+// grouping of every step serves every parameter set within refreeze of the anchor (a band's
+// replicates, whose spread the grouping's error, common to them, then leaves alone).
 type model struct {
 	series  []*series
 	steps   []stepRef
@@ -172,7 +174,7 @@ func (m *model) dropsFor(theta []float64, from, n int, grad bool) []drop {
 	if grad {
 		key[3] = 1
 	}
-	if m.predict {
+	if m.predict && !m.anchored {
 		if !(m.dropsOK && key == m.dropsAt && from == m.dropsFrom && len(m.drops) == n) {
 			if m.frozen == nil {
 				m.frozen = &frozen{}

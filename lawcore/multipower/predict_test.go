@@ -91,3 +91,67 @@ func TestPredictOverflowNamesTheCurve(t *testing.T) {
 		}
 	}
 }
+
+// bandReplicates are parameter sets around truth, as a jackknife's replicates lie: the loss
+// drop's shape moved by up to 0.3 in log (within refreeze of the first), and one set past it.
+func bandReplicates() []lawcore.Values {
+	var sets []lawcore.Values
+	for k, f := range []float64{0, 0.1, -0.2, 0.3, -0.05, 0.8} {
+		p := truth
+		p.C *= math.Exp(f)
+		p.Beta *= math.Exp(-f / 2)
+		p.Gamma *= math.Exp(f / 3)
+		p.B *= 1 + 0.02*float64(k)
+		p.L0 += 0.01 * f
+		sets = append(sets, p.Values())
+	}
+	return sets
+}
+
+// A band's spread over replicates, whose loss drops are evaluated on one grouping, is the
+// jackknife's standard error of the replicates' predictions each grouped for its own
+// parameters: sqrt((K-1)/K · Σ (p_k - mean)²), to well within the grouping's error (a
+// millionth of the loss drop), which the common grouping leaves out of the differences.
+func TestBandSpreadIsTheReplicatesOwn(t *testing.T) {
+	lr, err := schedule.Schedule{Kind: schedule.KindCosine, Total: 72000, Peak: 3e-4, Final: 3e-5, Warmup: 2160}.LR()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := bandReplicates()
+	band := &lawcore.Band{Level: 0.9, Quantile: 1, Replicates: []lawcore.Replicates{{Sets: sets}}}
+	out, err := lawcore.Predict(lawcore.PredictRequest{Law: Name, Params: truth.Values(),
+		Curves: []lawcore.PredictCurve{{Name: "cosine", LR: lr}}, Points: 500, Band: band})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := out[0]
+	var steps []int
+	for _, st := range got.Steps {
+		steps = append(steps, int(st))
+	}
+	preds := make([][]float64, len(sets))
+	for k, v := range sets {
+		var p Params
+		p.L0, p.A, p.Alpha, p.B, p.C, p.Beta, p.Gamma = v["L0"], v["A"], v["alpha"], v["B"], v["C"], v["beta"], v["gamma"]
+		preds[k] = predict(t, p, lr, steps).Loss
+	}
+	K := float64(len(sets))
+	worst := 0.0
+	for j := range steps {
+		mean, ss := 0.0, 0.0
+		for _, p := range preds {
+			mean += p[j] / K
+		}
+		for _, p := range preds {
+			ss += (p[j] - mean) * (p[j] - mean)
+		}
+		want := math.Sqrt((K - 1) / K * ss)
+		if gotSD := got.Upper[j] - got.Loss[j]; !(math.Abs(gotSD-want) <= 1e-6*want+1e-9) {
+			t.Fatalf("step %d: the band's spread %.12g, the replicates' %.12g", steps[j], gotSD, want)
+		}
+		worst = math.Max(worst, want)
+	}
+	if worst < 1e-3 {
+		t.Fatalf("the replicates hardly differ (spread at most %g): the test shows nothing", worst)
+	}
+}
