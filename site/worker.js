@@ -7,6 +7,7 @@
 // one. The page is told while that download runs.
 //
 // Protocol (page -> worker):  {id, method, request: JSON string, columns?}  |  {cancel: true}
+//                             {warmup: false}   (no warm-up: the browser is automated)
 // Protocol (worker -> page):  {ready: true, version, memory}  |  {fatal: message}
 //                             {loading: what}  |  {loaded: what, ms, memory}   (lawcore.wasm on first use)
 //                             {id, progress: fraction}  |  {id, error, memory}
@@ -96,6 +97,10 @@ const engineFor = () => full || core;
 
 self.onmessage = async (event) => {
   const msg = event.data;
+  if (msg.warmup === false) {
+    warmup.stop();
+    return;
+  }
   if (msg.cancel) {
     engineFor().then(
       (api) => api.cancel(),
@@ -141,7 +146,8 @@ self.onmessage = async (event) => {
 // browser keeps the optimised code (the next visit's worker starts with it), but only once V8 has
 // made 1 MB of it, which the first view alone does not. So, once the page leaves the worker idle,
 // it repeats the core's first fit and prediction, one call at a time while the page has none
-// under way; it stops at once if the first repeat shows that the module was warm already.
+// under way; it stops at once if the first repeat shows that the module was warm already, and
+// never starts in an automated browser, which has no next visit (the page says so).
 const warmup = (() => {
   const IDLE_MS = 700;
   const REPLAYS = { fit: 40, predict: 24 };
@@ -152,7 +158,8 @@ const warmup = (() => {
   let order = null; // the repeats, in turn
   let done = 0;
   let replaying = false;
-  const left = () => (order ? order.length - done : 1);
+  let stopped = false;
+  const left = () => (stopped ? 0 : order ? order.length - done : 1);
   const schedule = () => {
     clearTimeout(timer);
     if (calls.has('fit') && left() > 0 && !running) timer = setTimeout(replay, IDLE_MS);
@@ -178,6 +185,10 @@ const warmup = (() => {
     schedule();
   }
   return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
     callStarted() {
       running++;
       clearTimeout(timer);

@@ -8,8 +8,9 @@
 // hold is there as soon as the page's script runs (controllers/workspace.js takes the reads).
 import { openWorkspaceDB, DB_NAME, EXAMPLE_DB_NAME } from './persistence/workspace-db.js';
 import { arrayRefs } from './persistence/array-refs.js';
+import { startWorker } from './engine/worker-start.js';
 
-const worker = new Worker('worker.js');
+const worker = startWorker('worker.js');
 const early = [];
 worker.onmessage = (e) => early.push(e.data);
 worker.onerror = (e) => {

@@ -90,16 +90,25 @@ export async function startServer(dir = SITE) {
 const NO_OMNIBOX_POPUP = '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup';
 
 /**
+ * AS_PERSON makes navigator.webdriver false, as in a person's browser: the page then warms its
+ * worker up after the first view for the next visit (site/js/engine/worker-start.js), which
+ * under automation it skips.
+ */
+export const AS_PERSON = '--disable-blink-features=AutomationControlled';
+
+/**
  * launchBrowser starts headless Chromium (Debian's, never a downloaded one), with the flags of
  * $CHROMIUM_EXTRA_ARGS too (for measurements: --js-flags=--liftoff-only, say). It runs through
- * chromium.sh, which merges NO_OMNIBOX_POPUP's --disable-features with Playwright's own.
+ * chromium.sh, which merges NO_OMNIBOX_POPUP's --disable-features with Playwright's own. With
+ * person set the page behaves as in a person's browser (AS_PERSON): the speed scripts measure
+ * what a visitor gets; the tests run as the automation they are.
  */
-export function launchBrowser() {
+export function launchBrowser({ person = false } = {}) {
   const extra = (process.env.CHROMIUM_EXTRA_ARGS || '').split(' ').filter(Boolean);
   return chromium.launch({
     executablePath: path.join(ROOT, 'tests/browser/chromium.sh'),
     env: { ...process.env, CHROMIUM_BINARY: CHROMIUM },
-    args: [...CHROMIUM_ARGS, NO_OMNIBOX_POPUP, ...extra],
+    args: [...CHROMIUM_ARGS, NO_OMNIBOX_POPUP, ...(person ? [AS_PERSON] : []), ...extra],
   });
 }
 

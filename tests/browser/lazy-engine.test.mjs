@@ -1,9 +1,10 @@
 // The first view runs on the small core (lawcore-core.wasm): the full lawcore.wasm is not
 // downloaded until a call needs it; then the page says what it is loading, and the call gets
-// its answer.
+// its answer. In a person's browser the worker then warms up for the next visit, and calls made
+// meanwhile are answered as ever.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, waitForFit, params } from './harness.mjs';
+import { useServerAndBrowser, waitForFit, params, fullParams } from './harness.mjs';
 
 const env = useServerAndBrowser(before, after);
 
@@ -65,6 +66,35 @@ test('the first view loads only the core; the first analysis loads lawcore.wasm,
     );
     await page.waitForFunction(() => document.querySelector('#engine-loading').hidden);
     assert.deepEqual(wasm, ['lawcore-core.wasm', 'lawcore.wasm']);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("in a person's browser the worker warms up after the first view, and a fit asked meanwhile is the same fit", async () => {
+  const context = await env.browser.newContext({ serviceWorkers: 'block' });
+  try {
+    // navigator.webdriver false, as without automation: the page lets its worker warm up
+    await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false }));
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    await page.goto(env.url);
+    await waitForFit(page);
+    assert.equal(await page.evaluate(() => navigator.webdriver), false);
+    const first = await fullParams(page);
+    // past the worker's 700 ms of idleness: its replays of the first fit are under way
+    await page.waitForTimeout(1500);
+    await page.evaluate(() => {
+      document.querySelector('#status').textContent = '';
+    });
+    await page.click('#fit-button');
+    await page.waitForFunction(() => /^Fitted/.test(document.querySelector('#status').textContent), null, {
+      timeout: 30000,
+    });
+    await waitForFit(page);
+    assert.deepEqual(await fullParams(page), first, 'the same parameters, to the last digit');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -38,7 +38,7 @@ const sayDifference = ({ mean, se }) => `${mean >= 0 ? '+' : '−'}${Math.abs(me
 
 const speedBefore = machineSpeed();
 const servers = [];
-const browser = await launchBrowser();
+const browser = await launchBrowser({ person: true });
 const times = dirs.map(() => []);
 const cpu = dirs.map(() => []); // rendererCPU used by each load
 try {

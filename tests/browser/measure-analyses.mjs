@@ -138,7 +138,7 @@ const speedBefore = machineSpeed();
 console.log(saySpeed('before', speedBefore));
 // SITE_DIR: another build's site (a copy of build/site from before a change, say)
 const server = await startServer(process.env.SITE_DIR || undefined);
-const browser = await launchBrowser();
+const browser = await launchBrowser({ person: true });
 try {
   for (const key of ONLY_FITS) {
     const fit = FITS[key];

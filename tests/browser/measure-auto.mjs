@@ -15,7 +15,7 @@ const VALIDATE = ['constant_72000', 'cosine_72000', 'wsd_20000_24000', 'wsdld_20
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const server = await startServer();
-const browser = await launchBrowser();
+const browser = await launchBrowser({ person: true });
 try {
   const { page } = await openPage(browser, server.url);
   await waitForFit(page);

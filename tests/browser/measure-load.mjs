@@ -43,7 +43,7 @@ const cpuLine = (cpu) =>
 
 console.log(saySpeed('before', machineSpeed()));
 const server = await startServer(process.argv[2]); // a build other than build/site, when given
-const browser = await launchBrowser();
+const browser = await launchBrowser({ person: true });
 try {
   const times = [];
   const cpu = [];

@@ -54,7 +54,7 @@ const mb = (b) => `${Math.round(b / MB)} MB`;
 
 /** measure runs one case: files are imported together, then fitted and drawn. */
 async function measure(server, label, files, { expectRefusal = false } = {}) {
-  const browser = await launchBrowser();
+  const browser = await launchBrowser({ person: true });
   const cdpBrowser = await browser.newBrowserCDPSession();
   const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();

@@ -27,7 +27,7 @@ async function fitted(page) {
 }
 
 const server = await startServer();
-const browser = await launchBrowser();
+const browser = await launchBrowser({ person: true });
 try {
   const { page } = await openPage(browser, server.url);
   await waitForFit(page);

@@ -29,7 +29,7 @@ const savedAt = (page) => page.evaluate(() => Number(document.querySelector('#wo
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const server = await startServer();
-const browser = await launchBrowser();
+const browser = await launchBrowser({ person: true });
 const got = { first: [], record: [], read: [], restored: [], drawn: [], example: [] };
 try {
   for (let i = 0; i < RUNS; i++) {

@@ -16,7 +16,7 @@ const REPEAT = process.env.REPEAT === undefined ? null : Number(process.env.REPE
 const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const server = await startServer(process.argv[2]);
-const browser = await launchBrowser();
+const browser = await launchBrowser({ person: true });
 const spans = new Map(); // label -> [ms] over the runs, for the medians
 const keep = (label, ms) => spans.set(label, [...(spans.get(label) || []), ms]);
 try {

@@ -1,6 +1,7 @@
 // The page's side of the worker protocol (see site/worker.js): one promise per call, and a new
 // worker when the old one dies. The page keeps all state, so a restart loses nothing but the
 // call that was running.
+import { startWorker } from './worker-start.js';
 
 const CANCEL_GRACE_MS = 3000;
 
@@ -34,7 +35,7 @@ export class LawClient extends EventTarget {
     const boot = globalThis.lawcoreBoot;
     globalThis.lawcoreBoot = null;
     const adopt = boot && boot.url === this.url;
-    this.worker = adopt ? boot.worker : new Worker(this.url);
+    this.worker = adopt ? boot.worker : startWorker(this.url);
     this.worker.onmessage = (e) => this.receive(e.data);
     this.worker.onerror = (e) => {
       e.preventDefault();
