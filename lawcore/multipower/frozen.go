@@ -1,16 +1,19 @@
 package multipower
 
+import "github.com/lawcalc/annealing/lawcore/internal/numeric"
+
 // frozen is the loss drop at a fixed set of steps (of one or more schedules) with its
 // grouping chosen once, for given parameters and tolerance, and then kept as the parameters
 // change: a smooth function of them, cheap to evaluate again. Groups that several steps share
 // are stored once, so exp(-gamma * mean ln eta) is computed once per group and evaluation;
 // what remains per step and group is one log1p and one exp.
 type frozen struct {
-	groups []groupTerm // every distinct group, with r = its mean P_{k-1} (not yet S)
-	pt     []float64   // P_t of every step
-	from   []int32     // the groups of step i are idx[from[i]:from[i+1]]
-	idx    []int32
-	factor []float64 // scratch: exp(ln C - gamma*a) per group
+	groups  []groupTerm // every distinct group, with r = its mean P_{k-1} (not yet S)
+	pt      []float64   // P_t of every step
+	from    []int32     // the groups of step i are idx[from[i]:from[i+1]]
+	idx     []int32
+	factor  []float64 // scratch: exp(ln C - gamma*a) per group
+	y, l, e []float64 // scratch: each term of a step's y, ln(1+y) and (1+y)^(-beta)
 
 	refs, stack []int32 // scratch of group
 	used        []slotRef
@@ -68,6 +71,13 @@ func (f *frozen) group(series []*series, steps []stepRef, sh *shape) {
 		f.factor = make([]float64, len(f.groups))
 	}
 	f.factor = f.factor[:len(f.groups)]
+	most := 0
+	for i := range steps {
+		most = max(most, int(f.from[i+1]-f.from[i]))
+	}
+	if cap(f.y) < most {
+		f.y, f.l, f.e = make([]float64, most), make([]float64, most), make([]float64, most)
+	}
 }
 
 // terms is the number of group terms the evaluation sums.
@@ -82,11 +92,13 @@ func (f *frozen) eval(sh *shape, out []drop, grad bool) {
 	for i, pt := range f.pt {
 		var d drop
 		if sh.beta != 0 && sh.c != 0 {
-			for _, u := range f.idx[f.from[i]:f.from[i+1]] {
-				g := f.groups[u]
-				g.r += pt
-				sh.addY(&d, &g, f.factor[u]*g.r, grad)
+			idx := f.idx[f.from[i]:f.from[i+1]]
+			y, l, e := f.y[:len(idx)], f.l[:len(idx)], f.e[:len(idx)]
+			for k, u := range idx {
+				y[k] = f.factor[u] * (f.groups[u].r + pt)
 			}
+			numeric.LogOnePlusPowTo(l, e, y, sh.beta)
+			sh.addTerms(&d, f.groups, idx, y, l, e, pt, grad)
 		}
 		out[i] = d
 	}

@@ -116,41 +116,47 @@ func (sh *shape) factor(a float64) float64 {
 	return numeric.Exp(sh.lnC - sh.gamma*a)
 }
 
-// addY adds the term tm (w times G, with its second-order spread correction) to out, and
-// its derivatives if grad, given y = C * eta^(-gamma) * r (the caller shares the factor).
-func (sh *shape) addY(out *drop, tm *groupTerm, y float64, grad bool) {
+// addTerms adds the groups idx of groups (each w times G, with its second-order spread
+// correction), at prefix sum pt, to out, and their derivatives if grad; ys[k] is the k-th
+// term's y = C * eta^(-gamma) * (r + pt), ls[k] and es[k] its ln(1+y) and (1+y)^(-beta)
+// (numeric.LogOnePlusPowTo). The loop over the terms is here, not in the caller, so that wasm
+// makes one call per step rather than three per term.
+func (sh *shape) addTerms(out *drop, groups []groupTerm, idx []int32, ys, ls, es []float64, pt float64, grad bool) {
 	beta, gamma := sh.beta, sh.gamma
-	if !(y < saturated) {
-		out.ld += tm.w
-		return
-	}
-	l1 := numeric.Log(1 + y)     // ln(1+y), to one ulp of 1 absolutely: what G needs
-	e := numeric.Exp(-beta * l1) // (1+y)^(-beta)
-	g0 := 1 - e                  // G; its absolute error (what the sum needs) is one ulp
-	q, iy := y/(1+y), 1/(1+y)    // written so that a large y cannot overflow
-	g1 := beta * e * q           // dG/du, u = ln y
-	if tm.vaa == 0 && tm.vpp == 0 && tm.vap == 0 {
-		// a single change
-		out.ld += tm.w * g0
-		if grad {
-			out.dLnC += tm.w * g1
-			out.dGamma -= tm.w * tm.a * g1
-			out.dBeta += tm.w * l1 * e
+	for k, u := range idx {
+		tm := &groups[u]
+		y := ys[k]
+		if !(y < saturated) {
+			out.ld += tm.w
+			continue
 		}
-		return
-	}
-	g2 := g1 * (iy - beta*q)
-	ir := 1 / tm.r
-	m1 := -0.5 * tm.vpp * ir * ir
-	m2 := gamma*gamma*tm.vaa + 2*gamma*tm.vap*ir + tm.vpp*ir*ir
-	out.ld += tm.w * (g0 + g1*m1 + 0.5*g2*m2)
-	if grad {
-		g3 := g1 * (iy*iy - (1+3*beta)*q*iy + beta*beta*q*q)
-		du := g1 + g2*m1 + 0.5*g3*m2
-		out.dLnC += tm.w * du
-		out.dGamma += tm.w * (-tm.a*du + g2*(gamma*tm.vaa+tm.vap*ir))
-		d1 := e * q * (1 - beta*l1) // d g1 / d beta
-		d2 := e * q * ((1-beta*l1)*(iy-beta*q) - beta*q)
-		out.dBeta += tm.w * (l1*e + d1*m1 + 0.5*d2*m2)
+		l1, e := ls[k], es[k]
+		g0 := 1 - e               // G; its absolute error (what the sum needs) is one ulp
+		q, iy := y/(1+y), 1/(1+y) // written so that a large y cannot overflow
+		g1 := beta * e * q        // dG/du, u = ln y
+		if tm.vaa == 0 && tm.vpp == 0 && tm.vap == 0 {
+			// a single change
+			out.ld += tm.w * g0
+			if grad {
+				out.dLnC += tm.w * g1
+				out.dGamma -= tm.w * tm.a * g1
+				out.dBeta += tm.w * l1 * e
+			}
+			continue
+		}
+		g2 := g1 * (iy - beta*q)
+		ir := 1 / (tm.r + pt)
+		m1 := -0.5 * tm.vpp * ir * ir
+		m2 := gamma*gamma*tm.vaa + 2*gamma*tm.vap*ir + tm.vpp*ir*ir
+		out.ld += tm.w * (g0 + g1*m1 + 0.5*g2*m2)
+		if grad {
+			g3 := g1 * (iy*iy - (1+3*beta)*q*iy + beta*beta*q*q)
+			du := g1 + g2*m1 + 0.5*g3*m2
+			out.dLnC += tm.w * du
+			out.dGamma += tm.w * (-tm.a*du + g2*(gamma*tm.vaa+tm.vap*ir))
+			d1 := e * q * (1 - beta*l1) // d g1 / d beta
+			d2 := e * q * ((1-beta*l1)*(iy-beta*q) - beta*q)
+			out.dBeta += tm.w * (l1*e + d1*m1 + 0.5*d2*m2)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
@@ -157,5 +158,8 @@ func (s *series) lossDrop(t int, refs []int32, sh *shape, grad bool) drop {
 // add adds the term tm (w times G, with its second-order spread correction) to out, and
 // its derivatives if grad.
 func (sh *shape) add(out *drop, tm *groupTerm, grad bool) {
-	sh.addY(out, tm, sh.factor(tm.a)*tm.r, grad)
+	y := []float64{sh.factor(tm.a) * tm.r}
+	l, e := make([]float64, 1), make([]float64, 1)
+	numeric.LogOnePlusPowTo(l, e, y, sh.beta)
+	sh.addTerms(out, []groupTerm{*tm}, []int32{0}, y, l, e, 0, grad)
 }

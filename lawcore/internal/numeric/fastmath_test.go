@@ -60,6 +60,29 @@ func TestFastMath(t *testing.T) {
 	}
 }
 
+// TestLogOnePlusPowToIsLogAndExp checks the batched (1+y)^(-beta) against Log and Exp called
+// one by one, to the bit, over G's whole range: y from 1e-300 to past the saturation, zero and
+// infinity, and exponents beyond Exp's fast range.
+func TestLogOnePlusPowToIsLogAndExp(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var y []float64
+	for range 20000 {
+		y = append(y, math.Exp(rng.Float64()*1400-700))
+	}
+	y = append(y, 0, 1e-300, 1e250, 1e308, math.Inf(1), math.NaN())
+	l, e := make([]float64, len(y)), make([]float64, len(y))
+	for _, beta := range []float64{0.5, 1e-6, 3, 1500} {
+		LogOnePlusPowTo(l, e, y, beta)
+		for i, yi := range y {
+			wantL := Log(1 + yi)
+			wantE := Exp(-beta * wantL)
+			if math.Float64bits(l[i]) != math.Float64bits(wantL) || math.Float64bits(e[i]) != math.Float64bits(wantE) {
+				t.Fatalf("beta %v, y %v: got ln(1+y) %v, (1+y)^-beta %v; Log and Exp give %v, %v", beta, yi, l[i], e[i], wantL, wantE)
+			}
+		}
+	}
+}
+
 func BenchmarkExp(b *testing.B) {
 	x, s := -0.3, 0.0
 	for b.Loop() {
