@@ -1,7 +1,5 @@
 package multipower
 
-import "github.com/lawcalc/annealing/lawcore/internal/numeric"
-
 // frozen is the loss drop at a fixed set of steps (of one or more schedules) with its
 // grouping chosen once, for given parameters and tolerance, and then kept as the parameters
 // change: a smooth function of them, cheap to evaluate again. Groups that several steps share
@@ -92,13 +90,7 @@ func (f *frozen) eval(sh *shape, out []drop, grad bool) {
 	for i, pt := range f.pt {
 		var d drop
 		if sh.beta != 0 && sh.c != 0 {
-			idx := f.idx[f.from[i]:f.from[i+1]]
-			y, l, e := f.y[:len(idx)], f.l[:len(idx)], f.e[:len(idx)]
-			for k, u := range idx {
-				y[k] = f.factor[u] * (f.groups[u].r + pt)
-			}
-			numeric.LogOnePlusPowTo(l, e, y, sh.beta)
-			sh.addTerms(&d, f.groups, idx, y, l, e, pt, grad)
+			sh.addTerms(&d, f.groups, f.idx[f.from[i]:f.from[i+1]], f.factor, pt, f.y, f.l, f.e, grad)
 		}
 		out[i] = d
 	}

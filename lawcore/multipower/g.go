@@ -117,11 +117,17 @@ func (sh *shape) factor(a float64) float64 {
 }
 
 // addTerms adds the groups idx of groups (each w times G, with its second-order spread
-// correction), at prefix sum pt, to out, and their derivatives if grad; ys[k] is the k-th
-// term's y = C * eta^(-gamma) * (r + pt), ls[k] and es[k] its ln(1+y) and (1+y)^(-beta)
-// (numeric.LogOnePlusPowTo). The loop over the terms is here, not in the caller, so that wasm
-// makes one call per step rather than three per term.
-func (sh *shape) addTerms(out *drop, groups []groupTerm, idx []int32, ys, ls, es []float64, pt float64, grad bool) {
+// correction), at prefix sum pt, to out, and their derivatives if grad; factor[u] is group u's
+// C * eta^(-gamma), so that a term's y is factor[u] * (r + pt). ys, ls and es are scratch of at
+// least len(idx), for every term's y, ln(1+y) and (1+y)^(-beta). The terms are looped over
+// here, their logs and powers in numeric.LogOnePlusPowTo, so that wasm makes two calls per
+// step rather than three per term (a call there costs about as much as the operation).
+func (sh *shape) addTerms(out *drop, groups []groupTerm, idx []int32, factor []float64, pt float64, ys, ls, es []float64, grad bool) {
+	ys, ls, es = ys[:len(idx)], ls[:len(idx)], es[:len(idx)]
+	for k, u := range idx {
+		ys[k] = factor[u] * (groups[u].r + pt)
+	}
+	numeric.LogOnePlusPowTo(ls, es, ys, sh.beta)
 	beta, gamma := sh.beta, sh.gamma
 	for k, u := range idx {
 		tm := &groups[u]

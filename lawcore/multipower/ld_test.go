@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lawcalc/annealing/lawcore/internal/numeric"
 	"github.com/lawcalc/annealing/lawcore/internal/testcurves"
 	"github.com/lawcalc/annealing/lawcore/schedule"
 )
@@ -158,8 +157,6 @@ func (s *series) lossDrop(t int, refs []int32, sh *shape, grad bool) drop {
 // add adds the term tm (w times G, with its second-order spread correction) to out, and
 // its derivatives if grad.
 func (sh *shape) add(out *drop, tm *groupTerm, grad bool) {
-	y := []float64{sh.factor(tm.a) * tm.r}
-	l, e := make([]float64, 1), make([]float64, 1)
-	numeric.LogOnePlusPowTo(l, e, y, sh.beta)
-	sh.addTerms(out, []groupTerm{*tm}, []int32{0}, y, l, e, 0, grad)
+	var y, l, e [1]float64
+	sh.addTerms(out, []groupTerm{*tm}, []int32{0}, []float64{sh.factor(tm.a)}, 0, y[:], l[:], e[:], grad)
 }
